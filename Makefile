@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: MIT
+# proftui -- a terminal explorer for deep-learning profiler output.
+# Plain GNU make with pkg-config; see README.md for the two commands that
+# matter (run on the sample, run every test).
+
+PROG     = proftui
+PREFIX  ?= /usr/local
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man
+# Objects go under $(O); `make asan` uses a directory of its own.
+O       ?= build
+# Debian packages: libncurses-dev libpcre2-dev zlib1g-dev pkg-config
+PKGS     = ncursesw libpcre2-8 zlib
+# Packagers who do not want -Werror say WERROR=
+WERROR  ?= -Werror
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wformat=2 -Wvla -Wno-format-nonliteral
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# model/ and parsers/ need only zlib; only tui/ sees curses and PCRE2.
+# Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
+# and defining it twice with two values is an error under -Werror.
+ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
+ALL_CFLAGS   = $(WARN) $(CFLAGS) -MMD -MP
+
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+MODEL_SRC   = $(sort $(wildcard model/*.c))
+PARSERS_SRC = $(sort $(wildcard parsers/*.c))
+TUI_SRC     = $(sort $(wildcard tui/*.c))
+CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
+TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
+UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
+UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
+
+all: $(O)/$(PROG)
+
+$(O)/$(PROG): $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# tui/ is the only layer that sees curses and PCRE2 headers.
+$(O)/tui/%.o: tui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# keymaps/default.keys is compiled in and parsed like a user's file.
+$(O)/keymaps/builtin.c: keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys keymaps/embed.sh
+	@mkdir -p $(dir $@)
+	sh keymaps/embed.sh keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys >$@
+
+$(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# Unit tests link model/ and parsers/ only: no terminal, no PCRE2.
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(PKG_LIBS) -lm
+
+tests: $(O)/$(PROG) $(UNIT_BIN)
+
+# Every suite: unit, golden, bad input, tmux, man lint, layering.  Ends
+# with one "N passed, N failed[, N skipped]" line.
+check: tests
+	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
+
+asan:
+	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
+
+# Both runs, then one combined total: what .ci/run and README call.
+check-all:
+	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; cat $(O)-check.log
+	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; cat $(O)-asan.log
+	@sh tests/total.sh $(O)-check.log $(O)-asan.log
+
+# Install what the build and the tests need on Debian (root or sudo).
+deps:
+	@sh tests/deps.sh
+
+run: $(O)/$(PROG)
+	$(O)/$(PROG) $(or $(FILE),tests/samples/sample.pt.trace.json.gz)
+
+golden: $(O)/$(PROG)
+	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/golden/run.sh
+
+bench: $(O)/$(PROG)
+	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
+
+FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(filter-out fuzz/driver.c,$(sort $(wildcard fuzz/fuzz-*.c))))
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
+build-fuzz/%: fuzz/%.c $(MODEL_SRC) $(PARSERS_SRC)
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -o $@ $^ -lz -lm
+
+install: $(O)/$(PROG)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(O)/$(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
+	install -m 644 man/proftui.1 $(DESTDIR)$(MANDIR)/man1/proftui.1
+	install -m 644 man/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/man1/proftui.1 \
+	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+
+clean:
+	rm -rf build build-asan build-fuzz build-*.log
+
+.PHONY: all tests check asan check-all deps run golden bench fuzz install uninstall clean
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

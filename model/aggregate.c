@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "util.h"
+
+bool node_in_step(const struct node *n, const struct step *step)
+{
+	if (!step)
+		return true;
+	return n->start_ns >= step->start_ns && n->start_ns < step->end_ns;
+}
+
+bool node_is_op_row(const struct node *n)
+{
+	return (n->kind == NODE_OP || n->kind == NODE_LAYER) && !(n->flags & NODE_NOT_A_ROW);
+}
+
+void agg_release(struct agg *a)
+{
+	free(a->rows);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Rows by key, where the key is the interned name (equal names are equal
+ * pointers) or, for NODE_DISTINCT rows, the node itself. */
+struct row_index {
+	const void **keys;
+	size_t *rows;
+	size_t alloc;
+};
+
+static size_t key_hash(const void *key)
+{
+	uintptr_t x = (uintptr_t)key;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static void index_grow(struct row_index *ix, const struct agg *a)
+{
+	free(ix->keys);
+	free(ix->rows);
+	ix->alloc = ix->alloc ? ix->alloc * 2 : 256;
+	ix->keys = xcalloc(ix->alloc, sizeof(*ix->keys));
+	ix->rows = xcalloc(ix->alloc, sizeof(*ix->rows));
+	for (size_t r = 0; r < a->nr; r++) {
+		const struct node *n = a->rows[r].first;
+		const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+		size_t i = key_hash(key) & (ix->alloc - 1);
+
+		while (ix->keys[i])
+			i = (i + 1) & (ix->alloc - 1);
+		ix->keys[i] = key;
+		ix->rows[i] = r;
+	}
+}
+
+static struct agg_row *row_for(struct agg *a, struct row_index *ix, const struct node *n)
+{
+	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+	struct agg_row *row;
+	size_t i;
+
+	if (2 * (a->nr + 1) > ix->alloc)
+		index_grow(ix, a);
+	i = key_hash(key) & (ix->alloc - 1);
+	while (ix->keys[i]) {
+		if (ix->keys[i] == key)
+			return &a->rows[ix->rows[i]];
+		i = (i + 1) & (ix->alloc - 1);
+	}
+	GROW(a->rows, a->alloc, a->nr + 1);
+	ix->keys[i] = key;
+	ix->rows[i] = a->nr;
+	row = &a->rows[a->nr++];
+	memset(row, 0, sizeof(*row));
+	row->name = n->name;
+	row->first = n;
+	row->min_ns = row->max_ns = -1;
+	return row;
+}
+
+static void index_release(struct row_index *ix)
+{
+	free(ix->keys);
+	free(ix->rows);
+}
+
+static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
+{
+	if (lo >= 0 && (row->min_ns < 0 || lo < row->min_ns))
+		row->min_ns = lo;
+	if (hi >= 0 && hi > row->max_ns)
+		row->max_ns = hi;
+}
+
+static void add_op(struct agg_row *row, const struct node *n)
+{
+	row->calls += n->calls;
+	row->host_self_ns += n->host_self_ns;
+	row->host_total_ns += n->host_total_ns;
+	row->device_self_ns += n->device_self_ns;
+	row->device_total_ns += n->device_total_ns;
+	add_minmax(row, n->min_ns, n->max_ns);
+}
+
+static void add_kernel(struct agg_row *row, const struct node *n)
+{
+	int64_t dur = n->device_total_ns;
+	const struct attr *a;
+
+	row->calls += n->calls;
+	row->device_self_ns += n->device_self_ns;
+	row->device_total_ns += dur;
+	if (n->calls == 1 && n->min_ns < 0)
+		add_minmax(row, dur, dur);
+	else
+		add_minmax(row, n->min_ns, n->max_ns);
+	if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
+		row->has_blocks_per_sm = true;
+		row->blocks_per_sm_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+	}
+	if ((a = attr_find(n->attrs, "occupancy_pct"))) {
+		row->has_occupancy = true;
+		row->occupancy_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+	}
+}
+
+struct walk {
+	const struct agg_scope *scope;
+	struct agg *out;
+	struct row_index ix;
+	uint8_t *marked;		/* agg_kernel_ops: op ids already counted */
+};
+
+static bool wanted(const struct agg_scope *s, const struct node *n)
+{
+	if (!s)
+		return true;
+	if (!node_in_step(n, s->step))
+		return false;
+	return !s->want || s->want(n, s->ctx);
+}
+
+static bool visit_op(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+
+	if (node_is_op_row(n) && wanted(w->scope, n))
+		add_op(row_for(w->out, &w->ix, n), n);
+	return true;
+}
+
+void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_op, &w);
+	index_release(&w.ix);
+}
+
+static bool visit_kernel(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+
+	if (n->kind == NODE_KERNEL && wanted(w->scope, n))
+		add_kernel(row_for(w->out, &w->ix, n), n);
+	return true;
+}
+
+void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_kernel, &w);
+	index_release(&w.ix);
+}
+
+static bool visit_device_under_op(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+
+	if (n->kind == NODE_KERNEL)
+		add_kernel(row_for(w->out, &w->ix, n), n);
+	return true;
+}
+
+static bool visit_drill_op(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+
+	if (!node_is_op_row(n) || !wanted(w->scope, n))
+		return true;
+	/* The op's whole subtree, once: a matching op nested inside is
+	 * already counted, so do not descend again. */
+	w->out->scope_device_ns += n->device_total_ns;
+	node_walk(n, visit_device_under_op, w);
+	return false;
+}
+
+void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_drill_op, &w);
+	index_release(&w.ix);
+}
+
+static bool visit_launching_op(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+	struct node *op;
+
+	if (n->kind != NODE_KERNEL || !wanted(w->scope, n))
+		return true;
+	for (op = n->parent; op && !node_is_op_row(op); op = op->parent)
+		;
+	if (!op || w->marked[op->id])
+		return true;
+	w->marked[op->id] = 1;
+	add_op(row_for(w->out, &w->ix, op), op);
+	return true;
+}
+
+void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	w.marked = xcalloc(p->nr_nodes + 1, 1);
+	node_walk(p->root, visit_launching_op, &w);
+	free(w.marked);
+	index_release(&w.ix);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aggregate: the rows the Operators and Kernels panes show, as pure
+ * functions of a profile's call tree.
+ *
+ * Each function fills a heap array of rows (caller frees with
+ * agg_release()) in first-seen order of a depth-first walk; panes sort them.
+ * A scope narrows what is counted: one step (by start time), and a
+ * predicate on nodes, which is how drill-down works without this layer
+ * knowing about regular expressions:
+ *   op -> its kernels:     agg_op_kernels() with a predicate on ops
+ *   kernel -> its ops:     agg_kernel_ops() with a predicate on kernels
+ */
+#ifndef MODEL_AGGREGATE_H
+#define MODEL_AGGREGATE_H
+
+#include "profile.h"
+
+typedef bool agg_pred(const struct node *n, void *ctx);
+
+struct agg_scope {
+	const struct step *step;	/* NULL: the whole profile */
+	agg_pred *want;			/* NULL: every node */
+	void *ctx;			/* passed to want */
+};
+
+struct agg_row {
+	const char *name;
+	const struct node *first;	/* first node counted: kind, attrs */
+	uint64_t calls;
+	int64_t host_self_ns, host_total_ns;
+	int64_t device_self_ns, device_total_ns;	/* kernels: total = Σ dur */
+	int64_t min_ns, max_ns;		/* per call; -1 when unknown */
+	/* Duration-weighted sums for the kernel table's means (tb_plugin:
+	 * np.average(x.fillna(0), weights=dur)): Σ x·dur over kernels. */
+	double blocks_per_sm_wsum, occupancy_wsum;
+	bool has_blocks_per_sm, has_occupancy;
+};
+
+struct agg {
+	struct agg_row *rows;
+	size_t nr, alloc;
+	int64_t scope_device_ns;	/* agg_op_kernels: device total of the
+					   ops drilled into, for shares */
+};
+
+void agg_release(struct agg *a);
+
+/* Ops and layers: one row per name (or per node for NODE_DISTINCT rows).
+ * Self times sum; total times sum over every call, recursive ones too, as
+ * torch-tb-profiler does (op_agg.py), so rows match its operator table. */
+void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out);
+/* Kernels: one row per kernel name over every kernel node (linked to an op
+ * or not, as tb_plugin's kernel table).  memcpy/memset are not kernels. */
+void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out);
+/* The kernels launched under the ops that S->want accepts (each op's whole
+ * subtree, counted once where matching ops nest).  out->scope_device_ns is
+ * the device total of those ops. */
+void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out);
+/* The ops that launched a kernel S->want accepts: the nearest op or layer
+ * above each such kernel, aggregated like agg_ops(). */
+void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct agg *out);
+
+/* Whether node N started inside STEP (always true for a NULL step). */
+bool node_in_step(const struct node *n, const struct step *step);
+/* Ops and TensorRT layers are Operators rows. */
+bool node_is_op_row(const struct node *n);
+
+#endif

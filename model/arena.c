@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "util.h"
+
+/* Big enough that a 1 GB trace needs a few hundred chunks, small enough
+ * that a tiny profile does not touch much memory (malloc of 1 MiB is an
+ * mmap the kernel fills lazily). */
+#define CHUNK_BYTES (1024 * 1024)
+#define ALIGN alignof(max_align_t)
+
+struct arena_chunk {
+	struct arena_chunk *older;
+	size_t size;
+	alignas(max_align_t) char data[];
+};
+
+void arena_init(struct arena *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_chunk *c = a->chunk;
+
+	while (c) {
+		struct arena_chunk *older = c->older;
+
+		free(c);
+		c = older;
+	}
+	arena_init(a);
+}
+
+static char *align_up(char *p)
+{
+	return (char *)(((uintptr_t)p + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1));
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	char *p = a->next ? align_up(a->next) : NULL;
+
+	if (size > SIZE_MAX / 2)
+		die("out of memory");
+	if (!p || p > a->end || (size_t)(a->end - p) < size) {
+		/* A big request gets a chunk of its own, linked behind the
+		 * current one so the current one keeps filling. */
+		size_t want = size > CHUNK_BYTES / 4 ? size : CHUNK_BYTES;
+		struct arena_chunk *c = xmalloc(sizeof(*c) + want);
+
+		c->size = want;
+		a->total_bytes += want;
+		if (want == size && a->chunk) {
+			c->older = a->chunk->older;
+			a->chunk->older = c;
+			memset(c->data, 0, size);
+			return c->data;
+		}
+		c->older = a->chunk;
+		a->chunk = c;
+		p = c->data;
+		a->end = c->data + want;
+	}
+	a->next = p + size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p;
+
+	/* Strings need no alignment: take bytes from the front directly when
+	 * they fit, so names do not waste up to 15 bytes each. */
+	if ((size_t)(a->end - a->next) > n) {
+		p = a->next;
+		a->next += n + 1;
+	} else {
+		p = arena_alloc(a, n + 1);
+	}
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile: one loaded profile -- a call tree, its steps, metadata and the
+ * parse's warnings.  The profile's arena owns every node, name, step and
+ * attribute reachable from it; profile_release() frees them all at once.
+ *
+ * A node is one call of something at one place in the tree or, for formats
+ * that arrive already aggregated (key_averages tables, Paddle summaries,
+ * trtexec layers), many calls at that place.  Times are int64 nanoseconds
+ * from parse to print; floats appear only when a number is formatted.
+ *
+ * Nothing here knows about files, curses or regular expressions: parsers/
+ * fill a profile, tui/ derives panes from it with aggregate.h.
+ */
+#ifndef MODEL_PROFILE_H
+#define MODEL_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "strtab.h"
+
+/* X(ENUM, "name"): the name appears in --print tree output and the Tree pane. */
+#define NODE_KINDS(X) \
+	X(ROOT, "root") \
+	X(THREAD, "thread") \
+	X(STEP, "step") \
+	X(OP, "op") \
+	X(ANNOTATION, "annotation") \
+	X(MODULE, "module") \
+	X(RUNTIME, "runtime") \
+	X(KERNEL, "kernel") \
+	X(MEMCPY, "memcpy") \
+	X(MEMSET, "memset") \
+	X(PHASE, "phase") \
+	X(USER, "user") \
+	X(LAYER, "layer") \
+	X(TACTIC, "tactic") \
+	X(SOURCE, "source") \
+	X(GROUP, "group")
+
+enum node_kind {
+#define X(e, s) NODE_##e,
+	NODE_KINDS(X)
+#undef X
+	NR_NODE_KINDS
+};
+
+const char *node_kind_name(enum node_kind kind);
+/* Kernels, memcpy and memset: work that ran on a device. */
+bool node_kind_is_device(enum node_kind kind);
+
+/* Node flags. */
+enum {
+	NODE_NAME_TRUNCATED = 1 << 0,	/* the producer cut the name ("...") */
+	NODE_DISTINCT = 1 << 1,		/* a pre-aggregated row: never merged
+					   with other rows of the same name */
+	NODE_NOT_A_ROW = 1 << 2,	/* shapes the tree, but is not an
+					   Operators row (tb_plugin's rule) */
+	NODE_UNLINKED = 1 << 3,		/* device work no op claimed */
+	NODE_COLLECTIVE = 1 << 4,	/* communication (nccl/gloo) */
+};
+
+enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS };
+
+/* An extra attribute: input shapes, FLOPs, precision, tactic, grid... */
+struct attr {
+	const char *key;	/* interned snake_case: "input_shapes" */
+	struct attr *next;
+	enum attr_type type;
+	union {
+		int64_t i;	/* ATTR_INT, and ATTR_NS in nanoseconds */
+		double d;
+		const char *s;	/* arena string */
+	} v;
+};
+
+struct node {
+	const char *name;		/* interned */
+	struct node *parent;
+	struct node *child;		/* first child */
+	struct node *last_child;	/* for O(1) appends */
+	struct node *next;		/* next sibling */
+	struct attr *attrs;		/* NULL or a list */
+	int64_t start_ns;		/* absolute start; 0 when untimed */
+	int64_t host_self_ns, host_total_ns;
+	int64_t device_self_ns, device_total_ns;
+	int64_t min_ns, max_ns;		/* per-call extremes; -1 unknown */
+	uint64_t calls;
+	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
+	uint8_t kind;			/* enum node_kind */
+	uint8_t flags;			/* NODE_* flags */
+};
+
+/* A step: a ProfilerStep, a training iteration, an inference. */
+struct step {
+	const char *name;		/* as the file names it: "5" */
+	int64_t start_ns, end_ns;	/* 0, 0 when the format gives no interval */
+	int64_t total_ns;
+	int64_t *cat_ns;		/* profile->nr_step_cats values, -1 = none */
+	struct attr *attrs;		/* extra per-step values (loss, lr, ips) */
+};
+
+/* A counted warning: one line per kind of problem, as the Info pane shows it. */
+struct warning {
+	const char *text;		/* "kernels not linked to any op" */
+	uint64_t count;
+	struct warning *next;
+};
+
+/* Metadata: ordered (section, key, value) lines for the Info pane. */
+struct meta {
+	const char *section;		/* "device", "trace", "recommendations" */
+	const char *key;
+	const char *value;
+	struct meta *next;
+};
+
+struct profile {
+	struct arena arena;
+	struct strtab names;
+	struct node *root;		/* synthetic "<all>" */
+	const char *path;		/* as given on the command line */
+	const char *format;		/* parser name that filled it */
+	uint32_t nr_nodes;
+	bool has_device_time;		/* some node has device time */
+	bool has_timeline;		/* nodes carry start_ns (steps can filter) */
+
+	const char **step_cats;		/* category names, in order */
+	size_t nr_step_cats;
+	struct step *steps;		/* heap array, profile_release() frees */
+	size_t nr_steps, alloc_steps;
+
+	struct meta *meta, *meta_tail;
+	struct warning *warnings, *warnings_tail;
+
+	/* Several runs in one file (two tables, two tb_plugin runs): the
+	 * first run is the profile the caller owns; later runs hang here and
+	 * profile_release() frees them too. */
+	struct profile *next_run;
+	const char *run_where;		/* "FILE:LINE" where this run starts */
+	const char *run_title;		/* optional: "sorted by CUDA total" */
+};
+
+void profile_init(struct profile *p, const char *path);
+void profile_release(struct profile *p);
+/* Append a new run after the last run of FIRST and return it; WHERE is
+ * copied ("file:line"). */
+struct profile *profile_add_run(struct profile *first, const char *where);
+/* The Nth run (0-based), or NULL. */
+struct profile *profile_run(struct profile *first, size_t n);
+size_t profile_nr_runs(const struct profile *first);
+
+const char *profile_intern(struct profile *p, const char *s, size_t n);
+const char *profile_strdup(struct profile *p, const char *s);
+
+/* A new node of KIND called NAME (interned by the caller or here), appended
+ * as the last child of PARENT (NULL: detached; attach it later). */
+struct node *node_new(struct profile *p, struct node *parent,
+		      enum node_kind kind, const char *name, size_t name_len);
+/* Append a detached node as PARENT's last child. */
+void node_append(struct node *parent, struct node *child);
+/* The child of PARENT called NAME with KIND, created if absent; NAME is an
+ * interned pointer.  Linear in the number of children. */
+struct node *node_child(struct profile *p, struct node *parent,
+			enum node_kind kind, const char *name);
+/* Unlink N from its parent (O(siblings)). */
+void node_unlink(struct node *n);
+/* The nearest ancestor (not N itself) of KIND, or NULL. */
+struct node *node_ancestor(const struct node *n, enum node_kind kind);
+
+/* Attributes: KEY is a C string literal or interned; values are copied. */
+struct attr *node_attr(const struct node *n, const char *key);
+const struct attr *attr_find(const struct attr *list, const char *key);
+void attr_set_int(struct profile *p, struct attr **list, const char *key, int64_t v);
+void attr_set_double(struct profile *p, struct attr **list, const char *key, double v);
+void attr_set_ns(struct profile *p, struct attr **list, const char *key, int64_t ns);
+void attr_set_str(struct profile *p, struct attr **list, const char *key, const char *s, size_t n);
+
+/* Steps.  profile_set_step_cats() copies NAMES; call it before adding steps. */
+void profile_set_step_cats(struct profile *p, const char *const *names, size_t n);
+/* A new step with every category -1 (absent); NAME is copied. */
+struct step *profile_add_step(struct profile *p, const char *name, size_t name_len);
+/* The index of the category called NAME, or -1. */
+int profile_step_cat(const struct profile *p, const char *name);
+
+/* Metadata lines, copied, shown in insertion order. */
+void profile_meta(struct profile *p, const char *section, const char *key, const char *value);
+/* The value of SECTION/KEY, or NULL. */
+const char *profile_meta_get(const struct profile *p, const char *section, const char *key);
+
+/* Count one warning of kind TEXT (copied on first sight, matched by text). */
+void profile_warn(struct profile *p, const char *text, uint64_t count);
+
+/* Renumber node ids densely in depth-first order and set nr_nodes and
+ * has_device_time.  Parsers call it once, when they are done. */
+void profile_finish(struct profile *p);
+
+/* Depth-first walk: calls FN on every node under (and including) FROM;
+ * FN returns false to skip a node's children. */
+void node_walk(struct node *from, bool (*fn)(struct node *n, void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strtab: interned strings.  Each distinct byte string is stored once in
+ * the owning arena, so equal names are equal pointers and compare with ==
+ * (tig's get_path() cache).  The table itself (the hash index) is heap
+ * memory freed by strtab_release(); the strings live as long as the arena.
+ */
+#ifndef MODEL_STRTAB_H
+#define MODEL_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+
+struct strtab {
+	struct arena *arena;
+	const char **slots;	/* open addressing; NULL = empty */
+	uint32_t *hashes;	/* hash of each slot, to skip most strcmp()s */
+	size_t nr, alloc;	/* alloc is a power of two */
+};
+
+void strtab_init(struct strtab *t, struct arena *a);
+void strtab_release(struct strtab *t);
+/* The one copy of the N bytes at S (NUL-terminated, may hold no NUL).  S is
+ * copied on first sight, so callers may reuse their buffers. */
+const char *strtab_intern(struct strtab *t, const char *s, size_t n);
+/* The interned copy of S if it was ever interned, else NULL. */
+const char *strtab_lookup(const struct strtab *t, const char *s, size_t n);
+
+#endif

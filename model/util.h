@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util: the few helpers every layer shares -- xmalloc() and friends that
+ * die() instead of returning NULL, and the die() hook that tui/ sets so
+ * curses is ended before a fatal message prints (tig's die_callback).
+ */
+#ifndef MODEL_UTIL_H
+#define MODEL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+/* Print "proftui: fatal: MSG" to stderr and exit(3), after the hook. */
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Called by die() before it prints; tui/ sets it to end curses. */
+extern void (*die_hook)(void);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Grow *P (an array of *ALLOC elements of SIZE bytes) to hold NEED. */
+void grow_array(void **p, size_t *alloc, size_t need, size_t size);
+#define GROW(p, alloc, need) grow_array((void **)&(p), &(alloc), (need), sizeof(*(p)))
+
+#endif

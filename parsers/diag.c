@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/profile.h"
+#include "diag.h"
+
+struct diag_kind {
+	const char *text;		/* not copied: callers pass literals */
+	uint64_t count;
+	struct diag_kind *next;
+};
+
+void diag_init(struct diag *d, const char *path, FILE *out, struct profile *p)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->out = out;
+	d->profile = p;
+}
+
+static void vreport(struct diag *d, const struct pos *at, const char *level,
+		    const char *fmt, va_list ap)
+{
+	if (!d->out)
+		return;
+	if (at && at->line)
+		fprintf(d->out, "%s:%llu:%llu: %s: ", d->path,
+			(unsigned long long)at->line, (unsigned long long)at->col, level);
+	else
+		fprintf(d->out, "%s: %s: ", d->path, level);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+}
+
+void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->nr_errors++;
+	va_start(ap, fmt);
+	vreport(d, at, "error", fmt, ap);
+	va_end(ap);
+}
+
+void diag_warn(struct diag *d, const struct pos *at, const char *kind,
+	       const char *fmt, ...)
+{
+	struct diag_kind *k;
+	va_list ap;
+
+	for (k = d->kinds; k; k = k->next)
+		if (k->text == kind || !strcmp(k->text, kind))
+			break;
+	if (!k) {
+		k = xcalloc(1, sizeof(*k));
+		k->text = kind;
+		k->next = d->kinds;
+		d->kinds = k;
+	}
+	d->nr_warnings++;
+	if (d->profile)
+		profile_warn(d->profile, kind, 1);
+	if (++k->count > DIAG_SHOW_PER_KIND)
+		return;
+	va_start(ap, fmt);
+	vreport(d, at, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void diag_finish(struct diag *d)
+{
+	struct diag_kind *k = d->kinds;
+
+	while (k) {
+		struct diag_kind *next = k->next;
+
+		if (k->count > DIAG_SHOW_PER_KIND && d->out)
+			fprintf(d->out, "%s: warning: ... and %llu more like this (%s)\n", d->path,
+				(unsigned long long)(k->count - DIAG_SHOW_PER_KIND), k->text);
+		free(k);
+		k = next;
+	}
+	d->kinds = NULL;
+}

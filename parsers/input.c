@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "input.h"
+
+/* Report progress every this many bytes read from disk. */
+#define PROGRESS_EVERY (8u << 20)
+
+static ssize_t read_some(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+static void note_read(struct input *in, size_t n)
+{
+	uint64_t before = in->read_bytes;
+
+	in->read_bytes += n;
+	if (in->progress && before / PROGRESS_EVERY != in->read_bytes / PROGRESS_EVERY)
+		in->progress(in->progress_ctx, in->read_bytes, in->size_bytes);
+}
+
+/* Read raw bytes into DST; returns bytes read, 0 at end or on error. */
+static size_t read_raw(struct input *in, void *dst, size_t n)
+{
+	ssize_t r = read_some(in->fd, dst, n);
+
+	if (r < 0) {
+		in->error = errno;
+		return 0;
+	}
+	note_read(in, (size_t)r);
+	return (size_t)r;
+}
+
+/* Append decompressed or plain bytes at in->end; sets at_eof at the end. */
+static void fill(struct input *in)
+{
+	size_t space = in->cap - (size_t)(in->end - in->buf);
+	z_stream *z = in->z;
+
+	if (in->at_eof || !space)
+		return;
+	if (!in->is_gzip) {
+		size_t r = read_raw(in, in->end, space);
+
+		if (!r)
+			in->at_eof = true;
+		in->end += r;
+		return;
+	}
+	z->next_out = (unsigned char *)in->end;
+	z->avail_out = (uInt)(space > UINT32_MAX ? UINT32_MAX : space);
+	while (z->avail_out == space) {
+		int rc;
+
+		if (!z->avail_in) {
+			z->next_in = in->zin;
+			z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin));
+			if (!z->avail_in) {
+				if (!in->error)
+					in->error_msg = "truncated gzip data (the file ends mid-stream)";
+				in->at_eof = true;
+				break;
+			}
+		}
+		rc = inflate(z, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END) {
+			/* Another gzip member may follow (gzip files can be
+			 * concatenated); anything else after the end is ignored. */
+			if (!z->avail_in) {
+				z->next_in = in->zin;
+				z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin));
+			}
+			if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
+				inflateReset(z);
+				continue;
+			}
+			in->at_eof = true;
+			break;
+		}
+		if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			in->error_msg = z->msg ? z->msg : "corrupt gzip data";
+			in->at_eof = true;
+			break;
+		}
+	}
+	in->end = (char *)z->next_out;
+}
+
+int input_open(struct input *in, const char *path, struct diag *d)
+{
+	struct stat st;
+
+	memset(in, 0, offsetof(struct input, zin));
+	in->path = path;
+	in->buf_line = 1;
+	in->buf_col = 1;
+	if (!strcmp(path, "-")) {
+		in->fd = STDIN_FILENO;
+	} else {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			diag_error(d, NULL, "cannot open: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (fstat(in->fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			diag_error(d, NULL, "is a directory, not a profile");
+			input_close(in);
+			return -1;
+		}
+		if (S_ISREG(st.st_mode))
+			in->size_bytes = (uint64_t)st.st_size;
+	}
+	in->cap = INPUT_BUF_BYTES;
+	in->buf = in->cur = in->end = xmalloc(in->cap + 1);
+
+	/* Sniff the gzip magic from the raw bytes. */
+	{
+		size_t n = read_raw(in, in->zin, sizeof(in->zin));
+
+		if (n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b) {
+			z_stream *z = xcalloc(1, sizeof(*z));
+
+			if (inflateInit2(z, 16 + MAX_WBITS) != Z_OK)
+				die("out of memory");
+			z->next_in = in->zin;
+			z->avail_in = (uInt)n;
+			in->z = z;
+			in->is_gzip = true;
+		} else {
+			memcpy(in->buf, in->zin, n);
+			in->end += n;
+			if (!n)
+				in->at_eof = true;
+		}
+	}
+	if (in->error) {
+		diag_error(d, NULL, "cannot read: %s", strerror(in->error));
+		input_close(in);
+		return -1;
+	}
+	input_need(in, INPUT_PROBE_BYTES);
+	return 0;
+}
+
+void input_close(struct input *in)
+{
+	if (in->z) {
+		inflateEnd(in->z);
+		free(in->z);
+	}
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	free(in->buf);
+	in->buf = in->cur = in->end = NULL;
+	in->z = NULL;
+	in->fd = -1;
+}
+
+/* Move the line count past the bytes [in->buf, upto). */
+static void account(struct input *in, const char *upto)
+{
+	const char *p = in->buf, *last_nl = NULL;
+
+	while ((p = memchr(p, '\n', (size_t)(upto - p)))) {
+		in->buf_line++;
+		last_nl = p++;
+	}
+	if (last_nl)
+		in->buf_col = (uint64_t)(upto - last_nl);
+	else
+		in->buf_col += (uint64_t)(upto - in->buf);
+	in->buf_offset += (uint64_t)(upto - in->buf);
+}
+
+size_t input_need(struct input *in, size_t n)
+{
+	size_t avail = (size_t)(in->end - in->cur);
+
+	if (avail >= n || in->at_eof)
+		return avail;
+	if (in->cur != in->buf) {
+		account(in, in->cur);
+		memmove(in->buf, in->cur, avail);
+		in->cur = in->buf;
+		in->end = in->buf + avail;
+	}
+	if (n > in->cap) {
+		size_t cap = in->cap;
+
+		while (cap < n)
+			cap *= 2;
+		in->buf = xrealloc(in->buf, cap + 1);
+		in->cur = in->buf;
+		in->end = in->buf + avail;
+		in->cap = cap;
+	}
+	/* Fill the whole buffer: fewer, larger reads. */
+	while ((size_t)(in->end - in->buf) < in->cap && !in->at_eof)
+		fill(in);
+	return (size_t)(in->end - in->cur);
+}
+
+struct pos input_pos(const struct input *in, const char *p)
+{
+	struct pos at = { in->buf_line, in->buf_col };
+	const char *q = in->buf, *last_nl = NULL;
+
+	if (p < in->buf || p > in->end)
+		return at;
+	while ((q = memchr(q, '\n', (size_t)(p - q)))) {
+		at.line++;
+		last_nl = q++;
+	}
+	at.col = last_nl ? (uint64_t)(p - last_nl) : in->buf_col + (uint64_t)(p - in->buf);
+	return at;
+}
+
+bool input_failed(struct input *in, struct diag *d)
+{
+	if (in->error) {
+		diag_error(d, NULL, "read error: %s", strerror(in->error));
+		return true;
+	}
+	if (in->error_msg) {
+		diag_error(d, NULL, "%s", in->error_msg);
+		return true;
+	}
+	return false;
+}
+
+char *input_line(struct input *in, size_t *len)
+{
+	size_t scanned = 0;
+	char *nl, *line;
+
+	for (;;) {
+		size_t avail = (size_t)(in->end - in->cur);
+
+		nl = memchr(in->cur + scanned, '\n', avail - scanned);
+		if (nl)
+			break;
+		scanned = avail;
+		if (in->at_eof || avail >= INPUT_MAX_SPAN) {
+			if (!avail)
+				return NULL;
+			/* Last line without "\n", or a line cut at the bound. */
+			nl = in->end;
+			break;
+		}
+		input_need(in, avail + 1 > INPUT_BUF_BYTES / 2 ? avail * 2 : INPUT_BUF_BYTES / 2);
+	}
+	line = in->cur;
+	*len = (size_t)(nl - line);
+	in->cur = nl < in->end ? nl + 1 : nl;
+	if (*len && line[*len - 1] == '\r')
+		(*len)--;
+	line[*len] = '\0';
+	in->lineno++;
+	return line;
+}
+
+size_t input_head(struct input *in, const char **head)
+{
+	size_t n = (size_t)(in->end - in->cur);
+
+	*head = in->cur;
+	return n < INPUT_PROBE_BYTES ? n : INPUT_PROBE_BYTES;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * input: a streaming reader over a plain or gzip file (detected by its
+ * magic bytes, never by its name) with fixed-size buffers, so a 10 GB trace
+ * is read with a few hundred KB of memory.  It also keeps the line count,
+ * so parsers turn any pointer into the buffer into a line:col for messages
+ * without tracking positions in their hot loops.
+ *
+ * Two ways to read, not to be mixed on one input:
+ *   - bytes: in->cur..in->end are unread bytes; input_need() makes more
+ *     available (moving the buffer: pointers into it become invalid);
+ *   - lines: input_line() returns one line at a time.
+ */
+#ifndef PARSERS_INPUT_H
+#define PARSERS_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define INPUT_BUF_BYTES (256 * 1024)
+/* The longest line or token a parser may ask for at once. */
+#define INPUT_MAX_SPAN (4 * 1024 * 1024)
+
+struct input {
+	const char *path;
+	int fd;
+	void *z;			/* z_stream when is_gzip */
+	bool is_gzip;
+	bool at_eof;			/* nothing more to read into buf */
+	int error;			/* errno-style code of a read failure */
+	const char *error_msg;		/* zlib's message for a bad stream */
+
+	char *buf, *cur, *end;		/* buf..end holds data; cur: unread */
+	size_t cap;
+
+	uint64_t buf_line;		/* line number of buf[0] */
+	uint64_t buf_col;		/* column of buf[0], 1-based */
+	uint64_t buf_offset;		/* uncompressed offset of buf[0] */
+
+	uint64_t lineno;		/* input_line(): the line just returned */
+
+	uint64_t size_bytes;		/* file size on disk, 0 if unknown */
+	uint64_t read_bytes;		/* bytes read from disk so far */
+	/* Called now and then while reading; for the progress bar. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+
+	unsigned char zin[64 * 1024];	/* compressed input chunk */
+};
+
+/* Open PATH ("-" is stdin) and read the first chunk.  On failure print
+ * "PATH: error: ..." through D (missing file, a directory, unreadable, a
+ * broken gzip header) and return -1. */
+int input_open(struct input *in, const char *path, struct diag *d);
+void input_close(struct input *in);
+
+/* Make at least N unread bytes available at in->cur, fewer only at the
+ * end of the input.  Returns how many are available.  May move the
+ * buffer: pointers into it are invalid afterwards (offsets stay valid). */
+size_t input_need(struct input *in, size_t n);
+/* The position of P, a pointer into buf..end. */
+struct pos input_pos(const struct input *in, const char *p);
+/* Whether reading stopped on an error (a truncated gzip, EIO).  After a
+ * read that ended early, diag_error() through D says why and returns true. */
+bool input_failed(struct input *in, struct diag *d);
+
+/* The next line without its "\n" or "\r\n", NUL-terminated, or NULL at the
+ * end.  *LEN gets its length; in->lineno its number.  Valid until the next
+ * call.  A line longer than INPUT_MAX_SPAN is cut there (and *LEN says so). */
+char *input_line(struct input *in, size_t *len);
+
+/* The first bytes of the file (after decompression) for probing: up to
+ * INPUT_PROBE_BYTES, without consuming them. */
+#define INPUT_PROBE_BYTES 4096
+size_t input_head(struct input *in, const char **head);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json: a streaming pull tokenizer of our own, fit for multi-GB traces.
+ *
+ * Why not a library: DOM parsers (cJSON, jansson, json-c) need 6-12x the
+ * file in memory and run 18-36x slower; yajl streams but is 1.8x slower
+ * than a specialised scanner and rejects Kineto's quirks.  This one reads
+ * through struct input, keeps no tree, and hands each token over as a
+ * pointer and length into its buffer.
+ *
+ * Tolerated, counted and reported (FORMATS.md a.2): raw control characters
+ * inside strings, bare words (N/A, nan, inf, -nan, NaN, Infinity) as
+ * values (token JSON_BARE), a trailing "{}" element, several top-level
+ * documents one after another (json_next() returns each in turn).  Bounded:
+ * nesting depth, string and number length; passing a bound is an error.
+ *
+ * Numbers stay text until a parser asks, with num.h: num_int(),
+ * num_double(), and num_scaled(s, n, 3, &ns), which turns microseconds
+ * ("1712195495519689.123") into int64 nanoseconds exactly -- doubles lose
+ * those digits.
+ */
+#ifndef PARSERS_JSON_H
+#define PARSERS_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "input.h"
+#include "num.h"
+
+#define JSON_MAX_DEPTH 512
+#define JSON_MAX_STRING (1024 * 1024)
+#define JSON_MAX_NUMBER 64
+
+enum json_tok {
+	JSON_EOF,		/* input ended (see j->truncated) */
+	JSON_ERROR,		/* reported through diag; stop */
+	JSON_OBJ_BEGIN, JSON_OBJ_END,
+	JSON_ARR_BEGIN, JSON_ARR_END,
+	JSON_KEY,		/* a member name; the value comes next */
+	JSON_STRING,
+	JSON_NUMBER,		/* s/len: the number's text */
+	JSON_TRUE, JSON_FALSE, JSON_NULL,
+	JSON_BARE,		/* an unquoted word: N/A, nan, inf... */
+};
+
+struct json {
+	struct input *in;
+	struct diag *diag;
+	const char *s;		/* token text; strings unescaped; valid until
+				   the next json_next() */
+	size_t len;
+	const char *tok_start;	/* the token in the input buffer, for json_pos() */
+	int depth;		/* open containers */
+	bool truncated;		/* ended inside a value: the file was cut */
+	bool allow_unescaped;	/* trtexec: take '"' not followed by , : } ]
+				   as part of the string (names it never
+				   escaped); counted in nr_unescaped */
+	uint64_t nr_docs;	/* top-level values completed */
+
+	/* quirks met, counted; the caller turns them into warnings */
+	uint64_t nr_raw_control, nr_bare_words, nr_empty_trailing, nr_unescaped;
+	/* Invalid UTF-8 and NUL bytes in strings are errors, not quirks. */
+
+	/* private */
+	uint8_t stack[JSON_MAX_DEPTH];	/* 'o' object, 'a' array */
+	int state;
+	char *scratch;		/* unescaped strings; heap, json_release() */
+	size_t scratch_cap;
+	size_t tok_off;		/* offset of tok_start from in->buf */
+};
+
+void json_init(struct json *j, struct input *in, struct diag *d);
+void json_release(struct json *j);
+enum json_tok json_next(struct json *j);
+/* Having just read token T, skip the rest of its value (a whole container
+ * when T opens one).  Returns JSON_ERROR/JSON_EOF if the input fails,
+ * else the last token consumed. */
+enum json_tok json_skip(struct json *j, enum json_tok t);
+/* The position of the current token. */
+struct pos json_pos(const struct json *j);
+/* Whether the current string/key token equals the C string LIT. */
+bool json_is(const struct json *j, const char *lit);
+
+#endif

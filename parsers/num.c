@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+bool num_int(const char *s, size_t n, int64_t *out)
+{
+	return num_scaled(s, n, 0, out) && !memchr(s, '.', n) && !memchr(s, 'e', n) &&
+	       !memchr(s, 'E', n);
+}
+
+bool num_double(const char *s, size_t n, double *out)
+{
+	char buf[128], *end;
+
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (!strcmp(buf, "-nan") || !strcmp(buf, "nan") || !strcmp(buf, "NaN")) {
+		*out = NAN;
+		return true;
+	}
+	errno = 0;
+	*out = strtod(buf, &end);
+	return end == buf + n && end != buf;
+}
+
+/*
+ * Digits go into an unsigned accumulator as a decimal mantissa with its
+ * exponent; the final scaling by 10^(exp+pow10) is done in integers, with
+ * one rounding step at the end, so "1712195495519689.123" us is exact.
+ */
+bool num_scaled(const char *s, size_t n, int pow10, int64_t *out)
+{
+	const char *p = s, *end = s + n;
+	bool neg = false, any = false;
+	uint64_t mant = 0;
+	int exp10 = pow10, dropped = 0;
+	bool round_up = false;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end && *p >= '0' && *p <= '9'; p++, any = true) {
+		if (mant <= (UINT64_MAX - 9) / 10)
+			mant = mant * 10 + (uint64_t)(*p - '0');
+		else
+			dropped++;	/* too many digits: keep the magnitude */
+	}
+	exp10 += dropped;
+	if (p < end && *p == '.') {
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, any = true) {
+			if (mant <= (UINT64_MAX - 9) / 10) {
+				mant = mant * 10 + (uint64_t)(*p - '0');
+				exp10--;
+			}
+		}
+	}
+	if (!any)
+		return false;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		bool eneg = false;
+		int e = 0, edigits = 0;
+
+		p++;
+		if (p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		for (; p < end && *p >= '0' && *p <= '9'; p++, edigits++)
+			if (e < 10000)
+				e = e * 10 + (*p - '0');
+		if (!edigits)
+			return false;
+		exp10 += eneg ? -e : e;
+	}
+	if (p != end)
+		return false;
+	/* Drop digits below the unit; the last one dropped is the most
+	 * significant of them and decides the rounding (half away from 0). */
+	for (; exp10 < 0; exp10++) {
+		round_up = mant % 10 >= 5;
+		mant /= 10;
+	}
+	if (round_up)
+		mant++;
+	for (; exp10 > 0; exp10--) {
+		if (mant > UINT64_MAX / 10)
+			return false;
+		mant *= 10;
+	}
+	if (mant > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)mant : (int64_t)mant;
+	return true;
+}
+
+bool num_time_ns(const char *s, size_t n, int default_pow10, int64_t *ns)
+{
+	size_t num_end = n, unit_start;
+	int pow10;
+
+	while (num_end > 0 && isalpha((unsigned char)s[num_end - 1]))
+		num_end--;
+	unit_start = num_end;
+	while (num_end > 0 && s[num_end - 1] == ' ')
+		num_end--;
+	if (unit_start == n) {
+		if (default_pow10 < 0)
+			return false;
+		pow10 = default_pow10;
+	} else {
+		const char *u = s + unit_start;
+		size_t ulen = n - unit_start;
+
+		if (ulen == 2 && !memcmp(u, "ns", 2))
+			pow10 = 0;
+		else if (ulen == 2 && !memcmp(u, "us", 2))
+			pow10 = 3;
+		else if (ulen == 2 && !memcmp(u, "ms", 2))
+			pow10 = 6;
+		else if (ulen == 1 && *u == 's')
+			pow10 = 9;
+		else
+			return false;
+	}
+	return num_scaled(s, num_end, pow10, ns);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * num: numbers from text, exactly.  Profilers print times as decimal text
+ * (JSON microseconds "1712195495519689.123", "12.345ms" table cells);
+ * going through a double loses nanoseconds of 16-digit epoch timestamps,
+ * so times are scaled as decimals straight into int64 nanoseconds.
+ */
+#ifndef PARSERS_NUM_H
+#define PARSERS_NUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A base-10 integer with optional sign, the whole of S[0..N). */
+bool num_int(const char *s, size_t n, int64_t *out);
+/* A floating-point number, the whole of S[0..N) (strtod syntax, plus
+ * "nan", "-nan", "inf"). */
+bool num_double(const char *s, size_t n, double *out);
+/*
+ * The decimal S[0..N) (sign, digits, fraction, exponent) times 10^POW10,
+ * rounded half away from zero to an integer: num_scaled("63.8125", 6, 3, &x)
+ * gives 63813 (microseconds to nanoseconds).  False on syntax errors and
+ * overflow.
+ */
+bool num_scaled(const char *s, size_t n, int pow10, int64_t *out);
+/*
+ * A time with a unit suffix, possibly after spaces: "12.345ms", "3.1 us",
+ * "1.2s", "45ns" -> nanoseconds.  DEFAULT_POW10 scales a bare number
+ * (3 for microseconds, 6 for ms, 9 for seconds; -1: a unit is required).
+ */
+bool num_time_ns(const char *s, size_t n, int default_pow10, int64_t *ns);
+/* Nanoseconds -> microseconds as double, for formatting only. */
+static inline double ns_to_us(int64_t ns) { return (double)ns / 1e3; }
+
+#endif

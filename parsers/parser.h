@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * parser: one input format.  Each format is one file in parsers/ that ends
+ * in one designated-initialiser object, listed once in registry.c; content,
+ * never the file name, decides which parser reads a file.
+ */
+#ifndef PARSERS_PARSER_H
+#define PARSERS_PARSER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../model/profile.h"
+#include "diag.h"
+#include "input.h"
+
+struct parser {
+	const char *name;		/* --format NAME */
+	const char *summary;		/* one line for --list-formats */
+	/* How sure (0..100) that a file starting with the LEN bytes at HEAD
+	 * is this format.  HEAD is decompressed and may end mid-token. */
+	int (*probe)(const char *head, size_t len);
+	/* Fill P from IN, reporting problems through D.  P may already hold
+	 * what other files of the same run gave (a trtexec graph before its
+	 * profile): a parser that can join adds to it.  Returns 0, or -1 after
+	 * an error was reported. */
+	int (*parse)(struct profile *p, struct input *in, struct diag *d);
+};
+
+/* The parser that claims HEAD most surely, or NULL. */
+const struct parser *parser_detect(const char *head, size_t len);
+/* The parser called NAME, or NULL. */
+const struct parser *parser_find(const char *name);
+/* Every parser, in registry order; *N gets how many. */
+const struct parser *const *parser_list(size_t *n);
+
+/*
+ * Load PATHS into P (initialised by the caller): each file is detected (or
+ * read as FORMAT when it is not NULL) and parsed into the same profile, so
+ * the files of one run merge.  Messages go to ERR (NULL: quiet); warnings
+ * are counted into P either way.  Returns 0 when every file loaded, -1
+ * after an error that left nothing usable, and 1 when an error was
+ * reported but P keeps what was read before it (a truncated trace).
+ * A parser's parse() signals that last case by returning 0 after a
+ * diag_error().
+ */
+struct load_options {
+	const char *format;		/* NULL: detect */
+	FILE *err;			/* where messages go; NULL: nowhere */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+};
+int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
+		 const struct load_options *opt);
+
+#endif

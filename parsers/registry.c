@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "parser.h"
+
+/* One line per format.  Probe order breaks ties: a parser listed first
+ * wins an equal score. */
+static const struct parser *const parsers[] = {
+	NULL			/* end of the list */
+};
+
+#define NR_PARSERS (ARRAY_SIZE(parsers) - 1)
+
+const struct parser *const *parser_list(size_t *n)
+{
+	*n = NR_PARSERS;
+	return parsers;
+}
+
+const struct parser *parser_detect(const char *head, size_t len)
+{
+	const struct parser *best = NULL;
+	int best_score = 0;
+
+	for (const struct parser *const *pp = parsers; *pp; pp++) {
+		int score = (*pp)->probe(head, len);
+
+		if (score > best_score) {
+			best = *pp;
+			best_score = score;
+		}
+	}
+	return best;		/* NULL: nobody claimed it */
+}
+
+const struct parser *parser_find(const char *name)
+{
+	for (const struct parser *const *pp = parsers; *pp; pp++)
+		if (!strcmp((*pp)->name, name))
+			return *pp;
+	return NULL;
+}
+
+/* Whether HEAD looks like binary data rather than text of any kind. */
+static bool looks_binary(const char *head, size_t len)
+{
+	size_t odd = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)head[i];
+
+		if (c == 0)
+			return true;
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1b &&
+		    c != 0x1e && c != 0x1f)
+			odd++;
+	}
+	return odd * 20 > len;
+}
+
+static int load_one(struct profile *p, const char *path, const struct load_options *opt)
+{
+	const struct parser *parser;
+	struct input in;
+	struct diag d;
+	const char *head;
+	size_t len;
+	int rc = -1;
+
+	diag_init(&d, path, opt->err, p);
+	if (input_open(&in, path, &d))
+		goto out;
+	in.progress = opt->progress;
+	in.progress_ctx = opt->progress_ctx;
+	len = input_head(&in, &head);
+	if (input_failed(&in, &d))
+		goto out_close;
+	if (!len) {
+		diag_error(&d, NULL, "file is empty");
+		goto out_close;
+	}
+	if (opt->format) {
+		parser = parser_find(opt->format);
+		if (!parser) {
+			diag_error(&d, NULL, "unknown format '%s' (see --list-formats)", opt->format);
+			goto out_close;
+		}
+	} else {
+		parser = parser_detect(head, len);
+		if (!parser) {
+			if (looks_binary(head, len))
+				diag_error(&d, NULL, "binary data, not a profile any parser knows "
+					   "(see --list-formats)");
+			else
+				diag_error(&d, NULL, "no parser recognises this file "
+					   "(see --list-formats; --format NAME forces one)");
+			goto out_close;
+		}
+	}
+	if (!p->format)
+		p->format = parser->name;
+	rc = parser->parse(p, &in, &d);
+	if (rc == 0 && d.nr_errors)
+		rc = 1;
+out_close:
+	input_close(&in);
+out:
+	diag_finish(&d);
+	return rc;
+}
+
+int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
+		 const struct load_options *opt)
+{
+	int worst = 0;
+
+	for (size_t i = 0; i < nr_paths; i++) {
+		int rc = load_one(p, paths[i], opt);
+
+		if (rc < 0)
+			return -1;
+		if (rc > worst)
+			worst = rc;
+	}
+	for (struct profile *run = p; run; run = run->next_run)
+		profile_finish(run);
+	return worst;
+}
