@@ -157,6 +157,21 @@ int input_open(struct input *in, const char *path, struct diag *d)
 	return 0;
 }
 
+void input_open_mem(struct input *in, const char *path, const void *data, size_t len)
+{
+	memset(in, 0, offsetof(struct input, zin));
+	in->path = path;
+	in->fd = -1;
+	in->buf_line = 1;
+	in->buf_col = 1;
+	in->cap = len > INPUT_BUF_BYTES ? len : INPUT_BUF_BYTES;
+	in->buf = in->cur = xmalloc(in->cap + 1);
+	memcpy(in->buf, data, len);
+	in->end = in->buf + len;
+	in->at_eof = true;
+	in->size_bytes = len;
+}
+
 void input_close(struct input *in)
 {
 	if (in->z) {

@@ -55,6 +55,9 @@ struct input {
  * "PATH: error: ..." through D (missing file, a directory, unreadable, a
  * broken gzip header) and return -1. */
 int input_open(struct input *in, const char *path, struct diag *d);
+/* Read the LEN bytes at DATA (copied) as if they were the file PATH; for
+ * fuzz targets and unit tests.  Plain bytes only, no gzip. */
+void input_open_mem(struct input *in, const char *path, const void *data, size_t len);
 void input_close(struct input *in);
 
 /* Make at least N unread bytes available at in->cur, fewer only at the
