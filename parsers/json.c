@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON tokenizer.  One pass over the input buffer; a token is scanned
+ * from in->cur without moving in->cur until it is complete, so when the
+ * buffer runs dry mid-token, input_need() can slide the partial token to
+ * the front and read more behind it.  Strings without escapes are handed
+ * out in place; only escaped ones are copied (into j->scratch).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+enum state {
+	ST_VALUE,		/* a value: top level, after ':' */
+	ST_ARRAY_FIRST,		/* after '[': a value or ']' */
+	ST_ARRAY_NEXT,		/* after ',' in an array: a value (or ']' quirk) */
+	ST_OBJECT_FIRST,	/* after '{': a key or '}' */
+	ST_OBJECT_NEXT,		/* after ',' in an object: a key (or '}' quirk) */
+	ST_COLON,		/* after a key: ':' then a value */
+	ST_AFTER,		/* after a value: ',' or a closing bracket */
+};
+
+void json_init(struct json *j, struct input *in, struct diag *d)
+{
+	memset(j, 0, sizeof(*j));
+	j->in = in;
+	j->diag = d;
+	j->state = ST_VALUE;
+}
+
+void json_release(struct json *j)
+{
+	free(j->scratch);
+	j->scratch = NULL;
+	j->scratch_cap = 0;
+}
+
+struct pos json_pos(const struct json *j)
+{
+	return input_pos(j->in, j->in->buf + j->tok_off);
+}
+
+bool json_is(const struct json *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return j->len == n && !memcmp(j->s, lit, n);
+}
+
+static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, const char *arg)
+{
+	struct pos pos = input_pos(j->in, at);
+
+	diag_error(j->diag, &pos, fmt, arg);
+	j->state = -1;
+	return JSON_ERROR;
+}
+
+static const char *describe(char c)
+{
+	static char buf[16];
+
+	if (c >= 0x21 && c < 0x7f) {
+		buf[0] = '\'';
+		buf[1] = c;
+		buf[2] = '\'';
+		buf[3] = '\0';
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "byte 0x%02x", (unsigned char)c);
+	return buf;
+}
+
+/* Make N bytes from in->cur available; false at the end of the input. */
+static bool have(struct json *j, size_t n)
+{
+	struct input *in = j->in;
+
+	return (size_t)(in->end - in->cur) >= n || input_need(in, n) >= n;
+}
+
+static enum json_tok truncated(struct json *j)
+{
+	j->truncated = true;
+	j->tok_off = (size_t)(j->in->end - j->in->buf);
+	j->state = -1;
+	return JSON_EOF;
+}
+
+static void scratch_reserve(struct json *j, size_t n)
+{
+	if (n > j->scratch_cap) {
+		size_t cap = j->scratch_cap ? j->scratch_cap : 256;
+
+		while (cap < n)
+			cap *= 2;
+		j->scratch = xrealloc(j->scratch, cap);
+		j->scratch_cap = cap;
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static size_t put_utf8(char *out, uint32_t cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Length of the valid UTF-8 sequence at P (P < END), or 0 if invalid;
+ * -1 (as SIZE_MAX) when it may continue past END. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char c = p[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if ((size_t)(end - p) < n)
+		return SIZE_MAX;
+	cp = c & (0xff >> (n + 1));
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, and past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A string starting at in->cur (the opening quote).  On success in->cur is
+ * past the closing quote and j->s/len hold the contents.
+ */
+static enum json_tok scan_string(struct json *j, enum json_tok kind)
+{
+	struct input *in = j->in;
+	size_t off = 1;		/* from in->cur; skip the quote */
+	bool escaped = false;
+
+	for (;;) {
+		const unsigned char *p = (const unsigned char *)in->cur + off;
+		const unsigned char *end = (const unsigned char *)in->end;
+
+		/* The hot loop: plain ASCII runs. */
+		while (p < end && *p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80)
+			p++;
+		off = (size_t)((const char *)p - in->cur);
+		if (off > JSON_MAX_STRING + 1)
+			return fail_at(j, in->cur, "string longer than %s bytes", "1048576");
+		if (p == end) {
+			if (!have(j, off + 1 + 4096 > INPUT_MAX_SPAN ? off + 1 : off + 4096) &&
+			    (size_t)(in->end - in->cur) <= off)
+				return truncated(j);
+			continue;
+		}
+		if (*p == '"') {
+			if (j->allow_unescaped) {
+				/* trtexec writes names unescaped: a quote not
+				 * followed by a delimiter is part of the name. */
+				size_t q = off + 1;
+
+				if (!have(j, q + 64) && (size_t)(in->end - in->cur) <= q)
+					break;
+				p = (const unsigned char *)in->cur + q;
+				end = (const unsigned char *)in->end;
+				while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+					p++;
+				if (p < end && *p != ',' && *p != ':' && *p != '}' && *p != ']') {
+					j->nr_unescaped++;
+					off++;
+					continue;
+				}
+			}
+			break;
+		}
+		if (*p == '\\') {
+			escaped = true;
+			if (!have(j, off + 2))
+				return truncated(j);
+			off += 2;	/* the escape's letter; \u digits are plain */
+			continue;
+		}
+		if (*p < 0x20) {
+			if (*p == 0)
+				return fail_at(j, (const char *)p, "NUL byte inside a string%s", "");
+			j->nr_raw_control++;
+			off++;
+			continue;
+		}
+		/* Non-ASCII: validate one UTF-8 sequence. */
+		{
+			size_t n = utf8_len(p, end);
+
+			if (n == SIZE_MAX) {
+				if (!have(j, off + 4) && (size_t)(in->end - in->cur) < off + 4) {
+					n = utf8_len((const unsigned char *)in->cur + off,
+						     (const unsigned char *)in->end);
+					if (n == SIZE_MAX)
+						return truncated(j);
+				}
+				continue;
+			}
+			if (!n)
+				return fail_at(j, (const char *)p, "invalid UTF-8 in a string%s", "");
+			off += n;
+		}
+	}
+
+	/* in->cur + off is the closing quote. */
+	if (!escaped) {
+		j->s = in->cur + 1;
+		j->len = off - 1;
+	} else {
+		const char *src = in->cur + 1, *send = in->cur + off;
+		char *out;
+
+		scratch_reserve(j, off);
+		out = j->scratch;
+		while (src < send) {
+			uint32_t cp;
+
+			if (*src != '\\') {
+				*out++ = *src++;
+				continue;
+			}
+			src++;
+			switch (*src++) {
+			case '"': *out++ = '"'; break;
+			case '\\': *out++ = '\\'; break;
+			case '/': *out++ = '/'; break;
+			case 'b': *out++ = '\b'; break;
+			case 'f': *out++ = '\f'; break;
+			case 'n': *out++ = '\n'; break;
+			case 'r': *out++ = '\r'; break;
+			case 't': *out++ = '\t'; break;
+			case 'u':
+				if (send - src < 4)
+					return fail_at(j, src - 2, "bad \\u escape%s", "");
+				cp = 0;
+				for (int i = 0; i < 4; i++) {
+					int h = hexval(src[i]);
+
+					if (h < 0)
+						return fail_at(j, src - 2, "bad \\u escape%s", "");
+					cp = cp << 4 | (uint32_t)h;
+				}
+				src += 4;
+				if (cp >= 0xd800 && cp <= 0xdbff && send - src >= 6 && src[0] == '\\' &&
+				    src[1] == 'u') {
+					uint32_t lo = 0;
+					int ok = 1;
+
+					for (int i = 2; i < 6; i++) {
+						int h = hexval(src[i]);
+
+						if (h < 0)
+							ok = 0;
+						lo = lo << 4 | (uint32_t)(h < 0 ? 0 : h);
+					}
+					if (ok && lo >= 0xdc00 && lo <= 0xdfff) {
+						cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+						src += 6;
+					}
+				}
+				if (cp >= 0xd800 && cp <= 0xdfff)
+					cp = 0xfffd;	/* a lone surrogate */
+				if (cp == 0)
+					return fail_at(j, src - 6, "\\u0000 inside a string%s", "");
+				out += put_utf8(out, cp);
+				break;
+			default:
+				return fail_at(j, src - 2, "unknown escape '\\%s' in a string",
+					       (char[]){ src[-1], 0 });
+			}
+		}
+		j->s = j->scratch;
+		j->len = (size_t)(out - j->scratch);
+	}
+	in->cur += off + 1;
+	return kind;
+}
+
+static bool is_number_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+static bool is_word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '_';
+}
+
+/* JSON's number grammar, leniently: leading zeros and '+' pass. */
+static bool valid_number(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (i < n && s[i] == '.') {
+		i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++, digits++;
+	}
+	if (!digits)
+		return false;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t e = 0;
+
+		i++;
+		if (i < n && (s[i] == '-' || s[i] == '+'))
+			i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++, e++;
+		if (!e)
+			return false;
+	}
+	return i == n;
+}
+
+/* A number or a bare word starting at in->cur. */
+static enum json_tok scan_scalar(struct json *j)
+{
+	struct input *in = j->in;
+	size_t off = 0;
+	const char *s;
+
+	for (;;) {
+		while (in->cur + off < in->end &&
+		       (is_number_char(in->cur[off]) || is_word_char(in->cur[off])))
+			if (++off > JSON_MAX_NUMBER)
+				return fail_at(j, in->cur, "number or word longer than %s characters",
+					       "64");
+		if (in->cur + off < in->end || !have(j, off + 1))
+			break;
+	}
+	s = in->cur;
+	j->s = s;
+	j->len = off;
+	in->cur += off;
+	if (valid_number(s, off))
+		return JSON_NUMBER;
+	if (off == 4 && !memcmp(s, "true", 4))
+		return JSON_TRUE;
+	if (off == 5 && !memcmp(s, "false", 5))
+		return JSON_FALSE;
+	if (off == 4 && !memcmp(s, "null", 4))
+		return JSON_NULL;
+	if ((off == 3 && (!memcmp(s, "N/A", 3) || !memcmp(s, "nan", 3) || !memcmp(s, "NaN", 3) ||
+			  !memcmp(s, "inf", 3))) ||
+	    (off == 4 && (!memcmp(s, "-nan", 4) || !memcmp(s, "-inf", 4))) ||
+	    (off == 8 && !memcmp(s, "Infinity", 8)) || (off == 9 && !memcmp(s, "-Infinity", 9))) {
+		j->nr_bare_words++;
+		return JSON_BARE;
+	}
+	if (!off)
+		return fail_at(j, s, "unexpected %s", describe(*s));
+	{
+		char word[JSON_MAX_NUMBER + 1];
+
+		memcpy(word, s, off);
+		word[off] = '\0';
+		return fail_at(j, s, "unexpected '%s'", word);
+	}
+}
+
+/* Skip whitespace; false at the end of the input. */
+static bool skip_space(struct json *j)
+{
+	struct input *in = j->in;
+
+	for (;;) {
+		const char *p = in->cur, *end = in->end;
+
+		while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+			p++;
+		in->cur = (char *)p;
+		if (p < end)
+			return true;
+		if (!have(j, 1))
+			return false;
+	}
+}
+
+static void after_value(struct json *j)
+{
+	j->state = j->depth ? ST_AFTER : ST_VALUE;
+	if (!j->depth)
+		j->nr_docs++;
+}
+
+enum json_tok json_next(struct json *j)
+{
+	struct input *in = j->in;
+	enum json_tok t;
+	char c;
+
+	if (j->state < 0)
+		return JSON_ERROR;
+again:
+	if (!skip_space(j)) {
+		if (input_failed(in, j->diag)) {
+			j->state = -1;
+			return JSON_ERROR;
+		}
+		if (j->depth || j->state == ST_COLON)
+			return truncated(j);
+		j->tok_off = (size_t)(in->cur - in->buf);
+		return JSON_EOF;
+	}
+	c = *in->cur;
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
+
+	switch (j->state) {
+	case ST_AFTER:
+		if (c == ',') {
+			in->cur++;
+			j->state = j->stack[j->depth - 1] == 'o' ? ST_OBJECT_NEXT : ST_ARRAY_NEXT;
+			goto again;
+		}
+		if (c == '}' || c == ']')
+			goto close;
+		if (j->stack[j->depth - 1] == 'o')
+			return fail_at(j, in->cur, "expected ',' or '}' in an object, found %s",
+				       describe(c));
+		return fail_at(j, in->cur, "expected ',' or ']' in an array, found %s", describe(c));
+	case ST_COLON:
+		if (c != ':')
+			return fail_at(j, in->cur, "expected ':' after a member name, found %s",
+				       describe(c));
+		in->cur++;
+		j->state = ST_VALUE;
+		goto again;
+	case ST_OBJECT_FIRST:
+	case ST_OBJECT_NEXT:
+		if (c == '}') {
+			if (j->state == ST_OBJECT_NEXT)
+				j->nr_empty_trailing++;	/* trailing comma */
+			goto close;
+		}
+		if (c != '"')
+			return fail_at(j, in->cur, "expected a member name in quotes, found %s",
+				       describe(c));
+		t = scan_string(j, JSON_KEY);
+		if (t == JSON_KEY)
+			j->state = ST_COLON;
+		return t;
+	case ST_ARRAY_FIRST:
+	case ST_ARRAY_NEXT:
+		if (c == ']') {
+			if (j->state == ST_ARRAY_NEXT)
+				j->nr_empty_trailing++;	/* trailing comma */
+			goto close;
+		}
+		break;
+	default:
+		break;
+	}
+
+	/* A value. */
+	switch (c) {
+	case '{':
+	case '[':
+		if (j->depth >= JSON_MAX_DEPTH)
+			return fail_at(j, in->cur, "nesting deeper than %s levels", "512");
+		j->stack[j->depth++] = c == '{' ? 'o' : 'a';
+		in->cur++;
+		j->state = c == '{' ? ST_OBJECT_FIRST : ST_ARRAY_FIRST;
+		return c == '{' ? JSON_OBJ_BEGIN : JSON_ARR_BEGIN;
+	case '"':
+		t = scan_string(j, JSON_STRING);
+		if (t == JSON_STRING)
+			after_value(j);
+		return t;
+	case '}':
+	case ']':
+		return fail_at(j, in->cur, "expected a value, found %s", describe(c));
+	default:
+		t = scan_scalar(j);
+		if (t != JSON_ERROR)
+			after_value(j);
+		return t;
+	}
+
+close:
+	if (!j->depth || (c == '}') != (j->stack[j->depth - 1] == 'o'))
+		return fail_at(j, in->cur, "unbalanced %s", describe(c));
+	j->depth--;
+	in->cur++;
+	after_value(j);
+	return c == '}' ? JSON_OBJ_END : JSON_ARR_END;
+}
+
+enum json_tok json_skip(struct json *j, enum json_tok t)
+{
+	int depth;
+
+	if (t != JSON_OBJ_BEGIN && t != JSON_ARR_BEGIN)
+		return t;
+	depth = j->depth - 1;
+	do {
+		t = json_next(j);
+		if (t == JSON_ERROR || t == JSON_EOF)
+			return t;
+	} while (j->depth > depth);
+	return t;
+}

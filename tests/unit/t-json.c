@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/json.h"
+#include "test.h"
+
+/* Tokenize TEXT; write one letter per token into OUT ({}[]ksn tfz b E $). */
+static void tokens(const char *text, char *out, size_t cap, struct json *keep)
+{
+	struct input in;
+	struct diag d;
+	struct json j;
+	size_t n = 0;
+	enum json_tok t;
+
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_mem(&in, "t.json", text, strlen(text));
+	json_init(&j, &in, &d);
+	do {
+		static const char letters[] = "$E{}[]ksntfzb";
+
+		t = json_next(&j);
+		if (n + 1 < cap)
+			out[n++] = letters[t];
+	} while (t != JSON_EOF && t != JSON_ERROR);
+	out[n] = '\0';
+	if (keep)
+		*keep = j;
+	json_release(&j);
+	input_close(&in);
+}
+
+static void test_structure(void)
+{
+	char buf[64];
+
+	tokens("{\"a\": [1, 2.5e-3, \"x\"], \"b\": {}, \"c\": null}", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "{k[nns]k{}kz}$");
+	tokens("[true, false]", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "[tf]$");
+	tokens("{\"a\":1}\n{\"b\":2}\n", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "{kn}{kn}$");
+}
+
+static void test_errors(void)
+{
+	char buf[64];
+	struct json j;
+
+	tokens("{\"a\" 1}", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "{kE");
+	tokens("[1 2]", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "[nE");
+	tokens("[1, }", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "[nE");
+	tokens("[\"a\xff\"]", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "[E");
+	tokens("[1.2.3]", buf, sizeof(buf), NULL);
+	CHECK_STR(buf, "[E");
+	tokens("[{\"a\": [1, 2", buf, sizeof(buf), &j);
+	CHECK_STR(buf, "[{k[nn$");
+	CHECK(j.truncated);
+}
+
+static void test_quirks(void)
+{
+	char buf[64];
+	struct json j;
+
+	tokens("[N/A, nan, \"a\tb\", 1,]", buf, sizeof(buf), &j);
+	CHECK_STR(buf, "[bbsn]$");
+	CHECK_EQ(j.nr_bare_words, 2);
+	CHECK_EQ(j.nr_raw_control, 1);
+	CHECK_EQ(j.nr_empty_trailing, 1);
+}
+
+static void test_escapes(void)
+{
+	const char *text = "[\"a\\\"b\\u00e9\\ud83d\\ude00\\n\"]";
+	struct input in;
+	struct diag d;
+	struct json j;
+
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_mem(&in, "t.json", text, strlen(text));
+	json_init(&j, &in, &d);
+	CHECK(json_next(&j) == JSON_ARR_BEGIN);
+	CHECK(json_next(&j) == JSON_STRING);
+	CHECK(j.len == 10 && !memcmp(j.s, "a\"b\xc3\xa9\xf0\x9f\x98\x80\n", 10));
+	json_release(&j);
+	input_close(&in);
+}
+
+static void test_deep_nesting_is_an_error(void)
+{
+	char *text = malloc(100001);
+	struct input in;
+	struct diag d;
+	struct json j;
+	enum json_tok t;
+
+	memset(text, '[', 100000);
+	text[100000] = '\0';
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_mem(&in, "t.json", text, 100000);
+	json_init(&j, &in, &d);
+	while ((t = json_next(&j)) == JSON_ARR_BEGIN)
+		;
+	CHECK(t == JSON_ERROR);
+	CHECK_EQ(j.depth, JSON_MAX_DEPTH);
+	json_release(&j);
+	input_close(&in);
+	free(text);
+}
+
+static void test_numbers_scale_exactly(void)
+{
+	int64_t ns;
+
+	CHECK(num_scaled("1712195495519689.123", 20, 3, &ns));
+	CHECK_EQ(ns, 1712195495519689123LL);
+	CHECK(num_scaled("63.8125", 7, 3, &ns));
+	CHECK_EQ(ns, 63813);
+	CHECK(num_scaled("0.00006", 7, 3, &ns));
+	CHECK_EQ(ns, 0);
+	CHECK(num_scaled("1.5e3", 5, 3, &ns));
+	CHECK_EQ(ns, 1500000);
+	CHECK(num_scaled("-2.0004", 7, 3, &ns));
+	CHECK_EQ(ns, -2000);
+	CHECK(!num_scaled("1e", 2, 3, &ns));
+	CHECK(!num_scaled("abc", 3, 3, &ns));
+	CHECK(num_time_ns("12.345ms", 8, -1, &ns));
+	CHECK_EQ(ns, 12345000);
+	CHECK(num_time_ns("3.1 us", 6, -1, &ns));
+	CHECK_EQ(ns, 3100);
+	CHECK(num_time_ns("1.760s", 6, -1, &ns));
+	CHECK_EQ(ns, 1760000000);
+	CHECK(!num_time_ns("12", 2, -1, &ns));
+}
+
+const struct test tests[] = {
+	{ "structure and several documents", test_structure },
+	{ "syntax errors stop the tokenizer", test_errors },
+	{ "Kineto quirks are tolerated and counted", test_quirks },
+	{ "escapes and surrogate pairs decode to UTF-8", test_escapes },
+	{ "100000-deep nesting is an error, not a crash", test_deep_nesting_is_an_error },
+	{ "decimal text scales to nanoseconds exactly", test_numbers_scale_exactly },
+	{ 0 },
+};
