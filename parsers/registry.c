@@ -3,9 +3,12 @@
 
 #include "parser.h"
 
+extern const struct parser kineto_parser;
+
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
+	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
 	NULL			/* end of the list */
 };
 
