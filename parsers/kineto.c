@@ -25,6 +25,7 @@
  * freed when the tree is built.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,7 @@ struct rt_rec {
 
 struct dev_rec {
 	struct node *node;
+	int64_t end_ns;			/* ts + dur as the reference adds them */
 	int64_t corr, ext_id;
 	uint32_t index;
 	uint8_t type;
@@ -134,7 +136,8 @@ struct raw_event {
 	bool has_ts, has_dur, has_cat;
 	int cat;			/* enum cat */
 	const char *name;		/* interned */
-	int64_t ts, dur;
+	double ts_us, dur_us;		/* as Python's json reads them */
+	int64_t ts, dur;		/* ns, derived in take_event() */
 	int64_t tid;
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
 	int64_t corr;
@@ -247,14 +250,64 @@ static struct pos here(struct kineto *k)
 	return json_pos(&k->j);
 }
 
-/* Read a number value into ns (microseconds in the file). */
-static bool read_us(struct kineto *k, enum json_tok t, int64_t *ns)
+/*
+ * Times are read as the double Python's json module makes of them, not as
+ * exact decimals: torch-tb-profiler computes every duration as
+ * (ts + dur) - ts in doubles, and for 16-digit epoch microseconds with a
+ * fraction that rounds each event by up to 0.125 us.  Matching its
+ * numbers (which is the point) means rounding the same way; traces with
+ * integer or boot-clock timestamps come out exact either way.
+ *
+ * Fast path (Clinger): a decimal with a mantissa below 2^53 and at most 22
+ * fraction digits is one correctly rounded division, the same double
+ * strtod() gives; only longer numbers pay for strtod().
+ */
+static bool read_us(struct kineto *k, enum json_tok t, double *us)
 {
-	if (t == JSON_NUMBER && num_scaled(k->j.s, k->j.len, 3, ns))
+	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+					1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+					1e20, 1e21, 1e22 };
+	const char *s = k->j.s, *end = s + k->j.len;
+	uint64_t m = 0;
+	int frac = -1, digits = 0;
+	bool neg = false;
+
+	if (t != JSON_NUMBER && t != JSON_STRING)
+		return false;	/* some writers quote numbers: take those too */
+	if (s < end && *s == '-')
+		neg = true, s++;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9') {
+			m = m * 10 + (uint64_t)(*s - '0');
+			if (++digits > 15)
+				break;
+			if (frac >= 0)
+				frac++;
+		} else if (*s == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (s == end && digits) {
+		double v = (double)m;
+
+		if (frac > 0)
+			v /= pow10[frac];
+		*us = neg ? -v : v;
 		return true;
-	if (t == JSON_STRING && num_scaled(k->j.s, k->j.len, 3, ns))
-		return true;	/* some writers quote numbers */
-	return false;
+	}
+	return num_double(k->j.s, k->j.len, us) && *us == *us;
+}
+
+/* The exact value of the double US (microseconds) in ns, rounded. */
+static int64_t us_to_ns(double us)
+{
+	double ip = floor(us);
+
+	if (!(ip > -9.2e15 && ip < 9.2e15))
+		return ip < 0 ? -INT64_MAX / 2 : INT64_MAX / 2;	/* absurd: clamp */
+	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
 }
 
 static bool read_int(struct kineto *k, enum json_tok t, int64_t *v)
@@ -382,7 +435,10 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	n = node_new(k->p, NULL, kind, e->name, strlen(e->name));
 	n->start_ns = e->ts;
 	n->calls = 1;
-	n->device_self_ns = n->device_total_ns = e->dur;
+	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
+	 * while op device times use end - start: keep both. */
+	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
+	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL) {
 		if (e->has_bpsm)
 			attr_set_double(k->p, &n->attrs, "blocks_per_sm", e->blocks_per_sm);
@@ -450,8 +506,10 @@ static void take_event(struct kineto *k, struct raw_event *e, struct pos *at)
 		return;
 	}
 	if (!e->has_dur)
-		e->dur = 0;
-	if (e->dur < 0) {
+		e->dur_us = 0;
+	e->ts = us_to_ns(e->ts_us);
+	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+	if (e->dur_us < 0) {
 		k->nr_skipped++;
 		diag_warn(k->d, at, "events that end before they start, skipped",
 			  "event '%s' ends before it starts; skipped", name);
@@ -622,10 +680,10 @@ static enum json_tok read_event(struct kineto *k)
 				e.name = profile_intern(k->p, j->s, j->len);
 		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
 			t = json_next(j);
-			e.has_ts = read_us(k, t, &e.ts);
+			e.has_ts = read_us(k, t, &e.ts_us);
 		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
 			t = json_next(j);
-			e.has_dur = read_us(k, t, &e.dur);
+			e.has_dur = read_us(k, t, &e.dur_us);
 		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
 			t = json_next(j);
 			e.tid = read_tid(k, t);
@@ -851,7 +909,7 @@ static void link_devices(struct kineto *k)
 		r = &k->rts[m.vals[s]];
 		d->next_of_rt = r->devices;
 		r->devices = d;
-		r->device_ns += d->node->device_total_ns;
+		r->device_ns += d->end_ns - d->node->start_ns;
 	}
 	idmap_release(&m);
 }
@@ -1334,7 +1392,7 @@ static void adjust_steps(struct kineto *k)
 			i_rt++;
 		} else if (r->end_ns <= he) {
 			for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
-				int64_t ds = d->node->start_ns, de = ds + d->node->device_total_ns;
+				int64_t ds = d->node->start_ns, de = d->end_ns;
 
 				if (ds < cur_min)
 					cur_min = ds;
@@ -1369,7 +1427,7 @@ static void adjust_steps(struct kineto *k)
 	if (dev_min[0] != INT64_MAX) {
 		for (size_t i = 0; i < k->nr_devs; i++) {
 			struct dev_rec *d = &k->devs[i];
-			int64_t de = d->node->start_ns + d->node->device_total_ns;
+			int64_t de = d->end_ns;
 
 			if (!d->matched && de < dev_min[0] && de > prev_end)
 				prev_end = de;
@@ -1510,7 +1568,7 @@ static void build_model(struct kineto *k)
 		qsort(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
-		int64_t s = d->node->start_ns, e = s + d->node->device_total_ns;
+		int64_t s = d->node->start_ns, e = d->end_ns;
 
 		if (d->type != EV_KERNEL)
 			continue;
