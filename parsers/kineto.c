@@ -196,6 +196,13 @@ static enum cat cat_of(const char *s, size_t n)
 	return CAT_UNKNOWN;
 }
 
+/* qsort() that accepts an empty (NULL) array, which qsort() does not. */
+static void sort_items(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static bool starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -1062,10 +1069,10 @@ static void group_threads(struct kineto *k, struct threads *th)
 		if (h->type == EV_STEP)
 			t->is_main = true;
 	}
-	qsort(th->v, th->nr, sizeof(*th->v), cmp_thread);
+	sort_items(th->v, th->nr, sizeof(*th->v), cmp_thread);
 	for (size_t i = 0; i < th->nr; i++) {
 		th->map.vals[idmap_slot(&th->map, th->v[i].tid)] = (uint32_t)i;
-		qsort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts), cmp_host_claim);
+		sort_items(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts), cmp_host_claim);
 	}
 }
 
@@ -1102,7 +1109,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	size_t depth = 0;
 	char name[64];
 
-	qsort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
+	sort_items(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
 		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
 	else
@@ -1277,7 +1284,7 @@ static void merge_ranges(struct ranges *r)
 
 	if (!r->nr)
 		return;
-	qsort(r->v, r->nr, sizeof(*r->v), cmp_range);
+	sort_items(r->v, r->nr, sizeof(*r->v), cmp_range);
 	for (size_t i = 1; i < r->nr; i++) {
 		if (r->v[i].start <= r->v[out].end) {
 			if (r->v[i].end > r->v[out].end)
@@ -1383,7 +1390,7 @@ static void adjust_steps(struct kineto *k)
 
 	for (size_t i = 0; i < k->nr_rts; i++)
 		rts[i] = &k->rts[i];
-	qsort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
+	sort_items(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
 	while (i_step < nr && i_rt < k->nr_rts) {
 		struct rt_rec *r = rts[i_rt];
 		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
@@ -1504,7 +1511,7 @@ static void build_steps(struct kineto *k)
 		k->steps[0].name = profile_intern(k->p, "0", 1);
 		k->nr_steps = 1;
 	} else {
-		qsort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
+		sort_items(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
 		adjust_steps(k);
 	}
 	for (int r = 0; r < NR_ROLES; r++)
@@ -1565,7 +1572,7 @@ static void build_model(struct kineto *k)
 	struct thread *main_thread = NULL;
 
 	if (k->nr_comm_ext)
-		qsort(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
+		sort_items(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
 		int64_t s = d->node->start_ns, e = d->end_ns;

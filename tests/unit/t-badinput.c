@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bad input: every case gets one "FILE[:LINE:COL]: error: ..." line and a
+ * failed load -- never a crash, a hang or a silent success.  The files are
+ * made here, under $TMPDIR.
+ */
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "parsers/parser.h"
+#include "test.h"
+
+static char dir[256];
+
+static const char *make(const char *name, const void *data, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+	return path;
+}
+
+/* Load PATH (as FORMAT if not NULL); return the load's code and put the
+ * messages in MSG. */
+static int load(const char *path, const char *format, char *msg, size_t cap, struct profile *keep)
+{
+	struct load_options opt = { .format = format };
+	struct profile p;
+	const char *paths[1] = { path };
+	FILE *err = tmpfile();
+	size_t n;
+	int rc;
+
+	opt.err = err;
+	profile_init(&p, path);
+	rc = profile_load(&p, paths, 1, &opt);
+	rewind(err);
+	n = fread(msg, 1, cap - 1, err);
+	msg[n] = '\0';
+	fclose(err);
+	if (keep)
+		*keep = p;
+	else
+		profile_release(&p);
+	return rc;
+}
+
+/* One error line, starting with PATH, containing WANT (warnings about what
+ * was read before the error may come first). */
+static void expect_error(const char *path, const char *format, const char *want)
+{
+	char msg[4096], prefix[600];
+	int rc = load(path, format, msg, sizeof(msg), NULL);
+
+	snprintf(prefix, sizeof(prefix), "%s:", path);
+	CHECK(rc < 0);
+	CHECK(!strncmp(msg, prefix, strlen(prefix)));
+	CHECK(strstr(msg, ": error: ") != NULL);
+	CHECK(strstr(strstr(msg, ": error: ") + 1, ": error: ") == NULL);	/* one */
+	CHECK(msg[strlen(msg) - 1] == '\n' && !strchr(strstr(msg, ": error: "), '\n')[1]);
+	if (!strstr(msg, want)) {
+		fprintf(stderr, "  message '%s' lacks '%s'\n", msg, want);
+		test_failed = 1;
+	}
+}
+
+static void setup(void)
+{
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/proftui-bad-XXXXXX", tmp ? tmp : "/tmp");
+		if (!mkdtemp(dir))
+			die("cannot make a temporary directory");
+	}
+}
+
+static void t_empty(void)
+{
+	setup();
+	expect_error(make("empty.json", "", 0), NULL, "file is empty");
+}
+
+static void t_garbage(void)
+{
+	unsigned char junk[3000];
+
+	setup();
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)(i * 7919 % 251);
+	expect_error(make("junk.bin", junk, sizeof(junk)), NULL, "binary data");
+}
+
+static void t_jpeg(void)
+{
+	static const unsigned char jpeg[] = { 0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 'J', 'F', 'I', 'F',
+					      0x00, 0x01, 0x01, 0x00, 0x00, 0x48, 0x00, 0x48, 0x00,
+					      0x00, 0xff, 0xdb, 0x00, 0x43, 0x00 };
+
+	setup();
+	expect_error(make("photo.jpg", jpeg, sizeof(jpeg)), NULL, "binary data");
+}
+
+static void t_no_parser(void)
+{
+	const char *text = "hello, this is a shopping list\nmilk\neggs\n";
+
+	setup();
+	expect_error(make("list.txt", text, strlen(text)), NULL, "no parser recognises");
+}
+
+static void t_missing(void)
+{
+	char path[600];
+
+	setup();
+	snprintf(path, sizeof(path), "%s/does-not-exist.json", dir);
+	expect_error(path, NULL, "No such file");
+}
+
+static void t_directory(void)
+{
+	setup();
+	expect_error(dir, NULL, "is a directory");
+}
+
+static void t_unreadable(void)
+{
+	const char *path;
+
+	setup();
+	if (geteuid() == 0)
+		SKIP("running as root, which reads any file");
+	path = make("secret.json", "{}", 2);
+	chmod(path, 0);
+	expect_error(path, NULL, "Permission denied");
+}
+
+static void t_truncated_gzip(void)
+{
+	const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}]}";
+	char path[600];
+	gzFile gz;
+	FILE *f;
+	long size;
+	char *buf;
+
+	setup();
+	snprintf(path, sizeof(path), "%s/cut.json.gz", dir);
+	gz = gzopen(path, "wb");
+	for (int i = 0; i < 200; i++)
+		gzwrite(gz, text, (unsigned)strlen(text));
+	gzclose(gz);
+	f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)size);
+	CHECK(fread(buf, 1, (size_t)size, f) == (size_t)size);
+	fclose(f);
+	expect_error(make("cut.json.gz", buf, (size_t)size / 2), NULL, "truncated gzip");
+	free(buf);
+}
+
+static void t_truncated_json(void)
+{
+	const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}, {\"ph\": \"X\", \"cat\": \"cpu_op\", "
+			   "\"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 3}, {\"ph\": \"X\", \"na";
+	char msg[4096];
+	struct profile p;
+	const char *path;
+
+	setup();
+	path = make("cut.json", text, strlen(text));
+	/* Kept, with an error that says where it stopped: exit 2 in batch
+	 * mode, but the two complete events are there to look at. */
+	CHECK_EQ(load(path, NULL, msg, sizeof(msg), &p), 1);
+	CHECK(strstr(msg, "cut.json:1:") && strstr(msg, "error: unexpected end of file"));
+	CHECK(strstr(msg, "kept the 2 events"));
+	CHECK(p.root->child && p.root->child->child);	/* thread -> aten::mm */
+	profile_release(&p);
+}
+
+static void t_wrong_top_level(void)
+{
+	setup();
+	expect_error(make("string.json", "\"just a string\"", 15), "kineto",
+		     "expected a JSON object or array at the top level");
+	expect_error(make("object.json", "{\"foo\": 1}", 10), "kineto", "no 'traceEvents' array");
+}
+
+static void t_huge_string(void)
+{
+	size_t n = 10 * 1024 * 1024;
+	char *text = malloc(n + 64);
+
+	setup();
+	strcpy(text, "{\"traceEvents\": [{\"name\": \"");
+	memset(text + strlen(text), 'a', n);
+	strcpy(text + 28 + n, "\"}]}");
+	expect_error(make("long.json", text, strlen(text)), NULL, "string longer than");
+	free(text);
+}
+
+static void t_deep_nesting(void)
+{
+	size_t n = 100000;
+	char *text = malloc(n + 32);
+
+	setup();
+	strcpy(text, "{\"traceEvents\": ");
+	memset(text + 16, '[', n);
+	text[16 + n] = '\0';
+	expect_error(make("deep.json", text, strlen(text)), NULL, "nesting deeper than");
+	free(text);
+}
+
+static void t_bad_utf8(void)
+{
+	const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"caf\xe9 \xff\"}]}";
+
+	setup();
+	expect_error(make("latin1.json", text, strlen(text)), NULL, "invalid UTF-8");
+}
+
+static void t_nul_bytes(void)
+{
+	static const char text[] = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\0b\"}]}";
+
+	setup();
+	expect_error(make("nul.json", text, sizeof(text) - 1), NULL, "NUL byte");
+}
+
+const struct test tests[] = {
+	{ "an empty file", t_empty },
+	{ "binary garbage", t_garbage },
+	{ "a JPEG", t_jpeg },
+	{ "a format no parser claims", t_no_parser },
+	{ "a missing file", t_missing },
+	{ "a directory", t_directory },
+	{ "an unreadable file", t_unreadable },
+	{ "a truncated gzip", t_truncated_gzip },
+	{ "a truncated JSON keeps complete events", t_truncated_json },
+	{ "a wrong top-level type", t_wrong_top_level },
+	{ "a 10 MB single string", t_huge_string },
+	{ "100000-deep nesting", t_deep_nesting },
+	{ "invalid UTF-8", t_bad_utf8 },
+	{ "NUL bytes", t_nul_bytes },
+	{ 0 },
+};
