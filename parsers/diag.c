@@ -69,6 +69,16 @@ void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 	va_end(ap);
 }
 
+bool diag_would_print(const struct diag *d, const char *kind)
+{
+	if (!d->out)
+		return false;
+	for (const struct diag_kind *k = d->kinds; k; k = k->next)
+		if (k->text == kind || !strcmp(k->text, kind))
+			return k->count < DIAG_SHOW_PER_KIND;
+	return true;
+}
+
 void diag_finish(struct diag *d)
 {
 	struct diag_kind *k = d->kinds;

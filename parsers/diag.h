@@ -14,6 +14,7 @@
 #ifndef PARSERS_DIAG_H
 #define PARSERS_DIAG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -47,6 +48,9 @@ void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...) PRIN
  * to any op"; it is what the Info pane shows) and print the message. */
 void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 	       const char *fmt, ...) PRINTF_LIKE(4, 5);
+/* Whether the next warning of KIND would be printed; callers skip working
+ * out a position (a scan of the buffer) for one that would not. */
+bool diag_would_print(const struct diag *d, const char *kind);
 /* Print the "... and N more like this" lines and free the kind list. */
 void diag_finish(struct diag *d);
 

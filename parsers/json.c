@@ -42,6 +42,18 @@ struct pos json_pos(const struct json *j)
 	return input_pos(j->in, j->in->buf + j->tok_off);
 }
 
+uint64_t json_mark(const struct json *j)
+{
+	return j->in->buf_offset + j->tok_off;
+}
+
+struct pos json_mark_pos(const struct json *j, uint64_t mark)
+{
+	if (mark >= j->in->buf_offset && mark - j->in->buf_offset <= (uint64_t)(j->in->end - j->in->buf))
+		return input_pos(j->in, j->in->buf + (mark - j->in->buf_offset));
+	return json_pos(j);
+}
+
 bool json_is(const struct json *j, const char *lit)
 {
 	size_t n = strlen(lit);

@@ -81,6 +81,13 @@ enum json_tok json_next(struct json *j);
 enum json_tok json_skip(struct json *j, enum json_tok t);
 /* The position of the current token. */
 struct pos json_pos(const struct json *j);
+/* A cheap mark of where the current token is (its offset in the file), to
+ * turn into a position later with json_mark_pos() -- only if needed, since
+ * positions cost a scan of the buffer. */
+uint64_t json_mark(const struct json *j);
+/* The position of MARK if its bytes are still buffered, else of the current
+ * token. */
+struct pos json_mark_pos(const struct json *j, uint64_t mark);
 /* Whether the current string/key token equals the C string LIT. */
 bool json_is(const struct json *j, const char *lit);
 

@@ -495,7 +495,17 @@ static const char *step_number(struct kineto *k, const char *name)
 }
 
 /* Classify one complete event and keep what the model needs. */
-static void take_event(struct kineto *k, struct raw_event *e, struct pos *at)
+/* Warn about the event that starts at MARK, working out where only when
+ * the warning will print. */
+#define warn_event(k, mark, kind, ...)                                          \
+	do {                                                                    \
+		struct pos at_ = { 0, 0 };                                      \
+		if (diag_would_print((k)->d, kind))                             \
+			at_ = json_mark_pos(&(k)->j, mark);                     \
+		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
+	} while (0)
+
+static void take_event(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	enum ev_type type;
 	const char *name = e->name;
@@ -508,7 +518,7 @@ static void take_event(struct kineto *k, struct raw_event *e, struct pos *at)
 		return;
 	if (!e->has_ts || !name) {
 		k->nr_skipped++;
-		diag_warn(k->d, at, "events without a name or timestamp, skipped",
+		warn_event(k, at, "events without a name or timestamp, skipped",
 			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
 		return;
 	}
@@ -518,7 +528,7 @@ static void take_event(struct kineto *k, struct raw_event *e, struct pos *at)
 	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
 	if (e->dur_us < 0) {
 		k->nr_skipped++;
-		diag_warn(k->d, at, "events that end before they start, skipped",
+		warn_event(k, at, "events that end before they start, skipped",
 			  "event '%s' ends before it starts; skipped", name);
 		return;
 	}
@@ -600,7 +610,7 @@ static void take_event(struct kineto *k, struct raw_event *e, struct pos *at)
 		struct raw_step *s;
 
 		if (!num) {
-			diag_warn(k->d, at, "step events with no step number",
+			warn_event(k, at, "step events with no step number",
 				  "step event '%s' has no number after '#'; taken as an annotation", name);
 			type = EV_ANNOTATION;
 			break;
@@ -665,7 +675,7 @@ static enum json_tok read_event(struct kineto *k)
 {
 	struct json *j = &k->j;
 	struct raw_event e = { .ext_id = NO_ID, .ext_id_lower = NO_ID, .corr = NO_ID };
-	struct pos at = here(k);
+	uint64_t at = json_mark(j);
 	enum json_tok t;
 
 	while ((t = json_next(j)) == JSON_KEY) {
@@ -712,7 +722,7 @@ static enum json_tok read_event(struct kineto *k)
 	if (t != JSON_OBJ_END)
 		return t;
 	if (e.is_complete)
-		take_event(k, &e, &at);
+		take_event(k, &e, at);
 	k->nr_events++;
 	return JSON_OBJ_END;
 }
