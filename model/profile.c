@@ -102,9 +102,15 @@ void node_append(struct node *parent, struct node *child)
 struct node *node_new(struct profile *p, struct node *parent,
 		      enum node_kind kind, const char *name, size_t name_len)
 {
+	return node_new_interned(p, parent, kind, strtab_intern(&p->names, name, name_len));
+}
+
+struct node *node_new_interned(struct profile *p, struct node *parent,
+			       enum node_kind kind, const char *name)
+{
 	struct node *n = arena_alloc(&p->arena, sizeof(*n));
 
-	n->name = strtab_intern(&p->names, name, name_len);
+	n->name = name;
 	n->kind = kind;
 	n->min_ns = n->max_ns = -1;
 	n->id = p->nr_nodes++;

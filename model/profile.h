@@ -160,6 +160,9 @@ const char *profile_strdup(struct profile *p, const char *s);
  * as the last child of PARENT (NULL: detached; attach it later). */
 struct node *node_new(struct profile *p, struct node *parent,
 		      enum node_kind kind, const char *name, size_t name_len);
+/* The same with NAME already interned in P (no second hash of the name). */
+struct node *node_new_interned(struct profile *p, struct node *parent,
+			       enum node_kind kind, const char *name);
 /* Append a detached node as PARENT's last child. */
 void node_append(struct node *parent, struct node *child);
 /* The child of PARENT called NAME with KIND, created if absent; NAME is an

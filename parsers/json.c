@@ -413,11 +413,14 @@ static enum json_tok scan_scalar(struct json *j)
 	}
 }
 
-/* Skip whitespace; false at the end of the input. */
-static bool skip_space(struct json *j)
+/* Skip whitespace; false at the end of the input.  Inline: it runs before
+ * every token, and most tokens follow no space or one. */
+static inline bool skip_space(struct json *j)
 {
 	struct input *in = j->in;
 
+	if (in->cur < in->end && *in->cur > ' ')
+		return true;
 	for (;;) {
 		const char *p = in->cur, *end = in->end;
 
@@ -539,6 +542,100 @@ close:
 	in->cur++;
 	after_value(j);
 	return c == '}' ? JSON_OBJ_END : JSON_ARR_END;
+}
+
+/* For json_skip_value(): make more than N bytes from in->cur available;
+ * false at the end of the input or past the bound (then reported). */
+static bool more(struct json *j, size_t n)
+{
+	struct input *in = j->in;
+	size_t want = n + 4096 > INPUT_MAX_SPAN ? n + 1 : n + 4096;
+
+	if (n + 1 > INPUT_MAX_SPAN) {
+		fail_at(j, in->cur, "value longer than %s bytes", "4194304");
+		return false;
+	}
+	input_need(in, want);
+	return (size_t)(in->end - in->cur) > n;
+}
+
+enum json_tok json_skip_value(struct json *j)
+{
+	struct input *in = j->in;
+	size_t off;
+	int depth = 0;
+
+	if (j->state != ST_COLON)
+		return json_skip(j, json_next(j));
+	if (!skip_space(j))
+		return truncated(j);
+	if (*in->cur != ':')
+		return fail_at(j, in->cur, "expected ':' after a member name, found %s", describe(*in->cur));
+	in->cur++;
+	j->state = ST_VALUE;
+	if (!skip_space(j))
+		return truncated(j);
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
+	off = 0;
+	for (;;) {
+		const char *p, *end;
+		char c;
+
+		if (in->cur + off >= in->end && !more(j, off))
+			return j->state < 0 ? JSON_ERROR : truncated(j);
+		p = in->cur + off;
+		end = in->end;
+		c = *p;
+		if (c == '"') {
+			/* To the closing quote, minding escapes. */
+			const char *q = p + 1;
+
+			for (;;) {
+				q = memchr(q, '"', (size_t)(end - q));
+				if (!q)
+					break;
+				{
+					const char *b = q;
+
+					while (b > p + 1 && b[-1] == '\\')
+						b--;
+					if (((q - b) & 1) == 0)
+						break;
+				}
+				q++;
+			}
+			if (!q) {
+				/* Read more and look again from the string's start. */
+				if (!more(j, (size_t)(end - in->cur)))
+					return j->state < 0 ? JSON_ERROR : truncated(j);
+				continue;
+			}
+			off = (size_t)(q - in->cur) + 1;
+		} else if (c == '{' || c == '[') {
+			if (++depth > JSON_MAX_DEPTH - j->depth)
+				return fail_at(j, p, "nesting deeper than %s levels", "512");
+			off++;
+		} else if (c == '}' || c == ']') {
+			if (depth == 0)
+				break;	/* the enclosing container's end: done */
+			depth--;
+			off++;
+		} else if (c == ',' && depth == 0) {
+			break;
+		} else {
+			off++;
+		}
+		if (depth == 0 && (c == '"' || c == '}' || c == ']'))
+			break;
+	}
+	if (off == 0)
+		return fail_at(j, in->cur, "expected a value, found %s", describe(*in->cur));
+	j->s = in->cur;
+	j->len = off;
+	in->cur += off;
+	after_value(j);
+	return JSON_NULL;
 }
 
 enum json_tok json_skip(struct json *j, enum json_tok t)

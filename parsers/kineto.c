@@ -196,10 +196,18 @@ static enum cat cat_of(const char *s, size_t n)
 	return CAT_UNKNOWN;
 }
 
-/* qsort() that accepts an empty (NULL) array, which qsort() does not. */
+/* qsort(), but a no-op on arrays already in order -- Kineto writes each
+ * thread's events sorted by start, so the check usually saves the sort --
+ * and safe on empty (NULL) arrays, which qsort() is not. */
 static void sort_items(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	if (n > 1)
+	const char *p = base;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0)
+			break;
+	if (i < n)
 		qsort(base, n, size, cmp);
 }
 
@@ -373,6 +381,12 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				which = A_MODULE;
 			break;
 		}
+		if (which == A_OTHER) {
+			t = json_skip_value(j);
+			if (t == JSON_ERROR || t == JSON_EOF)
+				return t;
+			continue;
+		}
 		t = json_next(j);
 		switch (which) {
 		case A_EXT:
@@ -415,7 +429,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	GROW(k->hosts, k->alloc_hosts, k->nr_hosts + 1);
 	h = &k->hosts[k->nr_hosts++];
 	memset(h, 0, sizeof(*h));
-	n = node_new(k->p, NULL, kind, e->name, strlen(e->name));
+	n = node_new_interned(k->p, NULL, kind, e->name);
 	n->flags = flags;
 	n->start_ns = e->ts;
 	n->calls = 1;
@@ -439,7 +453,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	GROW(k->devs, k->alloc_devs, k->nr_devs + 1);
 	d = &k->devs[k->nr_devs++];
 	memset(d, 0, sizeof(*d));
-	n = node_new(k->p, NULL, kind, e->name, strlen(e->name));
+	n = node_new_interned(k->p, NULL, kind, e->name);
 	n->start_ns = e->ts;
 	n->calls = 1;
 	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
@@ -467,7 +481,7 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	GROW(k->rts, k->alloc_rts, k->nr_rts + 1);
 	r = &k->rts[k->nr_rts++];
 	memset(r, 0, sizeof(*r));
-	n = node_new(k->p, NULL, NODE_RUNTIME, e->name, strlen(e->name));
+	n = node_new_interned(k->p, NULL, NODE_RUNTIME, e->name);
 	n->start_ns = e->ts;
 	n->calls = 1;
 	n->host_self_ns = n->host_total_ns = e->dur;
@@ -713,7 +727,10 @@ static enum json_tok read_event(struct kineto *k)
 				continue;
 			}
 		} else {
-			t = json_next(j);
+			t = json_skip_value(j);
+			if (t == JSON_ERROR || t == JSON_EOF)
+				return t;
+			continue;
 		}
 		t = json_skip(j, t);
 		if (t == JSON_ERROR || t == JSON_EOF)
