@@ -273,45 +273,12 @@ static struct pos here(struct kineto *k)
  * numbers (which is the point) means rounding the same way; traces with
  * integer or boot-clock timestamps come out exact either way.
  *
- * Fast path (Clinger): a decimal with a mantissa below 2^53 and at most 22
- * fraction digits is one correctly rounded division, the same double
- * strtod() gives; only longer numbers pay for strtod().
+ * num_double() gives the double strtod() would, as Python's float() does.
  */
 static bool read_us(struct kineto *k, enum json_tok t, double *us)
 {
-	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-					1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-					1e20, 1e21, 1e22 };
-	const char *s = k->j.s, *end = s + k->j.len;
-	uint64_t m = 0;
-	int frac = -1, digits = 0;
-	bool neg = false;
-
 	if (t != JSON_NUMBER && t != JSON_STRING)
 		return false;	/* some writers quote numbers: take those too */
-	if (s < end && *s == '-')
-		neg = true, s++;
-	for (; s < end; s++) {
-		if (*s >= '0' && *s <= '9') {
-			m = m * 10 + (uint64_t)(*s - '0');
-			if (++digits > 15)
-				break;
-			if (frac >= 0)
-				frac++;
-		} else if (*s == '.' && frac < 0) {
-			frac = 0;
-		} else {
-			break;
-		}
-	}
-	if (s == end && digits) {
-		double v = (double)m;
-
-		if (frac > 0)
-			v /= pow10[frac];
-		*us = neg ? -v : v;
-		return true;
-	}
 	return num_double(k->j.s, k->j.len, us) && *us == *us;
 }
 
@@ -354,7 +321,7 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 	struct json *j = &k->j;
 	enum json_tok t;
 
-	while ((t = json_next(j)) == JSON_KEY) {
+	while ((t = json_next_key(j)) == JSON_KEY) {
 		enum { A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE } which = A_OTHER;
 
 		switch (j->s[0]) {
@@ -692,7 +659,7 @@ static enum json_tok read_event(struct kineto *k)
 	uint64_t at = json_mark(j);
 	enum json_tok t;
 
-	while ((t = json_next(j)) == JSON_KEY) {
+	while ((t = json_next_key(j)) == JSON_KEY) {
 		char c0 = j->len ? j->s[0] : 0;
 		size_t len = j->len;
 
