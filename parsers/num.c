@@ -175,3 +175,92 @@ bool num_time_ns(const char *s, size_t n, int default_pow10, int64_t *ns)
 	}
 	return num_scaled(s, num_end, pow10, ns);
 }
+
+/* S[0..N) split into a number and the letters after it (blanks between
+ * allowed); false when there is no number. */
+static bool split_unit(const char *s, size_t n, size_t *num_len, const char **unit, size_t *unit_len)
+{
+	size_t end = n, ustart;
+
+	while (end && s[end - 1] == ' ')
+		end--;
+	ustart = end;
+	while (ustart && (isalpha((unsigned char)s[ustart - 1]) || s[ustart - 1] == '/'))
+		ustart--;
+	*unit = s + ustart;
+	*unit_len = end - ustart;
+	while (ustart && s[ustart - 1] == ' ')
+		ustart--;
+	*num_len = ustart;
+	return ustart > 0;
+}
+
+bool num_bytes(const char *s, size_t n, int64_t *bytes)
+{
+	static const struct {
+		const char *unit;
+		int shift;
+	} units[] = {
+		{ "B", 0 }, { "b", 0 }, { "byte", 0 }, { "bytes", 0 },
+		{ "KB", 10 }, { "Kb", 10 }, { "KiB", 10 }, { "kB", 10 },
+		{ "MB", 20 }, { "Mb", 20 }, { "MiB", 20 },
+		{ "GB", 30 }, { "Gb", 30 }, { "GiB", 30 },
+		{ "TB", 40 }, { "Tb", 40 }, { "TiB", 40 },
+	};
+	const char *unit;
+	size_t num_len, unit_len;
+	double v;
+
+	if (!split_unit(s, n, &num_len, &unit, &unit_len))
+		return false;
+	if (!unit_len)
+		return num_int(s, num_len, bytes);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strlen(units[i].unit) != unit_len || memcmp(units[i].unit, unit, unit_len))
+			continue;
+		if (units[i].shift == 0)
+			return num_int(s, num_len, bytes);
+		if (!num_double(s, num_len, &v) || v != v)
+			return false;
+		v *= (double)(1ULL << units[i].shift);
+		if (v >= 9.2e18 || v <= -9.2e18)
+			return false;
+		*bytes = (int64_t)llround(v);
+		return true;
+	}
+	return false;
+}
+
+bool num_si(const char *s, size_t n, const char *unit, double *out)
+{
+	static const char prefixes[] = "KMGTPE";
+	const char *u;
+	size_t num_len, unit_len;
+	double scale = 1;
+
+	if (!split_unit(s, n, &num_len, &u, &unit_len))
+		return false;
+	if (unit_len && (!unit || strlen(unit) != unit_len || memcmp(u, unit, unit_len))) {
+		const char *p = strchr(prefixes, u[0]);
+
+		if (!p || !u[0])
+			return false;
+		if (unit && (strlen(unit) != unit_len - 1 || memcmp(u + 1, unit, unit_len - 1)))
+			return false;
+		for (long k = 0; k <= p - prefixes; k++)
+			scale *= 1000;
+	}
+	if (!num_double(s, num_len, out))
+		return false;
+	*out *= scale;
+	return true;
+}
+
+bool num_pct(const char *s, size_t n, double *out)
+{
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n && s[n - 1] == '%')
+		n--;
+	return num_double(s, n, out);
+}

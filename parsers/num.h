@@ -30,6 +30,21 @@ bool num_scaled(const char *s, size_t n, int pow10, int64_t *out);
  * (3 for microseconds, 6 for ms, 9 for seconds; -1: a unit is required).
  */
 bool num_time_ns(const char *s, size_t n, int default_pow10, int64_t *ns);
+/*
+ * Memory sizes as profilers print them: "2.46 Kb", "-240.00 Mb", "0 B",
+ * "1.50 GB", "9.48 MiB", "512 byte", "12 bytes" -> bytes (K = 1024, as both
+ * PyTorch and MegEngine compute them).  A bare number is bytes.
+ */
+bool num_bytes(const char *s, size_t n, int64_t *bytes);
+/*
+ * A number with an optional SI prefix on a unit: "231.21 MFLO", "1.2
+ * TFLOPS", "3 GFLOP" -> value scaled by 10^3k (UNIT is the unit after the
+ * prefix, "FLO" / "FLOPS"; NULL accepts any letters).  For FLOP counts.
+ */
+bool num_si(const char *s, size_t n, const char *unit, double *out);
+/* A percentage "12.34%", "12.34", "NaN" (NaN when so). */
+bool num_pct(const char *s, size_t n, double *out);
+
 /* Nanoseconds -> microseconds as double, for formatting only. */
 static inline double ns_to_us(int64_t ns) { return (double)ns / 1e3; }
 

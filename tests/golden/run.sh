@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Golden tests: each tests/golden/<format>/<case>.t holds the arguments of
+# one proftui run (one line, paths relative to the repository root); the
+# expected result is <case>.out beside it: stdout, then "--- stderr" and
+# what went there when anything did, then "--- exit N" when N is not 0.
+# UPDATE_GOLDEN=1 (make golden) rewrites the .out files for review in
+# git diff.
+PROFTUI=${PROFTUI:-build/proftui}
+O=${O:-build}
+out=$O/tests/golden
+mkdir -p "$out"
+
+run_case() {
+	t=$1
+	args=$(cat "$t")
+	# The arguments are ours, split on blanks as the shell does.
+	# shellcheck disable=SC2086
+	"$PROFTUI" $args >"$out/stdout" 2>"$out/stderr" </dev/null
+	rc=$?
+	cat "$out/stdout"
+	if [ -s "$out/stderr" ]; then
+		echo "--- stderr"
+		cat "$out/stderr"
+	fi
+	[ "$rc" -eq 0 ] || echo "--- exit $rc"
+}
+
+for t in tests/golden/*/*.t; do
+	[ -f "$t" ] || continue
+	name=${t#tests/golden/}
+	name=${name%.t}
+	expected=${t%.t}.out
+	actual=$out/$(echo "$name" | tr / _).actual
+	run_case "$t" >"$actual"
+	if [ -n "$UPDATE_GOLDEN" ]; then
+		cp "$actual" "$expected"
+		echo "PASS: golden: $name (updated)"
+	elif [ ! -f "$expected" ]; then
+		echo "FAIL: golden: $name (no $expected; make golden writes it)"
+	elif diff -u "$expected" "$actual" >"$actual.diff"; then
+		echo "PASS: golden: $name"
+	else
+		echo "FAIL: golden: $name"
+		head -n 40 "$actual.diff"
+	fi
+done

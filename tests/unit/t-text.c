@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/* The line helpers and unit-bearing numbers the text formats share. */
+#include <math.h>
+
+#include "parsers/num.h"
+#include "parsers/text.h"
+#include "test.h"
+
+static void test_split2_keeps_single_spaces(void)
+{
+	const char *line = "  aten::add_ x    Self CPU %   12.3us  ";
+	struct field f[8];
+	size_t n = text_split2(line, strlen(line), f, 8);
+
+	CHECK_EQ(n, 3);
+	CHECK(f[0].len == 12 && !memcmp(f[0].s, "aten::add_ x", 12));
+	CHECK_EQ(f[0].col, 2);
+	CHECK(f[1].len == 10 && !memcmp(f[1].s, "Self CPU %", 10));
+	CHECK(f[2].len == 6 && !memcmp(f[2].s, "12.3us", 6));
+	CHECK_EQ(text_split1(line, strlen(line), f, 2), 6);
+	CHECK_EQ(text_split2("   ", 3, f, 8), 0);
+}
+
+static void test_dash_spans(void)
+{
+	const char *sep = "-------  ----  ---  ";
+	const char *row = "   name    12   x";
+	struct span sp[4];
+	struct field c;
+
+	CHECK_EQ(text_dash_spans(sep, strlen(sep), sp, 4, 3, false), 3);
+	CHECK_EQ(sp[1].start, 9);
+	CHECK_EQ(sp[1].end, 13);
+	c = text_cell(row, strlen(row), sp[0]);
+	CHECK(c.len == 4 && !memcmp(c.s, "name", 4));
+	c = text_cell(row, strlen(row), sp[2]);
+	CHECK(c.len == 1 && c.s[0] == 'x');
+	CHECK_EQ(text_dash_spans("-- a --", 7, sp, 4, 3, false), 0);
+	CHECK_EQ(text_dash_spans("--", 2, sp, 4, 3, false), 0);
+	CHECK_EQ(text_dash_spans("=== ===", 7, sp, 4, 3, false), 0);
+	CHECK_EQ(text_dash_spans("=== ===", 7, sp, 4, 3, true), 2);
+}
+
+static void test_byte_of_col_counts_characters(void)
+{
+	const char *s = "\xd0\x9f\xd1\x80x";	/* two Cyrillic letters, then x */
+
+	CHECK_EQ(text_byte_of_col(s, strlen(s), 2), 4);
+	CHECK_EQ(text_byte_of_col(s, strlen(s), 9), 5);
+}
+
+static void test_log_prefixes(void)
+{
+	static const struct {
+		const char *line;
+		size_t prefix;
+	} cases[] = {
+		{ "[11/18/2023-17:34:03] [I] === Profile", 26 },
+		{ "[I] Throughput: 1 qps", 4 },
+		{ "[15 12:16:26 @:19][WARN] run testcase: 0", 25 },
+		{ "I0609 12:53:37.371167   670 device_context.cc:465] x", 51 },
+		{ "[08/15 04:02:46] ppdet.engine INFO: Epoch", 17 },
+		{ "[0/10] not a prefix", 0 },
+		{ "plain line", 0 },
+		{ "Iteration 3", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t got = text_log_prefix(cases[i].line, strlen(cases[i].line));
+
+		if (got != cases[i].prefix) {
+			fprintf(stderr, "  '%s': prefix %zu, want %zu\n", cases[i].line, got,
+				cases[i].prefix);
+			test_failed = 1;
+		}
+	}
+}
+
+static void test_strip_ansi(void)
+{
+	char s[] = "\x1b[32miter 0\x1b[0m: 1ms";
+
+	CHECK_EQ(text_strip_ansi(s, strlen(s)), 11);
+	CHECK(!memcmp(s, "iter 0: 1ms", 11));
+}
+
+static void test_bytes_and_si(void)
+{
+	int64_t b;
+	double d;
+
+	CHECK(num_bytes("2.00 KB", 7, &b) && b == 2048);
+	CHECK(num_bytes("-2.46 Kb", 8, &b) && b == -2519);
+	CHECK(num_bytes("-240.00 Mb", 10, &b) && b == -251658240);
+	CHECK(num_bytes("0 B", 3, &b) && b == 0);
+	CHECK(num_bytes("9.48 MiB", 8, &b) && b == 9940500);
+	CHECK(num_bytes("512", 3, &b) && b == 512);
+	CHECK(!num_bytes("12 parsecs", 10, &b));
+	CHECK(!num_bytes("KB", 2, &b));
+	CHECK(num_si("231.21 MFLO", 11, "FLO", &d) && fabs(d - 231.21e6) < 1);
+	CHECK(num_si("1.5 TFLOPS", 10, "FLOPS", &d) && fabs(d - 1.5e12) < 1);
+	CHECK(num_si("17 FLO", 6, "FLO", &d) && d == 17);
+	CHECK(!num_si("3 MiB", 5, "FLO", &d));
+	CHECK(num_pct("12.50%", 6, &d) && d == 12.5);
+	CHECK(num_pct("NaN", 3, &d) && d != d);
+}
+
+const struct test tests[] = {
+	{ "fields split on runs of two blanks", test_split2_keeps_single_spaces },
+	{ "dash separators give column spans", test_dash_spans },
+	{ "character columns map to bytes in UTF-8", test_byte_of_col_counts_characters },
+	{ "log prefixes of trtexec, MegEngine, glog, ppdet", test_log_prefixes },
+	{ "ANSI colour codes are stripped", test_strip_ansi },
+	{ "memory sizes, SI prefixes and percentages", test_bytes_and_si },
+	{ 0 },
+};
