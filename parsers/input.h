@@ -76,8 +76,10 @@ bool input_failed(struct input *in, struct diag *d);
 char *input_line(struct input *in, size_t *len);
 
 /* The first bytes of the file (after decompression) for probing: up to
- * INPUT_PROBE_BYTES, without consuming them. */
-#define INPUT_PROBE_BYTES 4096
+ * INPUT_PROBE_BYTES, without consuming them.  64 KB rather than one: the
+ * text formats arrive inside logs and documents, with pages of prose or
+ * warnings before the first line a parser can recognise. */
+#define INPUT_PROBE_BYTES (64 * 1024)
 size_t input_head(struct input *in, const char **head);
 
 #endif
