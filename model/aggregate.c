@@ -169,7 +169,7 @@ static bool visit_kernel(struct node *n, void *ctx)
 {
 	struct walk *w = ctx;
 
-	if (n->kind == NODE_KERNEL && wanted(w->scope, n))
+	if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW) && wanted(w->scope, n))
 		add_kernel(row_for(w->out, &w->ix, n), n);
 	return true;
 }
@@ -187,7 +187,7 @@ static bool visit_device_under_op(struct node *n, void *ctx)
 {
 	struct walk *w = ctx;
 
-	if (n->kind == NODE_KERNEL)
+	if (node_kind_is_device(n->kind) || n->kind == NODE_SOURCE)
 		add_kernel(row_for(w->out, &w->ix, n), n);
 	return true;
 }

@@ -51,11 +51,15 @@ void agg_release(struct agg *a);
  * torch-tb-profiler does (op_agg.py), so rows match its operator table. */
 void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out);
 /* Kernels: one row per kernel name over every kernel node (linked to an op
- * or not, as tb_plugin's kernel table).  memcpy/memset are not kernels. */
+ * or not, as tb_plugin's kernel table) except those marked NODE_NOT_A_ROW
+ * (a format that lists its kernels twice, in the tree and in a table of
+ * their own, marks the tree's copies).  memcpy/memset are not kernels. */
 void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out);
-/* The kernels launched under the ops that S->want accepts (each op's whole
- * subtree, counted once where matching ops nest).  out->scope_device_ns is
- * the device total of those ops. */
+/* The device work under the ops that S->want accepts (each op's whole
+ * subtree, counted once where matching ops nest): kernels, memcpy and
+ * memset, aggregated by name, plus the source layers a TensorRT layer
+ * fused (NODE_SOURCE rows, no time).  out->scope_device_ns is the device
+ * total of those ops. */
 void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out);
 /* The ops that launched a kernel S->want accepts: the nearest op or layer
  * above each such kernel, aggregated like agg_ops(). */

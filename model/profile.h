@@ -57,8 +57,9 @@ enum {
 	NODE_NAME_TRUNCATED = 1 << 0,	/* the producer cut the name ("...") */
 	NODE_DISTINCT = 1 << 1,		/* a pre-aggregated row: never merged
 					   with other rows of the same name */
-	NODE_NOT_A_ROW = 1 << 2,	/* shapes the tree, but is not an
-					   Operators row (tb_plugin's rule) */
+	NODE_NOT_A_ROW = 1 << 2,	/* shapes the tree, but is not a row
+					   of the Operators or Kernels pane
+					   (tb_plugin's rule for ops) */
 	NODE_UNLINKED = 1 << 3,		/* device work no op claimed */
 	NODE_COLLECTIVE = 1 << 4,	/* communication (nccl/gloo) */
 };
