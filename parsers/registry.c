@@ -4,11 +4,13 @@
 #include "parser.h"
 
 extern const struct parser kineto_parser;
+extern const struct parser paddle_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
+	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
 	NULL			/* end of the list */
 };
 

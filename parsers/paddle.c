@@ -1,0 +1,1723 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PaddlePaddle: the profiler's summary tables (Profiler.summary(),
+ * python/paddle/profiler/profiler_statistic.py) and the training-log lines
+ * around them (PaddleDetection's "Epoch: [0] [ 19/12500] ... batch_cost:",
+ * the "Perf Summary" block of paddle/profiler/timer.py); FORMATS.md c.2-c.4.
+ *
+ * One line-oriented pass.  Real logs mix everything, so every line is first
+ * asked whether it belongs to the table being read; if not, whether it is a
+ * section title, a Perf Summary line or a training iteration; anything else
+ * is prose (warnings, Markdown, Chinese documentation) and is skipped.
+ *
+ * Tables are cut into cells from the right: the numeric columns have a
+ * fixed number of blank-separated tokens (a composite "Total / Avg / Max /
+ * Min / Ratio" cell is nine), and whatever is left of them is the name,
+ * with its indentation.  That copes with top-level names that overflow
+ * their column, with trimmed trailing blanks and with tables indented
+ * inside Markdown lists, where column offsets from the separator would not.
+ *
+ * Mapping (see parsers/parser.h and model/profile.h):
+ *   Operator Summary  op (level 0) -> phase / memcpy runtime call (level 1)
+ *                     -> kernel, MEMCPY_*, MEMSET (any deeper level, or
+ *                     level 1 when launched by the op directly); the tree's
+ *                     kernels are NODE_NOT_A_ROW, the Kernel Summary fills
+ *                     the Kernels pane.  One group per thread title line.
+ *   Kernel Summary    kernels under a group "Kernel Summary"
+ *   Memory Manipulation Summary  memcpy nodes; UserDefined Summary  user
+ *                     nodes; Memory Summary  one group row per table row,
+ *                     with the columns as attributes, peaks in Info
+ *   Device, Overview, Model, Distribution summaries, Perf Summary  Info;
+ *                     the Model Summary also gives an "average" step when
+ *                     the file has no iteration lines
+ *   iteration lines   one step each: "Data" = data_cost (or reader_cost),
+ *                     "Compute" = batch_cost - data_cost, total = batch_cost
+ *
+ * Several summaries in one file (a log that prints one per epoch) become
+ * runs: a section that comes back in print order starts a new run, and the
+ * iteration lines printed since the previous summary move to it -- the
+ * profiler prints its summary when its window closes, so those are the
+ * iterations it measured.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "num.h"
+#include "parser.h"
+#include "text.h"
+
+#define MAX_COLS 16
+#define MAX_DEPTH 32
+/* Tokens right of the name: at most every column a composite cell. */
+#define MAX_TOKENS (MAX_COLS * 9)
+#define MAX_MODEL_CATS 16
+
+/* Sections in print order (_build_table); the order tells runs apart. */
+enum section {
+	SEC_DEVICE,
+	SEC_OVERVIEW,
+	SEC_MODEL,
+	SEC_DISTRIBUTION,
+	SEC_OPERATOR,
+	SEC_KERNEL,
+	SEC_MEMCPY,
+	SEC_USER,
+	SEC_MEMORY,
+	NR_SECTIONS
+};
+
+/* Info pane section of the summaries that are metadata only. */
+static const char *const meta_section[NR_SECTIONS] = {
+	[SEC_DEVICE] = "device",
+	[SEC_OVERVIEW] = "overview",
+	[SEC_MODEL] = "model summary",
+	[SEC_DISTRIBUTION] = "distribution",
+};
+
+enum col_kind {
+	COL_NAME,
+	COL_CALLS,
+	COL_COMPOSITE,		/* "CPU Total / Avg / Max / Min / Ratio(%)" */
+	COL_TIME,		/* "CPU Time", "GPU Time", "Total Time" */
+	COL_PCT,		/* "Ratio (%)", "Utilization (%)" */
+	COL_FLOPS,
+	COL_COUNT,		/* "Allocation Count" */
+	COL_BYTES,		/* "Allocation Size", "Increased Size" */
+	COL_TEXT,		/* "Type", and columns we do not know */
+};
+
+struct column {
+	uint8_t kind;			/* enum col_kind */
+	bool is_host;			/* COL_COMPOSITE, COL_TIME: the CPU side */
+	char title[48];			/* as printed, for Info lines and keys */
+};
+
+/* One cell of a row, parsed by its column's kind. */
+struct cell {
+	const char *s;			/* as printed, first to last token */
+	size_t len, col;
+	bool present;			/* not "-" (composite: total not "-") */
+	int64_t i;			/* CALLS, COUNT, BYTES; TIME in ns */
+	double d;			/* PCT, FLOPS */
+	bool is_int;			/* FLOPS: printed as an integer */
+	int64_t total_ns, avg_ns, max_ns, min_ns;	/* COMPOSITE; -1: "-" */
+};
+
+struct row {
+	const char *name;
+	size_t name_len;
+	size_t indent;			/* leading blanks */
+	struct cell cells[MAX_COLS];	/* by column; [0] is the name */
+};
+
+enum table_state {
+	T_NONE,
+	T_TOP,			/* after the title: unit lines, then a separator */
+	T_HEADER,		/* the header row comes next */
+	T_HEADSEP,		/* the separator under the header */
+	T_ROWS,
+	T_AFTER,		/* after the closing separator: Overview's
+				   second header may follow */
+};
+
+struct table {
+	enum table_state state;
+	int sec;			/* enum section */
+	char title[128];		/* as printed, for messages and the group */
+	int pow10;			/* time unit: 6 for ms */
+	bool has_unit;
+	size_t base;			/* indentation of the separator line */
+	struct span spans[MAX_COLS];
+	size_t nr_spans;
+	struct column cols[MAX_COLS];
+	size_t nr_cols, nr_tokens;
+	bool skip_rows;			/* a table we cannot map: rows ignored */
+	struct node *group;		/* the section's group node */
+	struct node *parent0;		/* where level-0 rows go (thread group) */
+	struct node *stack[MAX_DEPTH];	/* the last row of each level */
+	int top;			/* deepest valid level in stack, or -1 */
+	bool after_skip;		/* a row above was skipped */
+	uint64_t nr_rows;
+	/* A row that did not parse: a warning once the next line shows it
+	 * was not the file's last, an error ("cut mid-row") if it was. */
+	bool has_bad;
+	struct pos bad_at;
+};
+
+/* What one run (one summary and its iterations) has beyond its profile. */
+struct run {
+	struct profile *p;
+	int last_sec;			/* last section read, -1 none */
+	size_t mark;			/* nr_steps when its last table ended */
+	size_t first_step;		/* steps before ours (a joined file) */
+	/* Model Summary: the average step's breakdown (host side). */
+	bool has_model;
+	int64_t model_step_ns, model_step_calls;
+	size_t nr_model;
+	char model_names[MAX_MODEL_CATS][40];
+	int64_t model_ns[MAX_MODEL_CATS];
+	struct run *next;
+};
+
+enum perf_state { PERF_NONE, PERF_HEAD, PERF_TABLE };
+
+struct paddle {
+	struct profile *first;
+	struct input *in;
+	struct diag *d;
+	struct run *runs, *cur;
+	struct table t;
+	enum perf_state perf;
+	char perf_cols[4][16];
+	size_t nr_perf_cols;
+	char time_unit[16], ips_unit[32];
+	bool found;			/* anything of ours at all */
+	bool steps_refused;
+};
+
+static const char *const step_cats[] = { "Data", "Compute" };
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static size_t leading_blanks(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_blank(s[i]))
+		i++;
+	return i;
+}
+
+static bool eq_nocase(const char *s, size_t n, const char *word)
+{
+	size_t k = strlen(word);
+
+	if (n != k)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (tolower((unsigned char)s[i]) != tolower((unsigned char)word[i]))
+			return false;
+	return true;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/*
+ * "-----Operator Summary-----" (FILL '-') or "=====Perf Summary=====" (FILL
+ * '='): the text between two runs of at least three FILL characters, which
+ * must not itself start or end with FILL (so "----  ----" separators are
+ * not titles).  add_title() centres it; we do not care where.
+ */
+static bool title_of(const char *s, size_t n, char fill, struct field *text)
+{
+	size_t i = leading_blanks(s, n), start, end = n;
+
+	start = i;
+	while (i < n && s[i] == fill)
+		i++;
+	if (i - start < 3)
+		return false;
+	while (end > i && is_blank(s[end - 1]))
+		end--;
+	start = end;
+	while (start > i && s[start - 1] == fill)
+		start--;
+	if (end - start < 3)
+		return false;
+	text->len = start - i;
+	text->s = text_trim(s + i, &text->len);
+	text->col = (size_t)(text->s - s);
+	return text->len && text->s[0] != fill && text->s[text->len - 1] != fill;
+}
+
+static int section_of(const struct field *f)
+{
+	static const struct {
+		const char *title;
+		int sec;
+	} titles[] = {
+		{ "Device Summary", SEC_DEVICE },
+		{ "Overview Summary", SEC_OVERVIEW },
+		{ "Model Summary", SEC_MODEL },
+		{ "Distribution Summary", SEC_DISTRIBUTION },
+		{ "Distributed Summary", SEC_DISTRIBUTION },
+		{ "Operator Summary", SEC_OPERATOR },
+		{ "Kernel Summary", SEC_KERNEL },
+		{ "Memory Manipulation Summary", SEC_MEMCPY },
+		{ "UserDefined Summary", SEC_USER },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(titles); i++)
+		if (text_eq(f->s, f->len, titles[i].title))
+			return titles[i].sec;
+	/* "Memory Summary - GPU0": one per place. */
+	if (text_starts(f->s, f->len, "Memory Summary"))
+		return SEC_MEMORY;
+	return -1;
+}
+
+/* Whether a known section's title is in the first LEN bytes at HEAD, or
+ * the marks of a Perf Summary, composite cells or iteration lines. */
+static int paddle_probe(const char *head, size_t len)
+{
+	size_t i = 0;
+	int score = 0;
+
+	/* JSON (a chrome trace of Paddle's, tb_plugin output) is not ours;
+	 * a log line may start with "[08/15 04:02:46]", JSON with "[{". */
+	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	if (i < len && head[i] == '{')
+		return 0;
+	if (i + 1 < len && head[i] == '[') {
+		size_t j = i + 1;
+
+		while (j < len && isspace((unsigned char)head[j]))
+			j++;
+		if (j < len && (head[j] == '{' || head[j] == '"' || head[j] == '['))
+			return 0;
+	}
+	while (i < len) {
+		const char *eol = memchr(head + i, '\n', len - i);
+		size_t n = eol ? (size_t)(eol - head) - i : len - i;
+		const char *s = head + i;
+		struct field f;
+
+		if (title_of(s, n, '-', &f) && section_of(&f) >= 0)
+			return 90;
+		if (title_of(s, n, '=', &f) && text_eq(f.s, f.len, "Perf Summary"))
+			score = score > 85 ? score : 85;
+		if (text_find(s, n, "Total / Avg / Max / Min / Ratio(%)"))
+			score = score > 85 ? score : 85;
+		if (text_find(s, n, "batch_cost: ") &&
+		    (text_find(s, n, "data_cost: ") || text_find(s, n, "reader_cost: "))) {
+			int k = text_find(s, n, "ppdet.") ? 70 : 50;
+
+			score = score > k ? score : k;
+		}
+		i += n + 1;
+	}
+	return score;
+}
+
+/* ---- runs and steps ---------------------------------------------------- */
+
+static struct run *run_new(struct paddle *pd, struct profile *p)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+
+	r->p = p;
+	r->last_sec = -1;
+	r->first_step = r->mark = p->nr_steps;
+	if (pd->cur)
+		pd->cur->next = r;
+	else
+		pd->runs = r;
+	pd->cur = r;
+	return r;
+}
+
+/* Whether P can take our steps: its categories are ours, or it has none. */
+static bool want_steps(struct paddle *pd, struct profile *p, struct pos *at)
+{
+	if (!p->nr_step_cats && !p->nr_steps) {
+		profile_set_step_cats(p, step_cats, ARRAY_SIZE(step_cats));
+		return true;
+	}
+	if (p->nr_step_cats == ARRAY_SIZE(step_cats) && !strcmp(p->step_cats[0], step_cats[0]) &&
+	    !strcmp(p->step_cats[1], step_cats[1]))
+		return true;
+	if (!pd->steps_refused)
+		diag_warn(pd->d, at, "iterations left out: the profile has steps of another kind",
+			  "the profile already has steps from another file; iterations left out");
+	pd->steps_refused = true;
+	return false;
+}
+
+/* Move FROM's steps from index START on to TO (names and attributes are
+ * copied into TO's arena; FROM's copies stay in its arena, unused). */
+static void move_steps(struct paddle *pd, struct profile *from, size_t start, struct profile *to)
+{
+	struct pos none = { 0, 0 };
+
+	if (start >= from->nr_steps || !want_steps(pd, to, &none))
+		return;
+	for (size_t i = start; i < from->nr_steps; i++) {
+		const struct step *s = &from->steps[i];
+		struct step *t = profile_add_step(to, s->name, strlen(s->name));
+
+		t->total_ns = s->total_ns;
+		for (size_t c = 0; c < to->nr_step_cats && c < from->nr_step_cats; c++)
+			t->cat_ns[c] = s->cat_ns[c];
+		for (const struct attr *a = s->attrs; a; a = a->next) {
+			if (a->type == ATTR_INT)
+				attr_set_int(to, &t->attrs, a->key, a->v.i);
+			else if (a->type == ATTR_NS)
+				attr_set_ns(to, &t->attrs, a->key, a->v.i);
+			else if (a->type == ATTR_DOUBLE)
+				attr_set_double(to, &t->attrs, a->key, a->v.d);
+			else
+				attr_set_str(to, &t->attrs, a->key, a->v.s, strlen(a->v.s));
+		}
+	}
+	from->nr_steps = start;
+}
+
+/* The run a section starting at line LINE belongs to: the current one,
+ * unless it already has this section or a later one -- then a new summary
+ * has begun. */
+static struct profile *run_for_section(struct paddle *pd, int sec, uint64_t line)
+{
+	struct run *r = pd->cur;
+
+	/* A Memory Summary per place follows another legitimately. */
+	if (r->last_sec > sec || (r->last_sec == sec && sec != SEC_MEMORY)) {
+		char where[512];
+		struct run *old = r;
+
+		snprintf(where, sizeof(where), "%s:%" PRIu64, pd->in->path, line);
+		r = run_new(pd, profile_add_run(pd->first, where));
+		move_steps(pd, old->p, old->mark, r->p);
+	}
+	r->last_sec = sec;
+	return r->p;
+}
+
+/* Integer division rounded half away from zero, for average steps. */
+static int64_t div_round(int64_t a, int64_t b)
+{
+	return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+}
+
+/*
+ * At the end: name the steps, or make the "average" step.  Step names are
+ * the iteration index as printed ("19"); when the run's iterations span
+ * several epochs, "EPOCH/INDEX" ("1/19"), since ppdet restarts the index
+ * every epoch.
+ */
+static void finish_run(struct run *r)
+{
+	struct profile *p = r->p;
+
+	if (p->nr_steps > r->first_step) {
+		int64_t epoch = -1;
+		bool several = false;
+
+		for (size_t i = r->first_step; i < p->nr_steps; i++) {
+			const struct attr *a = attr_find(p->steps[i].attrs, "epoch");
+
+			if (!a)
+				continue;
+			if (epoch >= 0 && a->v.i != epoch)
+				several = true;
+			epoch = a->v.i;
+		}
+		for (size_t i = r->first_step; several && i < p->nr_steps; i++) {
+			struct step *s = &p->steps[i];
+			const struct attr *a = attr_find(s->attrs, "epoch");
+			char name[96];
+			int n;
+
+			if (!a)
+				continue;
+			n = snprintf(name, sizeof(name), "%" PRId64 "/%s", a->v.i, s->name);
+			s->name = profile_intern(p, name, n < (int)sizeof(name) ? (size_t)n : sizeof(name) - 1);
+		}
+		return;
+	}
+	/* No iterations: the Model Summary's rows are the average step, each
+	 * category its host total over ProfileStep's calls (not its own Avg,
+	 * which is per call of that phase: Dataloader may run 9 times in 10
+	 * steps), so the categories add up to the step. */
+	if (r->has_model && r->model_step_calls > 0 && r->nr_model && !p->nr_step_cats &&
+	    !p->nr_steps) {
+		const char *names[MAX_MODEL_CATS];
+		struct step *s;
+
+		for (size_t i = 0; i < r->nr_model; i++)
+			names[i] = r->model_names[i];
+		profile_set_step_cats(p, names, r->nr_model);
+		s = profile_add_step(p, "average", 7);
+		s->total_ns = div_round(r->model_step_ns, r->model_step_calls);
+		for (size_t i = 0; i < r->nr_model; i++)
+			s->cat_ns[i] = r->model_ns[i] < 0 ? -1 : div_round(r->model_ns[i], r->model_step_calls);
+	}
+}
+
+/* ---- training-log lines ------------------------------------------------ */
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The leading integer of S (after '[' and blanks), or -1. */
+static int64_t leading_int(const char *s, size_t n, const char **digits, size_t *nr_digits)
+{
+	size_t i = 0, j;
+	int64_t v = -1;
+
+	while (i < n && (s[i] == '[' || s[i] == ' '))
+		i++;
+	j = i;
+	while (j < n && isdigit((unsigned char)s[j]) && j - i < 18)
+		j++;
+	if (j > i && num_int(s + i, j - i, &v)) {
+		if (digits) {
+			*digits = s + i;
+			*nr_digits = j - i;
+		}
+		return v;
+	}
+	return -1;
+}
+
+/* ppdet's eta: "5:05:37", "17 days, 13:50:26", "1 day, 0:00:01". */
+static bool parse_eta(const char *s, size_t n, int64_t *ns)
+{
+	int64_t days = 0, part[3] = { 0, 0, 0 }, v;
+	size_t i = 0, k = 0;
+
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	if (i && i < n && s[i] == ' ') {
+		size_t j = i + 1;
+
+		if (!num_int(s, i, &days))
+			return false;
+		if (n - j >= 3 && !memcmp(s + j, "day", 3)) {
+			j += 3;
+			if (j < n && s[j] == 's')
+				j++;
+			if (j < n && s[j] == ',')
+				j++;
+			while (j < n && s[j] == ' ')
+				j++;
+			s += j;
+			n -= j;
+		} else {
+			return false;
+		}
+	} else if (!i) {
+		return false;
+	}
+	for (i = 0; k < 3; k++) {
+		size_t st = i;
+
+		while (i < n && isdigit((unsigned char)s[i]) && i - st < 12)
+			i++;
+		if (i == st || !num_int(s + st, i - st, &part[k]))
+			return false;
+		if (k < 2 && (i >= n || s[i++] != ':'))
+			return false;
+	}
+	if (days > 100000)
+		return false;
+	v = ((days * 24 + part[0]) * 60 + part[1]) * 60 + part[2];
+	*ns = v * 1000000000;
+	return true;
+}
+
+static bool is_key(const char *k, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (eq_nocase(k, n, *list))
+			return true;
+	return false;
+}
+
+/*
+ * One iteration line: "key: value" pairs anywhere in it (FORMATS.md c.4
+ * suggests exactly that), plus ppdet's "Epoch: [0] [ 19/12500]" and
+ * PaddleClas's "[Epoch 1/120][Iter: 0/5005]".  Only a line with a batch
+ * cost is an iteration.  Returns false for any other line.
+ */
+static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t lineno)
+{
+	static const char *const batch_keys[] = { "batch_cost", "avg_batch_cost", NULL };
+	static const char *const data_keys[] = { "data_cost", "reader_cost", "avg_reader_cost", NULL };
+	static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", NULL };
+	struct {
+		const char *k, *v;
+		size_t klen, vlen;
+	} kv[48];
+	size_t nr = 0;
+	int64_t batch_ns = -1, data_ns = -1, epoch = -1, eta_ns = -1;
+	const char *index = NULL, *at;
+	size_t index_len = 0;
+	struct profile *p = pd->cur->p;
+	struct pos pos = { lineno, 1 };
+	struct step *st;
+	char ordinal[32];
+
+	if (!text_find(s, n, "batch_cost"))
+		return false;
+	for (size_t i = 0; i + 1 < n && nr < ARRAY_SIZE(kv); i++) {
+		size_t ks = i, vs, ve;
+
+		/* "key: value"; "12:00:35" and "5:05:37" have no blank. */
+		if (s[i] != ':' || s[i + 1] != ' ')
+			continue;
+		while (ks > 0 && is_ident(s[ks - 1]))
+			ks--;
+		if (ks == i)
+			continue;
+		vs = i + 1;
+		while (vs < n && s[vs] == ' ')
+			vs++;
+		ve = vs;
+		if (ve < n && s[ve] == '[') {
+			while (ve < n && s[ve] != ']')
+				ve++;
+			if (ve < n)
+				ve++;
+		} else {
+			while (ve < n && !is_blank(s[ve]) && s[ve] != ',' && s[ve] != ']' && s[ve] != '|')
+				ve++;
+		}
+		kv[nr].k = s + ks;
+		kv[nr].klen = i - ks;
+		kv[nr].v = s + vs;
+		kv[nr].vlen = ve - vs;
+		nr++;
+		/* ppdet: "Epoch: [0] [   19/12500]" -- the index follows. */
+		if (eq_nocase(s + ks, i - ks, "epoch") && ve > vs && s[vs] == '[') {
+			size_t j = ve;
+
+			while (j < n && s[j] == ' ')
+				j++;
+			if (j < n && s[j] == '[')
+				leading_int(s + j, n - j, &index, &index_len);
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const char *k = kv[i].k, *v = kv[i].v;
+		size_t kl = kv[i].klen, vl = kv[i].vlen;
+
+		int64_t ns;
+
+		/* Seconds, or with a unit: "2.18455s" (PaddleClas). */
+		if (!num_time_ns(v, vl, 9, &ns) || ns < 0)
+			continue;
+		if (is_key(k, kl, batch_keys))
+			batch_ns = ns;
+		else if (is_key(k, kl, data_keys))
+			data_ns = ns;
+	}
+	if (batch_ns < 0)
+		return false;
+	/* PaddleClas: "[Epoch 1/120]". */
+	if ((at = text_find(s, n, "[Epoch ")))
+		epoch = leading_int(at + 7, n - (size_t)(at + 7 - s), NULL, NULL);
+	if (!want_steps(pd, p, &pos))
+		return true;
+	pd->found = true;
+	for (size_t i = 0; i < nr; i++) {
+		const char *k = kv[i].k, *v = kv[i].v;
+		size_t kl = kv[i].klen, vl = kv[i].vlen;
+
+		if (eq_nocase(k, kl, "epoch"))
+			epoch = leading_int(v, vl, NULL, NULL);
+		else if (is_key(k, kl, index_keys) && !index)
+			leading_int(v, vl, &index, &index_len);
+		else if (eq_nocase(k, kl, "eta"))
+			parse_eta(v, n - (size_t)(v - s), &eta_ns);
+	}
+	if (!index) {
+		/* No index printed: number the run's iterations from 0. */
+		snprintf(ordinal, sizeof(ordinal), "%zu", p->nr_steps - pd->cur->first_step);
+		index = ordinal;
+		index_len = strlen(ordinal);
+	}
+	st = profile_add_step(p, index, index_len);
+	st->total_ns = batch_ns;
+	if (data_ns >= 0) {
+		st->cat_ns[0] = data_ns;
+		if (data_ns > batch_ns) {
+			diag_warn(pd->d, &pos, "iterations whose data time exceeds the batch time",
+				  "data_cost exceeds batch_cost; compute time taken as 0");
+			st->cat_ns[1] = 0;
+		} else {
+			st->cat_ns[1] = batch_ns - data_ns;
+		}
+	} else {
+		st->cat_ns[1] = batch_ns;
+	}
+	if (epoch >= 0)
+		attr_set_int(p, &st->attrs, "epoch", epoch);
+	if (eta_ns >= 0)
+		attr_set_ns(p, &st->attrs, "eta_ns", eta_ns);
+	/* Every other numeric value (losses, learning rate, ips) is a column
+	 * of its own, keyed by its name in lower case. */
+	for (size_t i = 0; i < nr; i++) {
+		static const char *const skip[] = { "epoch", "eta", "batch_cost", "avg_batch_cost",
+						    "data_cost", "reader_cost", "avg_reader_cost",
+						    "iter", "iteration", "step", "global_step", NULL };
+		char key[64];
+		double d;
+
+		if (kv[i].klen >= sizeof(key) || is_key(kv[i].k, kv[i].klen, skip) ||
+		    !num_double(kv[i].v, kv[i].vlen, &d) || d != d)
+			continue;
+		for (size_t j = 0; j < kv[i].klen; j++)
+			key[j] = (char)tolower((unsigned char)kv[i].k[j]);
+		key[kv[i].klen] = '\0';
+		attr_set_double(p, &st->attrs, key, d);
+	}
+	return true;
+}
+
+/* ---- Perf Summary ------------------------------------------------------ */
+
+/* "|   reader_cost   |     0.01367     |  ...  |": the trimmed cells. */
+static size_t pipe_cells(const char *s, size_t n, struct field *out, size_t max)
+{
+	size_t i = leading_blanks(s, n), nr = 0;
+
+	if (i >= n || s[i] != '|')
+		return 0;
+	i++;
+	while (i < n) {
+		const char *bar = memchr(s + i, '|', n - i);
+		size_t end = bar ? (size_t)(bar - s) : n;
+		struct field f;
+
+		if (!bar) {
+			size_t rest = n - i;
+
+			text_trim(s + i, &rest);
+			if (rest)
+				return 0;	/* text after the last bar */
+			break;
+		}
+		f.len = end - i;
+		f.s = text_trim(s + i, &f.len);
+		f.col = (size_t)(f.s - s);
+		if (nr < max)
+			out[nr] = f;
+		nr++;
+		i = end + 1;
+	}
+	return nr;
+}
+
+static void copy_field(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* A line of the Perf Summary block; false when the block has ended. */
+static bool perf_line(struct paddle *pd, const char *s, size_t n, uint64_t lineno)
+{
+	struct profile *p = pd->cur->p;
+	struct field cells[8];
+	size_t nr, i;
+	const char *colon;
+
+	if (pd->perf == PERF_HEAD && !pipe_cells(s, n, cells, 8)) {
+		const char *rest = s;
+		size_t len = n;
+
+		/* "Reader Ratio: 53.514%", "Time Unit: s, IPS Unit: steps/s" */
+		if (!(colon = memchr(s, ':', n)))
+			return false;
+		while (len) {
+			const char *comma = memchr(rest, ',', len);
+			size_t part = comma ? (size_t)(comma - rest) : len;
+			char key[64], val[64];
+			struct field k, v;
+
+			colon = memchr(rest, ':', part);
+			if (!colon)
+				return false;
+			k.len = (size_t)(colon - rest);
+			k.s = text_trim(rest, &k.len);
+			v.len = part - (size_t)(colon + 1 - rest);
+			v.s = text_trim(colon + 1, &v.len);
+			copy_field(key, sizeof(key), k.s, k.len);
+			copy_field(val, sizeof(val), v.s, v.len);
+			if (!strcmp(key, "Time Unit"))
+				copy_field(pd->time_unit, sizeof(pd->time_unit), v.s, v.len);
+			else if (!strcmp(key, "IPS Unit"))
+				copy_field(pd->ips_unit, sizeof(pd->ips_unit), v.s, v.len);
+			profile_meta(p, "perf summary", key, val);
+			if (!comma)
+				break;
+			len -= part + 1;
+			rest = comma + 1;
+		}
+		return true;
+	}
+	nr = pipe_cells(s, n, cells, 8);
+	if (!nr)
+		return false;
+	pd->perf = PERF_TABLE;
+	if (!cells[0].len) {
+		/* The header: "|   | avg | max | min |". */
+		pd->nr_perf_cols = 0;
+		for (i = 1; i < nr && i < 8 && pd->nr_perf_cols < 4; i++)
+			copy_field(pd->perf_cols[pd->nr_perf_cols++], sizeof(pd->perf_cols[0]),
+				   cells[i].s, cells[i].len);
+		return true;
+	}
+	{
+		char key[64], val[256];
+		size_t used = 0;
+		const char *unit = ends_with(cells[0].s, cells[0].len, "_cost") ? pd->time_unit :
+				   eq_nocase(cells[0].s, cells[0].len, "ips") ? pd->ips_unit : "";
+
+		if (nr != pd->nr_perf_cols + 1 || nr > 8) {
+			struct pos at = { lineno, cells[0].col + 1 };
+
+			diag_warn(pd->d, &at, "Perf Summary lines that do not parse",
+				  "Perf Summary row '%.*s' has %zu values for %zu columns", (int)cells[0].len,
+				  cells[0].s, nr - 1, pd->nr_perf_cols);
+			return true;
+		}
+		val[0] = '\0';
+		for (i = 1; i < nr; i++) {
+			double d;
+
+			if (!num_double(cells[i].s, cells[i].len, &d)) {
+				struct pos at = { lineno, cells[i].col + 1 };
+
+				diag_warn(pd->d, &at, "Perf Summary lines that do not parse",
+					  "'%.*s' is not a number", (int)cells[i].len, cells[i].s);
+				return true;
+			}
+			used += (size_t)snprintf(val + used, sizeof(val) - used, "%s%s %.*s%s%s",
+						 i > 1 ? ", " : "", pd->perf_cols[i - 1],
+						 (int)cells[i].len, cells[i].s, *unit ? " " : "", unit);
+			if (used >= sizeof(val))
+				break;
+		}
+		copy_field(key, sizeof(key), cells[0].s, cells[0].len);
+		profile_meta(p, "perf summary", key, val);
+	}
+	return true;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static bool classify(const char *s, size_t n, bool first, struct column *c)
+{
+	const char *total = text_find(s, n, " Total / Avg / Max / Min / Ratio");
+
+	copy_field(c->title, sizeof(c->title), s, n);
+	c->is_host = text_starts(s, n, "CPU");
+	if (first && (!n || text_eq(s, n, "Name") || text_eq(s, n, "Event Type") ||
+		      text_eq(s, n, "Device")))
+		c->kind = COL_NAME;
+	else if (text_eq(s, n, "Calls"))
+		c->kind = COL_CALLS;
+	else if (total && total > s)
+		c->kind = COL_COMPOSITE;
+	else if (ends_with(s, n, " Time"))
+		c->kind = COL_TIME;
+	else if (ends_with(s, n, "(%)"))
+		c->kind = COL_PCT;
+	else if (text_eq(s, n, "FLOPs"))
+		c->kind = COL_FLOPS;
+	else if (ends_with(s, n, " Count"))
+		c->kind = COL_COUNT;
+	else if (ends_with(s, n, " Size"))
+		c->kind = COL_BYTES;
+	else if (text_eq(s, n, "Type"))
+		c->kind = COL_TEXT;
+	else {
+		c->kind = COL_TEXT;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The header row: its cells (runs of text two blanks apart) matched to the
+ * separator's spans -- a cell belongs to the span it starts in, or to the
+ * span that starts at most two columns after it (hand-indented Markdown
+ * copies are off by one).  Returns false when it is not a header we can
+ * read: text in no span, two cells in one span, a first column that is not
+ * a name (for Overview's second header, which we only guess at, that means
+ * "prose").  QUIET: say nothing about unknown columns.
+ */
+static bool parse_header(struct paddle *pd, const char *s, size_t n, uint64_t lineno, bool quiet)
+{
+	struct table *t = &pd->t;
+	struct field fields[MAX_COLS + 1], cells[MAX_COLS];
+	size_t nr = text_split2(s, n, fields, MAX_COLS + 1);
+	bool unknown = false;
+
+	if (!nr || nr > t->nr_spans || !t->nr_spans || t->nr_spans > MAX_COLS)
+		return false;
+	for (size_t c = 0; c < t->nr_spans; c++) {
+		cells[c].s = s;
+		cells[c].len = 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t c, at = fields[i].col;
+
+		for (c = 0; c < t->nr_spans; c++)
+			if (at + 2 >= t->spans[c].start && at < t->spans[c].end)
+				break;
+		if (c == t->nr_spans || cells[c].len)
+			return false;
+		cells[c] = fields[i];
+	}
+	t->nr_cols = t->nr_spans;
+	t->nr_tokens = 0;
+	for (size_t c = 0; c < t->nr_cols; c++) {
+		if (!classify(cells[c].s, cells[c].len, c == 0, &t->cols[c]))
+			unknown = true;
+		if (c == 0 && t->cols[c].kind != COL_NAME)
+			return false;
+		if (c > 0 && (t->cols[c].kind == COL_NAME || !cells[c].len))
+			return false;
+		t->nr_tokens += t->cols[c].kind == COL_COMPOSITE ? 9 : c ? 1 : 0;
+	}
+	if (unknown) {
+		struct pos at = { lineno, 1 };
+
+		if (quiet)
+			return false;
+		diag_warn(pd->d, &at, "columns this parser does not know, read as text",
+			  "table '%s' has columns this parser does not know; read as text", t->title);
+	}
+	return true;
+}
+
+static bool has_time_columns(const struct table *t)
+{
+	for (size_t c = 0; c < t->nr_cols; c++)
+		if (t->cols[c].kind == COL_COMPOSITE || t->cols[c].kind == COL_TIME)
+			return true;
+	return false;
+}
+
+static int find_col(const struct table *t, int kind, int host)
+{
+	for (size_t c = 0; c < t->nr_cols; c++)
+		if (t->cols[c].kind == kind && (host < 0 || t->cols[c].is_host == (host != 0)))
+			return (int)c;
+	return -1;
+}
+
+/* Up to WANT blank-separated tokens from the right end of S, stored left
+ * to right; *REST gets where the text left of them ends. */
+static size_t rtokens(const char *s, size_t n, struct field *out, size_t want, size_t *rest)
+{
+	size_t end = n, nr = 0;
+
+	while (nr < want) {
+		size_t start;
+
+		while (end && is_blank(s[end - 1]))
+			end--;
+		if (!end)
+			break;
+		start = end;
+		while (start && !is_blank(s[start - 1]))
+			start--;
+		nr++;
+		out[want - nr].s = s + start;
+		out[want - nr].len = end - start;
+		out[want - nr].col = start;
+		end = start;
+	}
+	while (end && is_blank(s[end - 1]))
+		end--;
+	*rest = end;
+	if (nr < want)
+		memmove(out, out + want - nr, nr * sizeof(*out));
+	return nr;
+}
+
+static bool is_dash(const struct field *f)
+{
+	return f->len == 1 && f->s[0] == '-';
+}
+
+/* A time cell: "-" (absent, -1) or a decimal in the table's unit. */
+static bool time_tok(const struct table *t, const struct field *f, int64_t *ns)
+{
+	if (is_dash(f)) {
+		*ns = -1;
+		return true;
+	}
+	return num_scaled(f->s, f->len, t->pow10, ns) && *ns >= 0;
+}
+
+/* Parse the cell of column C from TOK (its tokens); the column of the
+ * first bad token goes to *BAD. */
+static bool parse_cell(const struct table *t, size_t c, const struct field *tok, struct cell *cell,
+		       size_t *bad)
+{
+	const struct column *col = &t->cols[c];
+	size_t ntok = col->kind == COL_COMPOSITE ? 9 : 1;
+
+	memset(cell, 0, sizeof(*cell));
+	cell->s = tok[0].s;
+	cell->col = tok[0].col;
+	cell->len = (size_t)(tok[ntok - 1].s + tok[ntok - 1].len - tok[0].s);
+	cell->total_ns = cell->avg_ns = cell->max_ns = cell->min_ns = -1;
+	*bad = tok[0].col;
+	switch (col->kind) {
+	case COL_CALLS:
+	case COL_COUNT:
+	case COL_BYTES:
+		if (is_dash(tok))
+			return true;
+		cell->present = num_int(tok->s, tok->len, &cell->i) &&
+				(col->kind == COL_BYTES || cell->i >= 0);
+		return cell->present;
+	case COL_TIME:
+		if (!time_tok(t, tok, &cell->i))
+			return false;
+		cell->present = cell->i >= 0;
+		return true;
+	case COL_PCT:
+		if (is_dash(tok))
+			return true;
+		cell->present = num_double(tok->s, tok->len, &cell->d) && cell->d == cell->d;
+		return cell->present;
+	case COL_FLOPS:
+		if (is_dash(tok))
+			return true;
+		if (num_int(tok->s, tok->len, &cell->i)) {
+			cell->is_int = true;
+			cell->d = (double)cell->i;
+		} else if (!num_double(tok->s, tok->len, &cell->d) &&
+			   !num_si(tok->s, tok->len, NULL, &cell->d)) {
+			return false;
+		}
+		cell->present = cell->d == cell->d;
+		return cell->present;
+	case COL_COMPOSITE: {
+		int64_t *v[4] = { &cell->total_ns, &cell->avg_ns, &cell->max_ns, &cell->min_ns };
+		double ratio;
+
+		for (size_t k = 1; k < 9; k += 2) {
+			if (tok[k].len != 1 || tok[k].s[0] != '/') {
+				*bad = tok[k].col;
+				return false;
+			}
+		}
+		for (size_t k = 0; k < 4; k++) {
+			if (!time_tok(t, &tok[2 * k], v[k])) {
+				*bad = tok[2 * k].col;
+				return false;
+			}
+		}
+		if (!is_dash(&tok[8]) && !num_double(tok[8].s, tok[8].len, &ratio)) {
+			*bad = tok[8].col;
+			return false;
+		}
+		cell->present = cell->total_ns >= 0;
+		return true;
+	}
+	default:
+		return true;
+	}
+}
+
+/* Cut LINE into a row; false with *BAD set (a 0-based column) when it does
+ * not match the header. */
+static bool parse_row(const struct table *t, const char *s, size_t n, struct row *r, size_t *bad)
+{
+	struct field tok[MAX_TOKENS];
+	size_t got, rest, k = 0;
+
+	got = rtokens(s, n, tok, t->nr_tokens, &rest);
+	r->indent = leading_blanks(s, n);
+	if (got < t->nr_tokens || rest <= r->indent) {
+		*bad = got ? tok[0].col : r->indent;
+		return false;
+	}
+	r->name = s + r->indent;
+	r->name_len = rest - r->indent;
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		if (!parse_cell(t, c, tok + k, &r->cells[c], bad))
+			return false;
+		k += t->cols[c].kind == COL_COMPOSITE ? 9 : 1;
+	}
+	return true;
+}
+
+/* Whether a composite cell's Avg is its Total over CALLS, within the
+ * rounding of two printed decimals (FORMATS.md: a within-file oracle).  A
+ * row that fails was most likely cut into the wrong cells. */
+static bool avg_agrees(const struct table *t, const struct cell *c, int64_t calls)
+{
+	double half, err;
+
+	if (c->total_ns < 0 || c->avg_ns < 0 || calls <= 0)
+		return true;
+	half = 0.005 * pow(10, t->pow10);
+	err = fabs((double)c->avg_ns * (double)calls - (double)c->total_ns);
+	return err <= half * ((double)calls + 1) * 1.001 + 1;
+}
+
+static void end_table(struct paddle *pd, uint64_t lineno, bool closed)
+{
+	struct table *t = &pd->t;
+	struct pos at = { lineno, 1 };
+
+	if (t->state == T_NONE)
+		return;
+	if (t->has_bad) {
+		diag_warn(pd->d, &t->bad_at, "table rows that do not match their header, skipped",
+			  "row of '%s' does not match the table's columns; skipped", t->title);
+		t->has_bad = false;
+	}
+	if (t->state == T_HEADER || t->state == T_HEADSEP || (t->state == T_ROWS && !t->nr_rows))
+		diag_warn(pd->d, &at, "tables with a header but no rows",
+			  "table '%s' has a header but no rows", t->title);
+	else if (t->state == T_ROWS && !closed)
+		diag_warn(pd->d, &at, "tables that end without their closing separator",
+			  "table '%s' ends without its closing separator line", t->title);
+	else if (t->state == T_TOP)
+		diag_warn(pd->d, &at, "section titles not followed by a table",
+			  "section title '%s' is not followed by a table", t->title);
+	pd->cur->mark = pd->cur->p->nr_steps;
+	t->state = T_NONE;
+}
+
+static void start_table(struct paddle *pd, const struct field *title, int sec, uint64_t lineno)
+{
+	struct table *t = &pd->t;
+	struct profile *p;
+
+	end_table(pd, lineno, false);
+	p = run_for_section(pd, sec, lineno);
+	memset(t, 0, sizeof(*t));
+	t->state = T_TOP;
+	t->sec = sec;
+	t->pow10 = 6;		/* time_unit='ms' is the default */
+	t->top = -1;
+	copy_field(t->title, sizeof(t->title), title->s, title->len);
+	if (!meta_section[sec]) {
+		t->group = node_new(p, p->root, NODE_GROUP, title->s, title->len);
+		t->parent0 = t->group;
+	}
+	pd->found = true;
+}
+
+/* "Time unit: ms" */
+static bool unit_line(struct table *t, const char *s, size_t n)
+{
+	static const struct {
+		const char *unit;
+		int pow10;
+	} units[] = { { "ns", 0 }, { "us", 3 }, { "ms", 6 }, { "s", 9 } };
+	size_t i = leading_blanks(s, n);
+
+	if (!text_starts(s + i, n - i, "Time unit:"))
+		return false;
+	i += 10;
+	i += leading_blanks(s + i, n - i);
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++) {
+		if (text_eq(s + i, n - i, units[u].unit)) {
+			t->pow10 = units[u].pow10;
+			t->has_unit = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* "CPU total 2670.22 ms (avg 267.02, max 303.87, min 255.38), 100.00%" from
+ * a composite cell, the numbers as printed; "-" parts are left out. */
+static int composite_text(char *buf, size_t cap, const char *sep, const char *title,
+			  const struct cell *cell, const char *unit)
+{
+	static const char *const part[] = { "total", "avg", "max", "min", "ratio" };
+	const char *side = strstr(title, " Total");
+	struct field v[5];
+	size_t nr = 0, i = 0, used;
+	int w;
+
+	/* The cell is "a / b / c / d / e" (parse_cell checked it). */
+	while (nr < 5 && i <= cell->len) {
+		const char *slash = memchr(cell->s + i, '/', cell->len - i);
+		size_t end = slash ? (size_t)(slash - cell->s) : cell->len;
+
+		v[nr].len = end - i;
+		v[nr].s = text_trim(cell->s + i, &v[nr].len);
+		nr++;
+		i = end + 1;
+	}
+	if (nr != 5 || is_dash(&v[0]))
+		return snprintf(buf, cap, "%s%s -", sep, title);
+	w = snprintf(buf, cap, "%s%.*s total %.*s %s", sep, (int)(side ? side - title : 0), title,
+		     (int)v[0].len, v[0].s, unit);
+	used = w > 0 ? (size_t)w : 0;
+	for (i = 1; i < 4 && used < cap; i++) {
+		if (is_dash(&v[i]))
+			continue;
+		w = snprintf(buf + used, cap - used, "%s%s %.*s", i == 1 ? " (" : ", ", part[i],
+			     (int)v[i].len, v[i].s);
+		used += w > 0 ? (size_t)w : 0;
+		if (i == 3 && used < cap)
+			used += (size_t)snprintf(buf + used, cap - used, ")");
+	}
+	if (!is_dash(&v[4]) && used < cap)
+		used += (size_t)snprintf(buf + used, cap - used, ", %.*s%%", (int)v[4].len, v[4].s);
+	return (int)used;
+}
+
+/* An Info line for a row of a metadata section: "Calls 10, CPU Time
+ * 2670.22 ms, Ratio 100.00%"; the numbers as printed. */
+static void meta_row(struct paddle *pd, const struct row *r)
+{
+	static const char *const units[] = { "ns", "", "", "us", "", "", "ms", "", "", "s" };
+	const struct table *t = &pd->t;
+	const char *unit = t->pow10 >= 0 && t->pow10 <= 9 ? units[t->pow10] : "";
+	char val[1024], *key;
+	size_t used = 0;
+
+	val[0] = '\0';
+	for (size_t c = 1; c < t->nr_cols && used < sizeof(val); c++) {
+		const struct column *col = &t->cols[c];
+		const struct cell *cell = &r->cells[c];
+		const char *sep = used ? ", " : "";
+		size_t tlen = strlen(col->title);
+		int w;
+
+		if (col->kind == COL_PCT) {
+			/* "Ratio (%)" -> "Ratio 75.23%" */
+			while (tlen && col->title[tlen - 1] != '(')
+				tlen--;
+			while (tlen && (col->title[tlen - 1] == '(' || col->title[tlen - 1] == ' '))
+				tlen--;
+			w = snprintf(val + used, sizeof(val) - used, "%s%.*s %.*s%s", sep, (int)tlen,
+				     col->title, (int)cell->len, cell->s, cell->present ? "%" : "");
+		} else if (col->kind == COL_COMPOSITE) {
+			w = composite_text(val + used, sizeof(val) - used, sep, col->title, cell, unit);
+		} else if (col->kind == COL_TIME) {
+			w = snprintf(val + used, sizeof(val) - used, "%s%s %.*s %s", sep, col->title,
+				     (int)cell->len, cell->s, unit);
+		} else {
+			w = snprintf(val + used, sizeof(val) - used, "%s%s %.*s", sep, col->title,
+				     (int)cell->len, cell->s);
+		}
+		used += w > 0 ? (size_t)w : 0;
+	}
+	key = xstrndup(r->name, r->name_len);
+	profile_meta(pd->cur->p, meta_section[t->sec], key, val);
+	free(key);
+}
+
+/* The Model Summary's rows, kept for the average step. */
+static void model_row(struct paddle *pd, const struct row *r, int level)
+{
+	struct run *run = pd->cur;
+	int cpu = find_col(&pd->t, COL_COMPOSITE, 1), calls = find_col(&pd->t, COL_CALLS, -1);
+
+	if (cpu < 0)
+		return;
+	if (level == 0 && text_eq(r->name, r->name_len, "ProfileStep")) {
+		run->has_model = true;
+		run->model_step_ns = r->cells[cpu].total_ns;
+		run->model_step_calls = calls >= 0 && r->cells[calls].present ? r->cells[calls].i : 0;
+	} else if (level > 0 && run->has_model && run->nr_model < MAX_MODEL_CATS) {
+		copy_field(run->model_names[run->nr_model], sizeof(run->model_names[0]), r->name,
+			   r->name_len);
+		run->model_ns[run->nr_model++] = r->cells[cpu].total_ns;
+	}
+}
+
+/* The node kind of an Operator Summary row at LEVEL. */
+static enum node_kind op_row_kind(const struct row *r, int level, bool has_host)
+{
+	if (level == 0)
+		return NODE_OP;
+	if (!has_host) {
+		/* Device work: no CPU side at all ("- / - / - / - / -"). */
+		if (text_eq(r->name, r->name_len, "MEMSET"))
+			return NODE_MEMSET;
+		if (text_starts(r->name, r->name_len, "MEMCPY"))
+			return NODE_MEMCPY;
+		return NODE_KERNEL;
+	}
+	/* "GpuMemcpySync:CPU->GPU": the host call; its MEMCPY_HtoD child is
+	 * the copy itself, so this is a runtime call, not device work (else
+	 * drill-down would count the copy twice). */
+	if (text_find(r->name, r->name_len, "Memcpy"))
+		return NODE_RUNTIME;
+	return NODE_PHASE;
+}
+
+/* Snake-case attribute key from a column title: "Allocation Size" ->
+ * "allocation_size_bytes". */
+static void column_key(const struct column *col, char *key, size_t cap)
+{
+	size_t k = 0;
+
+	for (const char *s = col->title; *s && k + 8 < cap; s++) {
+		if (isalnum((unsigned char)*s))
+			key[k++] = (char)tolower((unsigned char)*s);
+		else if (k && key[k - 1] != '_')
+			key[k++] = '_';
+	}
+	while (k && key[k - 1] == '_')
+		k--;
+	if (col->kind == COL_BYTES)
+		memcpy(key + k, "_bytes", 6), k += 6;
+	key[k] = '\0';
+}
+
+static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
+{
+	struct table *t = &pd->t;
+	struct profile *p = pd->cur->p;
+	int cpu = find_col(t, COL_COMPOSITE, 1), gpu = find_col(t, COL_COMPOSITE, 0);
+	int calls = find_col(t, COL_CALLS, -1), flops = find_col(t, COL_FLOPS, -1);
+	const struct cell *hc = cpu >= 0 ? &r->cells[cpu] : NULL;
+	const struct cell *dc = gpu >= 0 ? &r->cells[gpu] : NULL;
+	bool has_host = hc && hc->present;
+	struct node *parent, *n;
+	enum node_kind kind;
+
+	/* Where it hangs: under the last row one level up.  A row indented
+	 * deeper than that hangs under the deepest row there is. */
+	if (level > MAX_DEPTH - 1)
+		level = MAX_DEPTH - 1;
+	if (level > t->top + 1) {
+		if (!t->after_skip) {
+			struct pos at = { lineno, r->indent + 1 };
+
+			diag_warn(pd->d, &at, "rows indented more than one level below the row above",
+				  "row '%.*s' is indented more than one level below the row above",
+				  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
+		}
+		level = t->top + 1;
+	}
+	parent = level ? t->stack[level - 1] : t->parent0;
+
+	switch (t->sec) {
+	case SEC_OPERATOR:
+		kind = op_row_kind(r, level, has_host);
+		break;
+	case SEC_KERNEL:
+		kind = NODE_KERNEL;
+		break;
+	case SEC_MEMCPY:
+		kind = NODE_MEMCPY;
+		break;
+	case SEC_USER:
+		kind = NODE_USER;
+		break;
+	default:
+		kind = NODE_GROUP;	/* Memory Summary rows */
+		break;
+	}
+	n = node_new(p, parent, kind, r->name, r->name_len);
+	if (r->name_len >= 3 && !memcmp(r->name + r->name_len - 3, "...", 3))
+		/* A cut name does not identify a kernel: rows that share one
+		 * stay separate, as printed. */
+		n->flags |= NODE_NAME_TRUNCATED | NODE_DISTINCT;
+	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL)
+		n->flags |= NODE_NOT_A_ROW;	/* the Kernel Summary has them */
+	if (calls >= 0 && r->cells[calls].present)
+		n->calls = (uint64_t)r->cells[calls].i;
+	if (has_host)
+		n->host_total_ns = hc->total_ns;
+	if (dc && dc->present)
+		n->device_total_ns = dc->total_ns;
+	/*
+	 * Self times.  Host: the Total is inclusive and the rows under an op
+	 * are its phases (infer_meta, compute, node_creation) and memcpy
+	 * calls, so an op's own host time is its Total minus theirs, clamped
+	 * at 0 (rounding, and events of the same name nested in each other
+	 * -- conv2d dygraph has 1140 calls over 570 of its compute -- can
+	 * make the children add up to more).
+	 *
+	 * Device: self = total.  Nothing under an op is another op; every
+	 * kernel in its subtree was launched by the op itself (by way of its
+	 * compute phase), which is what device self means for the Operators
+	 * pane (tb_plugin subtracts only child *ops*).  Subtracting the
+	 * phases would leave 0 for every op -- RoiAlignGradNode's 239.7 ms
+	 * would read 0 -- and rank ops by noise.
+	 */
+	n->host_self_ns = n->host_total_ns;
+	n->device_self_ns = n->device_total_ns;
+	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP) {
+		parent->host_self_ns -= n->host_total_ns;
+		if (parent->host_self_ns < 0)
+			parent->host_self_ns = 0;
+	}
+	/* Per-call extremes: the host side's when the row has one (ops,
+	 * phases, memcpy calls), else the device side's (kernels). */
+	if (has_host) {
+		n->min_ns = hc->min_ns;
+		n->max_ns = hc->max_ns;
+	} else if (dc && dc->present) {
+		n->min_ns = dc->min_ns;
+		n->max_ns = dc->max_ns;
+	}
+	if (flops >= 0 && r->cells[flops].present) {
+		if (r->cells[flops].is_int)
+			attr_set_int(p, &n->attrs, "flops", r->cells[flops].i);
+		else
+			attr_set_double(p, &n->attrs, "flops", r->cells[flops].d);
+	}
+	if (t->sec == SEC_MEMORY) {
+		for (size_t c = 1; c < t->nr_cols; c++) {
+			const struct cell *cell = &r->cells[c];
+			char key[64];
+
+			column_key(&t->cols[c], key, sizeof(key));
+			if (!*key)
+				continue;
+			if (t->cols[c].kind == COL_TEXT)
+				attr_set_str(p, &n->attrs, key, cell->s, cell->len);
+			else if (cell->present && (t->cols[c].kind == COL_COUNT ||
+						   t->cols[c].kind == COL_BYTES))
+				attr_set_int(p, &n->attrs, key, cell->i);
+		}
+	}
+	t->stack[level] = n;
+	t->top = level;
+}
+
+static void table_row(struct paddle *pd, const struct row *r, uint64_t lineno)
+{
+	struct table *t = &pd->t;
+	size_t rel = r->indent > t->base ? r->indent - t->base : 0;
+	int level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
+	int calls = find_col(t, COL_CALLS, -1);
+
+	t->nr_rows++;
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		const struct cell *cell = &r->cells[c];
+
+		if (t->cols[c].kind == COL_COMPOSITE && calls >= 0 &&
+		    !avg_agrees(t, cell, r->cells[calls].present ? r->cells[calls].i : 0)) {
+			struct pos at = { lineno, cell->col + 1 };
+
+			diag_warn(pd->d, &at, "rows whose average is not total/calls",
+				  "'%.*s': average %.*s is not total over %" PRId64 " calls",
+				  (int)(r->name_len > 60 ? 60 : r->name_len), r->name, (int)cell->len,
+				  cell->s, r->cells[calls].i);
+		}
+	}
+	if (t->sec == SEC_MODEL)
+		model_row(pd, r, level);
+	if (meta_section[t->sec])
+		meta_row(pd, r);
+	else
+		tree_row(pd, r, level, lineno);
+	t->after_skip = false;
+}
+
+/* Column needs of the sections that become nodes. */
+static bool table_usable(const struct table *t)
+{
+	switch (t->sec) {
+	case SEC_OPERATOR:
+	case SEC_KERNEL:
+	case SEC_MEMCPY:
+	case SEC_USER:
+		return find_col(t, COL_CALLS, -1) >= 0 && find_col(t, COL_COMPOSITE, -1) >= 0;
+	default:
+		return true;
+	}
+}
+
+/* Report the row that did not parse, now that a line follows it. */
+static void flush_bad_row(struct paddle *pd)
+{
+	struct table *t = &pd->t;
+
+	if (!t->has_bad)
+		return;
+	diag_warn(pd->d, &t->bad_at, "table rows that do not match their header, skipped",
+		  "row of '%s' does not match the table's columns; skipped", t->title);
+	t->has_bad = false;
+}
+
+/*
+ * A line while a table is open.  Returns true when the table took it;
+ * false hands it to the general dispatch (after closing the table when
+ * the line ends it).
+ */
+static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
+{
+	struct table *t = &pd->t;
+	struct span spans[MAX_COLS];
+	size_t nr_spans, blank = leading_blanks(s, n) == n;
+	struct field f;
+
+	flush_bad_row(pd);
+	nr_spans = blank ? 0 : text_dash_spans(s, n, spans, MAX_COLS, 20, false);
+	switch (t->state) {
+	case T_NONE:
+		return false;
+	case T_TOP:
+		if (blank || unit_line(t, s, n))
+			return true;
+		if (text_starts(s + leading_blanks(s, n), n - leading_blanks(s, n), "Peak ")) {
+			/* Memory Summary: "Peak Allocated Memory: 123456" */
+			const char *colon = memchr(s, ':', n);
+			const char *place = text_find(t->title, strlen(t->title), " - ");
+			char key[160], val[64];
+			struct field k, v;
+
+			if (colon) {
+				k.len = (size_t)(colon - s);
+				k.s = text_trim(s, &k.len);
+				v.len = n - (size_t)(colon + 1 - s);
+				v.s = text_trim(colon + 1, &v.len);
+				snprintf(key, sizeof(key), "%.*s%s%s%s", (int)(k.len > 100 ? 100 : k.len),
+					 k.s, place ? " (" : "", place ? place + 3 : "", place ? ")" : "");
+				copy_field(val, sizeof(val), v.s, v.len);
+				profile_meta(pd->cur->p, "memory", key, val);
+				return true;
+			}
+		}
+		if (nr_spans >= 2 && nr_spans <= MAX_COLS) {
+			memcpy(t->spans, spans, nr_spans * sizeof(*spans));
+			t->nr_spans = nr_spans;
+			t->base = spans[0].start;
+			t->state = T_HEADER;
+			return true;
+		}
+		end_table(pd, lineno, false);
+		return false;
+	case T_HEADER: {
+		struct pos at = { lineno, 1 };
+
+		if (blank)
+			return true;
+		if (nr_spans || !parse_header(pd, s, n, lineno, false)) {
+			diag_warn(pd->d, &at, "table headers that do not parse",
+				  "header of table '%s' does not line up with its separator line",
+				  t->title);
+			t->state = T_NONE;
+			return nr_spans != 0;
+		}
+		if (has_time_columns(t) && !t->has_unit)
+			diag_warn(pd->d, &at, "tables without a 'Time unit:' line (ms assumed)",
+				  "table '%s' has no 'Time unit:' line; ms assumed", t->title);
+		t->skip_rows = !table_usable(t);
+		if (t->skip_rows)
+			diag_warn(pd->d, &at, "tables without the columns they need, skipped",
+				  "table '%s' lacks its Calls or Total columns; skipped", t->title);
+		t->state = T_HEADSEP;
+		return true;
+	}
+	case T_HEADSEP:
+		if (nr_spans >= 2) {
+			t->state = T_ROWS;
+			return true;
+		}
+		{
+			struct pos at = { lineno, 1 };
+
+			diag_warn(pd->d, &at, "table headers that do not parse",
+				  "header of table '%s' is not followed by a separator line", t->title);
+		}
+		t->state = T_NONE;
+		return false;
+	case T_ROWS:
+		if (nr_spans >= 2) {
+			/* The closing separator. */
+			if (!t->nr_rows)
+				end_table(pd, lineno, true);
+			else
+				t->state = T_AFTER;
+			return true;
+		}
+		/* A blank line ends a table as well as its separator does:
+		 * newer releases print the UserDefined Summary without one
+		 * (seed 001).  So does a Markdown fence round a quoted table. */
+		if (nr_spans == 1 || blank || text_starts(s + leading_blanks(s, n),
+							   n - leading_blanks(s, n), "```")) {
+			end_table(pd, lineno, true);
+			return true;
+		}
+		if (title_of(s, n, '-', &f) && text_starts(f.s, f.len, "Thread:")) {
+			if (t->group) {
+				t->parent0 = node_new(pd->cur->p, t->group, NODE_GROUP, f.s, f.len);
+				t->top = -1;
+			}
+			return true;
+		}
+		{
+			size_t i = leading_blanks(s, n);
+
+			if (text_eq(s + i, n - i, "...")) {
+				struct pos at = { lineno, i + 1 };
+
+				diag_warn(pd->d, &at, "tables cut short with '...'",
+					  "table '%s' is cut short here ('...'); rows after it are missing",
+					  t->title);
+				t->state = T_NONE;
+				pd->cur->mark = pd->cur->p->nr_steps;
+				return true;
+			}
+		}
+		if (title_of(s, n, '-', &f) || title_of(s, n, '=', &f)) {
+			end_table(pd, lineno, false);
+			return false;
+		}
+		{
+			struct row r;
+			size_t bad = 0;
+
+			if (parse_row(t, s, n, &r, &bad)) {
+				if (!t->skip_rows)
+					table_row(pd, &r, lineno);
+				else
+					t->nr_rows++;
+				return true;
+			}
+			/* A log line printed into the table by another thread. */
+			if (iteration_line(pd, s, n, lineno))
+				return true;
+			t->has_bad = true;
+			t->bad_at.line = lineno;
+			t->bad_at.col = bad + 1;
+			t->after_skip = true;
+			/* Deeper rows hang under the last good row above it. */
+			{
+				size_t rel = leading_blanks(s, n);
+				int level;
+
+				rel = rel > t->base ? rel - t->base : 0;
+				level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
+				if (t->top >= level)
+					t->top = level - 1;
+			}
+			return true;
+		}
+	case T_AFTER:
+		/* Overview Summary: a second header ("Calls  GPU Time  Ratio (%)",
+		 * its first cell blank) and block after the closing separator. */
+		if (!blank && !nr_spans && t->sec == SEC_OVERVIEW &&
+		    parse_header(pd, s, n, lineno, true)) {
+			t->state = T_HEADSEP;
+			return true;
+		}
+		t->state = T_NONE;
+		pd->cur->mark = pd->cur->p->nr_steps;
+		return false;
+	}
+	return false;
+}
+
+/* ---- the pass ---------------------------------------------------------- */
+
+static void dispatch(struct paddle *pd, char *s, size_t n, uint64_t lineno)
+{
+	struct field f;
+
+	if (pd->perf != PERF_NONE) {
+		if (perf_line(pd, s, n, lineno))
+			return;
+		pd->perf = PERF_NONE;
+	}
+	if (table_line(pd, s, n, lineno))
+		return;
+	if (title_of(s, n, '-', &f)) {
+		int sec = section_of(&f);
+
+		if (sec >= 0) {
+			start_table(pd, &f, sec, lineno);
+		} else if (text_find(f.s, f.len, "Summary") && !text_starts(f.s, f.len, "Thread:")) {
+			struct pos at = { lineno, f.col + 1 };
+
+			diag_warn(pd->d, &at, "summary sections this parser does not know, skipped",
+				  "section '%.*s' is not one this parser knows; skipped",
+				  (int)(f.len > 60 ? 60 : f.len), f.s);
+		}
+		return;
+	}
+	if (title_of(s, n, '=', &f) && text_eq(f.s, f.len, "Perf Summary")) {
+		pd->perf = PERF_HEAD;
+		pd->found = true;
+		strcpy(pd->time_unit, "s");
+		pd->ips_unit[0] = '\0';
+		pd->nr_perf_cols = 0;
+		return;
+	}
+	iteration_line(pd, s, n, lineno);
+}
+
+static int paddle_parse(struct profile *p, struct input *in, struct diag *d)
+{
+	struct paddle pd = { .first = p, .in = in, .d = d };
+	char *line;
+	size_t len;
+	uint64_t last = 0;
+	int rc = 0;
+
+	run_new(&pd, p);
+	while ((line = input_line(in, &len))) {
+		size_t k;
+
+		last = in->lineno;
+		if (memchr(line, '\0', len)) {
+			struct pos at = { in->lineno, (size_t)((char *)memchr(line, '\0', len) - line) + 1 };
+
+			diag_error(d, &at, "binary data (a NUL byte) in a text profile; reading stops here");
+			rc = pd.found ? 0 : -1;
+			pd.t.has_bad = false;
+			goto out;
+		}
+		len = text_strip_ansi(line, len);
+		k = text_log_prefix(line, len);
+		line += k;
+		len -= k;
+		while (len && is_blank(line[len - 1]))
+			len--;
+		dispatch(&pd, line, len, in->lineno);
+	}
+	if (input_failed(in, d)) {
+		rc = pd.found ? 0 : -1;
+		pd.t.has_bad = false;
+		goto out;
+	}
+	if (pd.t.has_bad) {
+		/* The file's last line was a row that did not parse. */
+		diag_error(d, &pd.t.bad_at, "table '%s' cut mid-row; the rows above it are kept",
+			   pd.t.title);
+		pd.t.has_bad = false;
+		pd.t.after_skip = false;
+	}
+	end_table(&pd, last + 1, false);
+	if (!pd.found) {
+		diag_error(d, NULL, "no PaddlePaddle profiler summary or training-log lines found");
+		rc = -1;
+	}
+out:
+	for (struct run *r = pd.runs, *next; r; r = next) {
+		next = r->next;
+		if (rc == 0)
+			finish_run(r);
+		free(r);
+	}
+	return rc;
+}
+
+const struct parser paddle_parser = {
+	.name = "paddle",
+	.summary = "PaddlePaddle profiler summary tables and training-log lines",
+	.probe = paddle_probe,
+	.parse = paddle_parse,
+};
