@@ -142,6 +142,7 @@ struct table {
 	struct node *stack[MAX_DEPTH];	/* the last row of each level */
 	int top;			/* deepest valid level in stack, or -1 */
 	bool after_skip;		/* a row above was skipped */
+	char thread[64];		/* "1234" under a per-thread title */
 	uint64_t nr_rows;
 	/* A row that did not parse: a warning once the next line shows it
 	 * was not the file's last, an error ("cut mid-row") if it was. */
@@ -1333,6 +1334,14 @@ static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 		n->flags |= NODE_NAME_TRUNCATED | NODE_DISTINCT;
 	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL)
 		n->flags |= NODE_NOT_A_ROW;	/* the Kernel Summary has them */
+	/* thread_sep=True: one table per thread, where an op can appear under
+	 * several.  Merging them by name would add calls and times up but
+	 * show one thread's FLOPs (a row's attributes are its first node's),
+	 * so they stay rows of their own with a thread column. */
+	if (level == 0 && t->thread[0]) {
+		n->flags |= NODE_DISTINCT;
+		attr_set_str(p, &n->attrs, "thread", t->thread, strlen(t->thread));
+	}
 	if (calls >= 0 && r->cells[calls].present)
 		n->calls = (uint64_t)r->cells[calls].i;
 	if (has_host)
@@ -1553,8 +1562,15 @@ static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
 		}
 		if (title_of(s, n, '-', &f) && text_starts(f.s, f.len, "Thread:")) {
 			if (t->group) {
+				struct field id = { f.s + 7, f.len - 7, 0 };
+
 				t->parent0 = node_new(pd->cur->p, t->group, NODE_GROUP, f.s, f.len);
 				t->top = -1;
+				id.s = text_trim(id.s, &id.len);
+				if (text_eq(id.s, id.len, "All threads merged"))
+					t->thread[0] = '\0';
+				else
+					copy_field(t->thread, sizeof(t->thread), id.s, id.len);
 			}
 			return true;
 		}
@@ -1698,7 +1714,7 @@ static int paddle_parse(struct profile *p, struct input *in, struct diag *d)
 		diag_error(d, &pd.t.bad_at, "table '%s' cut mid-row; the rows above it are kept",
 			   pd.t.title);
 		pd.t.has_bad = false;
-		pd.t.after_skip = false;
+		pd.t.state = T_NONE;	/* that is the table's end, said once */
 	}
 	end_table(&pd, last + 1, false);
 	if (!pd.found) {

@@ -465,12 +465,18 @@ static void t_fixture_new(void)
 	CHECK_EQ(load(&p, "tests/golden/paddle/summary-new.txt", NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(msg, "");
 	agg_ops(&p, NULL, &a);
-	CHECK_EQ(a.nr, 2);
-	/* One per thread title; the Operators pane adds the threads up. */
+	/* A group per thread title; an op under two threads is two rows,
+	 * each with its thread and its own FLOPs. */
+	CHECK_EQ(a.nr, 3);
 	r = row_named(&a, "matmul dygraph");
-	CHECK(r && r->calls == 12 && r->host_total_ns == 6000000 && r->device_total_ns == 24000000);
+	CHECK(r && r->calls == 8 && r->host_total_ns == 4000000 && r->device_total_ns == 16000000);
 	CHECK(r && attr_i(r->first->attrs, "flops") == 1048576);
 	CHECK(r && !strcmp(r->first->parent->name, "Thread: 1234"));
+	CHECK(r && !strcmp(attr_find(r->first->attrs, "thread")->v.s, "1234"));
+	r = &a.rows[2];
+	CHECK(!strcmp(r->name, "matmul dygraph") && r->calls == 4 && r->device_total_ns == 8000000);
+	CHECK(attr_i(r->first->attrs, "flops") == 524288);
+	CHECK(!strcmp(attr_find(r->first->attrs, "thread")->v.s, "5678"));
 	/* A top-level name longer than its column, whole. */
 	r = row_named(&a, "GradNodePyLayer_RecomputeFunction_backward_of_TransformerDecoderLayer");
 	CHECK(r && r->calls == 4 && r->host_self_ns == 10000000 && r->device_total_ns == 200000000);

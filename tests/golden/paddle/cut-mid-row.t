@@ -1,0 +1,1 @@
+--print ops tests/golden/paddle/cut-mid-row.txt

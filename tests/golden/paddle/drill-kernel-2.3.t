@@ -1,0 +1,1 @@
+--print ops --drill volta_sgemm_128x64_nn tests/golden/paddle/summary-2.3.txt

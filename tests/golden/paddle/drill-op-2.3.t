@@ -1,0 +1,1 @@
+--print kernels --drill-re ^conv2d_grad.grad_node$ tests/golden/paddle/summary-2.3.txt

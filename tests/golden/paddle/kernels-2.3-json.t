@@ -1,0 +1,1 @@
+--print kernels --format json tests/golden/paddle/summary-2.3.txt

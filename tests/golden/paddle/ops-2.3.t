@@ -1,0 +1,1 @@
+--print ops tests/golden/paddle/summary-2.3.txt

@@ -1,0 +1,1 @@
+--print steps tests/golden/paddle/summary-2.3.txt

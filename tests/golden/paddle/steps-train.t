@@ -1,0 +1,1 @@
+--print steps tests/golden/paddle/train-log.txt

@@ -1,0 +1,1 @@
+--print steps --run 2 tests/golden/paddle/two-runs.txt

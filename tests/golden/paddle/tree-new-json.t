@@ -1,0 +1,1 @@
+--print tree --format json tests/golden/paddle/summary-new.txt

@@ -1,0 +1,1 @@
+--print tree tests/golden/paddle/summary-new.txt
