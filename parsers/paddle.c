@@ -142,6 +142,7 @@ struct table {
 	struct node *stack[MAX_DEPTH];	/* the last row of each level */
 	int top;			/* deepest valid level in stack, or -1 */
 	bool after_skip;		/* a row above was skipped */
+	bool complete;			/* its closing separator was seen */
 	char thread[64];		/* "1234" under a per-thread title */
 	uint64_t nr_rows;
 	/* A row that did not parse: a warning once the next line shows it
@@ -162,6 +163,8 @@ struct run {
 	size_t nr_model;
 	char model_names[MAX_MODEL_CATS][40];
 	int64_t model_ns[MAX_MODEL_CATS];
+	struct node *kernel_summary;	/* its Kernel Summary group */
+	bool kernels_cut;		/* ... cut short with "..." */
 	struct run *next;
 };
 
@@ -400,7 +403,110 @@ static struct profile *run_for_section(struct paddle *pd, int sec, uint64_t line
 /* Integer division rounded half away from zero, for average steps. */
 static int64_t div_round(int64_t a, int64_t b)
 {
-	return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+	int64_t rem = a % b;
+
+	return a / b + (rem >= b - rem);	/* no a + b / 2: it may overflow */
+}
+
+/* NAME without the "..." of a cut name; *LEN gets its length. */
+static const char *name_stem(const struct node *n, size_t *len)
+{
+	*len = strlen(n->name);
+	if (n->flags & NODE_NAME_TRUNCATED)
+		*len -= 3;
+	return n->name;
+}
+
+/* Whether the Operator Summary's kernel TREE (the name cut at 45-47
+ * characters, argument list kept) and the Kernel Summary's SUM (argument
+ * list stripped, cut at 87) can be the same kernel: both are prefixes of
+ * its full name. */
+static bool same_kernel(const struct node *tree, const struct node *sum)
+{
+	size_t tl, sl;
+	const char *t = name_stem(tree, &tl), *s = name_stem(sum, &sl);
+
+	if (tl >= sl)
+		return !memcmp(t, s, sl) &&
+		       (tl == sl || (sum->flags & NODE_NAME_TRUNCATED) || t[sl] == '(');
+	return (tree->flags & NODE_NAME_TRUNCATED) && !memcmp(t, s, tl);
+}
+
+struct link_ctx {
+	struct node *sums;		/* the Kernel Summary group */
+	uint64_t nr_kernels;		/* count_kernel(): tree kernels */
+};
+
+static bool count_kernel(struct node *n, void *ctx)
+{
+	struct link_ctx *l = ctx;
+
+	l->nr_kernels += n->kind == NODE_KERNEL;
+	return true;
+}
+
+static bool link_kernel(struct node *n, void *ctx)
+{
+	struct link_ctx *l = ctx;
+	struct node *match = NULL, *exact = NULL;
+	size_t nr = 0, nr_exact = 0;
+
+	if (n->kind != NODE_KERNEL)
+		return true;
+	for (struct node *s = l->sums->child; s; s = s->next) {
+		if (s->name == n->name)
+			return true;		/* already the same name */
+		/* The summary row counts every launch of the kernel, so it
+		 * has at least as many as one place in the tree. */
+		if (!same_kernel(n, s) || s->calls < n->calls)
+			continue;
+		match = s;
+		nr++;
+		/* Launched from this one place only: the same numbers. */
+		if (s->calls == n->calls && s->device_total_ns == n->device_total_ns) {
+			exact = s;
+			nr_exact++;
+		}
+	}
+	if (nr != 1)
+		match = nr_exact == 1 ? exact : NULL;	/* else: ambiguous, leave it */
+	if (match) {
+		n->name = match->name;
+		n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
+		n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
+	}
+	return true;
+}
+
+/*
+ * Kernel -> ops drill-down goes by name, but the Operator Summary prints
+ * a kernel's name cut at 45-47 characters with its argument list, and
+ * the Kernel Summary the same kernel's name without arguments, cut at 87
+ * ("void phi::GPURoiAlignBackward<float>(int, flo..." and "void
+ * phi::GPURoiAlignBackward<float>").  A tree kernel whose name fits
+ * exactly one Kernel Summary row with at least its calls, or several but
+ * one with its very calls and total, takes that row's name; the others
+ * ("void xmma_cudnn::gemm::kernel<xmma_cudnn::imp..." fits dozens) keep
+ * theirs.  Quadratic: skipped for tables too large for it to stay cheap.
+ */
+static void link_kernels(struct run *r)
+{
+	struct link_ctx l = { .sums = r->kernel_summary };
+	uint64_t nr_sums = 0;
+
+	/* A tree kernel may be one of the rows left out. */
+	if (!l.sums || r->kernels_cut)
+		return;
+	for (struct node *s = l.sums->child; s; s = s->next)
+		nr_sums++;
+	for (struct node *g = r->p->root->child; g; g = g->next)
+		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
+			node_walk(g, count_kernel, &l);
+	if (!nr_sums || !l.nr_kernels || nr_sums > UINT64_C(50000000) / l.nr_kernels)
+		return;
+	for (struct node *g = r->p->root->child; g; g = g->next)
+		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
+			node_walk(g, link_kernel, &l);
 }
 
 /*
@@ -413,6 +519,7 @@ static void finish_run(struct run *r)
 {
 	struct profile *p = r->p;
 
+	link_kernels(r);
 	if (p->nr_steps > r->first_step) {
 		int64_t epoch = -1;
 		bool several = false;
@@ -443,7 +550,8 @@ static void finish_run(struct run *r)
 	 * category its host total over ProfileStep's calls (not its own Avg,
 	 * which is per call of that phase: Dataloader may run 9 times in 10
 	 * steps), so the categories add up to the step. */
-	if (r->has_model && r->model_step_calls > 0 && r->nr_model && !p->nr_step_cats &&
+	if (r->has_model && r->model_step_calls > 0 && r->model_step_ns >= 0 && r->nr_model &&
+	    !p->nr_step_cats &&
 	    !p->nr_steps) {
 		const char *names[MAX_MODEL_CATS];
 		struct step *s;
@@ -515,17 +623,20 @@ static bool parse_eta(const char *s, size_t n, int64_t *ns)
 	} else if (!i) {
 		return false;
 	}
+	/* Bounded so that the nanoseconds fit an int64 (the fuzzer found
+	 * "eta: 2322222222:59:56"): hours of at most 6 digits, minutes and
+	 * seconds of 2, at most 10000 days. */
 	for (i = 0; k < 3; k++) {
-		size_t st = i;
+		size_t st = i, max = k ? 2 : 6;
 
-		while (i < n && isdigit((unsigned char)s[i]) && i - st < 12)
+		while (i < n && isdigit((unsigned char)s[i]))
 			i++;
-		if (i == st || !num_int(s + st, i - st, &part[k]))
+		if (i == st || i - st > max || !num_int(s + st, i - st, &part[k]))
 			return false;
 		if (k < 2 && (i >= n || s[i++] != ':'))
 			return false;
 	}
-	if (days > 100000)
+	if (days > 10000)
 		return false;
 	v = ((days * 24 + part[0]) * 60 + part[1]) * 60 + part[2];
 	*ns = v * 1000000000;
@@ -1085,6 +1196,10 @@ static void end_table(struct paddle *pd, uint64_t lineno, bool closed)
 			  "row of '%s' does not match the table's columns; skipped", t->title);
 		t->has_bad = false;
 	}
+	/* Tree kernels are named after Kernel Summary rows (link_kernels())
+	 * only when none of its rows may be missing. */
+	if (t->sec == SEC_KERNEL && !t->complete)
+		pd->cur->kernels_cut = true;
 	if (t->state == T_HEADER || t->state == T_HEADSEP || (t->state == T_ROWS && !t->nr_rows))
 		diag_warn(pd->d, &at, "tables with a header but no rows",
 			  "table '%s' has a header but no rows", t->title);
@@ -1113,6 +1228,8 @@ static void start_table(struct paddle *pd, const struct field *title, int sec, u
 	copy_field(t->title, sizeof(t->title), title->s, title->len);
 	if (!meta_section[sec]) {
 		t->group = node_new(p, p->root, NODE_GROUP, title->s, title->len);
+		if (sec == SEC_KERNEL && !pd->cur->kernel_summary)
+			pd->cur->kernel_summary = t->group;
 		t->parent0 = t->group;
 	}
 	pd->found = true;
@@ -1546,6 +1663,7 @@ static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
 	case T_ROWS:
 		if (nr_spans >= 2) {
 			/* The closing separator. */
+			t->complete = true;
 			if (!t->nr_rows)
 				end_table(pd, lineno, true);
 			else
@@ -1557,6 +1675,7 @@ static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
 		 * (seed 001).  So does a Markdown fence round a quoted table. */
 		if (nr_spans == 1 || blank || text_starts(s + leading_blanks(s, n),
 							   n - leading_blanks(s, n), "```")) {
+			t->complete = nr_spans == 1;
 			end_table(pd, lineno, true);
 			return true;
 		}
@@ -1583,6 +1702,8 @@ static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
 				diag_warn(pd->d, &at, "tables cut short with '...'",
 					  "table '%s' is cut short here ('...'); rows after it are missing",
 					  t->title);
+				if (t->sec == SEC_KERNEL)
+					pd->cur->kernels_cut = true;
 				t->state = T_NONE;
 				pd->cur->mark = pd->cur->p->nr_steps;
 				return true;

@@ -185,11 +185,27 @@ static void t_seed001(void)
 	CHECK_EQ(a.scope_device_ns, 566980000);
 	/* The printed rows add up to 264.97 ms but for rounding. */
 	CHECK(sum >= 264970000 - 18 * 5000 && sum <= 264970000 + 18 * 5000);
-	r = row_named(&a, "volta_fp16_s884cudnn_fp16_256x64_ldg8_relu_f2...");
+	/* Named as the Kernel Summary names it where only one of its rows
+	 * fits the cut name ("volta_fp16_s884cudnn_fp16_256x64_ldg8_relu_f2..."
+	 * in the Operator Summary)... */
+	r = row_named(&a, "volta_fp16_s884cudnn_fp16_256x64_ldg8_relu_f2f_exp_small_nhwc_tn_v1");
 	CHECK(r && r->calls == 46 && r->device_total_ns == 9070000);
-	CHECK(r && (r->first->flags & NODE_NAME_TRUNCATED));
+	CHECK(r && !(r->first->flags & NODE_NAME_TRUNCATED));
+	/* ... or where one has the same calls and total... */
+	r = row_named(&a, "void xmma_cudnn::gemm::kernel<xmma_cudnn::implicit_gemm::fprop::"
+			  "Kernel_traits<xmma_cudn...");
+	CHECK(r && r->calls == 294 && r->device_total_ns == 139140000);
+	/* ... and as printed where several fit. */
+	r = row_named(&a, "void Eigen::internal::EigenMetaKernel<Eigen::...");
+	CHECK(r && (r->first->flags & NODE_NAME_TRUNCATED) && r->calls == 570);
 	r = row_named(&a, "MEMSET");
 	CHECK(r && r->first->kind == NODE_MEMSET && r->calls == 42);
+	agg_release(&a);
+
+	/* Kernel -> ops: the op whose compute launched it. */
+	agg_kernel_ops(&p, &(struct agg_scope){ .want = name_is,
+						 .ctx = "void phi::GPURoiAlignBackward<float>" }, &a);
+	CHECK(a.nr == 1 && !strcmp(a.rows[0].name, "RoiAlignGradNode") && a.rows[0].calls == 10);
 	agg_release(&a);
 
 	agg_kernels(&p, NULL, &a);
@@ -416,8 +432,11 @@ static void t_fixture_23(void)
 	CHECK(r && r->first->kind == NODE_MEMCPY && r->device_total_ns == 40000);
 	r = row_named(&a, "ncclAllReduceRingLLKernel_sum_f32(ncclColl)");
 	CHECK(r && r->first->parent->kind == NODE_OP && r->calls == 4);
-	r = row_named(&a, "maxwell_scudnn_128x128_stridedB_splitK_interi...");
+	r = row_named(&a, "maxwell_scudnn_128x128_stridedB_splitK_interior_nn");
 	CHECK(r && r->first->kind == NODE_KERNEL && (r->first->flags & NODE_NOT_A_ROW));
+	r = row_named(&a, "cudnn::maxwell::gemm::computeWgradOffsetsKernel(cudnn::maxwell::gemm::"
+			  "ComputeOffsetsPar...");
+	CHECK(r && r->calls == 8 && (r->first->flags & NODE_NAME_TRUNCATED));
 	agg_release(&a);
 
 	/* Kernels: the Kernel Summary only; two rows whose cut names are the
@@ -777,6 +796,26 @@ static void t_bad_odd_values(void)
 	profile_release(&p);
 }
 
+/* Found by the fuzzer: an eta whose nanoseconds overflow int64 (UBSan).
+ * Such an eta is left out; the iteration is kept. */
+static void t_bad_huge_eta(void)
+{
+	static const char text[] =
+		"ppdet.engine INFO: Epoch: [0] [1/3] eta: 2322222222:59:56 batch_cost: 0.5 data_cost: 0.1\n"
+		"ppdet.engine INFO: Epoch: [0] [2/3] eta: 99999 days, 1:00:00 batch_cost: 0.5 data_cost: 0.1\n"
+		"ppdet.engine INFO: Epoch: [0] [3/3] eta: 10000 days, 999999:59:59 batch_cost: 0.5\n";
+	struct profile p;
+	char msg[4096];
+
+	CHECK_EQ(load(&p, make("eta.log", text, sizeof(text) - 1), NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(p.nr_steps, 3);
+	CHECK(attr_find(p.steps[0].attrs, "eta_ns") == NULL);
+	CHECK(attr_find(p.steps[1].attrs, "eta_ns") == NULL);
+	CHECK_EQ(attr_i(p.steps[2].attrs, "eta_ns"),
+		 ((INT64_C(10000) * 24 + 999999) * 3600 + 59 * 60 + 59) * INT64_C(1000000000));
+	profile_release(&p);
+}
+
 static void t_bad_not_paddle(void)
 {
 	static const char text[] = "just some words\nand a second line\n";
@@ -805,6 +844,7 @@ const struct test tests[] = {
 	{ "bad input: binary garbage after a valid start", t_bad_binary_tail },
 	{ "bad input: a 5 MB line inside a table", t_bad_huge_line },
 	{ "bad input: odd values are counted warnings", t_bad_odd_values },
+	{ "bad input: an eta too large for int64 ns", t_bad_huge_eta },
 	{ "bad input: not Paddle at all", t_bad_not_paddle },
 	{ 0 }
 };

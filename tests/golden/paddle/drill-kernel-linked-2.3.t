@@ -1,0 +1,1 @@
+--print ops --drill maxwell_scudnn_128x128_stridedB_splitK_interior_nn tests/golden/paddle/summary-2.3.txt
