@@ -400,7 +400,7 @@ static struct profile *run_for_section(struct paddle *pd, int sec, uint64_t line
 	return r->p;
 }
 
-/* Integer division rounded half away from zero, for average steps. */
+/* A / B (A >= 0, B > 0) rounded half up, for average steps. */
 static int64_t div_round(int64_t a, int64_t b)
 {
 	int64_t rem = a % b;
@@ -718,7 +718,6 @@ static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t 
 	for (size_t i = 0; i < nr; i++) {
 		const char *k = kv[i].k, *v = kv[i].v;
 		size_t kl = kv[i].klen, vl = kv[i].vlen;
-
 		int64_t ns;
 
 		/* Seconds, or with a unit: "2.18455s" (PaddleClas). */
@@ -840,22 +839,22 @@ static bool perf_line(struct paddle *pd, const char *s, size_t n, uint64_t linen
 	struct profile *p = pd->cur->p;
 	struct field cells[8];
 	size_t nr, i;
-	const char *colon;
 
 	if (pd->perf == PERF_HEAD && !pipe_cells(s, n, cells, 8)) {
 		const char *rest = s;
 		size_t len = n;
 
-		/* "Reader Ratio: 53.514%", "Time Unit: s, IPS Unit: steps/s" */
-		if (!(colon = memchr(s, ':', n)))
+		/* "Reader Ratio: 53.514%", "Time Unit: s, IPS Unit: steps/s":
+		 * timer.py prints these two and nothing else. */
+		if (!text_starts(s, n, "Reader Ratio:") && !text_starts(s, n, "Time Unit:"))
 			return false;
 		while (len) {
 			const char *comma = memchr(rest, ',', len);
 			size_t part = comma ? (size_t)(comma - rest) : len;
 			char key[64], val[64];
 			struct field k, v;
+			const char *colon = memchr(rest, ':', part);
 
-			colon = memchr(rest, ':', part);
 			if (!colon)
 				return false;
 			k.len = (size_t)(colon - rest);
