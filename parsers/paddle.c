@@ -502,7 +502,7 @@ static void link_kernels(struct run *r)
 	for (struct node *g = r->p->root->child; g; g = g->next)
 		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
 			node_walk(g, count_kernel, &l);
-	if (!nr_sums || !l.nr_kernels || nr_sums > UINT64_C(50000000) / l.nr_kernels)
+	if (!nr_sums || !l.nr_kernels || nr_sums > UINT64_C(20000000) / l.nr_kernels)
 		return;
 	for (struct node *g = r->p->root->child; g; g = g->next)
 		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
