@@ -492,5 +492,15 @@ void pane_view_flat(struct pane *pane)
 			pane->view[n++] = i;
 	}
 	pane->nr_view = n;
+	if (pane->sort_col < 0 && pane->sort_desc) {
+		/* The model's order, reversed (r on the Steps pane). */
+		for (size_t i = 0; i < n / 2; i++) {
+			size_t t = pane->view[i];
+
+			pane->view[i] = pane->view[n - 1 - i];
+			pane->view[n - 1 - i] = t;
+		}
+		return;
+	}
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }

@@ -159,7 +159,7 @@ static const struct column col_kind = {
 	get_kind, NULL, 0, NULL, NULL
 };
 static const struct column col_calls = {
-	"calls", "Calls", "how many times it ran", COL_COUNT, 7, get_calls, NULL, 0, NULL, NULL
+	"calls", "Calls", "how many times it ran", COL_COUNT, 6, get_calls, NULL, 0, NULL, NULL
 };
 static const struct column col_dev_self = {
 	"device_self", "Dev self", "device time of the work this op launched itself, "
