@@ -347,7 +347,6 @@ static void open_help(struct ui *ui)
 		return;
 	}
 	ui->help = pane_new(&help_pane_ops, ui->prof, &scope);
-	ui->help->title = xstrdup("Help");
 }
 
 /* ---------------------------------------------------------------------
