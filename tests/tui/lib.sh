@@ -38,48 +38,33 @@ tui_start() {
 	$T kill-session -t t 2>/dev/null
 	$T new-session -d -x "$w" -y "$h" -s t "$*; echo \"[exit \$?]\"; sleep 60"
 }
-# tui_line N TEXT: line N (from 1) of the screen holds TEXT.
-tui_line() {
-	i=0
-	until tui_screen | sed -n "${1}p" | grep -qF -- "$2"; do
-		i=$((i + 1))
-		if [ "$i" -gt 100 ]; then
-			echo "timeout waiting for '$2' on line $1; the screen was:" >&2
-			tui_screen >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-}
+tui_line() { tui_until "'$2' on line $1" on_line "$1" "$2"; }
 tui_keys() { $T send-keys -t t "$@"; }
 tui_text() { $T send-keys -t t -l "$1"; }
 tui_screen() { $T capture-pane -p -t t; }
-# tui_wait TEXT: until TEXT is on screen (5 s at most).
-tui_wait() {
+# tui_until WHAT COMMAND...: until COMMAND succeeds (5 s at most); WHAT
+# says what was awaited when it does not.
+tui_until() {
+	what=$1
+	shift
 	i=0
-	until tui_screen | grep -qF -- "$1"; do
+	until "$@"; do
 		i=$((i + 1))
 		if [ "$i" -gt 100 ]; then
-			echo "timeout waiting for '$1'; the screen was:" >&2
+			echo "timeout waiting for $what; the screen was:" >&2
 			tui_screen >&2
 			return 1
 		fi
 		sleep 0.05
 	done
 }
-# tui_gone TEXT: until TEXT has left the screen.
-tui_gone() {
-	i=0
-	while tui_screen | grep -qF -- "$1"; do
-		i=$((i + 1))
-		if [ "$i" -gt 100 ]; then
-			echo "timeout waiting for '$1' to go; the screen was:" >&2
-			tui_screen >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-}
+on_screen() { tui_screen | grep -qF -- "$1"; }
+off_screen() { ! on_screen "$1"; }
+on_line() { tui_screen | sed -n "${1}p" | grep -qF -- "$2"; }
+# tui_wait TEXT: until TEXT is on screen; tui_gone TEXT: until it is not;
+# tui_line N TEXT: until line N (from 1) holds TEXT.
+tui_wait() { tui_until "'$1'" on_screen "$1"; }
+tui_gone() { tui_until "'$1' to go" off_screen "$1"; }
 # tui_expect NAME: the screen equals tests/tui/expected/NAME.screen.
 tui_expect() {
 	tui_screen >"$OUT/$1.screen"
