@@ -719,11 +719,11 @@ static bool lar_line(struct mge *m, const char *s, size_t len)
 	}
 	if (text_starts(s, len, "profile option:")) {
 		/* fitting mode: the option code is the next line, then its
-		 * average time; the iterations before belong to it */
-		if (m->phase == PH_ANALYZE)
+		 * average time, which ends the run; the iterations before
+		 * belong to it */
+		if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
 			next_run(m);
 		use_run(m, false);
-		m->phase = PH_DONE;
 		m->want_options = true;
 		return true;
 	}
@@ -1706,7 +1706,7 @@ struct mjson {
 	const char *comp_nodes[16];	/* distinct comp node names seen */
 	size_t nr_comp_nodes;
 	bool more_comp_nodes;
-	bool has_profiler;
+	bool has_profiler, has_graph;
 	int64_t seq;
 };
 
@@ -2186,6 +2186,7 @@ static enum json_tok read_graph_exec(struct mjson *mj)
 			odd_value(mj, "'graph_exec'");
 		return tok_failed(t) ? t : skip(mj, t);
 	}
+	mj->has_graph = true;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		if (json_is(j, "operator"))
 			t = read_operators(mj);
@@ -2305,7 +2306,9 @@ static void build_json_model(struct mjson *mj)
 		snprintf(num, sizeof(num), "%zu", untimed);
 		profile_meta(p, "profile", "operators without times", num);
 	}
-	if (unnamed) {
+	/* without graph_exec (a cut file) every operator is named by its
+	 * id, and that is no news */
+	if (unnamed && mj->has_graph) {
 		struct pos none = { 0, 0 };
 
 		diag_warn(mj->d, &none, "profiled operators missing from graph_exec, named by id",
