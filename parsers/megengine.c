@@ -881,7 +881,7 @@ static struct node *find_op(struct profile *p, const struct pa_row *r)
 static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 {
 	struct profile *p = m->run;
-	struct node *n = is_host ? find_op(p, r) : NULL;
+	struct node *n;
 
 	if (!r->name.len) {
 		struct pos at = here(m, 0);
@@ -890,6 +890,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 			  "profile_analyze row without an operator name");
 		return NULL;
 	}
+	n = is_host ? find_op(p, r) : NULL;
 	if (n) {
 		n->host_self_ns = n->host_total_ns = r->time_ns;
 		return n;

@@ -652,6 +652,31 @@ static void t_bad_grid(void)
 		agg_release(&a);
 		profile_release(&p);
 	}
+	/* found by the fuzzer: a host table row without operator info */
+	{
+		static const char nameless[] =
+			"\xe2\x94\x82 device self time \xe2\x94\x82 operator info \xe2\x94\x82\n"
+			"\xe2\x95\x9e\xe2\x95\x90\xe2\x95\xaa\xe2\x95\x90\xe2\x95\xa1\n"
+			"\xe2\x94\x82 #0 \xe2\x94\x82 a[1] \xe2\x94\x82\n"
+			"\xe2\x94\x82 0.002 \xe2\x94\x82  \xe2\x94\x82\n"
+			"\xe2\x95\x98\xe2\x95\x90\xe2\x95\xa7\xe2\x95\x90\xe2\x95\x9b\n"
+			"\xe2\x94\x82 host self time \xe2\x94\x82 operator info \xe2\x94\x82\n"
+			"\xe2\x95\x9e\xe2\x95\x90\xe2\x95\xaa\xe2\x95\x90\xe2\x95\xa1\n"
+			"\xe2\x94\x82 #0 \xe2\x94\x82  \xe2\x94\x82\n"
+			"\xe2\x94\x82 0.004 \xe2\x94\x82  \xe2\x94\x82\n"
+			"\xe2\x95\x98\xe2\x95\x90\xe2\x95\xa7\xe2\x95\x90\xe2\x95\x9b\n";
+
+		path = make("nameless.txt", nameless, sizeof(nameless) - 1);
+		CHECK_EQ(load(&p, path, NULL), 0);
+		CHECK_EQ(warned(&p, "unreadable profile_analyze rows"), 1);
+		CHECK(strstr(msg, "row without an operator name") != NULL);
+		agg_ops(&p, NULL, &a);
+		CHECK_EQ(a.nr, 1);
+		if (a.nr == 1)
+			CHECK_EQ(a.rows[0].host_self_ns, 0);
+		agg_release(&a);
+		profile_release(&p);
+	}
 }
 
 static void t_bad_text(void)
