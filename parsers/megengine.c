@@ -839,7 +839,8 @@ struct pa_row {
 	struct buf name, type, id, count, in_shapes, out_shapes;
 	int64_t time_ns, cum_ns;
 	double time_pct, cum_pct, flops, flops_per_s;
-	int64_t memory, bandwidth;
+	int64_t memory;
+	double bandwidth;		/* bytes/s: a rate, like FLOPS */
 	bool has_time_pct, has_cum, has_cum_pct, has_flops, has_flops_per_s, has_memory,
 		has_bandwidth;
 };
@@ -931,7 +932,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 	if (r->has_memory)
 		attr_set_int(p, &n->attrs, "memory_bytes", r->memory);
 	if (r->has_bandwidth && !is_host)
-		attr_set_int(p, &n->attrs, "bandwidth_bytes_per_s", r->bandwidth);
+		attr_set_double(p, &n->attrs, "bandwidth_bytes_per_s", r->bandwidth);
 	set_shapes(p, n, "input_shapes", &r->in_shapes);
 	set_shapes(p, n, "output_shapes", &r->out_shapes);
 	return n;
@@ -1025,6 +1026,7 @@ static void grid_row(struct mge *m)
 	const char *l[MAX_CELL_LINES];
 	size_t n[MAX_CELL_LINES], nr;
 	bool ok = true, present;
+	int64_t bytes = 0;
 
 	memset(&r, 0, sizeof(r));
 	for (size_t c = 0; c < t->nr_cols && ok; c++) {
@@ -1090,7 +1092,8 @@ static void grid_row(struct mge *m)
 			r.has_memory = present;
 			break;
 		case R_BW:
-			ok = unit_value(b, NULL, NULL, &r.bandwidth, &present);
+			ok = unit_value(b, NULL, NULL, &bytes, &present);
+			r.bandwidth = (double)bytes;
 			r.has_bandwidth = present;
 			break;
 		case R_IN:
@@ -1442,7 +1445,7 @@ static void org_row(struct mge *m, const struct field *f)
 				r.memory = llround(d);
 				r.has_memory = true;
 			} else if (ok && present) {
-				r.bandwidth = llround(d);
+				r.bandwidth = d;
 				r.has_bandwidth = true;
 			}
 			break;
@@ -1707,7 +1710,8 @@ struct mjson {
 	const char *comp_nodes[16];	/* distinct comp node names seen */
 	size_t nr_comp_nodes;
 	bool more_comp_nodes;
-	bool has_profiler, has_graph;
+	bool has_profiler;
+	bool has_operators;		/* graph_exec's "operator" read whole */
 	int64_t seq;
 };
 
@@ -2187,10 +2191,11 @@ static enum json_tok read_graph_exec(struct mjson *mj)
 			odd_value(mj, "'graph_exec'");
 		return tok_failed(t) ? t : skip(mj, t);
 	}
-	mj->has_graph = true;
 	while ((t = json_next_key(j)) == JSON_KEY) {
-		if (json_is(j, "operator"))
+		if (json_is(j, "operator")) {
 			t = read_operators(mj);
+			mj->has_operators |= t == JSON_OBJ_END;
+		}
 		else if (json_is(j, "comp_seq"))
 			t = read_comp_seq(mj);
 		else
@@ -2269,8 +2274,8 @@ static void build_json_model(struct mjson *mj)
 		if (o->has_memory) {
 			attr_set_int(p, &n->attrs, "memory_bytes", o->memory);
 			if (o->has_device && o->device_ns > 0)
-				attr_set_int(p, &n->attrs, "bandwidth_bytes_per_s",
-					     llround((double)o->memory / ((double)o->device_ns / 1e9)));
+				attr_set_double(p, &n->attrs, "bandwidth_bytes_per_s",
+						(double)o->memory / ((double)o->device_ns / 1e9));
 		}
 		if (o->in_shapes && *o->in_shapes)
 			attr_set_str(p, &n->attrs, "input_shapes", o->in_shapes, strlen(o->in_shapes));
@@ -2280,14 +2285,14 @@ static void build_json_model(struct mjson *mj)
 	}
 	free(v);
 	snprintf(num, sizeof(num), "%zu", nr);
-	profile_meta(p, "profile", "operators", num);
+	profile_meta(p, "profiler", "operators", num);
 	if (any_dev) {
 		fmt_ms(num, sizeof(num), dev_total);
-		profile_meta(p, "profile", "total device time", num);
+		profile_meta(p, "profiler", "total device time", num);
 	}
 	if (any_host) {
 		fmt_ms(num, sizeof(num), host_total);
-		profile_meta(p, "profile", "total host time", num);
+		profile_meta(p, "profiler", "total host time", num);
 	}
 	if (mj->nr_comp_nodes) {
 		struct buf b;
@@ -2300,16 +2305,16 @@ static void build_json_model(struct mjson *mj)
 		}
 		if (mj->more_comp_nodes)
 			buf_add(&b, ", ...", 5);
-		profile_meta(p, "profile", "comp nodes", b.s);
+		profile_meta(p, "profiler", "comp nodes", b.s);
 		buf_release(&b);
 	}
 	if (untimed) {
 		snprintf(num, sizeof(num), "%zu", untimed);
-		profile_meta(p, "profile", "operators without times", num);
+		profile_meta(p, "profiler", "operators without times", num);
 	}
-	/* without graph_exec (a cut file) every operator is named by its
-	 * id, and that is no news */
-	if (unnamed && mj->has_graph) {
+	/* without graph_exec's operators (a cut file) every operator is
+	 * named by its id, and that is no news */
+	if (unnamed && mj->has_operators) {
 		struct pos none = { 0, 0 };
 
 		diag_warn(mj->d, &none, "profiled operators missing from graph_exec, named by id",
