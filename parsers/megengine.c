@@ -973,7 +973,13 @@ static size_t cell_lines(const struct buf *b, const char **s, size_t *n, size_t 
 	return nr;
 }
 
-/* "231.21" + "MFLO", "9.48" + "MiB", "24.18" + "GiB/s", "N/A" + "FLO". */
+/*
+ * "231.21" + "MFLO", "9.48" + "MiB", "24.18" + "GiB/s", "N/A" + "FLO".
+ * profile_analyze.py picks the prefix with get_number_with_unit(x, unit,
+ * base): base 1000 for computation and FLOPS (so MFLO is 10^6 FLO, as
+ * num_si() reads it), base 1024 for memory and bandwidth ("KiB", "MiB";
+ * plain "byte" below 1024), which num_bytes() reads.
+ */
 static bool unit_value(const struct buf *b, const char *unit, double *d, int64_t *bytes,
 		       bool *present)
 {
@@ -1049,8 +1055,11 @@ static void grid_row(struct mge *m)
 				r.has_cum_pct = num_pct(l[1], n[1], &r.cum_pct) && isfinite(r.cum_pct);
 			break;
 		case R_INFO: {
-			/* values wrapped at 30 characters, the rest of each on
-			 * lines that start "-  " */
+			/* values wrapped at 30 characters (textwrap.wrap), the
+			 * rest of each on lines that start "-  ".  XXX: textwrap
+			 * breaks at blanks too and drops the blank; names with
+			 * spaces come back without it, and nothing in the table
+			 * says where it was */
 			struct buf *val[3] = { &r.name, &r.type, &r.id };
 			size_t nv = 0;
 
