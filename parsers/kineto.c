@@ -1738,7 +1738,8 @@ static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 
 		/* A killed job's trace: keep every complete event. */
 		diag_error(d, &at, "unexpected end of file inside the trace (truncated?); "
-			   "kept the %u events read before it", k.nr_events);
+			   "kept the %u event%s read before it", k.nr_events,
+			   k.nr_events == 1 ? "" : "s");
 		if (!k.nr_events)
 			rc = -1;
 	} else if (t == JSON_EOF && rc == 0 && !saw_events) {
