@@ -91,8 +91,14 @@ run: $(O)/$(PROG)
 golden: $(O)/$(PROG)
 	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/golden/run.sh
 
-bench: $(O)/$(PROG)
+# The pane engine on a million rows (sort and filter times).
+$(O)/bench/panes: bench/panes.c $(CORE_OBJ) $(TUI_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
+
+bench: $(O)/$(PROG) $(O)/bench/panes
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
+	@$(O)/bench/panes
 
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(filter-out fuzz/driver.c,$(sort $(wildcard fuzz/fuzz-*.c))))
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
