@@ -532,8 +532,9 @@ static void sort_text(struct text_key *a, size_t n, bool desc)
 
 		while (j < nr && k[j].hi == k[i].hi && k[j].lo == k[i].lo)
 			j++;
-		/* Equal and shorter than 16 bytes: equal strings. */
-		if (j - i > 1 && out[i].s[0] && strnlen(out[i].s, 17) > 16)
+		/* A run whose 16th byte is NUL holds equal strings; one
+		 * that reaches 16 bytes may differ after them. */
+		if (j - i > 1 && ((desc ? ~k[i].lo : k[i].lo) & 0xff))
 			merge_sort_text(out + i, tmp, j - i, 16, desc);
 		i = j;
 	}

@@ -125,7 +125,51 @@ static void test_tree_filter_and_fold(void)
 	profile_release(&p);
 }
 
+/* Names sharing long prefixes, empty, short: the radix-and-merge text
+ * sort must agree with strcmp() both ways. */
+static void test_text_sort_matches_strcmp(void)
+{
+	struct profile p;
+	struct pane *pane;
+	uint32_t x = 12345;
+	int col;
+
+	profile_init(&p, "t");
+	for (int i = 0; i < 3000; i++) {
+		char name[64];
+		size_t len;
+
+		x = x * 1103515245 + 12345;
+		len = (x >> 8) % 40;
+		for (size_t k = 0; k < len; k++) {
+			x = x * 1103515245 + 12345;
+			/* Few letters: many shared prefixes past 16 bytes. */
+			name[k] = k < 18 && (x >> 20) % 4 ? "void cudnn::detail"[k] : (char)('a' + (x >> 16) % 3);
+		}
+		node_new(&p, p.root, NODE_OP, name, len)->calls = 1;
+	}
+	profile_finish(&p);
+	pane = pane_new(&ops_pane_ops, &p, NULL);
+	col = pane_column(pane, "name");
+	for (int desc = 0; desc < 2; desc++) {
+		pane_sort(pane, col, desc);
+		for (size_t i = 1; i < pane->nr_view; i++) {
+			int c = strcmp(pane_row_name(pane, pane_row(pane, i - 1)),
+				       pane_row_name(pane, pane_row(pane, i)));
+
+			if (desc ? c < 0 : c > 0) {
+				fprintf(stderr, "  row %zu out of order (%s): [%s] [%s]\n", i, desc ? "desc" : "asc", pane_row_name(pane, pane_row(pane, i - 1)), pane_row_name(pane, pane_row(pane, i)));
+				test_failed = 1;
+				break;
+			}
+		}
+	}
+	pane_free(pane);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
+	{ "text sorts agree with strcmp, both ways", test_text_sort_matches_strcmp },
 	{ "sorts are stable, text sorts by name, missing values go last", test_stable_sort },
 	{ "the filter: smart case, inversion, errors; the cursor stays", test_filter_keeps_cursor },
 	{ "the tree folds, and a filter shows a match in its context", test_tree_filter_and_fold },
