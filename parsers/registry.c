@@ -4,12 +4,16 @@
 #include "parser.h"
 
 extern const struct parser kineto_parser;
+extern const struct parser megengine_text_parser;
+extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
+	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
+	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
 	NULL			/* end of the list */
 };
