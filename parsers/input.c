@@ -419,30 +419,57 @@ bool input_failed(struct input *in, struct diag *d)
 	return false;
 }
 
+/* After a line cut at INPUT_MAX_SPAN: drop the rest of it, so the next
+ * line returned is the next line of the file and numbers stay right. */
+static void skip_rest_of_line(struct input *in)
+{
+	for (;;) {
+		char *nl = memchr(in->cur, '\n', (size_t)(in->end - in->cur));
+
+		if (nl) {
+			in->cur = nl + 1;
+			break;
+		}
+		in->cur = in->end;
+		if (in->at_eof || !input_need(in, INPUT_BUF_BYTES / 2))
+			break;
+	}
+	in->in_cut_line = false;
+}
+
 char *input_line(struct input *in, size_t *len)
 {
 	size_t scanned = 0;
 	char *nl, *line;
+	bool cut = false;
 
+	if (in->in_cut_line)
+		skip_rest_of_line(in);
 	for (;;) {
 		size_t avail = (size_t)(in->end - in->cur);
+		size_t look = avail < INPUT_MAX_SPAN ? avail : INPUT_MAX_SPAN;
 
-		nl = memchr(in->cur + scanned, '\n', avail - scanned);
+		nl = memchr(in->cur + scanned, '\n', look - scanned);
 		if (nl)
 			break;
-		scanned = avail;
+		scanned = look;
 		if (in->at_eof || avail >= INPUT_MAX_SPAN) {
 			if (!avail)
 				return NULL;
 			/* Last line without "\n", or a line cut at the bound. */
-			nl = in->end;
+			cut = avail >= INPUT_MAX_SPAN;
+			nl = in->cur + look;
 			break;
 		}
 		input_need(in, avail + 1 > INPUT_BUF_BYTES / 2 ? avail * 2 : INPUT_BUF_BYTES / 2);
 	}
 	line = in->cur;
 	*len = (size_t)(nl - line);
-	in->cur = nl < in->end ? nl + 1 : nl;
+	in->cur = nl < in->end && !cut ? nl + 1 : nl;
+	if (cut) {
+		in->in_cut_line = true;
+		in->nr_cut_lines++;
+	}
 	if (*len && line[*len - 1] == '\r')
 		(*len)--;
 	line[*len] = '\0';

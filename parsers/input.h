@@ -41,6 +41,8 @@ struct input {
 	uint64_t buf_offset;		/* uncompressed offset of buf[0] */
 
 	uint64_t lineno;		/* input_line(): the line just returned */
+	uint64_t nr_cut_lines;		/* input_line(): lines cut at INPUT_MAX_SPAN */
+	bool in_cut_line;		/* the rest of a cut line is still to skip */
 
 	uint64_t size_bytes;		/* file size on disk, 0 if unknown */
 	uint64_t read_bytes;		/* bytes read from disk so far */
@@ -73,7 +75,9 @@ bool input_failed(struct input *in, struct diag *d);
 
 /* The next line without its "\n" or "\r\n", NUL-terminated, or NULL at the
  * end.  *LEN gets its length; in->lineno its number.  Valid until the next
- * call.  A line longer than INPUT_MAX_SPAN is cut there (and *LEN says so). */
+ * call.  A line longer than INPUT_MAX_SPAN is cut there: its first
+ * INPUT_MAX_SPAN bytes come back, the rest is skipped, and
+ * in->nr_cut_lines counts it (parsers may warn). */
 char *input_line(struct input *in, size_t *len);
 
 /* The first bytes of the file (after decompression) for probing: up to

@@ -44,6 +44,7 @@ struct options {
 	const char *keymap;		/* --keymap vi|emacs|FILE */
 	const char *keys;		/* --keys FILE: a user file */
 	bool ascii, no_color;
+	bool keep_going;		/* print what a failed load kept */
 };
 
 static void usage(FILE *out)
@@ -65,6 +66,8 @@ static void usage(FILE *out)
 	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
 	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
+	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
+	      "                        rows before a cut); the exit status is still 2\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
 	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
@@ -117,6 +120,7 @@ static const struct option long_options[] = {
 	{ "limit", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "keep-going", no_argument, NULL, 'k' },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
 	{ "keymap", required_argument, NULL, OPT_KEYMAP },
@@ -144,7 +148,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:F:hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg))
@@ -191,6 +195,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'k':
+			o->keep_going = true;
 			break;
 		case 'F':
 			if (!parser_find(optarg))
@@ -449,9 +456,10 @@ int main(int argc, char **argv)
 	rc = profile_load(&first, (const char *const *)argv + optind, (size_t)(argc - optind), &lo);
 	end_progress(&pr);
 	/* Batch output is all or nothing: a file that failed to load (even
-	 * one that kept what came before the error) prints no table.  The
-	 * TUI opens what was kept and says why it stopped. */
-	if (rc < 0 || (rc > 0 && !interactive)) {
+	 * one that kept what came before the error) prints no table, unless
+	 * --keep-going asks for what was kept.  The TUI opens what was kept
+	 * and says why it stopped. */
+	if (rc < 0 || (rc > 0 && !interactive && !o.keep_going)) {
 		profile_release(&first);
 		free(label);
 		return EXIT_INPUT;
@@ -477,7 +485,11 @@ int main(int argc, char **argv)
 
 		rc = ui_run(&first, p, &uo);
 	} else {
+		int failed = rc > 0;
+
 		rc = print_pane(&first, p, &o, label);
+		if (failed && !rc)
+			rc = EXIT_INPUT;	/* printed, but the input was bad */
 	}
 	profile_release(&first);
 	free(label);

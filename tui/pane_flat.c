@@ -486,8 +486,9 @@ static void steps_load(struct pane *pane)
 	pane_add_attr_columns(pane, skip);
 
 	/* The average row: over the steps that have each value, as
-	 * torch-tb-profiler averages over its kept steps. */
-	if (p->nr_steps) {
+	 * torch-tb-profiler averages over its kept steps.  One step is its
+	 * own average (and a format may give only that). */
+	if (p->nr_steps > 1) {
 		struct step *avg = &sp->average;
 
 		avg->name = "average";

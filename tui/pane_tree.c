@@ -150,6 +150,9 @@ static void tree_load(struct pane *pane)
 	}
 	if (p->has_timeline)
 		pane_add_column(pane, &tree_cols[7]);
+	/* The nodes' own values (shapes, FLOPs, a kernel's occupancy, a
+	 * layer's tactic): wherever a node has them. */
+	pane_add_attr_columns(pane, NULL);
 	pane->sort_col = pane_column(pane, dev ? "device_total" : host ? "host_total" : "calls");
 	pane->sort_desc = true;
 }

@@ -759,8 +759,9 @@ static void t_bad_huge_line(void)
 	memcpy(buf + used, op_row2, sizeof(op_row2) - 1);
 	used += sizeof(op_row2) - 1;
 	CHECK_EQ(load(&p, make("huge.txt", buf, used), NULL, msg, sizeof(msg)), 0);
-	/* input_line() cuts it at INPUT_MAX_SPAN: two rows that do not parse. */
-	CHECK_EQ(warned(&p, "table rows that do not match their header, skipped"), 2);
+	/* input_line() cuts it at INPUT_MAX_SPAN and skips the rest: one row
+	 * that does not parse, and the next row is still read. */
+	CHECK_EQ(warned(&p, "table rows that do not match their header, skipped"), 1);
 	agg_ops(&p, NULL, &a);
 	CHECK_EQ(a.nr, 2);
 	agg_release(&a);

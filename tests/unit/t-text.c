@@ -2,6 +2,7 @@
 /* The line helpers and unit-bearing numbers the text formats share. */
 #include <math.h>
 
+#include "parsers/input.h"
 #include "parsers/num.h"
 #include "parsers/text.h"
 #include "test.h"
@@ -108,7 +109,30 @@ static void test_bytes_and_si(void)
 	CHECK(num_pct("NaN", 3, &d) && d != d);
 }
 
+static void test_long_line_is_cut_and_counted(void)
+{
+	size_t n = INPUT_MAX_SPAN + 1000000, len;
+	char *text = malloc(n + 20);
+	struct input in;
+	char *line;
+
+	memset(text, 'x', n);
+	memcpy(text + n, "\nnext\r\nlast", 12);
+	input_open_mem(&in, "long.txt", text, n + 12);
+	line = input_line(&in, &len);
+	CHECK(line && len == INPUT_MAX_SPAN && in.lineno == 1);
+	line = input_line(&in, &len);
+	CHECK(line && len == 4 && !strcmp(line, "next") && in.lineno == 2);
+	line = input_line(&in, &len);
+	CHECK(line && !strcmp(line, "last") && in.lineno == 3);
+	CHECK(input_line(&in, &len) == NULL);
+	CHECK_EQ(in.nr_cut_lines, 1);
+	input_close(&in);
+	free(text);
+}
+
 const struct test tests[] = {
+	{ "a line past the bound is cut, the rest skipped, numbers kept", test_long_line_is_cut_and_counted },
 	{ "fields split on runs of two blanks", test_split2_keeps_single_spaces },
 	{ "dash separators give column spans", test_dash_spans },
 	{ "character columns map to bytes in UTF-8", test_byte_of_col_counts_characters },
