@@ -1,0 +1,1 @@
+--print ops --keep-going tests/golden/errors/truncated.json
