@@ -45,13 +45,13 @@ tui_screen() { $T capture-pane -p -t t; }
 # tui_until WHAT COMMAND...: until COMMAND succeeds (5 s at most); WHAT
 # says what was awaited when it does not.
 tui_until() {
-	what=$1
+	until_what=$1
 	shift
 	i=0
 	until "$@"; do
 		i=$((i + 1))
 		if [ "$i" -gt 100 ]; then
-			echo "timeout waiting for $what; the screen was:" >&2
+			echo "timeout waiting for $until_what; the screen was:" >&2
 			tui_screen >&2
 			return 1
 		fi
@@ -75,12 +75,12 @@ tui_expect() {
 }
 # check DESCRIPTION COMMAND...: one PASS or FAIL line.
 check() {
-	what=$1
+	check_what=$1
 	shift
 	if "$@"; then
-		echo "PASS: tui: $name: $what"
+		echo "PASS: tui: $name: $check_what"
 	else
-		echo "FAIL: tui: $name: $what"
+		echo "FAIL: tui: $name: $check_what"
 		failed=1
 	fi
 }
