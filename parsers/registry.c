@@ -4,11 +4,13 @@
 #include "parser.h"
 
 extern const struct parser kineto_parser;
+extern const struct parser torch_table_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
+	&torch_table_parser,	/* PyTorch key_averages().table() text */
 	NULL			/* end of the list */
 };
 
