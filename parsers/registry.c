@@ -5,12 +5,14 @@
 
 extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
+extern const struct parser tb_json_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
 	&torch_table_parser,	/* PyTorch key_averages().table() text */
+	&tb_json_parser,	/* torch-tb-profiler REST outputs, one JSON per line */
 	NULL			/* end of the list */
 };
 
