@@ -661,13 +661,38 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 	return t;
 }
 
-/* The pie value the table gives for E, summed over the rows of its name. */
+struct kernel_sum {
+	const char *name;
+	int64_t ns;
+	bool found;
+};
+
+static bool add_kernel_ns(struct node *n, void *ctx)
+{
+	struct kernel_sum *ks = ctx;
+
+	if (n->kind == NODE_KERNEL && n->name == ks->name) {
+		ks->ns += n->device_total_ns;
+		ks->found = true;
+	}
+	return true;
+}
+
+/* The pie value the table gives for E, summed over the rows of its name
+ * (kernels may hang under their ops: the whole tree). */
 static bool table_value(const struct profile *run, const struct pie_entry *e, int64_t *ns)
 {
-	const struct node *g = find_group(run, e->cat == PIE_KERNEL_TOTAL ? "Kernels" : "Operators");
+	const struct node *g = find_group(run, "Operators");
 	bool found = false;
 
 	*ns = 0;
+	if (e->cat == PIE_KERNEL_TOTAL) {
+		struct kernel_sum ks = { e->name, 0, false };
+
+		node_walk(run->root, add_kernel_ns, &ks);
+		*ns = ks.ns;
+		return ks.found;
+	}
 	if (!g)
 		return false;
 	for (const struct node *n = g->child; n; n = n->next) {
@@ -676,7 +701,6 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, in
 		found = true;
 		switch (e->cat) {
 		case PIE_DEVICE_TOTAL:
-		case PIE_KERNEL_TOTAL:
 			*ns += n->device_total_ns;
 			break;
 		case PIE_DEVICE_SELF:
@@ -953,15 +977,20 @@ static enum json_tok read_kernel_columns(struct tb *tb, struct kcols *kc)
 }
 
 /* The op row NAME of this run's operator table, for a kernel table grouped
- * by kernel and op; NULL when there is none. */
+ * by kernel and op; NULL when there is none, or several (a table grouped
+ * by input shape): a kernel would then hang under the wrong shape. */
 static struct node *op_row(struct tb *tb, const char *name)
 {
-	struct node *g = find_group(tb->run, "Operators");
+	struct node *g = find_group(tb->run, "Operators"), *found = NULL;
 
-	for (struct node *n = g ? g->child : NULL; n; n = n->next)
-		if (n->name == name)
-			return n;
-	return NULL;
+	for (struct node *n = g ? g->child : NULL; n; n = n->next) {
+		if (n->name != name)
+			continue;
+		if (found)
+			return NULL;
+		found = n;
+	}
+	return found;
 }
 
 struct krow {

@@ -490,6 +490,12 @@ static struct profile *new_run(struct torch_table *tt)
 	}
 	tt->nr_tables++;
 	tt->d->profile = run;	/* this table's warnings are its run's */
+	if (!t->has_spans) {
+		struct pos at = t->header_at;
+
+		diag_warn(tt->d, &at, "tables without separator lines (columns split on blanks)",
+			  "table header has no dash separator; columns are split on runs of blanks");
+	}
 	if (t->title[0])
 		profile_meta(run, "table", "title", t->title);
 	if (t->dev[0])
@@ -741,7 +747,7 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 		t->nr_skipped++;
 		return ROW_SKIP;
 	}
-	if (split)
+	if (split && t->has_spans)
 		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
 			  "row does not line up with the separator; read by splitting on blanks");
 
@@ -911,7 +917,7 @@ static int torch_table_parse(struct profile *p, struct input *in, struct diag *d
 			if (is_footer(body, blen, &value, &vlen)) {
 				struct pos at = { in->lineno, pfx + 1 };
 
-				if (tt.t.run)
+				if (tt.t.run && tt.t.has_spans)
 					diag_warn(d, &at, "tables without a closing separator line",
 						  "table ends without a separator line");
 				finish_table(&tt);
@@ -925,7 +931,7 @@ static int torch_table_parse(struct profile *p, struct input *in, struct diag *d
 			}
 			if (r != ROW_END)
 				continue;
-			if (tt.t.run) {
+			if (tt.t.run && tt.t.has_spans) {
 				struct pos at = { in->lineno, pfx + 1 };
 
 				diag_warn(d, &at, "tables without a closing separator line",
