@@ -726,10 +726,12 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 	if (!any_number)
 		return ROW_END;	/* prose, a title: not a row */
 	if (missing >= 0) {
-		size_t col_start = t->cols[missing].sp.start;
+		size_t col_start = t->cols[missing].sp.start, used = len;
 
-		at.col = pfx + (len < col_start ? len : col_start) + 1;
-		if (!split && len <= col_start) {
+		while (used && (body[used - 1] == ' ' || body[used - 1] == '\t'))
+			used--;
+		at.col = pfx + (used < col_start ? used : col_start) + 1;
+		if (!split && used <= col_start) {
 			diag_error(tt->d, &at, "table row cut short before column '%s'",
 				   t->cols[missing].title);
 			return ROW_ERROR;
