@@ -718,9 +718,10 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, in
 }
 
 /*
- * The run is complete: check its pies against its tables (the table
- * rounds each value to a microsecond, the pie does not), or, for a run
- * that has no table to check against, say in Info what the pie holds.
+ * The run is complete: say in Info what its pies hold, and check them
+ * against its tables (the table rounds each value to a microsecond, the
+ * pie does not).  A pie read before its table, from another file of the
+ * same run, is not checked.
  */
 static void close_run(struct tb *tb)
 {
@@ -745,7 +746,7 @@ static void close_run(struct tb *tb)
 		int64_t sum = 0;
 		char value[96];
 
-		if (!tb->has_pie[cat] || find_group(tb->run, kernel ? "Kernels" : "Operators"))
+		if (!tb->has_pie[cat])
 			continue;
 		for (size_t i = 0; i < tb->nr_pie; i++) {
 			if (tb->pie[i].cat == cat) {
@@ -753,8 +754,12 @@ static void close_run(struct tb *tb)
 				sum += tb->pie[i].ns;
 			}
 		}
-		snprintf(value, sizeof(value), "%zu %s, %.3f us in all", nr, kernel ? "kernels" : "operators",
-			 (double)sum / 1e3);
+		/* Self times and kernel totals add up; inclusive totals do not. */
+		if (cat == PIE_DEVICE_TOTAL || cat == PIE_HOST_TOTAL)
+			snprintf(value, sizeof(value), "%zu operators", nr);
+		else
+			snprintf(value, sizeof(value), "%zu %s, %.3f us in all", nr,
+				 kernel ? "kernels" : "operators", (double)sum / 1e3);
 		profile_meta(tb->run, kernel ? "kernel pie chart" : "operator pie chart", tb->pie_title[cat],
 			     value);
 	}
@@ -765,7 +770,7 @@ static void close_run(struct tb *tb)
 /* ---- operator table ---------------------------------------------------- */
 
 /* One {"name", "calls", "device_self_duration", ...} of the operator table. */
-static enum json_tok read_op_row(struct tb *tb, struct node *parent)
+static enum json_tok read_op_row(struct tb *tb)
 {
 	struct json *j = &tb->j;
 	struct pos at = here(tb);
@@ -827,7 +832,8 @@ static enum json_tok read_op_row(struct tb *tb, struct node *parent)
 	if (negative)
 		diag_warn(tb->d, &at, "negative operator durations (as the plugin computed them)",
 			  "operator '%.80s' has a negative duration; kept as the plugin gives it", name);
-	row = node_new_interned(tb->run, parent, NODE_OP, name);
+	/* The group only once a row is there: an empty table leaves no trace. */
+	row = node_new_interned(tb->run, group(tb, "Operators"), NODE_OP, name);
 	/* Rows of the table: never merged (grouped by name and input shape,
 	 * one name has several). */
 	row->flags = NODE_DISTINCT;
@@ -850,13 +856,12 @@ static enum json_tok read_op_row(struct tb *tb, struct node *parent)
 
 static enum json_tok read_op_table(struct tb *tb)
 {
-	struct node *parent = group(tb, "Operators");
 	enum json_tok t;
 
 	while ((t = json_next(&tb->j)) != JSON_ARR_END) {
 		if (failed(t))
 			return t;
-		t = t == JSON_OBJ_BEGIN ? read_op_row(tb, parent) : not_a(tb, t, "operator row");
+		t = t == JSON_OBJ_BEGIN ? read_op_row(tb) : not_a(tb, t, "operator row");
 		if (failed(t))
 			return t;
 	}
@@ -1062,12 +1067,12 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 	}
 }
 
-static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc, struct node *kernels)
+static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 {
 	struct json *j = &tb->j;
 	struct pos at = here(tb);
 	struct krow r;
-	struct node *parent = kernels, *k;
+	struct node *parent = NULL, *k;
 	size_t col = 0;
 	enum json_tok t;
 
@@ -1097,12 +1102,10 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc, stru
 				  "kernel '%.80s': mean %lld ns, but total / calls is %lld ns", r.name,
 				  (long long)r.mean, (long long)mean);
 	}
-	if (r.op) {
-		struct node *op = op_row(tb, r.op);
-
-		if (op)
-			parent = op;
-	}
+	if (r.op)
+		parent = op_row(tb, r.op);
+	if (!parent)
+		parent = group(tb, "Kernels");
 	k = node_new_interned(tb->run, parent, NODE_KERNEL, r.name);
 	k->calls = (uint64_t)r.calls;
 	k->device_total_ns = k->device_self_ns = r.total;
@@ -1110,7 +1113,7 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc, stru
 	k->max_ns = r.has_max ? r.max : -1;
 	if (r.tc)
 		attr_set_str(tb->run, &k->attrs, "tensor_cores_used", r.tc, strlen(r.tc));
-	if (r.op && parent == kernels)
+	if (r.op && parent->kind == NODE_GROUP)
 		attr_set_str(tb->run, &k->attrs, "op", r.op, strlen(r.op));
 	if (r.op_tc)
 		attr_set_str(tb->run, &k->attrs, "op_tc_eligible", r.op_tc, strlen(r.op_tc));
@@ -1145,7 +1148,6 @@ static enum json_tok read_kernel_table(struct tb *tb)
 	struct json *j = &tb->j;
 	struct kcols kc = { .nr = 0 };
 	bool has_cols = false;
-	struct node *kernels = group(tb, "Kernels");
 	enum json_tok t;
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
@@ -1161,7 +1163,7 @@ static enum json_tok read_kernel_table(struct tb *tb)
 				while ((t = json_next(j)) != JSON_ARR_END) {
 					if (failed(t))
 						return t;
-					t = t == JSON_ARR_BEGIN ? read_kernel_row(tb, &kc, kernels) :
+					t = t == JSON_ARR_BEGIN ? read_kernel_row(tb, &kc) :
 								  not_a(tb, t, "kernel row");
 					if (failed(t))
 						return t;
@@ -1294,6 +1296,15 @@ static void report_quirks(struct tb *tb)
 			  (unsigned long long)tb->j.nr_empty_trailing);
 }
 
+/* Whether any run of P holds rows, steps or Info lines. */
+static bool has_content(const struct profile *p)
+{
+	for (; p; p = p->next_run)
+		if (p->root->child || p->nr_steps || p->meta)
+			return true;
+	return false;
+}
+
 static int tb_json_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct tb tb = { .p = p, .d = d };
@@ -1339,8 +1350,8 @@ static int tb_json_parse(struct profile *p, struct input *in, struct diag *d)
 	} else if (t == JSON_EOF && !tb.nr_docs && !d->nr_errors) {
 		diag_error(d, NULL, "no JSON document in the file");
 	}
-	if (!tb.nr_docs && !tb.run_touched)
-		rc = -1;
+	if (!tb.nr_docs && !has_content(p))
+		rc = -1;	/* nothing usable was read */
 	if (rc == 0) {
 		close_run(&tb);
 		report_quirks(&tb);
@@ -1360,7 +1371,7 @@ static int tb_json_parse(struct profile *p, struct input *in, struct diag *d)
 static int tb_json_probe(const char *head, size_t len)
 {
 	static const char *const marks[] = {
-		"\"tc_self_ratio\"", "\"host_self_duration\"", "\"Tensor Cores Used\"",
+		"\"tc_self_ratio\"", "\"host_self_duration\"", "\"device_self_duration\"", "\"Tensor Cores Used\"",
 		"\"Total Duration (us)\"", "\"Device Self Time (us)\"", "\"Host Self Time (us)\"",
 		"\"Host Total Time (us)\"",
 	};
