@@ -1107,13 +1107,18 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	if (!parent)
 		parent = group(tb, "Kernels");
 	k = node_new_interned(tb->run, parent, NODE_KERNEL, r.name);
+	/* Grouped by kernel and op (and grid, block, registers, shared
+	 * memory): each row keeps its own launch attributes, so rows stay
+	 * as the plugin printed them rather than merge under one name. */
+	if (r.op)
+		k->flags = NODE_DISTINCT;
 	k->calls = (uint64_t)r.calls;
 	k->device_total_ns = k->device_self_ns = r.total;
 	k->min_ns = r.has_min ? r.min : -1;
 	k->max_ns = r.has_max ? r.max : -1;
 	if (r.tc)
 		attr_set_str(tb->run, &k->attrs, "tensor_cores_used", r.tc, strlen(r.tc));
-	if (r.op && parent->kind == NODE_GROUP)
+	if (r.op)
 		attr_set_str(tb->run, &k->attrs, "op", r.op, strlen(r.op));
 	if (r.op_tc)
 		attr_set_str(tb->run, &k->attrs, "op_tc_eligible", r.op_tc, strlen(r.op_tc));

@@ -423,12 +423,21 @@ static void test_fixture_grouped(void)
 	/* aten::addmm has two rows (two shapes): its kernels stay in the
 	 * Kernels group, with the op's name as an attribute. */
 	CHECK(!drill_has(&p, "aten::addmm", "ampere_sgemm_64x32_sliced1x4_tn"));
+	/* Rows of a table grouped by kernel and op stay rows, each with its
+	 * own op, grid and block. */
+	agg_kernels(&p, NULL, &a);
+	CHECK_EQ(a.nr, 3);
+	agg_release(&a);
 	CHECK(kernel_row(&p, "ampere_sgemm_64x32_sliced1x4_tn", &r));
-	CHECK_EQ(r.calls, 8);
-	CHECK_EQ(r.device_total_ns, 1360000);
-	CHECK_EQ(r.min_ns, 70000);
+	CHECK_EQ(r.calls, 6);
+	CHECK_EQ(r.device_total_ns, 1210000);
+	CHECK_EQ(r.min_ns, 96000);
 	CHECK_EQ(r.max_ns, 410000);
-	CHECK(fabs(r.blocks_per_sm_wsum / (double)r.device_total_ns - (0.59 * 1210 + 0.15 * 150) / 1360) < 1e-9);
+	CHECK(fabs(r.blocks_per_sm_wsum / (double)r.device_total_ns - 0.59) < 1e-9);
+	CHECK(attr_find(r.first->attrs, "op") && !strcmp(attr_find(r.first->attrs, "op")->v.s, "aten::addmm"));
+	CHECK(attr_find(r.first->attrs, "grid") && !strcmp(attr_find(r.first->attrs, "grid")->v.s, "[16, 4, 1]"));
+	CHECK(attr_find(r.first->attrs, "shared_memory_bytes") &&
+	      attr_find(r.first->attrs, "shared_memory_bytes")->v.i == 12288);
 	profile_release(&p);
 }
 
