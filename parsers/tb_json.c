@@ -20,6 +20,7 @@
  * anything, starts a new run; documents of one run given as separate files
  * (the plugin's endpoints saved one per file) join into one run.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,11 +86,21 @@ static enum json_tok skip(struct tb *tb, enum json_tok t)
 	return json_skip(&tb->j, t);
 }
 
+/* No profile holds a duration of more than 10^15 ns (11.6 days); beyond
+ * that a value is garbage, and sums of it would overflow. */
+#define MAX_ABS_NS 1000000000000000LL
+
+/* A duration with unit 10^POW10 ns -> nanoseconds, exactly, if sane. */
+static bool scaled_ns(const char *s, size_t n, int pow10, int64_t *ns)
+{
+	return num_scaled(s, n, pow10, ns) && *ns <= MAX_ABS_NS && *ns >= -MAX_ABS_NS;
+}
+
 /* Microseconds as the plugin prints them (ints, or floats for traces with
  * float timestamps) -> nanoseconds, exactly. */
 static bool tok_ns(const struct tb *tb, enum json_tok t, int64_t *ns)
 {
-	return t == JSON_NUMBER && num_scaled(tb->j.s, tb->j.len, 3, ns);
+	return t == JSON_NUMBER && scaled_ns(tb->j.s, tb->j.len, 3, ns);
 }
 
 /* A table row of the wrong JSON type: say so and skip it. */
@@ -366,7 +377,7 @@ static bool tooltip_total(const char *s, size_t n, int64_t *ns)
 		return false;
 	t += 7;
 	u = text_find(t, n - (size_t)(t - s), "us");
-	return u && num_scaled(t, (size_t)(u - t), 3, ns);
+	return u && scaled_ns(t, (size_t)(u - t), 3, ns);
 }
 
 static enum json_tok read_step_row(struct tb *tb, const struct step_cols *sc)
@@ -663,7 +674,7 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 
 struct kernel_sum {
 	const char *name;
-	int64_t ns;
+	double ns;
 	bool found;
 };
 
@@ -672,15 +683,16 @@ static bool add_kernel_ns(struct node *n, void *ctx)
 	struct kernel_sum *ks = ctx;
 
 	if (n->kind == NODE_KERNEL && n->name == ks->name) {
-		ks->ns += n->device_total_ns;
+		ks->ns += (double)n->device_total_ns;
 		ks->found = true;
 	}
 	return true;
 }
 
 /* The pie value the table gives for E, summed over the rows of its name
- * (kernels may hang under their ops: the whole tree). */
-static bool table_value(const struct profile *run, const struct pie_entry *e, int64_t *ns)
+ * (kernels may hang under their ops: the whole tree), in a double: a
+ * check, not a number we show. */
+static bool table_value(const struct profile *run, const struct pie_entry *e, double *ns)
 {
 	const struct node *g = find_group(run, "Operators");
 	bool found = false;
@@ -701,16 +713,16 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, in
 		found = true;
 		switch (e->cat) {
 		case PIE_DEVICE_TOTAL:
-			*ns += n->device_total_ns;
+			*ns += (double)n->device_total_ns;
 			break;
 		case PIE_DEVICE_SELF:
-			*ns += n->device_self_ns;
+			*ns += (double)n->device_self_ns;
 			break;
 		case PIE_HOST_TOTAL:
-			*ns += n->host_total_ns;
+			*ns += (double)n->host_total_ns;
 			break;
 		default:
-			*ns += n->host_self_ns;
+			*ns += (double)n->host_self_ns;
 			break;
 		}
 	}
@@ -728,22 +740,22 @@ static void close_run(struct tb *tb)
 	for (size_t i = 0; i < tb->nr_pie; i++) {
 		const struct pie_entry *e = &tb->pie[i];
 		bool kernel = e->cat == PIE_KERNEL_TOTAL;
-		int64_t ns;
+		double ns;
 
 		if (!find_group(tb->run, kernel ? "Kernels" : "Operators"))
 			continue;
-		if (!table_value(tb->run, e, &ns) || ns - e->ns > 1000 || e->ns - ns > 1000) {
+		if (!table_value(tb->run, e, &ns) || fabs(ns - (double)e->ns) > 1000) {
 			struct pos none = { 0, 0 };
 
 			diag_warn(tb->d, &none, "pie chart values that differ from their table",
-				  "%s of '%.80s' is %lld ns in the pie chart but %lld ns in the table",
-				  tb->pie_title[e->cat], e->name, (long long)e->ns, (long long)ns);
+				  "%s of '%.80s' is %.3f us in the pie chart but %.3f us in the table",
+				  tb->pie_title[e->cat], e->name, (double)e->ns / 1e3, ns / 1e3);
 		}
 	}
 	for (int cat = 0; cat < NR_PIE_CATS; cat++) {
 		bool kernel = cat == PIE_KERNEL_TOTAL;
 		size_t nr = 0;
-		int64_t sum = 0;
+		double sum = 0;
 		char value[96];
 
 		if (!tb->has_pie[cat])
@@ -751,7 +763,7 @@ static void close_run(struct tb *tb)
 		for (size_t i = 0; i < tb->nr_pie; i++) {
 			if (tb->pie[i].cat == cat) {
 				nr++;
-				sum += tb->pie[i].ns;
+				sum += (double)tb->pie[i].ns;
 			}
 		}
 		/* Self times and kernel totals add up; inclusive totals do not. */
@@ -759,7 +771,7 @@ static void close_run(struct tb *tb)
 			snprintf(value, sizeof(value), "%zu operators", nr);
 		else
 			snprintf(value, sizeof(value), "%zu %s, %.3f us in all", nr,
-				 kernel ? "kernels" : "operators", (double)sum / 1e3);
+				 kernel ? "kernels" : "operators", sum / 1e3);
 		profile_meta(tb->run, kernel ? "kernel pie chart" : "operator pie chart", tb->pie_title[cat],
 			     value);
 	}
@@ -1038,17 +1050,17 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 		r->bad |= !r->has_calls;
 		break;
 	case KC_TOTAL:
-		r->has_total = is_num && num_scaled(j->s, j->len, pow10, &r->total);
+		r->has_total = is_num && scaled_ns(j->s, j->len, pow10, &r->total);
 		r->bad |= !r->has_total;
 		break;
 	case KC_MEAN:
-		r->has_mean = is_num && num_scaled(j->s, j->len, pow10, &r->mean);
+		r->has_mean = is_num && scaled_ns(j->s, j->len, pow10, &r->mean);
 		break;
 	case KC_MAX:
-		r->has_max = is_num && num_scaled(j->s, j->len, pow10, &r->max);
+		r->has_max = is_num && scaled_ns(j->s, j->len, pow10, &r->max);
 		break;
 	case KC_MIN:
-		r->has_min = is_num && num_scaled(j->s, j->len, pow10, &r->min);
+		r->has_min = is_num && scaled_ns(j->s, j->len, pow10, &r->min);
 		break;
 	case KC_BPSM:
 		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm);

@@ -31,6 +31,9 @@
 
 #define MAX_COLS 40
 #define TITLE_MAX 160
+/* No profile holds a time of more than 10^15 ns (11.6 days); beyond that
+ * a cell is garbage, and the panes' sums of it would overflow. */
+#define MAX_ABS_NS 1000000000000000LL
 
 enum col_kind {
 	COL_UNKNOWN,
@@ -711,7 +714,7 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 				missing = (int)i;
 			continue;
 		} else if (is_time_kind(c->kind)) {
-			ok = num_time_ns(f->s, f->len, -1, &v[i]);
+			ok = num_time_ns(f->s, f->len, -1, &v[i]) && v[i] <= MAX_ABS_NS && v[i] >= -MAX_ABS_NS;
 		} else if (c->kind == COL_CALLS) {
 			ok = num_int(f->s, f->len, &v[i]) && v[i] >= 0;
 		} else if (c->kind == COL_NODE_ID) {

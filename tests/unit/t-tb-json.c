@@ -591,12 +591,14 @@ static void test_bad_values(void)
 		"\"device_total_duration\": 120, \"host_self_duration\": 30, \"host_total_duration\": 44}, "
 		"{\"name\": \"aten::add\", \"calls\": \"two\", \"device_self_duration\": 10}, 7, "
 		"{\"calls\": 1}, {\"name\": \"aten::neg\", \"calls\": 1, \"host_self_duration\": -5, "
-		"\"host_total_duration\": 3}]}\n";
+		"\"host_total_duration\": 3}, {\"name\": \"aten::huge\", \"calls\": 1, "
+		"\"host_self_duration\": 9.2e15, \"host_total_duration\": 9.2e15}]}\n";
 
 	CHECK_EQ(load(make("values.json", text, strlen(text)), NULL, &p, msg, sizeof(msg)), 0);
 	/* The pie says 500.2 us for aten::mm, the table 120 us: counted. */
 	CHECK_EQ(warnings(&p, "pie chart values that differ from their table"), 2);
-	CHECK_EQ(warnings(&p, "operator rows with values that are not numbers, skipped"), 1);
+	/* "two" calls, and 9.2e15 us (292 years): not numbers we sum. */
+	CHECK_EQ(warnings(&p, "operator rows with values that are not numbers, skipped"), 2);
 	CHECK_EQ(warnings(&p, "table rows of the wrong JSON type, skipped"), 1);
 	CHECK_EQ(warnings(&p, "operator rows without a name, skipped"), 1);
 	CHECK_EQ(warnings(&p, "negative operator durations (as the plugin computed them)"), 1);

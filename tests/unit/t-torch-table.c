@@ -505,6 +505,16 @@ static void test_bad_misaligned(void)
 	CHECK_EQ(nr_ops(&p), 1);
 	profile_release(&p);
 
+	/* An absurd time (31 years): not a number we sum; skipped. */
+	snprintf(line, sizeof(line), "%s", row2);
+	memcpy(strstr(line, "     1.100ms"), "  999999999s", 12);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(make("absurd.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
 	/* Columns that do not line up at all: skipped, counted. */
 	snprintf(line, sizeof(line), "volta_sgemm  0.00%%  0.000us  0.000us  1.100ms  2\n");
 	text = table_with(line, strlen(line), &len);
