@@ -178,6 +178,16 @@ static size_t body_start(const char *line, size_t len)
 {
 	size_t k = text_log_prefix(line, len);
 
+	/* text_log_prefix() takes the blanks after a prefix too, but here
+	 * they may be the padding of a right-aligned name: keep all but the
+	 * one space that ends the prefix. */
+	if (k) {
+		while (k && line[k - 1] == ' ')
+			k--;
+		if (k < len && line[k] == ' ')
+			k++;
+	}
+
 	if (k + 2 <= len && (line[k] == '-' || line[k] == '*' || line[k] == '>') && line[k + 1] == ' ')
 		k += 2;
 	return k;
@@ -1006,7 +1016,8 @@ static int torch_table_probe(const char *head, size_t len)
 
 	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
-	if (i < len && (head[i] == '{' || head[i] == '['))
+	/* "[05/02/2024-10:12:00] [I] ..." is a log, "[{" JSON. */
+	if (i < len && (head[i] == '{' || (head[i] == '[' && !text_log_prefix(head + i, len - i))))
 		return 0;
 	for (i = 0; i < len;) {
 		const char *nl = memchr(head + i, '\n', len - i);

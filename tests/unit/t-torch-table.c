@@ -574,6 +574,52 @@ static void test_bad_huge_line(void)
 	profile_release(&p);
 }
 
+/* Every line of the little table with PREFIX in front. */
+static char *prefixed(const char *prefix, bool top_sep, size_t *out_len)
+{
+	const char *lines[] = { sep, hdr, sep, row1, row2, sep };
+	size_t n = 0, cap = 4096;
+	char *buf = xmalloc(cap);
+
+	for (size_t i = top_sep ? 0 : 1; i < ARRAY_SIZE(lines); i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", prefix, lines[i]);
+	n += (size_t)snprintf(buf + n, cap - n, "%sSelf CPU time total: 1.000ms\n", prefix);
+	*out_len = n;
+	return buf;
+}
+
+static void test_layout_variants(void)
+{
+	static const char *const prefixes[] = { "", "I0609 12:53:37.371167   670 train.py:465] ",
+						"[05/02/2024-10:12:00] [I] ", "- ", "> " };
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		for (int top = 0; top < 2; top++) {
+			struct profile p;
+			struct agg_row r;
+			size_t len;
+			char *text = prefixed(prefixes[i], top, &len);
+
+			CHECK_EQ(load(make("variant.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+			free(text);
+			CHECK_STR(p.format, "torch-table");
+			CHECK(p.warnings == NULL);
+			CHECK_EQ(nr_ops(&p), 2);
+			CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+			CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
+			CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "1.000ms");
+			if (test_failed) {
+				fprintf(stderr, "  with prefix '%s', %s separator\n", prefixes[i],
+					top ? "top" : "no top");
+				profile_release(&p);
+				return;
+			}
+			profile_release(&p);
+		}
+	}
+}
+
 static void test_not_a_table(void)
 {
 	struct profile p;
@@ -653,6 +699,7 @@ const struct test tests[] = {
 	{ "bad: binary garbage inside and after a table", test_bad_binary },
 	{ "bad: a 5 MB line inside a table", test_bad_huge_line },
 	{ "bad: a file with no table", test_not_a_table },
+	{ "layouts: log prefixes, list markers, no top separator", test_layout_variants },
 	{ "detection: torch-table claims its files and no others", test_probe },
 	{ 0 },
 };
