@@ -361,6 +361,17 @@ static enum json_tok read_step_columns(struct tb *tb, struct step_cols *sc)
 		}
 		sc->nr++;
 	}
+	if (tb->run->nr_steps) {
+		struct pos at = here(tb);
+
+		/* Steps already hold values in the first columns' order. */
+		diag_warn(tb->d, &at, "step columns repeated after steps, ignored",
+			  "step columns come again after step rows; ignored with the rows after them");
+		sc->nr = 0;
+		sc->name_col = -1;
+		t = JSON_ARR_END;
+		goto out;
+	}
 	profile_set_step_cats(tb->run, (const char *const *)names, nr_cats);
 out:
 	for (size_t i = 0; i < nr_cats; i++)
@@ -444,7 +455,7 @@ static enum json_tok read_steps(struct tb *tb)
 			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
 				if (failed(t = read_step_columns(tb, &sc)))
 					return t;
-				has_cols = true;
+				has_cols = sc.nr > 0;
 				continue;
 			}
 		} else if (json_is(j, "rows")) {

@@ -612,6 +612,23 @@ static void test_bad_values(void)
 	profile_release(&p);
 }
 
+static void test_bad_repeated_columns(void)
+{
+	struct profile p;
+	char msg[4096];
+	const char *text =
+		"{\"steps\": {\"columns\": [{\"type\": \"string\", \"name\": \"Step\"}, {\"type\": \"number\", "
+		"\"name\": \"Kernel\"}], \"rows\": [[\"1\", 10]], \"columns\": [{\"type\": \"string\", \"name\": "
+		"\"Step\"}, {\"type\": \"number\", \"name\": \"A\"}, {\"type\": \"number\", \"name\": \"B\"}], "
+		"\"rows\": [[\"2\", 1, 2]]}, \"recommendations\": \"\"}\n";
+
+	CHECK_EQ(load(make("cols.json", text, strlen(text)), "tb-json", &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(warnings(&p, "step columns repeated after steps, ignored"), 1);
+	CHECK_EQ(p.nr_step_cats, 1);
+	CHECK(p.nr_steps == 1 && p.steps[0].total_ns == 10000);
+	profile_release(&p);
+}
+
 static void test_bad_huge(void)
 {
 	struct profile p;
@@ -694,6 +711,7 @@ const struct test tests[] = {
 	{ "bad: a document cut short keeps its complete rows", test_bad_truncated },
 	{ "bad: wrong top level, unknown document, garbage", test_bad_structure },
 	{ "bad: values of the wrong type, pies that disagree", test_bad_values },
+	{ "bad: step columns again after rows", test_bad_repeated_columns },
 	{ "bad: a 5 MB name", test_bad_huge },
 	{ "detection: tb-json claims its files and no others", test_probe },
 	{ 0 },
