@@ -32,7 +32,8 @@ TUI_SRC     = $(sort $(wildcard tui/*.c))
 CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
 TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
 # The terminal-free part of tui/ (panes, formats, exports), for unit tests.
-TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/tui/%.o))
+TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/%.o)) \
+              $(O)/keymaps/builtin.o
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
 

@@ -6,6 +6,8 @@
 extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
 extern const struct parser tb_json_parser;
+extern const struct parser megengine_text_parser;
+extern const struct parser megengine_json_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
@@ -13,6 +15,8 @@ static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
 	&torch_table_parser,	/* PyTorch key_averages().table() text */
 	&tb_json_parser,	/* torch-tb-profiler REST outputs, one JSON per line */
+	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
+	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	NULL			/* end of the list */
 };
 
