@@ -4,6 +4,8 @@
 #include "parser.h"
 
 extern const struct parser kineto_parser;
+extern const struct parser torch_table_parser;
+extern const struct parser tb_json_parser;
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
@@ -12,6 +14,8 @@ extern const struct parser paddle_parser;
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
+	&torch_table_parser,	/* PyTorch key_averages().table() text */
+	&tb_json_parser,	/* torch-tb-profiler REST outputs, one JSON per line */
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */

@@ -1,0 +1,1 @@
+--print kernels --drill aten::relu tests/golden/tb-json/grouped.json

@@ -1,0 +1,1 @@
+--print tree tests/golden/tb-json/grouped.json

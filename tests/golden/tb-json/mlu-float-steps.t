@@ -1,0 +1,1 @@
+--print steps tests/golden/tb-json/mlu-float.json

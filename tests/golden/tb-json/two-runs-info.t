@@ -1,0 +1,1 @@
+--print info tests/golden/tb-json/two-runs.json

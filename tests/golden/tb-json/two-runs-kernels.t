@@ -1,0 +1,1 @@
+--print kernels tests/golden/tb-json/two-runs.json

@@ -1,0 +1,1 @@
+--print ops --run 2 --format csv tests/golden/tb-json/two-runs.json

@@ -1,0 +1,1 @@
+--print ops tests/golden/tb-json/two-runs.json

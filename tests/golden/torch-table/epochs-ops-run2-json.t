@@ -1,0 +1,1 @@
+--print ops --run 2 --format json tests/golden/torch-table/epochs.log

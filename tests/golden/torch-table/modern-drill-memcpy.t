@@ -1,0 +1,1 @@
+--print kernels --drill-re ^(aten::copy_|Memcpy) tests/golden/torch-table/modern.txt

@@ -1,0 +1,1 @@
+--print info tests/golden/torch-table/modern.txt

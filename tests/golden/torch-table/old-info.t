@@ -1,0 +1,1 @@
+--print info tests/golden/torch-table/old-1.7.txt

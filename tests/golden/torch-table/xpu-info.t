@@ -1,0 +1,1 @@
+--print info tests/golden/torch-table/xpu-stack.txt

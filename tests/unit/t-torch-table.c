@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PyTorch key_averages().table() text: the numbers issue 4 names for seed
+ * 003, every corpus file, the project's own fixtures of each variant
+ * (tests/golden/torch-table/), bad input, and detection.  Seeds and corpus
+ * are read in place from ../shared; those tests skip when it is absent.
+ */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/aggregate.h"
+#include "parsers/parser.h"
+#include "test.h"
+
+#define FIX "tests/golden/torch-table/"
+#define SEED003 "../shared/seeds/003_a601f03079a8f23b.txt"
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static char corpus_path[512];
+
+static const char *corpus(const char *name)
+{
+	snprintf(corpus_path, sizeof(corpus_path), "%s/pytorch-key-averages/%s", test_corpus_dir(), name);
+	return corpus_path;
+}
+
+/* Load PATH into P (left for the caller to release); messages into MSG. */
+static int load(const char *path, const char *format, struct profile *p, char *msg, size_t cap)
+{
+	struct load_options opt = { .format = format };
+	const char *paths[1] = { path };
+	FILE *err = tmpfile();
+	size_t n;
+	int rc;
+
+	opt.err = err;
+	profile_init(p, path);
+	rc = profile_load(p, paths, 1, &opt);
+	rewind(err);
+	n = fread(msg, 1, cap - 1, err);
+	msg[n] = '\0';
+	fclose(err);
+	return rc;
+}
+
+/* The Nth (0-based) Operators row called NAME, copied into *OUT. */
+static bool op_row(const struct profile *run, const char *name, int nth, struct agg_row *out)
+{
+	struct agg a;
+	bool found = false;
+
+	agg_ops(run, NULL, &a);
+	for (size_t i = 0; i < a.nr && !found; i++)
+		if (!strcmp(a.rows[i].name, name) && nth-- == 0) {
+			*out = a.rows[i];
+			found = true;
+		}
+	agg_release(&a);
+	return found;
+}
+
+static bool kernel_row(const struct profile *run, const char *name, struct agg_row *out)
+{
+	struct agg a;
+	bool found = false;
+
+	agg_kernels(run, NULL, &a);
+	for (size_t i = 0; i < a.nr && !found; i++)
+		if (!strcmp(a.rows[i].name, name)) {
+			*out = a.rows[i];
+			found = true;
+		}
+	agg_release(&a);
+	return found;
+}
+
+static size_t nr_kernels(const struct profile *run)
+{
+	struct agg a;
+	size_t n;
+
+	agg_kernels(run, NULL, &a);
+	n = a.nr;
+	agg_release(&a);
+	return n;
+}
+
+static size_t nr_ops(const struct profile *run)
+{
+	struct agg a;
+	size_t n;
+
+	agg_ops(run, NULL, &a);
+	n = a.nr;
+	agg_release(&a);
+	return n;
+}
+
+static uint64_t warnings(const struct profile *run, const char *text)
+{
+	for (const struct warning *w = run->warnings; w; w = w->next)
+		if (!strcmp(w->text, text))
+			return w->count;
+	return 0;
+}
+
+static const struct attr *row_attr(const struct agg_row *r, const char *key)
+{
+	return attr_find(r->first->attrs, key);
+}
+
+static void test_seed003_acceptance(void)
+{
+	struct profile p;
+	struct agg_row r;
+	const struct profile *run2;
+	char msg[4096];
+
+	if (!exists(SEED003))
+		SKIP("seed not found");
+	CHECK_EQ(load(SEED003, NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_STR(p.format, "torch-table");
+	CHECK_EQ(profile_nr_runs(&p), 2);
+	/* Operators (run 1): aten::cudnn_convolution. */
+	CHECK(op_row(&p, "aten::cudnn_convolution", 0, &r));
+	CHECK_EQ(r.calls, 300);
+	CHECK_EQ(r.device_self_ns, 1760000000LL);
+	CHECK_EQ(r.host_self_ns, 45800000LL);
+	CHECK(!op_row(&p, "aten::cudnn_convolution", 1, &r));
+	CHECK_EQ(nr_ops(&p), 30);
+	/* Run 1 is sorted by CPU total and has no device-only rows. */
+	CHECK_EQ(nr_kernels(&p), 0);
+	CHECK_STR(p.run_title, "СТАТИСТИКА ПО CPU");
+	CHECK_STR(profile_meta_get(&p, "table", "sorted by"), "CPU total");
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CUDA time total"), "4.405s");
+	/* --run 2: the CUDA-sorted table; its Kernels pane. */
+	run2 = profile_run(&p, 1);
+	CHECK(run2 != NULL);
+	if (run2) {
+		char where[600];
+
+		snprintf(where, sizeof(where), "%s:47", SEED003);
+		CHECK_STR(run2->run_where, where);
+		CHECK_STR(run2->run_title, "СТАТИСТИКА ПО CUDA");
+		CHECK_STR(profile_meta_get(run2, "table", "sorted by"), "CUDA total");
+		CHECK(kernel_row(run2, "volta_sgemm_128x64_nn", &r));
+		CHECK_EQ(r.calls, 200);
+		CHECK_EQ(r.device_total_ns, 818023000LL);
+		/* The device twin of "forward" is an annotation, not a kernel;
+		 * the memcpy row is a copy, not a kernel. */
+		CHECK(!kernel_row(run2, "forward", &r));
+		CHECK(!kernel_row(run2, "Memcpy HtoD (Pinned -> Device)", &r));
+		CHECK_EQ(nr_kernels(run2), 9);
+		CHECK(op_row(run2, "forward", 1, &r));
+		/* Truncated kernel names stay as printed, marked. */
+		CHECK(kernel_row(run2, "void cudnn::bn_fw_inf_1C11_kernel_NCHW<float, float,...", &r));
+		CHECK(r.first->flags & NODE_NAME_TRUNCATED);
+	}
+	profile_release(&p);
+}
+
+static void test_corpus_loads(void)
+{
+	static const struct {
+		const char *file;
+		size_t runs, ops0;
+	} files[] = {
+		{ "UnderOC_CS4302YOLO-Project__profile_results.txt", 1, 20 },
+		{ "chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt", 2, 30 },
+		{ "jovsa_scalify__docs_tracking_flops.md", 1, 10 },
+	};
+	char msg[8192];
+
+	if (!exists(corpus(files[0].file)))
+		SKIP("corpus not found");
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct profile p;
+
+		CHECK_EQ(load(corpus(files[i].file), NULL, &p, msg, sizeof(msg)), 0);
+		CHECK_STR(p.format, "torch-table");
+		CHECK(!strstr(msg, "error"));
+		CHECK(p.warnings == NULL);
+		CHECK_EQ(profile_nr_runs(&p), files[i].runs);
+		CHECK_EQ(nr_ops(&p), files[i].ops0);
+		profile_release(&p);
+	}
+}
+
+static void test_corpus_numbers(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096];
+	const struct attr *a;
+
+	if (!exists(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt")))
+		SKIP("corpus not found");
+	/* Clean modern table: kernels, memcpy rows, truncation, footer. */
+	load(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt"), NULL, &p, msg, sizeof(msg));
+	CHECK(kernel_row(&p, "ampere_sgemm_128x32_nn", &r));
+	CHECK_EQ(r.calls, 2880);
+	CHECK_EQ(r.device_total_ns, 80746000);
+	CHECK(!kernel_row(&p, "Memcpy DtoH (Device -> Pageable)", &r));
+	CHECK(op_row(&p, "Memcpy DtoH (Device -> Pageable)", 0, &r));
+	CHECK_EQ(r.device_self_ns, 367211000);
+	CHECK_EQ(r.calls, 6817);
+	CHECK(op_row(&p, "void at::native::im2col_kernel<float>(long, float co...", 0, &r));
+	CHECK(r.first->flags & NODE_NAME_TRUNCATED);
+	CHECK(op_row(&p, "aten::_slow_conv2d_forward", 0, &r));
+	CHECK_EQ(r.host_total_ns, 759088000);
+	CHECK_EQ(r.device_total_ns, 309142000);
+	CHECK_EQ(nr_kernels(&p), 12);
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CUDA time total"), "842.085ms");
+	CHECK_STR(p.run_title, "sorted by Self CUDA");
+	profile_release(&p);
+
+	/* Two tables in a training log: titles, duplicated names, twins. */
+	load(corpus("chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt"), NULL, &p, msg, sizeof(msg));
+	CHECK_STR(p.run_title, "Top 30 CUDA Kernels by cuda_time_total");
+	CHECK(op_row(&p, "DistributedDataParallel.forward", 0, &r));
+	CHECK_EQ(r.device_total_ns, 2549000000LL);
+	CHECK(op_row(&p, "DistributedDataParallel.forward", 1, &r));
+	CHECK_EQ(r.host_total_ns, 1893000000LL);
+	CHECK(!kernel_row(&p, "DistributedDataParallel.forward", &r));
+	/* Two different kernels cut to the same name stay two rows. */
+	CHECK_EQ(nr_kernels(&p), 7);
+	CHECK(profile_run(&p, 1) != NULL);
+	if (profile_run(&p, 1)) {
+		const struct profile *run2 = profile_run(&p, 1);
+
+		CHECK_STR(run2->run_title, "Top 10 by self_cpu_time_total");
+		CHECK(op_row(run2, "cudaStreamSynchronize", 0, &r));
+		CHECK_EQ(r.host_self_ns, 2672000000LL);
+		CHECK_EQ(r.device_total_ns, 2176);
+		CHECK_EQ(r.calls, 127);
+	}
+	profile_release(&p);
+
+	/* Markdown, old memory units. */
+	load(corpus("jovsa_scalify__docs_tracking_flops.md"), NULL, &p, msg, sizeof(msg));
+	CHECK(op_row(&p, "aten::ones", 0, &r));
+	a = row_attr(&r, "device_mem_bytes");
+	CHECK(a && a->type == ATTR_INT && a->v.i == 256LL * 1024 * 1024);
+	CHECK(op_row(&p, "aten::sum", 0, &r));
+	a = row_attr(&r, "self_device_mem_bytes");
+	CHECK(a && a->v.i == 512);
+	CHECK(op_row(&p, "aten::mm", 0, &r));
+	CHECK_EQ(r.device_self_ns, 230208000);
+	profile_release(&p);
+}
+
+static void test_fixture_modern(void)
+{
+	struct profile p;
+	struct agg_row r;
+	struct agg a;
+	char msg[4096];
+
+	CHECK_EQ(load(FIX "modern.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_STR(p.run_title, "Profile stats for: training_step rank: 0");
+	CHECK_EQ(nr_ops(&p), 13);
+	/* A non-ASCII name: Python pads by characters, not bytes. */
+	CHECK(op_row(&p, "обучение::шаг", 0, &r));
+	CHECK_EQ(r.host_total_ns, 40100000);
+	CHECK_EQ(r.device_total_ns, 30800000);
+	CHECK(row_attr(&r, "self_device_mem_bytes") && row_attr(&r, "self_device_mem_bytes")->v.i == -96LL * 1024 * 1024);
+	/* ProfilerStep* twice: host op and its device twin, neither a kernel. */
+	CHECK(op_row(&p, "ProfilerStep*", 1, &r));
+	CHECK_EQ(r.device_self_ns, 32110000);
+	CHECK(!kernel_row(&p, "ProfilerStep*", &r));
+	/* Copies and sets are device work but not kernels: drill-down has them. */
+	CHECK_EQ(nr_kernels(&p), 2);
+	CHECK(!kernel_row(&p, "Memcpy HtoD (Pageable -> Device)", &r));
+	{
+		const char *want = "Memset (Device)";
+		struct agg_scope s = { 0 };
+
+		s.want = NULL;
+		agg_op_kernels(&p, &s, &a);
+		r.name = NULL;
+		for (size_t i = 0; i < a.nr; i++)
+			if (!strcmp(a.rows[i].name, want))
+				r = a.rows[i];
+		CHECK(r.name != NULL && r.first->kind == NODE_MEMSET && r.device_total_ns == 9250);
+		agg_release(&a);
+	}
+	CHECK(kernel_row(&p, "void cudnn::implicit_convolve_sgemm<float, float, 10...", &r));
+	CHECK_EQ(r.calls, 4);
+	CHECK_EQ(r.device_total_ns, 14200000);
+	CHECK(r.first->flags & NODE_NAME_TRUNCATED);
+	CHECK(op_row(&p, "aten::empty", 0, &r));
+	CHECK(row_attr(&r, "cpu_mem_bytes") && row_attr(&r, "cpu_mem_bytes")->v.i == 2560);
+	CHECK(row_attr(&r, "device_mem_bytes") && row_attr(&r, "device_mem_bytes")->v.i == 768LL << 20);
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "3.683ms");
+	profile_release(&p);
+}
+
+static void test_fixture_old(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096];
+
+	/* PyTorch <= 1.7: left-aligned, "Self CPU total", "Number of Calls". */
+	CHECK_EQ(load(FIX "old-1.7.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(nr_ops(&p), 6);
+	CHECK(op_row(&p, "addmm", 0, &r));
+	CHECK_EQ(r.calls, 3);
+	CHECK_EQ(r.host_self_ns, 1830000);
+	CHECK_EQ(r.host_total_ns, 2108000);
+	CHECK_EQ(r.device_total_ns, 1650000);
+	CHECK(op_row(&p, "copy_", 0, &r));
+	CHECK_EQ(r.host_self_ns, 5700000);
+	CHECK_STR(profile_meta_get(&p, "totals", "CUDA time total"), "28.605ms");
+	CHECK(p.warnings == NULL);
+	profile_release(&p);
+}
+
+static void test_fixture_stack_flops(void)
+{
+	struct profile p;
+	struct agg_row r;
+	const struct attr *a;
+	char msg[4096];
+
+	CHECK_EQ(load(FIX "xpu-stack.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_STR(profile_meta_get(&p, "table", "device"), "XPU");
+	CHECK_STR(profile_meta_get(&p, "table", "rows"), "top-level ops only");
+	CHECK_STR(p.run_title, "XPU profile of one training step (bench_xpu.py, batch 32)");
+	CHECK_EQ(nr_ops(&p), 4);
+	CHECK(op_row(&p, "aten::linear", 0, &r));
+	CHECK_EQ(r.host_total_ns, 410000);
+	CHECK_EQ(r.device_total_ns, 388000);
+	/* FLOPs: "Total MFLOPs" values, scaled to FLOPs. */
+	a = row_attr(&r, "flops");
+	CHECK(a && a->type == ATTR_DOUBLE && a->v.d > 2147483999.0 && a->v.d < 2147484001.0);
+	a = row_attr(&r, "source_location");
+	CHECK(a && !strcmp(a->v.s, "train.py(41): forward; ...n/modules/module.py(1511): _call_impl; "
+				   "train.py(77): step"));
+	a = row_attr(&r, "input_shapes");
+	CHECK(a && !strcmp(a->v.s, "[[32, 512], [1024, 512], [1024]]"));
+	CHECK(op_row(&p, "aten::add", 0, &r));
+	CHECK(row_attr(&r, "overload_name") && !strcmp(row_attr(&r, "overload_name")->v.s, "Tensor"));
+	CHECK(row_attr(&r, "node_id") && row_attr(&r, "node_id")->v.i == 11);
+	CHECK_EQ(r.device_self_ns, 6500);
+	CHECK(op_row(&p, "aten::relu", 0, &r));
+	CHECK(row_attr(&r, "flops") == NULL);	/* "--" */
+	CHECK(p.warnings == NULL);
+	profile_release(&p);
+}
+
+static void test_fixture_log_and_markdown(void)
+{
+	struct profile p;
+	struct agg_row r;
+	const struct profile *run2;
+	char msg[4096];
+
+	/* A table per epoch: one run each, in file order. */
+	CHECK_EQ(load(FIX "epochs.log", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(profile_nr_runs(&p), 2);
+	CHECK_STR(p.run_title, "sorted by MLU total");
+	CHECK(kernel_row(&p, "MLUKernelGemm", &r));
+	CHECK_EQ(r.device_total_ns, 5100000);
+	CHECK(!kernel_row(&p, "Memcpy HtoD", &r));
+	run2 = profile_run(&p, 1);
+	CHECK(run2 != NULL);
+	if (run2) {
+		CHECK_STR(run2->run_where, FIX "epochs.log:19");
+		CHECK(op_row(run2, "aten::mm", 0, &r));
+		CHECK_EQ(r.host_self_ns, 590000);
+		CHECK(kernel_row(run2, "MLUKernelGemm", &r));
+		CHECK_EQ(r.device_total_ns, 5095000);
+	}
+	profile_release(&p);
+
+	/* Indented Markdown copy without separators, one row misaligned. */
+	CHECK_EQ(load(FIX "notes.md", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(nr_ops(&p), 5);
+	CHECK_EQ(warnings(&p, "tables without separator lines (columns split on blanks)"), 1);
+	CHECK(op_row(&p, "MLUKernelGemm", 0, &r));
+	CHECK_EQ(r.device_self_ns, 5100000);
+	CHECK(op_row(&p, "Memcpy HtoD", 0, &r));
+	CHECK_EQ(r.calls, 4);
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "855.000us");
+	profile_release(&p);
+}
+
+/* ---- bad input --------------------------------------------------------- */
+
+static char dir[256];
+
+static const char *make(const char *name, const void *data, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/proftui-tt-XXXXXX", tmp ? tmp : "/tmp");
+		if (!mkdtemp(dir))
+			die("cannot make a temporary directory");
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+	return path;
+}
+
+static const char sep[] = "-----------------------  ------------  ------------  ------------  ------------  "
+			  "------------  ------------  ------------  ------------  ------------  "
+			  "------------  \n";
+static const char hdr[] = "                   Name    Self CPU %      Self CPU   CPU total %     CPU total  "
+			  "CPU time avg     Self CUDA   Self CUDA %    CUDA total  CUDA time avg    # of Calls  \n";
+static const char row1[] = "            aten::addmm        60.00%     600.000us        70.00%     700.000us  "
+			   "   350.000us       1.200ms        80.00%       1.200ms     600.000us             2  \n";
+static const char row2[] = "  volta_sgemm_128x64_nn         0.00%       0.000us         0.00%       0.000us  "
+			   "     0.000us       1.100ms        20.00%       1.100ms     550.000us             2  \n";
+static const char footer[] = "Self CPU time total: 1.000ms\nSelf CUDA time total: 1.500ms\n";
+
+/* The little table above, with LINE in place of the second row. */
+static char *table_with(const char *line, size_t len, size_t *out_len)
+{
+	size_t n = 0, cap = sizeof(sep) * 3 + sizeof(hdr) + sizeof(row1) + len + sizeof(footer) + 16;
+	char *buf = xmalloc(cap);
+
+#define ADD(s, l) (memcpy(buf + n, (s), (l)), n += (l))
+	ADD(sep, strlen(sep));
+	ADD(hdr, strlen(hdr));
+	ADD(sep, strlen(sep));
+	ADD(row1, strlen(row1));
+	ADD(line, len);
+	ADD(sep, strlen(sep));
+	ADD(footer, strlen(footer));
+#undef ADD
+	*out_len = n;
+	return buf;
+}
+
+static void test_bad_cut_mid_row(void)
+{
+	struct profile p;
+	char msg[4096], text[2048];
+	const char *path;
+	int n;
+
+	n = snprintf(text, sizeof(text), "%s%s%s%s%.*s", sep, hdr, sep, row1, 70, row2);
+	path = make("cut.txt", text, (size_t)n);
+	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), 1);
+	CHECK(strstr(msg, "cut.txt:5:") != NULL);
+	CHECK(strstr(msg, "cut.txt:5:66: error: table row cut short before column 'CPU total'") != NULL);
+	CHECK_EQ(nr_ops(&p), 1);	/* the complete row is kept */
+	profile_release(&p);
+}
+
+static void test_bad_header_no_rows(void)
+{
+	struct profile p;
+	char msg[4096], text[2048];
+	const char *path;
+	int n;
+
+	n = snprintf(text, sizeof(text), "profile:\n%s%s%s%s%s", sep, hdr, sep, sep, footer);
+	path = make("norows.txt", text, (size_t)n);
+	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), -1);
+	CHECK(strstr(msg, "norows.txt:3:1: error: table header with no rows") != NULL);
+	profile_release(&p);
+}
+
+static void test_bad_misaligned(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096], line[512];
+	size_t len;
+	char *text;
+
+	/* Shifted three places right: read by splitting on blanks, counted. */
+	snprintf(line, sizeof(line), "   %s", row2);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(make("shift.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "rows not aligned with the header (read by splitting on blanks)"), 1);
+	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+	profile_release(&p);
+
+	/* A cell that is not a time: the row is skipped, with a warning. */
+	snprintf(line, sizeof(line), "%s", row2);
+	memcpy(strstr(line, "1.100ms"), "1.1Xms ", 7);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(make("cell.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
+	CHECK(strstr(msg, "cell.txt:5:") && strstr(msg, "'1.1Xms' is not a valid 'Self CUDA' value"));
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
+	/* An absurd time (31 years): not a number we sum; skipped. */
+	snprintf(line, sizeof(line), "%s", row2);
+	memcpy(strstr(line, "     1.100ms"), "  999999999s", 12);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(make("absurd.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
+	/* Columns that do not line up at all: skipped, counted. */
+	snprintf(line, sizeof(line), "volta_sgemm  0.00%%  0.000us  0.000us  1.100ms  2\n");
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(make("cols.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+}
+
+static void test_bad_binary(void)
+{
+	struct profile p;
+	char msg[4096], junk[600];
+	size_t len;
+	char *text, *both;
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (char)(i * 7919 % 251);
+	/* Inside the table: an error there, the rows before it kept. */
+	text = table_with(junk, sizeof(junk), &len);
+	CHECK_EQ(load(make("junk-in.txt", text, len), NULL, &p, msg, sizeof(msg)), 1);
+	free(text);
+	CHECK(strstr(msg, "junk-in.txt:5:1: error: binary data inside the table") != NULL);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
+	/* After a complete table: ignored, counted. */
+	text = table_with(row2, strlen(row2), &len);
+	both = xmalloc(len + sizeof(junk));
+	memcpy(both, text, len);
+	memcpy(both + len, junk, sizeof(junk));
+	CHECK_EQ(load(make("junk-after.txt", both, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	free(both);
+	CHECK_EQ(nr_ops(&p), 2);
+	CHECK(warnings(&p, "lines of binary data, ignored") >= 1);
+	profile_release(&p);
+}
+
+static void test_bad_huge_line(void)
+{
+	struct profile p;
+	char msg[4096];
+	size_t n = 5u << 20, len;
+	char *line = xmalloc(n + 1), *text;
+
+	memset(line, 'x', n);
+	line[n] = '\n';
+	text = table_with(line, n + 1, &len);
+	CHECK_EQ(load(make("huge.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	free(line);
+	/* The table ends at the line that is not a row, and says so. */
+	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(warnings(&p, "tables without a closing separator line"), 1);
+	profile_release(&p);
+}
+
+/* Every line of the little table with PREFIX in front. */
+static char *prefixed(const char *prefix, bool top_sep, size_t *out_len)
+{
+	const char *lines[] = { sep, hdr, sep, row1, row2, sep };
+	size_t n = 0, cap = 4096;
+	char *buf = xmalloc(cap);
+
+	for (size_t i = top_sep ? 0 : 1; i < ARRAY_SIZE(lines); i++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", prefix, lines[i]);
+	n += (size_t)snprintf(buf + n, cap - n, "%sSelf CPU time total: 1.000ms\n", prefix);
+	*out_len = n;
+	return buf;
+}
+
+static void test_layout_variants(void)
+{
+	static const char *const prefixes[] = { "", "I0609 12:53:37.371167   670 train.py:465] ",
+						"[05/02/2024-10:12:00] [I] ", "- ", "> " };
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		for (int top = 0; top < 2; top++) {
+			struct profile p;
+			struct agg_row r;
+			size_t len;
+			char *text = prefixed(prefixes[i], top, &len);
+
+			CHECK_EQ(load(make("variant.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+			free(text);
+			CHECK_STR(p.format, "torch-table");
+			CHECK(p.warnings == NULL);
+			CHECK_EQ(nr_ops(&p), 2);
+			CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+			CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
+			CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "1.000ms");
+			if (test_failed) {
+				fprintf(stderr, "  with prefix '%s', %s separator\n", prefixes[i],
+					top ? "top" : "no top");
+				profile_release(&p);
+				return;
+			}
+			profile_release(&p);
+		}
+	}
+}
+
+static void test_not_a_table(void)
+{
+	struct profile p;
+	char msg[4096];
+	const char *text = "Name and Self CPU are words in this sentence, no table here\nat all\n";
+
+	CHECK_EQ(load(make("prose.txt", text, strlen(text)), "torch-table", &p, msg, sizeof(msg)), -1);
+	CHECK(strstr(msg, "prose.txt: error: no key_averages() table found") != NULL);
+	profile_release(&p);
+}
+
+/* ---- detection --------------------------------------------------------- */
+
+static const struct parser *detect(const char *path)
+{
+	struct input in;
+	struct diag d;
+	const char *head;
+	const struct parser *parser = NULL;
+	size_t len;
+
+	diag_init(&d, path, NULL, NULL);
+	if (input_open(&in, path, &d))
+		return NULL;
+	len = input_head(&in, &head);
+	parser = parser_detect(head, len);
+	input_close(&in);
+	return parser;
+}
+
+static bool detected_as(const char *path, const char *name)
+{
+	const struct parser *parser = detect(path);
+
+	return parser && !strcmp(parser->name, name);
+}
+
+static void test_probe(void)
+{
+	static const char *const mine[] = { FIX "modern.txt", FIX "old-1.7.txt", FIX "xpu-stack.txt",
+					    FIX "epochs.log", FIX "notes.md" };
+	static const char *const others[] = {
+		"tests/samples/sample.pt.trace.json.gz",
+		"tests/golden/tb-json/two-runs.json",
+		"../shared/seeds/000_23f082c7e8896fb5.txt",
+		"../shared/seeds/001_1c776201c8b5b83e.txt",
+		"../shared/seeds/002_d67dc7fc6ef32707.txt",
+		"../shared/seeds/004_311414be4808ad5c.txt",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(mine); i++)
+		CHECK(detected_as(mine[i], "torch-table"));
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++)
+		if (exists(others[i]) && detected_as(others[i], "torch-table")) {
+			fprintf(stderr, "  %s claimed by torch-table\n", others[i]);
+			test_failed = 1;
+		}
+	if (!exists(SEED003))
+		SKIP("seeds not found");
+	CHECK(detected_as(SEED003, "torch-table"));
+	CHECK(detected_as(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt"), "torch-table"));
+	CHECK(detected_as(corpus("chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt"), "torch-table"));
+	CHECK(detected_as(corpus("jovsa_scalify__docs_tracking_flops.md"), "torch-table"));
+}
+
+const struct test tests[] = {
+	{ "seed 003: issue 4's numbers, two runs", test_seed003_acceptance },
+	{ "every key_averages corpus file loads", test_corpus_loads },
+	{ "corpus: kernels, memcpy, twins, truncation, old units", test_corpus_numbers },
+	{ "fixture: modern table, non-ASCII name, memory", test_fixture_modern },
+	{ "fixture: PyTorch <= 1.7 left-aligned", test_fixture_old },
+	{ "fixture: overload, node id, shapes, stacks, FLOPs", test_fixture_stack_flops },
+	{ "fixture: a table per epoch; Markdown without separators", test_fixture_log_and_markdown },
+	{ "bad: a table cut mid-row keeps its complete rows", test_bad_cut_mid_row },
+	{ "bad: a header with no rows", test_bad_header_no_rows },
+	{ "bad: columns that do not line up", test_bad_misaligned },
+	{ "bad: binary garbage inside and after a table", test_bad_binary },
+	{ "bad: a 5 MB line inside a table", test_bad_huge_line },
+	{ "bad: a file with no table", test_not_a_table },
+	{ "layouts: log prefixes, list markers, no top separator", test_layout_variants },
+	{ "detection: torch-table claims its files and no others", test_probe },
+	{ 0 },
+};
