@@ -4,11 +4,18 @@
 #include "parser.h"
 
 extern const struct parser kineto_parser;
+extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
+	trtexec_log_parser, trex_metadata_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
 static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
+	&trtexec_graph_parser,	/* TensorRT trtexec --exportLayerInfo */
+	&trtexec_profile_parser, /* TensorRT trtexec --exportProfile */
+	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
+	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
+	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
 	NULL			/* end of the list */
 };
 
