@@ -31,6 +31,8 @@ PARSERS_SRC = $(sort $(wildcard parsers/*.c))
 TUI_SRC     = $(sort $(wildcard tui/*.c))
 CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
 TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
+# The terminal-free part of tui/ (panes, formats, exports), for unit tests.
+TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/tui/%.o))
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
 
@@ -56,10 +58,11 @@ $(O)/keymaps/builtin.c: keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys 
 $(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-# Unit tests link model/ and parsers/ only: no terminal, no PCRE2.
-$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ)
+# Unit tests link model/, parsers/ and the terminal-free part of tui/;
+# tests of tui/ code see its headers (and so PCRE2's and curses' flags).
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
 
 tests: $(O)/$(PROG) $(UNIT_BIN)
 

@@ -1,34 +1,477 @@
 // SPDX-License-Identifier: MIT
-/* proftui's entry point.  XXX: only --list-formats and a load check so far;
- * the panes, --print and the TUI are being built (issues 2 and 3). */
+/*
+ * proftui's entry point: options, loading, then either the terminal UI or
+ * one pane printed (--print, or stdout not a terminal, as perf report
+ * falls back to --stdio).
+ *
+ * Exit status: 0 ok, 1 usage error, 2 input error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "model/profile.h"
-#include "parsers/parser.h"
+#include "../model/util.h"
+#include "../parsers/parser.h"
+#include "export.h"
+#include "pane.h"
+
+#define EXIT_USAGE 1
+#define EXIT_INPUT 2
+
+#ifndef PROFTUI_VERSION
+#define PROFTUI_VERSION "0.1"
+#endif
+
+struct options {
+	const char *print;		/* pane name, NULL: interactive */
+	const char *sort;
+	bool reverse;
+	const char *filter;
+	const char *step;
+	size_t limit;
+	enum export_format format;
+	const char *input_format;
+	const char *output;
+	const char *drill, *drill_re;
+	size_t run;			/* 1-based, 0: the first */
+	const char *keymap;		/* --keymap vi|emacs|FILE */
+	const char *keys;		/* --keys FILE: a user file */
+	bool ascii, no_color;
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: proftui [OPTION]... FILE...\n"
+	      "Explore deep-learning profiler output in the terminal: PyTorch/Kineto traces,\n"
+	      "torch-tb-profiler outputs, key_averages tables, Paddle, TensorRT, MegEngine.\n"
+	      "\n"
+	      "  -p, --print PANE      print a pane and exit: ops, kernels, steps, tree, info\n"
+	      "  -s, --sort COL        sort by column COL (its key or title)\n"
+	      "  -r, --reverse         reverse the sort\n"
+	      "  -f, --filter RE       only rows whose name matches the PCRE2 pattern RE\n"
+	      "                        (smart case; a leading ! inverts)\n"
+	      "      --step NAME       only what ran in step NAME (as the profile names it)\n"
+	      "      --drill NAME      with --print kernels: the kernels op NAME launched;\n"
+	      "                        with --print ops: the ops that launched kernel NAME\n"
+	      "      --drill-re RE     the same for every name RE matches\n"
+	      "      --run N           the Nth run of a file that holds several (from 1)\n"
+	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
+	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
+	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
+	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
+	      "      --list-formats    list the input formats and exit\n"
+	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
+	      "      --keys FILE       a key file read after the keymap (default:\n"
+	      "                        $XDG_CONFIG_HOME/proftui/keys)\n"
+	      "      --ascii           draw with ASCII only\n"
+	      "      --no-color        no colours (also: NO_COLOR set)\n"
+	      "  -h, --help            show this help\n"
+	      "  -V, --version         show the version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage error, 2 input error.  See proftui(1).\n",
+	      out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("proftui: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'proftui --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static bool parse_count(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return false;
+	*out = (size_t)v;
+	return true;
+}
+
+enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_KEYMAP,
+       OPT_KEYS, OPT_ASCII, OPT_NO_COLOR };
+
+static const struct option long_options[] = {
+	{ "print", required_argument, NULL, 'p' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "reverse", no_argument, NULL, 'r' },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "drill", required_argument, NULL, OPT_DRILL },
+	{ "drill-re", required_argument, NULL, OPT_DRILL_RE },
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "limit", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "input-format", required_argument, NULL, 'F' },
+	{ "list-formats", no_argument, NULL, OPT_LIST },
+	{ "keymap", required_argument, NULL, OPT_KEYMAP },
+	{ "keys", required_argument, NULL, OPT_KEYS },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void list_formats(void)
+{
+	size_t n;
+	const struct parser *const *list = parser_list(&n);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%-16s %s\n", list[i]->name, list[i]->summary);
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:F:hV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (!pane_ops_find(optarg))
+				return usage_error("unknown pane '%s' (ops, kernels, steps, tree, info)",
+						   optarg);
+			o->print = optarg;
+			break;
+		case 's':
+			o->sort = optarg;
+			break;
+		case 'r':
+			o->reverse = true;
+			break;
+		case 'f':
+			o->filter = optarg;
+			break;
+		case OPT_STEP:
+			o->step = optarg;
+			break;
+		case OPT_DRILL:
+			o->drill = optarg;
+			break;
+		case OPT_DRILL_RE:
+			o->drill_re = optarg;
+			break;
+		case OPT_RUN:
+			if (!parse_count(optarg, &o->run) || o->run == 0)
+				return usage_error("--run wants a run number from 1, not '%s'", optarg);
+			break;
+		case 'n':
+			if (!parse_count(optarg, &o->limit))
+				return usage_error("--limit wants a number of rows, not '%s'", optarg);
+			break;
+		case OPT_FORMAT:
+			/* --format names the output; a parser's name is taken
+			 * as --input-format, so both readings of it work. */
+			if (!export_format_parse(optarg, &o->format)) {
+				if (!parser_find(optarg))
+					return usage_error("unknown format '%s' (output: txt, csv, "
+							   "tsv, json, md; input: see --list-formats)",
+							   optarg);
+				o->input_format = optarg;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (!parser_find(optarg))
+				return usage_error("unknown input format '%s' (see --list-formats)",
+						   optarg);
+			o->input_format = optarg;
+			break;
+		case OPT_LIST:
+			list_formats();
+			return 0;
+		case OPT_KEYMAP:
+			o->keymap = optarg;
+			break;
+		case OPT_KEYS:
+			o->keys = optarg;
+			break;
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("proftui %s\n", PROFTUI_VERSION);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "no file to read");
+	if (o->drill && o->drill_re)
+		return usage_error("%s", "--drill and --drill-re do not go together");
+	return -1;
+}
+
+/* The load's progress bar: on stderr, when it is a terminal, once a load
+ * has taken half a second (DESIGN.md: quick loads show nothing). */
+struct progress {
+	struct timespec start;
+	bool shown;
+	int last_pct;
+};
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *pr = ctx;
+	int pct, fill;
+	char bar[31];
+
+	if (!total || (!pr->shown && elapsed(&pr->start) < 0.5))
+		return;
+	pct = (int)(done * 100 / total);
+	if (pct > 100)
+		pct = 100;
+	if (pr->shown && pct == pr->last_pct)
+		return;
+	pr->shown = true;
+	pr->last_pct = pct;
+	fill = pct * 30 / 100;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, ' ', (size_t)(30 - fill));
+	bar[30] = '\0';
+	fprintf(stderr, "\rloading [%s] %3d%%  %llu of %llu MB", bar, pct,
+		(unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
+	fflush(stderr);
+}
+
+static void end_progress(struct progress *pr)
+{
+	if (pr->shown)
+		fputs("\r\033[K", stderr);
+}
+
+static char *label_of(char **paths, int n)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(paths[i]) + 3;
+	s = xmalloc(len);
+	s[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(s, " + ");
+		strcat(s, paths[i]);
+	}
+	return s;
+}
+
+static const struct step *find_step(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_steps; i++)
+		if (!strcmp(p->steps[i].name, name))
+			return &p->steps[i];
+	return NULL;
+}
+
+static int no_such_step(const struct profile *p, const char *name)
+{
+	fprintf(stderr, "proftui: no step '%s' in this profile", name);
+	if (!p->nr_steps) {
+		fputs(" (it has no steps)\n", stderr);
+	} else {
+		fputs(" (steps:", stderr);
+		for (size_t i = 0; i < p->nr_steps && i < 12; i++)
+			fprintf(stderr, " %s", p->steps[i].name);
+		fputs(p->nr_steps > 12 ? " ...)\n" : ")\n", stderr);
+	}
+	return EXIT_USAGE;
+}
+
+static int no_such_column(const struct pane *pane, const char *name)
+{
+	char key[128];
+
+	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane->ops->name);
+	for (size_t i = 0; i < pane->nr_cols; i++)
+		if (pane->cols[i].kind != COL_BAR)
+			fprintf(stderr, " %s", column_json_key(&pane->cols[i], key, sizeof(key)));
+	fputs(")\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* --print: one pane as text, to stdout or to -o FILE. */
+static int print_pane(struct profile *first, struct profile *p, const struct options *o,
+		      const char *label)
+{
+	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
+	struct pane_scope scope = { .first_run = first };
+	struct filter *filter = NULL, *drill_re = NULL;
+	struct pane *pane;
+	char err[512], caption[1024];
+	int rc = 0;
+	long rows;
+
+	if (o->step && !(scope.step = find_step(p, o->step)))
+		return no_such_step(p, o->step);
+	if (o->drill || o->drill_re) {
+		if (ops == &ops_pane_ops)
+			ops = &drill_ops_pane_ops;
+		else if (ops == &kernels_pane_ops)
+			ops = &drill_kernels_pane_ops;
+		else
+			return usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+						 "or --print ops (a kernel's ops)");
+		scope.drill_name = o->drill;
+		if (o->drill_re && !(drill_re = filter_new(o->drill_re, err, sizeof(err)))) {
+			fprintf(stderr, "proftui: --drill-re '%s': %s\n", o->drill_re,
+				*err ? err : "empty pattern");
+			return EXIT_USAGE;
+		}
+		scope.drill_re = drill_re;
+	}
+	if (o->filter && !(filter = filter_new(o->filter, err, sizeof(err))) && *err) {
+		fprintf(stderr, "proftui: --filter '%s': %s\n", o->filter, err);
+		filter_free(drill_re);
+		return EXIT_USAGE;
+	}
+	pane = pane_new(ops, p, &scope);
+	if (o->sort) {
+		int col = pane_column(pane, o->sort);
+
+		if (col < 0) {
+			rc = no_such_column(pane, o->sort);
+			goto out;
+		}
+		pane->sort_col = col;
+		pane->sort_desc = column_default_desc(&pane->cols[col]);
+	}
+	if (o->reverse)
+		pane->sort_desc = !pane->sort_desc;
+	pane->filter = filter;
+	filter = NULL;
+	if (ops == &tree_pane_ops)
+		tree_unfold_all(pane, SIZE_MAX);	/* every node, depth first */
+	else
+		pane_rebuild(pane);
+	export_caption(pane, label, o->limit, caption, sizeof(caption));
+	if (o->output && strcmp(o->output, "-")) {
+		struct stat st;
+
+		/* A device or a pipe (-o /dev/stdout) is written in place;
+		 * a file is replaced whole. */
+		if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+			FILE *out = fopen(o->output, "w");
+
+			rows = out ? export_pane(pane, out, o->format, o->limit, caption) : -1;
+			if (rows < 0 || !out || fclose(out)) {
+				fprintf(stderr, "proftui: %s: %s\n", o->output, strerror(errno));
+				rc = EXIT_INPUT;
+			}
+		} else if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
+					  sizeof(err)) < 0) {
+			fprintf(stderr, "proftui: %s\n", err);
+			rc = EXIT_INPUT;
+		}
+	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
+		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
+		rc = EXIT_INPUT;
+	}
+out:
+	pane_free(pane);
+	filter_free(filter);
+	filter_free(drill_re);
+	return rc;
+}
 
 int main(int argc, char **argv)
 {
-	struct load_options opt = { .err = stderr };
-	struct profile p;
+	struct options o = { .format = EXPORT_TXT };
+	struct load_options lo = { .err = stderr };
+	struct progress pr = { 0 };
+	struct profile first, *p;
+	bool interactive;
+	char *label;
 	int rc;
 
-	if (argc == 2 && !strcmp(argv[1], "--list-formats")) {
-		size_t n;
-		const struct parser *const *list = parser_list(&n);
+	setlocale(LC_ALL, "");
+	if ((rc = parse_args(argc, argv, &o)) >= 0)
+		return rc;
+	/* XXX: the terminal UI is issue 3; until it lands every run prints
+	 * the pane (the Operators pane without --print). */
+	interactive = false;
+	if (o.filter && !interactive) {
+		/* A bad pattern is a usage error before any file is read. */
+		char err[512];
+		struct filter *f = filter_new(o.filter, err, sizeof(err));
 
-		for (size_t i = 0; i < n; i++)
-			printf("%-14s %s\n", list[i]->name, list[i]->summary);
-		return 0;
+		if (!f && *err) {
+			fprintf(stderr, "proftui: --filter '%s': %s\n", o.filter, err);
+			return EXIT_USAGE;
+		}
+		filter_free(f);
 	}
-	if (argc < 2) {
-		fprintf(stderr, "usage: proftui FILE...\n");
-		return 1;
+	lo.format = o.input_format;
+	if (isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &pr.start);
+		lo.progress = show_progress;
+		lo.progress_ctx = &pr;
 	}
-	profile_init(&p, argv[1]);
-	rc = profile_load(&p, (const char *const *)argv + 1, (size_t)argc - 1, &opt);
-	if (rc >= 0)
-		printf("%s: %u nodes, %zu steps\n", argv[1], p.nr_nodes, p.nr_steps);
-	profile_release(&p);
-	return rc < 0 ? 2 : rc ? 2 : 0;
+	label = label_of(argv + optind, argc - optind);
+	profile_init(&first, label);
+	rc = profile_load(&first, (const char *const *)argv + optind, (size_t)(argc - optind), &lo);
+	end_progress(&pr);
+	/* Batch output is all or nothing: a file that failed to load (even
+	 * one that kept what came before the error) prints no table.  The
+	 * TUI opens what was kept and says why it stopped. */
+	if (rc < 0 || (rc > 0 && !interactive)) {
+		profile_release(&first);
+		free(label);
+		return EXIT_INPUT;
+	}
+	p = &first;
+	if (o.run) {
+		p = profile_run(&first, o.run - 1);
+		if (!p) {
+			fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
+				profile_nr_runs(&first));
+			profile_release(&first);
+			free(label);
+			return EXIT_USAGE;
+		}
+	}
+	{
+		rc = print_pane(&first, p, &o, label);
+	}
+	profile_release(&first);
+	free(label);
+	return rc;
 }

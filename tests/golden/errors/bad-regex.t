@@ -1,0 +1,1 @@
+--print ops --filter (unclosed tests/golden/kineto/two-steps.json

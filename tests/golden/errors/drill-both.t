@@ -1,0 +1,1 @@
+--print ops --drill x --drill-re y tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print steps --drill x tests/golden/kineto/two-steps.json

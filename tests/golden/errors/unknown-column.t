@@ -1,0 +1,1 @@
+--print ops --sort nonsense tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print ops --format xml tests/golden/kineto/two-steps.json

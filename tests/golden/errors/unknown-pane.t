@@ -1,0 +1,1 @@
+--print panes tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print ops --run 3 tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print ops --step 9 tests/golden/kineto/two-steps.json

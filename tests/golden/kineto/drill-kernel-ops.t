@@ -1,0 +1,1 @@
+--print ops --drill conv_fwd_kernel<float> --format json tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print kernels --drill-re ^aten::(add|conv2d)$ --format tsv tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print kernels --format json tests/golden/kineto/two-steps.json

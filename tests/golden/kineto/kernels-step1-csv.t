@@ -1,0 +1,1 @@
+--print kernels --step 1 --format csv tests/golden/kineto/two-steps.json

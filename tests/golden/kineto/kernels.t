@@ -1,0 +1,1 @@
+--print kernels tests/golden/kineto/two-steps.json

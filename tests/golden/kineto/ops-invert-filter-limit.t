@@ -1,0 +1,1 @@
+--print ops --filter !CUDNN --limit 1 tests/golden/kineto/two-steps.json

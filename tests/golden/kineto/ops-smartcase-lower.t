@@ -1,0 +1,1 @@
+--print ops --filter conv tests/golden/kineto/two-steps.json

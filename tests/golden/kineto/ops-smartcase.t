@@ -1,0 +1,1 @@
+--print ops --filter Conv tests/golden/kineto/two-steps.json

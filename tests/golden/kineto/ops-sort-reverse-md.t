@@ -1,0 +1,1 @@
+--print ops --sort host_total --reverse --format md tests/golden/kineto/two-steps.json

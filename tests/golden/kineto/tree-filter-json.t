@@ -1,0 +1,1 @@
+--print tree --filter ^aten::add$ --format json tests/golden/kineto/two-steps.json

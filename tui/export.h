@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export: a pane as text -- aligned plain text, CSV, TSV, JSON or Markdown.
+ * `--print` and the TUI's `e` both come here, so a pane exports exactly as
+ * it is shown: its sort, filter, step and drill path, every row of it.
+ *
+ * The JSON shape is a contract scripts rely on: an array of objects, one
+ * per row, keyed by the columns' JSON keys (times in microseconds with up
+ * to three decimals: "device_self_us"), tree rows with "depth".  CSV and
+ * TSV use the same keys as their header.  Summary rows (the Steps pane's
+ * average) go only to the formats people read (txt, md).
+ */
+#ifndef TUI_EXPORT_H
+#define TUI_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "pane.h"
+
+enum export_format { EXPORT_TXT, EXPORT_CSV, EXPORT_TSV, EXPORT_JSON, EXPORT_MD };
+
+/* "txt", "csv", "tsv", "json", "md" (also "text", "markdown"). */
+bool export_format_parse(const char *name, enum export_format *out);
+/* The format a path's extension names; txt when it names none. */
+enum export_format export_format_of_path(const char *path);
+const char *export_format_name(enum export_format f);
+
+/*
+ * One line that says what the pane holds: "Operators of FILE, sorted by Dev
+ * self (descending), filter 'conv', step 5: 12 of 340 rows".  LABEL names
+ * the profile; LIMIT is the --limit (0: none).
+ */
+void export_caption(const struct pane *pane, const char *label, size_t limit, char *buf,
+		    size_t size);
+
+/*
+ * Write the first LIMIT rows of PANE's view (0: all) to OUT in FMT, with
+ * CAPTION (may be NULL) heading the txt and md forms.  Returns the number
+ * of rows written, or -1 when writing failed (errno says why).
+ */
+long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, size_t limit,
+		 const char *caption);
+/*
+ * The same into PATH, never leaving a half-written file: the rows go to a
+ * temporary file beside it, which is renamed over PATH once complete.
+ * Returns the rows written, or -1 with ERR (ERR_SIZE bytes) set to
+ * "PATH: reason".
+ */
+long export_to_path(const struct pane *pane, const char *path, enum export_format fmt,
+		    size_t limit, const char *caption, char *err, size_t err_size);
+
+#endif

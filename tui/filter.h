@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filter: a PCRE2 pattern on row names, the one place that knows PCRE2.
+ *
+ * Smart case (case-insensitive unless the pattern has a capital letter, as
+ * in less, ripgrep and vim's smartcase); a leading '!' inverts the filter.
+ * Patterns are compiled for UTF-8 and with PCRE2's JIT when the library
+ * has it.  A filter is opaque: its owner compiles, matches and frees it.
+ */
+#ifndef TUI_FILTER_H
+#define TUI_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct filter;
+
+/*
+ * Compile PATTERN.  Returns a filter (caller frees with filter_free()), or
+ * NULL with ERR (of ERR_SIZE bytes) set to PCRE2's message and the offset
+ * it names: "missing closing parenthesis at offset 5".  An empty pattern
+ * (or a lone "!") is no filter at all: NULL with ERR set to "".
+ */
+struct filter *filter_new(const char *pattern, char *err, size_t err_size);
+void filter_free(struct filter *f);
+/* The pattern as given, '!' included. */
+const char *filter_pattern(const struct filter *f);
+bool filter_is_inverted(const struct filter *f);
+/* Whether the row called NAME (LEN bytes) is shown; NULL F shows all. */
+bool filter_match(const struct filter *f, const char *name, size_t len);
+/*
+ * The matches in NAME, for highlighting: up to MAX [start, end) byte
+ * ranges in OUT, returns how many.  None for an inverted filter (what it
+ * shows matched nothing).
+ */
+size_t filter_spans(const struct filter *f, const char *name, size_t len, size_t (*out)[2],
+		    size_t max);
+
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+
+/* |NS| rounded to DIGITS fewer decimal places, half away from zero. */
+static uint64_t scaled(int64_t ns, uint64_t div)
+{
+	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	return m / div + (m % div >= (div + 1) / 2);
+}
+
+size_t fmt_us(int64_t ns, char *buf, size_t size)
+{
+	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	int n;
+
+	if (m % 1000 == 0)
+		n = snprintf(buf, size, "%s%" PRIu64, ns < 0 ? "-" : "", m / 1000);
+	else if (m % 100 == 0)
+		n = snprintf(buf, size, "%s%" PRIu64 ".%01" PRIu64, ns < 0 ? "-" : "", m / 1000,
+			     m % 1000 / 100);
+	else if (m % 10 == 0)
+		n = snprintf(buf, size, "%s%" PRIu64 ".%02" PRIu64, ns < 0 ? "-" : "", m / 1000,
+			     m % 1000 / 10);
+	else
+		n = snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000,
+			     m % 1000);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t fmt_time(int64_t ns, char *buf, size_t size)
+{
+	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	const char *sign = ns < 0 ? "-" : "";
+	const char *unit;
+	uint64_t v;
+	int n;
+
+	if (m == 0)
+		return (size_t)snprintf(buf, size, "0");
+	/* Three decimals of the unit that keeps the integer part below
+	 * 1000, as PyTorch's tables print (and with the same thresholds). */
+	if (m < 1000000) {
+		v = m;	/* ns: us with three decimals is exact */
+		unit = "us";
+	} else if (m < 1000000000) {
+		v = scaled(ns, 1000);
+		unit = "ms";
+	} else {
+		v = scaled(ns, 1000000);
+		unit = "s";
+	}
+	n = snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64 " %s", sign, v / 1000, v % 1000, unit);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+static size_t fmt_bytes(int64_t b, char *buf, size_t size)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)b;
+	int u = -1, n;
+
+	while ((v >= 1024 || v <= -1024) && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		n = snprintf(buf, size, "%" PRId64 " B", b);
+	else
+		n = snprintf(buf, size, "%.2f %s", v, units[u]);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+static size_t fmt_si(double d, char *buf, size_t size)
+{
+	static const char prefixes[] = " KMGTPE";
+	int p = 0, n;
+
+	while ((d >= 1000 || d <= -1000) && p < 6) {
+		d /= 1000;
+		p++;
+	}
+	if (p == 0)
+		n = snprintf(buf, size, "%.2f", d);
+	else
+		n = snprintf(buf, size, "%.2f %c", d, prefixes[p]);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* A double for machines: no exponent for ordinary values, no trailing
+ * zeros, at most six decimals. */
+static size_t fmt_raw_real(double d, char *buf, size_t size)
+{
+	int n;
+
+	if (fabs(d) >= 1e15 || (d != 0 && fabs(d) < 1e-6))
+		n = snprintf(buf, size, "%.17g", d);
+	else {
+		char *dot;
+
+		n = snprintf(buf, size, "%.6f", d);
+		if (n > 0 && (size_t)n < size && (dot = strchr(buf, '.'))) {
+			while (n > 0 && buf[n - 1] == '0')
+				buf[--n] = '\0';
+			if (n > 0 && buf[n - 1] == '.')
+				buf[--n] = '\0';
+		}
+		if (!strcmp(buf, "-0"))
+			n = snprintf(buf, size, "0");
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *buf, size_t size)
+{
+	int n = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	switch (v.type) {
+	case CELL_NONE:
+		return 0;
+	case CELL_TEXT: {
+		size_t len = strlen(v.v.s);
+
+		if (len >= size)
+			len = size - 1;
+		memcpy(buf, v.v.s, len);
+		buf[len] = '\0';
+		return len;
+	}
+	case CELL_INT:
+		if (kind == COL_TIME)
+			return style == FMT_RAW ? fmt_us(v.v.i, buf, size) : fmt_time(v.v.i, buf, size);
+		if (kind == COL_BYTES && style == FMT_HUMAN)
+			return fmt_bytes(v.v.i, buf, size);
+		n = snprintf(buf, size, "%" PRId64, v.v.i);
+		break;
+	case CELL_REAL:
+		if (style == FMT_RAW)
+			return fmt_raw_real(v.v.d, buf, size);
+		if (kind == COL_PCT)
+			n = snprintf(buf, size, "%.2f%%", v.v.d);
+		else if (kind == COL_SI)
+			return fmt_si(v.v.d, buf, size);
+		else if (fabs(v.v.d) >= 1e7 || (v.v.d != 0 && fabs(v.v.d) < 0.01))
+			n = snprintf(buf, size, "%.4g", v.v.d);
+		else
+			n = snprintf(buf, size, "%.2f", v.v.d);
+		break;
+	}
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t u8_decode(const char *s, size_t len, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c;
+	size_t n;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		n = 2;
+		c = u[0] & 0x1f;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		n = 3;
+		c = u[0] & 0x0f;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		n = 4;
+		c = u[0] & 0x07;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (len < n) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*cp = 0xfffd;
+			return 1;
+		}
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff)) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	*cp = c;
+	return n;
+}
+
+bool fmt_needs_escape(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c >= 0x7f)
+			return true;	/* controls, DEL, and anything to decode */
+	}
+	return false;
+}
+
+size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size)
+{
+	size_t w = 0, i = 0;
+
+	if (!size)
+		return 0;
+	while (i < len) {
+		uint32_t cp;
+		size_t n = u8_decode(s + i, len - i, &cp);
+		char tmp[8];
+		size_t tlen;
+		const char *out = s + i;
+
+		if ((cp == 0xfffd && n == 1 && (unsigned char)s[i] >= 0x80) || cp < 0x20 ||
+		    cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+			/* A raw byte or a control: visible, never sent as is.
+			 * C1 controls are escaped by their code point. */
+			unsigned v = cp >= 0x80 && cp <= 0x9f ? cp : (unsigned char)s[i];
+
+			tlen = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02x", v);
+			out = tmp;
+		} else if (ascii_only && cp >= 0x80) {
+			tmp[0] = '?';
+			tlen = 1;
+			out = tmp;
+		} else {
+			tlen = n;
+		}
+		if (w + tlen >= size)
+			break;
+		memcpy(buf + w, out, tlen);
+		w += tlen;
+		i += n;
+	}
+	buf[w] = '\0';
+	return w;
+}
+
+/* Ranges of East Asian Wide and Fullwidth characters (Unicode's
+ * EastAsianWidth W/F), coarsened to blocks; enough to keep columns
+ * straight for CJK names and emoji. */
+static const uint32_t wide[][2] = {
+	{ 0x1100, 0x115f },   { 0x231a, 0x231b },   { 0x2329, 0x232a },   { 0x23e9, 0x23ec },
+	{ 0x23f0, 0x23f0 },   { 0x23f3, 0x23f3 },   { 0x25fd, 0x25fe },   { 0x2614, 0x2615 },
+	{ 0x2648, 0x2653 },   { 0x267f, 0x267f },   { 0x2693, 0x2693 },   { 0x26a1, 0x26a1 },
+	{ 0x26aa, 0x26ab },   { 0x26bd, 0x26be },   { 0x26c4, 0x26c5 },   { 0x26ce, 0x26ce },
+	{ 0x26d4, 0x26d4 },   { 0x26ea, 0x26ea },   { 0x26f2, 0x26f3 },   { 0x26f5, 0x26f5 },
+	{ 0x26fa, 0x26fa },   { 0x26fd, 0x26fd },   { 0x2705, 0x2705 },   { 0x270a, 0x270b },
+	{ 0x2728, 0x2728 },   { 0x274c, 0x274c },   { 0x274e, 0x274e },   { 0x2753, 0x2755 },
+	{ 0x2757, 0x2757 },   { 0x2795, 0x2797 },   { 0x27b0, 0x27b0 },   { 0x27bf, 0x27bf },
+	{ 0x2b1b, 0x2b1c },   { 0x2b50, 0x2b50 },   { 0x2b55, 0x2b55 },   { 0x2e80, 0x303e },
+	{ 0x3041, 0x33ff },   { 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },
+	{ 0xa960, 0xa97f },   { 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe10, 0xfe19 },
+	{ 0xfe30, 0xfe6f },   { 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x16fe0, 0x16fe4 },
+	{ 0x17000, 0x18cff }, { 0x1b000, 0x1b2ff }, { 0x1f004, 0x1f004 }, { 0x1f0cf, 0x1f0cf },
+	{ 0x1f18e, 0x1f18e }, { 0x1f191, 0x1f19a }, { 0x1f200, 0x1f251 }, { 0x1f300, 0x1f64f },
+	{ 0x1f680, 0x1f6ff }, { 0x1f7e0, 0x1f7eb }, { 0x1f90c, 0x1f9ff }, { 0x1fa70, 0x1faff },
+	{ 0x20000, 0x2fffd }, { 0x30000, 0x3fffd },
+};
+
+int u8_cp_width(uint32_t cp)
+{
+	size_t lo = 0, hi = sizeof(wide) / sizeof(wide[0]);
+
+	if (cp < 0x300)
+		return 1;
+	/* Combining marks, zero-width spaces and joiners, variation
+	 * selectors take no cell of their own. */
+	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) ||
+	    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff) ||
+	    (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
+	    (cp >= 0xfe20 && cp <= 0xfe2f) || (cp >= 0xe0100 && cp <= 0xe01ef))
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cp < wide[mid][0])
+			hi = mid;
+		else if (cp > wide[mid][1])
+			lo = mid + 1;
+		else
+			return 2;
+	}
+	return 1;
+}
+
+size_t u8_width(const char *s, size_t len)
+{
+	size_t w = 0, i = 0;
+
+	while (i < len) {
+		uint32_t cp;
+
+		if ((unsigned char)s[i] < 0x80) {
+			w++;
+			i++;
+			continue;
+		}
+		i += u8_decode(s + i, len - i, &cp);
+		w += (size_t)u8_cp_width(cp);
+	}
+	return w;
+}
+
+size_t u8_fit(const char *s, size_t len, size_t width, size_t *used)
+{
+	size_t w = 0, i = 0;
+
+	while (i < len) {
+		uint32_t cp;
+		size_t n = u8_decode(s + i, len - i, &cp);
+		size_t cw = (size_t)u8_cp_width(cp);
+
+		if (w + cw > width)
+			break;
+		w += cw;
+		i += n;
+	}
+	*used = w;
+	return i;
+}

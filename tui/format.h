@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * format: values and names as text, the same for the screen and for every
+ * export.  Times arrive as int64 nanoseconds and are printed with integer
+ * arithmetic, so "device self 62969 us" is the number the model holds,
+ * not a double's approximation of it.
+ *
+ * A profile is untrusted input: names may hold escape sequences meant for
+ * a terminal.  fmt_escape() turns control characters, C1 controls and bytes
+ * that are not UTF-8 into visible "\x1b" text, so nothing a profile holds
+ * reaches a terminal raw -- on screen or in an exported file someone cats.
+ */
+#ifndef TUI_FORMAT_H
+#define TUI_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a column holds; decides alignment and formatting. */
+enum col_kind {
+	COL_NAME,		/* the row's name: filtered, highlighted, flexible */
+	COL_TEXT,		/* other text */
+	COL_COUNT,		/* an integer */
+	COL_TIME,		/* int64 ns: "45.800 ms" on screen, 45800 (us) raw */
+	COL_PCT,		/* a double 0..100: "12.34%" */
+	COL_REAL,		/* a double: "0.85" */
+	COL_SI,			/* a double with an SI prefix on screen: "231.21 M" */
+	COL_BYTES,		/* int64 bytes: "9.48 MiB" */
+	COL_BAR,		/* a drawing (the Steps bar): screen only, never exported */
+};
+
+/* One cell's value; NONE prints as empty (null in JSON). */
+struct cell {
+	enum { CELL_NONE, CELL_INT, CELL_REAL, CELL_TEXT } type;
+	union {
+		int64_t i;
+		double d;
+		const char *s;
+	} v;
+};
+
+static inline struct cell cell_int(int64_t i)
+{
+	struct cell c = { .type = CELL_INT, .v.i = i };
+	return c;
+}
+
+static inline struct cell cell_real(double d)
+{
+	struct cell c = { .type = CELL_REAL, .v.d = d };
+	if (d != d)
+		c.type = CELL_NONE;	/* NaN: no value */
+	return c;
+}
+
+static inline struct cell cell_text(const char *s)
+{
+	struct cell c = { .type = s ? CELL_TEXT : CELL_NONE, .v.s = s };
+	return c;
+}
+
+static inline struct cell cell_none(void)
+{
+	struct cell c = { .type = CELL_NONE };
+	return c;
+}
+
+enum fmt_style {
+	FMT_HUMAN,		/* screen, txt, md: units, separators */
+	FMT_RAW,		/* csv, tsv, json: bare numbers, times in us */
+};
+
+/*
+ * Format V (a cell of a KIND column) into BUF of SIZE bytes; returns the
+ * length.  Text is copied unescaped: pass it through fmt_escape() before
+ * it goes anywhere a person reads.
+ */
+size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *buf, size_t size);
+/* Nanoseconds as microseconds with up to three decimals: "62969", "110.881". */
+size_t fmt_us(int64_t ns, char *buf, size_t size);
+/* Nanoseconds in the unit that suits them: "334.019 us", "45.800 ms", "1.760 s". */
+size_t fmt_time(int64_t ns, char *buf, size_t size);
+
+/*
+ * Copy S[0..LEN) into BUF (SIZE bytes, NUL-terminated, cut at a character
+ * boundary when full) with control characters, C1 controls, DEL and
+ * invalid UTF-8 bytes written as "\xNN".  With ASCII_ONLY (a terminal
+ * whose locale is not UTF-8), other non-ASCII characters become '?'.
+ * Returns the length written.
+ */
+size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size);
+/* Whether S[0..LEN) needs fmt_escape() (most names do not). */
+bool fmt_needs_escape(const char *s, size_t len);
+
+/*
+ * Display width of the (escaped, valid UTF-8) text S[0..LEN) in terminal
+ * cells: East Asian wide characters count 2, combining marks 0.  Our own
+ * table rather than wcwidth(3), so alignment does not depend on the
+ * locale the tests or a batch job run in.
+ */
+size_t u8_width(const char *s, size_t len);
+/* Decode one UTF-8 character at S (at most LEN bytes): *CP gets the code
+ * point (U+FFFD for a bad sequence); returns its length (>= 1). */
+size_t u8_decode(const char *s, size_t len, uint32_t *cp);
+/* Width of one code point: 0, 1 or 2. */
+int u8_cp_width(uint32_t cp);
+/*
+ * The longest prefix of S[0..LEN) that fits in WIDTH cells: returns its
+ * length in bytes and puts its width in *USED.
+ */
+size_t u8_fit(const char *s, size_t len, size_t width, size_t *used);
+
+#endif

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generic half of every pane: columns, the filtered and sorted view,
+ * the cursor kept on its row across rebuilds.  Pane types live in
+ * pane_flat.c and pane_tree.c.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../model/util.h"
+#include "pane.h"
+
+static const struct pane_ops *const all_panes[] = {
+	&ops_pane_ops, &kernels_pane_ops, &steps_pane_ops, &tree_pane_ops, &info_pane_ops,
+};
+
+const struct pane_ops *pane_ops_find(const char *name)
+{
+	if (!strcasecmp(name, "operators") || !strcasecmp(name, "op"))
+		name = "ops";
+	else if (!strcasecmp(name, "kernel"))
+		name = "kernels";
+	else if (!strcasecmp(name, "step"))
+		name = "steps";
+	for (size_t i = 0; i < ARRAY_SIZE(all_panes); i++)
+		if (!strcasecmp(all_panes[i]->name, name))
+			return all_panes[i];
+	return NULL;
+}
+
+struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
+		      const struct pane_scope *scope)
+{
+	struct pane *pane = xcalloc(1, sizeof(*pane));
+
+	pane->ops = ops;
+	pane->prof = prof;
+	if (scope)
+		pane->scope = *scope;
+	pane->sort_col = -1;
+	ops->load(pane);
+	if (!pane->title)
+		pane->title = xstrdup(ops->title);
+	pane_rebuild(pane);
+	return pane;
+}
+
+/* What load() made; the view, sort and filter stay. */
+static void unload(struct pane *pane)
+{
+	if (pane->ops->release)
+		pane->ops->release(pane);
+	for (size_t i = 0; i < pane->nr_cols; i++) {
+		free(pane->cols[i].owned);
+		free(pane->cols[i].owned_title);
+	}
+	free(pane->cols);
+	free(pane->rows);
+	free(pane->foot);
+	agg_release(&pane->agg);
+	pane->cols = NULL;
+	pane->rows = pane->foot = NULL;
+	pane->nr_cols = pane->nr_rows = pane->nr_foot = 0;
+	pane->priv = NULL;
+}
+
+void pane_free(struct pane *pane)
+{
+	if (!pane)
+		return;
+	unload(pane);
+	free(pane->view);
+	free(pane->title);
+	filter_free(pane->filter);
+	free(pane);
+}
+
+void pane_set_step(struct pane *pane, const struct step *step)
+{
+	char *sel = NULL, *sort_key = NULL;
+	bool desc = pane->sort_desc;
+
+	if (pane->nr_view)
+		sel = xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor)));
+	if (pane->sort_col >= 0)
+		sort_key = xstrdup(pane->cols[pane->sort_col].key);
+	unload(pane);
+	pane->scope.step = step;
+	pane->ops->load(pane);
+	/* The same sort column by key: a step can change the columns. */
+	if (sort_key) {
+		int col = pane_column(pane, sort_key);
+
+		if (col >= 0) {
+			pane->sort_col = col;
+			pane->sort_desc = desc;
+		}
+	}
+	if (pane->hscroll >= pane->nr_cols)
+		pane->hscroll = 0;
+	pane->cursor = 0;
+	pane_rebuild(pane);
+	if (sel) {
+		for (size_t i = 0; i < pane->nr_view; i++) {
+			if (!strcmp(pane_row_name(pane, pane_row(pane, i)), sel)) {
+				pane->cursor = i;
+				break;
+			}
+		}
+	}
+	free(sel);
+	free(sort_key);
+}
+
+void pane_set_filter(struct pane *pane, struct filter *f)
+{
+	filter_free(pane->filter);
+	pane->filter = f;
+	pane_rebuild(pane);
+}
+
+void pane_sort(struct pane *pane, int col, bool desc)
+{
+	pane->sort_col = col < (int)pane->nr_cols ? col : -1;
+	pane->sort_desc = desc;
+	pane_rebuild(pane);
+}
+
+void pane_rebuild(struct pane *pane)
+{
+	const void *sel = pane->nr_view && pane->cursor < pane->nr_view ? pane_row(pane, pane->cursor)
+									  : NULL;
+	size_t old_cursor = pane->cursor;
+
+	if (pane->ops->rebuild)
+		pane->ops->rebuild(pane);
+	else
+		pane_view_flat(pane);
+	pane->cursor = 0;
+	if (sel) {
+		size_t i;
+
+		for (i = 0; i < pane->nr_view && pane_row(pane, i) != sel; i++)
+			;
+		if (i < pane->nr_view)
+			pane->cursor = i;
+		else if (pane->nr_view)
+			pane->cursor = old_cursor < pane->nr_view ? old_cursor : pane->nr_view - 1;
+	}
+	if (pane->top > pane->cursor)
+		pane->top = pane->cursor;
+}
+
+const void *pane_row(const struct pane *pane, size_t i)
+{
+	return i < pane->nr_view ? pane->rows[pane->view[i]] : NULL;
+}
+
+const char *pane_row_name(const struct pane *pane, const void *row)
+{
+	return row ? pane->ops->row_name(pane, row) : "";
+}
+
+struct cell pane_cell(const struct pane *pane, const void *row, size_t col)
+{
+	const struct column *c = &pane->cols[col];
+
+	return c->get(pane, row, c);
+}
+
+/* Names compare with '-' and ' ' as '_', case ignored. */
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '-' || *a == ' ' ? '_' : (char)tolower((unsigned char)*a);
+		char y = *b == '-' || *b == ' ' ? '_' : (char)tolower((unsigned char)*b);
+
+		if (x != y)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+int pane_column(const struct pane *pane, const char *name)
+{
+	for (size_t i = 0; i < pane->nr_cols; i++) {
+		const struct column *c = &pane->cols[i];
+		char json[128];
+
+		if (c->kind == COL_BAR)
+			continue;
+		if (same_name(c->key, name) || same_name(c->title, name) ||
+		    same_name(column_json_key(c, json, sizeof(json)), name))
+			return (int)i;
+	}
+	return -1;
+}
+
+bool column_default_desc(const struct column *c)
+{
+	return c->kind != COL_NAME && c->kind != COL_TEXT;
+}
+
+const char *column_json_key(const struct column *c, char *buf, size_t size)
+{
+	if (c->kind != COL_TIME)
+		return c->key;
+	snprintf(buf, size, "%s_us", c->key);
+	return buf;
+}
+
+size_t pane_add_column(struct pane *pane, const struct column *c)
+{
+	pane->cols = xrealloc(pane->cols, (pane->nr_cols + 1) * sizeof(*pane->cols));
+	pane->cols[pane->nr_cols] = *c;
+	return pane->nr_cols++;
+}
+
+/* ---------------------------------------------------------------------
+ * Attribute columns: the format's extras, titled from their keys.
+ */
+
+static struct cell get_attr(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct attr *a = attr_find(pane->ops->row_attrs(pane, row), c->attr);
+
+	if (!a)
+		return cell_none();
+	switch (a->type) {
+	case ATTR_INT:
+	case ATTR_NS:
+		return cell_int(a->v.i);
+	case ATTR_DOUBLE:
+		return cell_real(a->v.d);
+	case ATTR_STRING:
+		return cell_text(a->v.s);
+	}
+	return cell_none();
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* "self_cpu_mem_bytes" -> "Self CPU mem": the unit suffix goes (the
+ * cell shows it), known acronyms are capitalised. */
+static char *title_of(const char *key)
+{
+	static const char *const acronyms[] = { "cpu", "gpu", "cuda", "tc", "id", "sm", "h2d",
+						"d2h", "onnx", "flops", "mlu", "xpu", "npu" };
+	static const char *const units[] = { "_ns", "_bytes", "_pct" };
+	char *t = xstrdup(key), *w;
+	size_t n = strlen(t);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (ends_with(t, units[i]) && n > strlen(units[i])) {
+			n -= strlen(units[i]);
+			t[n] = '\0';
+			if (i == 2) {
+				t = xrealloc(t, n + 3);
+				strcpy(t + n, " %");
+			}
+			break;
+		}
+	}
+	for (char *p = t; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	for (w = t; *w;) {
+		size_t len = strcspn(w, " ");
+
+		for (size_t i = 0; i < ARRAY_SIZE(acronyms); i++) {
+			if (strlen(acronyms[i]) == len && !strncmp(w, acronyms[i], len)) {
+				for (size_t k = 0; k < len; k++)
+					w[k] = (char)toupper((unsigned char)w[k]);
+				if (!strcmp(acronyms[i], "flops"))
+					memcpy(w, "FLOPs", 5);
+			}
+		}
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	t[0] = (char)toupper((unsigned char)t[0]);
+	return t;
+}
+
+void pane_add_attr_columns(struct pane *pane, const char *const *skip)
+{
+	if (!pane->ops->row_attrs)
+		return;
+	for (size_t r = 0; r < pane->nr_rows; r++) {
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next) {
+			struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
+			bool known = false;
+			size_t i;
+
+			for (i = 0; skip && skip[i]; i++)
+				known |= !strcmp(skip[i], a->key);
+			for (i = 0; i < pane->nr_cols && !known; i++)
+				known |= pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key);
+			if (known)
+				continue;
+			switch (a->type) {
+			case ATTR_NS:
+				c.kind = COL_TIME;
+				break;
+			case ATTR_INT:
+				c.kind = ends_with(a->key, "_bytes") ? COL_BYTES : COL_COUNT;
+				break;
+			case ATTR_DOUBLE:
+				c.kind = ends_with(a->key, "_pct") ? COL_PCT
+					 : (!strcmp(a->key, "flops") || ends_with(a->key, "_flops") ||
+					    ends_with(a->key, "_per_s"))
+						 ? COL_SI
+						 : COL_REAL;
+				break;
+			case ATTR_STRING:
+				c.kind = COL_TEXT;
+				c.width = 16;
+				break;
+			}
+			c.owned = xstrdup(a->key);
+			if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
+				c.owned[strlen(c.owned) - 3] = '\0';
+			c.key = c.owned;
+			c.owned_title = title_of(a->key);
+			c.title = c.owned_title;
+			c.help = "a value the input format gives for this row";
+			pane_add_column(pane, &c);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Sorting: stable, and fast enough for a million rows.  Numbers sort as
+ * 64-bit keys by an LSD radix sort (stable by construction, four 16-bit
+ * passes, skipping the passes where every key has the same digit); text
+ * by a merge sort.  Rows without a value sort last either way.
+ */
+
+struct keyed {
+	uint64_t key;
+	size_t idx;
+};
+
+static void radix_sort(struct keyed *a, size_t n)
+{
+	struct keyed *tmp = xmalloc(n * sizeof(*tmp));
+	size_t *count = xmalloc(65536 * sizeof(*count));
+
+	for (int shift = 0; shift < 64; shift += 16) {
+		uint64_t first = (a[0].key >> shift) & 0xffff;
+		bool same = true;
+		size_t sum = 0;
+
+		for (size_t i = 1; i < n && same; i++)
+			same = ((a[i].key >> shift) & 0xffff) == first;
+		if (same)
+			continue;
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xffff]++;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xffff]++] = a[i];
+		memcpy(a, tmp, n * sizeof(*a));
+	}
+	free(count);
+	free(tmp);
+}
+
+/* A double as an unsigned key with the same order. */
+static uint64_t real_key(double d)
+{
+	uint64_t bits;
+
+	if (d == 0)
+		d = 0;	/* -0.0 and 0.0 are equal */
+	memcpy(&bits, &d, sizeof(bits));
+	return bits >> 63 ? ~bits : bits | (1ULL << 63);
+}
+
+struct text_key {
+	const char *s;
+	size_t idx;
+};
+
+static void merge_sort_text(struct text_key *a, struct text_key *tmp, size_t n, bool desc)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort_text(a, tmp, half, desc);
+	merge_sort_text(a + half, tmp, n - half, desc);
+	while (i < half && j < n) {
+		int c;
+
+		/* Missing values last, whatever the direction. */
+		if (!a[i].s || !a[j].s)
+			c = !a[i].s ? (a[j].s ? 1 : 0) : -1;
+		else
+			c = desc ? strcmp(a[j].s, a[i].s) : strcmp(a[i].s, a[j].s);
+		tmp[k++] = c <= 0 ? a[i++] : a[j++];
+	}
+	while (i < half)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
+void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
+{
+	const struct column *c;
+	bool any_real = false, any_text = false;
+
+	if (n < 2 || col < 0 || col >= (int)pane->nr_cols)
+		return;
+	c = &pane->cols[col];
+	for (size_t i = 0; i < n && !any_text; i++) {
+		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+		any_real |= v.type == CELL_REAL;
+		any_text |= v.type == CELL_TEXT;
+	}
+	if (any_text) {
+		struct text_key *a = xmalloc(n * sizeof(*a)), *tmp = xmalloc(n * sizeof(*tmp));
+
+		for (size_t i = 0; i < n; i++) {
+			struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+			a[i].s = v.type == CELL_TEXT ? v.v.s : NULL;
+			a[i].idx = idx[i];
+		}
+		merge_sort_text(a, tmp, n, desc);
+		for (size_t i = 0; i < n; i++)
+			idx[i] = a[i].idx;
+		free(a);
+		free(tmp);
+		return;
+	}
+	{
+		struct keyed *a = xmalloc(n * sizeof(*a));
+
+		for (size_t i = 0; i < n; i++) {
+			struct cell v = c->get(pane, pane->rows[idx[i]], c);
+			uint64_t k;
+
+			if (v.type == CELL_NONE) {
+				a[i].key = UINT64_MAX;
+			} else {
+				if (any_real)
+					k = real_key(v.type == CELL_REAL ? v.v.d : (double)v.v.i);
+				else
+					k = (uint64_t)v.v.i ^ (1ULL << 63);
+				/* Descending: the complement, kept below the
+				 * missing values' UINT64_MAX. */
+				a[i].key = desc ? (~k == UINT64_MAX ? UINT64_MAX - 1 : ~k)
+						: (k == UINT64_MAX ? UINT64_MAX - 1 : k);
+			}
+			a[i].idx = idx[i];
+		}
+		radix_sort(a, n);
+		for (size_t i = 0; i < n; i++)
+			idx[i] = a[i].idx;
+		free(a);
+	}
+}
+
+void pane_view_flat(struct pane *pane)
+{
+	size_t n = 0;
+
+	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const char *name = pane->ops->row_name(pane, pane->rows[i]);
+
+		if (!pane->filter || filter_match(pane->filter, name, strlen(name)))
+			pane->view[n++] = i;
+	}
+	pane->nr_view = n;
+	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
+}

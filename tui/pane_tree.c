@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Tree pane: the call tree folded and unfolded in place, as perf
+ * report shows it.  Rows are the profile's nodes indexed by id; the view
+ * is a depth-first walk over the unfolded nodes with each node's children
+ * sorted by the active column.
+ *
+ * A filter shows every node that matches with its ancestors (unfolded, so
+ * the match is on screen) and its whole subtree; a step shows the nodes
+ * that started in it the same way.  Walks are iterative: a trace can nest
+ * deeper than the C stack would like.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "pane.h"
+
+struct tree_priv {
+	uint8_t *state;		/* per node id: TREE_* bits */
+	uint32_t *depth;	/* per view row */
+	uint8_t *fold;		/* per view row: 0 leaf, 1 open, 2 folded */
+	size_t *parent_row;	/* per view row */
+	int64_t t0;		/* earliest start, for the Start column */
+};
+
+enum {
+	TREE_UNFOLDED = 1 << 0,	/* fold state, the user's */
+	TREE_SEED = 1 << 1,	/* matches the filter and the step */
+	TREE_UNDER_SEED = 1 << 2,	/* a seed is an ancestor */
+	TREE_ABOVE_SEED = 1 << 3,	/* a seed is a descendant */
+};
+
+#define NODE(r) ((const struct node *)(r))
+
+static const char *tree_name(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return NODE(row)->name;
+}
+
+static const struct attr *tree_attrs(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return NODE(row)->attrs;
+}
+
+static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(NODE(row)->name);
+}
+
+static struct cell get_kind(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(node_kind_name(NODE(row)->kind));
+}
+
+static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_int((int64_t)NODE(row)->calls);
+}
+
+static struct cell get_field(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct node *n = row;
+
+	(void)pane;
+	switch (c->arg) {
+	case 0:
+		return cell_int(n->device_self_ns);
+	case 1:
+		return cell_int(n->device_total_ns);
+	case 2:
+		return cell_int(n->host_self_ns);
+	default:
+		return cell_int(n->host_total_ns);
+	}
+}
+
+static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	(void)c;
+	if (!NODE(row)->start_ns)
+		return cell_none();
+	return cell_int(NODE(row)->start_ns - tp->t0);
+}
+
+static const struct column tree_cols[] = {
+	{ "name", "Name", "the call tree: ops, the runtime calls they made, the kernels those "
+	  "launched", COL_NAME, 0, get_name, NULL, 0, NULL, NULL },
+	{ "kind", "Kind", "op, runtime, kernel, memcpy, step, thread, layer...", COL_TEXT, 8,
+	  get_kind, NULL, 0, NULL, NULL },
+	{ "calls", "Calls", "calls merged into this node (1 for a trace event)", COL_COUNT, 6,
+	  get_calls, NULL, 0, NULL, NULL },
+	{ "device_self", "Dev self", "device time of the work this node launched itself",
+	  COL_TIME, 10, get_field, NULL, 0, NULL, NULL },
+	{ "device_total", "Dev total", "device time of everything under this node", COL_TIME, 10,
+	  get_field, NULL, 1, NULL, NULL },
+	{ "host_self", "Host self", "host time in this node minus its children", COL_TIME, 10,
+	  get_field, NULL, 2, NULL, NULL },
+	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, get_field,
+	  NULL, 3, NULL, NULL },
+	{ "start", "Start", "when it started, after the profile's first event", COL_TIME, 11,
+	  get_start, NULL, 0, NULL, NULL },
+};
+
+static bool collect(struct node *n, void *ctx)
+{
+	struct pane *pane = ctx;
+	struct tree_priv *tp = pane->priv;
+
+	if (n->id < pane->nr_rows)
+		pane->rows[n->id] = n;
+	if (n->start_ns && n->start_ns < tp->t0)
+		tp->t0 = n->start_ns;
+	return true;
+}
+
+static void tree_load(struct pane *pane)
+{
+	struct profile *p = pane->prof;
+	struct tree_priv *tp = xcalloc(1, sizeof(*tp));
+	bool dev = p->has_device_time, host = false;
+
+	pane->priv = tp;
+	tp->t0 = INT64_MAX;
+	pane->nr_rows = p->nr_nodes;
+	pane->rows = xcalloc(p->nr_nodes ? p->nr_nodes : 1, sizeof(*pane->rows));
+	tp->state = xcalloc(p->nr_nodes ? p->nr_nodes : 1, 1);
+	node_walk(p->root, collect, pane);
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const struct node *n = pane->rows[i];
+
+		if (!n)
+			continue;
+		host |= n->host_total_ns != 0;
+		/* Structure starts open, calls start folded (perf report). */
+		if (n->kind == NODE_ROOT || n->kind == NODE_THREAD || n->kind == NODE_GROUP)
+			tp->state[i] |= TREE_UNFOLDED;
+	}
+	pane_add_column(pane, &tree_cols[0]);
+	pane_add_column(pane, &tree_cols[1]);
+	pane_add_column(pane, &tree_cols[2]);
+	if (dev) {
+		pane_add_column(pane, &tree_cols[3]);
+		pane_add_column(pane, &tree_cols[4]);
+	}
+	if (host) {
+		pane_add_column(pane, &tree_cols[5]);
+		pane_add_column(pane, &tree_cols[6]);
+	}
+	if (p->has_timeline)
+		pane_add_column(pane, &tree_cols[7]);
+	pane->sort_col = pane_column(pane, dev ? "device_total" : host ? "host_total" : "calls");
+	pane->sort_desc = true;
+}
+
+static void tree_release(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+
+	if (!tp)
+		return;
+	free(tp->state);
+	free(tp->depth);
+	free(tp->fold);
+	free(tp->parent_row);
+	free(tp);
+}
+
+/* A node the step scope claims: it started inside the step.  Structure
+ * (root, threads, groups) belongs to every step. */
+static bool in_step(const struct pane *pane, const struct node *n)
+{
+	const struct step *s = pane->scope.step;
+
+	if (!s || !pane->prof->has_timeline)
+		return true;
+	if (!n->start_ns)
+		return false;
+	return node_in_step(n, s);
+}
+
+/*
+ * Mark seeds (nodes that match the filter and the step), the nodes under a
+ * seed and the nodes above one, in one iterative pre/post-order walk.
+ */
+static void mark(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+	const struct node *root = pane->prof->root;
+	const struct node *n = root;
+	bool scoped = pane->filter || (pane->scope.step && pane->prof->has_timeline);
+
+	for (size_t i = 0; i < pane->nr_rows; i++)
+		tp->state[i] &= TREE_UNFOLDED;
+	if (!scoped)
+		return;
+	/* Pre-order: seeds and what lies under them. */
+	while (n) {
+		uint8_t *st = &tp->state[n->id];
+
+		if (n != root) {
+			bool under = n->parent != root &&
+				     (tp->state[n->parent->id] & (TREE_SEED | TREE_UNDER_SEED));
+
+			if (under)
+				*st |= TREE_UNDER_SEED;
+			else if (in_step(pane, n) &&
+				 filter_match(pane->filter, n->name, strlen(n->name)))
+				*st |= TREE_SEED;
+		}
+		if (n->child) {
+			n = n->child;
+			continue;
+		}
+		while (n != root && !n->next) {
+			/* Post-order, on the way up: pass "a seed below" to
+			 * the parent. */
+			const struct node *up = n->parent;
+
+			if (tp->state[n->id] & (TREE_SEED | TREE_ABOVE_SEED))
+				tp->state[up->id] |= TREE_ABOVE_SEED;
+			n = up;
+		}
+		if (n == root)
+			break;
+		if (tp->state[n->id] & (TREE_SEED | TREE_ABOVE_SEED))
+			tp->state[n->parent->id] |= TREE_ABOVE_SEED;
+		n = n->next;
+	}
+}
+
+static bool shown(const struct pane *pane, const struct node *n)
+{
+	const struct tree_priv *tp = pane->priv;
+	bool scoped = pane->filter || (pane->scope.step && pane->prof->has_timeline);
+
+	return !scoped || (tp->state[n->id] & (TREE_SEED | TREE_UNDER_SEED | TREE_ABOVE_SEED));
+}
+
+static bool is_open(const struct pane *pane, const struct node *n)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	/* The path down to a match is opened for the user. */
+	if ((tp->state[n->id] & TREE_ABOVE_SEED) && !(tp->state[n->id] & TREE_SEED))
+		return true;
+	return tp->state[n->id] & TREE_UNFOLDED;
+}
+
+struct frame {
+	size_t *kids;
+	size_t nr, next;
+	size_t row;		/* view row of the parent, SIZE_MAX for the root */
+	uint32_t depth;
+};
+
+/* The shown children of N, sorted; caller frees. */
+static size_t *children(struct pane *pane, const struct node *n, size_t *nr)
+{
+	size_t count = 0, i = 0, *kids;
+
+	for (const struct node *c = n->child; c; c = c->next)
+		count += shown(pane, c);
+	if (!count) {
+		*nr = 0;
+		return NULL;
+	}
+	kids = xmalloc(count * sizeof(*kids));
+	for (const struct node *c = n->child; c; c = c->next)
+		if (shown(pane, c))
+			kids[i++] = c->id;
+	pane_sort_indices(pane, kids, count, pane->sort_col, pane->sort_desc);
+	*nr = count;
+	return kids;
+}
+
+static void tree_rebuild(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+	struct frame *stack = NULL;
+	size_t depth = 0, alloc = 0, nr = 0, cap = 0;
+
+	mark(pane);
+	GROW(stack, alloc, 1);
+	stack[0].kids = children(pane, pane->prof->root, &stack[0].nr);
+	stack[0].next = 0;
+	stack[0].row = SIZE_MAX;
+	stack[0].depth = 0;
+	depth = 1;
+	while (depth) {
+		struct frame *f = &stack[depth - 1];
+		const struct node *n;
+		size_t nr_kids;
+		size_t *kids;
+
+		if (f->next == f->nr) {
+			free(f->kids);
+			depth--;
+			continue;
+		}
+		n = pane->rows[f->kids[f->next++]];
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 1024;
+			pane->view = xrealloc(pane->view, cap * sizeof(*pane->view));
+			tp->depth = xrealloc(tp->depth, cap * sizeof(*tp->depth));
+			tp->fold = xrealloc(tp->fold, cap);
+			tp->parent_row = xrealloc(tp->parent_row, cap * sizeof(*tp->parent_row));
+		}
+		pane->view[nr] = n->id;
+		tp->depth[nr] = f->depth;
+		tp->parent_row[nr] = f->row;
+		if (!n->child) {
+			tp->fold[nr++] = 0;
+			continue;
+		}
+		if (!is_open(pane, n)) {
+			tp->fold[nr++] = 2;
+			continue;
+		}
+		kids = children(pane, n, &nr_kids);
+		tp->fold[nr] = nr_kids ? 1 : 0;
+		nr++;
+		if (!nr_kids)
+			continue;
+		GROW(stack, alloc, depth + 1);
+		f = &stack[depth++];
+		f->kids = kids;
+		f->nr = nr_kids;
+		f->next = 0;
+		f->row = nr - 1;
+		f->depth = stack[depth - 2].depth + 1;
+	}
+	free(stack);
+	pane->nr_view = nr;
+}
+
+static int tree_depth(const struct pane *pane, size_t i)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	return i < pane->nr_view ? (int)tp->depth[i] : 0;
+}
+
+static int tree_fold_state(const struct pane *pane, size_t i)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	return i < pane->nr_view ? tp->fold[i] : 0;
+}
+
+void tree_fold(struct pane *pane, size_t i, int unfold)
+{
+	struct tree_priv *tp = pane->priv;
+	size_t id;
+
+	if (pane->ops != &tree_pane_ops || i >= pane->nr_view)
+		return;
+	id = pane->view[i];
+	if (unfold < 0)
+		unfold = tp->fold[i] == 2;
+	if (unfold)
+		tp->state[id] |= TREE_UNFOLDED;
+	else
+		tp->state[id] &= (uint8_t)~TREE_UNFOLDED;
+	/* A path opened for a filter match folds for real only when the
+	 * user unfolds and folds it; say so by clearing the mark too. */
+	if (!unfold)
+		tp->state[id] &= (uint8_t)~TREE_ABOVE_SEED;
+	pane_rebuild(pane);
+}
+
+static bool unfold_one(struct node *n, void *ctx)
+{
+	struct tree_priv *tp = ctx;
+
+	tp->state[n->id] |= TREE_UNFOLDED;
+	return true;
+}
+
+void tree_unfold_all(struct pane *pane, size_t i)
+{
+	struct tree_priv *tp = pane->priv;
+	struct node *from;
+
+	if (pane->ops != &tree_pane_ops)
+		return;
+	if (i == SIZE_MAX)
+		from = pane->prof->root;
+	else if (i < pane->nr_view)
+		from = (struct node *)pane->rows[pane->view[i]];
+	else
+		return;
+	node_walk(from, unfold_one, tp);
+	pane_rebuild(pane);
+}
+
+size_t tree_parent_row(const struct pane *pane, size_t i)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	if (pane->ops != &tree_pane_ops || i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
+		return i;
+	return tp->parent_row[i];
+}
+
+const struct pane_ops tree_pane_ops = {
+	.name = "tree", .title = "Tree",
+	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
+	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
+	.release = tree_release,
+};
