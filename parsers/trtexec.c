@@ -87,7 +87,7 @@ static void meta_n(struct profile *p, const char *section, const char *key, cons
 /* One layer as one file describes it, before it joins the profile. */
 struct layer_in {
 	const char *name;		/* interned */
-	uint64_t line;			/* where this file gives it */
+	struct pos at;			/* where this file gives it */
 	bool has_time;			/* the file gives times (not the graph) */
 	int64_t total_ns;		/* over every iteration */
 	struct attr *attrs;		/* arena list: mean_ns, layer_type, ... */
@@ -103,7 +103,7 @@ struct layers {
 	uint64_t calls;			/* iterations; 0 when unknown */
 };
 
-static struct layer_in *layers_add(struct layers *ls, const char *name, uint64_t line)
+static struct layer_in *layers_add(struct layers *ls, const char *name, struct pos at)
 {
 	struct layer_in *l;
 
@@ -111,7 +111,7 @@ static struct layer_in *layers_add(struct layers *ls, const char *name, uint64_t
 	l = &ls->v[ls->nr++];
 	memset(l, 0, sizeof(*l));
 	l->name = name;
-	l->line = line;
+	l->at = at;
 	return l;
 }
 
@@ -470,10 +470,8 @@ static void join_layers(struct profile *p, struct diag *d, struct layers *ls, bo
 			  "joined the layers by position", differ, ls->nr);
 	} else if (nr_old) {
 		for (size_t k = 0; k < ls->nr; k++) {
-			struct pos at = { ls->v[k].line, 0 };
-
 			if (match[k] == SIZE_MAX)
-				diag_warn(d, &at, KIND_ONE_FILE,
+				diag_warn(d, &ls->v[k].at, KIND_ONE_FILE,
 					  "layer '%s' is not in the files loaded before this one",
 					  ls->v[k].name);
 		}
@@ -703,7 +701,7 @@ static enum json_tok read_str(struct graph *g, const char **out)
 }
 
 /* One element of "Layers" in the detailed form. */
-static enum json_tok read_layer(struct graph *g, uint64_t line)
+static enum json_tok read_layer(struct graph *g, struct pos at)
 {
 	struct json *j = &g->j;
 	struct profile *p = g->p;
@@ -757,13 +755,11 @@ static enum json_tok read_layer(struct graph *g, uint64_t line)
 	if (t != JSON_OBJ_END)
 		goto out;
 	if (!name) {
-		struct pos at = { line, 0 };
-
 		diag_warn(g->d, &at, "layers without a name (skipped)",
 			  "layer without a 'Name'; skipped");
 		g->nr_skipped++;
 	} else {
-		struct layer_in *l = layers_add(&g->ls, name, line);
+		struct layer_in *l = layers_add(&g->ls, name, at);
 		const char *prec = out_prec ? out_prec : in_prec;
 		const char *tactic = tactic_name ? tactic_name : tactic_value;
 
@@ -815,20 +811,18 @@ static enum json_tok read_layers(struct graph *g)
 	enum json_tok t;
 
 	while ((t = json_next(j)) != JSON_ARR_END) {
-		uint64_t line = json_pos(j).line;
+		struct pos at = json_pos(j);
 
 		if (t == JSON_STRING) {
 			/* The simple form: names only. */
-			struct layer_in *l = layers_add(&g->ls, profile_intern(g->p, j->s, j->len), line);
+			struct layer_in *l = layers_add(&g->ls, profile_intern(g->p, j->s, j->len), at);
 
 			sources_from_name(g->p, l);
 		} else if (t == JSON_OBJ_BEGIN) {
-			t = read_layer(g, line);
+			t = read_layer(g, at);
 			if (t != JSON_OBJ_END)
 				return t;
 		} else {
-			struct pos at = json_pos(j);
-
 			if (t == JSON_ERROR || t == JSON_EOF)
 				return t;
 			diag_warn(g->d, &at, "layers that are neither a name nor an object (skipped)",
@@ -1235,7 +1229,7 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 			  "layer name '%.*s' has quotes or backslashes trtexec did not escape; "
 			  "read as written", (int)r->name_len, r->name);
 	}
-	l = layers_add(ls, profile_intern(p, r->name, r->name_len), scan_pos(sc, start).line);
+	l = layers_add(ls, profile_intern(p, r->name, r->name_len), scan_pos(sc, start));
 	if (prof_ms(sc, r, PV_TIME, &ns)) {
 		l->has_time = true;
 		l->total_ns = ns;
@@ -1367,14 +1361,41 @@ static int profile_parse(struct profile *p, struct input *in, struct diag *d)
 	return rc;
 }
 
-/* `[ { "count" : N }` first, then records with "timeMs". */
+/* `[ { "count" : N }` first -- a record of its own -- then records with
+ * "timeMs", or the end of the array (an engine without layers). */
 static int profile_probe(const char *head, size_t len)
 {
+	const char *count;
+	size_t i;
+
 	if (!opens_with(head, len, '[', '{', "count"))
 		return 0;
-	if (text_find(head, len, "\"timeMs\"") || text_find(head, len, "\"averageMs\""))
+	count = text_find(head, len, "\"count\"");
+	i = skip_ws(head, len, (size_t)(count - head) + 7);
+	if (i >= len || head[i] != ':')
+		return 0;
+	i = skip_ws(head, len, i + 1);
+	while (i < len && head[i] >= '0' && head[i] <= '9')
+		i++;
+	i = skip_ws(head, len, i);
+	if (i >= len || head[i] != '}')
+		return 0;
+	i = skip_ws(head, len, i + 1);
+	if (i >= len)
+		return 60;	/* the file was cut there */
+	if (head[i] == ']')
+		return 70;	/* an engine without layers */
+	if (head[i] != ',')
+		return 0;
+	i = skip_ws(head, len, i + 1);
+	if (i >= len || head[i] != '{')
+		return 0;
+	i = skip_ws(head, len, i + 1);
+	/* `{ "name" : "...", "timeMs"`, perhaps cut inside the first record. */
+	if (text_starts(head + i, len - i, "\"name\"") &&
+	    (text_find(head, len, "\"timeMs") || !memchr(head + i, '\n', len - i)))
 		return 95;
-	return len < 200 ? 70 : 0;	/* an engine without layers, or a cut head */
+	return 0;
 }
 
 const struct parser trtexec_profile_parser = {
@@ -1647,7 +1668,7 @@ static void end_table(struct log *lg, int64_t total_ns, uint64_t lineno)
 		int64_t diff = lg->sum_ns - total_ns;
 
 		if (diff > slack || diff < -slack) {
-			struct pos at = { lineno, 0 };
+			struct pos at = { lineno, 1 };
 
 			diag_warn(lg->d, &at, "profile table total differs from the sum of its rows",
 				  "the layers of the profile table add up to %.2f ms, its Total row "
@@ -1667,7 +1688,7 @@ static void end_table(struct log *lg, int64_t total_ns, uint64_t lineno)
 static void end_block(struct log *lg, uint64_t lineno)
 {
 	if (lg->block == B_TABLE) {
-		struct pos at = { lineno, 0 };
+		struct pos at = { lineno, 1 };
 
 		diag_warn(lg->d, &at, "profile tables without a 'Total' row",
 			  "profile table ends without its 'Total' row");
@@ -1749,6 +1770,7 @@ static void row_line(struct log *lg, const char *s, size_t n, size_t prefix, uin
 	double pct = 0;
 	bool has_pct = false, has_avg = false, has_median = false;
 	struct layer_in *l;
+	struct pos at;
 
 	if (!n) {
 		end_block(lg, lineno);
@@ -1830,7 +1852,9 @@ static void row_line(struct log *lg, const char *s, size_t n, size_t prefix, uin
 		end_table(lg, total_ns, lineno);
 		return;
 	}
-	l = layers_add(&lg->ls, profile_intern(lg->cur, name, name_len), lineno);
+	at.line = lineno;
+	at.col = prefix + (size_t)(name - s) + 1;
+	l = layers_add(&lg->ls, profile_intern(lg->cur, name, name_len), at);
 	l->has_time = true;
 	l->total_ns = total_ns;
 	lg->sum_ns += total_ns;
@@ -1924,7 +1948,7 @@ static void open_block(struct log *lg, const char *t, size_t n, uint64_t lineno)
 
 		sp = memchr(num, ' ', rest);
 		if (!sp || !num_int(num, (size_t)(sp - num), &iterations) || iterations < 0) {
-			struct pos at = { lineno, 0 };
+			struct pos at = { lineno, 1 };
 
 			diag_warn(lg->d, &at, "profile tables without a header (skipped)",
 				  "cannot read the iteration count in '=== %.*s ==='; table skipped",
@@ -2051,7 +2075,7 @@ static int log_parse(struct profile *p, struct input *in, struct diag *d)
 	if (input_failed(in, d))
 		rc = -1;
 	if (lg.block == B_TABLE) {
-		struct pos at = { in->lineno, 0 };
+		struct pos at = { in->lineno, 1 };
 
 		/* A cut log: keep the rows read. */
 		diag_error(d, &at, "profile table ends without its 'Total' row (file cut?); "
