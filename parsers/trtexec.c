@@ -963,6 +963,7 @@ struct scan {
 	const char *mark;		/* positions: counted from here... */
 	uint64_t mark_line;		/* ...on this line */
 	const char *mark_bol;		/* start of that line */
+	size_t nr_kept;			/* layers read, for messages */
 };
 
 static struct pos scan_pos(struct scan *sc, const char *at)
@@ -1004,11 +1005,28 @@ static const char *describe_at(const struct scan *sc, char *buf, size_t cap)
 	return buf;
 }
 
+/* Where the file ends: its last byte, not the newline slurp() added. */
+static struct pos end_pos(struct scan *sc)
+{
+	const char *at = sc->end;
+
+	if (at > sc->s && at[-1] == '\n')
+		at--;
+	return scan_pos(sc, at);
+}
+
 static void scan_error(struct scan *sc, const char *expected)
 {
-	struct pos at = scan_pos(sc, sc->cur);
+	struct pos at;
 	char buf[16];
 
+	if (sc->cur >= sc->end) {
+		at = end_pos(sc);
+		diag_error(sc->d, &at, "unexpected end of file inside the profile (truncated?); "
+			   "kept the %zu layers read before it", sc->nr_kept);
+		return;
+	}
+	at = scan_pos(sc, sc->cur);
 	diag_error(sc->d, &at, "expected %s, found %s", expected, describe_at(sc, buf, sizeof(buf)));
 }
 
@@ -1070,9 +1088,8 @@ static bool scan_key(struct scan *sc, const char **s, size_t *n)
 	}
 	q = memchr(sc->cur + 1, '"', (size_t)(sc->end - sc->cur - 1));
 	if (!q) {
-		struct pos at = scan_pos(sc, sc->cur);
-
-		diag_error(sc->d, &at, "member name never ends (file cut?)");
+		sc->cur = sc->end;
+		scan_error(sc, "a member name");
 		return false;
 	}
 	*s = sc->cur + 1;
@@ -1315,11 +1332,9 @@ static int profile_parse(struct profile *p, struct input *in, struct diag *d)
 			ok = true;
 			break;
 		}
+		sc.nr_kept = ls.nr;
 		if (sc.cur >= sc.end) {
-			struct pos at = scan_pos(&sc, sc.cur);
-
-			diag_error(d, &at, "unexpected end of file inside the profile (truncated?); "
-				   "kept the %zu layers read before it", ls.nr);
+			scan_error(&sc, "a profile record");
 			break;
 		}
 		if (*sc.cur != '{') {
@@ -1905,9 +1920,10 @@ static bool kv_line(struct log *lg, const char *s, size_t n)
 
 	if (!n || s[0] == '[')
 		return false;	/* a blank line, or a message of the library */
+	/* "Key: value"; trtexec also prints "Dump refittable layers:Disabled". */
 	colon = text_find(s, n, ": ");
-	if (!colon && s[n - 1] == ':')
-		colon = s + n - 1;
+	if (!colon)
+		colon = memchr(s, ':', n);
 	if (!colon) {
 		/* TensorRT 7's summary: "Host Latency", then "min: 1.2 ms"... */
 		bool title = lg->block == B_PERF && n < sizeof(lg->group);

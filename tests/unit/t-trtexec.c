@@ -733,6 +733,9 @@ static void t_log_trt86(void)
 	CHECK_STR(profile_meta_get(&p, "performance summary", "Total Host Walltime"), "3.00031 s");
 	CHECK_STR(profile_meta_get(&p, "inference options", "Duration"), "3s (+ 200ms warm up)");
 	CHECK_STR(profile_meta_get(&p, "reporting options", "Percentiles"), "90,95,99");
+	/* No space after the colon, and the lines after it still read. */
+	CHECK_STR(profile_meta_get(&p, "reporting options", "Dump refittable layers"), "Disabled");
+	CHECK_STR(profile_meta_get(&p, "reporting options", "Profile"), "Enabled");
 	CHECK_STR(profile_meta_get(&p, "model options", "Format"), "*");
 	CHECK(!profile_meta_get(&p, "model options", "Output"));
 	CHECK_STR(profile_meta_get(&p, "layer profile", "iterations"), "2860");
@@ -989,7 +992,8 @@ static void t_bad_profile(void)
 			 ", { \"name\" : \"b\", \"timeMs\" : 1, \"aver");
 	CHECK_EQ(load1(&p, path), 1);
 	CHECK(names_line(path));
-	CHECK(strstr(msgs, "cut-profile.json:4:") != NULL);
+	CHECK(strstr(msgs, "cut-profile.json:4:38: error: unexpected end of file inside the "
+			   "profile (truncated?); kept the 1 layers") != NULL);
 	CHECK_EQ(nr_layers(&p), 1);
 	CHECK_EQ(layer_at(&p, 0)->calls, 3);
 	profile_release(&p);
@@ -1003,7 +1007,8 @@ static void t_bad_profile(void)
 	/* The count record and nothing else, cut. */
 	path = write_str("header-only.json", "[\n  { \"count\" : 3 }\n");
 	CHECK_EQ(load1(&p, path), -1);
-	CHECK(strstr(msgs, "header-only.json:3:1: error: unexpected end of file") != NULL);
+	CHECK(strstr(msgs, "header-only.json:2:18: error: unexpected end of file inside the "
+			   "profile (truncated?); kept the 0 layers") != NULL);
 	profile_release(&p);
 
 	/* Garbage after a valid start. */
