@@ -64,19 +64,86 @@ static void sbuf_adds(struct sbuf *b, const char *s)
 }
 
 /* Meta lines are set once: when a log and trex's metadata of the same run
- * are both loaded, the first file's line stands. */
+ * are both loaded, the first file's line stands.  For the few lines of the
+ * JSON exports; the log and trex's files, which hold any number of lines,
+ * use a struct meta_set. */
 static void meta_once(struct profile *p, const char *section, const char *key, const char *value)
 {
 	if (!profile_meta_get(p, section, key))
 		profile_meta(p, section, key, value);
 }
 
-static void meta_n(struct profile *p, const char *section, const char *key, const char *v,
-		   size_t n)
+/* The (section, key) pairs a profile's Info holds, as 64-bit hashes in an
+ * open-addressed table, so that adding a line is not a scan of them all. */
+struct meta_set {
+	struct profile *p;
+	uint64_t *v;			/* 0: an empty slot */
+	size_t nr, cap;
+};
+
+static uint64_t meta_hash(const char *section, const char *key)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (const char *c = section; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;	/* a byte no key holds */
+	for (const char *c = key; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+	return h ? h : 1;
+}
+
+/* Whether H was new (and is now in the set). */
+static bool meta_set_add(struct meta_set *ms, uint64_t h)
+{
+	size_t i;
+
+	if (2 * (ms->nr + 1) > ms->cap) {
+		uint64_t *old = ms->v;
+		size_t old_cap = ms->cap;
+
+		ms->cap = ms->cap ? ms->cap * 2 : 64;
+		ms->v = xcalloc(ms->cap, sizeof(*ms->v));
+		ms->nr = 0;
+		for (size_t k = 0; k < old_cap; k++)
+			if (old[k])
+				meta_set_add(ms, old[k]);
+		free(old);
+	}
+	for (i = h & (ms->cap - 1); ms->v[i]; i = (i + 1) & (ms->cap - 1))
+		if (ms->v[i] == h)
+			return false;
+	ms->v[i] = h;
+	ms->nr++;
+	return true;
+}
+
+static void meta_set_init(struct meta_set *ms, struct profile *p)
+{
+	memset(ms, 0, sizeof(*ms));
+	ms->p = p;
+	for (const struct meta *m = p->meta; m; m = m->next)
+		meta_set_add(ms, meta_hash(m->section, m->key));
+}
+
+static void meta_set_release(struct meta_set *ms)
+{
+	free(ms->v);
+	memset(ms, 0, sizeof(*ms));
+}
+
+static void meta_set(struct meta_set *ms, const char *section, const char *key, const char *value)
+{
+	if (meta_set_add(ms, meta_hash(section, key)))
+		profile_meta(ms->p, section, key, value);
+}
+
+static void meta_set_n(struct meta_set *ms, const char *section, const char *key, const char *v,
+		       size_t n)
 {
 	char *s = xstrndup(v, n);
 
-	meta_once(p, section, key, s);
+	meta_set(ms, section, key, s);
 	free(s);
 }
 
@@ -1220,6 +1287,7 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 			const char *start, bool *has_count)
 {
 	struct profile *p = sc->p;
+	struct pos at = scan_pos(sc, start);	/* first: positions only move on */
 	struct layer_in *l;
 	int64_t ns;
 	double pct;
@@ -1232,27 +1300,23 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 			ls->calls = (uint64_t)count;
 			*has_count = true;
 		} else {
-			struct pos at = scan_pos(sc, start);
-
 			diag_warn(sc->d, &at, "profile records with no layer name or count (skipped)",
 				  "record has neither a 'name' nor a 'count'; skipped");
 		}
 		return;
 	}
 	if (memchr(r->name, '"', r->name_len) || memchr(r->name, '\\', r->name_len)) {
-		struct pos at = scan_pos(sc, r->name);
+		struct pos name_at = scan_pos(sc, r->name);
 
-		diag_warn(sc->d, &at, "layer names with unescaped quotes (read as written)",
+		diag_warn(sc->d, &name_at, "layer names with unescaped quotes (read as written)",
 			  "layer name '%.*s' has quotes or backslashes trtexec did not escape; "
 			  "read as written", (int)r->name_len, r->name);
 	}
-	l = layers_add(ls, profile_intern(p, r->name, r->name_len), scan_pos(sc, start));
+	l = layers_add(ls, profile_intern(p, r->name, r->name_len), at);
 	if (prof_ms(sc, r, PV_TIME, &ns)) {
 		l->has_time = true;
 		l->total_ns = ns;
 	} else if (!r->vals[PV_TIME]) {
-		struct pos at = scan_pos(sc, start);
-
 		diag_warn(sc->d, &at, "profile records without 'timeMs' (no time)",
 			  "layer '%s' has no 'timeMs'", l->name);
 	}
@@ -1643,6 +1707,7 @@ struct log {
 	enum block block;
 	char section[48];		/* B_KV, B_PERF: where meta lines go */
 	char group[48];			/* B_PERF, TensorRT 7: "Host Latency" */
+	struct meta_set meta;		/* cur's Info lines */
 	bool cur_used;			/* this file gave cur something */
 	bool cur_has_table;
 	uint64_t nr_found;		/* meta lines and tables */
@@ -1661,13 +1726,15 @@ static void new_run(struct log *lg, uint64_t lineno)
 
 	snprintf(where, sizeof(where), "%s:%llu", lg->path, (unsigned long long)lineno);
 	lg->cur = profile_add_run(lg->first, where);
+	meta_set_release(&lg->meta);
+	meta_set_init(&lg->meta, lg->cur);
 	lg->cur_used = lg->cur_has_table = false;
 }
 
 static void log_meta(struct log *lg, const char *section, const char *key, const char *v,
 		     size_t n)
 {
-	meta_n(lg->cur, section, key, v, n);
+	meta_set_n(&lg->meta, section, key, v, n);
 	lg->cur_used = true;
 	lg->nr_found++;
 }
@@ -1691,7 +1758,7 @@ static void end_table(struct log *lg, int64_t total_ns, uint64_t lineno)
 		}
 	}
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)lg->ls.calls);
-	meta_once(lg->cur, "layer profile", "iterations", n);
+	meta_set(&lg->meta, "layer profile", "iterations", n);
 	join_layers(lg->cur, lg->d, &lg->ls, false);
 	layers_release(&lg->ls);
 	lg->cur_used = lg->cur_has_table = true;
@@ -2086,6 +2153,7 @@ static int log_parse(struct profile *p, struct input *in, struct diag *d)
 	size_t len;
 	int rc = 0;
 
+	meta_set_init(&lg.meta, p);
 	while ((line = input_line(in, &len)))
 		log_line(&lg, line, len, in->lineno);
 	if (input_failed(in, d))
@@ -2105,6 +2173,7 @@ static int log_parse(struct profile *p, struct input *in, struct diag *d)
 		rc = -1;
 	}
 	layers_release(&lg.ls);
+	meta_set_release(&lg.meta);
 	return rc;
 }
 
@@ -2156,7 +2225,7 @@ static const struct {
 };
 
 /* "Latency": [min, max, mean, median, percentiles...] in ms. */
-static enum json_tok trex_stats(struct profile *p, struct json *j, const char *section,
+static enum json_tok trex_stats(struct meta_set *ms, struct json *j, const char *section,
 				const char *key)
 {
 	static const char *const names[] = { "min", "max", "mean", "median" };
@@ -2170,7 +2239,7 @@ static enum json_tok trex_stats(struct profile *p, struct json *j, const char *s
 		if (i < ARRAY_SIZE(names)) {
 			snprintf(k, sizeof(k), "%s %s", key, names[i]);
 			snprintf(v, sizeof(v), "%.*s ms", (int)(j->len < 64 ? j->len : 64), j->s);
-			meta_once(p, section, k, v);
+			meta_set(ms, section, k, v);
 		} else {
 			if (rest.len)
 				sbuf_adds(&rest, ", ");
@@ -2183,7 +2252,7 @@ static enum json_tok trex_stats(struct profile *p, struct json *j, const char *s
 
 		sbuf_adds(&rest, " ms");
 		snprintf(k, sizeof(k), "%s percentiles", key);
-		meta_once(p, section, k, rest.s);
+		meta_set(ms, section, k, rest.s);
 	}
 	free(rest.s);
 	if (t != JSON_ARR_END)
@@ -2191,7 +2260,7 @@ static enum json_tok trex_stats(struct profile *p, struct json *j, const char *s
 	return t;
 }
 
-static enum json_tok trex_section(struct profile *p, struct json *j, const char *section)
+static enum json_tok trex_section(struct meta_set *ms, struct json *j, const char *section)
 {
 	enum json_tok t;
 
@@ -2211,12 +2280,12 @@ static enum json_tok trex_section(struct profile *p, struct json *j, const char 
 			if (t == JSON_NUMBER)
 				sbuf_adds(&v, unit);
 			if (v.len)
-				meta_once(p, section, key, v.s);
+				meta_set(ms, section, key, v.s);
 			free(v.s);
 		} else if (t == JSON_TRUE || t == JSON_FALSE) {
-			meta_once(p, section, key, t == JSON_TRUE ? "true" : "false");
+			meta_set(ms, section, key, t == JSON_TRUE ? "true" : "false");
 		} else if (t == JSON_ARR_BEGIN) {
-			t = trex_stats(p, j, section, key);
+			t = trex_stats(ms, j, section, key);
 			if (t == JSON_ERROR || t == JSON_EOF)
 				return t;
 			continue;
@@ -2231,10 +2300,12 @@ static enum json_tok trex_section(struct profile *p, struct json *j, const char 
 static int trex_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct json j;
+	struct meta_set ms;
 	enum json_tok t;
 	size_t nr = 0;
 	int rc = 0;
 
+	meta_set_init(&ms, p);
 	json_init(&j, in, d);
 	t = json_next(&j);
 	if (t == JSON_OBJ_BEGIN) {
@@ -2250,7 +2321,7 @@ static int trex_parse(struct profile *p, struct input *in, struct diag *d)
 					*c = ' ';
 			t = json_next(&j);
 			if (t == JSON_OBJ_BEGIN) {
-				t = trex_section(p, &j, section);
+				t = trex_section(&ms, &j, section);
 				if (t != JSON_OBJ_END)
 					break;
 				nr++;
@@ -2272,6 +2343,7 @@ static int trex_parse(struct profile *p, struct input *in, struct diag *d)
 		diag_error(d, &at, "expected a JSON object of trex metadata sections");
 		rc = -1;
 	}
+	meta_set_release(&ms);
 	json_release(&j);
 	return rc;
 }
