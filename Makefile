@@ -22,7 +22,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
 # and defining it twice with two values is an error under -Werror.
 ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
-ALL_CFLAGS   = $(WARN) $(CFLAGS) -MMD -MP
+ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MMD -MP
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -32,7 +32,8 @@ TUI_SRC     = $(sort $(wildcard tui/*.c))
 CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
 TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
 # The terminal-free part of tui/ (panes, formats, exports), for unit tests.
-TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/tui/%.o))
+TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/%.o)) \
+              $(O)/keymaps/builtin.o
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
 
@@ -98,7 +99,7 @@ FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
 build-fuzz/%: fuzz/%.c $(MODEL_SRC) $(PARSERS_SRC)
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -o $@ $^ -lz -lm
+	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -pthread -o $@ $^ -lz -lm
 
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

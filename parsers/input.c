@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,8 +32,9 @@ static void note_read(struct input *in, size_t n)
 		in->progress(in->progress_ctx, in->read_bytes, in->size_bytes);
 }
 
-/* Read raw bytes into DST; returns bytes read, 0 at end or on error. */
-static size_t read_raw(struct input *in, void *dst, size_t n)
+/* Read raw bytes into DST; returns bytes read, 0 at end or on error.
+ * *RAW counts them for the progress bar. */
+static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw)
 {
 	ssize_t r = read_some(in->fd, dst, n);
 
@@ -40,38 +42,45 @@ static size_t read_raw(struct input *in, void *dst, size_t n)
 		in->error = errno;
 		return 0;
 	}
-	note_read(in, (size_t)r);
+	*raw += (uint64_t)r;
 	return (size_t)r;
 }
 
-/* Append decompressed or plain bytes at in->end; sets at_eof at the end. */
-static void fill(struct input *in)
+/*
+ * Produce up to SPACE plain (decompressed) bytes at DST: all of SPACE
+ * unless the input ends first, which sets *EOF.  *RAW gets the bytes read
+ * from the file.  Touches only the producing side of IN (fd, z, zin,
+ * error, error_msg): with a reader thread, only that thread calls it.
+ */
+static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof)
 {
-	size_t space = in->cap - (size_t)(in->end - in->buf);
 	z_stream *z = in->z;
+	size_t done = 0;
 
-	if (in->at_eof || !space)
-		return;
 	if (!in->is_gzip) {
-		size_t r = read_raw(in, in->end, space);
+		while (done < space) {
+			size_t r = read_raw(in, dst + done, space - done, raw);
 
-		if (!r)
-			in->at_eof = true;
-		in->end += r;
-		return;
+			if (!r) {
+				*eof = true;
+				break;
+			}
+			done += r;
+		}
+		return done;
 	}
-	z->next_out = (unsigned char *)in->end;
+	z->next_out = (unsigned char *)dst;
 	z->avail_out = (uInt)(space > UINT32_MAX ? UINT32_MAX : space);
-	while (z->avail_out == space) {
+	while (z->avail_out) {
 		int rc;
 
 		if (!z->avail_in) {
 			z->next_in = in->zin;
-			z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin));
+			z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw);
 			if (!z->avail_in) {
 				if (!in->error)
 					in->error_msg = "truncated gzip data (the file ends mid-stream)";
-				in->at_eof = true;
+				*eof = true;
 				break;
 			}
 		}
@@ -81,22 +90,168 @@ static void fill(struct input *in)
 			 * concatenated); anything else after the end is ignored. */
 			if (!z->avail_in) {
 				z->next_in = in->zin;
-				z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin));
+				z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw);
 			}
 			if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
 				inflateReset(z);
 				continue;
 			}
-			in->at_eof = true;
+			*eof = true;
 			break;
 		}
 		if (rc != Z_OK && rc != Z_BUF_ERROR) {
 			in->error_msg = z->msg ? z->msg : "corrupt gzip data";
-			in->at_eof = true;
+			*eof = true;
 			break;
 		}
 	}
-	in->end = (char *)z->next_out;
+	done = (size_t)((char *)z->next_out - dst);
+	return done;
+}
+
+/*
+ * The reader thread: reading and decompressing run on the second core
+ * while the parser works on the first -- inflate alone is about a second
+ * per GB, so a gzipped trace loads almost as fast as a plain one.  It
+ * fills a ring of chunks; fill() copies them into the parser's buffer.
+ */
+#define NR_CHUNKS 4
+#define CHUNK_BYTES (1u << 20)
+
+struct reader {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;	/* a chunk was filled / emptied */
+	struct chunk {
+		char *data;
+		size_t len;
+		uint64_t raw;		/* file bytes read to make it */
+	} ring[NR_CHUNKS];
+	size_t head, tail, nr_full;	/* chunks [tail, head) are full */
+	size_t off;			/* bytes of ring[tail] already taken */
+	bool done;			/* the input ended: no chunk after these */
+	bool stop;			/* input_close(): stop reading */
+};
+
+static void *reader_main(void *arg)
+{
+	struct input *in = arg;
+	struct reader *r = in->reader;
+
+	for (;;) {
+		struct chunk *c;
+		bool eof = false;
+
+		pthread_mutex_lock(&r->lock);
+		while (r->nr_full == NR_CHUNKS && !r->stop)
+			pthread_cond_wait(&r->room, &r->lock);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->lock);
+			break;
+		}
+		c = &r->ring[r->head];
+		pthread_mutex_unlock(&r->lock);
+
+		c->raw = 0;
+		c->len = produce(in, c->data, CHUNK_BYTES, &c->raw, &eof);
+
+		pthread_mutex_lock(&r->lock);
+		r->head = (r->head + 1) % NR_CHUNKS;
+		r->nr_full++;
+		r->done = eof;
+		pthread_cond_signal(&r->more);
+		pthread_mutex_unlock(&r->lock);
+		if (eof)
+			break;
+	}
+	return NULL;
+}
+
+static void reader_start(struct input *in)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+
+	for (int i = 0; i < NR_CHUNKS; i++)
+		r->ring[i].data = xmalloc(CHUNK_BYTES);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->more, NULL);
+	pthread_cond_init(&r->room, NULL);
+	in->reader = r;
+	if (pthread_create(&r->thread, NULL, reader_main, in) != 0) {
+		/* No thread: read in this one, as before. */
+		in->reader = NULL;
+		for (int i = 0; i < NR_CHUNKS; i++)
+			free(r->ring[i].data);
+		pthread_mutex_destroy(&r->lock);
+		pthread_cond_destroy(&r->more);
+		pthread_cond_destroy(&r->room);
+		free(r);
+	}
+}
+
+static void reader_stop(struct input *in)
+{
+	struct reader *r = in->reader;
+
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_cond_signal(&r->room);
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->thread, NULL);
+	for (int i = 0; i < NR_CHUNKS; i++)
+		free(r->ring[i].data);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->more);
+	pthread_cond_destroy(&r->room);
+	free(r);
+	in->reader = NULL;
+}
+
+/* Append plain bytes at in->end; sets at_eof at the end. */
+static void fill(struct input *in)
+{
+	size_t space = in->cap - (size_t)(in->end - in->buf);
+	struct reader *r = in->reader;
+	struct chunk *c;
+	size_t n;
+
+	if (in->at_eof || !space)
+		return;
+	if (!r) {
+		bool eof = false;
+		uint64_t raw = 0;
+
+		in->end += produce(in, in->end, space, &raw, &eof);
+		note_read(in, raw);
+		in->at_eof = eof;
+		return;
+	}
+	pthread_mutex_lock(&r->lock);
+	while (!r->nr_full && !r->done)
+		pthread_cond_wait(&r->more, &r->lock);
+	if (!r->nr_full) {
+		/* Done, and every chunk taken: the producer's error fields
+		 * were set before 'done', under the lock. */
+		pthread_mutex_unlock(&r->lock);
+		in->at_eof = true;
+		return;
+	}
+	c = &r->ring[r->tail];
+	pthread_mutex_unlock(&r->lock);
+
+	n = c->len - r->off < space ? c->len - r->off : space;
+	memcpy(in->end, c->data + r->off, n);
+	in->end += n;
+	r->off += n;
+	if (r->off == c->len) {
+		note_read(in, c->raw);
+		pthread_mutex_lock(&r->lock);
+		r->tail = (r->tail + 1) % NR_CHUNKS;
+		r->nr_full--;
+		r->off = 0;
+		pthread_cond_signal(&r->room);
+		pthread_mutex_unlock(&r->lock);
+	}
 }
 
 int input_open(struct input *in, const char *path, struct diag *d)
@@ -130,8 +285,10 @@ int input_open(struct input *in, const char *path, struct diag *d)
 
 	/* Sniff the gzip magic from the raw bytes. */
 	{
-		size_t n = read_raw(in, in->zin, sizeof(in->zin));
+		uint64_t raw = 0;
+		size_t n = read_raw(in, in->zin, sizeof(in->zin), &raw);
 
+		note_read(in, raw);
 		if (n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b) {
 			z_stream *z = xcalloc(1, sizeof(*z));
 
@@ -154,6 +311,8 @@ int input_open(struct input *in, const char *path, struct diag *d)
 		return -1;
 	}
 	input_need(in, INPUT_PROBE_BYTES);
+	if (!in->at_eof)
+		reader_start(in);
 	return 0;
 }
 
@@ -174,6 +333,8 @@ void input_open_mem(struct input *in, const char *path, const void *data, size_t
 
 void input_close(struct input *in)
 {
+	if (in->reader)
+		reader_stop(in);
 	if (in->z) {
 		inflateEnd(in->z);
 		free(in->z);

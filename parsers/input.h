@@ -47,6 +47,7 @@ struct input {
 	/* Called now and then while reading; for the progress bar. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	struct reader *reader;		/* the reading thread, when there is one */
 
 	unsigned char zin[64 * 1024];	/* compressed input chunk */
 };

@@ -1333,12 +1333,23 @@ static void subtract(const struct ranges *a, const struct ranges *b, struct rang
 	}
 }
 
-/* Σ |R ∩ [lo, hi)| over a merged list. */
+/* Σ |R ∩ [lo, hi)| over a merged list (sorted, disjoint): a binary
+ * search for the first range that ends after LO, then the ranges until
+ * HI -- per step, not per step times every range of the trace. */
 static int64_t sum_within(const struct ranges *r, int64_t lo, int64_t hi)
 {
+	size_t a = 0, b = r->nr;
 	int64_t sum = 0;
 
-	for (size_t i = 0; i < r->nr; i++) {
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (r->v[mid].end <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (size_t i = a; i < r->nr && r->v[i].start < hi; i++) {
 		int64_t s = r->v[i].start > lo ? r->v[i].start : lo;
 		int64_t e = r->v[i].end < hi ? r->v[i].end : hi;
 
@@ -1727,7 +1738,8 @@ static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 
 		/* A killed job's trace: keep every complete event. */
 		diag_error(d, &at, "unexpected end of file inside the trace (truncated?); "
-			   "kept the %u events read before it", k.nr_events);
+			   "kept the %u event%s read before it", k.nr_events,
+			   k.nr_events == 1 ? "" : "s");
 		if (!k.nr_events)
 			rc = -1;
 	} else if (t == JSON_EOF && rc == 0 && !saw_events) {

@@ -213,13 +213,16 @@ bool num_bytes(const char *s, size_t n, int64_t *bytes)
 
 	if (!split_unit(s, n, &num_len, &unit, &unit_len))
 		return false;
-	if (!unit_len)
-		return num_int(s, num_len, bytes);
+	if (!unit_len && num_int(s, num_len, bytes))
+		return true;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strlen(units[i].unit) != unit_len || memcmp(units[i].unit, unit, unit_len))
+		if (unit_len && (strlen(units[i].unit) != unit_len ||
+				 memcmp(units[i].unit, unit, unit_len)))
 			continue;
-		if (units[i].shift == 0)
-			return num_int(s, num_len, bytes);
+		/* A whole number of bytes may still come with decimals:
+		 * profile_analyze prints "12.00 byte". */
+		if (units[i].shift == 0 && num_int(s, num_len, bytes))
+			return true;
 		if (!num_double(s, num_len, &v) || v != v)
 			return false;
 		v *= (double)(1ULL << units[i].shift);

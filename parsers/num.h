@@ -33,7 +33,8 @@ bool num_time_ns(const char *s, size_t n, int default_pow10, int64_t *ns);
 /*
  * Memory sizes as profilers print them: "2.46 Kb", "-240.00 Mb", "0 B",
  * "1.50 GB", "9.48 MiB", "512 byte", "12 bytes" -> bytes (K = 1024, as both
- * PyTorch and MegEngine compute them).  A bare number is bytes.
+ * PyTorch and MegEngine compute them).  A bare number is bytes; a byte
+ * count with decimals ("12.00 byte") is rounded to whole bytes.
  */
 bool num_bytes(const char *s, size_t n, int64_t *bytes);
 /*

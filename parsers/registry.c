@@ -6,6 +6,8 @@
 extern const struct parser kineto_parser;
 extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
 	trtexec_log_parser, trex_metadata_parser;
+extern const struct parser megengine_text_parser;
+extern const struct parser megengine_json_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
@@ -16,6 +18,8 @@ static const struct parser *const parsers[] = {
 	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
 	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
 	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
+	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
+	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	NULL			/* end of the list */
 };
 

@@ -293,44 +293,39 @@ static void csv_field(FILE *out, const char *s, bool tsv)
 	fputc('"', out);
 }
 
-static long export_csv(const struct pane *pane, FILE *out, size_t nr, bool tsv)
+/* One CSV/TSV line: the header (ROW is NULL) or view row I. */
+static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t i, bool tsv,
+		     struct sbuf *raw, struct sbuf *esc)
 {
-	struct sbuf raw = { 0 }, esc = { 0 };
 	char key[128];
 	bool first = true;
-	const char *sep = tsv ? "\t" : ",";
 
 	if (pane->ops->row_depth) {
-		fputs("depth", out);
+		if (row)
+			fprintf(out, "%d", pane->ops->row_depth(pane, i));
+		else
+			fputs("depth", out);
 		first = false;
 	}
 	for (size_t c = 0; c < pane->nr_cols; c++) {
 		if (!exported(&pane->cols[c]))
 			continue;
 		if (!first)
-			fputs(sep, out);
+			fputc(tsv ? '\t' : ',', out);
 		first = false;
-		csv_field(out, column_json_key(&pane->cols[c], key, sizeof(key)), tsv);
+		csv_field(out, row ? cell_str(pane, row, c, FMT_RAW, raw, esc)
+				   : column_json_key(&pane->cols[c], key, sizeof(key)), tsv);
 	}
 	fputc('\n', out);
-	for (size_t i = 0; i < nr; i++) {
-		const void *row = pane_row(pane, i);
+}
 
-		first = true;
-		if (pane->ops->row_depth) {
-			fprintf(out, "%d", pane->ops->row_depth(pane, i));
-			first = false;
-		}
-		for (size_t c = 0; c < pane->nr_cols; c++) {
-			if (!exported(&pane->cols[c]))
-				continue;
-			if (!first)
-				fputs(sep, out);
-			first = false;
-			csv_field(out, cell_str(pane, row, c, FMT_RAW, &raw, &esc), tsv);
-		}
-		fputc('\n', out);
-	}
+static long export_csv(const struct pane *pane, FILE *out, size_t nr, bool tsv)
+{
+	struct sbuf raw = { 0 }, esc = { 0 };
+
+	csv_line(pane, out, NULL, 0, tsv, &raw, &esc);
+	for (size_t i = 0; i < nr; i++)
+		csv_line(pane, out, pane_row(pane, i), i, tsv, &raw, &esc);
 	free(raw.s);
 	free(esc.s);
 	return (long)nr;

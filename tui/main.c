@@ -20,6 +20,7 @@
 #include "../parsers/parser.h"
 #include "export.h"
 #include "pane.h"
+#include "ui.h"
 
 #define EXIT_USAGE 1
 #define EXIT_INPUT 2
@@ -425,9 +426,7 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
-	/* XXX: the terminal UI is issue 3; until it lands every run prints
-	 * the pane (the Operators pane without --print). */
-	interactive = false;
+	interactive = !o.print && !o.output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 	if (o.filter && !interactive) {
 		/* A bad pattern is a usage error before any file is read. */
 		char err[512];
@@ -468,7 +467,16 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	{
+	if (interactive) {
+		struct ui_options uo = {
+			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
+			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
+			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
+			.load_failed = rc > 0,
+		};
+
+		rc = ui_run(&first, p, &uo);
+	} else {
 		rc = print_pane(&first, p, &o, label);
 	}
 	profile_release(&first);

@@ -254,18 +254,23 @@ static char *title_of(const char *key)
 {
 	static const char *const acronyms[] = { "cpu", "gpu", "cuda", "tc", "id", "sm", "h2d",
 						"d2h", "onnx", "flops", "mlu", "xpu", "npu" };
-	static const char *const units[] = { "_ns", "_bytes", "_pct" };
+	/* Unit suffixes of keys and what the title says instead. */
+	static const struct {
+		const char *suffix, *title;
+	} units[] = {
+		{ "_bytes_per_s", " B/s" }, { "_per_s", "/s" }, { "_ns", "" },
+		{ "_bytes", "" },	    { "_pct", " %" },
+	};
 	char *t = xstrdup(key), *w;
 	size_t n = strlen(t);
 
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
-		if (ends_with(t, units[i]) && n > strlen(units[i])) {
-			n -= strlen(units[i]);
-			t[n] = '\0';
-			if (i == 2) {
-				t = xrealloc(t, n + 3);
-				strcpy(t + n, " %");
-			}
+		size_t k = strlen(units[i].suffix);
+
+		if (ends_with(t, units[i].suffix) && n > k) {
+			n -= k;
+			t = xrealloc(t, n + strlen(units[i].title) + 1);
+			strcpy(t + n, units[i].title);
 			break;
 		}
 	}
@@ -273,7 +278,7 @@ static char *title_of(const char *key)
 		if (*p == '_')
 			*p = ' ';
 	for (w = t; *w;) {
-		size_t len = strcspn(w, " ");
+		size_t len = strcspn(w, " /");
 
 		for (size_t i = 0; i < ARRAY_SIZE(acronyms); i++) {
 			if (strlen(acronyms[i]) == len && !strncmp(w, acronyms[i], len)) {
@@ -284,58 +289,79 @@ static char *title_of(const char *key)
 			}
 		}
 		w += len;
-		while (*w == ' ')
+		while (*w == ' ' || *w == '/')
 			w++;
 	}
 	t[0] = (char)toupper((unsigned char)t[0]);
 	return t;
 }
 
+static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
+{
+	struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
+	size_t i;
+
+	for (i = 0; skip && skip[i]; i++)
+		if (!strcmp(skip[i], a->key))
+			return;
+	for (i = 0; i < pane->nr_cols; i++)
+		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
+			return;
+	switch (a->type) {
+	case ATTR_NS:
+		c.kind = COL_TIME;
+		break;
+	case ATTR_INT:
+		c.kind = ends_with(a->key, "_bytes") ? COL_BYTES : COL_COUNT;
+		break;
+	case ATTR_DOUBLE:
+		c.kind = ends_with(a->key, "_pct") ? COL_PCT
+			 : (!strcmp(a->key, "flops") || ends_with(a->key, "_flops") ||
+			    ends_with(a->key, "_per_s"))
+				 ? COL_SI
+				 : COL_REAL;
+		break;
+	case ATTR_STRING:
+		c.kind = COL_TEXT;
+		c.width = 16;
+		break;
+	}
+	c.owned = xstrdup(a->key);
+	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
+		c.owned[strlen(c.owned) - 3] = '\0';
+	c.key = c.owned;
+	c.owned_title = title_of(a->key);
+	c.title = c.owned_title;
+	c.help = "a value the input format gives for this row";
+	pane_add_column(pane, &c);
+}
+
 void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 {
+	const struct attr *richest = NULL;
+	size_t most = 0;
+
 	if (!pane->ops->row_attrs)
 		return;
+	/* The order of the row with the most attributes first (the format's
+	 * own order, when one row lacks a value), then any key only other
+	 * rows have, in the order they come. */
 	for (size_t r = 0; r < pane->nr_rows; r++) {
-		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next) {
-			struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
-			bool known = false;
-			size_t i;
+		const struct attr *list = pane->ops->row_attrs(pane, pane->rows[r]);
+		size_t n = 0;
 
-			for (i = 0; skip && skip[i]; i++)
-				known |= !strcmp(skip[i], a->key);
-			for (i = 0; i < pane->nr_cols && !known; i++)
-				known |= pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key);
-			if (known)
-				continue;
-			switch (a->type) {
-			case ATTR_NS:
-				c.kind = COL_TIME;
-				break;
-			case ATTR_INT:
-				c.kind = ends_with(a->key, "_bytes") ? COL_BYTES : COL_COUNT;
-				break;
-			case ATTR_DOUBLE:
-				c.kind = ends_with(a->key, "_pct") ? COL_PCT
-					 : (!strcmp(a->key, "flops") || ends_with(a->key, "_flops") ||
-					    ends_with(a->key, "_per_s"))
-						 ? COL_SI
-						 : COL_REAL;
-				break;
-			case ATTR_STRING:
-				c.kind = COL_TEXT;
-				c.width = 16;
-				break;
-			}
-			c.owned = xstrdup(a->key);
-			if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
-				c.owned[strlen(c.owned) - 3] = '\0';
-			c.key = c.owned;
-			c.owned_title = title_of(a->key);
-			c.title = c.owned_title;
-			c.help = "a value the input format gives for this row";
-			pane_add_column(pane, &c);
+		for (const struct attr *a = list; a; a = a->next)
+			n++;
+		if (n > most) {
+			most = n;
+			richest = list;
 		}
 	}
+	for (const struct attr *a = richest; a; a = a->next)
+		add_attr_column(pane, a, skip);
+	for (size_t r = 0; r < pane->nr_rows; r++)
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next)
+			add_attr_column(pane, a, skip);
 }
 
 /* ---------------------------------------------------------------------
@@ -492,5 +518,15 @@ void pane_view_flat(struct pane *pane)
 			pane->view[n++] = i;
 	}
 	pane->nr_view = n;
+	if (pane->sort_col < 0 && pane->sort_desc) {
+		/* The model's order, reversed (r on the Steps pane). */
+		for (size_t i = 0; i < n / 2; i++) {
+			size_t t = pane->view[i];
+
+			pane->view[i] = pane->view[n - 1 - i];
+			pane->view[n - 1 - i] = t;
+		}
+		return;
+	}
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }

@@ -50,6 +50,7 @@ struct pane_scope {
 	const struct node *drill_node;	/* ...or exactly this node (a distinct row) */
 	const struct filter *drill_re;	/* ...or the names this pattern matches */
 	const struct profile *first_run;	/* Info lists every run from here */
+	const void *arg;		/* a pane type's own argument (help) */
 };
 
 struct pane_ops {
@@ -101,7 +102,16 @@ struct pane {
 
 /* Pane types. */
 extern const struct pane_ops ops_pane_ops, kernels_pane_ops, steps_pane_ops, tree_pane_ops,
-	info_pane_ops, drill_kernels_pane_ops, drill_ops_pane_ops;
+	info_pane_ops, drill_kernels_pane_ops, drill_ops_pane_ops, help_pane_ops;
+
+/* What the help pane is made from (scope.arg): the live keymap, the
+ * section of the pane it helps with, and that pane (for its columns). */
+struct keymap;
+struct help_arg {
+	const struct keymap *km;
+	int section;			/* enum keymap_section */
+	const struct pane *of;
+};
 
 /* The pane types reachable by name ("ops", "operators", "kernels", ...). */
 const struct pane_ops *pane_ops_find(const char *name);

@@ -5,6 +5,7 @@
  * has; pane.c does the rest.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,28 +49,14 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)ROW(row)->calls);
 }
 
-static struct cell get_dev_self(const struct pane *pane, const void *row, const struct column *c)
+/* A time field of the row: the column's arg is its offset in agg_row. */
+static struct cell get_time(const struct pane *pane, const void *row, const struct column *c)
 {
-	(void)pane, (void)c;
-	return cell_int(ROW(row)->device_self_ns);
-}
+	int64_t v;
 
-static struct cell get_dev_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(ROW(row)->device_total_ns);
-}
-
-static struct cell get_host_self(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(ROW(row)->host_self_ns);
-}
-
-static struct cell get_host_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(ROW(row)->host_total_ns);
+	(void)pane;
+	memcpy(&v, (const char *)row + c->arg, sizeof(v));
+	return cell_int(v);
 }
 
 /* Integer division rounded half away from zero. */
@@ -106,12 +93,6 @@ static struct cell get_host_self_share(const struct pane *pane, const void *row,
 {
 	(void)c;
 	return share(ROW(row)->host_self_ns, pane->share_base_ns);
-}
-
-static struct cell get_k_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(ROW(row)->device_total_ns);
 }
 
 static struct cell get_k_share(const struct pane *pane, const void *row, const struct column *c)
@@ -159,24 +140,24 @@ static const struct column col_kind = {
 	get_kind, NULL, 0, NULL, NULL
 };
 static const struct column col_calls = {
-	"calls", "Calls", "how many times it ran", COL_COUNT, 7, get_calls, NULL, 0, NULL, NULL
+	"calls", "Calls", "how many times it ran", COL_COUNT, 6, get_calls, NULL, 0, NULL, NULL
 };
 static const struct column col_dev_self = {
 	"device_self", "Dev self", "device time of the work this op launched itself, "
 	"not counting the ops it called (torch-tb-profiler's Device Self Duration)",
-	COL_TIME, 10, get_dev_self, NULL, 0, NULL, NULL
+	COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, device_self_ns), NULL, NULL
 };
 static const struct column col_dev_total = {
 	"device_total", "Dev total", "device time of the work this op and every op it called "
-	"launched (Device Total Duration)", COL_TIME, 10, get_dev_total, NULL, 0, NULL, NULL
+	"launched (Device Total Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
 };
 static const struct column col_host_self = {
 	"host_self", "Host self", "host (CPU) time in the op itself, minus its child ops and "
-	"runtime calls (Host Self Duration)", COL_TIME, 10, get_host_self, NULL, 0, NULL, NULL
+	"runtime calls (Host Self Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, host_self_ns), NULL, NULL
 };
 static const struct column col_host_total = {
 	"host_total", "Host total", "host (CPU) time from the op's start to its end (Host Total "
-	"Duration)", COL_TIME, 10, get_host_total, NULL, 0, NULL, NULL
+	"Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, host_total_ns), NULL, NULL
 };
 static const struct column col_dev_mean = {
 	"device_mean", "Dev mean", "device total per call", COL_TIME, 10, get_dev_mean, NULL, 0,
@@ -192,7 +173,7 @@ static const struct column col_host_share = {
 };
 static const struct column col_k_total = {
 	"total", "Total", "the kernel's device time summed over its calls", COL_TIME, 10,
-	get_k_total, NULL, 0, NULL, NULL
+	get_time, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
 };
 static const struct column col_k_mean = {
 	"mean", "Mean", "total per call", COL_TIME, 10, get_dev_mean, NULL, 0, NULL, NULL

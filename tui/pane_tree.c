@@ -10,6 +10,7 @@
  * that started in it the same way.  Walks are iterative: a trace can nest
  * deeper than the C stack would like.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,21 +64,14 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)NODE(row)->calls);
 }
 
+/* A time field of the node: the column's arg is its offset in the node. */
 static struct cell get_field(const struct pane *pane, const void *row, const struct column *c)
 {
-	const struct node *n = row;
+	int64_t v;
 
 	(void)pane;
-	switch (c->arg) {
-	case 0:
-		return cell_int(n->device_self_ns);
-	case 1:
-		return cell_int(n->device_total_ns);
-	case 2:
-		return cell_int(n->host_self_ns);
-	default:
-		return cell_int(n->host_total_ns);
-	}
+	memcpy(&v, (const char *)row + c->arg, sizeof(v));
+	return cell_int(v);
 }
 
 static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
@@ -98,13 +92,13 @@ static const struct column tree_cols[] = {
 	{ "calls", "Calls", "calls merged into this node (1 for a trace event)", COL_COUNT, 6,
 	  get_calls, NULL, 0, NULL, NULL },
 	{ "device_self", "Dev self", "device time of the work this node launched itself",
-	  COL_TIME, 10, get_field, NULL, 0, NULL, NULL },
+	  COL_TIME, 10, get_field, NULL, offsetof(struct node, device_self_ns), NULL, NULL },
 	{ "device_total", "Dev total", "device time of everything under this node", COL_TIME, 10,
-	  get_field, NULL, 1, NULL, NULL },
+	  get_field, NULL, offsetof(struct node, device_total_ns), NULL, NULL },
 	{ "host_self", "Host self", "host time in this node minus its children", COL_TIME, 10,
-	  get_field, NULL, 2, NULL, NULL },
+	  get_field, NULL, offsetof(struct node, host_self_ns), NULL, NULL },
 	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, get_field,
-	  NULL, 3, NULL, NULL },
+	  NULL, offsetof(struct node, host_total_ns), NULL, NULL },
 	{ "start", "Start", "when it started, after the profile's first event", COL_TIME, 11,
 	  get_start, NULL, 0, NULL, NULL },
 };

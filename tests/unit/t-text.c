@@ -95,6 +95,9 @@ static void test_bytes_and_si(void)
 	CHECK(num_bytes("0 B", 3, &b) && b == 0);
 	CHECK(num_bytes("9.48 MiB", 8, &b) && b == 9940500);
 	CHECK(num_bytes("512", 3, &b) && b == 512);
+	CHECK(num_bytes("12.00 byte", 10, &b) && b == 12);
+	CHECK(num_bytes("12.5", 4, &b) && b == 13);
+	CHECK(!num_bytes("1e400 byte", 10, &b));
 	CHECK(!num_bytes("12 parsecs", 10, &b));
 	CHECK(!num_bytes("KB", 2, &b));
 	CHECK(num_si("231.21 MFLO", 11, "FLO", &d) && fabs(d - 231.21e6) < 1);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Bad input through the whole program: each case must end with exit 2,
+# one "FILE[:LINE:COL]: error: ..." line, no crash, no hang, and no output
+# file -- neither a new one nor damage to one that was there.
+PROFTUI=${PROFTUI:-build/proftui}
+O=${O:-build}
+dir=$O/tests/badinput
+rm -rf "$dir"
+mkdir -p "$dir"
+
+# The inputs, made here.
+: >"$dir/empty.json"
+head -c 4096 /dev/urandom >"$dir/garbage.bin" 2>/dev/null ||
+	awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$dir/garbage.bin"
+printf '\377\330\377\340\000\020JFIF\000\001\001\000' >"$dir/photo.jpg"
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}' >"$dir/truncated.json"
+gzip -c "$dir/truncated.json" | head -c 30 >"$dir/truncated.json.gz"
+printf '[1, 2, 3]\n' >"$dir/wrong-top.json"
+printf '{"traceEvents": [{"ph": "X", "name": "\377\376bad", "ts": 1, "dur": 2, "cat": "cpu_op"}]}' >"$dir/bad-utf8.json"
+{ printf '{"traceEvents": [{"ph": "X", "name": "'; head -c 10485760 /dev/zero | tr '\0' a; printf '", "ts": 1}]}'; } >"$dir/huge-string.json"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$dir/deep.json"
+printf '{"traceEvents": [\000\000]}' >"$dir/nul.json"
+mkdir -p "$dir/a-directory"
+
+failed=0
+for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz wrong-top.json \
+	bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
+	out=$dir/out-$input.txt
+	rm -f "$out"
+	timeout 20 "$PROFTUI" --print ops -o "$out" "$dir/$input" >"$dir/stdout" 2>"$dir/stderr"
+	rc=$?
+	lines=$(grep -c . "$dir/stderr")
+	first=$(head -n 1 "$dir/stderr")
+	why=
+	[ "$rc" -eq 2 ] || why="exit $rc, not 2"
+	[ -z "$why" ] && [ "$lines" -ne 1 ] && why="$lines lines on stderr, not 1"
+	case $first in
+	"$dir/$input: error: "* | "$dir/$input:"[0-9]*": error: "*) ;;
+	*) [ -z "$why" ] && why="message '$first'" ;;
+	esac
+	[ -z "$why" ] && [ -e "$out" ] && why="it wrote $out"
+	[ -z "$why" ] && [ -s "$dir/stdout" ] && why="it printed to stdout"
+	# An existing output file is left as it was.
+	if [ -z "$why" ]; then
+		echo keep >"$out"
+		timeout 20 "$PROFTUI" --print ops -o "$out" "$dir/$input" >/dev/null 2>&1
+		[ "$(cat "$out")" = keep ] || why="it changed an existing $out"
+		ls -A "$dir" | grep -q '^\.proftui-' && why="a temporary file was left behind"
+	fi
+	if [ -z "$why" ]; then
+		echo "PASS: badinput: $input"
+	else
+		echo "FAIL: badinput: $input ($why)"
+		head -n 3 "$dir/stderr"
+		failed=1
+	fi
+done
+exit $failed

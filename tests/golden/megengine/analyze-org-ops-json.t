@@ -1,0 +1,1 @@
+--print ops --format json tests/golden/megengine/analyze-org.txt

@@ -1,0 +1,1 @@
+--print steps --run 2 tests/golden/megengine/lar-fitting.txt

@@ -1,0 +1,1 @@
+--print steps --run 2 --format json tests/golden/megengine/lar-lite.txt

@@ -1,0 +1,1 @@
+--print steps --run 4 --format json tests/golden/megengine/lar-old.txt

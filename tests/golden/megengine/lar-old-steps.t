@@ -1,0 +1,1 @@
+--print steps tests/golden/megengine/lar-old.txt

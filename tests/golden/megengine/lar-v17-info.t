@@ -1,0 +1,1 @@
+--print info tests/golden/megengine/lar-v17.txt

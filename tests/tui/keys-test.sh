@@ -1,0 +1,31 @@
+#!/bin/sh
+# A user key file overrides single bindings, reports bad lines and keeps
+# going; --keymap vi switches to the vi bindings.
+. tests/tui/lib.sh
+dir=$OUT/keys-$$
+mkdir -p "$dir/proftui"
+cat >"$dir/proftui/keys" <<'KEYS'
+# a user's key file
+bind global  x        sort-calls
+bind global  q        none
+bind global  y        no-such-action
+KEYS
+tui_start "XDG_CONFIG_HOME=$dir $PROFTUI tests/golden/kineto/two-steps.json"
+check "a bad line is reported with its place" tui_wait "keys:4: unknown action 'no-such-action'"
+tui_keys x
+check "x now sorts by calls" tui_wait 'sort: Calls'
+tui_keys q
+sleep 0.2
+check "q is unbound" tui_wait 'sort: Calls'
+tui_keys Q
+check "Q still quits" tui_wait '[exit 0]'
+tui_start "$PROFTUI --keymap vi tests/golden/kineto/two-steps.json"
+tui_wait 'sort: Dev self' || tui_done
+tui_keys l
+check "vi: l drills in" tui_wait 'aten::cudnn_convolution › kernels'
+tui_keys h
+check "vi: h goes back" tui_gone '› kernels'
+tui_keys j
+check "vi: j moves down" tui_wait ' 2/3 '
+rm -rf "$dir"
+tui_done

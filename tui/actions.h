@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * actions: everything a key can do, as one list.  The X-macro yields the
+ * action enum, the names key files use, and the help text; the help screen
+ * and the man-page check are generated from it, so they cannot drift
+ * (tig's REQ_INFO).
+ */
+#ifndef TUI_ACTIONS_H
+#define TUI_ACTIONS_H
+
+#define ACTIONS(X) \
+	X(NONE, "none", "Do nothing (binding a key to none unbinds it)") \
+	X(MOVE_UP, "move-up", "Move the cursor one row up") \
+	X(MOVE_DOWN, "move-down", "Move the cursor one row down") \
+	X(PAGE_UP, "page-up", "Move one screen up") \
+	X(PAGE_DOWN, "page-down", "Move one screen down") \
+	X(HALF_UP, "half-page-up", "Move half a screen up") \
+	X(HALF_DOWN, "half-page-down", "Move half a screen down") \
+	X(FIRST_ROW, "first-row", "Go to the first row") \
+	X(LAST_ROW, "last-row", "Go to the last row") \
+	X(SCROLL_LEFT, "scroll-left", "Show the columns further left") \
+	X(SCROLL_RIGHT, "scroll-right", "Show the columns further right") \
+	X(NEXT_PANE, "next-pane", "Show the next pane") \
+	X(PREV_PANE, "prev-pane", "Show the previous pane") \
+	X(PANE_OPS, "pane-ops", "Show the Operators pane") \
+	X(PANE_KERNELS, "pane-kernels", "Show the Kernels pane") \
+	X(PANE_STEPS, "pane-steps", "Show the Steps pane") \
+	X(PANE_TREE, "pane-tree", "Show the Tree pane") \
+	X(PANE_INFO, "pane-info", "Show the Info pane") \
+	X(DRILL, "drill", "Open what the row launched (op: its kernels) or what launched it (kernel: its ops)") \
+	X(BACK, "back", "Go back from a drill-down or the help; quit at the top") \
+	X(QUIT, "quit", "Leave proftui at once") \
+	X(SORT_DEVICE_SELF, "sort-device-self", "Sort by device self time (again: reverse)") \
+	X(SORT_DEVICE_TOTAL, "sort-device-total", "Sort by device total time (again: reverse)") \
+	X(SORT_HOST_SELF, "sort-host-self", "Sort by host self time (again: reverse)") \
+	X(SORT_HOST_TOTAL, "sort-host-total", "Sort by host total time (again: reverse)") \
+	X(SORT_CALLS, "sort-calls", "Sort by calls (again: reverse)") \
+	X(SORT_NAME, "sort-name", "Sort by name (again: reverse)") \
+	X(SORT_PREV, "sort-prev", "Sort by the column to the left") \
+	X(SORT_NEXT, "sort-next", "Sort by the column to the right") \
+	X(SORT_REVERSE, "sort-reverse", "Reverse the sort") \
+	X(FILTER, "filter", "Show only rows whose name matches a PCRE2 pattern, as you type") \
+	X(CLEAR_FILTER, "clear-filter", "Clear the filter") \
+	X(EXPORT, "export", "Write the pane to a file (.txt .csv .tsv .json .md)") \
+	X(STEP_PREV, "step-prev", "Show only the previous step") \
+	X(STEP_NEXT, "step-next", "Show only the next step") \
+	X(STEP_ALL, "step-all", "Show all steps") \
+	X(RUN_PREV, "run-prev", "Show the previous run of the file") \
+	X(RUN_NEXT, "run-next", "Show the next run of the file") \
+	X(UNFOLD, "unfold", "Tree: open the node") \
+	X(FOLD, "fold", "Tree: close the node (on a closed one: go to its parent)") \
+	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
+	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
+	X(HELP, "help", "Show the keys and what the columns mean") \
+	X(REDRAW, "redraw", "Redraw the screen")
+
+enum action {
+#define X(e, name, help) ACT_##e,
+	ACTIONS(X)
+#undef X
+	NR_ACTIONS
+};
+
+#endif

@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Painting: the only code that draws on the terminal.  Everything it shows
+ * comes from the pane engine (the same cells --print writes) and the UI
+ * state; it changes nothing but the pane's scroll position.
+ *
+ * Screen lines, top to bottom: the title, the pane tabs, the column
+ * header, the rows, summary rows (the Steps average), the status line and
+ * the bar.  Names from the profile pass through fmt_escape() before they
+ * reach the terminal.
+ */
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "ui_int.h"
+
+#define MIN_COLS 40
+#define MIN_LINES 10
+#define MAX_COLS 256		/* columns a pane may show */
+
+enum {
+	PAIR_TITLE = 1, PAIR_TAB, PAIR_MATCH, PAIR_ERROR, PAIR_HEADER, PAIR_FOOT, PAIR_BAR0,
+	NR_BAR_COLORS = 8,
+};
+
+static attr_t attr_title, attr_tab, attr_match, attr_error, attr_header, attr_foot;
+
+void draw_init_colors(struct ui *ui)
+{
+	static const short bar_bg[NR_BAR_COLORS] = {
+		COLOR_GREEN, COLOR_BLUE, COLOR_CYAN, COLOR_MAGENTA,
+		COLOR_RED, COLOR_YELLOW, COLOR_WHITE, COLOR_BLACK,
+	};
+
+	/* Monochrome (vt100, NO_COLOR): attributes every terminal has. */
+	attr_title = A_REVERSE;
+	attr_tab = A_REVERSE;
+	attr_match = A_BOLD | A_UNDERLINE;
+	attr_error = A_BOLD;
+	attr_header = A_BOLD | A_UNDERLINE;
+	attr_foot = A_BOLD;
+	if (!ui->color)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_TAB, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(PAIR_MATCH, COLOR_YELLOW, -1);
+	init_pair(PAIR_ERROR, COLOR_RED, -1);
+	init_pair(PAIR_HEADER, COLOR_CYAN, -1);
+	init_pair(PAIR_FOOT, COLOR_GREEN, -1);
+	for (int i = 0; i < NR_BAR_COLORS; i++)
+		init_pair((short)(PAIR_BAR0 + i), COLOR_BLACK, bar_bg[i]);
+	attr_title = COLOR_PAIR(PAIR_TITLE);
+	attr_tab = COLOR_PAIR(PAIR_TAB) | A_BOLD;
+	attr_match = COLOR_PAIR(PAIR_MATCH) | A_BOLD;
+	attr_error = COLOR_PAIR(PAIR_ERROR) | A_BOLD;
+	attr_header = COLOR_PAIR(PAIR_HEADER) | A_BOLD;
+	attr_foot = COLOR_PAIR(PAIR_FOOT) | A_BOLD;
+}
+
+/* ---------------------------------------------------------------------
+ * Text into a width
+ */
+
+/* Escaped text of S, for the screen.  Valid until the next call. */
+static const char *screen_text(const struct ui *ui, const char *s)
+{
+	static char *buf;
+	static size_t cap;
+	size_t len = strlen(s), need = 4 * len + 1;
+
+	if (!fmt_needs_escape(s, len))
+		return s;
+	if (need > cap) {
+		cap = need;
+		buf = xrealloc(buf, cap);
+	}
+	fmt_escape(s, len, !ui->utf8, buf, cap);
+	return buf;
+}
+
+/* Put S at (Y, X) in at most WIDTH cells, cut with an ellipsis when it
+ * does not fit; pad to WIDTH when PAD.  Returns the cells used. */
+static int put_cut(const struct ui *ui, int y, int x, const char *s, int width, bool pad)
+{
+	size_t len = strlen(s), used;
+	size_t fit;
+
+	if (width <= 0)
+		return 0;
+	if (u8_width(s, len) <= (size_t)width) {
+		mvaddstr(y, x, s);
+		used = u8_width(s, len);
+	} else {
+		const char *ell = ui_glyph(ui, "\xe2\x80\xa6", "~");
+
+		fit = u8_fit(s, len, (size_t)width - 1, &used);
+		mvaddnstr(y, x, s, (int)fit);
+		addstr(ell);
+		used++;
+	}
+	if (pad)
+		for (int i = (int)used; i < width; i++)
+			addch(' ');
+	return pad ? width : (int)used;
+}
+
+static void put_right(int y, int x, const char *s, int width)
+{
+	int w = (int)u8_width(s, strlen(s));
+
+	if (w > width) {
+		/* A number never gets an ellipsis: show its end, which
+		 * holds the unit. */
+		mvaddstr(y, x, s + (w - width));
+		return;
+	}
+	mvprintw(y, x, "%*s%s", width - w, "", s);
+}
+
+/* ---------------------------------------------------------------------
+ * Columns across the screen
+ */
+
+struct layout {
+	int nr;			/* columns shown, in screen order */
+	int col[MAX_COLS];	/* pane column index */
+	int x[MAX_COLS], w[MAX_COLS];
+	bool more_right;	/* columns cut off at the right */
+};
+
+static int bar_width(int cols)
+{
+	return cols >= 120 ? 40 : cols >= 100 ? 30 : cols >= 80 ? 20 : 12;
+}
+
+static int name_col(const struct pane *pane)
+{
+	for (size_t c = 0; c < pane->nr_cols; c++)
+		if (pane->cols[c].kind == COL_NAME)
+			return (int)c;
+	return -1;
+}
+
+static int fixed_width(const struct ui *ui, const struct column *c, int cols)
+{
+	int w = c->kind == COL_BAR ? bar_width(cols) : c->width;
+	int tw = (int)u8_width(c->title, strlen(c->title)) + 1;	/* + the sort mark */
+
+	(void)ui;
+	if (w < tw)
+		w = tw;
+	/* Numbers get a blank of their own on the left, so that a full
+	 * "376.499 us" never touches its neighbour. */
+	return c->kind == COL_BAR || c->kind == COL_TEXT || c->kind == COL_NAME ? w : w + 1;
+}
+
+/* The widest name among the first rows and those on screen, with the
+ * tree's indentation. */
+static int natural_name_width(const struct ui *ui, const struct pane *pane, int nc)
+{
+	size_t n = pane->nr_view < 2000 ? pane->nr_view : 2000;
+	int best = (int)u8_width(pane->cols[nc].title, strlen(pane->cols[nc].title)) + 1;
+
+	for (size_t k = 0; k < n + (size_t)ui->list_rows; k++) {
+		size_t i = k < n ? k : pane->top + (k - n);
+		const char *s;
+		int w;
+
+		if (i >= pane->nr_view)
+			break;
+		s = screen_text(ui, pane_row_name(pane, pane_row(pane, i)));
+		w = (int)u8_width(s, strlen(s));
+		if (pane->ops->row_depth)
+			w += 2 * pane->ops->row_depth(pane, i) + 2;
+		if (w > best)
+			best = w;
+	}
+	for (size_t f = 0; f < pane->nr_foot; f++) {
+		int w = (int)u8_width(pane_row_name(pane, pane->foot[f]),
+				      strlen(pane_row_name(pane, pane->foot[f])));
+
+		if (w > best)
+			best = w;
+	}
+	return best;
+}
+
+static void layout(const struct ui *ui, struct pane *pane, int cols, struct layout *L)
+{
+	int nc = name_col(pane), used = 0, flex = -1, name_w = 0, natural;
+	size_t first;
+
+	memset(L, 0, sizeof(*L));
+	/* Columns up to the name stay put; the ones after it scroll. */
+	for (int c = 0; c < nc && L->nr < MAX_COLS; c++) {
+		L->col[L->nr++] = c;
+		used += fixed_width(ui, &pane->cols[c], cols) + 1;
+	}
+	natural = nc >= 0 ? natural_name_width(ui, pane, nc) : 0;
+	if (nc >= 0) {
+		/* The name matters most: up to 40% of the width before
+		 * numbers get theirs, 20 cells at least. */
+		int want = cols * 2 / 5 > 20 ? cols * 2 / 5 : 20;
+
+		name_w = natural < want ? natural : want;
+		L->col[L->nr++] = nc;
+		used += name_w + 1;
+	}
+	first = (size_t)(nc + 1) > pane->hscroll ? (size_t)(nc + 1) : pane->hscroll;
+	for (size_t c = first; c < pane->nr_cols && L->nr < MAX_COLS; c++) {
+		const struct column *col = &pane->cols[c];
+		int w;
+
+		if (col->kind == COL_TEXT && col->width == 0) {
+			if (used + 10 > cols) {
+				L->more_right = true;
+				break;
+			}
+			flex = L->nr;
+			L->col[L->nr++] = (int)c;
+			used += 10 + 1;
+			continue;
+		}
+		w = fixed_width(ui, col, cols);
+		if (used + w > cols) {
+			L->more_right = true;
+			break;
+		}
+		L->col[L->nr++] = (int)c;
+		used += w + 1;
+	}
+	/* What is left goes to the name (up to its natural width when a
+	 * flexible text column wants the rest). */
+	{
+		int left = cols - used;
+
+		if (nc >= 0) {
+			/* Never wider than its widest name: the numbers then
+			 * sit next to the names, the blank goes right. */
+			int grow = natural - name_w < left ? natural - name_w : left;
+
+			if (flex >= 0 && grow > left / 2)
+				grow = left / 2;
+
+			if (grow < 0)
+				grow = 0;
+			name_w += grow;
+			left -= grow;
+		}
+		used = 0;
+		for (int i = 0; i < L->nr; i++) {
+			const struct column *col = &pane->cols[L->col[i]];
+
+			L->x[i] = used;
+			if (L->col[i] == nc)
+				L->w[i] = name_w;
+			else if (i == flex)
+				L->w[i] = 10 + left;
+			else
+				L->w[i] = fixed_width(ui, col, cols);
+			used += L->w[i] + 1;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * The Steps bar: each category a colour (or a letter), scaled to the
+ * longest step.
+ */
+
+static char cat_letter(const struct profile *p, size_t k)
+{
+	/* The first letter of the name not taken by an earlier category. */
+	bool taken[26] = { false };
+
+	for (size_t i = 0; i <= k; i++) {
+		const char *s = p->step_cats[i];
+		char pick = '?';
+
+		for (; *s; s++) {
+			char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
+
+			if (c >= 'A' && c <= 'Z' && !taken[c - 'A']) {
+				pick = c;
+				break;
+			}
+		}
+		if (pick != '?')
+			taken[pick - 'A'] = true;
+		if (i == k)
+			return pick;
+	}
+	return '?';
+}
+
+static int64_t longest_step(const struct pane *pane)
+{
+	int64_t best = 0;
+
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const struct step *s = pane->rows[i];
+
+		if (s->total_ns > best)
+			best = s->total_ns;
+	}
+	return best;
+}
+
+static void draw_bar(const struct ui *ui, const struct pane *pane, const struct step *s, int y,
+		     int x, int width)
+{
+	const struct profile *p = ui->prof;
+	int64_t scale = longest_step(pane), cum = 0;
+	int pos = 0;
+
+	if (scale <= 0)
+		return;
+	for (size_t k = 0; k < p->nr_step_cats; k++) {
+		int end;
+
+		if (s->cat_ns[k] <= 0)
+			continue;
+		cum += s->cat_ns[k];
+		/* Cumulative rounding: the segments add up to the total. */
+		end = (int)((double)cum * width / (double)scale + 0.5);
+		if (end > width)
+			end = width;
+		move(y, x + pos);
+		if (ui->color) {
+			attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+			for (; pos < end; pos++)
+				addch(ui->utf8 ? ' ' : (chtype)cat_letter(p, k));
+			attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+		} else {
+			for (; pos < end; pos++)
+				addch((chtype)cat_letter(p, k));
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Rows
+ */
+
+static void draw_name(const struct ui *ui, const struct pane *pane, size_t i, const char *name,
+		      int y, int x, int width, bool selected)
+{
+	char prefix[512];
+	int px = 0;
+
+	if (pane->ops->row_depth && i != SIZE_MAX) {
+		int depth = pane->ops->row_depth(pane, i), fold = pane->ops->row_fold(pane, i);
+		const char *mark = fold == 2 ? ui_glyph(ui, "\xe2\x96\xb8 ", "+ ")
+				 : fold == 1 ? ui_glyph(ui, "\xe2\x96\xbe ", "- ")
+					     : "  ";
+		int n = 0;
+
+		for (int d = 0; d < depth && n + 4 < (int)sizeof(prefix) - 8; d++) {
+			prefix[n++] = ' ';
+			prefix[n++] = ' ';
+		}
+		prefix[n] = '\0';
+		strcat(prefix, mark);
+		px = put_cut(ui, y, x, prefix, width, false);
+	}
+	{
+		const char *shown = screen_text(ui, name);
+		size_t spans[8][2];
+		size_t nr = 0;
+
+		put_cut(ui, y, x + px, shown, width - px, true);
+		/* Highlight the matches (when the name needed no escaping,
+		 * so the byte offsets still hold). */
+		if (pane->filter && shown == name)
+			nr = filter_spans(pane->filter, name, strlen(name), spans, 8);
+		for (size_t k = 0; k < nr; k++) {
+			size_t pre_w = u8_width(name, spans[k][0]);
+			size_t match_w = u8_width(name + spans[k][0], spans[k][1] - spans[k][0]);
+			int room = width - px - (int)pre_w;
+
+			if (room <= 1)
+				break;
+			if ((int)match_w >= room)
+				match_w = (size_t)room - 1;
+			attron(attr_match);
+			if (selected)
+				attron(A_REVERSE);
+			{
+				size_t used, fit = u8_fit(name + spans[k][0], spans[k][1] - spans[k][0],
+							  match_w, &used);
+
+				mvaddnstr(y, x + px + (int)pre_w, name + spans[k][0], (int)fit);
+			}
+			attroff(attr_match);
+		}
+	}
+}
+
+static void draw_row(const struct ui *ui, const struct pane *pane, const struct layout *L,
+		     const void *row, size_t i, int y, bool selected, bool is_foot)
+{
+	char buf[256];
+
+	if (selected)
+		attron(A_REVERSE);
+	if (is_foot)
+		attron(attr_foot);
+	move(y, 0);
+	for (int x = 0; x < COLS; x++)
+		addch(' ');
+	for (int k = 0; k < L->nr; k++) {
+		const struct column *col = &pane->cols[L->col[k]];
+		struct cell v;
+
+		if (col->kind == COL_BAR) {
+			if (pane->ops == &steps_pane_ops)
+				draw_bar(ui, pane, row, y, L->x[k], L->w[k]);
+			if (selected)
+				attron(A_REVERSE);
+			continue;
+		}
+		v = pane_cell(pane, row, (size_t)L->col[k]);
+		if (col->kind == COL_NAME) {
+			draw_name(ui, pane, is_foot ? SIZE_MAX : i, v.type == CELL_TEXT ? v.v.s : "",
+				  y, L->x[k], L->w[k], selected);
+			if (selected)
+				attron(A_REVERSE);
+			continue;
+		}
+		if (v.type == CELL_TEXT) {
+			put_cut(ui, y, L->x[k], screen_text(ui, v.v.s), L->w[k], false);
+			continue;
+		}
+		fmt_cell(col->kind, v, FMT_HUMAN, buf, sizeof(buf));
+		put_right(y, L->x[k], buf, L->w[k]);
+	}
+	if (is_foot)
+		attroff(attr_foot);
+	if (selected)
+		attroff(A_REVERSE);
+}
+
+static void draw_header(const struct ui *ui, const struct pane *pane, const struct layout *L, int y)
+{
+	attron(attr_header);
+	move(y, 0);
+	for (int x = 0; x < COLS; x++)
+		addch(' ');
+	for (int k = 0; k < L->nr; k++) {
+		const struct column *col = &pane->cols[L->col[k]];
+		char title[256];
+		bool left = col->kind == COL_NAME || col->kind == COL_TEXT || col->kind == COL_BAR;
+
+		if (L->col[k] == pane->sort_col)
+			snprintf(title, sizeof(title), "%s%s", col->title,
+				 pane->sort_desc ? ui_glyph(ui, "\xe2\x96\xbc", " v")
+						 : ui_glyph(ui, "\xe2\x96\xb2", " ^"));
+		else
+			snprintf(title, sizeof(title), "%s", col->title);
+		if (left)
+			put_cut(ui, y, L->x[k], title, L->w[k], false);
+		else
+			put_right(y, L->x[k], title, L->w[k]);
+	}
+	/* More columns to the right: say so where there is room. */
+	if (L->more_right && L->nr && L->x[L->nr - 1] + L->w[L->nr - 1] < COLS - 1)
+		mvaddstr(y, COLS - 1, ui_glyph(ui, "\xe2\x80\xba", ">"));
+	attroff(attr_header);
+}
+
+/* ---------------------------------------------------------------------
+ * Title, tabs, status and bar
+ */
+
+static void fill_line(int y, attr_t a)
+{
+	attron(a);
+	move(y, 0);
+	for (int x = 0; x < COLS; x++)
+		addch(' ');
+	attroff(a);
+}
+
+static void draw_title(const struct ui *ui, const struct pane *pane)
+{
+	char left[4096], right[512], raw[512], path[2048];
+	size_t n = 0;
+	int rw;
+
+	ui_path(ui, raw, sizeof(raw));
+	fmt_escape(raw, strlen(raw), !ui->utf8, path, sizeof(path));
+	/* The pane's path first: when the line is short, the file name is
+	 * what gets cut. */
+	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,
+		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->opt->label));
+	right[0] = '\0';
+	if (pane->sort_col >= 0)
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "sort: %s %s  ",
+				      pane->cols[pane->sort_col].title,
+				      pane->sort_desc ? ui_glyph(ui, "\xe2\x96\xbc", "v")
+						      : ui_glyph(ui, "\xe2\x96\xb2", "^"));
+	if (pane->filter && n < sizeof(right))
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "filter: %s  ",
+				      screen_text(ui, filter_pattern(pane->filter)));
+	if (ui->step >= 0 && n < sizeof(right))
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "step %s  ",
+				      screen_text(ui, ui->prof->steps[ui->step].name));
+	if (ui->first->next_run && n < sizeof(right))
+		snprintf(right + n, sizeof(right) - n, "run %zu/%zu  ", ui->run + 1,
+			 profile_nr_runs(ui->first));
+	fill_line(0, attr_title);
+	attron(attr_title);
+	rw = (int)u8_width(right, strlen(right));
+	if (rw > COLS / 2) {
+		put_cut(ui, 0, 0, right, COLS, false);
+	} else {
+		int avail = COLS - rw - 1, lw = (int)u8_width(left, strlen(left));
+		int head = (int)u8_width(" proftui - ", 11);
+
+		if (lw > avail && (int)u8_width(path, strlen(path)) + head > avail && avail > head + 8) {
+			/* A deep drill path: its end says most, keep that. */
+			const char *tail = path;
+			size_t pw = u8_width(path, strlen(path));
+
+			while (*tail && (int)pw > avail - head - 1) {
+				uint32_t cp;
+				size_t len = u8_decode(tail, strlen(tail), &cp);
+
+				pw -= (size_t)u8_cp_width(cp);
+				tail += len;
+			}
+			snprintf(left, sizeof(left), " proftui %s %s%s", ui_glyph(ui, "\xc2\xb7", "-"),
+				 ui_glyph(ui, "\xe2\x80\xa6", "~"), tail);
+		}
+		put_cut(ui, 0, 0, left, avail, false);
+		mvaddstr(0, COLS - rw, right);
+	}
+	attroff(attr_title);
+}
+
+static void draw_tabs(const struct ui *ui)
+{
+	int x = 0;
+
+	move(1, 0);
+	clrtoeol();
+	for (int t = 0; t < NR_TABS && x < COLS; t++) {
+		const struct pane *base = ui->stack[t][0];
+		char label[64];
+		bool active = t == ui->tab;
+
+		snprintf(label, sizeof(label), " %d %s ", t + 1, base->ops->title);
+		if (active)
+			attron(attr_tab);
+		x += put_cut(ui, 1, x, label, COLS - x, false);
+		if (active)
+			attroff(attr_tab);
+		if (x < COLS)
+			mvaddch(1, x++, ' ');
+	}
+}
+
+static void draw_status(const struct ui *ui, const struct pane *pane, int y)
+{
+	char left[64], right[256];
+	const void *row = pane_row(pane, pane->cursor);
+	int lw, rw = 0;
+
+	move(y, 0);
+	clrtoeol();
+	right[0] = '\0';
+	if (pane->filter)
+		snprintf(right, sizeof(right), " %zu/%zu matched", pane->nr_view, pane->nr_rows);
+	else if (pane->ops == &steps_pane_ops && ui->prof->nr_step_cats) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < ui->prof->nr_step_cats && n < sizeof(right) - 40; k++)
+			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", cat_letter(ui->prof, k),
+					      ui->prof->step_cats[k]);
+	}
+	snprintf(left, sizeof(left), " %zu/%zu ", pane->nr_view ? pane->cursor + 1 : 0, pane->nr_view);
+	attron(A_BOLD);
+	mvaddstr(y, 0, left);
+	attroff(A_BOLD);
+	lw = (int)strlen(left);
+	if (right[0]) {
+		rw = (int)u8_width(right, strlen(right));
+		if (rw > COLS - lw - 10)
+			rw = 0;
+		else if (pane->ops == &steps_pane_ops && ui->color && !pane->filter) {
+			/* The legend in the bar's colours. */
+			int x = COLS - rw;
+
+			for (size_t k = 0; k < ui->prof->nr_step_cats; k++) {
+				char item[128];
+
+				snprintf(item, sizeof(item), " %s", ui->prof->step_cats[k]);
+				mvaddch(y, x++, ' ');
+				attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+				mvaddch(y, x++, (chtype)cat_letter(ui->prof, k));
+				attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+				mvaddstr(y, x, item);
+				x += (int)strlen(item);
+			}
+		} else {
+			mvaddstr(y, COLS - rw, right);
+		}
+	}
+	if (row)
+		put_cut(ui, y, lw, screen_text(ui, pane_row_name(pane, row)), COLS - lw - rw - 1, false);
+	else
+		mvaddstr(y, lw, pane->filter ? "no row matches the filter" : "no rows");
+}
+
+/* The keys of a few actions, as the bar's hint: "?:help /:filter ...". */
+static void hint(const struct ui *ui, const struct pane *pane, char *buf, size_t size)
+{
+	static const struct {
+		enum action act;
+		const char *what;
+	} items[] = {
+		{ ACT_HELP, "help" },	 { ACT_FILTER, "filter" },   { ACT_SORT_DEVICE_SELF, "sort" },
+		{ ACT_DRILL, "drill" },	 { ACT_TOGGLE_FOLD, "fold" }, { ACT_EXPORT, "export" },
+		{ ACT_BACK, "back" },
+	};
+	enum keymap_section sec = pane->ops == &tree_pane_ops ? KS_TREE : KS_GLOBAL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(items) && n < size; i++) {
+		char keys[128];
+
+		if (items[i].act == ACT_TOGGLE_FOLD && sec != KS_TREE)
+			continue;
+		if (items[i].act == ACT_DRILL && sec == KS_TREE)
+			continue;
+		char *best, *k;
+
+		if (!keymap_keys_of(&ui->km, sec, items[i].act, keys, sizeof(keys)))
+			continue;
+		/* The shortest of its keys: "q" rather than "<BS>". */
+		best = keys;
+		for (k = strtok(keys, " "); k; k = strtok(NULL, " "))
+			if (strlen(k) < strlen(best))
+				best = k;
+		memmove(keys, best, strlen(best) + 1);
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", keys, items[i].what);
+	}
+}
+
+static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
+{
+	move(y, 0);
+	clrtoeol();
+	if (ui->mode == MODE_FILTER || ui->mode == MODE_EXPORT) {
+		const char *label = ui->mode == MODE_FILTER ? "filter: " : "export to: ";
+		int lw = (int)strlen(label), cur;
+
+		attron(A_BOLD);
+		mvaddstr(y, 0, label);
+		attroff(A_BOLD);
+		put_cut(ui, y, lw, screen_text(ui, ui->edit), COLS - lw - 1, false);
+		if (ui->mode == MODE_FILTER && ui->edit_error[0]) {
+			int x = lw + (int)u8_width(ui->edit, ui->edit_len) + 2;
+
+			if (x < COLS - 10) {
+				attron(attr_error);
+				put_cut(ui, y, x, ui->edit_error, COLS - x, false);
+				attroff(attr_error);
+			}
+		}
+		cur = lw + (int)u8_width(ui->edit, ui->edit_cur);
+		if (cur >= COLS)
+			cur = COLS - 1;
+		move(y, cur);
+		curs_set(1);
+		return;
+	}
+	curs_set(0);
+	if (ui->mode == MODE_CONFIRM) {
+		char q[1200];
+
+		snprintf(q, sizeof(q), "%s exists; overwrite it? (y/n)", ui->edit);
+		attron(A_BOLD);
+		put_cut(ui, y, 0, screen_text(ui, q), COLS - 1, false);
+		attroff(A_BOLD);
+		return;
+	}
+	if (ui->msg[0]) {
+		if (ui->msg_is_error)
+			attron(attr_error);
+		put_cut(ui, y, 0, screen_text(ui, ui->msg), COLS - 1, false);
+		if (ui->msg_is_error)
+			attroff(attr_error);
+		return;
+	}
+	{
+		char h[512];
+
+		hint(ui, pane, h, sizeof(h));
+		attron(A_DIM);
+		put_cut(ui, y, 0, h, COLS - 1, false);
+		attroff(A_DIM);
+	}
+}
+
+void draw_screen(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	struct layout L;
+	int list_top = 3, list_rows, foot_rows;
+
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		const char *msg = "terminal too small";
+
+		mvaddstr(LINES / 2, COLS > 18 ? (COLS - 18) / 2 : 0, msg);
+		if (LINES > 1 && COLS >= 14)
+			mvprintw(LINES / 2 + 1, (COLS - 14) / 2, "(need %dx%d)", MIN_COLS, MIN_LINES);
+		curs_set(0);
+		refresh();
+		return;
+	}
+	foot_rows = (int)pane->nr_foot;
+	list_rows = LINES - list_top - 2 - foot_rows;
+	if (list_rows < 1) {
+		foot_rows = 0;
+		list_rows = LINES - list_top - 2;
+	}
+	ui->list_rows = list_rows;
+	/* Keep the cursor on screen. */
+	if (pane->cursor >= pane->nr_view)
+		pane->cursor = pane->nr_view ? pane->nr_view - 1 : 0;
+	if (pane->cursor < pane->top)
+		pane->top = pane->cursor;
+	if (pane->cursor >= pane->top + (size_t)list_rows)
+		pane->top = pane->cursor - (size_t)list_rows + 1;
+	if (pane->top + (size_t)list_rows > pane->nr_view)
+		pane->top = pane->nr_view > (size_t)list_rows ? pane->nr_view - (size_t)list_rows : 0;
+
+	layout(ui, pane, COLS, &L);
+	if (ui->reveal_sort && pane->sort_col >= 0) {
+		/* Scroll right until the sort column shows (or give up). */
+		for (int tries = 0; tries < (int)pane->nr_cols; tries++) {
+			bool shown = false;
+
+			for (int k = 0; k < L.nr; k++)
+				shown |= L.col[k] == pane->sort_col;
+			if (shown)
+				break;
+			pane->hscroll = pane->hscroll < (size_t)pane->sort_col ? pane->hscroll + 1 : 0;
+			layout(ui, pane, COLS, &L);
+		}
+		ui->reveal_sort = false;
+	}
+
+	draw_title(ui, pane);
+	draw_tabs(ui);
+	draw_header(ui, pane, &L, 2);
+	for (int r = 0; r < list_rows; r++) {
+		size_t i = pane->top + (size_t)r;
+
+		if (i >= pane->nr_view)
+			break;
+		draw_row(ui, pane, &L, pane_row(pane, i), i, list_top + r, i == pane->cursor, false);
+	}
+	for (int f = 0; f < foot_rows; f++)
+		draw_row(ui, pane, &L, pane->foot[f], SIZE_MAX, list_top + list_rows + f, false, true);
+	draw_status(ui, pane, LINES - 2);
+	draw_bar_line(ui, pane, LINES - 1);
+	refresh();
+}

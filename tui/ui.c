@@ -1,0 +1,934 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The interactive loop: read a key, look it up (the pane's section, then
+ * global), carry out the action, redraw.  Painting is draw.c's; this file
+ * only changes state.
+ *
+ * The terminal is restored whatever happens: endwin() on the way out, in
+ * die()'s hook, and (ncurses' own handlers) on SIGINT, SIGTERM and
+ * SIGTSTP, which ncurses also resumes from with a full redraw.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../model/util.h"
+#include "export.h"
+#include "ui_int.h"
+
+static const struct pane_ops *const tab_ops[NR_TABS] = {
+	&ops_pane_ops, &kernels_pane_ops, &steps_pane_ops, &tree_pane_ops, &info_pane_ops,
+};
+
+static void say(struct ui *ui, bool is_error, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static void say(struct ui *ui, bool is_error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof(ui->msg), fmt, ap);
+	va_end(ap);
+	ui->msg_is_error = is_error;
+}
+
+struct pane *ui_pane(const struct ui *ui)
+{
+	if (ui->help)
+		return ui->help;
+	return ui->stack[ui->tab][ui->depth[ui->tab] - 1];
+}
+
+const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii)
+{
+	return ui->utf8 ? utf8 : ascii;
+}
+
+void ui_path(const struct ui *ui, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "%s", ui->stack[ui->tab][0]->title);
+
+	for (int d = 1; d < ui->depth[ui->tab] && n < size; d++)
+		n += (size_t)snprintf(buf + n, size - n, " %s %s", ui_glyph(ui, "\xe2\x80\xba", ">"),
+				      ui->stack[ui->tab][d]->title);
+	if (ui->help && n < size)
+		snprintf(buf + n, size - n, " %s help", ui_glyph(ui, "\xe2\x80\xba", ">"));
+}
+
+static const struct step *current_step(const struct ui *ui)
+{
+	return ui->step >= 0 ? &ui->prof->steps[ui->step] : NULL;
+}
+
+static enum keymap_section section_of(const struct pane *pane)
+{
+	const struct pane_ops *ops = pane->ops;
+
+	if (ops == &ops_pane_ops)
+		return KS_OPS;
+	if (ops == &kernels_pane_ops)
+		return KS_KERNELS;
+	if (ops == &steps_pane_ops)
+		return KS_STEPS;
+	if (ops == &tree_pane_ops)
+		return KS_TREE;
+	if (ops == &info_pane_ops)
+		return KS_INFO;
+	if (ops == &help_pane_ops)
+		return KS_HELP;
+	return KS_DRILL;
+}
+
+static void close_help(struct ui *ui)
+{
+	pane_free(ui->help);
+	ui->help = NULL;
+}
+
+static void free_panes(struct ui *ui)
+{
+	close_help(ui);
+	for (int t = 0; t < NR_TABS; t++) {
+		for (int d = 0; d < ui->depth[t]; d++)
+			pane_free(ui->stack[t][d]);
+		ui->depth[t] = 0;
+	}
+}
+
+static void open_panes(struct ui *ui)
+{
+	struct pane_scope scope = { .step = current_step(ui), .first_run = ui->first };
+
+	for (int t = 0; t < NR_TABS; t++) {
+		ui->stack[t][0] = pane_new(tab_ops[t], ui->prof, &scope);
+		ui->depth[t] = 1;
+	}
+	if (ui->step >= 0 && (size_t)ui->step < ui->stack[TAB_STEPS][0]->nr_view)
+		ui->stack[TAB_STEPS][0]->cursor = (size_t)ui->step;
+}
+
+/* ---------------------------------------------------------------------
+ * Moving
+ */
+
+static void move_cursor(struct ui *ui, long delta)
+{
+	struct pane *pane = ui_pane(ui);
+	long c = (long)pane->cursor + delta;
+
+	if (!pane->nr_view)
+		return;
+	if (c < 0)
+		c = 0;
+	if (c >= (long)pane->nr_view)
+		c = (long)pane->nr_view - 1;
+	pane->cursor = (size_t)c;
+}
+
+static void scroll_columns(struct ui *ui, int delta)
+{
+	struct pane *pane = ui_pane(ui);
+	long h = (long)pane->hscroll + delta;
+
+	if (h < 0)
+		h = 0;
+	if (h >= (long)pane->nr_cols)
+		h = (long)pane->nr_cols - 1;
+	pane->hscroll = (size_t)h;
+}
+
+/* ---------------------------------------------------------------------
+ * Sorting
+ */
+
+/* Sort by the first of NAMES the pane has; the active column again
+ * reverses it. */
+static void sort_by(struct ui *ui, const char *const *names, const char *what)
+{
+	struct pane *pane = ui_pane(ui);
+	int col = -1;
+
+	for (; *names && col < 0; names++)
+		col = pane_column(pane, *names);
+	if (col < 0) {
+		say(ui, true, "no %s column in this pane", what);
+		return;
+	}
+	if (col == pane->sort_col)
+		pane_sort(pane, col, !pane->sort_desc);
+	else
+		pane_sort(pane, col, column_default_desc(&pane->cols[col]));
+	ui->reveal_sort = true;
+	say(ui, false, "sorted by %s %s", pane->cols[col].title,
+	    pane->sort_desc ? "(descending)" : "(ascending)");
+}
+
+static void sort_name(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		if (pane->cols[c].kind == COL_NAME) {
+			const char *names[] = { pane->cols[c].key, NULL };
+
+			sort_by(ui, names, "name");
+			return;
+		}
+	}
+	say(ui, true, "no name column in this pane");
+}
+
+static void sort_step(struct ui *ui, int dir)
+{
+	struct pane *pane = ui_pane(ui);
+	int col = pane->sort_col;
+
+	do {
+		col += dir;
+		if (col < 0)
+			col = (int)pane->nr_cols - 1;
+		if (col >= (int)pane->nr_cols)
+			col = 0;
+	} while (pane->cols[col].kind == COL_BAR);
+	pane_sort(pane, col, column_default_desc(&pane->cols[col]));
+	ui->reveal_sort = true;
+	say(ui, false, "sorted by %s", pane->cols[col].title);
+}
+
+/* ---------------------------------------------------------------------
+ * Drill-down, steps, runs
+ */
+
+static void set_step(struct ui *ui, ssize_t step);
+
+static void drill(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui), *next;
+	struct pane_scope scope;
+	const struct pane_ops *to;
+
+	if (ui->help)
+		return;
+	if (pane->ops == &steps_pane_ops) {
+		/* Enter on a step picks it: the other panes narrow to it. */
+		const void *row = pane_row(pane, pane->cursor);
+
+		for (size_t i = 0; row && i < ui->prof->nr_steps; i++)
+			if (row == &ui->prof->steps[i])
+				set_step(ui, (ssize_t)i);
+		return;
+	}
+	to = pane_drill_target(pane, &scope);
+	if (!to) {
+		say(ui, true, "nothing to drill into here");
+		return;
+	}
+	if (ui->depth[ui->tab] >= MAX_DRILL) {
+		say(ui, true, "drill-downs nest %d deep at most", MAX_DRILL);
+		return;
+	}
+	scope.first_run = ui->first;
+	next = pane_new(to, ui->prof, &scope);
+	if (!next->nr_rows) {
+		say(ui, true, to == &drill_kernels_pane_ops ? "'%s' launched no device work"
+							    : "no op launched '%s'",
+		    scope.drill_name);
+		pane_free(next);
+		return;
+	}
+	ui->stack[ui->tab][ui->depth[ui->tab]++] = next;
+}
+
+static void back(struct ui *ui)
+{
+	if (ui->help) {
+		close_help(ui);
+		return;
+	}
+	if (ui->depth[ui->tab] > 1) {
+		pane_free(ui->stack[ui->tab][--ui->depth[ui->tab]]);
+		return;
+	}
+	ui->quit = true;
+}
+
+static void set_step(struct ui *ui, ssize_t step)
+{
+	struct profile *p = ui->prof;
+
+	if (!p->nr_steps) {
+		say(ui, true, "this profile has no steps");
+		return;
+	}
+	if (!p->has_timeline) {
+		say(ui, true, "this profile's ops carry no times to split by step");
+		return;
+	}
+	close_help(ui);
+	ui->step = step;
+	for (int t = 0; t < NR_TABS; t++) {
+		if (t == TAB_STEPS || t == TAB_INFO)
+			continue;
+		for (int d = 0; d < ui->depth[t]; d++)
+			pane_set_step(ui->stack[t][d], current_step(ui));
+	}
+	if (step >= 0) {
+		ui->stack[TAB_STEPS][0]->cursor = 0;
+		for (size_t i = 0; i < ui->stack[TAB_STEPS][0]->nr_view; i++)
+			if (pane_row(ui->stack[TAB_STEPS][0], i) == current_step(ui))
+				ui->stack[TAB_STEPS][0]->cursor = i;
+		say(ui, false, "step %s of %zu", p->steps[step].name, p->nr_steps);
+	} else {
+		say(ui, false, "all steps");
+	}
+}
+
+static void step_by(struct ui *ui, int dir)
+{
+	ssize_t n = (ssize_t)ui->prof->nr_steps, s = ui->step;
+
+	if (!n) {
+		set_step(ui, -1);
+		return;
+	}
+	if (s < 0)
+		s = dir > 0 ? 0 : n - 1;
+	else
+		s += dir;
+	if (s < 0 || s >= n) {
+		say(ui, true, dir > 0 ? "no step after this one" : "no step before this one");
+		return;
+	}
+	set_step(ui, s);
+}
+
+static void set_run(struct ui *ui, int dir)
+{
+	size_t nr = profile_nr_runs(ui->first);
+	long r = (long)ui->run + dir;
+
+	if (nr < 2) {
+		say(ui, true, "this file holds one run");
+		return;
+	}
+	if (r < 0 || r >= (long)nr) {
+		say(ui, true, dir > 0 ? "this is the last run" : "this is the first run");
+		return;
+	}
+	free_panes(ui);
+	ui->run = (size_t)r;
+	ui->prof = profile_run(ui->first, ui->run);
+	ui->step = -1;
+	open_panes(ui);
+	say(ui, false, "run %zu of %zu%s%s", ui->run + 1, nr, ui->prof->run_title ? ": " : "",
+	    ui->prof->run_title ? ui->prof->run_title : "");
+}
+
+static void switch_tab(struct ui *ui, int tab)
+{
+	close_help(ui);
+	ui->tab = (tab + NR_TABS) % NR_TABS;
+}
+
+static void open_help(struct ui *ui)
+{
+	struct pane *of = ui_pane(ui);
+	struct help_arg ha = { &ui->km, section_of(of), of };
+	struct pane_scope scope = { .arg = &ha };
+
+	if (ui->help) {
+		close_help(ui);
+		return;
+	}
+	ui->help = pane_new(&help_pane_ops, ui->prof, &scope);
+}
+
+/* ---------------------------------------------------------------------
+ * The bar's line editor: the filter and the export path
+ */
+
+static void edit_start(struct ui *ui, enum ui_mode mode, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (n >= sizeof(ui->edit))
+		n = sizeof(ui->edit) - 1;
+	memcpy(ui->edit, text, n);
+	ui->edit[n] = '\0';
+	ui->edit_len = ui->edit_cur = n;
+	ui->edit_error[0] = '\0';
+	ui->mode = mode;
+	ui->msg[0] = '\0';
+}
+
+/* Apply the pattern being typed: a valid one filters at once, a broken
+ * one leaves the last good filter and says what PCRE2 thinks. */
+static void filter_live(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	char err[256];
+	struct filter *f = filter_new(ui->edit, err, sizeof(err));
+
+	if (!f && *err) {
+		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", err);
+		return;
+	}
+	ui->edit_error[0] = '\0';
+	pane_set_filter(pane, f);
+}
+
+static void set_filter_text(struct ui *ui, const char *pattern)
+{
+	char err[256];
+
+	pane_set_filter(ui_pane(ui), filter_new(pattern, err, sizeof(err)));
+}
+
+/* "ops-sample.txt": the pane and the first file's name up to its first
+ * dot, in the current directory. */
+static void default_export_path(struct ui *ui, char *buf, size_t size)
+{
+	const char *path = ui->prof->path, *base = strrchr(path, '/');
+	struct pane *pane = ui_pane(ui);
+	char stem[128], what[160];
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ". +");
+	if (n >= sizeof(stem))
+		n = sizeof(stem) - 1;
+	memcpy(stem, base, n);
+	stem[n] = '\0';
+	if (!n)
+		strcpy(stem, "profile");
+	if (ui->depth[ui->tab] > 1 && !ui->help) {
+		snprintf(what, sizeof(what), "%s-%s-%s", tab_ops[ui->tab]->name,
+			 pane->scope.drill_name ? pane->scope.drill_name : "drill",
+			 pane->ops == &drill_kernels_pane_ops ? "kernels" : "ops");
+	} else {
+		snprintf(what, sizeof(what), "%s", ui->help ? "help" : pane->ops->name);
+	}
+	for (char *p = what; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
+			*p = '_';
+	snprintf(buf, size, "%.80s-%s.txt", what, stem);
+}
+
+static void do_export(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	char caption[1024], err[1024], path_title[512];
+	enum export_format fmt = export_format_of_path(ui->edit);
+	long rows;
+
+	ui_path(ui, path_title, sizeof(path_title));
+	{
+		/* The caption names the drill path, not only the pane. */
+		char *saved = pane->title;
+
+		pane->title = path_title;
+		export_caption(pane, ui->opt->label, 0, caption, sizeof(caption));
+		pane->title = saved;
+	}
+	rows = export_to_path(pane, ui->edit, fmt, 0, caption, err, sizeof(err));
+	if (rows < 0)
+		say(ui, true, "cannot write %s", err);
+	else
+		say(ui, false, "wrote %ld rows to %s (%s)", rows, ui->edit, export_format_name(fmt));
+}
+
+static void edit_done(struct ui *ui, bool accept)
+{
+	enum ui_mode mode = ui->mode;
+
+	ui->mode = MODE_NORMAL;
+	if (mode == MODE_FILTER) {
+		if (!accept) {
+			set_filter_text(ui, ui->filter_before ? ui->filter_before : "");
+			say(ui, false, "filter restored");
+		} else if (ui->edit_error[0]) {
+			/* Enter on a broken pattern keeps the last good one. */
+			say(ui, true, "kept the last valid filter: %s", ui->edit_error);
+		} else if (!ui->edit_len) {
+			say(ui, false, "filter cleared");
+		}
+		free(ui->filter_before);
+		ui->filter_before = NULL;
+		return;
+	}
+	if (mode == MODE_EXPORT) {
+		if (!accept || !ui->edit_len) {
+			say(ui, false, "not exported");
+			return;
+		}
+		if (access(ui->edit, F_OK) == 0) {
+			ui->mode = MODE_CONFIRM;
+			return;
+		}
+		do_export(ui);
+	}
+}
+
+static void edit_insert(struct ui *ui, const char *s, size_t n)
+{
+	if (ui->edit_len + n >= sizeof(ui->edit))
+		return;
+	memmove(ui->edit + ui->edit_cur + n, ui->edit + ui->edit_cur, ui->edit_len - ui->edit_cur + 1);
+	memcpy(ui->edit + ui->edit_cur, s, n);
+	ui->edit_len += n;
+	ui->edit_cur += n;
+}
+
+/* The start of the UTF-8 character before / length of the one at POS. */
+static size_t prev_char(const char *s, size_t pos)
+{
+	while (pos > 0 && (s[--pos] & 0xc0) == 0x80)
+		;
+	return pos;
+}
+
+static size_t next_char(const char *s, size_t len, size_t pos)
+{
+	if (pos < len)
+		pos++;
+	while (pos < len && (s[pos] & 0xc0) == 0x80)
+		pos++;
+	return pos;
+}
+
+static void edit_delete(struct ui *ui, size_t from, size_t to)
+{
+	if (from >= to)
+		return;
+	memmove(ui->edit + from, ui->edit + to, ui->edit_len - to + 1);
+	ui->edit_len -= to - from;
+	ui->edit_cur = from;
+}
+
+/* A key while the bar edits.  Returns false when it was not an editing
+ * key (ignored). */
+static void edit_key(struct ui *ui, int key)
+{
+	bool changed = false;
+
+	if (ui->mode == MODE_CONFIRM) {
+		ui->mode = MODE_NORMAL;
+		if (key == 'y' || key == 'Y')
+			do_export(ui);
+		else
+			say(ui, false, "not overwritten");
+		return;
+	}
+	switch (key) {
+	case '\n':
+		edit_done(ui, true);
+		return;
+	case 27:
+	case 7:		/* C-g */
+		edit_done(ui, false);
+		return;
+	case KEY_FN(KEY_LEFT):
+	case 2:		/* C-b */
+		ui->edit_cur = prev_char(ui->edit, ui->edit_cur);
+		return;
+	case KEY_FN(KEY_RIGHT):
+	case 6:		/* C-f */
+		ui->edit_cur = next_char(ui->edit, ui->edit_len, ui->edit_cur);
+		return;
+	case KEY_FN(KEY_HOME):
+	case 1:		/* C-a */
+		ui->edit_cur = 0;
+		return;
+	case KEY_FN(KEY_END):
+	case 5:		/* C-e */
+		ui->edit_cur = ui->edit_len;
+		return;
+	case KEY_FN(KEY_BACKSPACE):
+		edit_delete(ui, prev_char(ui->edit, ui->edit_cur), ui->edit_cur);
+		changed = true;
+		break;
+	case KEY_FN(KEY_DC):
+	case 4:		/* C-d */
+		edit_delete(ui, ui->edit_cur, next_char(ui->edit, ui->edit_len, ui->edit_cur));
+		changed = true;
+		break;
+	case 21:	/* C-u: the whole line */
+		edit_delete(ui, 0, ui->edit_len);
+		changed = true;
+		break;
+	case 23: {	/* C-w: the word before the cursor */
+		size_t from = ui->edit_cur;
+
+		while (from > 0 && ui->edit[from - 1] == ' ')
+			from--;
+		while (from > 0 && ui->edit[from - 1] != ' ')
+			from--;
+		edit_delete(ui, from, ui->edit_cur);
+		changed = true;
+		break;
+	}
+	default:
+		if (key >= ' ' && key < 0x110000 && key != 0x7f) {
+			char u[4];
+			size_t n;
+
+			if (key < 0x80) {
+				u[0] = (char)key;
+				n = 1;
+			} else if (key < 0x800) {
+				u[0] = (char)(0xc0 | key >> 6);
+				u[1] = (char)(0x80 | (key & 0x3f));
+				n = 2;
+			} else if (key < 0x10000) {
+				u[0] = (char)(0xe0 | key >> 12);
+				u[1] = (char)(0x80 | (key >> 6 & 0x3f));
+				u[2] = (char)(0x80 | (key & 0x3f));
+				n = 3;
+			} else {
+				u[0] = (char)(0xf0 | key >> 18);
+				u[1] = (char)(0x80 | (key >> 12 & 0x3f));
+				u[2] = (char)(0x80 | (key >> 6 & 0x3f));
+				u[3] = (char)(0x80 | (key & 0x3f));
+				n = 4;
+			}
+			edit_insert(ui, u, n);
+			changed = true;
+		}
+		break;
+	}
+	if (changed && ui->mode == MODE_FILTER)
+		filter_live(ui);
+}
+
+/* ---------------------------------------------------------------------
+ * Dispatch
+ */
+
+static void tree_action(struct ui *ui, enum action act)
+{
+	struct pane *pane = ui_pane(ui);
+	int fold;
+
+	if (pane->ops != &tree_pane_ops || !pane->nr_view) {
+		if (act == ACT_UNFOLD)
+			drill(ui);	/* outside the tree, "open" means drill */
+		else if (act == ACT_FOLD)
+			back(ui);
+		return;
+	}
+	fold = pane->ops->row_fold(pane, pane->cursor);
+	switch (act) {
+	case ACT_UNFOLD:
+		if (fold == 2)
+			tree_fold(pane, pane->cursor, 1);
+		else if (fold == 1 && pane->cursor + 1 < pane->nr_view)
+			pane->cursor++;	/* open already: step into it */
+		break;
+	case ACT_FOLD:
+		if (fold == 1)
+			tree_fold(pane, pane->cursor, 0);
+		else
+			pane->cursor = tree_parent_row(pane, pane->cursor);
+		break;
+	case ACT_TOGGLE_FOLD:
+		if (fold)
+			tree_fold(pane, pane->cursor, -1);
+		break;
+	case ACT_UNFOLD_ALL:
+		tree_unfold_all(pane, pane->cursor);
+		break;
+	default:
+		break;
+	}
+}
+
+static void act(struct ui *ui, enum action a)
+{
+	struct pane *pane = ui_pane(ui);
+	long page = ui->list_rows > 1 ? ui->list_rows - 1 : 1;
+	static const char *const dev_self[] = { "device_self", "total", NULL };
+	static const char *const dev_total[] = { "device_total", "total", NULL };
+	static const char *const host_self[] = { "host_self", NULL };
+	static const char *const host_total[] = { "host_total", NULL };
+	static const char *const calls[] = { "calls", NULL };
+
+	switch (a) {
+	case ACT_NONE:
+		break;
+	case ACT_MOVE_UP:
+		move_cursor(ui, -1);
+		break;
+	case ACT_MOVE_DOWN:
+		move_cursor(ui, 1);
+		break;
+	case ACT_PAGE_UP:
+		move_cursor(ui, -page);
+		break;
+	case ACT_PAGE_DOWN:
+		move_cursor(ui, page);
+		break;
+	case ACT_HALF_UP:
+		move_cursor(ui, -(page + 1) / 2);
+		break;
+	case ACT_HALF_DOWN:
+		move_cursor(ui, (page + 1) / 2);
+		break;
+	case ACT_FIRST_ROW:
+		pane->cursor = 0;
+		break;
+	case ACT_LAST_ROW:
+		pane->cursor = pane->nr_view ? pane->nr_view - 1 : 0;
+		break;
+	case ACT_SCROLL_LEFT:
+		scroll_columns(ui, -1);
+		break;
+	case ACT_SCROLL_RIGHT:
+		scroll_columns(ui, 1);
+		break;
+	case ACT_NEXT_PANE:
+		switch_tab(ui, ui->tab + 1);
+		break;
+	case ACT_PREV_PANE:
+		switch_tab(ui, ui->tab - 1);
+		break;
+	case ACT_PANE_OPS:
+	case ACT_PANE_KERNELS:
+	case ACT_PANE_STEPS:
+	case ACT_PANE_TREE:
+	case ACT_PANE_INFO:
+		switch_tab(ui, (int)(a - ACT_PANE_OPS));
+		break;
+	case ACT_DRILL:
+		drill(ui);
+		break;
+	case ACT_BACK:
+		back(ui);
+		break;
+	case ACT_QUIT:
+		ui->quit = true;
+		break;
+	case ACT_SORT_DEVICE_SELF:
+		sort_by(ui, dev_self, "device self");
+		break;
+	case ACT_SORT_DEVICE_TOTAL:
+		sort_by(ui, dev_total, "device total");
+		break;
+	case ACT_SORT_HOST_SELF:
+		sort_by(ui, host_self, "host self");
+		break;
+	case ACT_SORT_HOST_TOTAL:
+		sort_by(ui, host_total, "host total");
+		break;
+	case ACT_SORT_CALLS:
+		sort_by(ui, calls, "calls");
+		break;
+	case ACT_SORT_NAME:
+		sort_name(ui);
+		break;
+	case ACT_SORT_PREV:
+		sort_step(ui, -1);
+		break;
+	case ACT_SORT_NEXT:
+		sort_step(ui, 1);
+		break;
+	case ACT_SORT_REVERSE:
+		pane_sort(pane, pane->sort_col, !pane->sort_desc);
+		say(ui, false, "sort reversed");
+		break;
+	case ACT_FILTER:
+		free(ui->filter_before);
+		ui->filter_before = xstrdup(filter_pattern(pane->filter));
+		edit_start(ui, MODE_FILTER, ui->filter_before);
+		break;
+	case ACT_CLEAR_FILTER:
+		if (pane->filter) {
+			pane_set_filter(pane, NULL);
+			say(ui, false, "filter cleared");
+		}
+		break;
+	case ACT_EXPORT: {
+		char path[512];
+
+		default_export_path(ui, path, sizeof(path));
+		edit_start(ui, MODE_EXPORT, path);
+		break;
+	}
+	case ACT_STEP_PREV:
+		step_by(ui, -1);
+		break;
+	case ACT_STEP_NEXT:
+		step_by(ui, 1);
+		break;
+	case ACT_STEP_ALL:
+		if (ui->step >= 0)
+			set_step(ui, -1);
+		break;
+	case ACT_RUN_PREV:
+		set_run(ui, -1);
+		break;
+	case ACT_RUN_NEXT:
+		set_run(ui, 1);
+		break;
+	case ACT_UNFOLD:
+	case ACT_FOLD:
+	case ACT_TOGGLE_FOLD:
+	case ACT_UNFOLD_ALL:
+		tree_action(ui, a);
+		break;
+	case ACT_HELP:
+		open_help(ui);
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case NR_ACTIONS:
+		break;
+	}
+}
+
+/* The next key as one int: a code point, or KEY_FN(curses key). */
+static int read_key(void)
+{
+	wint_t ch;
+	int r = get_wch(&ch);
+
+	if (r == ERR)
+		return -1;
+	if (r == KEY_CODE_YES) {
+		if (ch == KEY_ENTER)
+			return '\n';
+		return KEY_FN((int)ch);
+	}
+	if (ch == '\r')
+		return '\n';
+	if (ch == 127 || ch == 8)
+		return KEY_FN(KEY_BACKSPACE);
+	return (int)ch;
+}
+
+static void end_curses(void)
+{
+	if (!isendwin())
+		endwin();
+}
+
+/* Apply the command line's initial sort, step and filter. */
+static void apply_options(struct ui *ui)
+{
+	const struct ui_options *o = ui->opt;
+	struct pane *ops = ui->stack[TAB_OPS][0];
+
+	if (o->step) {
+		for (size_t i = 0; i < ui->prof->nr_steps; i++)
+			if (!strcmp(ui->prof->steps[i].name, o->step))
+				set_step(ui, (ssize_t)i);
+		if (ui->step < 0)
+			say(ui, true, "no step '%s' in this profile", o->step);
+	}
+	if (o->sort) {
+		int col = pane_column(ops, o->sort);
+
+		if (col >= 0)
+			pane_sort(ops, col, column_default_desc(&ops->cols[col]) != o->reverse);
+		else
+			say(ui, true, "no column '%s' in the Operators pane", o->sort);
+	} else if (o->reverse) {
+		pane_sort(ops, ops->sort_col, !ops->sort_desc);
+	}
+	if (o->filter) {
+		char err[256];
+		struct filter *f = filter_new(o->filter, err, sizeof(err));
+
+		if (f)
+			pane_set_filter(ops, f);
+		else if (*err)
+			say(ui, true, "filter '%s': %s", o->filter, err);
+	}
+}
+
+int ui_run(struct profile *first, struct profile *shown, const struct ui_options *opt)
+{
+	struct ui ui;
+	const char *codeset;
+
+	memset(&ui, 0, sizeof(ui));
+	ui.first = first;
+	ui.prof = shown;
+	ui.opt = opt;
+	ui.step = -1;
+	for (struct profile *r = first; r && r != shown; r = r->next_run)
+		ui.run++;
+	codeset = nl_langinfo(CODESET);
+	ui.utf8 = !opt->ascii && codeset &&
+		  (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
+
+	keymap_init(&ui.km);
+	keymap_setup(&ui.km, opt->keymap, opt->keys);
+	/* Key file problems print before the screen takes over, and the
+	 * first stays in the bar. */
+	if (ui.km.messages)
+		fputs(ui.km.messages, stderr);
+
+	open_panes(&ui);
+	apply_options(&ui);
+	if (ui.km.messages) {
+		size_t n = strcspn(ui.km.messages, "\n");
+
+		say(&ui, true, "%.*s%s", (int)n, ui.km.messages,
+		    ui.km.nr_messages > 1 ? " (and more, on stderr)" : "");
+	} else if (opt->load_failed && !ui.msg[0]) {
+		say(&ui, true, "the load stopped at an error; showing what was read before it "
+			       "(see Info)");
+	}
+
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		free_panes(&ui);
+		keymap_release(&ui.km);
+		return 1;
+	}
+	die_hook = end_curses;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	ui.color = !opt->no_color && has_colors();
+	draw_init_colors(&ui);
+
+	while (!ui.quit) {
+		int key;
+		enum action a;
+
+		draw_screen(&ui);
+		key = read_key();
+		if (key < 0)
+			continue;
+		if (key == KEY_FN(KEY_RESIZE))
+			continue;	/* draw_screen() takes the new size */
+		if (ui.mode != MODE_NORMAL) {
+			edit_key(&ui, key);
+			continue;
+		}
+		ui.msg[0] = '\0';
+		a = keymap_lookup(&ui.km, section_of(ui_pane(&ui)), key);
+		if (a == ACT_NONE && key == 27 && ui.help)
+			a = ACT_BACK;
+		act(&ui, a);
+	}
+	end_curses();
+	die_hook = NULL;
+	free_panes(&ui);
+	free(ui.filter_before);
+	keymap_release(&ui.km);
+	return 0;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ui_int: the state ui.c and draw.c share.  Not for other modules.
+ */
+#ifndef TUI_UI_INT_H
+#define TUI_UI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "keymap.h"
+#include "pane.h"
+#include "ui.h"
+
+enum { TAB_OPS, TAB_KERNELS, TAB_STEPS, TAB_TREE, TAB_INFO, NR_TABS };
+
+#define MAX_DRILL 32		/* drill-downs nest this deep at most */
+
+enum ui_mode {
+	MODE_NORMAL,
+	MODE_FILTER,		/* the bar edits the filter, applied as typed */
+	MODE_EXPORT,		/* the bar edits the export path */
+	MODE_CONFIRM,		/* "overwrite PATH? (y/n)" */
+};
+
+struct ui {
+	struct profile *first, *prof;	/* all runs, the one shown */
+	size_t run;			/* index of prof among the runs */
+	const struct ui_options *opt;
+	struct keymap km;
+
+	struct pane *stack[NR_TABS][MAX_DRILL];	/* each tab: its pane, then drill-downs */
+	int depth[NR_TABS];
+	int tab;
+	struct pane *help;		/* the help screen over the current pane */
+	ssize_t step;			/* index into prof->steps, -1: all */
+
+	bool utf8;			/* the locale can show Unicode */
+	bool color;
+	int list_rows;			/* rows the list had at the last draw */
+	bool reveal_sort;		/* scroll the sort column into view */
+
+	char msg[1024];			/* until the next key (tig's report()) */
+	bool msg_is_error;
+
+	enum ui_mode mode;
+	char edit[1024];		/* the bar's line editor */
+	size_t edit_len, edit_cur;	/* bytes */
+	char *filter_before;		/* the pattern when the editor opened */
+	char edit_error[256];		/* PCRE2's complaint about the text */
+	bool quit;
+};
+
+/* The pane on screen: the help, else the top of the tab's stack. */
+struct pane *ui_pane(const struct ui *ui);
+/* "Operators › aten::conv2d › kernels". */
+void ui_path(const struct ui *ui, char *buf, size_t size);
+/* Glyphs that fall back to ASCII where the locale cannot show them. */
+const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
+
+/* draw.c: paint the whole screen from UI. */
+void draw_init_colors(struct ui *ui);
+void draw_screen(struct ui *ui);
+
+#endif
