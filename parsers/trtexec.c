@@ -1978,6 +1978,13 @@ static void perf_stats(struct log *lg, const char *key, const char *v, size_t n)
 	}
 }
 
+/* The statistics TensorRT <= 8.2 lists under a group title. */
+static bool is_stat(const char *s, size_t n)
+{
+	return text_eq(s, n, "min") || text_eq(s, n, "max") || text_eq(s, n, "mean") ||
+	       text_eq(s, n, "median") || text_eq(s, n, "percentile");
+}
+
 /* A line of a "key: value" block; false when the block has ended. */
 static bool kv_line(struct log *lg, const char *s, size_t n)
 {
@@ -2008,7 +2015,7 @@ static bool kv_line(struct log *lg, const char *s, size_t n)
 	v = text_trim(v, &vn);
 	if (!kn || !vn)
 		return true;	/* "Output:" with nothing after it */
-	if (lg->group[0] && lg->block == B_PERF)
+	if (lg->group[0] && lg->block == B_PERF && is_stat(s, kn))
 		snprintf(key, sizeof(key), "%s %.*s", lg->group, (int)(kn < 96 ? kn : 96), s);
 	else
 		snprintf(key, sizeof(key), "%.*s", (int)(kn < 150 ? kn : 150), s);
@@ -2140,8 +2147,15 @@ static void log_line(struct log *lg, char *line, size_t len, uint64_t lineno)
 		row_line(lg, s, n, prefix, lineno);
 		break;
 	default:
-		if (text_starts(s, n, "TensorRT version: ") && n > 18)
+		if (text_starts(s, n, "TensorRT version: ") && n > 18) {
 			log_meta(lg, "tensorrt", "version", s + 18, n - 18);
+		} else if (text_eq(s, n, "Host Latency")) {
+			/* TensorRT <= 8.2: the summary without its "===" title,
+			 * "Host Latency" then "min: 1.6 ms (end to end 1.7 ms)". */
+			snprintf(lg->section, sizeof(lg->section), "performance summary");
+			snprintf(lg->group, sizeof(lg->group), "Host Latency");
+			lg->block = B_PERF;
+		}
 		break;
 	}
 }

@@ -779,6 +779,46 @@ static void t_log_trt85_trt84(void)
 	profile_release(&p);
 }
 
+/* TensorRT 7 to 8.2: the summary in groups, no "===" title; TensorRT 10's
+ * version number. */
+static void t_log_old_summary(void)
+{
+	struct profile p;
+	const char *path = write_str("trt7.log",
+		"&&&& RUNNING TensorRT.trtexec [TensorRT v7103] # trtexec --loadEngine=a.engine\n"
+		"[05/21/2021-09:59:29] [I] Average on 10 runs - GPU latency: 6.4 ms - Host latency: "
+		"6.5 ms (end to end 6.6 ms, enqueue 4.6 ms)\n"
+		"[05/21/2021-09:59:29] [I] Host Latency\n"
+		"[05/21/2021-09:59:29] [I] min: 6.38401 ms (end to end 6.38401 ms)\n"
+		"[05/21/2021-09:59:29] [I] percentile: 6.46992 ms at 99% (end to end 6.46992 ms at 99%)\n"
+		"[05/21/2021-09:59:29] [I] throughput: 155.2 qps\n"
+		"[05/21/2021-09:59:29] [I] walltime: 3.00461 s\n"
+		"[05/21/2021-09:59:29] [I] Enqueue Time\n"
+		"[05/21/2021-09:59:29] [I] min: 1.9541 ms\n"
+		"[05/21/2021-09:59:29] [I] GPU Compute\n"
+		"[05/21/2021-09:59:29] [I] median: 6.41 ms\n"
+		"[05/21/2021-09:59:29] [I] total compute time: 2.98 s\n"
+		"&&&& PASSED TensorRT.trtexec # trtexec --loadEngine=a.engine\n");
+
+	CHECK_EQ(load1(&p, path), 0);
+	CHECK_STR(profile_meta_get(&p, "tensorrt", "version"), "7.1.3");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "Host Latency min"),
+		  "6.38401 ms (end to end 6.38401 ms)");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "Host Latency percentile"),
+		  "6.46992 ms at 99% (end to end 6.46992 ms at 99%)");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "throughput"), "155.2 qps");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "Enqueue Time min"), "1.9541 ms");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "GPU Compute median"), "6.41 ms");
+	CHECK_STR(profile_meta_get(&p, "performance summary", "total compute time"), "2.98 s");
+	CHECK_STR(profile_meta_get(&p, "tensorrt", "result"), "PASSED");
+	profile_release(&p);
+
+	path = write_str("trt10.log", "&&&& PASSED TensorRT.trtexec [TensorRT v101300] # trtexec\n");
+	CHECK_EQ(load1(&p, path), 0);
+	CHECK_STR(profile_meta_get(&p, "tensorrt", "version"), "10.13.0");
+	profile_release(&p);
+}
+
 static void t_log_two_runs(void)
 {
 	struct profile p;
@@ -1178,6 +1218,7 @@ const struct test tests[] = {
 	{ "fixture engine: graph + profile + times, either order", t_fixture_merge },
 	{ "log >= 8.6: table, summary, device, options, version", t_log_trt86 },
 	{ "logs 8.5 and 8.4 (Jetson, no date)", t_log_trt85_trt84 },
+	{ "log of TensorRT 7 (summary in groups) and 10 (version)", t_log_old_summary },
 	{ "log with two tables: two runs", t_log_two_runs },
 	{ "a log joins the graph and trex metadata", t_log_joins_graph },
 	{ "join by name with repeats, insertion, by position", t_join_rules },
