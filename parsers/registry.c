@@ -6,6 +6,8 @@
 extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
 extern const struct parser tb_json_parser;
+extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
+	trtexec_log_parser, trex_metadata_parser;
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
@@ -16,6 +18,11 @@ static const struct parser *const parsers[] = {
 	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
 	&torch_table_parser,	/* PyTorch key_averages().table() text */
 	&tb_json_parser,	/* torch-tb-profiler REST outputs, one JSON per line */
+	&trtexec_graph_parser,	/* TensorRT trtexec --exportLayerInfo */
+	&trtexec_profile_parser, /* TensorRT trtexec --exportProfile */
+	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
+	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
+	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */

@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/bad-log-cut.txt

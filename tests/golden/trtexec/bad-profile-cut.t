@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/bad-profile-cut.json

@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/graph-simple.json

@@ -1,0 +1,1 @@
+--print tree tests/golden/trtexec/graph-simple.json

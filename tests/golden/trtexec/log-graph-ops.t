@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/log-trt86.txt tests/golden/trtexec/graph-detailed.json

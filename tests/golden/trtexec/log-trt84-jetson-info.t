@@ -1,0 +1,1 @@
+--print info tests/golden/trtexec/log-trt84-jetson.txt

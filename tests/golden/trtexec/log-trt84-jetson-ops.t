@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/log-trt84-jetson.txt

@@ -1,0 +1,1 @@
+--print ops --format tsv tests/golden/trtexec/log-trt85.txt

@@ -1,0 +1,1 @@
+--print ops --run 1 tests/golden/trtexec/log-two-runs.txt

@@ -1,0 +1,1 @@
+--print kernels --drill-re ^conv1 tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/profile.json

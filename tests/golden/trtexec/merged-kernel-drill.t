@@ -1,0 +1,1 @@
+--print ops --drill-re ^Myelin tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/profile.json

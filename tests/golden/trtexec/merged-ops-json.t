@@ -1,0 +1,1 @@
+--print ops --format json tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/profile.json tests/golden/trtexec/times.json

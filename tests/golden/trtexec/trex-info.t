@@ -1,0 +1,1 @@
+--print info tests/golden/trtexec/tiny.profile.metadata.json
