@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Detection by content: every seed and corpus file is claimed by the
+ * parser of its format and by no other, and each loads without an error.
+ * Reads ../shared (seeds/, corpus/); skips when it is absent.
+ */
+#include <dirent.h>
+
+#include "parsers/parser.h"
+#include "test.h"
+
+static const struct expect {
+	const char *path;	/* under ../shared, or a corpus folder ending in '/' */
+	const char *format;
+	bool loads;		/* the whole file loads without an error */
+} expects[] = {
+	{ "seeds/000_23f082c7e8896fb5.txt", "tb-json", true },
+	{ "seeds/001_1c776201c8b5b83e.txt", "paddle", true },
+	{ "seeds/003_a601f03079a8f23b.txt", "torch-table", true },
+	{ "seeds/004_311414be4808ad5c.txt", "megengine", true },
+	{ "corpus/pytorch-kineto-trace/", "kineto", true },
+	{ "corpus/pytorch-key-averages/", "torch-table", true },
+	{ "corpus/paddle-profiler/", "paddle", true },
+	{ "corpus/megengine/", "megengine", true },
+	{ "corpus/tb-plugin-expected/result_check_file.txt", "tb-json", true },
+	{ "corpus/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.graph.json", "trtexec-graph",
+	  true },
+	{ "corpus/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.profile.json",
+	  "trtexec-profile", true },
+	{ "corpus/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.timing.json", "trtexec-times",
+	  true },
+	{ "corpus/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.profile.metadata.json",
+	  "trex-metadata", true },
+	{ "corpus/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.build.metadata.json",
+	  "trex-metadata", true },
+};
+
+static int nr_bad;
+
+/* Which parser claims PATH, read as proftui reads it (gzip and all). */
+static const char *detect(const char *path)
+{
+	struct input in;
+	struct diag d;
+	const char *head;
+	const struct parser *p;
+	size_t len;
+
+	diag_init(&d, path, NULL, NULL);
+	if (input_open(&in, path, &d)) {
+		diag_finish(&d);
+		return "(unreadable)";
+	}
+	len = input_head(&in, &head);
+	p = parser_detect(head, len);
+	input_close(&in);
+	diag_finish(&d);
+	return p ? p->name : "(none)";
+}
+
+static void check_file(const char *path, const struct expect *e)
+{
+	const char *got = detect(path);
+
+	if (strcmp(got, e->format)) {
+		if (nr_bad++ < 20)
+			fprintf(stderr, "  %s: detected as %s, not %s\n", path, got, e->format);
+		test_failed = 1;
+		return;
+	}
+	if (e->loads) {
+		struct profile p;
+		struct load_options o = { .err = NULL };
+		const char *paths[] = { path };
+		int rc;
+
+		profile_init(&p, path);
+		rc = profile_load(&p, paths, 1, &o);
+		if (rc != 0) {
+			fprintf(stderr, "  %s: load returned %d\n", path, rc);
+			test_failed = 1;
+		}
+		profile_release(&p);
+	}
+}
+
+static void test_every_shared_file(void)
+{
+	char dir[4096], path[8192];
+	size_t nr_files = 0;
+
+	snprintf(dir, sizeof(dir), "%s/..", test_corpus_dir());
+	{
+		DIR *probe = opendir(test_corpus_dir());
+
+		if (!probe)
+			SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
+		closedir(probe);
+	}
+	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++) {
+		const struct expect *e = &expects[i];
+		size_t n = strlen(e->path);
+
+		if (e->path[n - 1] != '/') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->path);
+			check_file(path, e);
+			nr_files++;
+			continue;
+		}
+		{
+			struct dirent *de;
+			DIR *d;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, e->path);
+			d = opendir(path);
+			if (!d) {
+				fprintf(stderr, "  %s: missing\n", path);
+				test_failed = 1;
+				continue;
+			}
+			while ((de = readdir(d))) {
+				char file[8192 + 256];
+
+				if (de->d_name[0] == '.')
+					continue;
+				snprintf(file, sizeof(file), "%s%s", path, de->d_name);
+				check_file(file, e);
+				nr_files++;
+			}
+			closedir(d);
+		}
+	}
+	CHECK(nr_files >= 25);
+}
+
+/* Every generated tb-plugin expected file is one document the tb-json
+ * parser claims (gpu_metrics_* are Kineto traces). */
+static void test_tb_plugin_outputs(void)
+{
+	char path[4096], file[8192];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/tb-plugin-expected/generated", test_corpus_dir());
+	if (!(d = opendir(path)))
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
+	while ((de = readdir(d))) {
+		static const struct expect tb = { NULL, "tb-json", true };
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		check_file(file, &tb);
+	}
+	closedir(d);
+	snprintf(file, sizeof(file), "%s/tb-plugin-expected/gpu_metrics_input.json",
+		 test_corpus_dir());
+	CHECK_STR(detect(file), "kineto");
+}
+
+const struct test tests[] = {
+	{ "every seed and corpus file is claimed by its own parser and loads",
+	  test_every_shared_file },
+	{ "torch-tb-profiler outputs are tb-json, its trace inputs kineto", test_tb_plugin_outputs },
+	{ 0 },
+};
