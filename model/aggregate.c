@@ -7,7 +7,9 @@
 
 bool node_in_step(const struct node *n, const struct step *step)
 {
-	if (!step)
+	/* A step with no interval (a pre-aggregated format's step, or its
+	 * average) cannot narrow anything: everything is in it. */
+	if (!step || step->end_ns <= step->start_ns)
 		return true;
 	return n->start_ns >= step->start_ns && n->start_ns < step->end_ns;
 }

@@ -65,7 +65,8 @@ void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct a
  * above each such kernel, aggregated like agg_ops(). */
 void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct agg *out);
 
-/* Whether node N started inside STEP (always true for a NULL step). */
+/* Whether node N started inside STEP (always true for a NULL step, and
+ * for a step that has no interval). */
 bool node_in_step(const struct node *n, const struct step *step);
 /* Ops and TensorRT layers are Operators rows. */
 bool node_is_op_row(const struct node *n);

@@ -141,6 +141,7 @@ struct profile {
 	 * first run is the profile the caller owns; later runs hang here and
 	 * profile_release() frees them too. */
 	struct profile *next_run;
+	struct profile *last_run;	/* in the first run: the last one */
 	const char *run_where;		/* "FILE:LINE" where this run starts */
 	const char *run_title;		/* optional: "sorted by CUDA total" */
 };

@@ -1764,8 +1764,11 @@ static int kineto_probe(const char *head, size_t len)
 		i++;
 	if (i >= len || (head[i] != '{' && head[i] != '['))
 		return 0;
-	for (size_t j = i; j + 12 < len; j++) {
-		if (!memcmp(head + j, "\"traceEvents\"", 13) || !memcmp(head + j, "\"schemaVersion\"", 15))
+	for (size_t j = i; j + 4 <= len; j++) {
+		if (head[j] != '"')
+			continue;
+		if ((j + 13 <= len && !memcmp(head + j, "\"traceEvents\"", 13)) ||
+		    (j + 15 <= len && !memcmp(head + j, "\"schemaVersion\"", 15)))
 			has_events = true;
 		if (!memcmp(head + j, "\"ph\"", 4))
 			has_ph = true;

@@ -350,6 +350,9 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 
 	if (o->step && !(scope.step = find_step(p, o->step)))
 		return no_such_step(p, o->step);
+	if (o->step && !p->has_timeline && ops != &steps_pane_ops && ops != &info_pane_ops)
+		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
+			"cannot narrow them; all rows are shown\n", o->step);
 	if (o->drill || o->drill_re) {
 		if (ops == &ops_pane_ops)
 			ops = &drill_ops_pane_ops;
