@@ -485,34 +485,47 @@ static void steps_load(struct pane *pane)
 	}
 	pane_add_attr_columns(pane, skip);
 
-	/* The average row: over the steps that have each value, as
-	 * torch-tb-profiler averages over its kept steps.  One step is its
-	 * own average (and a format may give only that). */
 	if (p->nr_steps > 1) {
-		struct step *avg = &sp->average;
-
-		avg->name = "average";
-		avg->cat_ns = xcalloc(p->nr_step_cats ? p->nr_step_cats : 1, sizeof(*avg->cat_ns));
-		for (size_t i = 0; i < p->nr_steps; i++)
-			avg->total_ns += p->steps[i].total_ns;
-		avg->total_ns = div_round(avg->total_ns, p->nr_steps);
-		for (size_t k = 0; k < p->nr_step_cats; k++) {
-			int64_t sum = 0;
-			uint64_t n = 0;
-
-			for (size_t i = 0; i < p->nr_steps; i++) {
-				if (p->steps[i].cat_ns[k] >= 0) {
-					sum += p->steps[i].cat_ns[k];
-					n++;
-				}
-			}
-			avg->cat_ns[k] = n ? div_round(sum, n) : -1;
-		}
+		sp->average.name = "average";
+		sp->average.cat_ns = xcalloc(p->nr_step_cats ? p->nr_step_cats : 1,
+					     sizeof(*sp->average.cat_ns));
 		pane->foot = xmalloc(sizeof(*pane->foot));
-		pane->foot[0] = avg;
+		pane->foot[0] = &sp->average;
 		pane->nr_foot = 1;
 	}
 	pane->sort_col = -1;	/* step order */
+}
+
+/* The average row: over the steps shown (a filter narrows it) that have
+ * each value, as torch-tb-profiler averages over its kept steps.  One step
+ * is its own average (and a format may give only that), so it gets none. */
+static void steps_rebuild(struct pane *pane)
+{
+	const struct profile *p = pane->prof;
+	struct steps_priv *sp = pane->priv;
+	struct step *avg = &sp->average;
+	int64_t total = 0;
+
+	pane_view_flat(pane);
+	if (!pane->nr_foot)
+		return;
+	for (size_t i = 0; i < pane->nr_view; i++)
+		total += ((const struct step *)pane_row(pane, i))->total_ns;
+	avg->total_ns = pane->nr_view ? div_round(total, pane->nr_view) : 0;
+	for (size_t k = 0; k < p->nr_step_cats; k++) {
+		int64_t sum = 0;
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < pane->nr_view; i++) {
+			const struct step *s = pane_row(pane, i);
+
+			if (s->cat_ns[k] >= 0) {
+				sum += s->cat_ns[k];
+				n++;
+			}
+		}
+		avg->cat_ns[k] = n ? div_round(sum, n) : -1;
+	}
 }
 
 static void steps_release(struct pane *pane)
@@ -526,8 +539,8 @@ static void steps_release(struct pane *pane)
 
 const struct pane_ops steps_pane_ops = {
 	.name = "steps", .title = "Steps",
-	.load = steps_load, .row_name = step_name, .row_attrs = step_attrs,
-	.release = steps_release,
+	.load = steps_load, .rebuild = steps_rebuild, .row_name = step_name,
+	.row_attrs = step_attrs, .release = steps_release,
 };
 
 /* ---------------------------------------------------------------------
