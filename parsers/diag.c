@@ -9,6 +9,7 @@
 struct diag_kind {
 	const char *text;		/* not copied: callers pass literals */
 	uint64_t count;
+	uint64_t held;			/* counted while held, not yet in the profile */
 	struct diag_kind *next;
 };
 
@@ -60,13 +61,30 @@ void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 		d->kinds = k;
 	}
 	d->nr_warnings++;
-	if (d->profile)
+	if (d->is_held)
+		k->held++;
+	else if (d->profile)
 		profile_warn(d->profile, kind, 1);
 	if (++k->count > DIAG_SHOW_PER_KIND)
 		return;
 	va_start(ap, fmt);
 	vreport(d, at, "warning", fmt, ap);
 	va_end(ap);
+}
+
+void diag_hold(struct diag *d)
+{
+	d->is_held = true;
+}
+
+void diag_unhold(struct diag *d)
+{
+	d->is_held = false;
+	for (struct diag_kind *k = d->kinds; k; k = k->next) {
+		if (k->held && d->profile)
+			profile_warn(d->profile, k->text, k->held);
+		k->held = 0;
+	}
 }
 
 bool diag_would_print(const struct diag *d, const char *kind)

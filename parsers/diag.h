@@ -37,6 +37,7 @@ struct diag {
 	struct profile *profile;	/* where warning counts go; may be NULL */
 	unsigned nr_errors;
 	uint64_t nr_warnings;
+	bool is_held;			/* see diag_hold() */
 	struct diag_kind *kinds;	/* heap list, freed by diag_finish() */
 };
 
@@ -48,6 +49,13 @@ void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...) PRIN
  * to any op"; it is what the Info pane shows) and print the message. */
 void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 	       const char *fmt, ...) PRINTF_LIKE(4, 5);
+/*
+ * While held, warnings print and count here but reach the profile only at
+ * diag_unhold(): a parser's reading thread may warn while another thread
+ * allocates in the profile's arena.  Only one thread may use D at a time.
+ */
+void diag_hold(struct diag *d);
+void diag_unhold(struct diag *d);
 /* Whether the next warning of KIND would be printed; callers skip working
  * out a position (a scan of the buffer) for one that would not. */
 bool diag_would_print(const struct diag *d, const char *kind);

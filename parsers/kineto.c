@@ -26,6 +26,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,9 @@ struct kineto {
 
 	uint32_t nr_events;		/* every element of traceEvents */
 	uint64_t nr_skipped;		/* X events we could not use */
+	char *name_buf;			/* the event name being read, copied */
+	size_t name_cap;
+	struct pipe *pipe;		/* events from the reading to the model thread */
 	bool has_device_props;
 };
 
@@ -135,7 +139,10 @@ struct raw_event {
 	bool is_complete;		/* ph == "X" */
 	bool has_ts, has_dur, has_cat;
 	int cat;			/* enum cat */
-	const char *name;		/* interned */
+	const char *name;		/* interned (the model's side) */
+	const char *name_text;		/* the reading side: a copy, or NULL */
+	size_t name_len;
+	uint32_t ordinal;		/* its place among all trace events */
 	double ts_us, dur_us;		/* as Python's json reads them */
 	int64_t ts, dur;		/* ns, derived in take_event() */
 	int64_t tid;
@@ -405,7 +412,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	h->ext_id = e->ext_id;
 	h->tid = e->tid;
 	h->end_ns = e->ts + e->dur;
-	h->index = k->nr_events;
+	h->index = e->ordinal;
 	h->type = (uint8_t)type;
 	return h;
 }
@@ -436,7 +443,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	d->node = n;
 	d->corr = e->corr;
 	d->ext_id = e->ext_id;
-	d->index = k->nr_events;
+	d->index = e->ordinal;
 	d->type = (uint8_t)type;
 }
 
@@ -457,7 +464,17 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	r->corr = e->corr;
 	r->tid = e->tid;
 	r->end_ns = e->ts + e->dur;
-	r->index = k->nr_events;
+	r->index = e->ordinal;
+}
+
+/* Whether "ProfilerStep#5" has the number tb_plugin's int() reads. */
+static bool step_number_ok(const char *name)
+{
+	const char *s = strchr(name, '#') + 1;
+	const char *end = strchr(s, '#');
+	int64_t v;
+
+	return num_int(s, end ? (size_t)(end - s) : strlen(s), &v);
 }
 
 /* "ProfilerStep#5" -> "5" as tb_plugin's str(int(name.split('#')[1])). */
@@ -475,7 +492,6 @@ static const char *step_number(struct kineto *k, const char *name)
 	return profile_intern(k->p, buf, strlen(buf));
 }
 
-/* Classify one complete event and keep what the model needs. */
 /* Warn about the event that starts at MARK, working out where only when
  * the warning will print. */
 #define warn_event(k, mark, kind, ...)                                          \
@@ -486,33 +502,52 @@ static const char *step_number(struct kineto *k, const char *name)
 		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
 	} while (0)
 
-static void take_event(struct kineto *k, struct raw_event *e, uint64_t at)
+/*
+ * The reading thread's half of taking an event: drop what the model never
+ * uses, and warn (with the event's place, which only this thread can
+ * still work out) about what it cannot use.  Returns whether to pass it
+ * on.  Touches only the reader's state: the tokenizer and the diag.
+ */
+static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	const char *name = e->name_text;
+
+	if (!e->has_cat || e->cat == CAT_UNKNOWN || (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id))
+		return false;
+	if (e->cat == CAT_TRACE)
+		return false;
+	if (!e->has_ts || !name) {
+		k->nr_skipped++;
+		warn_event(k, at, "events without a name or timestamp, skipped",
+			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
+		return false;
+	}
+	if (!e->has_dur)
+		e->dur_us = 0;
+	if (e->dur_us < 0) {
+		k->nr_skipped++;
+		warn_event(k, at, "events that end before they start, skipped",
+			  "event '%s' ends before it starts; skipped", name);
+		return false;
+	}
+	if ((e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION) &&
+	    starts_with(name, "ProfilerStep#") && !step_number_ok(name))
+		warn_event(k, at, "step events with no step number",
+			  "step event '%s' has no number after '#'; taken as an annotation", name);
+	return true;
+}
+
+/* The model thread's half: classify the event and keep what the model
+ * needs. */
+static void take_event(struct kineto *k, struct raw_event *e)
 {
 	enum ev_type type;
 	const char *name = e->name;
 
 	if (e->ext_id_lower != NO_ID)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
-	if (!e->has_cat || e->cat == CAT_UNKNOWN || (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id))
-		return;
-	if (e->cat == CAT_TRACE)
-		return;
-	if (!e->has_ts || !name) {
-		k->nr_skipped++;
-		warn_event(k, at, "events without a name or timestamp, skipped",
-			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
-		return;
-	}
-	if (!e->has_dur)
-		e->dur_us = 0;
 	e->ts = us_to_ns(e->ts_us);
 	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
-	if (e->dur_us < 0) {
-		k->nr_skipped++;
-		warn_event(k, at, "events that end before they start, skipped",
-			  "event '%s' ends before it starts; skipped", name);
-		return;
-	}
 
 	switch (e->cat) {
 	case CAT_OPERATOR:
@@ -591,9 +626,7 @@ static void take_event(struct kineto *k, struct raw_event *e, uint64_t at)
 		struct raw_step *s;
 
 		if (!num) {
-			warn_event(k, at, "step events with no step number",
-				  "step event '%s' has no number after '#'; taken as an annotation", name);
-			type = EV_ANNOTATION;
+			type = EV_ANNOTATION;	/* check_event() said so */
 			break;
 		}
 		GROW(k->steps, k->alloc_steps, k->nr_steps + 1);
@@ -601,7 +634,7 @@ static void take_event(struct kineto *k, struct raw_event *e, uint64_t at)
 		s->start = e->ts;
 		s->end = e->ts + e->dur;
 		s->name = num;
-		s->index = k->nr_events;
+		s->index = e->ordinal;
 		add_host(k, e, EV_STEP, NODE_STEP, NODE_NOT_A_ROW);
 		return;
 	}
@@ -652,6 +685,192 @@ static void take_event(struct kineto *k, struct raw_event *e, uint64_t at)
 	}
 }
 
+/* ---------------------------------------------------------------------
+ * Two threads: one reads JSON, one builds the model
+ *
+ * The tokenizer and the model are each about half of a load, and a GPU
+ * box has cores to spare, so the reading thread packs every event worth
+ * keeping into blocks of compact messages and the model thread takes
+ * them in file order (interning names, making nodes and records).  They
+ * share nothing else: the reader owns the tokenizer, the input and the
+ * diag (held, so its warnings reach the profile only at the end); the
+ * model thread owns the profile.  Without a thread the blocks are taken
+ * as they fill, on the reading thread.
+ */
+#define NR_BLOCKS 4
+#define BLOCK_BYTES (256u << 10)
+
+/* One event in a block, its name after it (NUL-terminated). */
+struct ev_msg {
+	uint32_t size;			/* of the whole message, 8-aligned */
+	uint32_t name_len;
+	uint32_t ordinal;
+	uint8_t cat;
+	uint8_t has_module_id, has_bpsm, has_occ;
+	double ts_us, dur_us;
+	int64_t tid, ext_id, ext_id_lower, corr;
+	double blocks_per_sm, occupancy;
+	char name[];
+};
+
+struct block {
+	char *data;
+	size_t used, cap;
+};
+
+struct pipe {
+	pthread_t thread;
+	bool has_thread;
+	pthread_mutex_t lock;
+	pthread_cond_t full, empty;	/* a block was filled / emptied */
+	struct block blocks[NR_BLOCKS];
+	size_t head, tail, nr_full;	/* blocks [tail, head) are full */
+	bool done;			/* no block after the full ones */
+	struct kineto *k;
+};
+
+static void take_block(struct kineto *k, struct block *b)
+{
+	for (size_t off = 0; off < b->used;) {
+		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
+		struct raw_event e = {
+			.is_complete = true, .has_ts = true, .has_dur = true, .has_cat = true,
+			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
+			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
+			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
+			.has_occ = m->has_occ, .blocks_per_sm = m->blocks_per_sm,
+			.occupancy = m->occupancy,
+		};
+
+		e.name = profile_intern(k->p, m->name, m->name_len);
+		take_event(k, &e);
+		off += m->size;
+	}
+	b->used = 0;
+}
+
+static void *model_main(void *arg)
+{
+	struct pipe *pp = arg;
+
+	for (;;) {
+		struct block *b;
+
+		pthread_mutex_lock(&pp->lock);
+		while (!pp->nr_full && !pp->done)
+			pthread_cond_wait(&pp->full, &pp->lock);
+		if (!pp->nr_full) {
+			pthread_mutex_unlock(&pp->lock);
+			break;
+		}
+		b = &pp->blocks[pp->tail];
+		pthread_mutex_unlock(&pp->lock);
+
+		take_block(pp->k, b);
+
+		pthread_mutex_lock(&pp->lock);
+		pp->tail = (pp->tail + 1) % NR_BLOCKS;
+		pp->nr_full--;
+		pthread_cond_signal(&pp->empty);
+		pthread_mutex_unlock(&pp->lock);
+	}
+	return NULL;
+}
+
+static void pipe_start(struct kineto *k)
+{
+	struct pipe *pp = xcalloc(1, sizeof(*pp));
+
+	pp->k = k;
+	for (int i = 0; i < NR_BLOCKS; i++) {
+		pp->blocks[i].cap = BLOCK_BYTES;
+		pp->blocks[i].data = xmalloc(BLOCK_BYTES);
+	}
+	pthread_mutex_init(&pp->lock, NULL);
+	pthread_cond_init(&pp->full, NULL);
+	pthread_cond_init(&pp->empty, NULL);
+	k->pipe = pp;
+	diag_hold(k->d);
+	pp->has_thread = pthread_create(&pp->thread, NULL, model_main, pp) == 0;
+}
+
+/* Hand the block being filled to the model thread; wait for a free one. */
+static void pipe_publish(struct pipe *pp)
+{
+	if (!pp->has_thread) {
+		take_block(pp->k, &pp->blocks[pp->head]);
+		return;
+	}
+	pthread_mutex_lock(&pp->lock);
+	pp->head = (pp->head + 1) % NR_BLOCKS;
+	pp->nr_full++;
+	pthread_cond_signal(&pp->full);
+	while (pp->nr_full == NR_BLOCKS)
+		pthread_cond_wait(&pp->empty, &pp->lock);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+static void pipe_put(struct kineto *k, const struct raw_event *e)
+{
+	struct pipe *pp = k->pipe;
+	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + 7) & ~(size_t)7;
+	struct block *b = &pp->blocks[pp->head];
+	struct ev_msg *m;
+
+	if (b->used + size > b->cap && b->used) {
+		pipe_publish(pp);
+		b = &pp->blocks[pp->head];
+	}
+	if (size > b->cap) {
+		/* A name longer than a block: this block grows to hold it. */
+		b->cap = size;
+		b->data = xrealloc(b->data, b->cap);
+	}
+	m = (struct ev_msg *)(b->data + b->used);
+	m->size = (uint32_t)size;
+	m->name_len = (uint32_t)e->name_len;
+	m->ordinal = e->ordinal;
+	m->cat = (uint8_t)e->cat;
+	m->has_module_id = e->has_module_id;
+	m->has_bpsm = e->has_bpsm;
+	m->has_occ = e->has_occ;
+	m->ts_us = e->ts_us;
+	m->dur_us = e->dur_us;
+	m->tid = e->tid;
+	m->ext_id = e->ext_id;
+	m->ext_id_lower = e->ext_id_lower;
+	m->corr = e->corr;
+	m->blocks_per_sm = e->blocks_per_sm;
+	m->occupancy = e->occupancy;
+	memcpy(m->name, e->name_text, e->name_len);
+	m->name[e->name_len] = '\0';
+	b->used += size;
+}
+
+/* Hand over the last block, wait until the model has taken everything. */
+static void pipe_finish(struct kineto *k)
+{
+	struct pipe *pp = k->pipe;
+
+	if (pp->blocks[pp->head].used)
+		pipe_publish(pp);
+	if (pp->has_thread) {
+		pthread_mutex_lock(&pp->lock);
+		pp->done = true;
+		pthread_cond_signal(&pp->full);
+		pthread_mutex_unlock(&pp->lock);
+		pthread_join(pp->thread, NULL);
+	}
+	diag_unhold(k->d);
+	for (int i = 0; i < NR_BLOCKS; i++)
+		free(pp->blocks[i].data);
+	pthread_mutex_destroy(&pp->lock);
+	pthread_cond_destroy(&pp->full);
+	pthread_cond_destroy(&pp->empty);
+	free(pp);
+	k->pipe = NULL;
+}
+
 static enum json_tok read_event(struct kineto *k)
 {
 	struct json *j = &k->j;
@@ -674,8 +893,17 @@ static enum json_tok read_event(struct kineto *k)
 			}
 		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
 			t = json_next(j);
-			if (t == JSON_STRING)
-				e.name = profile_intern(k->p, j->s, j->len);
+			if (t == JSON_STRING) {
+				/* A copy: the buffer moves on with the next token. */
+				if (j->len + 1 > k->name_cap) {
+					k->name_cap = j->len + 1 > 2 * k->name_cap ? j->len + 1 : 2 * k->name_cap;
+					k->name_buf = xrealloc(k->name_buf, k->name_cap);
+				}
+				memcpy(k->name_buf, j->s, j->len);
+				k->name_buf[j->len] = '\0';
+				e.name_text = k->name_buf;
+				e.name_len = j->len;
+			}
 		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
 			t = json_next(j);
 			e.has_ts = read_us(k, t, &e.ts_us);
@@ -705,13 +933,13 @@ static enum json_tok read_event(struct kineto *k)
 	}
 	if (t != JSON_OBJ_END)
 		return t;
-	if (e.is_complete)
-		take_event(k, &e, at);
-	k->nr_events++;
+	e.ordinal = k->nr_events++;
+	if (e.is_complete && check_event(k, &e, at))
+		pipe_put(k, &e);
 	return JSON_OBJ_END;
 }
 
-static enum json_tok read_events(struct kineto *k)
+static enum json_tok read_event_list(struct kineto *k)
 {
 	enum json_tok t;
 
@@ -734,6 +962,17 @@ static enum json_tok read_events(struct kineto *k)
 		if (t == JSON_ERROR || t == JSON_EOF)
 			return t;
 	}
+	return t;
+}
+
+/* The traceEvents array, read on this thread while another builds. */
+static enum json_tok read_events(struct kineto *k)
+{
+	enum json_tok t;
+
+	pipe_start(k);
+	t = read_event_list(k);
+	pipe_finish(k);
 	return t;
 }
 
@@ -1676,6 +1915,7 @@ static void build_model(struct kineto *k)
 
 static void kineto_release(struct kineto *k)
 {
+	free(k->name_buf);
 	free(k->hosts);
 	free(k->rts);
 	free(k->devs);
