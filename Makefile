@@ -36,6 +36,8 @@ TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_S
               $(O)/keymaps/builtin.o
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
+FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(sort $(wildcard fuzz/fuzz-*.c)))
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/fuzz/%)
 
 all: $(O)/$(PROG)
 
@@ -65,7 +67,7 @@ $(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
 
-tests: $(O)/$(PROG) $(UNIT_BIN)
+tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
 # Every suite: unit, golden, bad input, tmux, man lint, layering.  Ends
 # with one "N passed, N failed[, N skipped]" line.
@@ -100,12 +102,17 @@ bench: $(O)/$(PROG) $(O)/bench/panes
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
 	@$(O)/bench/panes
 
-FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(filter-out fuzz/driver.c,$(sort $(wildcard fuzz/fuzz-*.c))))
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
-build-fuzz/%: fuzz/%.c $(MODEL_SRC) $(PARSERS_SRC)
+build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC)
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -pthread -o $@ $^ -lz -lm
+	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -pthread -o $@ $(filter %.c,$^) -lz -lm
+
+# The same targets with fuzz/driver.c instead of libFuzzer, built by
+# `make tests`: tests/run.sh replays the seed corpora through them.
+$(O)/fuzz/%: fuzz/%.c fuzz/fuzz.h fuzz/driver.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(CORE_OBJ) -lz -lm
 
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

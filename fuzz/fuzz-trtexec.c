@@ -5,51 +5,16 @@
  * a NUL byte, the part before it and the part after it load one after the
  * other into one profile, as the files of one engine do, so the joining of
  * layers is fuzzed too. */
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "model/aggregate.h"
-#include "parsers/parser.h"
+#include "fuzz.h"
 
 extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
 	trtexec_log_parser, trex_metadata_parser;
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static const struct parser *const parsers[] = {
 	&trtexec_graph_parser, &trtexec_profile_parser, &trtexec_times_parser,
 	&trtexec_log_parser, &trex_metadata_parser,
 };
-
-static bool is_first_layer(const struct node *n, void *ctx)
-{
-	return n == ctx;
-}
-
-static void exercise(struct profile *first)
-{
-	for (struct profile *p = first; p; p = p->next_run) {
-		struct agg a;
-
-		profile_finish(p);
-		agg_ops(p, NULL, &a);
-		agg_release(&a);
-		agg_kernels(p, NULL, &a);
-		agg_release(&a);
-		if (p->root->child) {
-			struct agg_scope s = { .want = is_first_layer, .ctx = p->root->child };
-
-			agg_op_kernels(p, &s, &a);
-			agg_release(&a);
-		}
-		if (p->nr_steps) {
-			struct agg_scope s = { .step = &p->steps[0] };
-
-			agg_ops(p, &s, &a);
-			agg_release(&a);
-		}
-	}
-}
 
 /* The trtexec parser whose probe claims HEAD most surely, or NULL.  Only
  * these parsers' probes: the target fuzzes this file's code. */
@@ -90,12 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *nul = memchr(data, 0, size);
 	struct profile p;
 
-	for (size_t i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++) {
-		profile_init(&p, "fuzz");
-		if (parse(parsers[i], &p, data, size) == 0)
-			exercise(&p);
-		profile_release(&p);
-	}
+	for (size_t i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++)
+		fuzz_parse(parsers[i], data, size);
 	if (nul) {
 		size_t n1 = (size_t)(nul - data), n2 = size - n1 - 1;
 		const struct parser *a = detect(data, n1);
@@ -103,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		profile_init(&p, "fuzz");
 		if (a && b && parse(a, &p, data, n1) == 0 && parse(b, &p, nul + 1, n2) == 0)
-			exercise(&p);
+			fuzz_exercise(&p);
 		profile_release(&p);
 	}
 	return 0;

@@ -37,50 +37,12 @@
 #include "../model/util.h"
 #include "json.h"
 #include "num.h"
+#include "../model/strbuf.h"
 #include "parser.h"
 #include "text.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared bits                                                          */
-
-/* A growable byte buffer, NUL-terminated; heap, freed by buf_release(). */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void buf_addc(struct buf *b, char c)
-{
-	buf_add(b, &c, 1);
-}
-
-static void buf_reset(struct buf *b)
-{
-	b->len = 0;
-	if (b->s)
-		b->s[0] = '\0';
-}
-
-static void buf_release(struct buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
 
 /* NS as milliseconds, "237.634 ms": at least three decimals, more only
  * when the value has them (profile_analyze prints seconds to 6 digits). */
@@ -98,7 +60,7 @@ static void fmt_ms(char *out, size_t size, int64_t ns)
 }
 
 /* The shapes of a node, "{1,512,14,14} {512,512,3,3}". */
-static void set_shapes(struct profile *p, struct node *n, const char *key, const struct buf *b)
+static void set_shapes(struct profile *p, struct node *n, const char *key, const struct strbuf *b)
 {
 	if (b->len)
 		attr_set_str(p, &n->attrs, key, b->s, b->len);
@@ -147,7 +109,7 @@ struct table {
 	size_t row_lines;	/* grid: lines of the row so far */
 	size_t nr_cols;
 	uint8_t role[MAX_COLS];
-	struct buf cell[MAX_COLS];	/* grid: a row's lines per column */
+	struct strbuf cell[MAX_COLS];	/* grid: a row's lines per column */
 	uint64_t row_line;
 	size_t nr_rows;
 	uint64_t line;		/* where the table starts */
@@ -166,7 +128,7 @@ struct mge {
 	bool want_options;	/* the line after "profile option:" */
 	int64_t announced;	/* N of "iter i/N", 0 = none yet */
 	int64_t step_sum_ns;	/* Σ iteration times of the run */
-	struct buf lar_cmd, pa_cmd;	/* a command line just before output */
+	struct strbuf lar_cmd, pa_cmd;	/* a command line just before output */
 	uint64_t nr_items;	/* lines recognised */
 	struct table t;
 };
@@ -244,7 +206,7 @@ static void next_run(struct mge *m)
  * (in a document or a shell transcript) goes to its Info pane. */
 static void use_run(struct mge *m, bool analyze)
 {
-	struct buf *cmd = analyze ? &m->pa_cmd : &m->lar_cmd;
+	struct strbuf *cmd = analyze ? &m->pa_cmd : &m->lar_cmd;
 
 	m->nr_items++;
 	if (m->run_used)
@@ -252,8 +214,8 @@ static void use_run(struct mge *m, bool analyze)
 	m->run_used = true;
 	if (cmd->len)
 		profile_meta(m->run, analyze ? "profile_analyze" : "load_and_run", "command", cmd->s);
-	buf_reset(&m->lar_cmd);
-	buf_reset(&m->pa_cmd);
+	strbuf_reset(&m->lar_cmd);
+	strbuf_reset(&m->pa_cmd);
 }
 
 /* Model load, prepare, warm-up, version: what comes before a test. */
@@ -836,7 +798,7 @@ static void pa_table_run(struct mge *m, bool is_host)
 
 /* What one row of a top-k table says about an operator. */
 struct pa_row {
-	struct buf name, type, id, count, in_shapes, out_shapes;
+	struct strbuf name, type, id, count, in_shapes, out_shapes;
 	int64_t time_ns, cum_ns;
 	double time_pct, cum_pct, flops, flops_per_s;
 	int64_t memory;
@@ -847,12 +809,12 @@ struct pa_row {
 
 static void row_release(struct pa_row *r)
 {
-	buf_release(&r->name);
-	buf_release(&r->type);
-	buf_release(&r->id);
-	buf_release(&r->count);
-	buf_release(&r->in_shapes);
-	buf_release(&r->out_shapes);
+	strbuf_release(&r->name);
+	strbuf_release(&r->type);
+	strbuf_release(&r->id);
+	strbuf_release(&r->count);
+	strbuf_release(&r->in_shapes);
+	strbuf_release(&r->out_shapes);
 }
 
 static bool is_na(const char *s, size_t n)
@@ -939,7 +901,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 }
 
 /* The I-th line (0-based) of a grid cell, trimmed; false past the end. */
-static bool cell_line(const struct buf *b, size_t i, const char **s, size_t *n)
+static bool cell_line(const struct strbuf *b, size_t i, const char **s, size_t *n)
 {
 	const char *p = b->s, *end = b->s + b->len;
 
@@ -960,7 +922,7 @@ static bool cell_line(const struct buf *b, size_t i, const char **s, size_t *n)
 }
 
 /* The non-empty lines of a cell, in order. */
-static size_t cell_lines(const struct buf *b, const char **s, size_t *n, size_t max)
+static size_t cell_lines(const struct strbuf *b, const char **s, size_t *n, size_t max)
 {
 	size_t nr = 0, len;
 	const char *l;
@@ -980,7 +942,7 @@ static size_t cell_lines(const struct buf *b, const char **s, size_t *n, size_t 
  * num_si() reads it), base 1024 for memory and bandwidth ("KiB", "MiB";
  * plain "byte" below 1024), which num_bytes() reads.
  */
-static bool unit_value(const struct buf *b, const char *unit, double *d, int64_t *bytes,
+static bool unit_value(const struct strbuf *b, const char *unit, double *d, int64_t *bytes,
 		       bool *present)
 {
 	const char *l[2];
@@ -1011,14 +973,14 @@ static bool unit_value(const struct buf *b, const char *unit, double *d, int64_t
 
 /* Shapes one a line ("{1,512,14,14}"), with " -[strides]" lines after
  * those of non-contiguous inputs: "{a,b} {c,d}-[x,y]". */
-static void shapes_from_lines(struct buf *out, const char *const *l, const size_t *n, size_t nr)
+static void shapes_from_lines(struct strbuf *out, const char *const *l, const size_t *n, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (is_na(l[i], n[i]))
 			continue;
 		if (out->len && l[i][0] != '-')
-			buf_addc(out, ' ');
-		buf_add(out, l[i], n[i]);
+			strbuf_addch(out, ' ');
+		strbuf_add(out, l[i], n[i]);
 	}
 }
 
@@ -1036,7 +998,7 @@ static void grid_row(struct mge *m)
 
 	memset(&r, 0, sizeof(r));
 	for (size_t c = 0; c < t->nr_cols && ok; c++) {
-		const struct buf *b = &t->cell[c];
+		const struct strbuf *b = &t->cell[c];
 
 		switch (t->role[c]) {
 		case R_TIME:
@@ -1060,31 +1022,31 @@ static void grid_row(struct mge *m)
 			 * breaks at blanks too and drops the blank; names with
 			 * spaces come back without it, and nothing in the table
 			 * says where it was */
-			struct buf *val[3] = { &r.name, &r.type, &r.id };
+			struct strbuf *val[3] = { &r.name, &r.type, &r.id };
 			size_t nv = 0;
 
 			nr = cell_lines(b, l, n, MAX_CELL_LINES);
 			for (size_t i = 0; i < nr; i++) {
 				if (nv && text_starts(l[i], n[i], "-  ")) {
 					if (nv <= 3)
-						buf_add(val[nv - 1], l[i] + 3, n[i] - 3);
+						strbuf_add(val[nv - 1], l[i] + 3, n[i] - 3);
 					continue;
 				}
 				nv++;
 				if (nv <= 3)
-					buf_add(val[nv - 1], l[i], n[i]);
+					strbuf_add(val[nv - 1], l[i], n[i]);
 			}
 			/* --aggregate-by type: type, number of operators, "N/A" */
 			if (nv == 3 && text_eq(r.id.s, r.id.len, "N/A")) {
 				int64_t cnt;
 
 				if (num_int(r.type.s, r.type.len, &cnt)) {
-					buf_reset(&r.count);
-					buf_add(&r.count, r.type.s, r.type.len);
-					buf_reset(&r.type);
-					buf_add(&r.type, r.name.s, r.name.len);
+					strbuf_reset(&r.count);
+					strbuf_add(&r.count, r.type.s, r.type.len);
+					strbuf_reset(&r.type);
+					strbuf_add(&r.type, r.name.s, r.name.len);
 				}
-				buf_reset(&r.id);
+				strbuf_reset(&r.id);
 			}
 			break;
 		}
@@ -1163,7 +1125,7 @@ static size_t grid_cells(const char *s, size_t len, struct field *out, size_t ma
 static void table_reset(struct table *t)
 {
 	for (size_t c = 0; c < MAX_COLS; c++)
-		buf_release(&t->cell[c]);
+		strbuf_release(&t->cell[c]);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1262,7 +1224,7 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 				  "row does not fit the table's %zu columns", t->nr_cols);
 		}
 		for (size_t c = 0; c < t->nr_cols; c++)
-			buf_reset(&t->cell[c]);
+			strbuf_reset(&t->cell[c]);
 		t->in_row = t->row_bad = false;
 		t->row_lines = 0;
 		if (text_starts(s, len, BOX_BOTTOM)) {
@@ -1309,7 +1271,7 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 		return true;
 	}
 	for (size_t c = 0; c < nr; c++) {
-		struct buf *b = &t->cell[c];
+		struct strbuf *b = &t->cell[c];
 
 		if (b->len + f[c].len > MAX_CELL_BYTES) {
 			t->row_bad = true;
@@ -1318,8 +1280,8 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 		/* one line of the cell a line, empty ones too: they keep
 		 * the places of the lines after them */
 		if (t->row_lines)
-			buf_addc(b, '\n');
-		buf_add(b, f[c].s, f[c].len);
+			strbuf_addch(b, '\n');
+		strbuf_add(b, f[c].s, f[c].len);
 	}
 	t->row_lines++;
 	return true;
@@ -1350,16 +1312,16 @@ static size_t org_cells(const char *s, size_t len, struct field *out, size_t max
 }
 
 /* "{1,512,14,14}, {512,512,3,3}" -> "{1,512,14,14} {512,512,3,3}". */
-static void shapes_from_org(struct buf *out, const char *s, size_t n)
+static void shapes_from_org(struct strbuf *out, const char *s, size_t n)
 {
 	if (!n || is_na(s, n))
 		return;
 	if (out->len && s[0] != '-')
-		buf_addc(out, ' ');
+		strbuf_addch(out, ' ');
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == ',' && i > 0 && s[i - 1] == '}' && i + 1 < n && s[i + 1] == ' ')
 			continue;
-		buf_addc(out, s[i]);
+		strbuf_addch(out, s[i]);
 	}
 }
 
@@ -1392,17 +1354,17 @@ static void org_row(struct mge *m, const struct field *f)
 			const char *key = t->role[c] == R_IN ? "input_shapes" :
 					  t->role[c] == R_OUT ? "output_shapes" : NULL;
 			const struct attr *a;
-			struct buf b;
+			struct strbuf b;
 
 			if (!key || !f[c].len)
 				continue;
 			memset(&b, 0, sizeof(b));
 			a = attr_find(t->last->attrs, key);
 			if (a && a->type == ATTR_STRING)
-				buf_add(&b, a->v.s, strlen(a->v.s));
+				strbuf_add(&b, a->v.s, strlen(a->v.s));
 			shapes_from_org(&b, f[c].s, f[c].len);
 			set_shapes(m->run, t->last, key, &b);
-			buf_release(&b);
+			strbuf_release(&b);
 		}
 		return;
 	}
@@ -1425,17 +1387,17 @@ static void org_row(struct mge *m, const struct field *f)
 			r.cum_pct = d * 100;
 			break;
 		case R_NAME:
-			buf_add(&r.name, s, n);
+			strbuf_add(&r.name, s, n);
 			break;
 		case R_TYPE:
-			buf_add(&r.type, s, n);
+			strbuf_add(&r.type, s, n);
 			break;
 		case R_ID:
 			if (!is_na(s, n))
-				buf_add(&r.id, s, n);
+				strbuf_add(&r.id, s, n);
 			break;
 		case R_COUNT:
-			buf_add(&r.count, s, n);
+			strbuf_add(&r.count, s, n);
 			break;
 		case R_MFLO:
 			ok = org_scaled(s, n, 1e6, &r.flops, &present);
@@ -1470,7 +1432,7 @@ static void org_row(struct mge *m, const struct field *f)
 	}
 	/* aggregated by type: the type names the row */
 	if (ok && !r.name.len && r.type.len)
-		buf_add(&r.name, r.type.s, r.type.len);
+		strbuf_add(&r.name, r.type.s, r.type.len);
 	if (ok) {
 		t->last = pa_add(m, &r, t->is_host);
 		t->nr_rows++;
@@ -1557,13 +1519,13 @@ static bool command_line(struct mge *m, const char *s, size_t len)
 	if (!nr)
 		return false;
 	if (f[0].len >= 12 && !memcmp(f[0].s + f[0].len - 12, "load_and_run", 12)) {
-		buf_reset(&m->lar_cmd);
-		buf_add(&m->lar_cmd, s, len);
+		strbuf_reset(&m->lar_cmd);
+		strbuf_add(&m->lar_cmd, s, len);
 		return true;
 	}
 	if (nr > 1 && text_starts(f[0].s, f[0].len, "python") && text_find(s, len, "profile_analyze")) {
-		buf_reset(&m->pa_cmd);
-		buf_add(&m->pa_cmd, s, len);
+		strbuf_reset(&m->pa_cmd);
+		strbuf_add(&m->pa_cmd, s, len);
 		return true;
 	}
 	return false;
@@ -1621,8 +1583,8 @@ static void text_line(struct mge *m, char *line, size_t len)
 	/* Prose between a command and its output makes the command
 	 * someone else's; log lines and tabulate's rules do not. */
 	if (!has_prefix && !text_dash_spans(s, n, NULL, 0, 3, false)) {
-		buf_reset(&m->lar_cmd);
-		buf_reset(&m->pa_cmd);
+		strbuf_reset(&m->lar_cmd);
+		strbuf_reset(&m->pa_cmd);
 	}
 }
 
@@ -1651,8 +1613,8 @@ static int megengine_text_parse(struct profile *p, struct input *in, struct diag
 		diag_error(d, NULL, "no load_and_run output or profile_analyze table found");
 		rc = -1;
 	}
-	buf_release(&m.lar_cmd);
-	buf_release(&m.pa_cmd);
+	strbuf_release(&m.lar_cmd);
+	strbuf_release(&m.pa_cmd);
 	table_reset(&m.t);
 	return rc;
 }
@@ -1924,7 +1886,7 @@ static enum json_tok read_shape_list(struct mjson *mj, char ***parts, size_t *nr
 		return skip(mj, t);
 	}
 	while ((t = json_next(j)) != JSON_ARR_END) {
-		struct buf b;
+		struct strbuf b;
 		bool bad = false;
 
 		if (tok_failed(t))
@@ -1943,26 +1905,26 @@ static enum json_tok read_shape_list(struct mjson *mj, char ***parts, size_t *nr
 			continue;
 		}
 		memset(&b, 0, sizeof(b));
-		buf_addc(&b, '{');
+		strbuf_addch(&b, '{');
 		while ((t = json_next(j)) != JSON_ARR_END) {
 			if (tok_failed(t)) {
-				buf_release(&b);
+				strbuf_release(&b);
 				return t;
 			}
 			if (t != JSON_NUMBER) {
 				bad = true;
 				t = skip(mj, t);
 				if (tok_failed(t)) {
-					buf_release(&b);
+					strbuf_release(&b);
 					return t;
 				}
 				continue;
 			}
 			if (b.len > 1)
-				buf_addc(&b, ',');
-			buf_add(&b, j->s, j->len);
+				strbuf_addch(&b, ',');
+			strbuf_add(&b, j->s, j->len);
 		}
-		buf_addc(&b, '}');
+		strbuf_addch(&b, '}');
 		if (bad)
 			odd_value(mj, what);
 		(*parts)[(*nr)++] = b.s;
@@ -1980,20 +1942,20 @@ static void free_parts(char **parts, size_t nr)
 /* Join shapes (and the strides of non-contiguous ones, "-[...]"). */
 static char *join_shapes(char **shapes, size_t nr, char **strides, size_t nr_strides)
 {
-	struct buf b;
+	struct strbuf b;
 
 	memset(&b, 0, sizeof(b));
 	for (size_t i = 0; i < nr; i++) {
 		if (!shapes[i])
 			continue;
 		if (b.len)
-			buf_addc(&b, ' ');
-		buf_add(&b, shapes[i], strlen(shapes[i]));
+			strbuf_addch(&b, ' ');
+		strbuf_add(&b, shapes[i], strlen(shapes[i]));
 		if (i < nr_strides && strides[i]) {
 			/* "{a,b}" -> "-[a,b]" as profile_analyze prints it */
-			buf_add(&b, "-[", 2);
-			buf_add(&b, strides[i] + 1, strlen(strides[i]) - 2);
-			buf_addc(&b, ']');
+			strbuf_add(&b, "-[", 2);
+			strbuf_add(&b, strides[i] + 1, strlen(strides[i]) - 2);
+			strbuf_addch(&b, ']');
 		}
 	}
 	return b.s;
@@ -2304,18 +2266,18 @@ static void build_json_model(struct mjson *mj)
 		profile_meta(p, "profiler", "total host time", num);
 	}
 	if (mj->nr_comp_nodes) {
-		struct buf b;
+		struct strbuf b;
 
 		memset(&b, 0, sizeof(b));
 		for (size_t i = 0; i < mj->nr_comp_nodes; i++) {
 			if (i)
-				buf_add(&b, ", ", 2);
-			buf_add(&b, mj->comp_nodes[i], strlen(mj->comp_nodes[i]));
+				strbuf_add(&b, ", ", 2);
+			strbuf_add(&b, mj->comp_nodes[i], strlen(mj->comp_nodes[i]));
 		}
 		if (mj->more_comp_nodes)
-			buf_add(&b, ", ...", 5);
+			strbuf_add(&b, ", ...", 5);
 		profile_meta(p, "profiler", "comp nodes", b.s);
-		buf_release(&b);
+		strbuf_release(&b);
 	}
 	if (untimed) {
 		snprintf(num, sizeof(num), "%zu", untimed);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "json.h"
 #include "num.h"
@@ -36,32 +37,6 @@
 
 #define KIND_ONE_FILE "layers found in only one of the files (kept)"
 #define KIND_BY_ORDER "layers joined by position: names differ between files"
-
-/* A growable byte string, for shapes and joined lists. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sbuf_adds(struct sbuf *b, const char *s)
-{
-	sbuf_add(b, s, strlen(s));
-}
 
 /* Meta lines are set once: when a log and trex's metadata of the same run
  * are both loaded, the first file's line stands.  For the few lines of the
@@ -702,7 +677,7 @@ struct graph {
 /* One tensor of Inputs/Outputs: its Dimensions join SHAPES as
  * "1x3x224x224" (tensors separated by ", "); *PREC gets the precision of
  * the first tensor whose format names one. */
-static enum json_tok read_tensor(struct graph *g, struct sbuf *shapes, const char **prec)
+static enum json_tok read_tensor(struct graph *g, struct strbuf *shapes, const char **prec)
 {
 	struct json *j = &g->j;
 	enum json_tok t;
@@ -716,14 +691,14 @@ static enum json_tok read_tensor(struct graph *g, struct sbuf *shapes, const cha
 				t = json_skip(j, t);
 			} else {
 				if (shapes->len)
-					sbuf_adds(shapes, ", ");
+					strbuf_addstr(shapes, ", ");
 				while ((t = json_next(j)) == JSON_NUMBER) {
 					if (nr++)
-						sbuf_adds(shapes, "x");
-					sbuf_add(shapes, j->s, j->len);
+						strbuf_addstr(shapes, "x");
+					strbuf_add(shapes, j->s, j->len);
 				}
 				if (!nr)
-					sbuf_adds(shapes, "scalar");
+					strbuf_addstr(shapes, "scalar");
 				if (t != JSON_ARR_END)
 					t = json_skip(j, t);
 			}
@@ -741,7 +716,7 @@ static enum json_tok read_tensor(struct graph *g, struct sbuf *shapes, const cha
 	return t;
 }
 
-static enum json_tok read_tensors(struct graph *g, struct sbuf *shapes, const char **prec)
+static enum json_tok read_tensors(struct graph *g, struct strbuf *shapes, const char **prec)
 {
 	struct json *j = &g->j;
 	enum json_tok t;
@@ -774,7 +749,7 @@ static enum json_tok read_layer(struct graph *g, struct pos at)
 	struct profile *p = g->p;
 	const char *name = NULL, *type = NULL, *tactic_name = NULL, *tactic_value = NULL;
 	const char *origin = NULL, *in_prec = NULL, *out_prec = NULL;
-	struct sbuf in_shapes = { 0 }, out_shapes = { 0 };
+	struct strbuf in_shapes = STRBUF_INIT, out_shapes = STRBUF_INIT;
 	char *metadata = NULL;
 	size_t metadata_len = 0;
 	bool has_inputs = false, has_outputs = false;
@@ -850,13 +825,13 @@ static enum json_tok read_layer(struct graph *g, struct pos at)
 		if (tactic_name) {
 			l->kernel = tactic_name;
 		} else if (tactic_value && type) {
-			struct sbuf k = { 0 };
+			struct strbuf k = STRBUF_INIT;
 
-			sbuf_adds(&k, type);
-			sbuf_adds(&k, " ");
-			sbuf_adds(&k, tactic_value);
+			strbuf_addstr(&k, type);
+			strbuf_addstr(&k, " ");
+			strbuf_addstr(&k, tactic_value);
 			l->kernel = profile_intern(p, k.s, k.len);
-			free(k.s);
+			strbuf_release(&k);
 		} else if (tactic_value) {
 			l->kernel = tactic_value;
 		}
@@ -867,8 +842,8 @@ static enum json_tok read_layer(struct graph *g, struct pos at)
 	}
 out:
 	free(metadata);
-	free(in_shapes.s);
-	free(out_shapes.s);
+	strbuf_release(&in_shapes);
+	strbuf_release(&out_shapes);
 	return t;
 }
 
@@ -905,14 +880,14 @@ static enum json_tok read_layers(struct graph *g)
 static enum json_tok read_bindings(struct graph *g)
 {
 	struct json *j = &g->j;
-	struct sbuf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	enum json_tok t;
 
 	while ((t = json_next(j)) != JSON_ARR_END) {
 		if (t == JSON_STRING) {
 			if (b.len)
-				sbuf_adds(&b, ", ");
-			sbuf_add(&b, j->s, j->len);
+				strbuf_addstr(&b, ", ");
+			strbuf_add(&b, j->s, j->len);
 		}
 		t = json_skip(j, t);
 		if (t == JSON_ERROR || t == JSON_EOF)
@@ -920,7 +895,7 @@ static enum json_tok read_bindings(struct graph *g)
 	}
 	if (t == JSON_ARR_END && b.len)
 		meta_once(g->p, "engine", "bindings", b.s);
-	free(b.s);
+	strbuf_release(&b);
 	return t;
 }
 
@@ -1337,7 +1312,7 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 /* The whole input into one heap buffer (lines rejoined with '\n'). */
 static char *slurp(struct input *in, struct diag *d, size_t *len)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 	size_t n;
 	char *line;
 
@@ -1345,18 +1320,18 @@ static char *slurp(struct input *in, struct diag *d, size_t *len)
 		if (b.len + n + 1 > PROFILE_MAX_BYTES) {
 			diag_error(d, NULL, "file larger than %u MB: not a trtexec profile",
 				   PROFILE_MAX_BYTES >> 20);
-			free(b.s);
+			strbuf_release(&b);
 			return NULL;
 		}
-		sbuf_add(&b, line, n);
-		sbuf_add(&b, "\n", 1);
+		strbuf_add(&b, line, n);
+		strbuf_add(&b, "\n", 1);
 	}
 	if (input_failed(in, d)) {
-		free(b.s);
+		strbuf_release(&b);
 		return NULL;
 	}
 	if (!b.s)
-		sbuf_add(&b, "", 0);
+		strbuf_add(&b, "", 0);
 	*len = b.len;
 	return b.s;
 }
@@ -2243,7 +2218,7 @@ static enum json_tok trex_stats(struct meta_set *ms, struct json *j, const char 
 				const char *key)
 {
 	static const char *const names[] = { "min", "max", "mean", "median" };
-	struct sbuf rest = { 0 };
+	struct strbuf rest = STRBUF_INIT;
 	enum json_tok t;
 	size_t i = 0;
 
@@ -2256,15 +2231,15 @@ static enum json_tok trex_stats(struct meta_set *ms, struct json *j, const char 
 			meta_set(ms, section, k, v);
 		} else {
 			if (rest.len)
-				sbuf_adds(&rest, ", ");
-			sbuf_add(&rest, j->s, j->len);
+				strbuf_addstr(&rest, ", ");
+			strbuf_add(&rest, j->s, j->len);
 		}
 		i++;
 	}
 	if (rest.len) {
 		char k[200];
 
-		sbuf_adds(&rest, " ms");
+		strbuf_addstr(&rest, " ms");
 		snprintf(k, sizeof(k), "%s percentiles", key);
 		meta_set(ms, section, k, rest.s);
 	}
@@ -2288,11 +2263,11 @@ static enum json_tok trex_section(struct meta_set *ms, struct json *j, const cha
 				unit = trex_units[i].unit;
 		t = json_next(j);
 		if (t == JSON_STRING || t == JSON_NUMBER) {
-			struct sbuf v = { 0 };
+			struct strbuf v = STRBUF_INIT;
 
-			sbuf_add(&v, j->s, j->len);
+			strbuf_add(&v, j->s, j->len);
 			if (t == JSON_NUMBER)
-				sbuf_adds(&v, unit);
+				strbuf_addstr(&v, unit);
 			if (v.len)
 				meta_set(ms, section, key, v.s);
 			free(v.s);

@@ -28,6 +28,19 @@ done
 for s in tests/golden/run.sh tests/badinput/run.sh tests/lint.sh; do
 	[ -f "$s" ] && suite "$s" sh "$s"
 done
+# The fuzz targets replay their seed corpora (crashes found stay fixed).
+for t in "$O"/fuzz/fuzz-*; do
+	[ -x "$t" ] || continue
+	f=$(basename "$t")
+	corpus=fuzz/corpus-${f#fuzz-}
+	[ -d "$corpus" ] || continue
+	if "$t" "$corpus" >"$O/$f.replay" 2>&1; then
+		echo "PASS: fuzz replay: $f ($(cat "$O/$f.replay"))" >>"$log"
+	else
+		echo "FAIL: fuzz replay: $f" >>"$log"
+		tail -n 20 "$O/$f.replay" >>"$log"
+	fi
+done
 for t in tests/tui/*-test.sh; do
 	[ -f "$t" ] && suite "$t" sh "$t"
 done

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every parser's fuzz target does: parse the input into a fresh
+ * profile, then run over every run it made all that the panes read --
+ * each aggregation, a drill-down both ways, one step's scope, every step
+ * value.  None of it may crash, hang, leak or trip UBSan.  A header of
+ * static functions: each target is one translation unit.
+ */
+#ifndef FUZZ_FUZZ_H
+#define FUZZ_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/aggregate.h"
+#include "parsers/parser.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static volatile int64_t fuzz_sink;	/* keeps the reads of step values */
+
+static bool fuzz_is_row(const struct node *n, void *ctx)
+{
+	(void)ctx;
+	return node_is_op_row(n) || n->kind == NODE_KERNEL;
+}
+
+/* Finish every run of FIRST and read it as the panes do. */
+static void fuzz_exercise(struct profile *first)
+{
+	for (struct profile *run = first; run; run = run->next_run) {
+		struct agg_scope all = { .want = fuzz_is_row };
+		struct agg a;
+
+		profile_finish(run);
+		agg_ops(run, NULL, &a);
+		agg_release(&a);
+		agg_kernels(run, NULL, &a);
+		agg_release(&a);
+		agg_op_kernels(run, &all, &a);
+		agg_release(&a);
+		agg_kernel_ops(run, &all, &a);
+		agg_release(&a);
+		if (run->nr_steps) {
+			struct agg_scope s = { .step = &run->steps[run->nr_steps - 1] };
+
+			agg_ops(run, &s, &a);
+			agg_release(&a);
+			agg_kernels(run, &s, &a);
+			agg_release(&a);
+		}
+		for (size_t i = 0; i < run->nr_steps; i++) {
+			fuzz_sink += run->steps[i].total_ns;
+			for (size_t c = 0; c < run->nr_step_cats; c++)
+				fuzz_sink += run->steps[i].cat_ns[c];
+		}
+	}
+}
+
+/* Parse DATA[0..SIZE) with PARSER (its probe too) and exercise what it
+ * made; the parser's return code. */
+static int fuzz_parse(const struct parser *parser, const uint8_t *data, size_t size)
+{
+	struct profile p;
+	struct input in;
+	struct diag d;
+	int rc;
+
+	parser->probe((const char *)data, size);
+	profile_init(&p, "fuzz");
+	diag_init(&d, "fuzz", NULL, &p);
+	input_open_mem(&in, "fuzz", data, size);
+	rc = parser->parse(&p, &in, &d);
+	if (rc == 0)
+		fuzz_exercise(&p);
+	diag_finish(&d);
+	input_close(&in);
+	profile_release(&p);
+	return rc;
+}
+
+#endif

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+void strbuf_add(struct strbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *b, const char *s)
+{
+	strbuf_add(b, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *b, char c)
+{
+	strbuf_add(b, &c, 1);
+}
+
+void strbuf_reset(struct strbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+void strbuf_release(struct strbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strbuf: a growable, always NUL-terminated byte string on the heap
+ * (git's strbuf, smaller), for names joined from pieces, shapes and
+ * messages.  Zero-initialise it (STRBUF_INIT); strbuf_release() frees.
+ * b->s is NULL until the first byte is added.
+ */
+#ifndef MODEL_STRBUF_H
+#define MODEL_STRBUF_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+/* Append N bytes of S (copied). */
+void strbuf_add(struct strbuf *b, const char *s, size_t n);
+void strbuf_addstr(struct strbuf *b, const char *s);
+void strbuf_addch(struct strbuf *b, char c);
+/* Empty it, keeping the memory. */
+void strbuf_reset(struct strbuf *b);
+void strbuf_release(struct strbuf *b);
+
+#endif
