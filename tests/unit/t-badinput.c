@@ -11,40 +11,13 @@
 #include "parsers/parser.h"
 #include "test.h"
 
-static char dir[256];
-
-static const char *make(const char *name, const void *data, size_t len)
-{
-	static char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-	return path;
-}
-
 /* Load PATH (as FORMAT if not NULL); return the load's code and put the
  * messages in MSG. */
 static int load(const char *path, const char *format, char *msg, size_t cap, struct profile *keep)
 {
-	struct load_options opt = { .format = format };
 	struct profile p;
-	const char *paths[1] = { path };
-	FILE *err = tmpfile();
-	size_t n;
-	int rc;
+	int rc = test_load(&p, path, format, msg, cap);
 
-	opt.err = err;
-	profile_init(&p, path);
-	rc = profile_load(&p, paths, 1, &opt);
-	rewind(err);
-	n = fread(msg, 1, cap - 1, err);
-	msg[n] = '\0';
-	fclose(err);
 	if (keep)
 		*keep = p;
 	else
@@ -71,31 +44,18 @@ static void expect_error(const char *path, const char *format, const char *want)
 	}
 }
 
-static void setup(void)
-{
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/proftui-bad-XXXXXX", tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			die("cannot make a temporary directory");
-	}
-}
-
 static void t_empty(void)
 {
-	setup();
-	expect_error(make("empty.json", "", 0), NULL, "file is empty");
+	expect_error(test_write("empty.json", "", 0), NULL, "file is empty");
 }
 
 static void t_garbage(void)
 {
 	unsigned char junk[3000];
 
-	setup();
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (unsigned char)(i * 7919 % 251);
-	expect_error(make("junk.bin", junk, sizeof(junk)), NULL, "binary data");
+	expect_error(test_write("junk.bin", junk, sizeof(junk)), NULL, "binary data");
 }
 
 static void t_jpeg(void)
@@ -104,41 +64,36 @@ static void t_jpeg(void)
 					      0x00, 0x01, 0x01, 0x00, 0x00, 0x48, 0x00, 0x48, 0x00,
 					      0x00, 0xff, 0xdb, 0x00, 0x43, 0x00 };
 
-	setup();
-	expect_error(make("photo.jpg", jpeg, sizeof(jpeg)), NULL, "binary data");
+	expect_error(test_write("photo.jpg", jpeg, sizeof(jpeg)), NULL, "binary data");
 }
 
 static void t_no_parser(void)
 {
 	const char *text = "hello, this is a shopping list\nmilk\neggs\n";
 
-	setup();
-	expect_error(make("list.txt", text, strlen(text)), NULL, "no parser recognises");
+	expect_error(test_write("list.txt", text, strlen(text)), NULL, "no parser recognises");
 }
 
 static void t_missing(void)
 {
 	char path[600];
 
-	setup();
-	snprintf(path, sizeof(path), "%s/does-not-exist.json", dir);
+	snprintf(path, sizeof(path), "%s/does-not-exist.json", test_dir());
 	expect_error(path, NULL, "No such file");
 }
 
 static void t_directory(void)
 {
-	setup();
-	expect_error(dir, NULL, "is a directory");
+	expect_error(test_dir(), NULL, "is a directory");
 }
 
 static void t_unreadable(void)
 {
 	const char *path;
 
-	setup();
 	if (geteuid() == 0)
 		SKIP("running as root, which reads any file");
-	path = make("secret.json", "{}", 2);
+	path = test_write("secret.json", "{}", 2);
 	chmod(path, 0);
 	expect_error(path, NULL, "Permission denied");
 }
@@ -153,8 +108,7 @@ static void t_truncated_gzip(void)
 	long size;
 	char *buf;
 
-	setup();
-	snprintf(path, sizeof(path), "%s/cut.json.gz", dir);
+	snprintf(path, sizeof(path), "%s/cut.json.gz", test_dir());
 	gz = gzopen(path, "wb");
 	for (int i = 0; i < 200; i++)
 		gzwrite(gz, text, (unsigned)strlen(text));
@@ -166,7 +120,7 @@ static void t_truncated_gzip(void)
 	buf = malloc((size_t)size);
 	CHECK(fread(buf, 1, (size_t)size, f) == (size_t)size);
 	fclose(f);
-	expect_error(make("cut.json.gz", buf, (size_t)size / 2), NULL, "truncated gzip");
+	expect_error(test_write("cut.json.gz", buf, (size_t)size / 2), NULL, "truncated gzip");
 	free(buf);
 }
 
@@ -179,8 +133,7 @@ static void t_truncated_json(void)
 	struct profile p;
 	const char *path;
 
-	setup();
-	path = make("cut.json", text, strlen(text));
+	path = test_write("cut.json", text, strlen(text));
 	/* Kept, with an error that says where it stopped: exit 2 in batch
 	 * mode, but the two complete events are there to look at. */
 	CHECK_EQ(load(path, NULL, msg, sizeof(msg), &p), 1);
@@ -192,10 +145,9 @@ static void t_truncated_json(void)
 
 static void t_wrong_top_level(void)
 {
-	setup();
-	expect_error(make("string.json", "\"just a string\"", 15), "kineto",
+	expect_error(test_write("string.json", "\"just a string\"", 15), "kineto",
 		     "expected a JSON object or array at the top level");
-	expect_error(make("object.json", "{\"foo\": 1}", 10), "kineto", "no 'traceEvents' array");
+	expect_error(test_write("object.json", "{\"foo\": 1}", 10), "kineto", "no 'traceEvents' array");
 }
 
 static void t_huge_string(void)
@@ -203,11 +155,10 @@ static void t_huge_string(void)
 	size_t n = 10 * 1024 * 1024;
 	char *text = malloc(n + 64);
 
-	setup();
 	strcpy(text, "{\"traceEvents\": [{\"name\": \"");
 	memset(text + strlen(text), 'a', n);
 	strcpy(text + 28 + n, "\"}]}");
-	expect_error(make("long.json", text, strlen(text)), NULL, "string longer than");
+	expect_error(test_write("long.json", text, strlen(text)), NULL, "string longer than");
 	free(text);
 }
 
@@ -216,11 +167,10 @@ static void t_deep_nesting(void)
 	size_t n = 100000;
 	char *text = malloc(n + 32);
 
-	setup();
 	strcpy(text, "{\"traceEvents\": ");
 	memset(text + 16, '[', n);
 	text[16 + n] = '\0';
-	expect_error(make("deep.json", text, strlen(text)), NULL, "nesting deeper than");
+	expect_error(test_write("deep.json", text, strlen(text)), NULL, "nesting deeper than");
 	free(text);
 }
 
@@ -228,16 +178,14 @@ static void t_bad_utf8(void)
 {
 	const char *text = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"caf\xe9 \xff\"}]}";
 
-	setup();
-	expect_error(make("latin1.json", text, strlen(text)), NULL, "invalid UTF-8");
+	expect_error(test_write("latin1.json", text, strlen(text)), NULL, "invalid UTF-8");
 }
 
 static void t_nul_bytes(void)
 {
 	static const char text[] = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\0b\"}]}";
 
-	setup();
-	expect_error(make("nul.json", text, sizeof(text) - 1), NULL, "NUL byte");
+	expect_error(test_write("nul.json", text, sizeof(text) - 1), NULL, "NUL byte");
 }
 
 const struct test tests[] = {

@@ -24,20 +24,7 @@ static char msg[16384];
  * messages in msg; returns profile_load()'s code. */
 static int load(struct profile *p, const char *path, const char *format)
 {
-	struct load_options opt = { .format = format };
-	const char *paths[1] = { path };
-	FILE *err = tmpfile();
-	size_t n;
-	int rc;
-
-	opt.err = err;
-	profile_init(p, path);
-	rc = profile_load(p, paths, 1, &opt);
-	rewind(err);
-	n = fread(msg, 1, sizeof(msg) - 1, err);
-	msg[n] = '\0';
-	fclose(err);
-	return rc;
+	return test_load(p, path, format, msg, sizeof(msg));
 }
 
 static bool exists(const char *path)
@@ -546,29 +533,6 @@ static void t_probe(void)
 }
 
 /* Bad input, written to files so messages carry FILE:LINE. */
-static char dir[256];
-
-static const char *make(const char *name, const char *data, size_t len)
-{
-	static char path[512];
-	FILE *f;
-
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/proftui-mge-XXXXXX", tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			die("cannot make a temporary directory");
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-	return path;
-}
-
 /* A table of two rows, the second cut after its first line. */
 static const char grid_cut[] =
 	"total device time  0.01\n"
@@ -586,8 +550,8 @@ static void t_bad_grid(void)
 {
 	struct profile p;
 	struct agg a;
-	const char *path = make("cut.txt", grid_cut, sizeof(grid_cut) - 1);
-	char want[600];
+	const char *path = test_write("cut.txt", grid_cut, sizeof(grid_cut) - 1);
+	char want[1200];
 	char *text;
 
 	/* cut at the end of the file: the complete row stays */
@@ -607,7 +571,7 @@ static void t_bad_grid(void)
 	/* cut, and prose after it */
 	text = malloc(sizeof(grid_cut) + 64);
 	snprintf(text, sizeof(grid_cut) + 64, "%sand then the log goes on\n", grid_cut);
-	path = make("cut2.txt", text, strlen(text));
+	path = test_write("cut2.txt", text, strlen(text));
 	CHECK_EQ(load(&p, path, NULL), 1);
 	snprintf(want, sizeof(want), "%s:11:1: error: profile_analyze table ends inside a row", path);
 	CHECK(strstr(msg, want) != NULL);
@@ -616,7 +580,7 @@ static void t_bad_grid(void)
 	/* a header and no rows */
 	snprintf(text, sizeof(grid_cut) + 64, "%.*s\xe2\x95\x98\xe2\x95\x90\xe2\x95\xa7\xe2\x95\x90\n",
 		 (int)(strstr(grid_cut, "\xe2\x94\x82 #0") - grid_cut), grid_cut);
-	path = make("empty.txt", text, strlen(text));
+	path = test_write("empty.txt", text, strlen(text));
 	CHECK_EQ(load(&p, path, NULL), 0);
 	CHECK_EQ(warned(&p, "tables without rows"), 1);
 	snprintf(want, sizeof(want), "%s:3:1: warning: profile_analyze table has a header", path);
@@ -638,7 +602,7 @@ static void t_bad_grid(void)
 			"\xe2\x94\x82 20.0% \xe2\x94\x82 2 \xe2\x94\x82\n"
 			"\xe2\x95\x98\xe2\x95\x90\xe2\x95\xa7\xe2\x95\x90\xe2\x95\x9b\n";
 
-		path = make("misaligned.txt", misaligned, sizeof(misaligned) - 1);
+		path = test_write("misaligned.txt", misaligned, sizeof(misaligned) - 1);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(warned(&p, "misaligned"), 1);
 		snprintf(want, sizeof(want), "%s:4:1: warning: row does not fit", path);
@@ -666,7 +630,7 @@ static void t_bad_grid(void)
 			"\xe2\x94\x82 0.004 \xe2\x94\x82  \xe2\x94\x82\n"
 			"\xe2\x95\x98\xe2\x95\x90\xe2\x95\xa7\xe2\x95\x90\xe2\x95\x9b\n";
 
-		path = make("nameless.txt", nameless, sizeof(nameless) - 1);
+		path = test_write("nameless.txt", nameless, sizeof(nameless) - 1);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(warned(&p, "unreadable profile_analyze rows"), 1);
 		CHECK(strstr(msg, "row without an operator name") != NULL);
@@ -682,7 +646,7 @@ static void t_bad_grid(void)
 static void t_bad_text(void)
 {
 	struct profile p;
-	char want[600];
+	char want[1200];
 	const char *path;
 
 	/* a cut log: iterations missing, a line that does not read */
@@ -693,7 +657,7 @@ static void t_bad_text(void)
 			"iter 1/4: ten ms (exec=1.000,device=9.000)\n"
 			"iter 2/4: 10.000ms (exec=1.000,device=9.000)\n";
 
-		path = make("cut.log", text, sizeof(text) - 1);
+		path = test_write("cut.log", text, sizeof(text) - 1);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(p.nr_steps, 2);
 		CHECK_EQ(warned(&p, "unreadable load_and_run"), 1);
@@ -710,7 +674,7 @@ static void t_bad_text(void)
 			"iter 1/2: 10.000ms (exec=1.000,device=9.000)\n"
 			"=== finished test #0: time=30.000ms avg_time=15.000ms sd=7.071ms minmax=10.000,20.000\n";
 
-		path = make("sum.log", text, sizeof(text) - 1);
+		path = test_write("sum.log", text, sizeof(text) - 1);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(warned(&p, "differ from the sum"), 1);
 		CHECK_STR(meta(&p, "time"), "30.000 ms");
@@ -725,7 +689,7 @@ static void t_bad_text(void)
 		for (int i = 0; i < 300; i++)
 			text[n++] = (char)(i * 37 % 256);
 		text[n++] = '\n';
-		path = make("garbage.log", text, n);
+		path = test_write("garbage.log", text, n);
 		CHECK_EQ(load(&p, path, "megengine"), 0);
 		CHECK_EQ(p.nr_steps, 1);
 		CHECK(warned(&p, "binary data") >= 1);
@@ -740,7 +704,7 @@ static void t_bad_text(void)
 		memset(text + n, 'x', big);
 		n += big;
 		n += (size_t)sprintf(text + n, "\niter 1/2: 12.000ms (exec=1.000,device=9.000)\n");
-		path = make("huge.log", text, n);
+		path = test_write("huge.log", text, n);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(p.nr_steps, 2);
 		if (p.nr_steps == 2)
@@ -749,7 +713,7 @@ static void t_bad_text(void)
 		free(text);
 	}
 	/* forced on a file with nothing of ours */
-	path = make("list.txt", "milk\neggs\n", 10);
+	path = test_write("list.txt", "milk\neggs\n", 10);
 	CHECK_EQ(load(&p, path, "megengine"), -1);
 	snprintf(want, sizeof(want), "%s: error: no load_and_run output or profile_analyze table found",
 		 path);
@@ -762,7 +726,7 @@ static void t_bad_text(void)
 			"=== finished test #0: time=10.000 ms avg_time=10.000 ms sexec=nan ms "
 			"min=10.000 ms max=10.000 ms\r\n";
 
-		path = make("crlf.log", crlf, sizeof(crlf) - 1);
+		path = test_write("crlf.log", crlf, sizeof(crlf) - 1);
 	}
 	CHECK_EQ(load(&p, path, NULL), 0);
 	CHECK_EQ(nr_warnings(&p), 0);
@@ -776,7 +740,7 @@ static void t_bad_json(void)
 {
 	struct profile p;
 	struct agg a;
-	char want[600];
+	char want[1200];
 	const char *path;
 
 	{
@@ -785,7 +749,7 @@ static void t_bad_json(void)
 			"\"1\": {\"gpu0:0\": {\"start\": 0.001, \"kern\": 0.001, \"end\": 0.002}},\n"
 			"\"2\": {\"gpu0:0\": {\"start\": 0.002, \"kern\"";
 
-		path = make("cut.json", text, sizeof(text) - 1);
+		path = test_write("cut.json", text, sizeof(text) - 1);
 		CHECK_EQ(load(&p, path, NULL), 1);
 		snprintf(want, sizeof(want), "%s:3:", path);
 		CHECK(strstr(msg, want) != NULL);
@@ -801,17 +765,17 @@ static void t_bad_json(void)
 		agg_release(&a);
 		profile_release(&p);
 	}
-	path = make("other.json", "{\"foo\": 1}", 10);
+	path = test_write("other.json", "{\"foo\": 1}", 10);
 	CHECK_EQ(load(&p, path, "megengine-json"), -1);
 	CHECK(strstr(msg, "error: no 'profiler' object: not a MegEngine --profile JSON") != NULL);
 	profile_release(&p);
 
-	path = make("array.json", "[1, 2]", 6);
+	path = test_write("array.json", "[1, 2]", 6);
 	CHECK_EQ(load(&p, path, "megengine-json"), -1);
 	CHECK(strstr(msg, ":1:1: error: expected a JSON object at the top level") != NULL);
 	profile_release(&p);
 
-	path = make("syntax.json", "{\"profiler\": {\"host\": {\"1\": {\"@\": {\"start\": 1,,}}}}}", 51);
+	path = test_write("syntax.json", "{\"profiler\": {\"host\": {\"1\": {\"@\": {\"start\": 1,,}}}}}", 51);
 	CHECK_EQ(load(&p, path, "megengine-json"), -1);
 	snprintf(want, sizeof(want), "%s:1:", path);
 	CHECK(strstr(msg, want) != NULL && strstr(msg, "error:") != NULL);
@@ -828,7 +792,7 @@ static void t_bad_json(void)
 			"\"in_shapes\": [[1, \"x\"]]}}},\n"
 			"\"graph_exec\": {\"operator\": {\"2\": {\"name\": \"b[2]\", \"type\": \"T\"}}}}\n";
 
-		path = make("odd.json", text, sizeof(text) - 1);
+		path = test_write("odd.json", text, sizeof(text) - 1);
 		CHECK_EQ(load(&p, path, NULL), 0);
 		CHECK_EQ(warned(&p, "without a valid start and end"), 1);
 		CHECK_EQ(warned(&p, "unexpected values"), 5);

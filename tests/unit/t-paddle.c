@@ -15,53 +15,6 @@
 #include "parsers/parser.h"
 #include "test.h"
 
-static char dir[256];
-
-static void setup(void)
-{
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/proftui-paddle-XXXXXX", tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			die("cannot make a temporary directory");
-	}
-}
-
-static const char *make(const char *name, const void *data, size_t len)
-{
-	static char path[512];
-	FILE *f;
-
-	setup();
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-	return path;
-}
-
-/* Load PATH (as FORMAT unless NULL) into *P; the messages go to MSG. */
-static int load(struct profile *p, const char *path, const char *format, char *msg, size_t cap)
-{
-	struct load_options opt = { .format = format };
-	const char *paths[1] = { path };
-	FILE *err = tmpfile();
-	size_t n;
-	int rc;
-
-	opt.err = err;
-	profile_init(p, path);
-	rc = profile_load(p, paths, 1, &opt);
-	rewind(err);
-	n = fread(msg, 1, cap - 1, err);
-	msg[n] = '\0';
-	fclose(err);
-	return rc;
-}
-
 /* "../shared/seeds/001_*.txt", or NULL. */
 static const char *seed(const char *prefix)
 {
@@ -150,7 +103,7 @@ static void t_seed001(void)
 
 	if (!path)
 		SKIP("seeds not found");
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(p.format, "paddle");
 	CHECK_EQ(profile_nr_runs(&p), 1);
 	CHECK(p.warnings == NULL);
@@ -261,7 +214,7 @@ static void t_corpus_docs(void)
 
 	if (!path)
 		SKIP("corpus not found");
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK(!strstr(msg, "error"));
 	CHECK_STR(p.format, "paddle");
 	/* Perf Summaries and a Model Summary, then a whole summary again. */
@@ -307,7 +260,7 @@ static void t_corpus_fleetx(void)
 
 	if (!path)
 		SKIP("corpus not found");
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK(!strstr(msg, "error"));
 	CHECK_EQ(profile_nr_runs(&p), 1);
 	/* Both tables stop at a "..." line of the document. */
@@ -409,7 +362,7 @@ static void t_fixture_23(void)
 	char msg[4096];
 	size_t nr_vbk = 0;
 
-	CHECK_EQ(load(&p, "tests/golden/paddle/summary-2.3.txt", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/summary-2.3.txt", NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(msg, "");
 	CHECK(p.warnings == NULL);
 	agg_ops(&p, NULL, &a);
@@ -481,7 +434,7 @@ static void t_fixture_new(void)
 	const struct node *n;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, "tests/golden/paddle/summary-new.txt", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/summary-new.txt", NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(msg, "");
 	agg_ops(&p, NULL, &a);
 	/* A group per thread title; an op under two threads is two rows,
@@ -527,7 +480,7 @@ static void t_train_log(void)
 	const struct step *s;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, "tests/golden/paddle/train-log.txt", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/train-log.txt", NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(msg, "");
 	CHECK_EQ(p.nr_steps, 6);
 	/* Two epochs: "epoch/index". */
@@ -555,7 +508,7 @@ static void t_two_runs(void)
 	struct agg a;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, "tests/golden/paddle/two-runs.txt", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/two-runs.txt", NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(msg, "");
 	CHECK_EQ(profile_nr_runs(&p), 2);
 	r2 = profile_run(&p, 1);
@@ -593,7 +546,7 @@ static void t_log_dialects(void)
 	struct profile p;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, make("dialects.log", text, sizeof(text) - 1), "paddle", msg, sizeof(msg)),
+	CHECK_EQ(test_load(&p, test_write("dialects.log", text, sizeof(text) - 1), "paddle", msg, sizeof(msg)),
 		 0);
 	CHECK_EQ(p.nr_steps, 3);
 	/* Epochs 1 and 2: "epoch/index". */
@@ -644,7 +597,7 @@ static const char *build(const char *name, const char *const *parts)
 			used += n;
 		}
 	}
-	return make(name, buf, used);
+	return test_write(name, buf, used);
 }
 
 static void t_bad_cut_mid_row(void)
@@ -656,7 +609,7 @@ static void t_bad_cut_mid_row(void)
 	char msg[4096], want[600];
 
 	/* An error at the cut, and the rows above it kept (rc 1). */
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 1);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 1);
 	snprintf(want, sizeof(want), "%s:9:", path);
 	CHECK(strstr(msg, want) == msg);
 	CHECK(strstr(msg, "error: table 'Operator Summary' cut mid-row") != NULL);
@@ -673,7 +626,7 @@ static void t_bad_header_no_rows(void)
 	char msg[4096];
 
 	/* Twice: closed at once, and at the end of the file. */
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(warned(&p, "tables with a header but no rows"), 2);
 	CHECK(strstr(msg, ":6:1: warning: table 'Operator Summary' has a header but no rows") != NULL);
 	profile_release(&p);
@@ -701,7 +654,7 @@ static void t_bad_columns(void)
 	struct agg a;
 	char msg[4096], want[600];
 
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(warned(&p, "table rows that do not match their header, skipped"), 2);
 	CHECK_EQ(warned(&p, "table headers that do not parse"), 1);
 	snprintf(want, sizeof(want), "%s:10:", path);
@@ -731,8 +684,8 @@ static void t_bad_binary_tail(void)
 	used = (size_t)snprintf(buf, sizeof(buf), "%s%s", op_head, op_row1);
 	for (size_t i = 0; i < 300 && used < sizeof(buf); i++)
 		buf[used++] = (char)(i * 7919 % 251);
-	path = make("binary.txt", buf, used);
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 1);
+	path = test_write("binary.txt", buf, used);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 1);
 	snprintf(want, sizeof(want), "%s:9:", path);
 	CHECK(strstr(msg, want) != NULL);
 	CHECK(strstr(msg, "error: binary data") != NULL);
@@ -758,7 +711,7 @@ static void t_bad_huge_line(void)
 	buf[used++] = '\n';
 	memcpy(buf + used, op_row2, sizeof(op_row2) - 1);
 	used += sizeof(op_row2) - 1;
-	CHECK_EQ(load(&p, make("huge.txt", buf, used), NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, test_write("huge.txt", buf, used), NULL, msg, sizeof(msg)), 0);
 	/* input_line() cuts it at INPUT_MAX_SPAN and skips the rest: one row
 	 * that does not parse, and the next row is still read. */
 	CHECK_EQ(warned(&p, "table rows that do not match their header, skipped"), 1);
@@ -785,7 +738,7 @@ static void t_bad_odd_values(void)
 	struct agg a;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(warned(&p, "rows whose average is not total/calls"), 1);
 	CHECK_EQ(warned(&p, "rows indented more than one level below the row above"), 1);
 	CHECK_EQ(warned(&p, "summary sections this parser does not know, skipped"), 1);
@@ -808,7 +761,7 @@ static void t_bad_huge_eta(void)
 	struct profile p;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, make("eta.log", text, sizeof(text) - 1), NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(test_load(&p, test_write("eta.log", text, sizeof(text) - 1), NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(p.nr_steps, 3);
 	CHECK(attr_find(p.steps[0].attrs, "eta_ns") == NULL);
 	CHECK(attr_find(p.steps[1].attrs, "eta_ns") == NULL);
@@ -823,7 +776,7 @@ static void t_bad_not_paddle(void)
 	struct profile p;
 	char msg[4096];
 
-	CHECK_EQ(load(&p, make("words.txt", text, sizeof(text) - 1), "paddle", msg, sizeof(msg)),
+	CHECK_EQ(test_load(&p, test_write("words.txt", text, sizeof(text) - 1), "paddle", msg, sizeof(msg)),
 		 -1);
 	CHECK(strstr(msg, "error: no PaddlePaddle profiler summary") != NULL);
 	profile_release(&p);

@@ -42,19 +42,7 @@ static const char *tbx(const char *name)
 static int load_paths(const char *const *paths, size_t n, const char *format, struct profile *p, char *msg,
 		      size_t cap)
 {
-	struct load_options opt = { .format = format };
-	FILE *err = tmpfile();
-	size_t got;
-	int rc;
-
-	opt.err = err;
-	profile_init(p, paths[0]);
-	rc = profile_load(p, paths, n, &opt);
-	rewind(err);
-	got = fread(msg, 1, cap - 1, err);
-	msg[got] = '\0';
-	fclose(err);
-	return rc;
+	return test_load_paths(p, paths, n, format, msg, cap);
 }
 
 static int load(const char *path, const char *format, struct profile *p, char *msg, size_t cap)
@@ -458,29 +446,6 @@ static void test_fixture_float_steps(void)
 
 /* ---- bad input --------------------------------------------------------- */
 
-static char dir[256];
-
-static const char *make(const char *name, const void *data, size_t len)
-{
-	static char path[512];
-	FILE *f;
-
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/proftui-tb-XXXXXX", tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			die("cannot make a temporary directory");
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-	return path;
-}
-
 static const char op_doc[] =
 	"{\"metadata\": {\"sort\": \"device_self_duration\"}, \"data\": ["
 	"{\"name\": \"aten::mm\", \"calls\": 4, \"device_self_duration\": 120, \"device_total_duration\": 120, "
@@ -498,7 +463,7 @@ static void test_bad_truncated(void)
 	size_t cut = strlen(op_doc) - 60;
 
 	/* Cut inside the second row: the first row is kept. */
-	path = make("cut.json", op_doc, cut);
+	path = test_write("cut.json", op_doc, cut);
 	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), 1);
 	CHECK(strstr(msg, "cut.json:1:") != NULL);
 	CHECK(strstr(msg, "error: unexpected end of file inside a document (truncated?)") != NULL);
@@ -522,7 +487,7 @@ static void test_bad_truncated(void)
 			fclose(f);
 		for (i = 0; i < n && lines < 3; i++)
 			lines += buf[i] == '\n';
-		path = make("cut4.txt", buf, i + 5000);
+		path = test_write("cut4.txt", buf, i + 5000);
 		free(buf);
 		CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), 1);
 		CHECK(strstr(msg, "cut4.txt:4:") && strstr(msg, "error: unexpected end of file"));
@@ -548,7 +513,7 @@ static void test_bad_structure(void)
 	size_t len = strlen(op_doc);
 
 	/* Not an object at the top level. */
-	CHECK_EQ(load(make("array.json", "[1, 2]\n", 7), "tb-json", &p, msg, sizeof(msg)), -1);
+	CHECK_EQ(load(test_write("array.json", "[1, 2]\n", 7), "tb-json", &p, msg, sizeof(msg)), -1);
 	CHECK(strstr(msg, "array.json:1:1: error: expected a JSON object") != NULL);
 	profile_release(&p);
 
@@ -556,7 +521,7 @@ static void test_bad_structure(void)
 	text = xmalloc(len + 64);
 	memcpy(text, op_doc, len);
 	memcpy(text + len, "{\"memory\": {\"rows\": []}}\n", 25);
-	CHECK_EQ(load(make("unknown.json", text, len + 25), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("unknown.json", text, len + 25), NULL, &p, msg, sizeof(msg)), 0);
 	CHECK_EQ(warnings(&p, "documents of an unknown kind, skipped"), 1);
 	CHECK(strstr(msg, "unknown.json:2:1: warning:") != NULL);
 	profile_release(&p);
@@ -568,7 +533,7 @@ static void test_bad_structure(void)
 	text = xmalloc(len + sizeof(junk));
 	memcpy(text, op_doc, len);
 	memcpy(text + len, junk, sizeof(junk));
-	CHECK_EQ(load(make("junk.json", text, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 1);
+	CHECK_EQ(load(test_write("junk.json", text, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 1);
 	CHECK(strstr(msg, "junk.json:2:") && strstr(msg, ": error: "));
 	{
 		struct agg_row r;
@@ -594,7 +559,7 @@ static void test_bad_values(void)
 		"\"host_total_duration\": 3}, {\"name\": \"aten::huge\", \"calls\": 1, "
 		"\"host_self_duration\": 9.2e15, \"host_total_duration\": 9.2e15}]}\n";
 
-	CHECK_EQ(load(make("values.json", text, strlen(text)), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("values.json", text, strlen(text)), NULL, &p, msg, sizeof(msg)), 0);
 	/* The pie says 500.2 us for aten::mm, the table 120 us: counted. */
 	CHECK_EQ(warnings(&p, "pie chart values that differ from their table"), 2);
 	/* "two" calls, and 9.2e15 us (292 years): not numbers we sum. */
@@ -622,7 +587,7 @@ static void test_bad_repeated_columns(void)
 		"\"Step\"}, {\"type\": \"number\", \"name\": \"A\"}, {\"type\": \"number\", \"name\": \"B\"}], "
 		"\"rows\": [[\"2\", 1, 2]]}, \"recommendations\": \"\"}\n";
 
-	CHECK_EQ(load(make("cols.json", text, strlen(text)), "tb-json", &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("cols.json", text, strlen(text)), "tb-json", &p, msg, sizeof(msg)), 0);
 	CHECK_EQ(warnings(&p, "step columns repeated after steps, ignored"), 1);
 	CHECK_EQ(p.nr_step_cats, 1);
 	CHECK(p.nr_steps == 1 && p.steps[0].total_ns == 10000);
@@ -639,7 +604,7 @@ static void test_bad_huge(void)
 
 	memset(text + k, 'a', n);
 	strcpy(text + k + n, "\"}]}\n");
-	CHECK_EQ(load(make("huge.json", text, strlen(text)), NULL, &p, msg, sizeof(msg)), -1);
+	CHECK_EQ(load(test_write("huge.json", text, strlen(text)), NULL, &p, msg, sizeof(msg)), -1);
 	CHECK(strstr(msg, "huge.json:1:") && strstr(msg, "string longer than"));
 	profile_release(&p);
 	free(text);

@@ -33,20 +33,7 @@ static const char *corpus(const char *name)
 /* Load PATH into P (left for the caller to release); messages into MSG. */
 static int load(const char *path, const char *format, struct profile *p, char *msg, size_t cap)
 {
-	struct load_options opt = { .format = format };
-	const char *paths[1] = { path };
-	FILE *err = tmpfile();
-	size_t n;
-	int rc;
-
-	opt.err = err;
-	profile_init(p, path);
-	rc = profile_load(p, paths, 1, &opt);
-	rewind(err);
-	n = fread(msg, 1, cap - 1, err);
-	msg[n] = '\0';
-	fclose(err);
-	return rc;
+	return test_load(p, path, format, msg, cap);
 }
 
 /* The Nth (0-based) Operators row called NAME, copied into *OUT. */
@@ -394,29 +381,6 @@ static void test_fixture_log_and_markdown(void)
 
 /* ---- bad input --------------------------------------------------------- */
 
-static char dir[256];
-
-static const char *make(const char *name, const void *data, size_t len)
-{
-	static char path[512];
-	FILE *f;
-
-	if (!dir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(dir, sizeof(dir), "%s/proftui-tt-XXXXXX", tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
-			die("cannot make a temporary directory");
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f) {
-		fwrite(data, 1, len, f);
-		fclose(f);
-	}
-	return path;
-}
-
 static const char sep[] = "-----------------------  ------------  ------------  ------------  ------------  "
 			  "------------  ------------  ------------  ------------  ------------  "
 			  "------------  \n";
@@ -455,7 +419,7 @@ static void test_bad_cut_mid_row(void)
 	int n;
 
 	n = snprintf(text, sizeof(text), "%s%s%s%s%.*s", sep, hdr, sep, row1, 70, row2);
-	path = make("cut.txt", text, (size_t)n);
+	path = test_write("cut.txt", text, (size_t)n);
 	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), 1);
 	CHECK(strstr(msg, "cut.txt:5:") != NULL);
 	CHECK(strstr(msg, "cut.txt:5:66: error: table row cut short before column 'CPU total'") != NULL);
@@ -471,7 +435,7 @@ static void test_bad_header_no_rows(void)
 	int n;
 
 	n = snprintf(text, sizeof(text), "profile:\n%s%s%s%s%s", sep, hdr, sep, sep, footer);
-	path = make("norows.txt", text, (size_t)n);
+	path = test_write("norows.txt", text, (size_t)n);
 	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), -1);
 	CHECK(strstr(msg, "norows.txt:3:1: error: table header with no rows") != NULL);
 	profile_release(&p);
@@ -488,7 +452,7 @@ static void test_bad_misaligned(void)
 	/* Shifted three places right: read by splitting on blanks, counted. */
 	snprintf(line, sizeof(line), "   %s", row2);
 	text = table_with(line, strlen(line), &len);
-	CHECK_EQ(load(make("shift.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("shift.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows not aligned with the header (read by splitting on blanks)"), 1);
 	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
@@ -498,7 +462,7 @@ static void test_bad_misaligned(void)
 	snprintf(line, sizeof(line), "%s", row2);
 	memcpy(strstr(line, "1.100ms"), "1.1Xms ", 7);
 	text = table_with(line, strlen(line), &len);
-	CHECK_EQ(load(make("cell.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("cell.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
 	CHECK(strstr(msg, "cell.txt:5:") && strstr(msg, "'1.1Xms' is not a valid 'Self CUDA' value"));
@@ -509,7 +473,7 @@ static void test_bad_misaligned(void)
 	snprintf(line, sizeof(line), "%s", row2);
 	memcpy(strstr(line, "     1.100ms"), "  999999999s", 12);
 	text = table_with(line, strlen(line), &len);
-	CHECK_EQ(load(make("absurd.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("absurd.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
 	CHECK_EQ(nr_ops(&p), 1);
@@ -518,7 +482,7 @@ static void test_bad_misaligned(void)
 	/* Columns that do not line up at all: skipped, counted. */
 	snprintf(line, sizeof(line), "volta_sgemm  0.00%%  0.000us  0.000us  1.100ms  2\n");
 	text = table_with(line, strlen(line), &len);
-	CHECK_EQ(load(make("cols.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("cols.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
 	CHECK_EQ(nr_ops(&p), 1);
@@ -536,7 +500,7 @@ static void test_bad_binary(void)
 		junk[i] = (char)(i * 7919 % 251);
 	/* Inside the table: an error there, the rows before it kept. */
 	text = table_with(junk, sizeof(junk), &len);
-	CHECK_EQ(load(make("junk-in.txt", text, len), NULL, &p, msg, sizeof(msg)), 1);
+	CHECK_EQ(load(test_write("junk-in.txt", text, len), NULL, &p, msg, sizeof(msg)), 1);
 	free(text);
 	CHECK(strstr(msg, "junk-in.txt:5:1: error: binary data inside the table") != NULL);
 	CHECK_EQ(nr_ops(&p), 1);
@@ -547,7 +511,7 @@ static void test_bad_binary(void)
 	both = xmalloc(len + sizeof(junk));
 	memcpy(both, text, len);
 	memcpy(both + len, junk, sizeof(junk));
-	CHECK_EQ(load(make("junk-after.txt", both, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("junk-after.txt", both, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	free(both);
 	CHECK_EQ(nr_ops(&p), 2);
@@ -565,7 +529,7 @@ static void test_bad_huge_line(void)
 	memset(line, 'x', n);
 	line[n] = '\n';
 	text = table_with(line, n + 1, &len);
-	CHECK_EQ(load(make("huge.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	CHECK_EQ(load(test_write("huge.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	free(line);
 	/* The table ends at the line that is not a row, and says so. */
@@ -601,7 +565,7 @@ static void test_layout_variants(void)
 			size_t len;
 			char *text = prefixed(prefixes[i], top, &len);
 
-			CHECK_EQ(load(make("variant.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+			CHECK_EQ(load(test_write("variant.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 			free(text);
 			CHECK_STR(p.format, "torch-table");
 			CHECK(p.warnings == NULL);
@@ -626,7 +590,7 @@ static void test_not_a_table(void)
 	char msg[4096];
 	const char *text = "Name and Self CPU are words in this sentence, no table here\nat all\n";
 
-	CHECK_EQ(load(make("prose.txt", text, strlen(text)), "torch-table", &p, msg, sizeof(msg)), -1);
+	CHECK_EQ(load(test_write("prose.txt", text, strlen(text)), "torch-table", &p, msg, sizeof(msg)), -1);
 	CHECK(strstr(msg, "prose.txt: error: no key_averages() table found") != NULL);
 	profile_release(&p);
 }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsers/parser.h"
+
 struct test {
 	const char *name;
 	void (*fn)(void);
@@ -69,6 +71,70 @@ static inline const char *test_corpus_dir(void)
 	const char *dir = getenv("PROFTUI_CORPUS");
 
 	return dir && *dir ? dir : "../shared/corpus";
+}
+
+/* A scratch directory for the files a test writes, made once:
+ * $TMPDIR/proftui-test-XXXXXX. */
+static inline const char *test_dir(void)
+{
+	static char dir[256];
+
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/proftui-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(dir))
+			die("cannot make a temporary directory");
+	}
+	return dir;
+}
+
+/* Write LEN bytes of DATA to the file NAME in test_dir(); returns its path
+ * (a static buffer, valid until the next call).  Tests write bad input to
+ * files so that messages carry FILE:LINE as a user sees them. */
+static inline const char *test_write(const char *name, const void *data, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", test_dir(), name);
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+	return path;
+}
+
+/* Load the NR files PATHS (as FORMAT unless NULL) into P, initialised here
+ * and left for the caller to release; the messages go to MSG (CAP bytes).
+ * Returns profile_load()'s code. */
+static inline int test_load_paths(struct profile *p, const char *const *paths, size_t nr,
+				  const char *format, char *msg, size_t cap)
+{
+	struct load_options opt = { .format = format };
+	FILE *err = tmpfile();
+	size_t n = 0;
+	int rc;
+
+	opt.err = err;
+	profile_init(p, paths[0]);
+	rc = profile_load(p, paths, nr, &opt);
+	if (err) {
+		rewind(err);
+		n = fread(msg, 1, cap - 1, err);
+		fclose(err);
+	}
+	msg[n] = '\0';
+	return rc;
+}
+
+static inline int test_load(struct profile *p, const char *path, const char *format, char *msg,
+			    size_t cap)
+{
+	const char *paths[1] = { path };
+
+	return test_load_paths(p, paths, 1, format, msg, cap);
 }
 
 int main(int argc, char **argv)
