@@ -184,6 +184,53 @@ static bool in_step(const struct pane *pane, const struct node *n)
 }
 
 /*
+ * The filter's verdict per name.  A trace calls the same few thousand ops
+ * millions of times and names are interned (equal names, equal pointers),
+ * so each name goes through PCRE2 once per filter, not once per node.
+ */
+struct verdicts {
+	const char **keys;
+	bool *match;
+	size_t cap, nr;
+};
+
+static bool verdict(struct verdicts *v, const struct filter *f, const char *name)
+{
+	uintptr_t h = (uintptr_t)name;
+	size_t i;
+
+	if (!f)
+		return true;
+	if (2 * (v->nr + 1) > v->cap) {
+		struct verdicts old = *v;
+
+		v->cap = v->cap ? 2 * v->cap : 1024;
+		v->keys = xcalloc(v->cap, sizeof(*v->keys));
+		v->match = xcalloc(v->cap, sizeof(*v->match));
+		v->nr = 0;
+		for (size_t k = 0; k < old.cap; k++) {
+			if (!old.keys[k])
+				continue;
+			for (i = ((uintptr_t)old.keys[k] >> 4) * 0x9e3779b97f4a7c15ULL & (v->cap - 1); v->keys[i];
+			     i = (i + 1) & (v->cap - 1))
+				;
+			v->keys[i] = old.keys[k];
+			v->match[i] = old.match[k];
+			v->nr++;
+		}
+		free(old.keys);
+		free(old.match);
+	}
+	for (i = (h >> 4) * 0x9e3779b97f4a7c15ULL & (v->cap - 1); v->keys[i]; i = (i + 1) & (v->cap - 1))
+		if (v->keys[i] == name)
+			return v->match[i];
+	v->keys[i] = name;
+	v->match[i] = filter_match(f, name, strlen(name));
+	v->nr++;
+	return v->match[i];
+}
+
+/*
  * Mark seeds (nodes that match the filter and the step), the nodes under a
  * seed and the nodes above one, in one iterative pre/post-order walk.
  */
@@ -193,6 +240,7 @@ static void mark(struct pane *pane)
 	const struct node *root = pane->prof->root;
 	const struct node *n = root;
 	bool scoped = pane->filter || (pane->scope.step && pane->prof->has_timeline);
+	struct verdicts v = { 0 };
 
 	for (size_t i = 0; i < pane->nr_rows; i++)
 		tp->state[i] &= TREE_UNFOLDED;
@@ -208,8 +256,7 @@ static void mark(struct pane *pane)
 
 			if (under)
 				*st |= TREE_UNDER_SEED;
-			else if (in_step(pane, n) &&
-				 filter_match(pane->filter, n->name, strlen(n->name)))
+			else if (in_step(pane, n) && verdict(&v, pane->filter, n->name))
 				*st |= TREE_SEED;
 		}
 		if (n->child) {
@@ -231,6 +278,8 @@ static void mark(struct pane *pane)
 			tp->state[n->parent->id] |= TREE_ABOVE_SEED;
 		n = n->next;
 	}
+	free(v.keys);
+	free(v.match);
 }
 
 static bool shown(const struct pane *pane, const struct node *n)
