@@ -56,4 +56,38 @@ for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz w
 		failed=1
 	fi
 done
+# An unreadable file.  Root reads any file, so as root the binary runs as
+# nobody, from a copy where nobody can reach it.
+unreadable() {
+	f=$1
+	if [ "$(id -u)" -ne 0 ]; then
+		"$PROFTUI" --print ops "$f"
+		return
+	fi
+	command -v setpriv >/dev/null 2>&1 || return 77
+	bin=$(mktemp -d /tmp/proftui-nobody-XXXXXX)
+	cp "$PROFTUI" "$bin/proftui"
+	cp "$f" "$bin/secret.json"
+	chmod 755 "$bin" "$bin/proftui"
+	chmod 000 "$bin/secret.json"
+	(cd "$bin" && setpriv --reuid=65534 --regid=65534 --clear-groups ./proftui --print ops secret.json)
+	rc=$?
+	rm -rf "$bin"
+	return $rc
+}
+printf '{"traceEvents": []}\n' >"$dir/secret.json"
+chmod 000 "$dir/secret.json"
+unreadable "$dir/secret.json" >"$dir/stdout" 2>"$dir/stderr"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "SKIP: badinput: an unreadable file (root, and no setpriv to drop it)"
+elif [ "$rc" -eq 2 ] && grep -q 'secret.json: error: cannot open: Permission denied' "$dir/stderr" &&
+	[ "$(grep -c . "$dir/stderr")" -eq 1 ]; then
+	echo "PASS: badinput: an unreadable file"
+else
+	echo "FAIL: badinput: an unreadable file (exit $rc)"
+	cat "$dir/stderr"
+	failed=1
+fi
+chmod 644 "$dir/secret.json"
 exit $failed
