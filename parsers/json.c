@@ -342,15 +342,32 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 	return kind;
 }
 
-static bool is_number_char(char c)
-{
-	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
-
-static bool is_word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '_';
-}
+/*
+ * Byte classes, one table lookup where the loops that run on every byte
+ * of a trace would test a chain of characters:
+ *   1  whitespace between tokens (space, \n, \r, \t)
+ *   2  a byte of a number or a bare word (digits, - + . e E, letters, / _)
+ *   4  a byte json_skip_value() passes over (anything but " { } [ ] ,)
+ */
+enum { CL_SPACE = 1, CL_SCALAR = 2, CL_PLAIN = 4 };
+static const uint8_t byte_class[256] = {
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 4, 4, 5, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	5, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 6, 0, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4,
+	4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 4, 0, 4, 6,
+	4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 4, 0, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 6, 6, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+};
 
 /* JSON's number grammar, leniently: leading zeros and '+' pass. */
 static bool valid_number(const char *s, size_t n)
@@ -390,8 +407,7 @@ static enum json_tok scan_scalar(struct json *j)
 	const char *s;
 
 	for (;;) {
-		while (in->cur + off < in->end &&
-		       (is_number_char(in->cur[off]) || is_word_char(in->cur[off])))
+		while (in->cur + off < in->end && (byte_class[(unsigned char)in->cur[off]] & CL_SCALAR))
 			if (++off > JSON_MAX_NUMBER)
 				return fail_at(j, in->cur, "number or word longer than %s characters",
 					       "64");
@@ -439,7 +455,7 @@ static inline bool skip_space(struct json *j)
 	for (;;) {
 		const char *p = in->cur, *end = in->end;
 
-		while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		while (p < end && (byte_class[(unsigned char)*p] & CL_SPACE))
 			p++;
 		in->cur = (char *)p;
 		if (p < end)
@@ -681,7 +697,14 @@ enum json_tok json_skip_value(struct json *j)
 		} else if (c == ',' && depth == 0) {
 			break;
 		} else {
-			off++;
+			/* A run of plain bytes (digits, spaces, commas deeper
+			 * in) at once. */
+			const char *q = p + 1;
+
+			while (q < end && ((byte_class[(unsigned char)*q] & CL_PLAIN) || (*q == ',' && depth)))
+				q++;
+			off = (size_t)(q - in->cur);
+			continue;
 		}
 		if (depth == 0 && (c == '"' || c == '}' || c == ']'))
 			break;
