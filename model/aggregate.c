@@ -33,16 +33,6 @@ struct row_index {
 	size_t alloc;
 };
 
-static size_t key_hash(const void *key)
-{
-	uintptr_t x = (uintptr_t)key;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static void index_grow(struct row_index *ix, const struct agg *a)
 {
 	free(ix->keys);
@@ -53,7 +43,7 @@ static void index_grow(struct row_index *ix, const struct agg *a)
 	for (size_t r = 0; r < a->nr; r++) {
 		const struct node *n = a->rows[r].first;
 		const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
-		size_t i = key_hash(key) & (ix->alloc - 1);
+		size_t i = hash_ptr(key) & (ix->alloc - 1);
 
 		while (ix->keys[i])
 			i = (i + 1) & (ix->alloc - 1);
@@ -70,7 +60,7 @@ static struct agg_row *row_for(struct agg *a, struct row_index *ix, const struct
 
 	if (2 * (a->nr + 1) > ix->alloc)
 		index_grow(ix, a);
-	i = key_hash(key) & (ix->alloc - 1);
+	i = hash_ptr(key) & (ix->alloc - 1);
 	while (ix->keys[i]) {
 		if (ix->keys[i] == key)
 			return &a->rows[ix->rows[i]];

@@ -19,6 +19,9 @@ struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
+/* Make room for EXTRA more bytes (and the NUL) without adding any: for
+ * writing into b->s + b->len directly. */
+void strbuf_grow(struct strbuf *b, size_t extra);
 /* Append N bytes of S (copied). */
 void strbuf_add(struct strbuf *b, const char *s, size_t n);
 void strbuf_addstr(struct strbuf *b, const char *s);

@@ -25,6 +25,22 @@ NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Called by die() before it prints; tui/ sets it to end curses. */
 extern void (*die_hook)(void);
 
+/* A well-mixed hash of an integer key, or of a pointer (interned names
+ * compare by pointer), for the open-addressed tables of the model, the
+ * parsers and the panes. */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static inline size_t hash_ptr(const void *p)
+{
+	return (size_t)hash_u64((uint64_t)(uintptr_t)p);
+}
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);

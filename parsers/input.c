@@ -167,6 +167,16 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+static void reader_free(struct reader *r)
+{
+	for (int i = 0; i < NR_CHUNKS; i++)
+		free(r->ring[i].data);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->more);
+	pthread_cond_destroy(&r->room);
+	free(r);
+}
+
 static void reader_start(struct input *in)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
@@ -180,12 +190,7 @@ static void reader_start(struct input *in)
 	if (pthread_create(&r->thread, NULL, reader_main, in) != 0) {
 		/* No thread: read in this one, as before. */
 		in->reader = NULL;
-		for (int i = 0; i < NR_CHUNKS; i++)
-			free(r->ring[i].data);
-		pthread_mutex_destroy(&r->lock);
-		pthread_cond_destroy(&r->more);
-		pthread_cond_destroy(&r->room);
-		free(r);
+		reader_free(r);
 	}
 }
 
@@ -198,12 +203,7 @@ static void reader_stop(struct input *in)
 	pthread_cond_signal(&r->room);
 	pthread_mutex_unlock(&r->lock);
 	pthread_join(r->thread, NULL);
-	for (int i = 0; i < NR_CHUNKS; i++)
-		free(r->ring[i].data);
-	pthread_mutex_destroy(&r->lock);
-	pthread_cond_destroy(&r->more);
-	pthread_cond_destroy(&r->room);
-	free(r);
+	reader_free(r);
 	in->reader = NULL;
 }
 

@@ -1076,17 +1076,6 @@ struct idmap {
 	size_t alloc;
 };
 
-static uint64_t mix(int64_t key)
-{
-	uint64_t x = (uint64_t)key;
-
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	return x ^ (x >> 33);
-}
-
 static void idmap_init(struct idmap *m, size_t n)
 {
 	m->alloc = 16;
@@ -1107,7 +1096,7 @@ static void idmap_release(struct idmap *m)
 /* The slot of KEY: m->keys[slot] == KEY if present, NO_ID if free. */
 static size_t idmap_slot(const struct idmap *m, int64_t key)
 {
-	size_t i = mix(key) & (m->alloc - 1);
+	size_t i = hash_u64((uint64_t)(key)) & (m->alloc - 1);
 
 	while (m->keys[i] != NO_ID && m->keys[i] != key)
 		i = (i + 1) & (m->alloc - 1);

@@ -1686,16 +1686,6 @@ struct mjson {
 	int64_t seq;
 };
 
-static size_t ptr_hash(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 /* The record of operator ID (the key just read), created if new. */
 static struct opr *opr_of(struct mjson *mj, const char *s, size_t n)
 {
@@ -1709,7 +1699,7 @@ static struct opr *opr_of(struct mjson *mj, const char *s, size_t n)
 		for (i = 0; i < cap; i++)
 			idx[i] = UINT32_MAX;
 		for (size_t k = 0; k < mj->nr; k++) {
-			size_t h = ptr_hash(mj->oprs[k].id) & (cap - 1);
+			size_t h = hash_ptr(mj->oprs[k].id) & (cap - 1);
 
 			while (idx[h] != UINT32_MAX)
 				h = (h + 1) & (cap - 1);
@@ -1720,7 +1710,7 @@ static struct opr *opr_of(struct mjson *mj, const char *s, size_t n)
 		mj->index_cap = cap;
 	}
 	mask = mj->index_cap - 1;
-	for (i = ptr_hash(id) & mask; mj->index[i] != UINT32_MAX; i = (i + 1) & mask)
+	for (i = hash_ptr(id) & mask; mj->index[i] != UINT32_MAX; i = (i + 1) & mask)
 		if (mj->oprs[mj->index[i]].id == id)
 			return &mj->oprs[mj->index[i]];
 	GROW(mj->oprs, mj->alloc, mj->nr + 1);
@@ -1750,6 +1740,21 @@ static enum json_tok skip(struct mjson *mj, enum json_tok t)
 static bool tok_failed(enum json_tok t)
 {
 	return t == JSON_ERROR || t == JSON_EOF;
+}
+
+/* Read the next value, which should open a container (OPEN).  True when
+ * it does; else *T is what the caller returns: the error, or the last
+ * token of the odd value WHAT, warned about and skipped. */
+static bool expect_open(struct mjson *mj, enum json_tok open, const char *what, enum json_tok *t)
+{
+	*t = json_next(&mj->j);
+	if (*t == open)
+		return true;
+	if (!tok_failed(*t)) {
+		odd_value(mj, what);
+		*t = skip(mj, *t);
+	}
+	return false;
 }
 
 /* {"start": s, "kern": k, "end": e} in seconds: E - S in ns, or -1. */
@@ -1811,22 +1816,14 @@ static void note_comp_node(struct mjson *mj, const char *name)
 static enum json_tok read_times(struct mjson *mj, bool is_device)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_OBJ_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, is_device ? "'device'" : "'host'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_OBJ_BEGIN, is_device ? "'device'" : "'host'", &t))
+		return t;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
 
-		t = json_next(j);
-		if (t != JSON_OBJ_BEGIN) {
-			if (tok_failed(t))
-				return t;
-			odd_value(mj, "an operator's times");
-			t = skip(mj, t);
+		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's times", &t)) {
 			if (tok_failed(t))
 				return t;
 			continue;
@@ -1835,12 +1832,7 @@ static enum json_tok read_times(struct mjson *mj, bool is_device)
 			const char *where = is_device ? profile_intern(mj->p, j->s, j->len) : NULL;
 			int64_t ns;
 
-			t = json_next(j);
-			if (t != JSON_OBJ_BEGIN) {
-				if (tok_failed(t))
-					return t;
-				odd_value(mj, "an operator's times");
-				t = skip(mj, t);
+			if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's times", &t)) {
 				if (tok_failed(t))
 					return t;
 				continue;
@@ -1965,25 +1957,17 @@ static char *join_shapes(char **shapes, size_t nr, char **strides, size_t nr_str
 static enum json_tok read_footprints(struct mjson *mj)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_OBJ_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, "'opr_footprint'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_OBJ_BEGIN, "'opr_footprint'", &t))
+		return t;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
 		char **in = NULL, **out = NULL, **layouts = NULL;
 		size_t nr_in = 0, nr_out = 0, nr_layouts = 0;
 		struct opr *o;
 
-		t = json_next(j);
-		if (t != JSON_OBJ_BEGIN) {
-			if (tok_failed(t))
-				return t;
-			odd_value(mj, "an operator's footprint");
-			t = skip(mj, t);
+		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's footprint", &t)) {
 			if (tok_failed(t))
 				return t;
 			continue;
@@ -2044,13 +2028,10 @@ static enum json_tok read_footprints(struct mjson *mj)
 static enum json_tok read_profiler(struct mjson *mj)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_OBJ_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, "'profiler'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_OBJ_BEGIN, "'profiler'", &t))
+		return t;
 	mj->has_profiler = true;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		if (json_is(j, "device"))
@@ -2071,23 +2052,15 @@ static enum json_tok read_profiler(struct mjson *mj)
 static enum json_tok read_operators(struct mjson *mj)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_OBJ_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, "'operator'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_OBJ_BEGIN, "'operator'", &t))
+		return t;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
 
 		mj->oprs[idx].in_graph = true;
-		t = json_next(j);
-		if (t != JSON_OBJ_BEGIN) {
-			if (tok_failed(t))
-				return t;
-			odd_value(mj, "an operator");
-			t = skip(mj, t);
+		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator", &t)) {
 			if (tok_failed(t))
 				return t;
 			continue;
@@ -2127,13 +2100,10 @@ static enum json_tok read_operators(struct mjson *mj)
 static enum json_tok read_comp_seq(struct mjson *mj)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_ARR_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, "'comp_seq'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_ARR_BEGIN, "'comp_seq'", &t))
+		return t;
 	while ((t = json_next(j)) != JSON_ARR_END) {
 		if (tok_failed(t))
 			return t;
@@ -2155,13 +2125,10 @@ static enum json_tok read_comp_seq(struct mjson *mj)
 static enum json_tok read_graph_exec(struct mjson *mj)
 {
 	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
+	enum json_tok t;
 
-	if (t != JSON_OBJ_BEGIN) {
-		if (!tok_failed(t))
-			odd_value(mj, "'graph_exec'");
-		return tok_failed(t) ? t : skip(mj, t);
-	}
+	if (!expect_open(mj, JSON_OBJ_BEGIN, "'graph_exec'", &t))
+		return t;
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		if (json_is(j, "operator")) {
 			t = read_operators(mj);

@@ -442,50 +442,6 @@ static enum json_tok read_step_row(struct tb *tb, const struct step_cols *sc)
 	return t;
 }
 
-/* "steps": {"columns": [...], "rows": [[...], ...]} */
-static enum json_tok read_steps(struct tb *tb)
-{
-	struct json *j = &tb->j;
-	struct step_cols sc = { .nr = 0, .name_col = -1 };
-	bool has_cols = false;
-	enum json_tok t;
-
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		if (json_is(j, "columns")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
-				if (failed(t = read_step_columns(tb, &sc)))
-					return t;
-				has_cols = sc.nr > 0;
-				continue;
-			}
-		} else if (json_is(j, "rows")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN && has_cols) {
-				while ((t = json_next(j)) != JSON_ARR_END) {
-					if (failed(t))
-						return t;
-					t = t == JSON_ARR_BEGIN ? read_step_row(tb, &sc) : not_a(tb, t, "step row");
-					if (failed(t))
-						return t;
-				}
-				continue;
-			}
-			if (t == JSON_ARR_BEGIN) {
-				struct pos at = here(tb);
-
-				diag_warn(tb->d, &at, "tables whose rows come before their columns, skipped",
-					  "step rows come before their columns; skipped");
-			}
-		} else {
-			if (failed(t = json_skip_value(j)))
-				return t;
-			continue;
-		}
-		if (failed(t = skip(tb, t)))
-			return t;
-	}
-	return t;
-}
-
 /* A JSON scalar as text, for Info lines. */
 static void scalar_text(const struct json *j, enum json_tok t, char *out, size_t cap)
 {
@@ -1170,20 +1126,28 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	return t;
 }
 
-/* "data": {"columns": [...], "rows": [[...]...]} */
-static enum json_tok read_kernel_table(struct tb *tb)
+enum table_kind { TABLE_STEPS, TABLE_KERNELS };
+
+/*
+ * The overview's "steps" and the kernel table's "data" are both
+ * {"columns": [...], "rows": [[...], ...]}: the columns say what each
+ * row's cells are, so rows that come before them are skipped.
+ */
+static enum json_tok read_table(struct tb *tb, enum table_kind kind)
 {
 	struct json *j = &tb->j;
+	struct step_cols sc = { .nr = 0, .name_col = -1 };
 	struct kcols kc = { .nr = 0 };
-	bool has_cols = false;
+	bool steps = kind == TABLE_STEPS, has_cols = false;
 	enum json_tok t;
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		if (json_is(j, "columns")) {
 			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
-				if (failed(t = read_kernel_columns(tb, &kc)))
+				t = steps ? read_step_columns(tb, &sc) : read_kernel_columns(tb, &kc);
+				if (failed(t))
 					return t;
-				has_cols = true;
+				has_cols = steps ? sc.nr > 0 : true;
 				continue;
 			}
 		} else if (json_is(j, "rows")) {
@@ -1191,8 +1155,10 @@ static enum json_tok read_kernel_table(struct tb *tb)
 				while ((t = json_next(j)) != JSON_ARR_END) {
 					if (failed(t))
 						return t;
-					t = t == JSON_ARR_BEGIN ? read_kernel_row(tb, &kc) :
-								  not_a(tb, t, "kernel row");
+					if (t != JSON_ARR_BEGIN)
+						t = not_a(tb, t, steps ? "step row" : "kernel row");
+					else
+						t = steps ? read_step_row(tb, &sc) : read_kernel_row(tb, &kc);
 					if (failed(t))
 						return t;
 				}
@@ -1202,7 +1168,8 @@ static enum json_tok read_kernel_table(struct tb *tb)
 				struct pos at = here(tb);
 
 				diag_warn(tb->d, &at, "tables whose rows come before their columns, skipped",
-					  "kernel rows come before their columns; skipped");
+					  "%s rows come before their columns; skipped",
+					  steps ? "step" : "kernel");
 			}
 		} else {
 			if (failed(t = json_skip_value(j)))
@@ -1237,7 +1204,7 @@ static enum json_tok read_doc(struct tb *tb)
 		if (json_is(j, "steps")) {
 			begin_doc(tb, DOC_OVERVIEW);
 			if ((t = json_next(j)) == JSON_OBJ_BEGIN) {
-				if (failed(t = read_steps(tb)))
+				if (failed(t = read_table(tb, TABLE_STEPS)))
 					return t;
 				continue;
 			}
@@ -1290,7 +1257,7 @@ static enum json_tok read_doc(struct tb *tb)
 			}
 			if (t == JSON_OBJ_BEGIN) {
 				begin_doc(tb, DOC_KERNEL_TABLE);
-				if (failed(t = read_kernel_table(tb)))
+				if (failed(t = read_table(tb, TABLE_KERNELS)))
 					return t;
 				continue;
 			}

@@ -372,19 +372,9 @@ struct name_index {
 	size_t mask;
 };
 
-static size_t ptr_hash(const void *p)
-{
-	uintptr_t x = (uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static size_t *index_slot(struct name_index *ix, const char *name)
 {
-	size_t i = ptr_hash(name) & ix->mask;
+	size_t i = hash_ptr(name) & ix->mask;
 
 	while (ix->keys[i] && ix->keys[i] != name)
 		i = (i + 1) & ix->mask;
@@ -2243,7 +2233,7 @@ static enum json_tok trex_stats(struct meta_set *ms, struct json *j, const char 
 		snprintf(k, sizeof(k), "%s percentiles", key);
 		meta_set(ms, section, k, rest.s);
 	}
-	free(rest.s);
+	strbuf_release(&rest);
 	if (t != JSON_ARR_END)
 		t = json_skip(j, t);
 	return t;
@@ -2270,7 +2260,7 @@ static enum json_tok trex_section(struct meta_set *ms, struct json *j, const cha
 				strbuf_addstr(&v, unit);
 			if (v.len)
 				meta_set(ms, section, key, v.s);
-			free(v.s);
+			strbuf_release(&v);
 		} else if (t == JSON_TRUE || t == JSON_FALSE) {
 			meta_set(ms, section, key, t == JSON_TRUE ? "true" : "false");
 		} else if (t == JSON_ARR_BEGIN) {

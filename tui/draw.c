@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "ui_int.h"
 
@@ -68,18 +69,15 @@ void draw_init_colors(struct ui *ui)
 /* Escaped text of S, for the screen.  Valid until the next call. */
 static const char *screen_text(const struct ui *ui, const char *s)
 {
-	static char *buf;
-	static size_t cap;
-	size_t len = strlen(s), need = 4 * len + 1;
+	static struct strbuf buf;
+	size_t len = strlen(s);
 
 	if (!fmt_needs_escape(s, len))
 		return s;
-	if (need > cap) {
-		cap = need;
-		buf = xrealloc(buf, cap);
-	}
-	fmt_escape(s, len, !ui->utf8, buf, cap);
-	return buf;
+	strbuf_reset(&buf);
+	strbuf_grow(&buf, 4 * len);
+	buf.len = fmt_escape(s, len, !ui->utf8, buf.s, buf.cap);
+	return buf.s;
 }
 
 /* Put S at (Y, X) in at most WIDTH cells, cut with an ellipsis when it
@@ -125,11 +123,15 @@ static void put_right(int y, int x, const char *s, int width)
  * Columns across the screen
  */
 
+#define MAX_CATS 64		/* step categories with a letter of their own */
+
 struct layout {
 	int nr;			/* columns shown, in screen order */
 	int col[MAX_COLS];	/* pane column index */
 	int x[MAX_COLS], w[MAX_COLS];
 	bool more_right;	/* columns cut off at the right */
+	int64_t bar_scale;	/* Steps: the longest step, a full bar */
+	char letters[MAX_CATS];	/* Steps: each category's letter */
 };
 
 static int bar_width(int cols)
@@ -272,73 +274,74 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
  * longest step.
  */
 
-static char cat_letter(const struct profile *p, size_t k)
+/* Each category's letter: the first letter of its name that no earlier
+ * category took ('?' when none is left). */
+static void cat_letters(const struct profile *p, char *out, size_t max)
 {
-	/* The first letter of the name not taken by an earlier category. */
 	bool taken[26] = { false };
 
-	for (size_t i = 0; i <= k; i++) {
-		const char *s = p->step_cats[i];
-		char pick = '?';
-
-		for (; *s; s++) {
+	for (size_t k = 0; k < p->nr_step_cats && k < max; k++) {
+		out[k] = '?';
+		for (const char *s = p->step_cats[k]; *s; s++) {
 			char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
 
 			if (c >= 'A' && c <= 'Z' && !taken[c - 'A']) {
-				pick = c;
+				out[k] = c;
+				taken[c - 'A'] = true;
 				break;
 			}
 		}
-		if (pick != '?')
-			taken[pick - 'A'] = true;
-		if (i == k)
-			return pick;
 	}
-	return '?';
 }
 
-static int64_t longest_step(const struct pane *pane)
+/* What every bar of a frame shares: the scale (the longest step) and the
+ * categories' letters, worked out once per frame, not per cell. */
+static void bar_init(const struct ui *ui, const struct pane *pane, struct layout *L)
 {
-	int64_t best = 0;
-
+	L->bar_scale = 0;
+	if (pane->ops != &steps_pane_ops)
+		return;
 	for (size_t i = 0; i < pane->nr_rows; i++) {
 		const struct step *s = pane->rows[i];
 
-		if (s->total_ns > best)
-			best = s->total_ns;
+		if (s->total_ns > L->bar_scale)
+			L->bar_scale = s->total_ns;
 	}
-	return best;
+	cat_letters(ui->prof, L->letters, MAX_CATS);
 }
 
-static void draw_bar(const struct ui *ui, const struct pane *pane, const struct step *s, int y,
+static char letter_of(const struct layout *L, size_t k)
+{
+	return k < MAX_CATS ? L->letters[k] : '?';
+}
+
+static void draw_bar(const struct ui *ui, const struct layout *L, const struct step *s, int y,
 		     int x, int width)
 {
 	const struct profile *p = ui->prof;
-	int64_t scale = longest_step(pane), cum = 0;
+	int64_t cum = 0;
 	int pos = 0;
 
-	if (scale <= 0)
+	if (L->bar_scale <= 0)
 		return;
 	for (size_t k = 0; k < p->nr_step_cats; k++) {
+		chtype ch = ui->color && ui->utf8 ? ' ' : (chtype)letter_of(L, k);
 		int end;
 
 		if (s->cat_ns[k] <= 0)
 			continue;
 		cum += s->cat_ns[k];
 		/* Cumulative rounding: the segments add up to the total. */
-		end = (int)((double)cum * width / (double)scale + 0.5);
+		end = (int)((double)cum * width / (double)L->bar_scale + 0.5);
 		if (end > width)
 			end = width;
 		move(y, x + pos);
-		if (ui->color) {
+		if (ui->color)
 			attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
-			for (; pos < end; pos++)
-				addch(ui->utf8 ? ' ' : (chtype)cat_letter(p, k));
+		for (; pos < end; pos++)
+			addch(ch);
+		if (ui->color)
 			attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
-		} else {
-			for (; pos < end; pos++)
-				addch((chtype)cat_letter(p, k));
-		}
 	}
 }
 
@@ -418,7 +421,7 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 
 		if (col->kind == COL_BAR) {
 			if (pane->ops == &steps_pane_ops)
-				draw_bar(ui, pane, row, y, L->x[k], L->w[k]);
+				draw_bar(ui, L, row, y, L->x[k], L->w[k]);
 			if (selected)
 				attron(A_REVERSE);
 			continue;
@@ -564,7 +567,8 @@ static void draw_tabs(const struct ui *ui)
 	}
 }
 
-static void draw_status(const struct ui *ui, const struct pane *pane, int y)
+static void draw_status(const struct ui *ui, const struct pane *pane, const struct layout *L,
+			int y)
 {
 	char left[64], right[256];
 	const void *row = pane_row(pane, pane->cursor);
@@ -579,7 +583,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, int y)
 		size_t n = 0;
 
 		for (size_t k = 0; k < ui->prof->nr_step_cats && n < sizeof(right) - 40; k++)
-			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", cat_letter(ui->prof, k),
+			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", letter_of(L, k),
 					      ui->prof->step_cats[k]);
 	}
 	snprintf(left, sizeof(left), " %zu/%zu ", pane->nr_view ? pane->cursor + 1 : 0, pane->nr_view);
@@ -601,7 +605,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, int y)
 				snprintf(item, sizeof(item), " %s", ui->prof->step_cats[k]);
 				mvaddch(y, x++, ' ');
 				attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
-				mvaddch(y, x++, (chtype)cat_letter(ui->prof, k));
+				mvaddch(y, x++, (chtype)letter_of(L, k));
 				attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
 				mvaddstr(y, x, item);
 				x += (int)strlen(item);
@@ -616,8 +620,9 @@ static void draw_status(const struct ui *ui, const struct pane *pane, int y)
 		mvaddstr(y, lw, pane->filter ? "no row matches the filter" : "no rows");
 }
 
-/* The keys of a few actions, as the bar's hint: "?:help /:filter ...". */
-static void hint(const struct ui *ui, const struct pane *pane, char *buf, size_t size)
+/* The keys of a few actions, as the bar's hint: "? help  / filter ...",
+ * for one section of the keymap into BUF. */
+static void make_hint(const struct keymap *km, enum keymap_section sec, char *buf, size_t size)
 {
 	static const struct {
 		enum action act;
@@ -627,29 +632,31 @@ static void hint(const struct ui *ui, const struct pane *pane, char *buf, size_t
 		{ ACT_DRILL, "drill" },	 { ACT_TOGGLE_FOLD, "fold" }, { ACT_EXPORT, "export" },
 		{ ACT_BACK, "back" },
 	};
-	enum keymap_section sec = pane->ops == &tree_pane_ops ? KS_TREE : KS_GLOBAL;
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(items) && n < size; i++) {
-		char keys[128];
+		char keys[128], *best, *k;
 
-		if (items[i].act == ACT_TOGGLE_FOLD && sec != KS_TREE)
+		/* The Tree folds where the other panes drill. */
+		if ((items[i].act == ACT_TOGGLE_FOLD && sec != KS_TREE) ||
+		    (items[i].act == ACT_DRILL && sec == KS_TREE))
 			continue;
-		if (items[i].act == ACT_DRILL && sec == KS_TREE)
-			continue;
-		char *best, *k;
-
-		if (!keymap_keys_of(&ui->km, sec, items[i].act, keys, sizeof(keys)))
+		if (!keymap_keys_of(km, sec, items[i].act, keys, sizeof(keys)))
 			continue;
 		/* The shortest of its keys: "q" rather than "<BS>". */
 		best = keys;
 		for (k = strtok(keys, " "); k; k = strtok(NULL, " "))
 			if (strlen(k) < strlen(best))
 				best = k;
-		memmove(keys, best, strlen(best) + 1);
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", keys, items[i].what);
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best, items[i].what);
 	}
+}
+
+void draw_init_hints(struct ui *ui)
+{
+	make_hint(&ui->km, KS_GLOBAL, ui->hint[0], sizeof(ui->hint[0]));
+	make_hint(&ui->km, KS_TREE, ui->hint[1], sizeof(ui->hint[1]));
 }
 
 static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
@@ -698,14 +705,9 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 			attroff(attr_error);
 		return;
 	}
-	{
-		char h[512];
-
-		hint(ui, pane, h, sizeof(h));
-		attron(A_DIM);
-		put_cut(ui, y, 0, h, COLS - 1, false);
-		attroff(A_DIM);
-	}
+	attron(A_DIM);
+	put_cut(ui, y, 0, ui->hint[pane->ops == &tree_pane_ops], COLS - 1, false);
+	attroff(A_DIM);
 }
 
 void draw_screen(struct ui *ui)
@@ -758,6 +760,7 @@ void draw_screen(struct ui *ui)
 		ui->reveal_sort = false;
 	}
 
+	bar_init(ui, pane, &L);
 	draw_title(ui, pane);
 	draw_tabs(ui);
 	draw_header(ui, pane, &L, 2);
@@ -770,7 +773,7 @@ void draw_screen(struct ui *ui)
 	}
 	for (int f = 0; f < foot_rows; f++)
 		draw_row(ui, pane, &L, pane->foot[f], SIZE_MAX, list_top + list_rows + f, false, true);
-	draw_status(ui, pane, LINES - 2);
+	draw_status(ui, pane, &L, LINES - 2);
 	draw_bar_line(ui, pane, LINES - 1);
 	refresh();
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "export.h"
 
@@ -72,36 +73,25 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
 #undef ADD
 }
 
-/* A growable buffer for escaped text: names can be megabytes long. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_reserve(struct sbuf *b, size_t n)
-{
-	if (b->cap < n + 1) {
-		b->cap = n + 1 > 2 * b->cap ? n + 1 : 2 * b->cap;
-		b->s = xrealloc(b->s, b->cap);
-	}
-}
-
 /* The cell's text, escaped for a reader (controls as \xNN). */
 static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
-			    struct sbuf *raw, struct sbuf *esc)
+			    struct strbuf *raw, struct strbuf *esc)
 {
 	struct cell v = pane_cell(pane, row, col);
 	size_t len;
 
+	/* Names can be megabytes long: the buffers grow to them. */
 	if (v.type == CELL_TEXT) {
 		len = strlen(v.v.s);
 		if (!fmt_needs_escape(v.v.s, len))
 			return v.v.s;
-		sb_reserve(esc, 4 * len);
+		strbuf_reset(esc);
+		strbuf_grow(esc, 4 * len);
 		esc->len = fmt_escape(v.v.s, len, false, esc->s, esc->cap);
 		return esc->s;
 	}
-	sb_reserve(raw, 64);
+	strbuf_reset(raw);
+	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
 	return raw->s;
 }
@@ -160,7 +150,7 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 {
 	size_t nr_cols = pane->nr_cols, total = nr + pane->nr_foot;
 	size_t *width = xcalloc(nr_cols, sizeof(*width));
-	struct sbuf raw = { 0 }, esc = { 0 };
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
 	char prefix[512];
 	size_t last = 0;
 
@@ -268,8 +258,8 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 		fputs(md ? "|\n" : "\n", out);
 	}
 	free(width);
-	free(raw.s);
-	free(esc.s);
+	strbuf_release(&raw);
+	strbuf_release(&esc);
 	return (long)nr;
 }
 
@@ -295,7 +285,7 @@ static void csv_field(FILE *out, const char *s, bool tsv)
 
 /* One CSV/TSV line: the header (ROW is NULL) or view row I. */
 static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t i, bool tsv,
-		     struct sbuf *raw, struct sbuf *esc)
+		     struct strbuf *raw, struct strbuf *esc)
 {
 	char key[128];
 	bool first = true;
@@ -321,13 +311,13 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 
 static long export_csv(const struct pane *pane, FILE *out, size_t nr, bool tsv)
 {
-	struct sbuf raw = { 0 }, esc = { 0 };
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
 
 	csv_line(pane, out, NULL, 0, tsv, &raw, &esc);
 	for (size_t i = 0; i < nr; i++)
 		csv_line(pane, out, pane_row(pane, i), i, tsv, &raw, &esc);
-	free(raw.s);
-	free(esc.s);
+	strbuf_release(&raw);
+	strbuf_release(&esc);
 	return (long)nr;
 }
 
@@ -349,7 +339,7 @@ static void json_string(FILE *out, const char *s)
 
 static long export_json(const struct pane *pane, FILE *out, size_t nr)
 {
-	struct sbuf raw = { 0 }, esc = { 0 };
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
 	char key[128];
 
 	fputs("[", out);
@@ -384,8 +374,8 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 		fputs("}", out);
 	}
 	fputs(nr ? "\n]\n" : "]\n", out);
-	free(raw.s);
-	free(esc.s);
+	strbuf_release(&raw);
+	strbuf_release(&esc);
 	return (long)nr;
 }
 

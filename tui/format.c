@@ -14,23 +14,29 @@ static uint64_t scaled(int64_t ns, uint64_t div)
 	return m / div + (m % div >= (div + 1) / 2);
 }
 
+/* BUF (N bytes from snprintf, fixed-point) without trailing zeros or a
+ * bare point; returns the new length. */
+static size_t trim_fraction(char *buf, int n, size_t size)
+{
+	if (n < 0)
+		return 0;
+	if ((size_t)n >= size)
+		return size - 1;
+	if (!strchr(buf, '.'))
+		return (size_t)n;
+	while (buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (buf[n - 1] == '.')
+		buf[--n] = '\0';
+	return (size_t)n;
+}
+
 size_t fmt_us(int64_t ns, char *buf, size_t size)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	int n;
-
-	if (m % 1000 == 0)
-		n = snprintf(buf, size, "%s%" PRIu64, ns < 0 ? "-" : "", m / 1000);
-	else if (m % 100 == 0)
-		n = snprintf(buf, size, "%s%" PRIu64 ".%01" PRIu64, ns < 0 ? "-" : "", m / 1000,
-			     m % 1000 / 100);
-	else if (m % 10 == 0)
-		n = snprintf(buf, size, "%s%" PRIu64 ".%02" PRIu64, ns < 0 ? "-" : "", m / 1000,
-			     m % 1000 / 10);
-	else
-		n = snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", m / 1000,
-			     m % 1000);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	/* No trailing zeros, no bare point: "62969", "110.88". */
+	return trim_fraction(buf, snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
+					   m / 1000, m % 1000), size);
 }
 
 size_t fmt_time(int64_t ns, char *buf, size_t size)
@@ -96,24 +102,17 @@ static size_t fmt_si(double d, char *buf, size_t size)
  * zeros, at most six decimals. */
 static size_t fmt_raw_real(double d, char *buf, size_t size)
 {
-	int n;
+	size_t n;
 
-	if (fabs(d) >= 1e15 || (d != 0 && fabs(d) < 1e-6))
-		n = snprintf(buf, size, "%.17g", d);
-	else {
-		char *dot;
+	if (fabs(d) >= 1e15 || (d != 0 && fabs(d) < 1e-6)) {
+		int k = snprintf(buf, size, "%.17g", d);
 
-		n = snprintf(buf, size, "%.6f", d);
-		if (n > 0 && (size_t)n < size && (dot = strchr(buf, '.'))) {
-			while (n > 0 && buf[n - 1] == '0')
-				buf[--n] = '\0';
-			if (n > 0 && buf[n - 1] == '.')
-				buf[--n] = '\0';
-		}
-		if (!strcmp(buf, "-0"))
-			n = snprintf(buf, size, "0");
+		return k < 0 ? 0 : (size_t)k < size ? (size_t)k : size - 1;
 	}
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	n = trim_fraction(buf, snprintf(buf, size, "%.6f", d), size);
+	if (!strcmp(buf, "-0"))
+		n = (size_t)snprintf(buf, size, "0");
+	return n;
 }
 
 size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *buf, size_t size)
@@ -200,6 +199,30 @@ size_t u8_decode(const char *s, size_t len, uint32_t *cp)
 	}
 	*cp = c;
 	return n;
+}
+
+size_t u8_encode(uint32_t cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
 }
 
 bool fmt_needs_escape(const char *s, size_t len)

@@ -103,6 +103,9 @@ size_t u8_width(const char *s, size_t len);
 /* Decode one UTF-8 character at S (at most LEN bytes): *CP gets the code
  * point (U+FFFD for a bad sequence); returns its length (>= 1). */
 size_t u8_decode(const char *s, size_t len, uint32_t *cp);
+/* Encode the code point CP (below U+110000) as UTF-8 in OUT; returns the
+ * length, 1 to 4. */
+size_t u8_encode(uint32_t cp, char out[4]);
 /* Width of one code point: 0, 1 or 2. */
 int u8_cp_width(uint32_t cp);
 /*

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "../model/util.h"
+#include "format.h"
 #include "keymap.h"
 
 #define FN(k) KEY_FN(k)
@@ -80,16 +81,9 @@ int keymap_key_parse(const char *name)
 		return (unsigned char)name[0];
 	if (n < 3 || name[0] != '<' || name[n - 1] != '>') {
 		/* One UTF-8 character is a key too. */
-		unsigned char c = (unsigned char)name[0];
-		size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-		int cp;
+		uint32_t cp;
 
-		if (!len || len != n)
-			return -1;
-		cp = c & (0x3f >> (len - 1));
-		for (size_t i = 1; i < len; i++)
-			cp = cp << 6 | (name[i] & 0x3f);
-		return cp;
+		return u8_decode(name, n, &cp) == n && cp != 0xfffd ? (int)cp : -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(key_names); i++)
 		if (strlen(key_names[i].name) == n - 2 && !strncasecmp(name + 1, key_names[i].name, n - 2))
@@ -125,16 +119,8 @@ const char *keymap_key_name(int key, char *buf, size_t size)
 		snprintf(buf, size, "<C-%c>", 'a' + key - 1);
 	else if (key > ' ' && key < 0x7f)
 		snprintf(buf, size, "%c", key);
-	else if (key >= 0x80 && key < 0x110000) {
-		/* UTF-8 of the code point. */
-		if (key < 0x800)
-			snprintf(buf, size, "%c%c", 0xc0 | key >> 6, 0x80 | (key & 0x3f));
-		else if (key < 0x10000)
-			snprintf(buf, size, "%c%c%c", 0xe0 | key >> 12, 0x80 | (key >> 6 & 0x3f),
-				 0x80 | (key & 0x3f));
-		else
-			snprintf(buf, size, "%c%c%c%c", 0xf0 | key >> 18, 0x80 | (key >> 12 & 0x3f),
-				 0x80 | (key >> 6 & 0x3f), 0x80 | (key & 0x3f));
+	else if (key >= 0x80 && key < 0x110000 && size > 4) {
+		buf[u8_encode((uint32_t)key, buf)] = '\0';
 	} else {
 		snprintf(buf, size, "<0x%x>", key);
 	}

@@ -336,20 +336,39 @@ static int no_such_column(const struct pane *pane, const char *name)
 	return EXIT_USAGE;
 }
 
-/* --print: one pane as text, to stdout or to -o FILE. */
+/* PATTERN (of OPTION) compiled into *OUT; false after a usage message.
+ * Empty patterns are no filter, except where one is needed. */
+static bool compile(const char *option, const char *pattern, bool need, struct filter **out)
+{
+	char err[512];
+
+	*out = NULL;
+	if (!pattern)
+		return true;
+	*out = filter_new(pattern, err, sizeof(err));
+	if (*out || (!*err && !need))
+		return true;
+	fprintf(stderr, "proftui: %s '%s': %s\n", option, pattern, *err ? err : "empty pattern");
+	return false;
+}
+
+/* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
+ * (compiled before the load, so a bad pattern costs no wait) are the
+ * pane's to free. */
 static int print_pane(struct profile *first, struct profile *p, const struct options *o,
-		      const char *label)
+		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
-	struct pane_scope scope = { .first_run = first };
-	struct filter *filter = NULL, *drill_re = NULL;
+	struct pane_scope scope = { .first_run = first, .drill_re = drill_re };
 	struct pane *pane;
 	char err[512], caption[1024];
 	int rc = 0;
 	long rows;
 
-	if (o->step && !(scope.step = find_step(p, o->step)))
-		return no_such_step(p, o->step);
+	if (o->step && !(scope.step = find_step(p, o->step))) {
+		rc = no_such_step(p, o->step);
+		goto out_filters;
+	}
 	if (o->step && !p->has_timeline && ops != &steps_pane_ops && ops != &info_pane_ops)
 		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
 			"cannot narrow them; all rows are shown\n", o->step);
@@ -358,21 +377,12 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 			ops = &drill_ops_pane_ops;
 		else if (ops == &kernels_pane_ops)
 			ops = &drill_kernels_pane_ops;
-		else
-			return usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
-						 "or --print ops (a kernel's ops)");
-		scope.drill_name = o->drill;
-		if (o->drill_re && !(drill_re = filter_new(o->drill_re, err, sizeof(err)))) {
-			fprintf(stderr, "proftui: --drill-re '%s': %s\n", o->drill_re,
-				*err ? err : "empty pattern");
-			return EXIT_USAGE;
+		else {
+			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+					       "or --print ops (a kernel's ops)");
+			goto out_filters;
 		}
-		scope.drill_re = drill_re;
-	}
-	if (o->filter && !(filter = filter_new(o->filter, err, sizeof(err))) && *err) {
-		fprintf(stderr, "proftui: --filter '%s': %s\n", o->filter, err);
-		filter_free(drill_re);
-		return EXIT_USAGE;
+		scope.drill_name = o->drill;
 	}
 	pane = pane_new(ops, p, &scope);
 	if (o->sort) {
@@ -418,6 +428,7 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 	}
 out:
 	pane_free(pane);
+out_filters:
 	filter_free(filter);
 	filter_free(drill_re);
 	return rc;
@@ -428,7 +439,8 @@ int main(int argc, char **argv)
 	struct options o = { .format = EXPORT_TXT };
 	struct load_options lo = { .err = stderr };
 	struct progress pr = { 0 };
-	struct profile first, *p;
+	struct profile first, *p = NULL;
+	struct filter *filter = NULL, *drill_re = NULL;
 	bool interactive;
 	char *label;
 	int rc;
@@ -437,16 +449,12 @@ int main(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
 	interactive = !o.print && !o.output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
-	if (o.filter && !interactive) {
-		/* A bad pattern is a usage error before any file is read. */
-		char err[512];
-		struct filter *f = filter_new(o.filter, err, sizeof(err));
-
-		if (!f && *err) {
-			fprintf(stderr, "proftui: --filter '%s': %s\n", o.filter, err);
-			return EXIT_USAGE;
-		}
-		filter_free(f);
+	/* A bad pattern is a usage error before any file is read.  (The UI
+	 * compiles its own, and says what is wrong in its bar.) */
+	if (!interactive && (!compile("--filter", o.filter, false, &filter) ||
+			     !compile("--drill-re", o.drill_re, true, &drill_re))) {
+		filter_free(filter);
+		return EXIT_USAGE;
 	}
 	lo.format = o.input_format;
 	if (isatty(STDERR_FILENO)) {
@@ -463,22 +471,15 @@ int main(int argc, char **argv)
 	 * --keep-going asks for what was kept.  The TUI opens what was kept
 	 * and says why it stopped. */
 	if (rc < 0 || (rc > 0 && !interactive && !o.keep_going)) {
-		profile_release(&first);
-		free(label);
-		return EXIT_INPUT;
+		rc = EXIT_INPUT;
+		goto out;
 	}
-	p = &first;
-	if (o.run) {
-		p = profile_run(&first, o.run - 1);
-		if (!p) {
-			fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
-				profile_nr_runs(&first));
-			profile_release(&first);
-			free(label);
-			return EXIT_USAGE;
-		}
-	}
-	if (interactive) {
+	p = o.run ? profile_run(&first, o.run - 1) : &first;
+	if (!p) {
+		fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
+			profile_nr_runs(&first));
+		rc = EXIT_USAGE;
+	} else if (interactive) {
 		struct ui_options uo = {
 			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
 			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
@@ -490,10 +491,14 @@ int main(int argc, char **argv)
 	} else {
 		int failed = rc > 0;
 
-		rc = print_pane(&first, p, &o, label);
+		rc = print_pane(&first, p, &o, label, filter, drill_re);
+		filter = drill_re = NULL;
 		if (failed && !rc)
 			rc = EXIT_INPUT;	/* printed, but the input was bad */
 	}
+out:
+	filter_free(filter);
+	filter_free(drill_re);
 	profile_release(&first);
 	free(label);
 	return rc;

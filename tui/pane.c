@@ -212,6 +212,15 @@ const char *column_json_key(const struct column *c, char *buf, size_t size)
 	return buf;
 }
 
+struct cell pane_get_i64(const struct pane *pane, const void *row, const struct column *c)
+{
+	int64_t v;
+
+	(void)pane;
+	memcpy(&v, (const char *)row + c->arg, sizeof(v));
+	return cell_int(v);
+}
+
 size_t pane_add_column(struct pane *pane, const struct column *c)
 {
 	pane->cols = xrealloc(pane->cols, (pane->nr_cols + 1) * sizeof(*pane->cols));

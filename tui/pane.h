@@ -157,6 +157,9 @@ void tree_unfold_all(struct pane *pane, size_t i);
 /* The view row of I's parent, or I itself at the top. */
 size_t tree_parent_row(const struct pane *pane, size_t i);
 
+/* For pane types: a getter for any int64 field of a row struct, the
+ * column's arg being the field's offsetof(). */
+struct cell pane_get_i64(const struct pane *pane, const void *row, const struct column *c);
 /* For pane types: add a column (copied); returns its index. */
 size_t pane_add_column(struct pane *pane, const struct column *c);
 /* Add one column per attribute key found on the rows (ops->row_attrs),

@@ -49,16 +49,6 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)ROW(row)->calls);
 }
 
-/* A time field of the row: the column's arg is its offset in agg_row. */
-static struct cell get_time(const struct pane *pane, const void *row, const struct column *c)
-{
-	int64_t v;
-
-	(void)pane;
-	memcpy(&v, (const char *)row + c->arg, sizeof(v));
-	return cell_int(v);
-}
-
 /* Integer division rounded half away from zero. */
 static int64_t div_round(int64_t a, uint64_t b)
 {
@@ -76,29 +66,15 @@ static struct cell get_dev_mean(const struct pane *pane, const void *row, const 
 	return cell_int(div_round(ROW(row)->device_total_ns, ROW(row)->calls));
 }
 
-static struct cell share(int64_t part, int64_t whole)
+/* A field's share of pane->share_base_ns: the column's arg is the
+ * field's offset in agg_row. */
+static struct cell get_share(const struct pane *pane, const void *row, const struct column *c)
 {
-	return whole > 0 ? cell_real(100.0 * (double)part / (double)whole) : cell_none();
-}
+	struct cell v = pane_get_i64(pane, row, c);
 
-static struct cell get_dev_self_share(const struct pane *pane, const void *row,
-				      const struct column *c)
-{
-	(void)c;
-	return share(ROW(row)->device_self_ns, pane->share_base_ns);
-}
-
-static struct cell get_host_self_share(const struct pane *pane, const void *row,
-				       const struct column *c)
-{
-	(void)c;
-	return share(ROW(row)->host_self_ns, pane->share_base_ns);
-}
-
-static struct cell get_k_share(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)c;
-	return share(ROW(row)->device_total_ns, pane->share_base_ns);
+	if (pane->share_base_ns <= 0)
+		return cell_none();
+	return cell_real(100.0 * (double)v.v.i / (double)pane->share_base_ns);
 }
 
 static struct cell get_k_max(const struct pane *pane, const void *row, const struct column *c)
@@ -145,19 +121,23 @@ static const struct column col_calls = {
 static const struct column col_dev_self = {
 	"device_self", "Dev self", "device time of the work this op launched itself, "
 	"not counting the ops it called (torch-tb-profiler's Device Self Duration)",
-	COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, device_self_ns), NULL, NULL
+	COL_TIME, 10, pane_get_i64, NULL,
+	offsetof(struct agg_row, device_self_ns), NULL, NULL
 };
 static const struct column col_dev_total = {
 	"device_total", "Dev total", "device time of the work this op and every op it called "
-	"launched (Device Total Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
+	"launched (Device Total Duration)", COL_TIME, 10, pane_get_i64, NULL,
+	offsetof(struct agg_row, device_total_ns), NULL, NULL
 };
 static const struct column col_host_self = {
 	"host_self", "Host self", "host (CPU) time in the op itself, minus its child ops and "
-	"runtime calls (Host Self Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, host_self_ns), NULL, NULL
+	"runtime calls (Host Self Duration)", COL_TIME, 10, pane_get_i64, NULL,
+	offsetof(struct agg_row, host_self_ns), NULL, NULL
 };
 static const struct column col_host_total = {
 	"host_total", "Host total", "host (CPU) time from the op's start to its end (Host Total "
-	"Duration)", COL_TIME, 10, get_time, NULL, offsetof(struct agg_row, host_total_ns), NULL, NULL
+	"Duration)", COL_TIME, 10, pane_get_i64, NULL,
+	offsetof(struct agg_row, host_total_ns), NULL, NULL
 };
 static const struct column col_dev_mean = {
 	"device_mean", "Dev mean", "device total per call", COL_TIME, 10, get_dev_mean, NULL, 0,
@@ -165,15 +145,15 @@ static const struct column col_dev_mean = {
 };
 static const struct column col_dev_share = {
 	"device_self_pct", "Dev %", "share of all ops' device self time", COL_PCT, 7,
-	get_dev_self_share, NULL, 0, NULL, NULL
+	get_share, NULL, offsetof(struct agg_row, device_self_ns), NULL, NULL
 };
 static const struct column col_host_share = {
 	"host_self_pct", "Host %", "share of all ops' host self time", COL_PCT, 7,
-	get_host_self_share, NULL, 0, NULL, NULL
+	get_share, NULL, offsetof(struct agg_row, host_self_ns), NULL, NULL
 };
 static const struct column col_k_total = {
 	"total", "Total", "the kernel's device time summed over its calls", COL_TIME, 10,
-	get_time, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
+	pane_get_i64, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
 };
 static const struct column col_k_mean = {
 	"mean", "Mean", "total per call", COL_TIME, 10, get_dev_mean, NULL, 0, NULL, NULL
@@ -185,12 +165,13 @@ static const struct column col_k_min = {
 	"min", "Min", "the shortest call", COL_TIME, 10, get_k_min, NULL, 0, NULL, NULL
 };
 static const struct column col_k_share = {
-	"total_pct", "%", "share of the total in this table", COL_PCT, 7, get_k_share, NULL, 0,
+	"total_pct", "%", "share of the total in this table", COL_PCT, 7, get_share,
+	NULL, offsetof(struct agg_row, device_total_ns),
 	NULL, NULL
 };
 static const struct column col_k_op_share = {
 	"share_pct", "Share", "share of the drilled op's device total time", COL_PCT, 7,
-	get_k_share, NULL, 0, NULL, NULL
+	get_share, NULL, offsetof(struct agg_row, device_total_ns), NULL, NULL
 };
 static const struct column col_bpsm = {
 	"blocks_per_sm", "Blk/SM", "mean blocks per SM, weighted by duration (kernels "
@@ -413,12 +394,6 @@ static const struct attr *step_attrs(const struct pane *pane, const void *row)
 	return STEP(row)->attrs;
 }
 
-static struct cell get_step_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(STEP(row)->total_ns);
-}
-
 static struct cell get_step_cat(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane;
@@ -436,7 +411,8 @@ static const struct column col_step = {
 	NULL
 };
 static const struct column col_step_total = {
-	"total", "Total", "the step's length", COL_TIME, 10, get_step_total, NULL, 0, NULL, NULL
+	"total", "Total", "the step's length", COL_TIME, 10, pane_get_i64, NULL,
+	offsetof(struct step, total_ns), NULL, NULL
 };
 static const struct column col_step_bar = {
 	"bar", "Breakdown", "the categories of the step as a bar, scaled to the longest step",

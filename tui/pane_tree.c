@@ -64,16 +64,6 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)NODE(row)->calls);
 }
 
-/* A time field of the node: the column's arg is its offset in the node. */
-static struct cell get_field(const struct pane *pane, const void *row, const struct column *c)
-{
-	int64_t v;
-
-	(void)pane;
-	memcpy(&v, (const char *)row + c->arg, sizeof(v));
-	return cell_int(v);
-}
-
 static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
 {
 	const struct tree_priv *tp = pane->priv;
@@ -92,12 +82,12 @@ static const struct column tree_cols[] = {
 	{ "calls", "Calls", "calls merged into this node (1 for a trace event)", COL_COUNT, 6,
 	  get_calls, NULL, 0, NULL, NULL },
 	{ "device_self", "Dev self", "device time of the work this node launched itself",
-	  COL_TIME, 10, get_field, NULL, offsetof(struct node, device_self_ns), NULL, NULL },
+	  COL_TIME, 10, pane_get_i64, NULL, offsetof(struct node, device_self_ns), NULL, NULL },
 	{ "device_total", "Dev total", "device time of everything under this node", COL_TIME, 10,
-	  get_field, NULL, offsetof(struct node, device_total_ns), NULL, NULL },
+	  pane_get_i64, NULL, offsetof(struct node, device_total_ns), NULL, NULL },
 	{ "host_self", "Host self", "host time in this node minus its children", COL_TIME, 10,
-	  get_field, NULL, offsetof(struct node, host_self_ns), NULL, NULL },
-	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, get_field,
+	  pane_get_i64, NULL, offsetof(struct node, host_self_ns), NULL, NULL },
+	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, pane_get_i64,
 	  NULL, offsetof(struct node, host_total_ns), NULL, NULL },
 	{ "start", "Start", "when it started, after the profile's first event", COL_TIME, 11,
 	  get_start, NULL, 0, NULL, NULL },
@@ -196,7 +186,6 @@ struct verdicts {
 
 static bool verdict(struct verdicts *v, const struct filter *f, const char *name)
 {
-	uintptr_t h = (uintptr_t)name;
 	size_t i;
 
 	if (!f)
@@ -211,8 +200,7 @@ static bool verdict(struct verdicts *v, const struct filter *f, const char *name
 		for (size_t k = 0; k < old.cap; k++) {
 			if (!old.keys[k])
 				continue;
-			for (i = ((uintptr_t)old.keys[k] >> 4) * 0x9e3779b97f4a7c15ULL & (v->cap - 1); v->keys[i];
-			     i = (i + 1) & (v->cap - 1))
+			for (i = hash_ptr(old.keys[k]) & (v->cap - 1); v->keys[i]; i = (i + 1) & (v->cap - 1))
 				;
 			v->keys[i] = old.keys[k];
 			v->match[i] = old.match[k];
@@ -221,7 +209,7 @@ static bool verdict(struct verdicts *v, const struct filter *f, const char *name
 		free(old.keys);
 		free(old.match);
 	}
-	for (i = (h >> 4) * 0x9e3779b97f4a7c15ULL & (v->cap - 1); v->keys[i]; i = (i + 1) & (v->cap - 1))
+	for (i = hash_ptr(name) & (v->cap - 1); v->keys[i]; i = (i + 1) & (v->cap - 1))
 		if (v->keys[i] == name)
 			return v->match[i];
 	v->keys[i] = name;

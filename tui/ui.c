@@ -577,27 +577,8 @@ static void edit_key(struct ui *ui, int key)
 	default:
 		if (key >= ' ' && key < 0x110000 && key != 0x7f) {
 			char u[4];
-			size_t n;
+			size_t n = u8_encode((uint32_t)key, u);
 
-			if (key < 0x80) {
-				u[0] = (char)key;
-				n = 1;
-			} else if (key < 0x800) {
-				u[0] = (char)(0xc0 | key >> 6);
-				u[1] = (char)(0x80 | (key & 0x3f));
-				n = 2;
-			} else if (key < 0x10000) {
-				u[0] = (char)(0xe0 | key >> 12);
-				u[1] = (char)(0x80 | (key >> 6 & 0x3f));
-				u[2] = (char)(0x80 | (key & 0x3f));
-				n = 3;
-			} else {
-				u[0] = (char)(0xf0 | key >> 18);
-				u[1] = (char)(0x80 | (key >> 12 & 0x3f));
-				u[2] = (char)(0x80 | (key >> 6 & 0x3f));
-				u[3] = (char)(0x80 | (key & 0x3f));
-				n = 4;
-			}
 			edit_insert(ui, u, n);
 			changed = true;
 		}
@@ -871,6 +852,7 @@ int ui_run(struct profile *first, struct profile *shown, const struct ui_options
 
 	keymap_init(&ui.km);
 	keymap_setup(&ui.km, opt->keymap, opt->keys);
+	draw_init_hints(&ui);
 	/* Key file problems print before the screen takes over, and the
 	 * first stays in the bar. */
 	if (ui.km.messages)

@@ -41,6 +41,7 @@ struct ui {
 	int list_rows;			/* rows the list had at the last draw */
 	bool reveal_sort;		/* scroll the sort column into view */
 
+	char hint[2][256];		/* the bar's key hint: other panes, the Tree */
 	char msg[1024];			/* until the next key (tig's report()) */
 	bool msg_is_error;
 
@@ -61,6 +62,8 @@ const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
 
 /* draw.c: paint the whole screen from UI. */
 void draw_init_colors(struct ui *ui);
+/* The bar's key hints, from the loaded keymap: once, not per frame. */
+void draw_init_hints(struct ui *ui);
 void draw_screen(struct ui *ui);
 
 #endif
