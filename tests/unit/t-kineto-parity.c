@@ -31,6 +31,8 @@ static const struct pair {
 	  "generated/hta_ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace__" },
 	{ "hta_triton_example_triton_example.json.gz",
 	  "generated/hta_triton_example_triton_example__" },
+	{ "tracelens_h100_bert-small-uncased__1016001.json.gz",
+	  "generated/tracelens_h100_bert-small-uncased__1016001__" },
 };
 
 static int nr_bad;
@@ -262,6 +264,7 @@ static void t_cpu(void) { check_pair(3); }
 static void t_critical(void) { check_pair(4); }
 static void t_ns(void) { check_pair(5); }
 static void t_triton(void) { check_pair(6); }
+static void t_h100(void) { check_pair(7); }
 
 const struct test tests[] = {
 	{ "tb_plugin resnet50 num_workers=0 equals the reference", t_resnet0 },
@@ -271,5 +274,6 @@ const struct test tests[] = {
 	{ "HTA trace without steps equals the reference", t_critical },
 	{ "HTA ns-resolution NCCL trace equals the reference", t_ns },
 	{ "HTA Triton trace equals the reference", t_triton },
+	{ "TraceLens H100 BERT trace (PyTorch 2.x) equals the reference", t_h100 },
 	{ 0 },
 };

@@ -19,6 +19,8 @@ static const struct expect {
 	{ "seeds/003_a601f03079a8f23b.txt", "torch-table", true },
 	{ "seeds/004_311414be4808ad5c.txt", "megengine", true },
 	{ "corpus/pytorch-kineto-trace/", "kineto", true },
+	{ "corpus/pytorch-kineto-multi/hta_trace_diff/", "kineto", true },
+	{ "corpus/pytorch-kineto-multi/tbplugin_resnet50_workers0_vs_4/", "kineto", true },
 	{ "corpus/pytorch-key-averages/", "torch-table", true },
 	{ "corpus/paddle-profiler/", "paddle", true },
 	{ "corpus/megengine/", "megengine", true },
@@ -133,26 +135,61 @@ static void test_every_shared_file(void)
 	CHECK(nr_files >= 25);
 }
 
-/* Every generated tb-plugin expected file is one document the tb-json
- * parser claims (gpu_metrics_* are Kineto traces). */
+/* The plugin outputs tb-json reads (its REST tables, pies and overview)
+ * are claimed by it and load; the others in generated/ (gpu_metrics,
+ * memory_*, module_view, views) are reference data for proftui's own
+ * views, which no parser reads: they must be refused, never misread as
+ * another format.  gpu_metrics_input.json is a Kineto trace. */
+static const char *const tb_json_reads[] = {
+	"__overview.json", "__operation_pie_groupby_Operation.json",
+	"__operation_table_groupby_Operation.json",
+	"__operation_table_groupby_OperationAndInputShape.json",
+	"__kernel_table_groupby_Kernel.json", "__kernel_pie.json", "__kernel_op_table.json",
+	"__tc_pie.json", NULL,
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 static void test_tb_plugin_outputs(void)
 {
 	char path[4096], file[8192];
 	struct dirent *de;
 	DIR *d;
+	size_t nr_read = 0, nr_refused = 0;
 
 	snprintf(path, sizeof(path), "%s/tb-plugin-expected/generated", test_corpus_dir());
 	if (!(d = opendir(path)))
 		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	while ((de = readdir(d))) {
 		static const struct expect tb = { NULL, "tb-json", true };
+		bool read = false;
 
 		if (de->d_name[0] == '.')
 			continue;
+		for (const char *const *s = tb_json_reads; *s; s++)
+			read |= ends_with(de->d_name, *s);
 		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-		check_file(file, &tb);
+		if (read) {
+			check_file(file, &tb);
+			nr_read++;
+		} else {
+			const char *got = detect(file);
+
+			if (strcmp(got, "(none)")) {
+				fprintf(stderr, "  %s: claimed by %s\n", file, got);
+				test_failed = 1;
+			}
+			nr_refused++;
+		}
 	}
 	closedir(d);
+	CHECK(nr_read >= 40);
+	CHECK(nr_refused >= 10);
 	snprintf(file, sizeof(file), "%s/tb-plugin-expected/gpu_metrics_input.json",
 		 test_corpus_dir());
 	CHECK_STR(detect(file), "kineto");
