@@ -93,6 +93,8 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 
 static void add_op(struct agg_row *row, const struct node *n)
 {
+	row->nr_nodes++;
+	row->node_flags |= n->flags;
 	row->calls += n->calls;
 	row->host_self_ns += n->host_self_ns;
 	row->host_total_ns += n->host_total_ns;
@@ -106,6 +108,8 @@ static void add_kernel(struct agg_row *row, const struct node *n)
 	int64_t dur = n->device_total_ns;
 	const struct attr *a;
 
+	row->nr_nodes++;
+	row->node_flags |= n->flags;
 	row->calls += n->calls;
 	row->device_self_ns += n->device_self_ns;
 	row->device_total_ns += dur;

@@ -28,6 +28,8 @@ struct agg_row {
 	const char *name;
 	const struct node *first;	/* first node counted: kind, attrs */
 	uint64_t calls;
+	uint64_t nr_nodes;		/* nodes counted into the row */
+	uint8_t node_flags;		/* NODE_* flags of any of them (OR) */
 	int64_t host_self_ns, host_total_ns;
 	int64_t device_self_ns, device_total_ns;	/* kernels: total = Σ dur */
 	int64_t min_ns, max_ns;		/* per call; -1 when unknown */

@@ -62,7 +62,27 @@ enum {
 					   (tb_plugin's rule for ops) */
 	NODE_UNLINKED = 1 << 3,		/* device work no op claimed */
 	NODE_COLLECTIVE = 1 << 4,	/* communication (nccl/gloo) */
+	NODE_NEGATIVE = 1 << 5,		/* a time of this node came out below
+					   zero (overlapping children, a clock
+					   step): kept as the file implies it,
+					   warned about and marked in panes */
 };
+
+/*
+ * Values the file itself states for a row, where it states them: a
+ * key_averages "Self CUDA %" or "CUDA time avg", a Paddle "Ratio(%)".
+ * Panes show these rather than recomputing them from rounded cells (a
+ * row of one node only; a merged row computes its own).  Attributes with
+ * these keys are not shown as extra columns.  Percentages are ATTR_DOUBLE
+ * in 0..100; means are ATTR_NS.
+ */
+#define ATTR_FILE_PREFIX "file_"
+#define ATTR_FILE_DEVICE_SELF_PCT "file_device_self_pct"	/* of all device self time */
+#define ATTR_FILE_DEVICE_TOTAL_PCT "file_device_total_pct"	/* kernels: of all kernel time */
+#define ATTR_FILE_HOST_SELF_PCT "file_host_self_pct"
+#define ATTR_FILE_HOST_TOTAL_PCT "file_host_total_pct"
+#define ATTR_FILE_DEVICE_MEAN "file_device_mean_ns"	/* device total per call */
+#define ATTR_FILE_HOST_MEAN "file_host_mean_ns"	/* host total per call */
 
 enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS };
 

@@ -1650,6 +1650,7 @@ static int megengine_text_probe(const char *head, size_t len)
 
 const struct parser megengine_text_parser = {
 	.name = "megengine",
+	.family = "megengine",
 	.summary = "MegEngine load_and_run output and profile_analyze tables (text)",
 	.probe = megengine_text_probe,
 	.parse = megengine_text_parse,
@@ -2351,6 +2352,7 @@ static int megengine_json_probe(const char *head, size_t len)
 
 const struct parser megengine_json_parser = {
 	.name = "megengine-json",
+	.family = "megengine",
 	.summary = "MegEngine load_and_run --profile JSON",
 	.probe = megengine_json_probe,
 	.parse = megengine_json_parse,

@@ -17,6 +17,10 @@
 struct parser {
 	const char *name;		/* --format NAME */
 	const char *summary;		/* one line for --list-formats */
+	/* Files of one family complete one profile when opened together (a
+	 * trtexec graph + profile + times, a MegEngine log + its --profile
+	 * JSON).  NULL: each file is a whole profile of its own. */
+	const char *family;
 	/* How sure (0..100) that a file starting with the LEN bytes at HEAD
 	 * is this format.  HEAD is decompressed and may end mid-token. */
 	int (*probe)(const char *head, size_t len);

@@ -970,6 +970,7 @@ static int graph_probe(const char *head, size_t len)
 
 const struct parser trtexec_graph_parser = {
 	.name = "trtexec-graph",
+	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportLayerInfo JSON (engine layers, simple or detailed)",
 	.probe = graph_probe,
 	.parse = graph_parse,
@@ -1444,6 +1445,7 @@ static int profile_probe(const char *head, size_t len)
 
 const struct parser trtexec_profile_parser = {
 	.name = "trtexec-profile",
+	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportProfile JSON (per-layer times)",
 	.probe = profile_probe,
 	.parse = profile_parse,
@@ -1638,6 +1640,7 @@ static int times_probe(const char *head, size_t len)
 
 const struct parser trtexec_times_parser = {
 	.name = "trtexec-times",
+	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportTimes JSON (per-inference times)",
 	.probe = times_probe,
 	.parse = times_parse,
@@ -2175,6 +2178,7 @@ static int log_probe(const char *head, size_t len)
 
 const struct parser trtexec_log_parser = {
 	.name = "trtexec-log",
+	.family = "tensorrt",
 	.summary = "TensorRT trtexec log (--dumpProfile table, performance summary, options)",
 	.probe = log_probe,
 	.parse = log_parse,
@@ -2337,6 +2341,7 @@ static int trex_probe(const char *head, size_t len)
 
 const struct parser trex_metadata_parser = {
 	.name = "trex-metadata",
+	.family = "tensorrt",
 	.summary = "trex (TensorRT engine explorer) *.metadata.json: trtexec log blocks",
 	.probe = trex_probe,
 	.parse = trex_parse,

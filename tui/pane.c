@@ -313,6 +313,10 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 	for (i = 0; skip && skip[i]; i++)
 		if (!strcmp(skip[i], a->key))
 			return;
+	/* What the file states of the standard columns feeds them, not
+	 * columns of its own (profile.h, ATTR_FILE_*). */
+	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
+		return;
 	for (i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
 			return;
