@@ -61,6 +61,31 @@ bool json_is(const struct json *j, const char *lit)
 	return j->len == n && !memcmp(j->s, lit, n);
 }
 
+bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t)
+{
+	*t = json_next(j);
+	return *t == open;
+}
+
+int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t nr_kept,
+		    const char *kept)
+{
+	if (t == JSON_ERROR)
+		return -1;
+	if (t == JSON_EOF && j->truncated) {
+		struct pos at = json_pos(j);
+
+		diag_error(j->diag, &at, "unexpected end of file inside the %s (truncated?); kept %s",
+			   what, kept);
+		return nr_kept ? 0 : -1;
+	}
+	if (t == JSON_EOF && !j->nr_docs) {
+		diag_error(j->diag, NULL, "no JSON value in the file");
+		return -1;
+	}
+	return 0;
+}
+
 static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, const char *arg)
 {
 	struct pos pos = input_pos(j->in, at);

@@ -104,4 +104,32 @@ struct pos json_mark_pos(const struct json *j, uint64_t mark);
 /* Whether the current string/key token equals the C string LIT. */
 bool json_is(const struct json *j, const char *lit);
 
+/*
+ * What every JSON-reading parser needs around the tokenizer, once:
+ *
+ * json_failed(t): T ends the parse (an error already reported, or the
+ * end of the input); the caller stops and returns it.
+ */
+static inline bool json_failed(enum json_tok t)
+{
+	return t == JSON_ERROR || t == JSON_EOF;
+}
+/*
+ * Read the next value and say whether it opens a container of kind OPEN
+ * (JSON_OBJ_BEGIN or JSON_ARR_BEGIN).  When it does not, *T is the token
+ * read: a failure (json_failed), or the first token of some other value,
+ * which the caller may warn about and then pass over with json_skip().
+ */
+bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t);
+/*
+ * After a parse loop stopped on T, report how the file ended: a cut file
+ * ("unexpected end of file inside the WHAT (truncated?); kept KEPT", KEPT
+ * being the caller's words, "the 3 events read before it") or no value at
+ * all ("no JSON value in the file").  Returns -1 when nothing usable is
+ * left (T is an error, the file held no value, or it was cut with
+ * NR_KEPT == 0), else 0.
+ */
+int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t nr_kept,
+		    const char *kept);
+
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "parser.h"
+#include "text.h"
 
 extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
@@ -61,23 +62,6 @@ const struct parser *parser_find(const char *name)
 	return NULL;
 }
 
-/* Whether HEAD looks like binary data rather than text of any kind. */
-static bool looks_binary(const char *head, size_t len)
-{
-	size_t odd = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)head[i];
-
-		if (c == 0)
-			return true;
-		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1b &&
-		    c != 0x1e && c != 0x1f)
-			odd++;
-	}
-	return odd * 20 > len;
-}
-
 static int load_one(struct profile *p, const char *path, const struct load_options *opt)
 {
 	const struct parser *parser;
@@ -108,7 +92,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 	} else {
 		parser = parser_detect(head, len);
 		if (!parser) {
-			if (looks_binary(head, len))
+			if (text_is_binary(head, len))
 				diag_error(&d, NULL, "binary data, not a profile any parser knows "
 					   "(see --list-formats)");
 			else

@@ -33,6 +33,29 @@ bool text_eq(const char *s, size_t n, const char *word)
 	return strlen(word) == n && !memcmp(s, word, n);
 }
 
+bool text_ends(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+bool text_is_binary(const char *s, size_t n)
+{
+	size_t odd = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0)
+			return true;
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' &&
+		    c != 0x1b && c != 0x1e && c != 0x1f)
+			odd++;
+	}
+	return odd * 20 > n;
+}
+
 const char *text_find(const char *s, size_t n, const char *needle)
 {
 	size_t k = strlen(needle);

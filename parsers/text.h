@@ -34,6 +34,16 @@ const char *text_trim(const char *s, size_t *len);
 /* Whether S[0..N) starts with PREFIX / equals WORD. */
 bool text_starts(const char *s, size_t n, const char *prefix);
 bool text_eq(const char *s, size_t n, const char *word);
+/* Whether S[0..N) ends with SUFFIX. */
+bool text_ends(const char *s, size_t n, const char *suffix);
+/*
+ * Whether S[0..N) holds bytes no text of any format here has: a NUL, or
+ * control characters other than tab, newline, CR, form feed, vertical
+ * tab, ESC (colour codes in logs) and U+001E/U+001F (TensorRT's
+ * separators) making up more than 1/20 of it.  One stray control byte in
+ * a line of a log is text; a run of them is not.
+ */
+bool text_is_binary(const char *s, size_t n);
 /* The first occurrence of NEEDLE in S[0..N), or NULL. */
 const char *text_find(const char *s, size_t n, const char *needle);
 

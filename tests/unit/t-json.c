@@ -136,7 +136,42 @@ static void test_numbers_scale_exactly(void)
 	CHECK(!num_time_ns("12", 2, -1, &ns));
 }
 
+/* json_report_end: an error, a cut file with and without something kept,
+ * an empty file, a whole one. */
+static int end_of(const char *text, uint64_t nr_kept, unsigned *nr_errors)
+{
+	struct input in;
+	struct diag d;
+	struct json j;
+	enum json_tok t;
+	int rc;
+
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_mem(&in, "t.json", text, strlen(text));
+	json_init(&j, &in, &d);
+	while (!json_failed(t = json_next(&j)))
+		;
+	rc = json_report_end(&j, t, "trace", nr_kept, "what came before");
+	*nr_errors = d.nr_errors;
+	json_release(&j);
+	input_close(&in);
+	diag_finish(&d);
+	return rc;
+}
+
+static void test_report_end(void)
+{
+	unsigned e;
+
+	CHECK(end_of("[1, 2]", 0, &e) == 0 && e == 0);
+	CHECK(end_of("[1, 2", 2, &e) == 0 && e == 1);
+	CHECK(end_of("[1, 2", 0, &e) == -1 && e == 1);
+	CHECK(end_of("   ", 0, &e) == -1 && e == 1);
+	CHECK(end_of("[1 2]", 0, &e) == -1 && e == 1);
+}
+
 const struct test tests[] = {
+	{ "how a parse ended: cut, empty, broken, whole", test_report_end },
 	{ "structure and several documents", test_structure },
 	{ "syntax errors stop the tokenizer", test_errors },
 	{ "Kineto quirks are tolerated and counted", test_quirks },

@@ -131,7 +131,19 @@ static void test_long_line_is_cut_and_counted(void)
 	free(text);
 }
 
+static void test_ends_and_binary(void)
+{
+	CHECK(text_ends("aten::mm_out", 12, "_out"));
+	CHECK(!text_ends("out", 3, "_out"));
+	CHECK(text_ends("x", 1, ""));
+	CHECK(!text_is_binary("\x1b[32mok\x1b[0m\ttab\r\n", 17));
+	CHECK(!text_is_binary("one \x01 stray byte in a long enough line of a log", 47));
+	CHECK(text_is_binary("a\0b", 3));
+	CHECK(text_is_binary("\x01\x02\x03\x04 gz?", 9));
+}
+
 const struct test tests[] = {
+	{ "suffixes; binary data against text with colour codes", test_ends_and_binary },
 	{ "a line past the bound is cut, the rest skipped, numbers kept", test_long_line_is_cut_and_counted },
 	{ "fields split on runs of two blanks", test_split2_keeps_single_spaces },
 	{ "dash separators give column spans", test_dash_spans },
