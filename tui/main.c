@@ -19,6 +19,7 @@
 #include "../model/util.h"
 #include "../parsers/parser.h"
 #include "export.h"
+#include "keymap.h"
 #include "pane.h"
 #include "ui.h"
 
@@ -53,7 +54,7 @@ static void usage(FILE *out)
 	      "Explore deep-learning profiler output in the terminal: PyTorch/Kineto traces,\n"
 	      "torch-tb-profiler outputs, key_averages tables, Paddle, TensorRT, MegEngine.\n"
 	      "\n"
-	      "  -p, --print PANE      print a pane and exit: ops, kernels, steps, tree, info\n"
+	      "  -p, --print PANE      print a pane and exit (see --list-panes)\n"
 	      "  -s, --sort COL        sort by column COL (its key or title)\n"
 	      "  -r, --reverse         reverse the sort\n"
 	      "  -f, --filter RE       only rows whose name matches the PCRE2 pattern RE\n"
@@ -70,6 +71,8 @@ static void usage(FILE *out)
 	      "                        rows before a cut); the exit status is still 2\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
+	      "      --list-panes      list the panes --print takes and exit\n"
+	      "      --list-actions    list the actions key files can bind and exit\n"
 	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
 	      "      --keys FILE       a key file read after the keymap (default:\n"
 	      "                        $XDG_CONFIG_HOME/proftui/keys)\n"
@@ -105,8 +108,8 @@ static bool parse_count(const char *s, size_t *out)
 	return true;
 }
 
-enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_KEYMAP,
-       OPT_KEYS, OPT_ASCII, OPT_NO_COLOR };
+enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -123,6 +126,8 @@ static const struct option long_options[] = {
 	{ "keep-going", no_argument, NULL, 'k' },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
+	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
+	{ "list-actions", no_argument, NULL, OPT_LIST_ACTIONS },
 	{ "keymap", required_argument, NULL, OPT_KEYMAP },
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -142,6 +147,21 @@ static void list_formats(void)
 		printf("%-16s %s\n", list[i]->name, list[i]->summary);
 }
 
+/* The panes --print takes, with their titles (the man-page lint reads
+ * this list). */
+static void list_panes(void)
+{
+	for (size_t i = 0; i < NR_PANES; i++)
+		if (pane_types[i].has_tab)
+			printf("%-16s %s\n", pane_types[i].name, pane_types[i].title);
+}
+
+static void list_actions(void)
+{
+	for (int a = 0; a < NR_ACTIONS; a++)
+		printf("%-20s %s\n", action_name((enum action)a), action_help((enum action)a));
+}
+
 /* Returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -151,9 +171,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (!pane_ops_find(optarg))
-				return usage_error("unknown pane '%s' (ops, kernels, steps, tree, info)",
-						   optarg);
+			if (!pane_ops_find(optarg)) {
+				char names[256], fmt[320];
+
+				snprintf(fmt, sizeof(fmt), "unknown pane '%%s' (%s)",
+					 pane_print_names(names, sizeof(names)));
+				return usage_error(fmt, optarg);
+			}
 			o->print = optarg;
 			break;
 		case 's':
@@ -207,6 +231,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_LIST:
 			list_formats();
+			return 0;
+		case OPT_LIST_PANES:
+			list_panes();
+			return 0;
+		case OPT_LIST_ACTIONS:
+			list_actions();
 			return 0;
 		case OPT_KEYMAP:
 			o->keymap = optarg;
@@ -328,7 +358,7 @@ static int no_such_column(const struct pane *pane, const char *name)
 {
 	char key[128];
 
-	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane->ops->name);
+	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane_name(pane->ops));
 	for (size_t i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].kind != COL_BAR)
 			fprintf(stderr, " %s", column_json_key(&pane->cols[i], key, sizeof(key)));
@@ -355,7 +385,7 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
-static int print_pane(struct profile *first, struct profile *p, const struct options *o,
+static int print_pane(const struct profile *first, const struct profile *p, const struct options *o,
 		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
@@ -369,21 +399,20 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops != &steps_pane_ops && ops != &info_pane_ops)
+	if (o->step && !p->has_timeline && ops->follows_step)
 		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
 			"cannot narrow them; all rows are shown\n", o->step);
 	if (o->drill || o->drill_re) {
-		if (ops == &ops_pane_ops)
-			ops = &drill_ops_pane_ops;
-		else if (ops == &kernels_pane_ops)
-			ops = &drill_kernels_pane_ops;
-		else {
+		if (!ops->print_drill) {
 			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
 					       "or --print ops (a kernel's ops)");
 			goto out_filters;
 		}
+		scope.drill_to = ops->print_drill;
 		scope.drill_name = o->drill;
+		ops = &drill_pane_ops;
 	}
+	scope.expand_all = true;	/* print every row of a tree */
 	pane = pane_new(ops, p, &scope);
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
@@ -399,10 +428,7 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 		pane->sort_desc = !pane->sort_desc;
 	pane->filter = filter;
 	filter = NULL;
-	if (ops == &tree_pane_ops)
-		tree_unfold_all(pane, SIZE_MAX);	/* every node, depth first */
-	else
-		pane_rebuild(pane);
+	pane_rebuild(pane);
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
 	if (o->output && strcmp(o->output, "-")) {
 		struct stat st;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The generic half of every pane: columns, the filtered and sorted view,
- * the cursor kept on its row across rebuilds.  Pane types live in
- * pane_flat.c and pane_tree.c.
+ * The generic half of every pane: the table of pane types, columns, the
+ * filtered and sorted view, the cursor kept on its row across rebuilds.
+ * Pane types live in pane_NAME.c, one file each.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,25 +13,42 @@
 #include "../model/util.h"
 #include "pane.h"
 
-static const struct pane_ops *const all_panes[] = {
-	&ops_pane_ops, &kernels_pane_ops, &steps_pane_ops, &tree_pane_ops, &info_pane_ops,
+const struct pane_type pane_types[NR_PANES] = {
+#define X(id, name, title, tab) [PANE_##id] = { #name, title, tab, &name##_pane_ops },
+	PANES(X)
+#undef X
 };
 
 const struct pane_ops *pane_ops_find(const char *name)
 {
-	if (!strcasecmp(name, "operators") || !strcasecmp(name, "op"))
-		name = "ops";
-	else if (!strcasecmp(name, "kernel"))
-		name = "kernels";
-	else if (!strcasecmp(name, "step"))
-		name = "steps";
-	for (size_t i = 0; i < ARRAY_SIZE(all_panes); i++)
-		if (!strcasecmp(all_panes[i]->name, name))
-			return all_panes[i];
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const struct pane_ops *ops = pane_types[i].ops;
+
+		/* Panes opened from another are not reached by name. */
+		if (!pane_types[i].has_tab)
+			continue;
+		if (!strcasecmp(pane_types[i].name, name))
+			return ops;
+		for (const char *const *a = ops->aliases; a && *a; a++)
+			if (!strcasecmp(*a, name))
+				return ops;
+	}
 	return NULL;
 }
 
-struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
+const char *pane_print_names(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_PANES && n < size; i++)
+		if (pane_types[i].has_tab)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      pane_types[i].name);
+	return buf;
+}
+
+struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 		      const struct pane_scope *scope)
 {
 	struct pane *pane = xcalloc(1, sizeof(*pane));
@@ -43,7 +60,7 @@ struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
 	pane->sort_col = -1;
 	ops->load(pane);
 	if (!pane->title)
-		pane->title = xstrdup(ops->title);
+		pane->title = xstrdup(pane_title(ops));
 	pane_rebuild(pane);
 	return pane;
 }
@@ -83,6 +100,12 @@ void pane_set_step(struct pane *pane, const struct step *step)
 	char *sel = NULL, *sort_key = NULL;
 	bool desc = pane->sort_desc;
 
+	if (!pane->ops->follows_step) {
+		pane->scope.step = step;
+		if (pane->ops->step_changed)
+			pane->ops->step_changed(pane);
+		return;
+	}
 	if (pane->nr_view)
 		sel = xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor)));
 	if (pane->sort_col >= 0)
@@ -152,6 +175,22 @@ void pane_rebuild(struct pane *pane)
 	}
 	if (pane->top > pane->cursor)
 		pane->top = pane->cursor;
+}
+
+const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope)
+{
+	const void *row = pane_row(pane, pane->cursor);
+
+	memset(scope, 0, sizeof(*scope));
+	if (!row || !pane->ops->drill)
+		return NULL;
+	return pane->ops->drill(pane, row, scope);
+}
+
+bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	return pane->ops->handle && pane->ops->handle(pane, act, req);
 }
 
 const void *pane_row(const struct pane *pane, size_t i)
@@ -389,10 +428,54 @@ struct keyed {
 	size_t idx;
 };
 
+/* Below this many rows a merge sort beats the radix sort's 64K-entry
+ * counting table: the Tree sorts every child list on its own, and most
+ * have a handful of children (a table per list made unfolding a 2.5 M
+ * node tree take 17 s). */
+#define RADIX_MIN 2048
+
+static void merge_sort_keyed(struct keyed *a, struct keyed *tmp, size_t n)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n < 2)
+		return;
+	if (n <= 8) {
+		/* Insertion sort: stable, and cheapest for a few rows. */
+		for (size_t x = 1; x < n; x++) {
+			struct keyed v = a[x];
+			size_t y = x;
+
+			for (; y > 0 && a[y - 1].key > v.key; y--)
+				a[y] = a[y - 1];
+			a[y] = v;
+		}
+		return;
+	}
+	merge_sort_keyed(a, tmp, half);
+	merge_sort_keyed(a + half, tmp, n - half);
+	if (a[half - 1].key <= a[half].key)
+		return;		/* already in order: children often are */
+	while (i < half && j < n)
+		tmp[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+	while (i < half)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
 static void radix_sort(struct keyed *a, size_t n)
 {
 	struct keyed *tmp = xmalloc(n * sizeof(*tmp));
-	size_t *count = xmalloc(65536 * sizeof(*count));
+	size_t *count;
+
+	if (n < RADIX_MIN) {
+		merge_sort_keyed(a, tmp, n);
+		free(tmp);
+		return;
+	}
+	count = xmalloc(65536 * sizeof(*count));
 
 	for (int shift = 0; shift < 64; shift += 16) {
 		uint64_t first = (a[0].key >> shift) & 0xffff;
@@ -533,6 +616,24 @@ static void sort_text(struct text_key *a, size_t n, bool desc)
 		}
 		k[nr].idx = i;
 		nr++;
+	}
+	if (nr > 1 && nr < RADIX_MIN) {
+		/* A few names: a merge sort by the whole string. */
+		size_t m = 0;
+
+		free(k);
+		for (size_t i = 0; i < n; i++)
+			if (a[i].s)
+				out[m++] = a[i];
+		tmp = xmalloc((nr ? nr : 1) * sizeof(*tmp));
+		merge_sort_text(out, tmp, nr, 0, desc);
+		free(tmp);
+		for (size_t i = 0; i < n; i++)
+			if (!a[i].s)
+				out[nr + nr_missing++] = a[i];
+		memcpy(a, out, n * sizeof(*a));
+		free(out);
+		return;
 	}
 	if (nr > 1)
 		radix_sort16(k, nr);

@@ -75,22 +75,26 @@ static struct cell get_start(const struct pane *pane, const void *row, const str
 }
 
 static const struct column tree_cols[] = {
-	{ "name", "Name", "the call tree: ops, the runtime calls they made, the kernels those "
-	  "launched", COL_NAME, 0, get_name, NULL, 0, NULL, NULL },
-	{ "kind", "Kind", "op, runtime, kernel, memcpy, step, thread, layer...", COL_TEXT, 8,
-	  get_kind, NULL, 0, NULL, NULL },
-	{ "calls", "Calls", "calls merged into this node (1 for a trace event)", COL_COUNT, 6,
-	  get_calls, NULL, 0, NULL, NULL },
-	{ "device_self", "Dev self", "device time of the work this node launched itself",
-	  COL_TIME, 10, pane_get_i64, NULL, offsetof(struct node, device_self_ns), NULL, NULL },
-	{ "device_total", "Dev total", "device time of everything under this node", COL_TIME, 10,
-	  pane_get_i64, NULL, offsetof(struct node, device_total_ns), NULL, NULL },
-	{ "host_self", "Host self", "host time in this node minus its children", COL_TIME, 10,
-	  pane_get_i64, NULL, offsetof(struct node, host_self_ns), NULL, NULL },
-	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, pane_get_i64,
-	  NULL, offsetof(struct node, host_total_ns), NULL, NULL },
-	{ "start", "Start", "when it started, after the profile's first event", COL_TIME, 11,
-	  get_start, NULL, 0, NULL, NULL },
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	  .help = "the call tree: ops, the runtime calls they made, the kernels those launched" },
+	{ .key = "kind", .title = "Kind", .kind = COL_TEXT, .width = 8, .get = get_kind,
+	  .help = "op, runtime, kernel, memcpy, step, thread, layer..." },
+	{ .key = "calls", .title = "Calls", .kind = COL_COUNT, .width = 6, .get = get_calls,
+	  .help = "calls merged into this node (1 for a trace event)" },
+	{ .key = "device_self", .title = "Dev self", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, device_self_ns),
+	  .help = "device time of the work this node launched itself" },
+	{ .key = "device_total", .title = "Dev total", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, device_total_ns),
+	  .help = "device time of everything under this node" },
+	{ .key = "host_self", .title = "Host self", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, host_self_ns),
+	  .help = "host time in this node minus its children" },
+	{ .key = "host_total", .title = "Host total", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, host_total_ns),
+	  .help = "host time from start to end" },
+	{ .key = "start", .title = "Start", .kind = COL_TIME, .width = 11, .get = get_start,
+	  .help = "when it started, after the profile's first event" },
 };
 
 static bool collect(struct node *n, void *ctx)
@@ -107,7 +111,7 @@ static bool collect(struct node *n, void *ctx)
 
 static void tree_load(struct pane *pane)
 {
-	struct profile *p = pane->prof;
+	const struct profile *p = pane->prof;
 	struct tree_priv *tp = xcalloc(1, sizeof(*tp));
 	bool dev = p->has_device_time, host = false;
 
@@ -123,8 +127,10 @@ static void tree_load(struct pane *pane)
 		if (!n)
 			continue;
 		host |= n->host_total_ns != 0;
-		/* Structure starts open, calls start folded (perf report). */
-		if (n->kind == NODE_ROOT || n->kind == NODE_THREAD || n->kind == NODE_GROUP)
+		/* Structure starts open, calls start folded (perf report);
+		 * --print shows everything. */
+		if (pane->scope.expand_all || n->kind == NODE_ROOT || n->kind == NODE_THREAD ||
+		    n->kind == NODE_GROUP)
 			tp->state[i] |= TREE_UNFOLDED;
 	}
 	pane_add_column(pane, &tree_cols[0]);
@@ -389,12 +395,13 @@ static int tree_fold_state(const struct pane *pane, size_t i)
 	return i < pane->nr_view ? tp->fold[i] : 0;
 }
 
-void tree_fold(struct pane *pane, size_t i, int unfold)
+/* Fold or unfold view row I (UNFOLD < 0 toggles). */
+static void tree_fold(struct pane *pane, size_t i, int unfold)
 {
 	struct tree_priv *tp = pane->priv;
 	size_t id;
 
-	if (pane->ops != &tree_pane_ops || i >= pane->nr_view)
+	if (i >= pane->nr_view)
 		return;
 	id = pane->view[i];
 	if (unfold < 0)
@@ -418,35 +425,70 @@ static bool unfold_one(struct node *n, void *ctx)
 	return true;
 }
 
-void tree_unfold_all(struct pane *pane, size_t i)
+/* Unfold everything under view row I. */
+static void tree_unfold_all(struct pane *pane, size_t i)
 {
 	struct tree_priv *tp = pane->priv;
-	struct node *from;
 
-	if (pane->ops != &tree_pane_ops)
+	if (i >= pane->nr_view)
 		return;
-	if (i == SIZE_MAX)
-		from = pane->prof->root;
-	else if (i < pane->nr_view)
-		from = (struct node *)pane->rows[pane->view[i]];
-	else
-		return;
-	node_walk(from, unfold_one, tp);
+	/* The walk only sets bits in the pane's own state: the profile is
+	 * not changed, whatever node_walk's signature says. */
+	node_walk((struct node *)pane->rows[pane->view[i]], unfold_one, tp);
 	pane_rebuild(pane);
 }
 
-size_t tree_parent_row(const struct pane *pane, size_t i)
+/* The view row of I's parent, or I itself at the top. */
+static size_t tree_parent_row(const struct pane *pane, size_t i)
 {
 	const struct tree_priv *tp = pane->priv;
 
-	if (pane->ops != &tree_pane_ops || i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
+	if (i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
 		return i;
 	return tp->parent_row[i];
 }
 
+/* The Tree's own keys: perf report's folding. */
+static bool tree_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	int fold;
+
+	(void)req;
+	if (!pane->nr_view)
+		return false;	/* nothing to fold: open means drill, close goes back */
+	fold = tree_fold_state(pane, pane->cursor);
+	switch (act) {
+	case ACT_UNFOLD:
+		if (fold == 2)
+			tree_fold(pane, pane->cursor, 1);
+		else if (fold == 1 && pane->cursor + 1 < pane->nr_view)
+			pane->cursor++;	/* open already: step into it */
+		return true;
+	case ACT_FOLD:
+		if (fold == 1)
+			tree_fold(pane, pane->cursor, 0);
+		else
+			pane->cursor = tree_parent_row(pane, pane->cursor);
+		return true;
+	case ACT_TOGGLE_FOLD:
+		if (fold)
+			tree_fold(pane, pane->cursor, -1);
+		return true;
+	case ACT_UNFOLD_ALL:
+		tree_unfold_all(pane, pane->cursor);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const enum action tree_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
+};
+
 const struct pane_ops tree_pane_ops = {
-	.name = "tree", .title = "Tree",
+	.id = PANE_TREE, .follows_step = true,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
-	.release = tree_release,
+	.handle = tree_handle, .hints = tree_hints, .release = tree_release,
 };
