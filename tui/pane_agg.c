@@ -64,6 +64,22 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)ROW(row)->calls);
 }
 
+/* What is odd about a row, in words: its time came out negative, or the
+ * file cut its name. */
+static struct cell get_note(const struct pane *pane, const void *row, const struct column *c)
+{
+	uint8_t f = ROW(row)->node_flags;
+
+	(void)pane, (void)c;
+	if ((f & NODE_NEGATIVE) && (f & NODE_NAME_TRUNCATED))
+		return cell_text("negative time; name cut");
+	if (f & NODE_NEGATIVE)
+		return cell_text("negative time");
+	if (f & NODE_NAME_TRUNCATED)
+		return cell_text("name cut");
+	return cell_none();
+}
+
 /* Integer division rounded half away from zero. */
 static int64_t div_round(int64_t a, uint64_t b)
 {
@@ -170,19 +186,22 @@ static const struct column col_host_total = {
 static const struct column col_dev_mean = {
 	.key = "device_mean", .title = "Dev mean", .kind = COL_TIME, .width = 10,
 	.get = get_mean, .attr = ATTR_FILE_DEVICE_MEAN,
-	.help = "device total per call",
+	.help = "device total per call; where the file states the mean (key_averages' CUDA "
+		"time avg, a Paddle Avg), the file's value",
 };
 static const struct column col_dev_share = {
 	.key = "device_self_pct", .title = "Dev %", .kind = COL_PCT, .width = 7,
 	.get = get_share, .arg = offsetof(struct agg_row, device_self_ns),
 	.attr = ATTR_FILE_DEVICE_SELF_PCT,
-	.help = "share of all ops' device self time",
+	.help = "device self time as a share of all ops' device self time; where the file "
+		"states the percentage (key_averages' Self CUDA %), the file's value",
 };
 static const struct column col_host_share = {
 	.key = "host_self_pct", .title = "Host %", .kind = COL_PCT, .width = 7,
 	.get = get_share, .arg = offsetof(struct agg_row, host_self_ns),
 	.attr = ATTR_FILE_HOST_SELF_PCT,
-	.help = "share of all ops' host self time",
+	.help = "host self time as a share of all ops' host self time; where the file states "
+		"the percentage (key_averages' Self CPU %), the file's value",
 };
 static const struct column col_k_total = {
 	.key = "total", .title = "Total", .kind = COL_TIME, .width = 10, I64(device_total_ns),
@@ -191,7 +210,7 @@ static const struct column col_k_total = {
 static const struct column col_k_mean = {
 	.key = "mean", .title = "Mean", .kind = COL_TIME, .width = 10, .get = get_mean,
 	.attr = ATTR_FILE_DEVICE_MEAN,
-	.help = "total per call",
+	.help = "total per call; where the file states the mean, the file's value",
 };
 static const struct column col_k_max = {
 	.key = "max", .title = "Max", .kind = COL_TIME, .width = 10, .get = get_max,
@@ -204,7 +223,8 @@ static const struct column col_k_min = {
 static const struct column col_k_share = {
 	.key = "total_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,
 	.arg = offsetof(struct agg_row, device_total_ns), .attr = ATTR_FILE_DEVICE_TOTAL_PCT,
-	.help = "share of the total in this table",
+	.help = "share of the total in this table; where the file states the percentage (a "
+		"Paddle Kernel Summary ratio), the file's value",
 };
 static const struct column col_k_op_share = {
 	.key = "share_pct", .title = "Share", .kind = COL_PCT, .width = 7, .get = get_share,
@@ -221,6 +241,12 @@ static const struct column col_occupancy = {
 	.get = get_occupancy,
 	.help = "mean estimated achieved occupancy, weighted by duration",
 };
+static const struct column col_note = {
+	.key = "note", .title = "Note", .kind = COL_TEXT, .width = 14, .get = get_note,
+	.help = "what is odd about the row: a time that came out negative (overlapping calls in "
+		"the trace; counted in Info's warnings), or a name the file cut short",
+};
+
 void agg_pane_rows(struct pane *pane)
 {
 	pane->rows = xmalloc((pane->agg.nr ? pane->agg.nr : 1) * sizeof(*pane->rows));
@@ -235,6 +261,17 @@ static bool any_host_time(const struct agg *a)
 		if (a->rows[i].host_total_ns || a->rows[i].host_self_ns)
 			return true;
 	return false;
+}
+
+/* The Note column, where some row has something to say. */
+static void add_note(struct pane *pane)
+{
+	for (size_t i = 0; i < pane->agg.nr; i++) {
+		if (pane->agg.rows[i].node_flags & (NODE_NEGATIVE | NODE_NAME_TRUNCATED)) {
+			pane_add_column(pane, &col_note);
+			return;
+		}
+	}
 }
 
 void agg_op_columns(struct pane *pane)
@@ -259,6 +296,7 @@ void agg_op_columns(struct pane *pane)
 		pane_add_column(pane, &col_host_share);
 	}
 	pane_add_attr_columns(pane, skip);
+	add_note(pane);
 	/* Device self time first, as torch-tb-profiler sorts; host self
 	 * when there is no device time. */
 	pane->sort_col = pane_column(pane, dev ? "device_self" : host ? "host_self" : "calls");
@@ -292,6 +330,7 @@ void agg_kernel_columns(struct pane *pane, bool drill)
 	if (occ)
 		pane_add_column(pane, &col_occupancy);
 	pane_add_attr_columns(pane, skip);
+	add_note(pane);
 	pane->sort_col = pane_column(pane, "total");
 	pane->sort_desc = true;
 }
