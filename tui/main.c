@@ -46,6 +46,7 @@ struct options {
 	const char *keys;		/* --keys FILE: a user file */
 	bool ascii, no_color;
 	bool keep_going;		/* print what a failed load kept */
+	bool merge;			/* sum whole profiles given together */
 };
 
 static void usage(FILE *out)
@@ -68,7 +69,10 @@ static void usage(FILE *out)
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
 	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
 	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
-	      "                        rows before a cut); the exit status is still 2\n"
+	      "                        rows before a cut, the other files); the exit\n"
+	      "                        status is still 2\n"
+	      "      --merge           sum whole profiles given together (without it, two\n"
+	      "                        are an error; files of one run always merge)\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
 	      "      --list-panes      list the panes --print takes and exit\n"
@@ -109,7 +113,7 @@ static bool parse_count(const char *s, size_t *out)
 }
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR };
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -124,6 +128,7 @@ static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep-going", no_argument, NULL, 'k' },
+	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
 	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
@@ -222,6 +227,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'k':
 			o->keep_going = true;
+			break;
+		case OPT_MERGE:
+			o->merge = true;
 			break;
 		case 'F':
 			if (!parser_find(optarg))
@@ -483,6 +491,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	lo.format = o.input_format;
+	lo.merge = o.merge;
 	if (isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 		lo.progress = show_progress;
