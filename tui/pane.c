@@ -100,10 +100,14 @@ void pane_set_step(struct pane *pane, const struct step *step)
 	char *sel = NULL, *sort_key = NULL;
 	bool desc = pane->sort_desc;
 
-	if (!pane->ops->follows_step) {
+	/* A pane that handles the step itself (the Tree marks nodes: no
+	 * reload of 2.5 M rows), or one that does not follow steps. */
+	if (!pane->ops->follows_step || pane->ops->step_changed) {
 		pane->scope.step = step;
 		if (pane->ops->step_changed)
 			pane->ops->step_changed(pane);
+		if (pane->ops->follows_step)
+			pane_rebuild(pane);
 		return;
 	}
 	if (pane->nr_view)
@@ -391,19 +395,32 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 {
 	const struct attr *richest = NULL;
-	size_t most = 0;
+	const char *seen[64];
+	size_t most = 0, nr_seen = 0;
+	bool overflow = false;		/* more keys than seen[] holds */
 
 	if (!pane->ops->row_attrs)
 		return;
 	/* The order of the row with the most attributes first (the format's
 	 * own order, when one row lacks a value), then any key only other
-	 * rows have, in the order they come. */
+	 * rows have, in the order they come.  Keys are interned, so a key
+	 * met before is known by its pointer: a tree of millions of nodes is
+	 * one cheap pass. */
 	for (size_t r = 0; r < pane->nr_rows; r++) {
 		const struct attr *list = pane->ops->row_attrs(pane, pane->rows[r]);
 		size_t n = 0;
 
-		for (const struct attr *a = list; a; a = a->next)
+		for (const struct attr *a = list; a; a = a->next) {
+			size_t k = 0;
+
 			n++;
+			while (k < nr_seen && seen[k] != a->key)
+				k++;
+			if (k == nr_seen && nr_seen < ARRAY_SIZE(seen))
+				seen[nr_seen++] = a->key;
+			else if (k == nr_seen)
+				overflow = true;
+		}
 		if (n > most) {
 			most = n;
 			richest = list;
@@ -411,9 +428,19 @@ void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 	}
 	for (const struct attr *a = richest; a; a = a->next)
 		add_attr_column(pane, a, skip);
-	for (size_t r = 0; r < pane->nr_rows; r++)
-		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next)
-			add_attr_column(pane, a, skip);
+	for (size_t r = 0; r < pane->nr_rows && (nr_seen || overflow); r++) {
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next) {
+			size_t k = 0;
+
+			while (k < nr_seen && seen[k] != a->key)
+				k++;
+			if (k < nr_seen)
+				seen[k] = seen[--nr_seen];
+			else if (!overflow)
+				continue;	/* added already */
+			add_attr_column(pane, a, skip);	/* which skips a key it has */
+		}
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -661,6 +688,84 @@ static void sort_text(struct text_key *a, size_t n, bool desc)
 	free(k);
 }
 
+/*
+ * Rows by a text column.  Many rows may share one string (a tree's nodes
+ * hold interned names: equal names, equal pointers), so the distinct
+ * strings are sorted once and rows then go by their string's rank, in a
+ * stable radix sort: a 2.5 M node tree sorts by name as fast as it sorts
+ * by a number.  Equal strings at different addresses get equal ranks.
+ */
+struct text_slot {
+	const char *s;
+	uint32_t uniq;
+};
+
+static uint32_t uniq_of(struct text_slot **tab, size_t *cap, size_t *nr,
+			struct text_key **uniq, size_t *alloc, const char *s)
+{
+	size_t i;
+
+	if (2 * (*nr + 1) > *cap) {
+		struct text_slot *old = *tab;
+		size_t old_cap = *cap;
+
+		*cap = *cap ? 2 * *cap : 1024;
+		*tab = xcalloc(*cap, sizeof(**tab));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].s)
+				continue;
+			for (i = hash_ptr(old[k].s) & (*cap - 1); (*tab)[i].s; i = (i + 1) & (*cap - 1))
+				;
+			(*tab)[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = hash_ptr(s) & (*cap - 1); (*tab)[i].s; i = (i + 1) & (*cap - 1))
+		if ((*tab)[i].s == s)
+			return (*tab)[i].uniq;
+	GROW(*uniq, *alloc, *nr + 1);
+	(*uniq)[*nr].s = s;
+	(*uniq)[*nr].idx = *nr;
+	(*tab)[i].s = s;
+	(*tab)[i].uniq = (uint32_t)*nr;
+	return (uint32_t)(*nr)++;
+}
+
+static void sort_by_text(const struct pane *pane, const struct column *c, size_t *idx, size_t n,
+			 bool desc)
+{
+	struct keyed *a = xmalloc(n * sizeof(*a));
+	struct text_slot *tab = NULL;
+	struct text_key *uniq = NULL;
+	uint64_t *rank;
+	size_t cap = 0, nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+		a[i].idx = idx[i];
+		a[i].key = v.type == CELL_TEXT ? uniq_of(&tab, &cap, &nr, &uniq, &alloc, v.v.s)
+					       : UINT64_MAX;
+	}
+	free(tab);
+	sort_text(uniq, nr, desc);
+	rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
+	for (size_t r = 0, k = 0; r < nr; r++) {
+		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
+			k = r;
+		rank[uniq[r].idx] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i].key != UINT64_MAX)
+			a[i].key = rank[a[i].key];
+	radix_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+	free(rank);
+	free(uniq);
+	free(a);
+}
+
 void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
 {
 	const struct column *c;
@@ -676,18 +781,7 @@ void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, 
 		any_text |= v.type == CELL_TEXT;
 	}
 	if (any_text) {
-		struct text_key *a = xmalloc(n * sizeof(*a));
-
-		for (size_t i = 0; i < n; i++) {
-			struct cell v = c->get(pane, pane->rows[idx[i]], c);
-
-			a[i].s = v.type == CELL_TEXT ? v.v.s : NULL;
-			a[i].idx = idx[i];
-		}
-		sort_text(a, n, desc);
-		for (size_t i = 0; i < n; i++)
-			idx[i] = a[i].idx;
-		free(a);
+		sort_by_text(pane, c, idx, n, desc);
 		return;
 	}
 	{

@@ -115,8 +115,9 @@ struct pane_ops {
 	/* The actions only this pane knows (fold, unfold, pick a step):
 	 * true when it took ACT; what it asks of the UI goes in REQ. */
 	bool (*handle)(struct pane *pane, enum action act, struct pane_request *req);
-	/* The step shown elsewhere changed (a pane that does not follow
-	 * steps may still point at it). */
+	/* The step shown changed (scope.step holds it).  A pane that does
+	 * not follow steps may still point at it; one that follows steps
+	 * and has this hook narrows itself, and is rebuilt, not reloaded. */
 	void (*step_changed)(struct pane *pane);
 	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
 	 * for none) and their names for the legend, in the same order. */
@@ -211,9 +212,10 @@ struct help_arg {
 struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 		      const struct pane_scope *scope);
 void pane_free(struct pane *pane);
-/* Show STEP (NULL: all): a pane that follows steps loads its rows again,
- * keeping sort, filter and (where the selected row still exists) the
- * cursor; one that does not is told (step_changed). */
+/* Show STEP (NULL: all): a pane that follows steps loads its rows again
+ * (or, with a step_changed hook, narrows itself), keeping sort, filter
+ * and (where the selected row still exists) the cursor; one that does not
+ * is told (step_changed). */
 void pane_set_step(struct pane *pane, const struct step *step);
 /* Take F (may be NULL: no filter; the pane frees it) and rebuild. */
 void pane_set_filter(struct pane *pane, struct filter *f);
