@@ -1,0 +1,925 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a Kineto trace: JSON to records, on two threads (kineto_int.h
+ * says who owns what).  Events are typed by category as trace.py does;
+ * only complete ("X") events count, python_function frames without a
+ * module id are not nodes.
+ *
+ * Memory: one compact record per kept event plus its node; the records are
+ * freed when the tree is built.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "kineto_int.h"
+#include "text.h"
+
+/* One event's fields as they arrive, in any order. */
+struct raw_event {
+	bool is_complete;		/* ph == "X" */
+	bool has_ts, has_dur, has_cat;
+	int cat;			/* enum cat */
+	const char *name;		/* interned (the model's side) */
+	const char *name_text;		/* the reading side: a copy, or NULL */
+	size_t name_len;
+	uint32_t ordinal;		/* its place among all trace events */
+	double ts_us, dur_us;		/* as Python's json reads them */
+	int64_t ts, dur;		/* ns, derived in take_event() */
+	int64_t tid;
+	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
+	int64_t corr;
+	bool has_module_id;
+	bool has_bpsm, has_occ;
+	double blocks_per_sm, occupancy;
+};
+
+enum cat {
+	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_PYTHON_FUNCTION, CAT_RUNTIME,
+	CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
+};
+
+static const struct {
+	const char *name;
+	enum cat cat;
+} cats[] = {
+	/* trace.py's EventTypeMap, matched case-insensitively... */
+	{ "cpu_op", CAT_OPERATOR },
+	{ "operator", CAT_OPERATOR },
+	{ "user_annotation", CAT_ANNOTATION },
+	{ "gpu_user_annotation", CAT_ANNOTATION },
+	{ "python_function", CAT_PYTHON_FUNCTION },
+	{ "python", CAT_PYTHON },
+	{ "cuda_runtime", CAT_RUNTIME },
+	{ "runtime", CAT_RUNTIME },
+	{ "privateuse1_runtime", CAT_RUNTIME },
+	{ "mtia_runtime", CAT_RUNTIME },
+	{ "xpu_runtime", CAT_RUNTIME },
+	{ "glow_runtime", CAT_RUNTIME },
+	{ "kernel", CAT_KERNEL },
+	{ "gpu_memcpy", CAT_MEMCPY },
+	{ "memcpy", CAT_MEMCPY },
+	{ "gpu_memset", CAT_MEMSET },
+	{ "memset", CAT_MEMSET },
+	{ "trace", CAT_TRACE },
+	/* ...plus the Cambricon MLU fork's names.  Not in upstream
+	 * tb_plugin's map; "cuda_driver" (cuLaunchKernel) deliberately is not
+	 * either, so its kernels stay unlinked, as there. */
+	{ "mlu_runtime", CAT_RUNTIME },
+	{ "mlu_memcpy", CAT_MEMCPY },
+	{ "mlu_memset", CAT_MEMSET },
+};
+
+static enum cat cat_of(const char *s, size_t n)
+{
+	char lower[32];
+
+	if (n >= sizeof(lower))
+		return CAT_UNKNOWN;
+	for (size_t i = 0; i < n; i++)
+		lower[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
+		if (strlen(cats[i].name) == n && !memcmp(cats[i].name, lower, n))
+			return cats[i].cat;
+	return CAT_UNKNOWN;
+}
+
+/* trace.py's NcclOpNameSet / GlooOpNameSet: exact names only.  1 for
+ * NCCL, 2 for Gloo, 0 for anything else. */
+static int collective_lib(const char *name, size_t len)
+{
+	static const char *const ops[] = { "broadcast", "reduce", "all_reduce", "all_gather",
+					   "reduce_scatter" };
+	int lib;
+
+	if (text_starts(name, len, "nccl:"))
+		lib = 1;
+	else if (text_starts(name, len, "gloo:"))
+		lib = 2;
+	else
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		if (text_eq(name + 5, len - 5, ops[i]))
+			return lib;
+	return 0;
+}
+
+static bool is_dataloader(const char *name, size_t len)
+{
+	return (text_starts(name, len, "enumerate(DataLoader)#") &&
+		text_ends(name, len, ".__next__")) ||
+	       text_starts(name, len, "enumerate(DataPipe)#");
+}
+
+/* ---------------------------------------------------------------------
+ * Reading one event's members
+ */
+
+static struct pos here(struct kineto *k)
+{
+	return json_pos(&k->j);
+}
+
+/*
+ * Times are read as the double Python's json module makes of them, not as
+ * exact decimals: torch-tb-profiler computes every duration as
+ * (ts + dur) - ts in doubles, and for 16-digit epoch microseconds with a
+ * fraction that rounds each event by up to 0.125 us.  Matching its
+ * numbers (which is the point) means rounding the same way; traces with
+ * integer or boot-clock timestamps come out exact either way.
+ *
+ * num_double() gives the double strtod() would, as Python's float() does.
+ */
+static bool read_us(struct kineto *k, enum json_tok t, double *us)
+{
+	if (t != JSON_NUMBER && t != JSON_STRING)
+		return false;	/* some writers quote numbers: take those too */
+	return num_double(k->j.s, k->j.len, us) && *us == *us;
+}
+
+/* The exact value of the double US (microseconds) in ns, rounded. */
+static int64_t us_to_ns(double us)
+{
+	double ip = floor(us);
+
+	if (!(ip > -9.2e15 && ip < 9.2e15))
+		return ip < 0 ? -INT64_MAX / 2 : INT64_MAX / 2;	/* absurd: clamp */
+	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
+}
+
+static bool read_int(struct kineto *k, enum json_tok t, int64_t *v)
+{
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_int(k->j.s, k->j.len, v))
+		return true;
+	/* Large ids sometimes come as floats ("12.0"). */
+	if (t == JSON_NUMBER && num_scaled(k->j.s, k->j.len, 0, v))
+		return true;
+	return false;
+}
+
+/* pid/tid: ints, or strings such as "25738" (int("25738") in tb_plugin) or
+ * "stream 7", which get a stable id of their own. */
+static int64_t read_tid(struct kineto *k, enum json_tok t)
+{
+	int64_t v;
+	uint64_t h = 1469598103934665603ULL;
+
+	if (read_int(k, t, &v))
+		return v;
+	for (size_t i = 0; i < k->j.len; i++)
+		h = (h ^ (unsigned char)k->j.s[i]) * 1099511628211ULL;
+	return (int64_t)(h | (1ULL << 62));
+}
+
+enum arg { A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE };
+
+/* Which of the args the model uses the current key names. */
+static enum arg arg_of(const struct json *j)
+{
+	switch (j->s[0]) {
+	case 'E':
+		if (json_is(j, "External id"))
+			return A_EXT;
+		break;
+	case 'e':
+		if (json_is(j, "external id"))
+			return A_EXT_LOWER;
+		if (json_is(j, "est. achieved occupancy %"))
+			return A_OCC;
+		break;
+	case 'c':
+		if (json_is(j, "correlation"))
+			return A_CORR;
+		break;
+	case 'b':
+		if (json_is(j, "blocks per SM"))
+			return A_BPSM;
+		break;
+	case 'P':
+		if (json_is(j, "Python module id"))
+			return A_MODULE;
+		break;
+	}
+	return A_OTHER;
+}
+
+static enum json_tok read_args(struct kineto *k, struct raw_event *e)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	while ((t = json_next_key(j)) == JSON_KEY) {
+		enum arg which = arg_of(j);
+
+		if (which == A_OTHER) {
+			t = json_skip_value(j);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		t = json_next(j);
+		switch (which) {
+		case A_EXT:
+			if (!read_int(k, t, &e->ext_id))
+				e->ext_id = NO_ID;
+			break;
+		case A_EXT_LOWER:
+			if (!read_int(k, t, &e->ext_id_lower))
+				e->ext_id_lower = NO_ID;
+			break;
+		case A_CORR:
+			if (!read_int(k, t, &e->corr))
+				e->corr = NO_ID;
+			break;
+		case A_BPSM:
+			e->has_bpsm = t == JSON_NUMBER && num_double(j->s, j->len, &e->blocks_per_sm);
+			break;
+		case A_OCC:
+			e->has_occ = t == JSON_NUMBER && num_double(j->s, j->len, &e->occupancy);
+			break;
+		case A_MODULE:
+			e->has_module_id = t != JSON_NULL;
+			break;
+		default:
+			break;
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+/* ---------------------------------------------------------------------
+ * Taking an event: the reader's checks, the model's records
+ */
+
+/* Whether "ProfilerStep#5" has the number tb_plugin's int() reads. */
+static bool step_number_ok(const char *name)
+{
+	const char *s = strchr(name, '#') + 1;
+	const char *end = strchr(s, '#');
+	int64_t v;
+
+	return num_int(s, end ? (size_t)(end - s) : strlen(s), &v);
+}
+
+/* "ProfilerStep#5" -> "5" as tb_plugin's str(int(name.split('#')[1])). */
+static const char *step_number(struct kineto *k, const char *name)
+{
+	const char *s = strchr(name, '#') + 1;
+	const char *end = strchr(s, '#');
+	size_t n = end ? (size_t)(end - s) : strlen(s);
+	int64_t v;
+	char buf[32];
+
+	if (!num_int(s, n, &v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return profile_intern(k->p, buf, strlen(buf));
+}
+
+/* Warn about the event that starts at MARK, working out where only when
+ * the warning will print. */
+#define warn_event(k, mark, kind, ...)                                          \
+	do {                                                                    \
+		struct pos at_ = { 0, 0 };                                      \
+		if (diag_would_print((k)->d, kind))                             \
+			at_ = json_mark_pos(&(k)->j, mark);                     \
+		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
+	} while (0)
+
+/*
+ * The reading thread's half of taking an event: drop what the model never
+ * uses, and warn (with the event's place, which only this thread can
+ * still work out) about what it cannot use.  Returns whether to pass it
+ * on.  Touches only the reader's state: the tokenizer and the diag.
+ */
+static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	const char *name = e->name_text;
+
+	if (!e->has_cat || e->cat == CAT_UNKNOWN || (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id))
+		return false;
+	if (e->cat == CAT_TRACE)
+		return false;
+	if (!e->has_ts || !name) {
+		warn_event(k, at, "events without a name or timestamp, skipped",
+			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
+		return false;
+	}
+	if (!e->has_dur)
+		e->dur_us = 0;
+	if (e->dur_us < 0) {
+		warn_event(k, at, "events that end before they start, skipped",
+			  "event '%s' ends before it starts; skipped", name);
+		return false;
+	}
+	if ((e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION) &&
+	    text_starts(name, e->name_len, "ProfilerStep#") && !step_number_ok(name))
+		warn_event(k, at, "step events with no step number",
+			  "step event '%s' has no number after '#'; taken as an annotation", name);
+	return true;
+}
+
+static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_type type,
+				 enum node_kind kind, uint8_t flags)
+{
+	struct host_rec *h;
+	struct node *n;
+
+	GROW(k->hosts, k->alloc_hosts, k->nr_hosts + 1);
+	h = &k->hosts[k->nr_hosts++];
+	memset(h, 0, sizeof(*h));
+	n = node_new_interned(k->p, NULL, kind, e->name);
+	n->flags = flags;
+	n->start_ns = e->ts;
+	n->calls = 1;
+	n->host_total_ns = e->dur;
+	h->node = n;
+	h->ext_id = e->ext_id;
+	h->tid = e->tid;
+	h->end_ns = e->ts + e->dur;
+	h->index = e->ordinal;
+	h->type = (uint8_t)type;
+	return h;
+}
+
+static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
+{
+	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
+										   : NODE_MEMSET;
+	struct dev_rec *d;
+	struct node *n;
+
+	GROW(k->devs, k->alloc_devs, k->nr_devs + 1);
+	d = &k->devs[k->nr_devs++];
+	memset(d, 0, sizeof(*d));
+	n = node_new_interned(k->p, NULL, kind, e->name);
+	n->start_ns = e->ts;
+	n->calls = 1;
+	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
+	 * while op device times use end - start: keep both. */
+	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
+	d->end_ns = e->ts + e->dur;
+	if (type == EV_KERNEL) {
+		if (e->has_bpsm)
+			attr_set_double(k->p, &n->attrs, "blocks_per_sm", e->blocks_per_sm);
+		if (e->has_occ)
+			attr_set_double(k->p, &n->attrs, "occupancy_pct", e->occupancy);
+	}
+	d->node = n;
+	d->corr = e->corr;
+	d->ext_id = e->ext_id;
+	d->index = e->ordinal;
+	d->type = (uint8_t)type;
+}
+
+static void add_runtime(struct kineto *k, struct raw_event *e)
+{
+	struct rt_rec *r;
+	struct node *n;
+
+	GROW(k->rts, k->alloc_rts, k->nr_rts + 1);
+	r = &k->rts[k->nr_rts++];
+	memset(r, 0, sizeof(*r));
+	n = node_new_interned(k->p, NULL, NODE_RUNTIME, e->name);
+	n->start_ns = e->ts;
+	n->calls = 1;
+	n->host_self_ns = n->host_total_ns = e->dur;
+	r->node = n;
+	r->ext_id = e->ext_id;
+	r->corr = e->corr;
+	r->tid = e->tid;
+	r->end_ns = e->ts + e->dur;
+	r->index = e->ordinal;
+}
+
+/* A ProfilerStep becomes a step and a node; false when its name has no
+ * number (check_event() said so), and it is an annotation instead. */
+static bool add_step(struct kineto *k, struct raw_event *e)
+{
+	const char *num = step_number(k, e->name);
+	struct raw_step *s;
+
+	if (!num)
+		return false;
+	GROW(k->steps, k->alloc_steps, k->nr_steps + 1);
+	s = &k->steps[k->nr_steps++];
+	s->start = e->ts;
+	s->end = e->ts + e->dur;
+	s->name = num;
+	s->index = e->ordinal;
+	add_host(k, e, EV_STEP, NODE_STEP, NODE_NOT_A_ROW);
+	return true;
+}
+
+/* Host tree nodes (node.py's create_operator_node and friends). */
+static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type type)
+{
+	const char *name = e->name;
+	int lib = collective_lib(name, e->name_len);
+	uint8_t flags = 0;
+	enum node_kind kind = NODE_OP;
+
+	if (lib) {
+		GROW(k->comm_ext, k->alloc_comm_ext, k->nr_comm_ext + 1);
+		/* ModuleNode drops its External id; collectives are ops
+		 * or annotations, so e->ext_id is what they key on. */
+		k->comm_ext[k->nr_comm_ext++] = e->ext_id;
+	}
+	if (type == EV_MODULE) {
+		e->ext_id = NO_ID;	/* node.py: modules never own runtimes */
+		kind = NODE_MODULE;
+		flags = NODE_NOT_A_ROW;
+	} else if (type == EV_PYTHON) {
+		kind = NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW;
+	} else if (is_dataloader(name, e->name_len) || text_starts(name, e->name_len, "Optimizer.step")) {
+		/* DataLoaderNode / OptimizerNode: in the tree, never rows. */
+		kind = type == EV_OPERATOR ? NODE_OP : NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW;
+	} else if (type == EV_ANNOTATION) {
+		if (!lib)
+			return;	/* a label, not a node (node.py) */
+		kind = NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW | NODE_COLLECTIVE;
+	} else if (!strcmp(name, "DataParallel.forward") ||
+		   !strcmp(name, "DistributedDataParallel.forward") ||
+		   text_starts(name, e->name_len, "Optimizer.")) {
+		flags = NODE_NOT_A_ROW;	/* is_operator_node()'s exclusions */
+	}
+	if (lib)
+		flags |= NODE_COLLECTIVE;
+	add_host(k, e, type, kind, flags);
+}
+
+/* The trace.py type of an event check_event() let through. */
+static enum ev_type type_of(const struct raw_event *e)
+{
+	bool is_step = text_starts(e->name, e->name_len, "ProfilerStep#");
+
+	switch (e->cat) {
+	case CAT_OPERATOR:
+		return is_step ? EV_STEP : EV_OPERATOR;
+	case CAT_ANNOTATION:
+		return is_step ? EV_STEP : EV_ANNOTATION;
+	case CAT_PYTHON:
+		return EV_PYTHON;
+	case CAT_PYTHON_FUNCTION:
+		return EV_MODULE;
+	case CAT_RUNTIME:
+		return EV_RUNTIME;
+	case CAT_KERNEL:
+		return EV_KERNEL;
+	case CAT_MEMCPY:
+		return EV_MEMCPY;
+	default:
+		return EV_MEMSET;
+	}
+}
+
+/* The step-breakdown role of an event (event_parser.StepParser._parse_step),
+ * or NR_ROLES for none.  Kernels get theirs once the collectives' External
+ * ids are all known (kineto_steps.c). */
+static enum role role_of(enum ev_type type, const char *name, size_t len)
+{
+	switch (type) {
+	case EV_MEMCPY:
+		return ROLE_MEMCPY;
+	case EV_MEMSET:
+		return ROLE_MEMSET;
+	case EV_RUNTIME:
+		return ROLE_RUNTIME;
+	case EV_OPERATOR:
+	case EV_ANNOTATION:
+	case EV_PYTHON:
+		if (type != EV_PYTHON && is_dataloader(name, len))
+			return ROLE_DATALOADER;
+		if (collective_lib(name, len))
+			return ROLE_COMM;
+		return ROLE_CPUOP;
+	default:
+		return NR_ROLES;
+	}
+}
+
+/* The model thread's half: classify the event and keep what the model
+ * needs. */
+static void take_event(struct kineto *k, struct raw_event *e)
+{
+	enum ev_type type;
+	enum role role;
+
+	if (e->ext_id_lower != NO_ID)
+		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
+	e->ts = us_to_ns(e->ts_us);
+	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+
+	type = type_of(e);
+	role = role_of(type, e->name, e->name_len);
+	if (role != NR_ROLES)
+		ranges_add(&k->roles[role], e->ts, e->ts + e->dur);
+	if (type == EV_OPERATOR || type == EV_PYTHON || type == EV_STEP) {
+		if (e->ts < k->cpu_min)
+			k->cpu_min = e->ts;
+		if (e->ts + e->dur > k->cpu_max)
+			k->cpu_max = e->ts + e->dur;
+	}
+
+	switch (type) {
+	case EV_KERNEL:
+	case EV_MEMCPY:
+	case EV_MEMSET:
+		add_device(k, e, type);
+		return;
+	case EV_RUNTIME:
+		add_runtime(k, e);
+		return;
+	case EV_STEP:
+		if (add_step(k, e))
+			return;
+		type = EV_ANNOTATION;
+		break;
+	default:
+		break;
+	}
+	add_tree_node(k, e, type);
+}
+
+/* ---------------------------------------------------------------------
+ * Two threads: one reads JSON, one builds the model
+ *
+ * The tokenizer and the model are each about half of a load, and a GPU
+ * box has cores to spare, so the reading thread packs every event worth
+ * keeping into blocks of compact messages and the model thread takes
+ * them in file order (interning names, making nodes and records).  They
+ * share nothing else: the reader owns the tokenizer, the input and the
+ * diag (held, so its warnings reach the profile only at the end); the
+ * model thread owns the profile.  Without a thread the blocks are taken
+ * as they fill, on the reading thread.
+ */
+#define NR_BLOCKS 4
+#define BLOCK_BYTES (256u << 10)
+
+/* One event in a block, its name after it (NUL-terminated). */
+struct ev_msg {
+	uint32_t size;			/* of the whole message, 8-aligned */
+	uint32_t name_len;
+	uint32_t ordinal;
+	uint8_t cat;
+	uint8_t has_module_id, has_bpsm, has_occ;
+	double ts_us, dur_us;
+	int64_t tid, ext_id, ext_id_lower, corr;
+	double blocks_per_sm, occupancy;
+	char name[];
+};
+
+struct block {
+	char *data;
+	size_t used, cap;
+};
+
+struct pipe {
+	pthread_t thread;
+	bool has_thread;
+	pthread_mutex_t lock;
+	pthread_cond_t full, empty;	/* a block was filled / emptied */
+	struct block blocks[NR_BLOCKS];
+	size_t head, tail, nr_full;	/* blocks [tail, head) are full */
+	bool done;			/* no block after the full ones */
+	struct kineto *k;
+};
+
+static void take_block(struct kineto *k, struct block *b)
+{
+	for (size_t off = 0; off < b->used;) {
+		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
+		struct raw_event e = {
+			.is_complete = true, .has_ts = true, .has_dur = true, .has_cat = true,
+			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
+			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
+			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
+			.has_occ = m->has_occ, .blocks_per_sm = m->blocks_per_sm,
+			.occupancy = m->occupancy, .name_len = m->name_len,
+		};
+
+		e.name = profile_intern(k->p, m->name, m->name_len);
+		take_event(k, &e);
+		off += m->size;
+	}
+	b->used = 0;
+}
+
+static void *model_main(void *arg)
+{
+	struct pipe *pp = arg;
+
+	for (;;) {
+		struct block *b;
+
+		pthread_mutex_lock(&pp->lock);
+		while (!pp->nr_full && !pp->done)
+			pthread_cond_wait(&pp->full, &pp->lock);
+		if (!pp->nr_full) {
+			pthread_mutex_unlock(&pp->lock);
+			break;
+		}
+		b = &pp->blocks[pp->tail];
+		pthread_mutex_unlock(&pp->lock);
+
+		take_block(pp->k, b);
+
+		pthread_mutex_lock(&pp->lock);
+		pp->tail = (pp->tail + 1) % NR_BLOCKS;
+		pp->nr_full--;
+		pthread_cond_signal(&pp->empty);
+		pthread_mutex_unlock(&pp->lock);
+	}
+	return NULL;
+}
+
+static void pipe_start(struct kineto *k)
+{
+	struct pipe *pp = xcalloc(1, sizeof(*pp));
+
+	pp->k = k;
+	for (int i = 0; i < NR_BLOCKS; i++) {
+		pp->blocks[i].cap = BLOCK_BYTES;
+		pp->blocks[i].data = xmalloc(BLOCK_BYTES);
+	}
+	pthread_mutex_init(&pp->lock, NULL);
+	pthread_cond_init(&pp->full, NULL);
+	pthread_cond_init(&pp->empty, NULL);
+	k->pipe = pp;
+	diag_hold(k->d);
+	pp->has_thread = pthread_create(&pp->thread, NULL, model_main, pp) == 0;
+}
+
+/* Hand the block being filled to the model thread; wait for a free one. */
+static void pipe_publish(struct pipe *pp)
+{
+	if (!pp->has_thread) {
+		take_block(pp->k, &pp->blocks[pp->head]);
+		return;
+	}
+	pthread_mutex_lock(&pp->lock);
+	pp->head = (pp->head + 1) % NR_BLOCKS;
+	pp->nr_full++;
+	pthread_cond_signal(&pp->full);
+	while (pp->nr_full == NR_BLOCKS)
+		pthread_cond_wait(&pp->empty, &pp->lock);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+static void pipe_put(struct kineto *k, const struct raw_event *e)
+{
+	struct pipe *pp = k->pipe;
+	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + 7) & ~(size_t)7;
+	struct block *b = &pp->blocks[pp->head];
+	struct ev_msg *m;
+
+	if (b->used + size > b->cap && b->used) {
+		pipe_publish(pp);
+		b = &pp->blocks[pp->head];
+	}
+	if (size > b->cap) {
+		/* A name longer than a block: this block grows to hold it. */
+		b->cap = size;
+		b->data = xrealloc(b->data, b->cap);
+	}
+	m = (struct ev_msg *)(b->data + b->used);
+	m->size = (uint32_t)size;
+	m->name_len = (uint32_t)e->name_len;
+	m->ordinal = e->ordinal;
+	m->cat = (uint8_t)e->cat;
+	m->has_module_id = e->has_module_id;
+	m->has_bpsm = e->has_bpsm;
+	m->has_occ = e->has_occ;
+	m->ts_us = e->ts_us;
+	m->dur_us = e->dur_us;
+	m->tid = e->tid;
+	m->ext_id = e->ext_id;
+	m->ext_id_lower = e->ext_id_lower;
+	m->corr = e->corr;
+	m->blocks_per_sm = e->blocks_per_sm;
+	m->occupancy = e->occupancy;
+	memcpy(m->name, e->name_text, e->name_len);
+	m->name[e->name_len] = '\0';
+	b->used += size;
+}
+
+/* Hand over the last block, wait until the model has taken everything. */
+static void pipe_finish(struct kineto *k)
+{
+	struct pipe *pp = k->pipe;
+
+	if (pp->blocks[pp->head].used)
+		pipe_publish(pp);
+	if (pp->has_thread) {
+		pthread_mutex_lock(&pp->lock);
+		pp->done = true;
+		pthread_cond_signal(&pp->full);
+		pthread_mutex_unlock(&pp->lock);
+		pthread_join(pp->thread, NULL);
+	}
+	diag_unhold(k->d);
+	for (int i = 0; i < NR_BLOCKS; i++)
+		free(pp->blocks[i].data);
+	pthread_mutex_destroy(&pp->lock);
+	pthread_cond_destroy(&pp->full);
+	pthread_cond_destroy(&pp->empty);
+	free(pp);
+	k->pipe = NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * The event list and the top level
+ */
+
+/* Keep a copy of the name token: the buffer moves on with the next one. */
+static void keep_name(struct kineto *k, struct raw_event *e)
+{
+	struct json *j = &k->j;
+
+	if (j->len + 1 > k->name_cap) {
+		k->name_cap = j->len + 1 > 2 * k->name_cap ? j->len + 1 : 2 * k->name_cap;
+		k->name_buf = xrealloc(k->name_buf, k->name_cap);
+	}
+	memcpy(k->name_buf, j->s, j->len);
+	k->name_buf[j->len] = '\0';
+	e->name_text = k->name_buf;
+	e->name_len = j->len;
+}
+
+static enum json_tok read_event(struct kineto *k)
+{
+	struct json *j = &k->j;
+	struct raw_event e = { .ext_id = NO_ID, .ext_id_lower = NO_ID, .corr = NO_ID };
+	uint64_t at = json_mark(j);
+	enum json_tok t;
+
+	while ((t = json_next_key(j)) == JSON_KEY) {
+		char c0 = j->len ? j->s[0] : 0;
+		size_t len = j->len;
+
+		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
+			t = json_next(j);
+			e.is_complete = t == JSON_STRING && j->len == 1 && j->s[0] == 'X';
+		} else if (len == 3 && c0 == 'c' && !memcmp(j->s, "cat", 3)) {
+			t = json_next(j);
+			if (t == JSON_STRING) {
+				e.has_cat = true;
+				e.cat = cat_of(j->s, j->len);
+			}
+		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
+			t = json_next(j);
+			if (t == JSON_STRING)
+				keep_name(k, &e);
+		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
+			t = json_next(j);
+			e.has_ts = read_us(k, t, &e.ts_us);
+		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
+			t = json_next(j);
+			e.has_dur = read_us(k, t, &e.dur_us);
+		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
+			t = json_next(j);
+			e.tid = read_tid(k, t);
+		} else if (len == 4 && c0 == 'a' && !memcmp(j->s, "args", 4)) {
+			t = json_next(j);
+			if (t == JSON_OBJ_BEGIN) {
+				t = read_args(k, &e);
+				if (t != JSON_OBJ_END)
+					return t;
+				continue;
+			}
+		} else {
+			t = json_skip_value(j);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	if (t != JSON_OBJ_END)
+		return t;
+	e.ordinal = k->nr_events++;
+	if (e.is_complete && check_event(k, &e, at))
+		pipe_put(k, &e);
+	return JSON_OBJ_END;
+}
+
+static enum json_tok read_event_list(struct kineto *k)
+{
+	enum json_tok t;
+
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		if (t == JSON_OBJ_BEGIN) {
+			t = read_event(k);
+			if (t != JSON_OBJ_END)
+				return t;
+			continue;
+		}
+		if (json_failed(t))
+			return t;
+		{
+			struct pos at = here(k);
+
+			diag_warn(k->d, &at, "trace events that are not objects, skipped",
+				  "trace event is not an object; skipped");
+		}
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+enum json_tok kineto_read_events(struct kineto *k)
+{
+	enum json_tok t;
+
+	pipe_start(k);
+	t = read_event_list(k);
+	pipe_finish(k);
+	return t;
+}
+
+/* Top-level scalars and deviceProperties go to the Info pane. */
+static enum json_tok read_device_props(struct kineto *k)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+	int nr = 0;
+
+	while ((t = json_next(j)) == JSON_OBJ_BEGIN) {
+		char section[32];
+
+		snprintf(section, sizeof(section), "device %d", nr++);
+		while ((t = json_next(j)) == JSON_KEY) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+			t = json_next(j);
+			if (t == JSON_STRING || t == JSON_NUMBER) {
+				char *v = xstrndup(j->s, j->len);
+
+				profile_meta(k->p, section, key, v);
+				free(v);
+			}
+			t = json_skip(j, t);
+			if (json_failed(t))
+				return t;
+		}
+		if (t != JSON_OBJ_END)
+			return t;
+	}
+	if (t != JSON_ARR_END) {
+		if (!json_failed(t))
+			t = json_skip(j, t);
+	}
+	return t;
+}
+
+enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	while ((t = json_next(j)) == JSON_KEY) {
+		char key[64];
+		bool is_events = json_is(j, "traceEvents");
+		bool is_props = json_is(j, "deviceProperties");
+
+		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+		t = json_next(j);
+		if (is_events && t == JSON_ARR_BEGIN) {
+			*saw_events = true;
+			t = kineto_read_events(k);
+			if (t != JSON_ARR_END)
+				return t;
+			continue;
+		}
+		if (is_props && t == JSON_ARR_BEGIN) {
+			t = read_device_props(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (t == JSON_STRING || t == JSON_NUMBER || t == JSON_TRUE || t == JSON_FALSE) {
+			char *v = t == JSON_TRUE ? xstrdup("true") : t == JSON_FALSE ? xstrdup("false")
+										    : xstrndup(j->s, j->len);
+
+			profile_meta(k->p, "trace", key, v);
+			free(v);
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
