@@ -87,6 +87,7 @@ static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 		report_quirks(&k);
 		kineto_link(&k);
 		kineto_build_steps(&k);
+		kineto_report_unused(&k);
 	}
 	kineto_release(&k);
 	return rc;

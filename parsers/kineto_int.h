@@ -55,7 +55,7 @@ enum ev_type {
 	EV_OPERATOR,		/* cpu_op, operator */
 	EV_PYTHON,		/* python (old traces) */
 	EV_ANNOTATION,		/* user_annotation, gpu_user_annotation */
-	EV_STEP,		/* ProfilerStep#N in any of the above */
+	EV_STEP,		/* ProfilerStep#N, host side (cpu_op, user_annotation) */
 	EV_MODULE,		/* python_function with a Python module id */
 	EV_RUNTIME,
 	EV_KERNEL,
@@ -141,6 +141,7 @@ struct kineto {
 	size_t nr_comm_ext, alloc_comm_ext;
 
 	uint32_t nr_events;		/* every element of traceEvents */
+	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N (reader's) */
 	char *name_buf;			/* the event name being read, copied */
 	size_t name_cap;
 	struct pipe *pipe;		/* events from the reading to the model thread */
@@ -156,6 +157,8 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
 /* Read the events of the array just opened (traceEvents, or a legacy
  * bare array) into records.  Returns JSON_ARR_END or the failure. */
 enum json_tok kineto_read_events(struct kineto *k);
+/* Tell Info about the events read but not used; after the read. */
+void kineto_report_unused(struct kineto *k);
 
 /* kineto_link.c */
 

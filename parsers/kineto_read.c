@@ -37,8 +37,8 @@ struct raw_event {
 };
 
 enum cat {
-	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_PYTHON_FUNCTION, CAT_RUNTIME,
-	CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
+	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_GPU_ANNOTATION,
+	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
 };
 
 static const struct {
@@ -49,7 +49,7 @@ static const struct {
 	{ "cpu_op", CAT_OPERATOR },
 	{ "operator", CAT_OPERATOR },
 	{ "user_annotation", CAT_ANNOTATION },
-	{ "gpu_user_annotation", CAT_ANNOTATION },
+	{ "gpu_user_annotation", CAT_GPU_ANNOTATION },
 	{ "python_function", CAT_PYTHON_FUNCTION },
 	{ "python", CAT_PYTHON },
 	{ "cuda_runtime", CAT_RUNTIME },
@@ -305,6 +305,13 @@ static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 		return false;
 	if (e->cat == CAT_TRACE)
 		return false;
+	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
+		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
+		 * second step of it (FORMATS.md a.4), halving the average.
+		 * Steps are the host's ranges; this one is only counted. */
+		k->nr_gpu_step_copies++;
+		return false;
+	}
 	if (!e->has_ts || !name) {
 		warn_event(k, at, "events without a name or timestamp, skipped",
 			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
@@ -466,6 +473,8 @@ static enum ev_type type_of(const struct raw_event *e)
 		return is_step ? EV_STEP : EV_OPERATOR;
 	case CAT_ANNOTATION:
 		return is_step ? EV_STEP : EV_ANNOTATION;
+	case CAT_GPU_ANNOTATION:
+		return EV_ANNOTATION;	/* step copies never get here */
 	case CAT_PYTHON:
 		return EV_PYTHON;
 	case CAT_PYTHON_FUNCTION:
@@ -883,6 +892,16 @@ static enum json_tok read_device_props(struct kineto *k)
 			t = json_skip(j, t);
 	}
 	return t;
+}
+
+void kineto_report_unused(struct kineto *k)
+{
+	char v[32];
+
+	if (k->nr_gpu_step_copies) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->nr_gpu_step_copies);
+		profile_meta(k->p, "events not used", "GPU-side copies of ProfilerStep (not steps)", v);
+	}
 }
 
 enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
