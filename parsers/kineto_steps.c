@@ -372,17 +372,20 @@ void kineto_build_steps(struct kineto *k)
 
 	add_kernel_roles(k);
 	if (!k->nr_steps) {
+		/* No ProfilerStep: one step "0" over the host ops, widened
+		 * below like any other (StepParser.parse_steps makes it before
+		 * _update_steps_duration runs). */
 		if (k->cpu_min > k->cpu_max)
 			return;	/* no host events at all: no step to speak of */
 		GROW(k->steps, k->alloc_steps, 1);
 		k->steps[0].start = k->cpu_min;
 		k->steps[0].end = k->cpu_max;
 		k->steps[0].name = profile_intern(k->p, "0", 1);
+		k->steps[0].index = 0;
 		k->nr_steps = 1;
-	} else {
-		kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
-		adjust_steps(k);
 	}
+	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
+	adjust_steps(k);
 	for (int r = 0; r < NR_ROLES; r++)
 		merge_ranges(&k->roles[r]);
 	set_step_cats(k, col_of);
