@@ -380,6 +380,24 @@ static bool visit_dup(struct node *n, void *ctx)
 }
 
 /*
+ * A host self time below zero: child ops and runtime calls that add up to
+ * more than the node's own duration -- runtimes that share its External id
+ * but run elsewhere (ids reused, another thread), or a clock step.  The
+ * plugin shows the number as it comes out and so do we (parity), but
+ * marked and counted, never as if it were normal.
+ */
+static void note_negative(struct kineto *k, struct node *n)
+{
+	struct pos none = { 0, 0 };
+
+	n->flags |= NODE_NEGATIVE;
+	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
+		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
+		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
+		  n->name, (double)n->host_self_ns / 1e3);
+}
+
+/*
  * node.py's fill_stats, bottom-up: host self = duration − children −
  * own runtimes; device self = own runtimes' device time; device total =
  * children's device total + device self.  Runtime nodes join the tree
@@ -410,6 +428,8 @@ static void fill_stats(struct build *b, struct node *root)
 			n->host_self_ns = self;
 			n->device_self_ns = dev_self;
 			n->device_total_ns = dev_total + dev_self;
+			if (self < 0)
+				note_negative(b->k, n);
 		}
 		if (n == root)
 			break;

@@ -320,8 +320,9 @@ static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 	if (!e->has_dur)
 		e->dur_us = 0;
 	if (e->dur_us < 0) {
-		warn_event(k, at, "events that end before they start, skipped",
-			  "event '%s' ends before it starts; skipped", name);
+		warn_event(k, at, "events with a negative duration, skipped",
+			  "event '%s' has a negative 'dur' (%g us): it ends before it starts; "
+			  "skipped", name, e->dur_us);
 		return false;
 	}
 	if ((e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION) &&

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Kineto parser on small traces of our own: the fixtures under
+ * tests/golden/kineto/ and traces written here.  t-kineto-parity.c checks
+ * the numbers against torch-tb-profiler on the corpus; this file checks
+ * where proftui departs from it and how odd input is counted.
+ */
+#include "model/aggregate.h"
+#include "parsers/parser.h"
+#include "test.h"
+
+#define FIX "tests/golden/kineto/"
+
+static char msg[8192];
+
+/* The count of the warning of kind TEXT, 0 when there is none. */
+static uint64_t warnings_of(const struct profile *p, const char *text)
+{
+	for (const struct warning *w = p->warnings; w; w = w->next)
+		if (!strcmp(w->text, text))
+			return w->count;
+	return 0;
+}
+
+static const struct agg_row *row_of(const struct agg *a, const char *name)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strcmp(a->rows[i].name, name))
+			return &a->rows[i];
+	return NULL;
+}
+
+static void test_gpu_step_copies(void)
+{
+	struct profile p;
+
+	CHECK_EQ(test_load(&p, FIX "gpu-step-copies.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(p.nr_steps, 2);
+	if (p.nr_steps == 2) {
+		CHECK_STR(p.steps[0].name, "1");
+		CHECK_STR(p.steps[1].name, "2");
+		CHECK_EQ(p.steps[0].total_ns, 1000000);
+		/* Step 2 reaches the end of its kernel, 100 us past its range. */
+		CHECK_EQ(p.steps[1].total_ns, 1100000);
+	}
+	CHECK_STR(profile_meta_get(&p, "events not used",
+				   "GPU-side copies of ProfilerStep (not steps)"), "2");
+	CHECK_EQ(warnings_of(&p, "trailing steps left out of the step breakdown"), 0);
+	profile_release(&p);
+}
+
+static void test_no_steps_device_tail(void)
+{
+	struct profile p;
+	int kernel;
+
+	CHECK_EQ(test_load(&p, FIX "no-steps-device-tail.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(p.nr_steps, 1);
+	kernel = profile_step_cat(&p, "Kernel");
+	CHECK(kernel >= 0);
+	if (p.nr_steps == 1 && kernel >= 0) {
+		CHECK_STR(p.steps[0].name, "0");
+		/* From the first op (1000 us) to the last kernel's end (1300 us),
+		 * not to the last op's (1200 us). */
+		CHECK_EQ(p.steps[0].start_ns, 1000000);
+		CHECK_EQ(p.steps[0].end_ns, 1300000);
+		CHECK_EQ(p.steps[0].cat_ns[kernel], 150000);
+	}
+	profile_release(&p);
+}
+
+static void test_negative_host_self(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *to, *copy;
+
+	CHECK_EQ(test_load(&p, FIX "negative.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	to = row_of(&ops, "aten::to");
+	copy = row_of(&ops, "aten::copy_");
+	CHECK(to && copy);
+	if (to && copy) {
+		/* 100 us - 60 us (aten::copy_) - 20 us - 200 us (its runtimes),
+		 * as the plugin computes it; marked, not hidden. */
+		CHECK_EQ(to->host_self_ns, -180000);
+		CHECK(to->node_flags & NODE_NEGATIVE);
+		CHECK(!(copy->node_flags & NODE_NEGATIVE));
+	}
+	CHECK_EQ(warnings_of(&p, "negative host self times (kept as torch-tb-profiler computes them)"),
+		 1);
+	CHECK(strstr(msg, "'aten::to' has a host self time of -180.000 us"));
+	agg_release(&ops);
+	profile_release(&p);
+}
+
+static void test_negative_dur(void)
+{
+	struct profile p;
+	struct agg ops, kernels;
+
+	CHECK_EQ(test_load(&p, FIX "negative.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	agg_kernels(&p, NULL, &kernels);
+	CHECK(!row_of(&ops, "aten::add"));
+	CHECK_EQ(kernels.nr, 0);
+	CHECK_EQ(warnings_of(&p, "events with a negative duration, skipped"), 2);
+	CHECK(strstr(msg, "negative.json:9:5: warning: event 'aten::add' has a negative 'dur'"));
+	agg_release(&ops);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
+const struct test tests[] = {
+	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
+	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
+	{ "a negative host self time is kept, marked and counted", test_negative_host_self },
+	{ "events with a negative dur are dropped and counted", test_negative_dur },
+	{ 0 },
+};
