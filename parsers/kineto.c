@@ -18,6 +18,7 @@ static void kineto_release(struct kineto *k)
 	free(k->devs);
 	free(k->steps);
 	free(k->comm_ext);
+	free(k->unused);
 	for (int r = 0; r < NR_ROLES; r++)
 		free(k->roles[r].v);
 	json_release(&k->j);

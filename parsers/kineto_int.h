@@ -117,6 +117,7 @@ struct raw_step {
 };
 
 struct pipe;
+struct unused;
 
 struct kineto {
 	struct profile *p;
@@ -141,7 +142,9 @@ struct kineto {
 	size_t nr_comm_ext, alloc_comm_ext;
 
 	uint32_t nr_events;		/* every element of traceEvents */
-	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N (reader's) */
+	/* What the reader did not pass on, counted for Info. */
+	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
+	struct unused *unused;		/* by category and phase (kineto_read.c) */
 	char *name_buf;			/* the event name being read, copied */
 	size_t name_cap;
 	struct pipe *pipe;		/* events from the reading to the model thread */

@@ -21,7 +21,9 @@
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
 	bool has_ts, has_dur, has_cat;
+	char ph;			/* its one letter; 0 none, 1 not one letter */
 	int cat;			/* enum cat */
+	uint16_t slot;			/* its category's slot (struct unused) */
 	const char *name;		/* interned (the model's side) */
 	const char *name_text;		/* the reading side: a copy, or NULL */
 	size_t name_len;
@@ -41,49 +43,137 @@ enum cat {
 	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
 };
 
+#define CAT(name, cat) { name, sizeof(name) - 1, cat }
+
 static const struct {
 	const char *name;
+	size_t len;
 	enum cat cat;
 } cats[] = {
 	/* trace.py's EventTypeMap, matched case-insensitively... */
-	{ "cpu_op", CAT_OPERATOR },
-	{ "operator", CAT_OPERATOR },
-	{ "user_annotation", CAT_ANNOTATION },
-	{ "gpu_user_annotation", CAT_GPU_ANNOTATION },
-	{ "python_function", CAT_PYTHON_FUNCTION },
-	{ "python", CAT_PYTHON },
-	{ "cuda_runtime", CAT_RUNTIME },
-	{ "runtime", CAT_RUNTIME },
-	{ "privateuse1_runtime", CAT_RUNTIME },
-	{ "mtia_runtime", CAT_RUNTIME },
-	{ "xpu_runtime", CAT_RUNTIME },
-	{ "glow_runtime", CAT_RUNTIME },
-	{ "kernel", CAT_KERNEL },
-	{ "gpu_memcpy", CAT_MEMCPY },
-	{ "memcpy", CAT_MEMCPY },
-	{ "gpu_memset", CAT_MEMSET },
-	{ "memset", CAT_MEMSET },
-	{ "trace", CAT_TRACE },
+	CAT("cpu_op", CAT_OPERATOR),
+	CAT("operator", CAT_OPERATOR),
+	CAT("user_annotation", CAT_ANNOTATION),
+	CAT("gpu_user_annotation", CAT_GPU_ANNOTATION),
+	CAT("python_function", CAT_PYTHON_FUNCTION),
+	CAT("python", CAT_PYTHON),
+	CAT("cuda_runtime", CAT_RUNTIME),
+	CAT("runtime", CAT_RUNTIME),
+	CAT("privateuse1_runtime", CAT_RUNTIME),
+	CAT("mtia_runtime", CAT_RUNTIME),
+	CAT("xpu_runtime", CAT_RUNTIME),
+	CAT("glow_runtime", CAT_RUNTIME),
+	CAT("kernel", CAT_KERNEL),
+	CAT("gpu_memcpy", CAT_MEMCPY),
+	CAT("memcpy", CAT_MEMCPY),
+	CAT("gpu_memset", CAT_MEMSET),
+	CAT("memset", CAT_MEMSET),
+	CAT("trace", CAT_TRACE),
 	/* ...plus the Cambricon MLU fork's names.  Not in upstream
 	 * tb_plugin's map; "cuda_driver" (cuLaunchKernel) deliberately is not
 	 * either, so its kernels stay unlinked, as there. */
-	{ "mlu_runtime", CAT_RUNTIME },
-	{ "mlu_memcpy", CAT_MEMCPY },
-	{ "mlu_memset", CAT_MEMSET },
+	CAT("mlu_runtime", CAT_RUNTIME),
+	CAT("mlu_memcpy", CAT_MEMCPY),
+	CAT("mlu_memset", CAT_MEMSET),
+	/* Categories the model does not use, here only so that the common
+	 * ones have a slot of their own (struct unused). */
+	CAT("ac2g", CAT_UNKNOWN),
+	CAT("fwdbwd", CAT_UNKNOWN),
+	CAT("async", CAT_UNKNOWN),
+	CAT("cuda_sync", CAT_UNKNOWN),
+	CAT("cuda_driver", CAT_UNKNOWN),
+	CAT("cpu_instant_event", CAT_UNKNOWN),
 };
 
-static enum cat cat_of(const char *s, size_t n)
+/*
+ * Events the model does not use are counted by category and phase on the
+ * reading thread, and listed in Info at the end: nothing is dropped
+ * silently.  A category is a slot -- one per name in cats[], a few of our
+ * own, and the first NR_NEW_CATS other names as the file spells them; the
+ * rest share SLOT_OTHER -- so counting is an increment, and only the end
+ * formats text.
+ */
+#define NR_NEW_CATS 32
+#define CAT_NAME_MAX 32		/* longer names go to SLOT_OTHER */
+#define NR_PH 96		/* none, not one letter, '!'..'~' */
+
+enum {
+	SLOT_NONE = ARRAY_SIZE(cats),	/* no "cat" */
+	SLOT_MEMORY,			/* "[memory]" instants, whatever their cat */
+	SLOT_PY_FRAME,			/* python_function frames, not modules */
+	SLOT_OTHER,			/* past NR_NEW_CATS names, or too long */
+	SLOT_NEW,			/* the first new name */
+	NR_SLOTS = SLOT_NEW + NR_NEW_CATS
+};
+
+struct unused {
+	uint64_t count[NR_SLOTS][NR_PH];
+	char name[NR_SLOTS][CAT_NAME_MAX];	/* as the file first spells it */
+	bool is_listed[NR_SLOTS];
+	uint16_t order[NR_SLOTS];		/* slots in the order first counted */
+	size_t nr_order, nr_new;
+};
+
+/* The index in cats[] of category S, or -1. */
+static int cat_index(const char *s, size_t n)
 {
-	char lower[32];
+	char lower[CAT_NAME_MAX];
 
 	if (n >= sizeof(lower))
-		return CAT_UNKNOWN;
+		return -1;
 	for (size_t i = 0; i < n; i++)
 		lower[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
-		if (strlen(cats[i].name) == n && !memcmp(cats[i].name, lower, n))
-			return cats[i].cat;
-	return CAT_UNKNOWN;
+		if (cats[i].len == n && !memcmp(cats[i].name, lower, n))
+			return (int)i;
+	return -1;
+}
+
+/* The slot of a category not in cats[]: its own among the first
+ * NR_NEW_CATS names, else SLOT_OTHER. */
+static uint16_t new_slot(struct unused *u, const char *s, size_t n)
+{
+	size_t k;
+
+	if (n >= CAT_NAME_MAX)
+		return SLOT_OTHER;
+	for (k = SLOT_NEW; k < SLOT_NEW + u->nr_new; k++)
+		if (!strncmp(u->name[k], s, n) && !u->name[k][n])
+			return (uint16_t)k;
+	if (u->nr_new == NR_NEW_CATS)
+		return SLOT_OTHER;
+	memcpy(u->name[k], s, n);
+	u->nr_new++;
+	return (uint16_t)k;
+}
+
+/* Category S: its enum cat, and its slot in *SLOT. */
+static enum cat read_cat(struct unused *u, const char *s, size_t n, uint16_t *slot)
+{
+	int i = cat_index(s, n);
+
+	if (i < 0) {
+		*slot = new_slot(u, s, n);
+		return CAT_UNKNOWN;
+	}
+	if (!u->name[i][0])
+		memcpy(u->name[i], s, n);	/* n < CAT_NAME_MAX: cat_index() said so */
+	*slot = (uint16_t)i;
+	return cats[i].cat;
+}
+
+static void count_unused(struct unused *u, const struct raw_event *e)
+{
+	uint16_t slot = e->has_cat ? e->slot : SLOT_NONE;
+	int ph = e->ph == 0 ? 0 : e->ph == 1 ? 1 : e->ph - '!' + 2;
+
+	if (e->name_text && e->name_len == 8 && !memcmp(e->name_text, "[memory]", 8))
+		slot = SLOT_MEMORY;
+	if (!u->is_listed[slot]) {
+		u->is_listed[slot] = true;
+		u->order[u->nr_order++] = slot;
+	}
+	u->count[slot][ph]++;
 }
 
 /* trace.py's NcclOpNameSet / GlooOpNameSet: exact names only.  1 for
@@ -291,31 +381,40 @@ static const char *step_number(struct kineto *k, const char *name)
 		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
 	} while (0)
 
+/* What the reader does with an event. */
+enum verdict {
+	TAKE,			/* pass it on to the model */
+	NOT_USED,		/* a kind the model has no use for: count it */
+	SKIPPED,		/* dropped, and counted where it was decided */
+};
+
 /*
  * The reading thread's half of taking an event: drop what the model never
  * uses, and warn (with the event's place, which only this thread can
- * still work out) about what it cannot use.  Returns whether to pass it
- * on.  Touches only the reader's state: the tokenizer and the diag.
+ * still work out) about what it cannot use.  Touches only the reader's
+ * state: the tokenizer, the diag and its own counts.
  */
-static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
+static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	const char *name = e->name_text;
 
-	if (!e->has_cat || e->cat == CAT_UNKNOWN || (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id))
-		return false;
-	if (e->cat == CAT_TRACE)
-		return false;
+	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
+		return NOT_USED;
+	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
+		e->slot = SLOT_PY_FRAME;	/* frames are not nodes (trace.py) */
+		return NOT_USED;
+	}
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
 		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
 		 * second step of it (FORMATS.md a.4), halving the average.
 		 * Steps are the host's ranges; this one is only counted. */
 		k->nr_gpu_step_copies++;
-		return false;
+		return SKIPPED;
 	}
 	if (!e->has_ts || !name) {
 		warn_event(k, at, "events without a name or timestamp, skipped",
 			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
-		return false;
+		return SKIPPED;
 	}
 	if (!e->has_dur)
 		e->dur_us = 0;
@@ -323,13 +422,13 @@ static bool check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 		warn_event(k, at, "events with a negative duration, skipped",
 			  "event '%s' has a negative 'dur' (%g us): it ends before it starts; "
 			  "skipped", name, e->dur_us);
-		return false;
+		return SKIPPED;
 	}
 	if ((e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION) &&
 	    text_starts(name, e->name_len, "ProfilerStep#") && !step_number_ok(name))
 		warn_event(k, at, "step events with no step number",
 			  "step event '%s' has no number after '#'; taken as an annotation", name);
-	return true;
+	return TAKE;
 }
 
 static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_type type,
@@ -777,12 +876,13 @@ static enum json_tok read_event(struct kineto *k)
 
 		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
 			t = json_next(j);
-			e.is_complete = t == JSON_STRING && j->len == 1 && j->s[0] == 'X';
+			e.ph = t != JSON_STRING ? 0 : j->len == 1 && j->s[0] > ' ' && j->s[0] < 127 ? j->s[0] : 1;
+			e.is_complete = e.ph == 'X';
 		} else if (len == 3 && c0 == 'c' && !memcmp(j->s, "cat", 3)) {
 			t = json_next(j);
 			if (t == JSON_STRING) {
 				e.has_cat = true;
-				e.cat = cat_of(j->s, j->len);
+				e.cat = read_cat(k->unused, j->s, j->len, &e.slot);
 			}
 		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
 			t = json_next(j);
@@ -818,8 +918,16 @@ static enum json_tok read_event(struct kineto *k)
 	if (t != JSON_OBJ_END)
 		return t;
 	e.ordinal = k->nr_events++;
-	if (e.is_complete && check_event(k, &e, at))
+	switch (check_event(k, &e, at)) {
+	case TAKE:
 		pipe_put(k, &e);
+		break;
+	case NOT_USED:
+		count_unused(k->unused, &e);
+		break;
+	case SKIPPED:
+		break;
+	}
 	return JSON_OBJ_END;
 }
 
@@ -853,6 +961,8 @@ enum json_tok kineto_read_events(struct kineto *k)
 {
 	enum json_tok t;
 
+	if (!k->unused)
+		k->unused = xcalloc(1, sizeof(*k->unused));
 	pipe_start(k);
 	t = read_event_list(k);
 	pipe_finish(k);
@@ -895,10 +1005,46 @@ static enum json_tok read_device_props(struct kineto *k)
 	return t;
 }
 
+/* The name of SLOT for Info. */
+static const char *slot_name(const struct unused *u, size_t slot)
+{
+	switch (slot) {
+	case SLOT_NONE:
+		return "no category";
+	case SLOT_MEMORY:
+		return "[memory]";
+	case SLOT_PY_FRAME:
+		return "python_function (not a module)";
+	case SLOT_OTHER:
+		return "other categories";
+	default:
+		return u->name[slot];
+	}
+}
+
 void kineto_report_unused(struct kineto *k)
 {
-	char v[32];
+	const struct unused *u = k->unused;
+	char key[CAT_NAME_MAX + 32], v[32];
 
+	for (size_t i = 0; u && i < u->nr_order; i++) {
+		size_t slot = u->order[i];
+
+		for (int ph = 0; ph < NR_PH; ph++) {
+			const char *name = slot_name(u, slot);
+
+			if (!u->count[slot][ph])
+				continue;
+			if (ph == 0)
+				snprintf(key, sizeof(key), "%s (no ph)", name);
+			else if (ph == 1)
+				snprintf(key, sizeof(key), "%s (ph not one letter)", name);
+			else
+				snprintf(key, sizeof(key), "%s (ph %c)", name, '!' + ph - 2);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)u->count[slot][ph]);
+			profile_meta(k->p, "events not used", key, v);
+		}
+	}
 	if (k->nr_gpu_step_copies) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->nr_gpu_step_copies);
 		profile_meta(k->p, "events not used", "GPU-side copies of ProfilerStep (not steps)", v);

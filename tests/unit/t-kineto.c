@@ -22,6 +22,17 @@ static uint64_t warnings_of(const struct profile *p, const char *text)
 	return 0;
 }
 
+/* Load the trace TEXT, written to a file NAME, as a Kineto trace. */
+static int load_text(struct profile *p, const char *name, const char *text)
+{
+	return test_load(p, test_write(name, text, strlen(text)), "kineto", msg, sizeof(msg));
+}
+
+static const char *unused(const struct profile *p, const char *key)
+{
+	return profile_meta_get(p, "events not used", key);
+}
+
 static const struct agg_row *row_of(const struct agg *a, const char *name)
 {
 	for (size_t i = 0; i < a->nr; i++)
@@ -111,10 +122,63 @@ static void test_negative_dur(void)
 	profile_release(&p);
 }
 
+static void test_unused_counted(void)
+{
+	struct profile p;
+
+	CHECK_EQ(test_load(&p, FIX "unused.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_STR(unused(&p, "no category (ph M)"), "2");
+	CHECK_STR(unused(&p, "no category (ph C)"), "1");
+	CHECK_STR(unused(&p, "no category (ph X)"), "1");
+	CHECK_STR(unused(&p, "ac2g (ph s)"), "1");
+	CHECK_STR(unused(&p, "ac2g (ph f)"), "1");
+	CHECK_STR(unused(&p, "cuda_sync (ph X)"), "1");
+	/* Frames are not used, modules are. */
+	CHECK_STR(unused(&p, "python_function (not a module) (ph X)"), "1");
+	CHECK(!unused(&p, "python_function (ph X)"));
+	/* With cpu_instant_event (2.x) and without a category (1.x). */
+	CHECK_STR(unused(&p, "[memory] (ph i)"), "2");
+	CHECK_STR(unused(&p, "cpu_op (ph B)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (ph E)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (no ph)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (ph not one letter)"), "1");
+	CHECK_STR(unused(&p, "My_Category (ph X)"), "2");
+	CHECK_STR(unused(&p, "Trace (ph X)"), "1");
+	CHECK(!unused(&p, "cpu_op (ph X)"));
+	CHECK(!unused(&p, "kernel (ph X)"));
+	profile_release(&p);
+}
+
+/* Categories past the first 32 new names, and names too long to keep,
+ * share one line: counting stays an increment, Info stays short. */
+static void test_unused_many_categories(void)
+{
+	struct profile p;
+	char trace[8192], *at = trace;
+
+	at += sprintf(at, "{\"traceEvents\": [");
+	for (int i = 0; i < 40; i++)
+		at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"c%d\", \"name\": \"e\", \"ts\": 1, "
+			      "\"dur\": 1},", i);
+	at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"c0\", \"name\": \"e\", \"ts\": 1},");
+	at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"e\", \"ts\": 1},",
+		      "a_category_name_of_forty_letters_long__");
+	sprintf(at, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"ts\": 1, "
+		"\"dur\": 2}]}");
+	CHECK_EQ(load_text(&p, "many-cats.json", trace), 0);
+	CHECK_STR(unused(&p, "c0 (ph X)"), "2");
+	CHECK_STR(unused(&p, "c31 (ph X)"), "1");
+	CHECK(!unused(&p, "c32 (ph X)"));
+	CHECK_STR(unused(&p, "other categories (ph X)"), "9");
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
 	{ "a negative host self time is kept, marked and counted", test_negative_host_self },
 	{ "events with a negative dur are dropped and counted", test_negative_dur },
+	{ "every event the parser does not use is counted in Info", test_unused_counted },
+	{ "new categories past the first 32 share one line", test_unused_many_categories },
 	{ 0 },
 };
