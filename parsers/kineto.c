@@ -35,7 +35,8 @@ static void report_quirks(struct kineto *k)
 			  (unsigned long long)j->nr_raw_control);
 	if (j->nr_bare_words)
 		diag_warn(k->d, &none, "bare N/A, nan or inf values (tolerated)",
-			  "%llu unquoted N/A, nan or inf value(s); read as missing",
+			  "%llu unquoted N/A, nan or inf value(s); read as missing (as not a "
+			  "number in 'ts' and 'dur')",
 			  (unsigned long long)j->nr_bare_words);
 	if (j->nr_empty_trailing)
 		diag_warn(k->d, &none, "trailing commas (tolerated)",

@@ -8,6 +8,7 @@
  * Memory: one compact record per kept event plus its node; the records are
  * freed when the tree is built.
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,7 +21,9 @@
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
-	bool has_ts, has_dur, has_cat;
+	bool has_cat;
+	uint8_t ts_state, dur_state;	/* enum time_state */
+	char bad_text[32];		/* the value of a BAD_TIME member, for the warning */
 	char ph;			/* its one letter; 0 none, 1 not one letter */
 	int cat;			/* enum cat */
 	uint16_t slot;			/* its category's slot (struct unused) */
@@ -222,20 +225,62 @@ static struct pos here(struct kineto *k)
  *
  * num_double() gives the double strtod() would, as Python's float() does.
  */
-static bool read_us(struct kineto *k, enum json_tok t, double *us)
+enum time_state {
+	NO_TIME,		/* absent or null */
+	TIME_OK,		/* a number (maybe out of range: check_event() sees) */
+	BAD_TIME,		/* there, but not a number: nan, N/A, "abc", {} */
+};
+
+/*
+ * Bounds that keep every time in int64 nanoseconds with room for the sums
+ * made of them: a timestamp within 2^62 ns of zero (4.6e15 us: the epoch
+ * clock gets there in 2116), a duration of at most 10^15 ns (11.6 days,
+ * the bound the other parsers use).  Beyond them a value is garbage, and
+ * an event carrying one is dropped with a warning, never clamped.
+ */
+#define MAX_ABS_TS_US 4.6e15
+#define MAX_DUR_US 1e12
+
+/* Keep what the member held for the warning: printable ASCII only. */
+static void keep_bad_text(struct raw_event *e, const struct json *j, enum json_tok t)
 {
-	if (t != JSON_NUMBER && t != JSON_STRING)
-		return false;	/* some writers quote numbers: take those too */
-	return num_double(k->j.s, k->j.len, us) && *us == *us;
+	const char *what = t == JSON_OBJ_BEGIN ? "an object" : t == JSON_ARR_BEGIN ? "an array"
+			   : t == JSON_TRUE    ? "true"
+			   : t == JSON_FALSE   ? "false"
+					       : NULL;
+	size_t n = 0, max = sizeof(e->bad_text) - 4;
+
+	if (what) {
+		snprintf(e->bad_text, sizeof(e->bad_text), "%s", what);
+		return;
+	}
+	if (t == JSON_STRING)
+		e->bad_text[n++] = '"';
+	for (size_t i = 0; i < j->len && n < max; i++)
+		e->bad_text[n++] = j->s[i] > ' ' && j->s[i] < 127 ? j->s[i] : '?';
+	if (t == JSON_STRING)
+		e->bad_text[n++] = '"';
+	e->bad_text[n] = '\0';
 }
 
-/* The exact value of the double US (microseconds) in ns, rounded. */
+static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_event *e, double *us)
+{
+	if (t == JSON_NULL)
+		return NO_TIME;
+	/* Some writers quote numbers: take those too. */
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_double(k->j.s, k->j.len, us) && *us == *us)
+		return TIME_OK;
+	keep_bad_text(e, &k->j, t);
+	return BAD_TIME;
+}
+
+/* The exact value of the double US (microseconds) in ns, rounded; US is
+ * within the bounds above (check_event() saw to it). */
 static int64_t us_to_ns(double us)
 {
 	double ip = floor(us);
 
-	if (!(ip > -9.2e15 && ip < 9.2e15))
-		return ip < 0 ? -INT64_MAX / 2 : INT64_MAX / 2;	/* absurd: clamp */
+	assert(ip > -9.2e15 && ip < 9.2e15);
 	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
 }
 
@@ -411,13 +456,33 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 		k->nr_gpu_step_copies++;
 		return SKIPPED;
 	}
-	if (!e->has_ts || !name) {
+	if (e->ts_state == NO_TIME || !name) {
 		warn_event(k, at, "events without a name or timestamp, skipped",
 			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
 		return SKIPPED;
 	}
-	if (!e->has_dur)
+	if (e->ts_state == BAD_TIME || e->dur_state == BAD_TIME) {
+		bool ts = e->ts_state == BAD_TIME;
+
+		warn_event(k, at, "events with a time that is not a number, skipped",
+			  "event '%s' has '%s' %s, not a number; skipped", name, ts ? "ts" : "dur",
+			  e->bad_text);
+		return SKIPPED;
+	}
+	if (!(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+		warn_event(k, at, "events with a time out of range, skipped",
+			  "event '%s' has 'ts' %g us, out of range (|ts| < %g us); skipped", name,
+			  e->ts_us, MAX_ABS_TS_US);
+		return SKIPPED;
+	}
+	if (e->dur_state == NO_TIME)
 		e->dur_us = 0;
+	if (e->dur_us > MAX_DUR_US) {
+		warn_event(k, at, "events with a time out of range, skipped",
+			  "event '%s' has 'dur' %g us, out of range (at most %g us, 11.6 days); "
+			  "skipped", name, e->dur_us, MAX_DUR_US);
+		return SKIPPED;
+	}
 	if (e->dur_us < 0) {
 		warn_event(k, at, "events with a negative duration, skipped",
 			  "event '%s' has a negative 'dur' (%g us): it ends before it starts; "
@@ -707,7 +772,7 @@ static void take_block(struct kineto *k, struct block *b)
 	for (size_t off = 0; off < b->used;) {
 		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
 		struct raw_event e = {
-			.is_complete = true, .has_ts = true, .has_dur = true, .has_cat = true,
+			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
 			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
 			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
@@ -890,10 +955,10 @@ static enum json_tok read_event(struct kineto *k)
 				keep_name(k, &e);
 		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
 			t = json_next(j);
-			e.has_ts = read_us(k, t, &e.ts_us);
+			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
 		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
 			t = json_next(j);
-			e.has_dur = read_us(k, t, &e.dur_us);
+			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
 		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
 			t = json_next(j);
 			e.tid = read_tid(k, t);

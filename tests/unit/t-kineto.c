@@ -173,6 +173,59 @@ static void test_unused_many_categories(void)
 	profile_release(&p);
 }
 
+/* ts 1e20, dur 1e308 and their kin: dropped and counted, never clamped
+ * (they were clamped to 2^62 ns: dur 1e308 showed as 4611686018 s). */
+static void test_absurd_times(void)
+{
+	struct profile p;
+	struct agg ops, kernels;
+
+	CHECK_EQ(test_load(&p, FIX "absurd-times.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	agg_kernels(&p, NULL, &kernels);
+	CHECK_EQ(ops.nr, 1);
+	CHECK(row_of(&ops, "aten::ok"));
+	CHECK_EQ(kernels.nr, 0);
+	CHECK_EQ(warnings_of(&p, "events with a time out of range, skipped"), 4);
+	CHECK_EQ(warnings_of(&p, "events with a time that is not a number, skipped"), 4);
+	CHECK_EQ(warnings_of(&p, "events with a negative duration, skipped"), 1);
+	CHECK(strstr(msg, "absurd-times.json:4:5: warning: event 'ts_huge' has 'ts' 1e+20 us, out of "
+			  "range"));
+	CHECK(strstr(msg, "event 'dur_huge' has 'dur' 1e+308 us, out of range"));
+	CHECK(strstr(msg, "event 'ts_nan' has 'ts' nan, not a number"));
+	CHECK(strstr(msg, "event 'dur_text' has 'dur' \"abc\", not a number"));
+	agg_release(&ops);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
+/* The bounds themselves: the last timestamp and duration in range load
+ * to the nanosecond; the first ones past them do not load at all. */
+static void test_time_bounds(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *r;
+
+	CHECK_EQ(load_text(&p, "bounds.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"edge\", "
+			   "\"ts\": 4599999999999999, \"dur\": 1000000000000},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_ts\", "
+			   "\"ts\": -4600000000000000, \"dur\": 1},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_dur\", "
+			   "\"ts\": 1, \"dur\": 1000000000000.001}]}"), 0);
+	agg_ops(&p, NULL, &ops);
+	CHECK_EQ(ops.nr, 1);
+	r = row_of(&ops, "edge");
+	CHECK(r);
+	if (r)
+		CHECK_EQ(r->host_total_ns, 1000000000000000LL);
+	CHECK_EQ(warnings_of(&p, "events with a time out of range, skipped"), 2);
+	agg_release(&ops);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -180,5 +233,7 @@ const struct test tests[] = {
 	{ "events with a negative dur are dropped and counted", test_negative_dur },
 	{ "every event the parser does not use is counted in Info", test_unused_counted },
 	{ "new categories past the first 32 share one line", test_unused_many_categories },
+	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
+	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
 	{ 0 },
 };
