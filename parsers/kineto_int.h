@@ -12,15 +12,17 @@
  * (kineto_release()).  It owns struct kineto and the tokenizer's life.
  *
  * kineto_read.c turns JSON into records, on two threads.  The reading
- * thread owns the tokenizer, the input and the diag (held, so warnings
- * reach the profile only at the join): it reads traceEvents, drops what
- * the model never uses, warns with the event's place, and packs the rest
- * into blocks of compact messages.  The model thread owns the profile: it
+ * thread owns the tokenizer, the input, the diag (held, so warnings reach
+ * the profile only at the join) and the counts of what it does not pass
+ * on: it reads traceEvents, counts the events the model never uses by
+ * category and phase, drops those it cannot use (times absurd or missing)
+ * with a warning that gives the event's place, and packs the rest into
+ * blocks of compact messages.  The model thread owns the profile: it
  * takes the messages in file order, types each event as trace.py does,
  * interns its name, makes its node and its record (host_rec, rt_rec,
  * dev_rec, raw_step) and adds its step role range (ranges_add()).  The
- * top-level keys and deviceProperties go to the Info pane.  Nothing else
- * runs while it does.
+ * top-level keys and deviceProperties go to the Info pane, and so do the
+ * counts, once both threads are done (kineto_report_unused()).
  *
  * kineto_link.c turns the records into the tree, once reading is done:
  * device work joins its runtime call by correlation, runtime calls join
@@ -31,9 +33,10 @@
  * owns the per-thread lists and id maps, and frees them before it returns.
  *
  * kineto_steps.c makes the step breakdown (overall_parser.py): kernels
- * sorted into Kernel and Communication by their External id, ProfilerStep
- * intervals widened to the device work their runtimes launched, then the
- * role ranges carved by priority into each step's categories.  It owns the
+ * sorted into Kernel and Communication by their External id, the host's
+ * ProfilerStep intervals (or one step over the host ops when there are
+ * none) widened to the device work their runtimes launched, then the role
+ * ranges carved by priority into each step's categories.  It owns the
  * meaning of struct ranges and of the collective ids.
  *
  * Records point at their nodes; nodes live in the profile's arena, records
