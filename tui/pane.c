@@ -289,6 +289,8 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 		return cell_real(a->v.d);
 	case ATTR_STRING:
 		return cell_text(a->v.s);
+	case ATTR_LAUNCH:
+		break;		/* the Kernels pane's own columns show it */
 	}
 	return cell_none();
 }
@@ -357,8 +359,9 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		if (!strcmp(skip[i], a->key))
 			return;
 	/* What the file states of the standard columns feeds them, not
-	 * columns of its own (profile.h, ATTR_FILE_*). */
-	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
+	 * columns of its own (profile.h, ATTR_FILE_*); so does a kernel's
+	 * launch. */
+	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)) || a->type == ATTR_LAUNCH)
 		return;
 	for (i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
@@ -381,6 +384,8 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		c.kind = COL_TEXT;
 		c.width = 16;
 		break;
+	case ATTR_LAUNCH:
+		return;		/* not reached: skipped above */
 	}
 	c.owned = xstrdup(a->key);
 	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
