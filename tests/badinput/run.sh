@@ -90,4 +90,56 @@ else
 	failed=1
 fi
 chmod 644 "$dir/secret.json"
+
+# Hostile text: a name, a line or a file name holding a terminal's escape
+# sequences (OSC 0 sets the title, OSC 52 writes the clipboard).  Nothing
+# of it may leave raw on any channel: each case fails when its stdout, its
+# stderr or the file it wrote holds ESC (0x1b), BEL (0x07) or CSI (0x9b),
+# and when the escaped form ("\x1b]0;PWNED") is missing, so a case that
+# quietly printed nothing cannot pass.
+hdir=$dir/hostile
+mkdir -p "$hdir"
+esc=$(printf '\033')
+evil=$(printf 'n\033]0;PWNED\007\033]52;c;S2luZXRv\007')
+raw_bytes=$(printf '[\033\007\233]')
+hostile() {
+	what=$1 want_rc=$2 want_text=$3
+	shift 3
+	rm -f "$hdir/export"*
+	timeout 20 "$PROFTUI" "$@" >"$hdir/stdout" 2>"$hdir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq "$want_rc" ] || why="exit $rc, not $want_rc"
+	for f in "$hdir/stdout" "$hdir/stderr" "$hdir/export"*; do
+		[ -f "$f" ] || continue
+		LC_ALL=C grep -q "$raw_bytes" "$f" && why="raw control bytes in $(basename "$f")"
+	done
+	cat "$hdir/stdout" "$hdir/stderr" "$hdir/export"* 2>/dev/null | grep -qF -- "$want_text" ||
+		[ -n "$why" ] || why="no '$want_text' in what it wrote"
+	if [ -z "$why" ]; then
+		echo "PASS: badinput: hostile text: $what"
+	else
+		echo "FAIL: badinput: hostile text: $what ($why)"
+		cat "$hdir/stderr" "$hdir/stdout" | head -n 5 | od -c | head -n 10
+		failed=1
+	fi
+}
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op", "ts": 1, "dur": 2, "pid": 1, "tid": 1}' \
+	>"$hdir/$evil.json"
+hostile "an error naming a file with ESC in its name" 2 'n\x1b]0;PWNED\x07' \
+	--print ops "$hdir/$evil.json"
+hostile "a missing file with ESC in its name" 2 'missingn\x1b]0;PWNED' \
+	--print ops "$hdir/missing$evil"
+{
+	printf 'load model: 30.000ms\n=== prepare: 2.000ms; going to warmup\n\n'
+	printf 'warm up 0  40.000ms\n'
+	printf 'iter 0/2: 12.000 ms (exec=1.000 ms)\n'
+	# ESC passes MegEngine's binary check: OSC ended by ST, not BEL.
+	printf 'iter 1/2: \033]0;PWNED\033\\ ms\n'
+	printf '\n=== finished test #0: time=24.000 ms avg_time=12.000 ms\n'
+} >"$hdir/lar.txt"
+hostile "a MegEngine iteration line" 0 '\x1b]0;PWNED\x1b\' --print steps "$hdir/lar.txt"
+printf '[{"count": 10},\n{"name": "conv%s", "timeMs": "abc", "averageMs": 1, "medianMs": 1, "percentage": 50},\n{"name": "relu", "timeMs": 2, "averageMs": 0.2, "medianMs": 0.2, "percentage": 50}]\n' \
+	"$(printf '\033]0;PWNED\007')" >"$hdir/trt.json"
+hostile "a trtexec layer name" 0 "layer 'conv\\x1b]0;PWNED\\x07'" --print ops "$hdir/trt.json"
 exit $failed

@@ -107,10 +107,28 @@ static void test_fprintf(void)
 	}
 }
 
+/* diag: the path and the message, as one escaped line. */
+static void test_diag(void)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+		"\"name\": \"x\\u001b]0;PWNED\\u0007\", \"ts\": 1, \"dur\": -1}]}";
+	const char *path = test_write("t\x1b]0;T\x07.json", trace, sizeof(trace) - 1);
+	struct profile p;
+	char msg[4096];
+
+	test_load(&p, path, NULL, msg, sizeof(msg));
+	profile_release(&p);
+	CHECK(!strchr(msg, '\x1b') && !strchr(msg, '\x07'));
+	CHECK(strstr(msg, "t\\x1b]0;T\\x07.json:1:18: warning: event 'x\\x1b]0;PWNED\\x07'") != NULL);
+	CHECK(msg[0] && msg[strlen(msg) - 1] == '\n');
+}
+
 const struct test tests[] = {
 	{ "controls, C1 controls and bad bytes are escaped", test_controls },
 	{ "ASCII-only terminals, and cuts at a full buffer", test_ascii_only_and_cuts },
 	{ "escape_add appends to a strbuf", test_add },
 	{ "escape_fprintf escapes the whole message", test_fprintf },
+	{ "diag messages are escaped, path included", test_diag },
 	{ 0 },
 };
