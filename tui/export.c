@@ -51,12 +51,13 @@ const char *export_format_name(enum export_format f)
 void export_caption(const struct pane *pane, const char *label, size_t limit, char *buf,
 		    size_t size)
 {
+	char *raw = xmalloc(size);
 	size_t n = 0;
 
 #define ADD(...)                                                           \
 	do {                                                               \
 		if (n < size)                                              \
-			n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__); \
+			n += (size_t)snprintf(raw + n, size - n, __VA_ARGS__); \
 	} while (0)
 	ADD("%s of %s", pane->title, label);
 	if (pane->sort_col >= 0)
@@ -71,6 +72,21 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
 	else
 		ADD(": %zu of %zu rows", pane->nr_view, pane->nr_rows);
 #undef ADD
+	/* File names, the drill name, the step's name and the pattern all
+	 * come from outside: the caption is shown escaped as a whole. */
+	escape_text(raw, n < size ? n : size - 1, false, buf, size);
+	free(raw);
+}
+
+/* S escaped for a reader (controls as \xNN): S itself when nothing needs
+ * it, else ESC's buffer. */
+static const char *shown(const char *s, struct strbuf *esc)
+{
+	if (!escape_needed(s, strlen(s)))
+		return s;
+	strbuf_reset(esc);
+	escape_add(esc, s, strlen(s));
+	return esc->s;
 }
 
 /* The cell's text, escaped for a reader (controls as \xNN). */
@@ -78,18 +94,10 @@ static const char *cell_str(const struct pane *pane, const void *row, size_t col
 			    struct strbuf *raw, struct strbuf *esc)
 {
 	struct cell v = pane_cell(pane, row, col);
-	size_t len;
 
 	/* Names can be megabytes long: the buffers grow to them. */
-	if (v.type == CELL_TEXT) {
-		len = strlen(v.v.s);
-		if (!fmt_needs_escape(v.v.s, len))
-			return v.v.s;
-		strbuf_reset(esc);
-		strbuf_grow(esc, 4 * len);
-		esc->len = fmt_escape(v.v.s, len, false, esc->s, esc->cap);
-		return esc->s;
-	}
+	if (v.type == CELL_TEXT)
+		return shown(v.v.s, esc);
 	strbuf_reset(raw);
 	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
@@ -127,6 +135,16 @@ static size_t tree_prefix(const struct pane *pane, size_t i, char *buf, size_t s
 	return n;
 }
 
+/* Text in a Markdown table cell: a '|' would end the cell. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
 static void put_padded(FILE *out, const char *s, size_t width, bool left, bool last)
 {
 	size_t w = u8_width(s, strlen(s));
@@ -157,8 +175,11 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 	for (size_t c = 0; c < nr_cols; c++)
 		if (exported(&pane->cols[c]))
 			last = c;
-	for (size_t c = 0; c < nr_cols; c++)
-		width[c] = u8_width(pane->cols[c].title, strlen(pane->cols[c].title));
+	for (size_t c = 0; c < nr_cols; c++) {
+		const char *t = shown(pane->cols[c].title, &esc);
+
+		width[c] = u8_width(t, strlen(t));
+	}
 	if (!md) {
 		for (size_t i = 0; i < total; i++) {
 			const void *row = nth_row(pane, i, nr);
@@ -178,7 +199,7 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 		}
 	}
 	if (caption)
-		fprintf(out, md ? "%s\n\n" : "# %s\n", caption);
+		fprintf(out, md ? "%s\n\n" : "# %s\n", shown(caption, &esc));
 	/* Header and rule. */
 	for (size_t c = 0; c < nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
@@ -186,9 +207,11 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 		if (!exported(col))
 			continue;
 		if (md) {
-			fprintf(out, "| %s ", col->title);
+			fputs("| ", out);
+			md_text(out, shown(col->title, &esc));
+			fputc(' ', out);
 		} else {
-			put_padded(out, col->title, width[c], left_aligned(col), c == last);
+			put_padded(out, shown(col->title, &esc), width[c], left_aligned(col), c == last);
 			if (c != last)
 				fputs("  ", out);
 		}
@@ -234,11 +257,7 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 				fputs("| ", out);
 				if (col->kind == COL_NAME && pre)
 					fputs(prefix, out);
-				for (; *s; s++) {
-					if (*s == '|')
-						fputc('\\', out);
-					fputc(*s, out);
-				}
+				md_text(out, s);
 				fputc(' ', out);
 				continue;
 			}
@@ -304,7 +323,8 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 			fputc(tsv ? '\t' : ',', out);
 		first = false;
 		csv_field(out, row ? cell_str(pane, row, c, FMT_RAW, raw, esc)
-				   : column_json_key(&pane->cols[c], key, sizeof(key)), tsv);
+				   : shown(column_json_key(&pane->cols[c], key, sizeof(key)), esc),
+			  tsv);
 	}
 	fputc('\n', out);
 }
@@ -321,18 +341,50 @@ static long export_csv(const struct pane *pane, FILE *out, size_t nr, bool tsv)
 	return (long)nr;
 }
 
+/* CP as "\\uXXXX", a surrogate pair past the BMP. */
+static void json_u_escape(FILE *out, uint32_t cp)
+{
+	if (cp >= 0x10000) {
+		cp -= 0x10000;
+		fprintf(out, "\\u%04x\\u%04x", (unsigned)(0xd800 + (cp >> 10)),
+			(unsigned)(0xdc00 + (cp & 0x3ff)));
+		return;
+	}
+	fprintf(out, "\\u%04x", (unsigned)cp);
+}
+
+/*
+ * S as a JSON string: the original text, not the \xNN display form, with
+ * everything a terminal could act on or hide written as a JSON escape
+ * (controls, DEL, C1 controls, the invisible format characters), so a
+ * parser gets the name back exactly and `cat` shows nothing raw.  Bytes
+ * that are not UTF-8 cannot be carried by JSON: each becomes U+FFFD.
+ */
 static void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t len = strlen(s), i = 0;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);	/* escaped before; kept safe */
-		else
+	fputc('"', out);
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n;
+
+		if (c >= 0x20 && c < 0x7f) {
+			if (c == '"' || c == '\\')
+				fputc('\\', out);
 			fputc(c, out);
+			i++;
+			continue;
+		}
+		n = u8_decode(s + i, len - i, &cp);
+		if (cp == 0xfffd && n == 1)
+			fputs("\\ufffd", out);
+		else if (cp < 0xa0)
+			json_u_escape(out, cp);
+		else
+			fwrite(s + i, 1, n, out);
+		i += n;
 	}
 	fputc('"', out);
 }
@@ -367,7 +419,7 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 			if (v.type == CELL_NONE)
 				fputs("null", out);
 			else if (v.type == CELL_TEXT)
-				json_string(out, cell_str(pane, row, c, FMT_RAW, &raw, &esc));
+				json_string(out, v.v.s);
 			else
 				fputs(cell_str(pane, row, c, FMT_RAW, &raw, &esc), out);
 		}

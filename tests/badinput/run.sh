@@ -142,4 +142,23 @@ hostile "a MegEngine iteration line" 0 '\x1b]0;PWNED\x1b\' --print steps "$hdir/
 printf '[{"count": 10},\n{"name": "conv%s", "timeMs": "abc", "averageMs": 1, "medianMs": 1, "percentage": 50},\n{"name": "relu", "timeMs": 2, "averageMs": 0.2, "medianMs": 0.2, "percentage": 50}]\n' \
 	"$(printf '\033]0;PWNED\007')" >"$hdir/trt.json"
 hostile "a trtexec layer name" 0 "layer 'conv\\x1b]0;PWNED\\x07'" --print ops "$hdir/trt.json"
+# The exports: the caption (the file name, the filter, the drill name) and
+# every cell of txt, md, csv and tsv escaped; JSON keeps the original text
+# as JSON escapes.
+cp tests/golden/errors/hostile.json "$hdir/t$evil.json"
+for fmt in txt md; do
+	hostile "a $fmt export's caption" 0 "filter 'op|\\x1b'" \
+		--print ops --format "$fmt" --filter "op|$esc" -o "$hdir/export.$fmt" "$hdir/t$evil.json"
+done
+for fmt in csv tsv; do
+	hostile "a $fmt export" 0 'evil\x1b]0;PWNED\x07op' \
+		--print ops --format "$fmt" --filter "op|$esc" -o "$hdir/export.$fmt" "$hdir/t$evil.json"
+done
+hostile "a json export" 0 '"evil\u001b]0;PWNED\u0007op"' \
+	--print ops --format json -o "$hdir/export.json" "$hdir/t$evil.json"
+hostile "the caption on stdout" 0 'Operators of '"$hdir"'/tn\x1b]0;PWNED\x07' \
+	--print ops "$hdir/t$evil.json"
+hostile "the Info pane" 0 'value\x1b]52;c;S2luZXRv\x07' --print info "$hdir/t$evil.json"
+hostile "a drill-down's caption" 0 'n\x1b]0;PWNED\x07\x1b]52;c;S2luZXRv\x07 › kernels' \
+	--print kernels --drill "$evil" "$hdir/t$evil.json"
 exit $failed
