@@ -161,4 +161,17 @@ hostile "the caption on stdout" 0 'Operators of '"$hdir"'/tn\x1b]0;PWNED\x07' \
 hostile "the Info pane" 0 'value\x1b]52;c;S2luZXRv\x07' --print info "$hdir/t$evil.json"
 hostile "a drill-down's caption" 0 'n\x1b]0;PWNED\x07\x1b]52;c;S2luZXRv\x07 › kernels' \
 	--print kernels --drill "$evil" "$hdir/t$evil.json"
+# proftui's own messages quote arguments, file names and names from the
+# file: a step, a column, a pattern, a pane, a run, an output path.
+hostile "no such step, listing the file's steps" 1 "steps: 7\\x1b]0;PWNED\\x07 8" \
+	--print steps --step 9 tests/golden/errors/hostile-steps.json
+hostile "no such column" 1 "no column 'n\\x1b]0;PWNED" --print ops --sort "$evil" "$hdir/t$evil.json"
+hostile "a bad pattern" 1 "--filter '(n\\x1b]0;PWNED" --print ops --filter "($evil" "$hdir/t$evil.json"
+hostile "an unknown pane" 1 "unknown pane 'n\\x1b]0;PWNED" --print "$evil" "$hdir/t$evil.json"
+hostile "an unknown option" 1 "unknown option '--n\\x1b]0;PWNED" "--$evil" "$hdir/t$evil.json"
+hostile "a bad --limit" 1 "not 'n\\x1b]0;PWNED" --limit "$evil" "$hdir/t$evil.json"
+hostile "no such run, naming the file" 1 "no run 3 in $hdir/tn\\x1b]0;PWNED" \
+	--print ops --run 3 "$hdir/t$evil.json"
+hostile "an output path that cannot be written" 2 "nodirn\\x1b]0;PWNED" \
+	--print ops -o "$hdir/nodir$evil/out.txt" "$hdir/t$evil.json"
 exit $failed
