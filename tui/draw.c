@@ -458,12 +458,13 @@ static void draw_header(const struct ui *ui, const struct pane *pane, const stru
 		char title[256];
 		bool left = col->kind == COL_NAME || col->kind == COL_TEXT || col->kind == COL_BAR;
 
+		/* A title can come from the file (a step category). */
 		if (L->col[k] == pane->sort_col)
-			snprintf(title, sizeof(title), "%s%s", col->title,
+			snprintf(title, sizeof(title), "%s%s", screen_text(ui, col->title),
 				 pane->sort_desc ? ui_glyph(ui, "\xe2\x96\xbc", " v")
 						 : ui_glyph(ui, "\xe2\x96\xb2", " ^"));
 		else
-			snprintf(title, sizeof(title), "%s", col->title);
+			snprintf(title, sizeof(title), "%s", screen_text(ui, col->title));
 		if (left)
 			put_cut(ui, y, L->x[k], title, L->w[k], false);
 		else
@@ -584,7 +585,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 		for (size_t k = 0; k < ui->prof->nr_step_cats && n < sizeof(right) - 40; k++)
 			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", letter_of(L, k),
-					      ui->prof->step_cats[k]);
+					      screen_text(ui, ui->prof->step_cats[k]));
 	}
 	snprintf(left, sizeof(left), " %zu/%zu ", pane->nr_view ? pane->cursor + 1 : 0, pane->nr_view);
 	attron(A_BOLD);
@@ -602,7 +603,8 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 			for (size_t k = 0; k < ui->prof->nr_step_cats; k++) {
 				char item[128];
 
-				snprintf(item, sizeof(item), " %s", ui->prof->step_cats[k]);
+				snprintf(item, sizeof(item), " %s",
+					 screen_text(ui, ui->prof->step_cats[k]));
 				mvaddch(y, x++, ' ');
 				attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
 				mvaddch(y, x++, (chtype)letter_of(L, k));
