@@ -74,6 +74,38 @@ size_t u8_encode(uint32_t cp, char out[4])
 	return 4;
 }
 
+/* Unicode 15's general category Cf, and the line and paragraph separators
+ * (which some terminals and editors take as line breaks).  Each one is
+ * invisible or moves what follows it: a name that holds one does not look
+ * like what it is.  Sorted, for the binary search. */
+static const uint32_t invisible[][2] = {
+	{ 0x00ad, 0x00ad },   { 0x0600, 0x0605 },   { 0x061c, 0x061c },   { 0x06dd, 0x06dd },
+	{ 0x070f, 0x070f },   { 0x0890, 0x0891 },   { 0x08e2, 0x08e2 },   { 0x180e, 0x180e },
+	{ 0x200b, 0x200f },   { 0x2028, 0x202e },   { 0x2060, 0x2064 },   { 0x2066, 0x206f },
+	{ 0xfeff, 0xfeff },   { 0xfff9, 0xfffb },   { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+	{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 },
+	{ 0xe0020, 0xe007f },
+};
+
+bool escape_is_invisible(uint32_t cp)
+{
+	size_t lo = 0, hi = ARRAY_SIZE(invisible);
+
+	if (cp < 0xad)
+		return false;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cp < invisible[mid][0])
+			hi = mid;
+		else if (cp > invisible[mid][1])
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
 bool escape_needed(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -107,6 +139,8 @@ static size_t escape_one(const char *s, size_t len, char *tmp, size_t *n, uint32
 		/* A C1 control (CSI is U+009B): by its code point, the
 		 * byte an 8-bit terminal would have acted on. */
 		return (size_t)snprintf(tmp, 11, "\\x%02x", (unsigned)*cp);
+	if (escape_is_invisible(*cp))
+		return (size_t)snprintf(tmp, 11, *cp < 0x10000 ? "\\u%04x" : "\\U%08x", (unsigned)*cp);
 	return 0;
 }
 
@@ -197,4 +231,14 @@ void escape_fprintf(FILE *out, const char *fmt, ...)
 	va_start(ap, fmt);
 	escape_vfprintf(out, fmt, ap);
 	va_end(ap);
+}
+
+size_t escape_char_width(const char *s, size_t len, int (*width_of)(uint32_t cp), size_t *n)
+{
+	char tmp[16];
+	uint32_t cp;
+	size_t tlen = escape_one(s, len, tmp, n, &cp);
+
+	/* An escape is ASCII: one cell a byte. */
+	return tlen ? tlen : (size_t)width_of(cp);
 }

@@ -11,9 +11,12 @@
  *
  *	C0 controls, DEL and C1 controls	as "\x1b", "\x7f", "\x9b"
  *	bytes that are not UTF-8		as "\xff"
+ *	invisible format characters		as "\u202e", "\U000e0001"
  *
  * and copy everything else.  The result is valid UTF-8 that shows exactly
- * as its bytes say.
+ * as its bytes say.  The invisible class is escape_is_invisible(): bidi
+ * controls, zero-width spaces and joiners, the BOM, line and paragraph
+ * separators and the other characters of Unicode's category Cf.
  *
  * Nothing here allocates except escape_add() and escape_fprintf(), which
  * say so.  Lives in model/ so parsers/diag.c can use it (parsers may not
@@ -57,6 +60,19 @@ void escape_add(struct strbuf *b, const char *s, size_t len);
  */
 void escape_vfprintf(FILE *out, const char *fmt, va_list ap);
 void escape_fprintf(FILE *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* Whether CP is an invisible format character that escape_text() shows
+ * as "\uXXXX": Unicode's category Cf plus U+2028 and U+2029. */
+bool escape_is_invisible(uint32_t cp);
+
+/*
+ * The width in terminal cells of one character at S (at most LEN bytes) as
+ * escape_text() writes it (UTF-8 kept): 4 for a control or a bad byte, 6 or
+ * 10 for an invisible character, else WIDTH_OF(code point).  *N gets the
+ * character's length in bytes.  For u8_width(), which keeps the layout in
+ * step with what is drawn even for text not yet escaped.
+ */
+size_t escape_char_width(const char *s, size_t len, int (*width_of)(uint32_t cp), size_t *n);
 
 /* Decode one UTF-8 character at S (at most LEN bytes, LEN >= 1): *CP gets
  * the code point (U+FFFD for a bad sequence, whose length is then 1);

@@ -380,7 +380,7 @@ static void json_string(FILE *out, const char *s)
 		n = u8_decode(s + i, len - i, &cp);
 		if (cp == 0xfffd && n == 1)
 			fputs("\\ufffd", out);
-		else if (cp < 0xa0)
+		else if (cp < 0xa0 || escape_is_invisible(cp))
 			json_u_escape(out, cp);
 		else
 			fwrite(s + i, 1, n, out);

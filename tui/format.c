@@ -194,10 +194,11 @@ int u8_cp_width(uint32_t cp)
 	size_t lo = 0, hi = sizeof(wide) / sizeof(wide[0]);
 
 	if (cp < 0x300)
-		return 1;
+		return cp == 0xad ? 0 : 1;
 	/* Combining marks, zero-width spaces and joiners, variation
-	 * selectors take no cell of their own. */
-	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) ||
+	 * selectors and the other invisible format characters take no cell
+	 * of their own (drawn, they are escaped: see u8_width()). */
+	if (escape_is_invisible(cp) || (cp >= 0x300 && cp <= 0x36f) ||
 	    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff) ||
 	    (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
 	    (cp >= 0xfe20 && cp <= 0xfe2f) || (cp >= 0xe0100 && cp <= 0xe01ef))
@@ -220,15 +221,15 @@ size_t u8_width(const char *s, size_t len)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
+		size_t n;
 
-		if ((unsigned char)s[i] < 0x80) {
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
 			w++;
 			i++;
 			continue;
 		}
-		i += u8_decode(s + i, len - i, &cp);
-		w += (size_t)u8_cp_width(cp);
+		w += escape_char_width(s + i, len - i, u8_cp_width, &n);
+		i += n;
 	}
 	return w;
 }
@@ -238,9 +239,7 @@ size_t u8_fit(const char *s, size_t len, size_t width, size_t *used)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
-		size_t n = u8_decode(s + i, len - i, &cp);
-		size_t cw = (size_t)u8_cp_width(cp);
+		size_t n, cw = escape_char_width(s + i, len - i, u8_cp_width, &n);
 
 		if (w + cw > width)
 			break;

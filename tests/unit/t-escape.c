@@ -107,6 +107,23 @@ static void test_fprintf(void)
 	}
 }
 
+static void test_invisible_class(void)
+{
+	static const uint32_t in[] = { 0xad, 0x61c, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f,
+				       0x2028, 0x2029, 0x202a, 0x202e, 0x2060, 0x2064, 0x2066,
+				       0x2069, 0xfeff, 0xfff9, 0xe0001, 0xe0020, 0xe007f };
+	static const uint32_t out[] = { 'a', 0xa0, 0x300, 0x200a, 0x2010, 0x2027, 0x202f,
+					0x205f, 0x2065, 0xfefe, 0xff00, 0xfffc, 0xe0000,
+					0xe0080, 0x1f600, 0x4e2d };
+
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		CHECK(escape_is_invisible(in[i]));
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		CHECK(!escape_is_invisible(out[i]));
+	CHECK_STR(esc("x\xe2\x80\xaey"), "x\\u202ey");
+	CHECK_STR(esc("\xf3\xa0\x81\xbf"), "\\U000e007f");
+}
+
 /* diag: the path and the message, as one escaped line. */
 static void test_diag(void)
 {
@@ -130,5 +147,6 @@ const struct test tests[] = {
 	{ "escape_add appends to a strbuf", test_add },
 	{ "escape_fprintf escapes the whole message", test_fprintf },
 	{ "diag messages are escaped, path included", test_diag },
+	{ "bidi controls and zero-width characters are escaped", test_invisible_class },
 	{ 0 },
 };
