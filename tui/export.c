@@ -282,18 +282,58 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 	return (long)nr;
 }
 
-static void csv_field(FILE *out, const char *s, bool tsv)
+/* Whether S is a plain decimal number ("-3.5", "1e-3", "+7"): a
+ * spreadsheet reads it as that number, and it must stay as it is. */
+static bool is_number(const char *s)
 {
+	bool digits = false;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits = true;
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return digits && !*s;
+}
+
+/*
+ * One CSV or TSV field.  Text a spreadsheet would run as a formula -- a
+ * cell starting with '=', '+', '-', '@', a tab or a CR (OWASP's list for
+ * CSV injection) -- gets a "'" in front, which spreadsheets take as "this
+ * is text" and do not show; a number such as "-3.5" stays a number.
+ * IS_TEXT is false for the numbers we format ourselves.
+ */
+static void csv_field(FILE *out, const char *s, bool tsv, bool is_text)
+{
+	bool defuse = is_text && strchr("=+-@\t\r", *s) && *s && !is_number(s);
+
 	if (tsv) {
 		/* Tabs and newlines arrive escaped already (\x09). */
+		if (defuse)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (defuse)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (defuse)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -322,9 +362,12 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 		if (!first)
 			fputc(tsv ? '\t' : ',', out);
 		first = false;
-		csv_field(out, row ? cell_str(pane, row, c, FMT_RAW, raw, esc)
-				   : shown(column_json_key(&pane->cols[c], key, sizeof(key)), esc),
-			  tsv);
+		if (row)
+			csv_field(out, cell_str(pane, row, c, FMT_RAW, raw, esc), tsv,
+				  pane_cell(pane, row, c).type == CELL_TEXT);
+		else
+			csv_field(out, shown(column_json_key(&pane->cols[c], key, sizeof(key)), esc),
+				  tsv, true);
 	}
 	fputc('\n', out);
 }
