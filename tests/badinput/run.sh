@@ -174,4 +174,138 @@ hostile "no such run, naming the file" 1 "no run 3 in $hdir/tn\\x1b]0;PWNED" \
 	--print ops --run 3 "$hdir/t$evil.json"
 hostile "an output path that cannot be written" 2 "nodirn\\x1b]0;PWNED" \
 	--print ops -o "$hdir/nodir$evil/out.txt" "$hdir/t$evil.json"
+
+# -o onto a symbolic link writes through to the file it points to (the
+# link stays a link), as the shell's '>' does; and a file we may write in
+# a directory we may not is written in place.
+ldir=$dir/links
+rm -rf "$ldir"
+mkdir -p "$ldir/sub"
+trace=tests/golden/kineto/two-steps.json
+"$PROFTUI" --print ops "$trace" >"$ldir/want" 2>/dev/null
+# A relative link, an absolute one, a chain, and one to a file not yet there.
+echo old >"$ldir/real.txt"
+ln -s real.txt "$ldir/rel.txt"
+echo old >"$ldir/abs-target.txt"
+ln -s "$PWD/$ldir/abs-target.txt" "$ldir/abs.txt"
+echo old >"$ldir/chain-end.txt"
+ln -s ../chain-end.txt "$ldir/sub/chain2.txt"
+ln -s sub/chain2.txt "$ldir/chain1.txt"
+ln -s new.txt "$ldir/dangling.txt"
+for case in rel.txt:real.txt abs.txt:abs-target.txt chain1.txt:chain-end.txt dangling.txt:new.txt; do
+	link=${case%%:*} target=${case#*:}
+	"$PROFTUI" --print ops -o "$ldir/$link" "$trace" >/dev/null 2>"$ldir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq 0 ] || why="exit $rc: $(cat "$ldir/stderr")"
+	[ -z "$why" ] && [ ! -L "$ldir/$link" ] && why="the link was replaced"
+	[ -z "$why" ] && ! cmp -s "$ldir/want" "$ldir/$target" && why="$target does not hold the export"
+	[ -z "$why" ] && ls -A "$ldir" "$ldir/sub" | grep -q '^\.proftui-' && why="a temporary file was left"
+	if [ -z "$why" ]; then
+		echo "PASS: badinput: -o onto a symbolic link writes its target ($link)"
+	else
+		echo "FAIL: badinput: -o onto a symbolic link writes its target ($link: $why)"
+		failed=1
+	fi
+done
+# ...but not a link someone else planted in a sticky shared directory
+# (/tmp), which the kernel's protected_symlinks would not follow either.
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -p "$ldir/shared"
+	chmod 1777 "$ldir/shared"
+	echo precious >"$ldir/precious.txt"
+	ln -s ../precious.txt "$ldir/shared/out.txt"
+	chown -h 65534:65534 "$ldir/shared/out.txt"
+	"$PROFTUI" --print ops -o "$ldir/shared/out.txt" "$trace" >/dev/null 2>"$ldir/stderr"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(cat "$ldir/precious.txt")" = precious ] &&
+		grep -q 'out.txt: a symbolic link someone else owns, in a shared directory; not followed' \
+			"$ldir/stderr"; then
+		echo "PASS: badinput: a planted link in a sticky directory is refused"
+	else
+		echo "FAIL: badinput: a planted link in a sticky directory is refused (exit $rc)"
+		cat "$ldir/stderr"
+		failed=1
+	fi
+else
+	echo "SKIP: badinput: a planted link in a sticky directory (needs root to plant it as another user)"
+fi
+
+# A file we may write in a directory we may not: no temporary file can be
+# made beside it, so it is written in place.  Root writes anywhere, so as
+# root the binary runs as nobody (as for the unreadable file above).
+# as_user CMD...: CMD as a user who cannot write $wdir/ro (itself or via
+# setpriv); 77 when that cannot be arranged.
+wdir=$(mktemp -d /tmp/proftui-inplace-XXXXXX)
+as_user() {
+	if [ "$(id -u)" -ne 0 ]; then
+		"$@"
+		return
+	fi
+	command -v setpriv >/dev/null 2>&1 || return 77
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+cp "$PROFTUI" "$trace" "$wdir/"
+mkdir "$wdir/ro"
+printf 'old contents\n' >"$wdir/ro/out.txt"
+chmod 666 "$wdir/ro/out.txt"
+chmod 555 "$wdir/ro"
+chmod 755 "$wdir" "$wdir/proftui"
+chmod 644 "$wdir/two-steps.json"
+(cd "$wdir" && as_user ./proftui --print ops -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+why=
+[ "$rc" -eq 77 ] && why=skip
+[ -z "$why" ] && [ "$rc" -ne 0 ] && why="exit $rc: $(cat "$ldir/stderr")"
+[ -z "$why" ] && ! sed "s|$trace|two-steps.json|" "$ldir/want" | cmp -s - "$wdir/ro/out.txt" &&
+	why="out.txt does not hold the export"
+[ -z "$why" ] && [ "$(stat -c %a "$wdir/ro/out.txt")" != 666 ] && why="its mode changed"
+[ -z "$why" ] && ls -A "$wdir/ro" | grep -q '^\.proftui-' && why="a temporary file was left"
+case $why in
+'') echo "PASS: badinput: a writable file in a read-only directory is written in place" ;;
+skip) echo "SKIP: badinput: a writable file in a read-only directory (root, and no setpriv)" ;;
+*)
+	echo "FAIL: badinput: a writable file in a read-only directory is written in place ($why)"
+	failed=1
+	;;
+esac
+# In place, a write that cannot complete leaves the old contents: here the
+# file size limit (ulimit -f: 512 or 1024 bytes, by the shell; SIGXFSZ
+# ignored, so the write fails with EFBIG) is below the export's size (the
+# whole tree, 3.7 kB).
+printf 'old contents\n' >"$wdir/ro/out.txt"
+(cd "$wdir" && trap '' XFSZ && ulimit -f 1 &&
+	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "SKIP: badinput: a failed in-place write (root, and no setpriv)"
+elif [ "$rc" -eq 2 ] && [ "$(cat "$wdir/ro/out.txt")" = "old contents" ] &&
+	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
+	echo "PASS: badinput: a failed in-place write leaves the old contents"
+else
+	echo "FAIL: badinput: a failed in-place write leaves the old contents (exit $rc)"
+	cat "$ldir/stderr"
+	head -c 200 "$wdir/ro/out.txt"
+	failed=1
+fi
+# The same when the old file is larger than the limit: there is room, so
+# the write starts, stops at the limit, and the old contents go back.
+awk 'BEGIN { for (i = 0; i < 100; i++) print "an old line of fifty bytes, kept as it was......" }' \
+	>"$wdir/ro/out.txt"
+cp "$wdir/ro/out.txt" "$ldir/old"
+(cd "$wdir" && trap '' XFSZ && ulimit -f 1 &&
+	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "SKIP: badinput: an in-place write failing half-way (root, and no setpriv)"
+elif [ "$rc" -eq 2 ] && cmp -s "$ldir/old" "$wdir/ro/out.txt" &&
+	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
+	echo "PASS: badinput: an in-place write failing half-way puts the old contents back"
+else
+	echo "FAIL: badinput: an in-place write failing half-way puts the old contents back (exit $rc)"
+	cat "$ldir/stderr"
+	failed=1
+fi
+chmod 755 "$wdir/ro"
+rm -rf "$wdir"
 exit $failed
