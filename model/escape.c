@@ -197,7 +197,7 @@ void escape_add(struct strbuf *b, const char *s, size_t len)
 		i += n;
 	}
 	if (!b->s)
-		strbuf_grow(b, 0);	/* "" rather than NULL */
+		strbuf_add(b, "", 0);	/* "" rather than NULL */
 }
 
 void escape_vfprintf(FILE *out, const char *fmt, va_list ap)
