@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/escape.h"
 #include "../model/util.h"
 #include "../parsers/parser.h"
 #include "export.h"
@@ -89,10 +90,12 @@ static void usage(FILE *out)
 	      out);
 }
 
+/* Messages quote arguments, file names and names from the files: all of
+ * them go out through escape_fprintf() (model/escape.h), never raw. */
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("proftui: ", stderr);
-	fprintf(stderr, fmt, arg);
+	escape_fprintf(stderr, fmt, arg);
 	fputs("\nTry 'proftui --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -350,13 +353,13 @@ static const struct step *find_step(const struct profile *p, const char *name)
 
 static int no_such_step(const struct profile *p, const char *name)
 {
-	fprintf(stderr, "proftui: no step '%s' in this profile", name);
+	escape_fprintf(stderr, "proftui: no step '%s' in this profile", name);
 	if (!p->nr_steps) {
 		fputs(" (it has no steps)\n", stderr);
 	} else {
 		fputs(" (steps:", stderr);
 		for (size_t i = 0; i < p->nr_steps && i < 12; i++)
-			fprintf(stderr, " %s", p->steps[i].name);
+			escape_fprintf(stderr, " %s", p->steps[i].name);
 		fputs(p->nr_steps > 12 ? " ...)\n" : ")\n", stderr);
 	}
 	return EXIT_USAGE;
@@ -366,10 +369,12 @@ static int no_such_column(const struct pane *pane, const char *name)
 {
 	char key[128];
 
-	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane_name(pane->ops));
+	escape_fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name,
+		       pane_name(pane->ops));
 	for (size_t i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].kind != COL_BAR)
-			fprintf(stderr, " %s", column_json_key(&pane->cols[i], key, sizeof(key)));
+			escape_fprintf(stderr, " %s",
+				       column_json_key(&pane->cols[i], key, sizeof(key)));
 	fputs(")\n", stderr);
 	return EXIT_USAGE;
 }
@@ -386,7 +391,8 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 	*out = filter_new(pattern, err, sizeof(err));
 	if (*out || (!*err && !need))
 		return true;
-	fprintf(stderr, "proftui: %s '%s': %s\n", option, pattern, *err ? err : "empty pattern");
+	escape_fprintf(stderr, "proftui: %s '%s': %s", option, pattern, *err ? err : "empty pattern");
+	fputc('\n', stderr);
 	return false;
 }
 
@@ -407,9 +413,11 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops->follows_step)
-		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
-			"cannot narrow them; all rows are shown\n", o->step);
+	if (o->step && !p->has_timeline && ops->follows_step) {
+		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
+			       "--step %s cannot narrow them; all rows are shown", o->step);
+		fputc('\n', stderr);
+	}
 	if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
 			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
@@ -448,12 +456,14 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 
 			rows = out ? export_pane(pane, out, o->format, o->limit, caption) : -1;
 			if (rows < 0 || !out || fclose(out)) {
-				fprintf(stderr, "proftui: %s: %s\n", o->output, strerror(errno));
+				escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+				fputc('\n', stderr);
 				rc = EXIT_INPUT;
 			}
 		} else if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
 					  sizeof(err)) < 0) {
-			fprintf(stderr, "proftui: %s\n", err);
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
 			rc = EXIT_INPUT;
 		}
 	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
@@ -511,8 +521,9 @@ int main(int argc, char **argv)
 	}
 	p = o.run ? profile_run(&first, o.run - 1) : &first;
 	if (!p) {
-		fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
-			profile_nr_runs(&first));
+		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
+			       profile_nr_runs(&first));
+		fputc('\n', stderr);
 		rc = EXIT_USAGE;
 	} else if (interactive) {
 		struct ui_options uo = {

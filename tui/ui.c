@@ -749,8 +749,14 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	draw_init_hints(&ui);
 	/* Key file problems print before the screen takes over, and the
 	 * first stays in the bar. */
-	if (ui.km.messages)
-		fputs(ui.km.messages, stderr);
+	for (const char *m = ui.km.messages; m && *m;) {
+		size_t n = strcspn(m, "\n");
+
+		/* They quote the key file: escaped, a line at a time. */
+		escape_fprintf(stderr, "%.*s", (int)n, m);
+		fputc('\n', stderr);
+		m += n + (m[n] == '\n');
+	}
 
 	open_panes(&ui);
 	apply_options(&ui);
