@@ -3,8 +3,8 @@
 # Bad input through the whole program: each case must end with exit 2,
 # one "FILE[:LINE:COL]: error: ..." line, no crash, no hang, and no output
 # file -- neither a new one nor damage to one that was there.
-PROFTUI=${PROFTUI:-build/proftui}
-O=${O:-build}
+. "$(dirname "$0")/../test-lib.sh"
+need_proftui
 dir=$O/tests/badinput
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -23,7 +23,6 @@ awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$dir/deep.json"
 printf '{"traceEvents": [\000\000]}' >"$dir/nul.json"
 mkdir -p "$dir/a-directory"
 
-failed=0
 for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz wrong-top.json \
 	bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
 	out=$dir/out-$input.txt
@@ -49,11 +48,10 @@ for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz w
 		ls -A "$dir" | grep -q '^\.proftui-' && why="a temporary file was left behind"
 	fi
 	if [ -z "$why" ]; then
-		echo "PASS: badinput: $input"
+		pass "badinput: $input"
 	else
-		echo "FAIL: badinput: $input ($why)"
+		fail "badinput: $input ($why)"
 		head -n 3 "$dir/stderr"
-		failed=1
 	fi
 done
 # An unreadable file.  Root reads any file, so as root the binary runs as
@@ -80,14 +78,13 @@ chmod 000 "$dir/secret.json"
 unreadable "$dir/secret.json" >"$dir/stdout" 2>"$dir/stderr"
 rc=$?
 if [ "$rc" -eq 77 ]; then
-	echo "SKIP: badinput: an unreadable file (root, and no setpriv to drop it)"
+	skip "badinput: an unreadable file" "root, and no setpriv to drop it"
 elif [ "$rc" -eq 2 ] && grep -q 'secret.json: error: cannot open: Permission denied' "$dir/stderr" &&
 	[ "$(grep -c . "$dir/stderr")" -eq 1 ]; then
-	echo "PASS: badinput: an unreadable file"
+	pass "badinput: an unreadable file"
 else
-	echo "FAIL: badinput: an unreadable file (exit $rc)"
+	fail "badinput: an unreadable file (exit $rc)"
 	cat "$dir/stderr"
-	failed=1
 fi
 chmod 644 "$dir/secret.json"
-exit $failed
+test_done
