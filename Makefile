@@ -39,7 +39,9 @@ TUI_LIBS    := $(shell $(PKG_CONFIG) --libs $(TUI_PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
 # and defining it twice with two values is an error under -Werror.
 ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
-ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MMD -MP
+# -MD, not -MMD: the dependency files list system headers too, and
+# tests/lint.sh reads them to check which layer includes curses and PCRE2.
+ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MD -MP
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -64,8 +66,11 @@ $(O)/$(PROG): $(CORE_OBJ) $(TUI_OBJ)
 # Each layer is compiled with its own libraries' flags and no others.
 $(O)/parsers/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
 $(O)/tui/%.o: LAYER_CFLAGS = $(TUI_CFLAGS)
+$(O)/fuzz/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
 
-$(O)/%.o: %.c
+# Objects depend on the Makefile too: new flags (-MD for tests/lint.sh,
+# say) must not meet objects built with the old ones.
+$(O)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LAYER_CFLAGS) -c -o $@ $<
 
@@ -74,12 +79,12 @@ $(O)/keymaps/builtin.c: keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys 
 	@mkdir -p $(dir $@)
 	sh keymaps/embed.sh keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys >$@
 
-$(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c
+$(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Unit tests link model/, parsers/ and the terminal-free part of tui/;
 # tests of tui/ code see its headers (and so PCRE2's and curses' flags).
-$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ)
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
@@ -126,9 +131,9 @@ build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC)
 
 # The same targets with fuzz/driver.c instead of libFuzzer, built by
 # `make tests`: tests/run.sh replays the seed corpora through them.
-$(O)/fuzz/%: fuzz/%.c fuzz/fuzz.h fuzz/driver.c $(CORE_OBJ)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(CORE_OBJ) $(ZLIB_LIBS) -lm
+# Each source is compiled on its own, so that each has its dependency file.
+$(FUZZ_REPLAY): $(O)/fuzz/%: $(O)/fuzz/%.o $(O)/fuzz/driver.o $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(ZLIB_LIBS) -lm
 
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
