@@ -98,10 +98,13 @@ check: tests
 asan:
 	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
-# Both runs, then one combined total: what .ci/run and README call.
+# Both runs, then one combined total: what .ci/run and README call.  Each
+# log ends with its make's exit status, which tests/total.sh weighs too.
 check-all:
-	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; cat $(O)-check.log
-	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; cat $(O)-asan.log
+	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; \
+	echo "# exit $$?" >>$(O)-check.log; cat $(O)-check.log
+	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; \
+	echo "# exit $$?" >>$(O)-asan.log; cat $(O)-asan.log
 	@sh tests/total.sh $(O)-check.log $(O)-asan.log
 
 # Install what the build and the tests need on Debian (root or sudo).
@@ -111,8 +114,10 @@ deps:
 run: $(O)/$(PROG)
 	$(O)/$(PROG) $(or $(FILE),tests/samples/sample.pt.trace.json.gz)
 
+# Every kind of expected output: the --print goldens and the tmux screens.
 golden: $(O)/$(PROG)
-	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/golden/run.sh
+	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/run.sh \
+		tests/golden/run.sh $(sort $(wildcard tests/tui/*-test.sh))
 
 # The pane engine on a million rows (sort and filter times).
 $(O)/bench/panes: bench/panes.c $(CORE_OBJ) $(TUI_LIB_OBJ)
