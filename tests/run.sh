@@ -13,15 +13,17 @@
 #  - exits 0 with failures, or non-zero without,
 # has one failure more, named on a "FAIL: suite ..." line.  Whatever a suite
 # printed is in $O/tests/log/SUITE.log.
-#   O        build directory (default build)
-#   PROFTUI  the binary under test (default $O/proftui)
+#   O             build directory (default: build in the repository)
+#   PROFTUI       the binary under test (default $O/proftui)
 #   TEST_TIMEOUT  seconds a suite may take (default 900)
+# Relative paths, in these and in the arguments, are from the directory
+# this starts in; the suites run from the repository's root.
+limit=${TEST_TIMEOUT:-900}
 ROOT=$(cd "$(dirname "$0")/.." && pwd) || exit 1
 start_dir=$PWD
-case ${O:=build} in /*) ;; *) O=$start_dir/$O ;; esac
+case ${O:=$ROOT/build} in /*) ;; *) O=$start_dir/$O ;; esac
 case ${PROFTUI:=$O/proftui} in /*) ;; *) PROFTUI=$start_dir/$PROFTUI ;; esac
 export O PROFTUI
-# Suites named on the command line are taken from here too.
 cd "$ROOT" || exit 1
 logs=$O/tests/log
 results=$O/test-results.log
@@ -35,13 +37,17 @@ suite() {
 	name=$1
 	shift
 	log=$logs/$(echo "$name" | tr / -).log
-	if command -v timeout >/dev/null 2>&1; then
-		timeout -k 10 "${TEST_TIMEOUT:-900}" "$@" >"$log" 2>&1 </dev/null
-	else
-		"$@" >"$log" 2>&1 </dev/null
-	fi
+	# A subshell, so that even the shell's own "Aborted" goes to the log.
+	(
+		if command -v timeout >/dev/null 2>&1; then
+			timeout -k 10 "$limit" "$@"
+		else
+			"$@"
+		fi
+	) >"$log" 2>&1 </dev/null
 	rc=$?
-	awk -v name="$name" -v rc="$rc" -v logfile="$log" -v totals="$logs/totals" '
+	awk -v name="$name" -v rc="$rc" -v limit="$limit" -v logfile="$log" \
+		-v totals="$logs/totals" '
 	/^PASS: / { p++ }
 	/^FAIL: / { f++ }
 	/^SKIP: / { s++ }
@@ -52,13 +58,16 @@ suite() {
 	}
 	{ print }
 	END {
-		if (rc == 124)
-			how = "timed out"
-		else if (rc > 128)
+		if (rc > 128)
 			how = "killed by signal " (rc - 128)
 		else
 			how = "exit " rc
-		if (nr_done != 1) {
+		if (rc == 124) {
+			if (nr_done != 1) {
+				P = p; F = f; S = s
+			}
+			why = "timed out after " limit " s"
+		} else if (nr_done != 1) {
 			P = p; F = f; S = s
 			why = nr_done ? "printed " nr_done " count lines" : \
 				"ended without its count line (" how ")"
@@ -95,7 +104,8 @@ run() {
 
 if [ $# -gt 0 ]; then
 	for s in "$@"; do
-		case $s in /*) run "$s" ;; *) run "$start_dir/$s" ;; esac
+		case $s in /*) ;; *) s=$start_dir/$s ;; esac
+		run "$(cd "$(dirname "$s")" && pwd)/$(basename "$s")"
 	done
 else
 	# A unit test that did not build is a failed suite, not a missing one.

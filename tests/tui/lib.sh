@@ -14,14 +14,19 @@
 OUT=$O/tests/tui
 mkdir -p "$OUT"
 name=$(basename "$0" .sh)
-T="tmux -L proftui-test-$$-$name -f $ROOT/tests/tui/tmux.conf"
+sock=proftui-test-$$-$name
+T="tmux -L $sock -f $ROOT/tests/tui/tmux.conf"
 
 if ! command -v tmux >/dev/null 2>&1; then
 	skip "tui: $name" "tmux is not installed"
 	test_done
 fi
 need_proftui
-test_cleanup() { $T kill-server 2>/dev/null; }
+# The server leaves its socket behind when it is killed.
+test_cleanup() {
+	$T kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+}
 
 # A UTF-8 locale for the program: C.UTF-8 is on every glibc system.
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
@@ -73,7 +78,8 @@ tui_until() {
 	shift
 	poll "$@" && return
 	echo "timeout waiting for $until_what; the screen was:" >&2
-	tui_screen >&2
+	tui_screen | awk 'NF { while (nr_blank) { print ""; nr_blank-- } print; next }
+		{ nr_blank++ }' >&2
 	step_failed "timeout waiting for $until_what"
 }
 on_screen() { tui_screen | grep -qF -- "$1"; }
