@@ -90,8 +90,9 @@ $(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ) M
 
 tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
-# Every suite: unit, golden, bad input, tmux, man lint, layering.  Ends
-# with one "N passed, N failed[, N skipped]" line.
+# Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
+# seed replays, tmux; tests/run.sh sums each suite's own count line and
+# ends with one "N passed, N failed, N skipped" line.
 check: tests
 	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
 
