@@ -157,121 +157,14 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
-size_t u8_decode(const char *s, size_t len, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t c;
-	size_t n;
-
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	}
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		n = 2;
-		c = u[0] & 0x1f;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		n = 3;
-		c = u[0] & 0x0f;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		n = 4;
-		c = u[0] & 0x07;
-	} else {
-		*cp = 0xfffd;
-		return 1;
-	}
-	if (len < n) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*cp = 0xfffd;
-			return 1;
-		}
-		c = c << 6 | (u[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff)) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	*cp = c;
-	return n;
-}
-
-size_t u8_encode(uint32_t cp, char out[4])
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 bool fmt_needs_escape(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c >= 0x7f)
-			return true;	/* controls, DEL, and anything to decode */
-	}
-	return false;
+	return escape_needed(s, len);
 }
 
 size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size)
 {
-	size_t w = 0, i = 0;
-
-	if (!size)
-		return 0;
-	while (i < len) {
-		uint32_t cp;
-		size_t n = u8_decode(s + i, len - i, &cp);
-		char tmp[8];
-		size_t tlen;
-		const char *out = s + i;
-
-		if ((cp == 0xfffd && n == 1 && (unsigned char)s[i] >= 0x80) || cp < 0x20 ||
-		    cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
-			/* A raw byte or a control: visible, never sent as is.
-			 * C1 controls are escaped by their code point. */
-			unsigned v = cp >= 0x80 && cp <= 0x9f ? cp : (unsigned char)s[i];
-
-			tlen = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02x", v);
-			out = tmp;
-		} else if (ascii_only && cp >= 0x80) {
-			tmp[0] = '?';
-			tlen = 1;
-			out = tmp;
-		} else {
-			tlen = n;
-		}
-		if (w + tlen >= size)
-			break;
-		memcpy(buf + w, out, tlen);
-		w += tlen;
-		i += n;
-	}
-	buf[w] = '\0';
-	return w;
+	return escape_text(s, len, ascii_only, buf, size);
 }
 
 /* Ranges of East Asian Wide and Fullwidth characters (Unicode's
@@ -301,10 +194,11 @@ int u8_cp_width(uint32_t cp)
 	size_t lo = 0, hi = sizeof(wide) / sizeof(wide[0]);
 
 	if (cp < 0x300)
-		return 1;
+		return cp == 0xad ? 0 : 1;
 	/* Combining marks, zero-width spaces and joiners, variation
-	 * selectors take no cell of their own. */
-	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) ||
+	 * selectors and the other invisible format characters take no cell
+	 * of their own (drawn, they are escaped: see u8_width()). */
+	if (escape_is_invisible(cp) || (cp >= 0x300 && cp <= 0x36f) ||
 	    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff) ||
 	    (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
 	    (cp >= 0xfe20 && cp <= 0xfe2f) || (cp >= 0xe0100 && cp <= 0xe01ef))
@@ -327,15 +221,15 @@ size_t u8_width(const char *s, size_t len)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
+		size_t n;
 
-		if ((unsigned char)s[i] < 0x80) {
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
 			w++;
 			i++;
 			continue;
 		}
-		i += u8_decode(s + i, len - i, &cp);
-		w += (size_t)u8_cp_width(cp);
+		w += escape_char_width(s + i, len - i, u8_cp_width, &n);
+		i += n;
 	}
 	return w;
 }
@@ -345,9 +239,7 @@ size_t u8_fit(const char *s, size_t len, size_t width, size_t *used)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
-		size_t n = u8_decode(s + i, len - i, &cp);
-		size_t cw = (size_t)u8_cp_width(cp);
+		size_t n, cw = escape_char_width(s + i, len - i, u8_cp_width, &n);
 
 		if (w + cw > width)
 			break;
