@@ -23,12 +23,22 @@ fi
 
 # The pages as text a reader sees: \- is a hyphen.
 pages=$(sed 's/\\-/-/g' man/proftui.1 man/proftui-keys.5)
+# Actions and panes as the binary knows them (some are made from the
+# PANES list, so a grep of the headers would miss them).
 missing=
-for a in $(sed -n 's/^[[:space:]]*X([A-Z_]*, "\([a-z-]*\)".*/\1/p' tui/actions.h); do
+actions=$("$PROFTUI" --list-actions | cut -d' ' -f1)
+[ -n "$actions" ] || fail "lint: --list-actions lists nothing"
+for a in $actions; do
 	echo "$pages" | grep -q -- "$a" || missing="$missing $a"
 done
 [ -z "$missing" ] && pass "lint: every action is in the man pages" ||
 	fail "lint: actions missing from the man pages:$missing"
+missing=
+for p in $("$PROFTUI" --list-panes | cut -d' ' -f1); do
+	echo "$pages" | grep -q -- "$p" || missing="$missing $p"
+done
+[ -z "$missing" ] && pass "lint: every pane is in the man page" ||
+	fail "lint: panes missing from the man page:$missing"
 missing=
 for f in $("$PROFTUI" --list-formats | cut -d' ' -f1); do
 	echo "$pages" | grep -q -- "$f" || missing="$missing $f"
