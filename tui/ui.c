@@ -768,6 +768,15 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	} else if (opt->load_failed && !ui.msg[0]) {
 		say(&ui, true, "the load stopped at an error; showing what was read before it "
 			       "(see Info)");
+	} else if (!ui.msg[0]) {
+		/* Dropped or clipped events: said once, then in Info. */
+		uint64_t nr = 0;
+
+		for (const struct warning *w = shown->warnings; w; w = w->next)
+			nr += w->count;
+		if (nr)
+			say(&ui, false, "%llu warning%s while loading (see Info)",
+			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
 	if (!newterm(NULL, stdout, stdin)) {
