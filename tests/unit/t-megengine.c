@@ -695,6 +695,24 @@ static void t_bad_text(void)
 		CHECK(warned(&p, "binary data") >= 1);
 		profile_release(&p);
 	}
+	/* the binary test is text_is_binary()'s: one stray control byte in
+	 * a line of a log (a bell, a form feed) leaves it text; a line of
+	 * them is binary */
+	{
+		static const char text[] =
+			"iter 0/2: 10.000ms (exec=1.000,device=9.000)\n"
+			"\fwarning: \a the model was dumped by an older MegBrain\n"
+			"\x01\x02\x03\x04\n"
+			"iter 1/2: 10.000ms (exec=1.000,device=9.000)\n";
+
+		path = test_write("bell.log", text, sizeof(text) - 1);
+		CHECK_EQ(load(&p, path, "megengine"), 0);
+		CHECK_EQ(p.nr_steps, 2);
+		CHECK_EQ(warned(&p, "binary data"), 1);
+		snprintf(want, sizeof(want), "%s:3:1: warning: line holds binary data", path);
+		CHECK(strstr(msg, want) != NULL);
+		profile_release(&p);
+	}
 	/* a 6 MB line between two iterations */
 	{
 		size_t big = 6 * 1024 * 1024;
