@@ -22,7 +22,9 @@
  *                     -> kernel, MEMCPY_*, MEMSET (any deeper level, or
  *                     level 1 when launched by the op directly); the tree's
  *                     kernels are NODE_NOT_A_ROW, the Kernel Summary fills
- *                     the Kernels pane.  One group per thread title line.
+ *                     the Kernels pane, and a tree kernel's cut name takes
+ *                     a Kernel Summary row's only where that row is certain
+ *                     (link_kernels()).  One group per thread title line.
  *   Kernel Summary    kernels under a group "Kernel Summary"
  *   Memory Manipulation Summary  memcpy nodes; UserDefined Summary  user
  *                     nodes; Memory Summary  one group row per table row,
@@ -144,12 +146,25 @@ struct table {
 	int top;			/* deepest valid level in stack, or -1 */
 	bool after_skip;		/* a row above was skipped */
 	bool complete;			/* its closing separator was seen */
+	/* Lines inside the table that are no rows of it ("# 此处有省略",
+	 * "omitted here", in Paddle's own documentation): rows are missing
+	 * there, so no sum runs across one.  STACK_GAPS: how many there had
+	 * been when the row of each level in STACK was read. */
+	uint32_t nr_gaps;
+	uint32_t stack_gaps[MAX_DEPTH];
 	char thread[64];		/* "1234" under a per-thread title */
 	uint64_t nr_rows;
 	/* A row that did not parse: a warning once the next line shows it
 	 * was not the file's last, an error ("cut mid-row") if it was. */
 	bool has_bad;
 	struct pos bad_at;
+};
+
+/* A kernel row of the Operator Summary, where it was read. */
+struct tree_kernel {
+	struct node *n;
+	struct pos at;
+	int64_t half_ns;		/* half the last printed digit of its table */
 };
 
 /* What one run (one summary and its iterations) has beyond its profile. */
@@ -165,7 +180,10 @@ struct run {
 	char model_names[MAX_MODEL_CATS][40];
 	int64_t model_ns[MAX_MODEL_CATS];
 	struct node *kernel_summary;	/* its Kernel Summary group */
-	bool kernels_cut;		/* ... cut short with "..." */
+	bool kernels_cut;		/* ... some of whose rows are missing */
+	int64_t kernel_half_ns;		/* half its last printed digit */
+	struct tree_kernel *tree_kernels;	/* heap; for link_kernels() */
+	size_t nr_tree_kernels, alloc_tree_kernels;
 	struct run *next;
 };
 
@@ -395,6 +413,19 @@ static int64_t div_round(int64_t a, int64_t b)
 	return a / b + (rem >= b - rem);	/* no a + b / 2: it may overflow */
 }
 
+/* Half the last digit a table in 10^POW10 ns prints (two decimals): what
+ * rounding may have moved one of its numbers by. */
+static int64_t half_digit_ns(int pow10)
+{
+	int64_t v = 5;
+
+	if (pow10 < 3)
+		return 0;
+	for (int i = 3; i < pow10; i++)
+		v *= 10;
+	return v;
+}
+
 /* NAME without the "..." of a cut name; *LEN gets its length. */
 static const char *name_stem(const struct node *n, size_t *len)
 {
@@ -419,50 +450,171 @@ static bool same_kernel(const struct node *tree, const struct node *sum)
 	return (tree->flags & NODE_NAME_TRUNCATED) && !memcmp(t, s, tl);
 }
 
-struct link_ctx {
-	struct node *sums;		/* the Kernel Summary group */
-	uint64_t nr_kernels;		/* count_kernel(): tree kernels */
-};
-
-static bool count_kernel(struct node *n, void *ctx)
+static bool within(int64_t a, int64_t b, int64_t tol)
 {
-	struct link_ctx *l = ctx;
-
-	l->nr_kernels += n->kind == NODE_KERNEL;
-	return true;
+	return a - b <= tol && b - a <= tol;
 }
 
-static bool link_kernel(struct node *n, void *ctx)
-{
-	struct link_ctx *l = ctx;
-	struct node *match = NULL, *exact = NULL;
-	size_t nr = 0, nr_exact = 0;
+/* How a Kernel Summary row compares with a kernel of the tree. */
+enum fit {
+	FIT_NONE,		/* not that kernel */
+	FIT_SOME,		/* could be: it launched there, and elsewhere */
+	FIT_EXACT,		/* every number the same: launched there only */
+};
 
-	if (n->kind != NODE_KERNEL)
-		return true;
-	for (struct node *s = l->sums->child; s; s = s->next) {
-		if (s->name == n->name)
-			return true;		/* already the same name */
-		/* The summary row counts every launch of the kernel, so it
-		 * has at least as many as one place in the tree. */
-		if (!same_kernel(n, s) || s->calls < n->calls)
-			continue;
-		match = s;
-		nr++;
-		/* Launched from this one place only: the same numbers. */
-		if (s->calls == n->calls && s->device_total_ns == n->device_total_ns) {
-			exact = s;
+/*
+ * Whether SUM, whose numbers are rounded to SUM_HALF_NS, can be the kernel
+ * K: its name fits, and every count of K fits in SUM's -- the summary row
+ * counts every launch of the kernel, so it has at least K's calls and
+ * time, a max at least K's and a min at most K's.
+ */
+static enum fit kernel_fit(const struct tree_kernel *k, const struct node *sum, int64_t sum_half_ns)
+{
+	const struct node *n = k->n;
+	/* Tables in one unit print one number the same: rounding is
+	 * monotonic.  Across units each may be off by half its last digit. */
+	int64_t tol = k->half_ns == sum_half_ns ? 0 : k->half_ns + sum_half_ns;
+
+	if (!same_kernel(n, sum) || sum->calls < n->calls ||
+	    sum->device_total_ns + tol < n->device_total_ns)
+		return FIT_NONE;
+	if (n->max_ns >= 0 && sum->max_ns >= 0 && sum->max_ns + tol < n->max_ns)
+		return FIT_NONE;
+	if (n->min_ns >= 0 && sum->min_ns >= 0 && n->min_ns + tol < sum->min_ns)
+		return FIT_NONE;
+	if (sum->calls == n->calls && within(sum->device_total_ns, n->device_total_ns, tol) &&
+	    within(sum->max_ns, n->max_ns, tol) && within(sum->min_ns, n->min_ns, tol))
+		return FIT_EXACT;
+	return FIT_SOME;
+}
+
+/* What link_kernels() works out for the tree kernels and the summary
+ * rows.  Heap arrays, freed by link_release(). */
+struct link {
+	struct node **sums;		/* the Kernel Summary's rows */
+	size_t nr_sums;
+	uint64_t *calls;		/* per row: calls of the tree kernels named after it */
+	int64_t *ns, *tol_ns;		/* ... their time, and its rounding */
+	size_t *match;			/* per tree kernel: its row, or NO_ROW */
+	uint8_t *how;			/* ... and how it was found (enum link_how) */
+	size_t *nr_fit;			/* ... how many rows it could be */
+};
+
+enum link_how {
+	LINK_GUESS,			/* the one row it fits: to be checked */
+	LINK_EXACT,			/* the one row with its every number */
+	LINK_NAMED,			/* it has a row's very name already */
+};
+
+#define NO_ROW SIZE_MAX
+
+static void link_release(struct link *l)
+{
+	free(l->sums);
+	free(l->calls);
+	free(l->ns);
+	free(l->tol_ns);
+	free(l->match);
+	free(l->how);
+	free(l->nr_fit);
+}
+
+/* The row tree kernel K can be for certain: the one row with its very
+ * numbers, or else the one row that fits at all when no row of the table
+ * is missing.  NO_ROW when none or several can be; *NR_FIT: how many fit. */
+static size_t certain_row(const struct run *r, const struct link *l, const struct tree_kernel *k,
+			  uint8_t *how, size_t *nr_fit)
+{
+	size_t exact = NO_ROW, fit = NO_ROW, nr_exact = 0;
+
+	*nr_fit = 0;
+	for (size_t i = 0; i < l->nr_sums; i++) {
+		switch (kernel_fit(k, l->sums[i], r->kernel_half_ns)) {
+		case FIT_EXACT:
+			exact = i;
 			nr_exact++;
+			/* fall through */
+		case FIT_SOME:
+			fit = i;
+			(*nr_fit)++;
+			break;
+		default:
+			break;
 		}
 	}
-	if (nr != 1)
-		match = nr_exact == 1 ? exact : NULL;	/* else: ambiguous, leave it */
-	if (match) {
-		n->name = match->name;
-		n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
-		n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
+	*how = nr_exact == 1 ? LINK_EXACT : LINK_GUESS;
+	if (nr_exact == 1)
+		return exact;
+	if (!nr_exact && *nr_fit == 1 && !r->kernels_cut)
+		return fit;
+	return NO_ROW;
+}
+
+/* Tree kernel K adds itself to row ROW's sums. */
+static void link_count(struct link *l, const struct tree_kernel *k, size_t row)
+{
+	l->calls[row] += k->n->calls;
+	l->ns[row] += k->n->device_total_ns;
+	l->tol_ns[row] += k->half_ns;
+}
+
+/* Report tree kernel K, cut short and left so: which rows could be it. */
+static void link_refused(struct paddle *pd, const struct run *r, const struct tree_kernel *k,
+			 size_t nr_fit)
+{
+	static const char kind[] = "cut kernel names no Kernel Summary row is certain to be, kept as printed";
+	const char *name = k->n->name;
+	int len = (int)(strlen(name) > 60 ? 60 : strlen(name));
+
+	if (!nr_fit && r->kernels_cut)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits none of the Kernel Summary rows "
+			  "shown, and rows of it are missing; its cut name is kept", len, name);
+	else if (!nr_fit)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits no Kernel Summary row; "
+			  "its cut name is kept", len, name);
+	else if (nr_fit > 1)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' could be any of %zu Kernel Summary "
+			  "rows; its cut name is kept", len, name, nr_fit);
+	else if (r->kernels_cut)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits one Kernel Summary row, but rows "
+			  "of that table are missing; its cut name is kept", len, name);
+	else
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits one Kernel Summary row, but other "
+			  "kernels of the tree take its calls or time; its cut name is kept", len, name);
+}
+
+/* Work out each tree kernel's row, then take back the guesses (not exact
+ * matches) at rows the tree would count more calls or time for than the
+ * row has. */
+static void link_match(struct run *r, struct link *l)
+{
+	for (size_t i = 0; i < r->nr_tree_kernels; i++) {
+		const struct tree_kernel *k = &r->tree_kernels[i];
+		size_t same = NO_ROW;
+
+		for (size_t j = 0; j < l->nr_sums && same == NO_ROW; j++)
+			if (l->sums[j]->name == k->n->name)
+				same = j;
+		if (same != NO_ROW) {
+			l->match[i] = same;
+			l->how[i] = LINK_NAMED;
+		} else {
+			l->match[i] = certain_row(r, l, k, &l->how[i], &l->nr_fit[i]);
+		}
+		if (l->match[i] != NO_ROW)
+			link_count(l, k, l->match[i]);
 	}
-	return true;
+	for (size_t i = 0; i < r->nr_tree_kernels; i++) {
+		size_t row = l->match[i];
+		const struct node *sum;
+
+		if (row == NO_ROW || l->how[i] != LINK_GUESS)
+			continue;
+		sum = l->sums[row];
+		if (l->calls[row] > sum->calls ||
+		    l->ns[row] > sum->device_total_ns + l->tol_ns[row] + r->kernel_half_ns)
+			l->match[i] = NO_ROW;
+	}
 }
 
 /*
@@ -470,30 +622,59 @@ static bool link_kernel(struct node *n, void *ctx)
  * a kernel's name cut at 45-47 characters with its argument list, and
  * the Kernel Summary the same kernel's name without arguments, cut at 87
  * ("void phi::GPURoiAlignBackward<float>(int, flo..." and "void
- * phi::GPURoiAlignBackward<float>").  A tree kernel whose name fits
- * exactly one Kernel Summary row with at least its calls, or several but
- * one with its very calls and total, takes that row's name; the others
- * ("void xmma_cudnn::gemm::kernel<xmma_cudnn::imp..." fits dozens) keep
- * theirs.  Quadratic: skipped for tables too large for it to stay cheap.
+ * phi::GPURoiAlignBackward<float>").  A tree kernel takes a Kernel Summary
+ * row's name only when it is certain to be that kernel: the one row with
+ * its very calls, time, max and min (launched from there only), or the one
+ * row of a complete table whose name and counts it fits at all, and whose
+ * calls and time the tree's kernels of that name do not overrun.  A guess
+ * would do worse than a cut name: drill-down would list an op under a
+ * kernel it never launched.  The others keep the cut name, NODE_NAME_
+ * TRUNCATED, with a warning each ("void xmma_cudnn::gemm::kernel<xmma_
+ * cudnn::imp..." fits dozens).  Quadratic: skipped for tables too large
+ * for it to stay cheap.
  */
-static void link_kernels(struct run *r)
+static void link_kernels(struct paddle *pd, struct run *r)
 {
-	struct link_ctx l = { .sums = r->kernel_summary };
-	uint64_t nr_sums = 0;
+	struct link l = { 0 };
+	size_t nr = r->nr_tree_kernels;
 
-	/* A tree kernel may be one of the rows left out. */
-	if (!l.sums || r->kernels_cut)
+	if (!r->kernel_summary || !nr)
 		return;
-	for (struct node *s = l.sums->child; s; s = s->next)
-		nr_sums++;
-	for (struct node *g = r->p->root->child; g; g = g->next)
-		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
-			node_walk(g, count_kernel, &l);
-	if (!nr_sums || !l.nr_kernels || nr_sums > UINT64_C(20000000) / l.nr_kernels)
+	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+		l.nr_sums++;
+	if (!l.nr_sums || l.nr_sums > 20000000 / nr) {
+		struct pos none = { 0, 0 };
+
+		if (l.nr_sums)
+			diag_warn(pd->d, &none, "kernel names not linked to the Kernel Summary",
+				  "%zu kernels and %zu Kernel Summary rows: too many to link by name; "
+				  "cut names are kept", nr, l.nr_sums);
 		return;
-	for (struct node *g = r->p->root->child; g; g = g->next)
-		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
-			node_walk(g, link_kernel, &l);
+	}
+	l.sums = xmalloc(l.nr_sums * sizeof(*l.sums));
+	l.nr_sums = 0;
+	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+		l.sums[l.nr_sums++] = s;
+	l.calls = xcalloc(l.nr_sums, sizeof(*l.calls));
+	l.ns = xcalloc(l.nr_sums, sizeof(*l.ns));
+	l.tol_ns = xcalloc(l.nr_sums, sizeof(*l.tol_ns));
+	l.match = xcalloc(nr, sizeof(*l.match));
+	l.how = xcalloc(nr, sizeof(*l.how));
+	l.nr_fit = xcalloc(nr, sizeof(*l.nr_fit));
+	link_match(r, &l);
+	for (size_t i = 0; i < nr; i++) {
+		struct node *n = r->tree_kernels[i].n;
+		const struct node *match = l.match[i] == NO_ROW ? NULL : l.sums[l.match[i]];
+
+		if (match && l.how[i] != LINK_NAMED) {
+			n->name = match->name;
+			n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
+			n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
+		} else if (!match && (n->flags & NODE_NAME_TRUNCATED)) {
+			link_refused(pd, r, &r->tree_kernels[i], l.nr_fit[i]);
+		}
+	}
+	link_release(&l);
 }
 
 /*
@@ -502,11 +683,11 @@ static void link_kernels(struct run *r)
  * several epochs, "EPOCH/INDEX" ("1/19"), since ppdet restarts the index
  * every epoch.
  */
-static void finish_run(struct run *r)
+static void finish_run(struct paddle *pd, struct run *r)
 {
 	struct profile *p = r->p;
 
-	link_kernels(r);
+	link_kernels(pd, r);
 	if (p->nr_steps > r->first_step) {
 		int64_t epoch = -1;
 		bool several = false;
@@ -1262,9 +1443,9 @@ static void end_table(struct paddle *pd, uint64_t lineno, bool closed)
 			  "row of '%s' does not match the table's columns; skipped", t->title);
 		t->has_bad = false;
 	}
-	/* Tree kernels are named after Kernel Summary rows (link_kernels())
-	 * only when none of its rows may be missing. */
-	if (t->sec == SEC_KERNEL && !t->complete)
+	/* Tree kernels are named after the only Kernel Summary row they fit
+	 * (link_kernels()) only when none of its rows may be missing. */
+	if (t->sec == SEC_KERNEL && (!t->complete || t->nr_gaps))
 		pd->cur->kernels_cut = true;
 	if (t->state == T_HEADER || t->state == T_HEADSEP || (t->state == T_ROWS && !t->nr_rows))
 		diag_warn(pd->d, &at, "tables with a header but no rows",
@@ -1484,22 +1665,27 @@ static void column_key(const struct column *col, char *key, size_t cap)
 
 /* The level a row at LEVEL takes in the tree: under the last row one
  * level up.  A row indented deeper than that hangs under the deepest row
- * there is (said once, unless a row above it was skipped). */
+ * there is, said once -- unless lines that are no rows came just before
+ * it: then the row it belongs under was left out, and it is skipped (-1),
+ * as are the rows after it until one fits the tree again. */
 static int row_level(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
 {
 	struct table *t = &pd->t;
+	struct pos at = { lineno, r->indent + 1 };
 
 	if (level > MAX_DEPTH - 1)
 		level = MAX_DEPTH - 1;
 	if (level <= t->top + 1)
 		return level;
-	if (!t->after_skip) {
-		struct pos at = { lineno, r->indent + 1 };
-
-		diag_warn(pd->d, &at, "rows indented more than one level below the row above",
-			  "row '%.*s' is indented more than one level below the row above",
+	if (t->after_skip) {
+		diag_warn(pd->d, &at, "rows whose parent row was left out, skipped",
+			  "row '%.*s' is indented under a row that is not in the table; skipped",
 			  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
+		return -1;
 	}
+	diag_warn(pd->d, &at, "rows indented more than one level below the row above",
+		  "row '%.*s' is indented more than one level below the row above",
+		  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
 	return t->top + 1;
 }
 
@@ -1520,9 +1706,9 @@ static int row_level(struct paddle *pd, const struct row *r, int level, uint64_t
  * phase), which is what device self means for the Operators pane
  * (tb_plugin subtracts only child *ops*).  Subtracting the phases would
  * leave 0 for every op -- RoiAlignGradNode's 239.7 ms would read 0 -- and
- * rank ops by noise.
+ * rank ops by noise.  LEVEL: the row's level in the tree.
  */
-static void timed_row(struct paddle *pd, const struct row *r, struct node *n)
+static void timed_row(struct paddle *pd, const struct row *r, struct node *n, int level)
 {
 	const struct table *t = &pd->t;
 	struct profile *p = pd->cur->p;
@@ -1540,7 +1726,10 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n)
 		n->device_total_ns = dc->total_ns;
 	n->host_self_ns = n->host_total_ns;
 	n->device_self_ns = n->device_total_ns;
-	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP) {
+	/* Not across rows left out: the parent read before them may not be
+	 * this row's at all. */
+	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP &&
+	    t->stack_gaps[level - 1] == t->nr_gaps) {
 		parent->host_self_ns -= n->host_total_ns;
 		if (parent->host_self_ns < 0)
 			parent->host_self_ns = 0;
@@ -1580,8 +1769,9 @@ static void memory_row(struct paddle *pd, const struct row *r, struct node *n)
 }
 
 /* A row of a section that becomes nodes: where it hangs, what it is,
- * then its numbers by the shape of its table. */
-static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
+ * then its numbers by the shape of its table.  False when it has no place
+ * in the tree (row_level()). */
+static bool tree_row(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
 {
 	struct table *t = &pd->t;
 	struct profile *p = pd->cur->p;
@@ -1591,6 +1781,8 @@ static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 	enum node_kind kind;
 
 	level = row_level(pd, r, level, lineno);
+	if (level < 0)
+		return false;
 	parent = level ? t->stack[level - 1] : t->parent0;
 	kind = row_kind(t, r, level, has_host);
 	n = node_new(p, parent, kind, r->name, r->name_len);
@@ -1598,8 +1790,14 @@ static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 		/* A cut name does not identify a kernel: rows that share one
 		 * stay separate, as printed. */
 		n->flags |= NODE_NAME_TRUNCATED | NODE_DISTINCT;
-	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL)
+	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL) {
+		struct run *run = pd->cur;
+
 		n->flags |= NODE_NOT_A_ROW;	/* the Kernel Summary has them */
+		GROW(run->tree_kernels, run->alloc_tree_kernels, run->nr_tree_kernels + 1);
+		run->tree_kernels[run->nr_tree_kernels++] = (struct tree_kernel){
+			n, { lineno, r->indent + 1 }, half_digit_ns(t->pow10) };
+	}
 	/* thread_sep=True: one table per thread, where an op can appear under
 	 * several.  Merging them by name would add calls and times up but
 	 * show one thread's FLOPs (a row's attributes are its first node's),
@@ -1608,11 +1806,13 @@ static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 		n->flags |= NODE_DISTINCT;
 		attr_set_str(p, &n->attrs, "thread", t->thread, strlen(t->thread));
 	}
-	timed_row(pd, r, n);
+	timed_row(pd, r, n, level);
 	if (t->sec == SEC_MEMORY)
 		memory_row(pd, r, n);
 	t->stack[level] = n;
+	t->stack_gaps[level] = t->nr_gaps;
 	t->top = level;
+	return true;
 }
 
 static void table_row(struct paddle *pd, const struct row *r, uint64_t lineno)
@@ -1640,8 +1840,8 @@ static void table_row(struct paddle *pd, const struct row *r, uint64_t lineno)
 		model_row(pd, r, level);
 	if (meta_section[t->sec])
 		meta_row(pd, r);
-	else
-		tree_row(pd, r, level, lineno);
+	else if (!tree_row(pd, r, level, lineno))
+		return;
 	t->after_skip = false;
 }
 
@@ -1733,6 +1933,8 @@ static bool table_header(struct paddle *pd, const char *s, size_t n, uint64_t li
 	if (has_time_columns(t) && !t->has_unit)
 		diag_warn(pd->d, &at, "tables without a 'Time unit:' line (ms assumed)",
 			  "table '%s' has no 'Time unit:' line; ms assumed", t->title);
+	if (t->sec == SEC_KERNEL && t->group == pd->cur->kernel_summary)
+		pd->cur->kernel_half_ns = half_digit_ns(t->pow10);
 	t->skip_rows = !table_usable(t);
 	if (t->skip_rows)
 		diag_warn(pd->d, &at, "tables without the columns they need, skipped",
@@ -1803,6 +2005,7 @@ static void bad_row(struct paddle *pd, const char *s, size_t n, uint64_t lineno,
 	t->bad_at.line = lineno;
 	t->bad_at.col = col + 1;
 	t->after_skip = true;
+	t->nr_gaps++;
 	rel = rel > t->base ? rel - t->base : 0;
 	level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
 	if (t->top >= level)
@@ -1993,7 +2196,8 @@ out:
 	for (struct run *r = pd.runs, *next; r; r = next) {
 		next = r->next;
 		if (rc == 0)
-			finish_run(r);
+			finish_run(&pd, r);
+		free(r->tree_kernels);
 		free(r);
 	}
 	return rc;
