@@ -13,7 +13,10 @@
  *     the Info pane.  Model load and warm-up come before the test they
  *     belong to, so a run begins at whichever comes first and ends at its
  *     "=== finished" line; the next line of any of these kinds opens the
- *     next run.
+ *     next run.  A process that dies first ("Trap", "Segmentation fault",
+ *     an uncaught exception; or one that simply starts again: its version
+ *     or "load model" a second time) ends its run there, with a warning
+ *     that it did not finish and the error it printed in Info.
  *   - profile_analyze: the summary table and the top-k tables (fancy_grid,
  *     whose logical rows span several lines, or the --confluence org
  *     table) form a run of their own, titled "profile_analyze": they
@@ -49,6 +52,7 @@ enum phase {
 	PH_PRE,			/* model load, prepare, warm-up */
 	PH_TEST,		/* a test started or printed iterations */
 	PH_DONE,		/* its "=== finished" line was read */
+	PH_ABORTED,		/* the process died before it finished */
 	PH_ANALYZE,		/* profile_analyze output */
 };
 
@@ -101,6 +105,9 @@ struct mge {
 	bool test_started;	/* a "going to run"/"run testcase" line */
 	bool has_device_table, has_host_table, has_summary;
 	bool want_options;	/* the line after "profile option:" */
+	bool has_version, has_load;	/* lines a process prints once */
+	bool banner_before;	/* "megbrain/lite/load_and_run:", then its version */
+	bool has_error;		/* an error line of the run is in Info */
 	int64_t announced;	/* N of "iter i/N", 0 = none yet */
 	int64_t step_sum_ns;	/* Σ iteration times of the run */
 	struct strbuf lar_cmd, pa_cmd;	/* a command line just before output */
@@ -173,6 +180,7 @@ static void next_run(struct mge *m)
 	m->phase = PH_EMPTY;
 	m->test_started = false;
 	m->has_device_table = m->has_host_table = m->has_summary = false;
+	m->has_version = m->has_load = m->has_error = false;
 	m->announced = 0;
 	m->step_sum_ns = 0;
 }
@@ -193,10 +201,61 @@ static void use_run(struct mge *m, bool analyze)
 	strbuf_reset(&m->pa_cmd);
 }
 
+#define UNFINISHED "load_and_run runs that did not finish"
+
+/* Whether the run is load_and_run's and has not finished. */
+static bool lar_unfinished(const struct mge *m)
+{
+	return m->phase == PH_PRE || m->phase == PH_TEST;
+}
+
+/* The run ends here without its end: the process died (at the line S,
+ * when one says so), another one starts, or (AT_EOF) the file ends.  It
+ * stays a run of its own, with what it printed. */
+static void lar_abort(struct mge *m, const char *s, size_t len, bool at_eof)
+{
+	struct pos at = here(m, 0);
+	int n = (int)(len > 60 ? 60 : len);
+
+	if (s && m->run->nr_steps)
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run run ends at '%.*s' after %zu "
+			  "iteration%s; it did not finish", n, s, m->run->nr_steps,
+			  m->run->nr_steps == 1 ? "" : "s");
+	else if (s)
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run run ends at '%.*s' before its "
+			  "iterations; it did not finish", n, s);
+	else if (at_eof)
+		diag_warn(m->d, &at, UNFINISHED, "file ends before the load_and_run run above "
+			  "printed its iterations; it did not finish");
+	else
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run starts again before the run above "
+			  "printed its iterations; that run did not finish");
+	if (s)
+		meta(m, "load_and_run", "ended by", s, len);
+	m->phase = PH_ABORTED;
+}
+
+/* A line a load_and_run process prints once (its version, IS_LOAD: "load
+ * model"): a second one means the process before has ended -- if its run
+ * had not finished, it died. */
+static void lar_process(struct mge *m, bool is_load)
+{
+	bool again = m->has_load || (!is_load && m->has_version);
+
+	if (again && lar_unfinished(m))
+		lar_abort(m, NULL, 0, false);
+	if (again)
+		next_run(m);
+	if (is_load)
+		m->has_load = true;
+	else
+		m->has_version = true;
+}
+
 /* Model load, prepare, warm-up, version: what comes before a test. */
 static void lar_pre(struct mge *m)
 {
-	if (m->phase == PH_DONE || m->phase == PH_ANALYZE ||
+	if (m->phase == PH_DONE || m->phase == PH_ABORTED || m->phase == PH_ANALYZE ||
 	    (m->phase == PH_TEST && m->run->nr_steps))
 		next_run(m);
 	if (m->phase == PH_EMPTY)
@@ -207,7 +266,8 @@ static void lar_pre(struct mge *m)
 /* "=== going to run ...", "run testcase: k". */
 static void lar_test_start(struct mge *m)
 {
-	if (m->test_started || m->run->nr_steps || m->phase == PH_DONE || m->phase == PH_ANALYZE)
+	if (m->test_started || m->run->nr_steps || m->phase == PH_DONE || m->phase == PH_ABORTED ||
+	    m->phase == PH_ANALYZE)
 		next_run(m);
 	m->phase = PH_TEST;
 	m->test_started = true;
@@ -217,7 +277,7 @@ static void lar_test_start(struct mge *m)
 /* An iteration. */
 static void lar_step(struct mge *m)
 {
-	if (m->phase == PH_DONE || m->phase == PH_ANALYZE)
+	if (m->phase == PH_DONE || m->phase == PH_ABORTED || m->phase == PH_ANALYZE)
 		next_run(m);
 	m->phase = PH_TEST;
 	use_run(m, false);
@@ -481,6 +541,8 @@ static bool lar_time_meta(struct mge *m, const char *s, size_t len, const struct
 		unreadable_line(m, kind->key, s, len);
 		return true;
 	}
+	if (!strcmp(kind->key, "load model"))
+		lar_process(m, true);
 	lar_pre(m);
 	meta_ms(m, "load_and_run", kind->key, ns);
 	return true;
@@ -683,15 +745,58 @@ static bool lar_version(struct mge *m, const char *s, size_t len)
 		n -= 18;
 	}
 	if (n > 15 && !strncasecmp(p, "using megbrain ", 15)) {
+		/* the newest tool's banner line came just before */
+		if (!m->banner_before)
+			lar_process(m, false);
+		m->banner_before = false;
 		lar_pre(m);
 		meta(m, "load_and_run", "version", p + 6, n - 6);
 		return true;
 	}
 	if (text_eq(s, len, "megbrain/lite/load_and_run:")) {
+		lar_process(m, false);
 		lar_pre(m);
+		m->banner_before = true;
 		return true;
 	}
 	return false;
+}
+
+/* What a shell or the C++ runtime prints when a process dies. */
+static const char *const death_lines[] = {
+	"Trap", "Trace/breakpoint trap", "Aborted", "Killed", "Segmentation fault",
+	"Illegal instruction", "Bus error", "Floating point exception",
+};
+
+/* The line that says the process died: "Trap", "Segmentation fault (core
+ * dumped)", "terminate called after throwing an instance of ...".  Only
+ * while a run is unfinished; elsewhere it is prose. */
+static bool lar_death(struct mge *m, const char *s, size_t len)
+{
+	size_t n = len;
+	bool dead = text_starts(s, len, "terminate called ");
+
+	if (text_ends(s, n, " (core dumped)"))
+		n -= strlen(" (core dumped)");
+	for (size_t i = 0; i < ARRAY_SIZE(death_lines) && !dead; i++)
+		dead = text_eq(s, n, death_lines[i]);
+	if (!dead || !lar_unfinished(m))
+		return false;
+	lar_abort(m, s, len, false);
+	return true;
+}
+
+/* An error mgb_log printed into an unfinished run ("[21 10:02:11
+ * @:512][ERR] ..."): the first goes to the Info pane, where it says why a
+ * run that did not finish died. */
+static bool lar_error(struct mge *m, const char *s, size_t len)
+{
+	if (!lar_unfinished(m))
+		return false;
+	if (!m->has_error)
+		meta(m, "load_and_run", "error", s, len);
+	m->has_error = true;
+	return true;
 }
 
 /* One line of load_and_run output, or false. */
@@ -1586,9 +1691,21 @@ static bool command_line(struct mge *m, const char *s, size_t len)
 	return false;
 }
 
+/* Whether a line says an error: its mgb_log prefix PRE[0..PRE_LEN) has
+ * the level "[ERR]" ("[ERROR]", "[FATAL]"), or the text S[0..N) starts
+ * "error:". */
+static bool is_error(const char *pre, size_t pre_len, const char *s, size_t n)
+{
+	for (size_t i = 0; i + 4 <= pre_len; i++)
+		if (pre[i] == '[' && (!strncasecmp(pre + i + 1, "err", 3) ||
+				      (i + 6 <= pre_len && !strncasecmp(pre + i + 1, "fatal", 5))))
+			return true;
+	return n >= 6 && !strncasecmp(s, "error:", 6);
+}
+
 static void text_line(struct mge *m, char *line, size_t len)
 {
-	const char *s;
+	const char *s, *prefix;
 	size_t n, pre;
 	bool has_prefix;
 
@@ -1603,7 +1720,7 @@ static void text_line(struct mge *m, char *line, size_t len)
 		return;
 	}
 	n = text_strip_ansi(line, len);
-	s = text_trim(line, &n);
+	s = prefix = text_trim(line, &n);
 	pre = text_log_prefix(s, n);
 	has_prefix = pre > 0;
 	s += pre;
@@ -1621,6 +1738,8 @@ static void text_line(struct mge *m, char *line, size_t len)
 	if (!n)
 		return;
 	if (lar_line(m, s, n) || pa_summary(m, s, n))
+		return;
+	if (lar_death(m, s, n) || (is_error(prefix, pre, s, n) && lar_error(m, s, n)))
 		return;
 	if (command_line(m, s, n))
 		return;
@@ -1650,6 +1769,8 @@ static int megengine_text_parse(struct profile *p, struct input *in, struct diag
 		text_line(&m, line, len);
 	if (m.t.kind != T_NONE)
 		table_end(&m, true);
+	if (lar_unfinished(&m) && !m.run->nr_steps)
+		lar_abort(&m, NULL, 0, true);
 	end_run(&m);
 	if (input_failed(in, d)) {
 		rc = -1;
