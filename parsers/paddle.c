@@ -109,6 +109,8 @@ struct cell {
 	double d;			/* PCT, FLOPS */
 	bool is_int;			/* FLOPS: printed as an integer */
 	int64_t total_ns, avg_ns, max_ns, min_ns;	/* COMPOSITE; -1: "-" */
+	double ratio;			/* COMPOSITE: its Ratio(%), 0..100 */
+	bool has_ratio;			/* ... not "-" */
 };
 
 struct row {
@@ -1368,7 +1370,6 @@ static bool parse_cell(const struct table *t, size_t c, const struct field *tok,
 		return cell->present;
 	case COL_COMPOSITE: {
 		int64_t *v[4] = { &cell->total_ns, &cell->avg_ns, &cell->max_ns, &cell->min_ns };
-		double ratio;
 
 		for (size_t k = 1; k < 9; k += 2) {
 			if (tok[k].len != 1 || tok[k].s[0] != '/') {
@@ -1382,10 +1383,11 @@ static bool parse_cell(const struct table *t, size_t c, const struct field *tok,
 				return false;
 			}
 		}
-		if (!is_dash(&tok[8]) && !num_double(tok[8].s, tok[8].len, &ratio)) {
+		if (!is_dash(&tok[8]) && !num_double(tok[8].s, tok[8].len, &cell->ratio)) {
 			*bad = tok[8].col;
 			return false;
 		}
+		cell->has_ratio = !is_dash(&tok[8]) && cell->ratio == cell->ratio;
 		cell->present = cell->total_ns >= 0;
 		return true;
 	}
@@ -1690,6 +1692,29 @@ static int row_level(struct paddle *pd, const struct row *r, int level, uint64_t
 }
 
 /*
+ * What the file states of row N beyond its totals, which panes show rather
+ * than recompute from rounded cells (profile.h, ATTR_FILE_*): the Avg of a
+ * composite cell is its Total over the row's calls on either side.  Of the
+ * Ratio(%) cells only the Kernel Summary's has a key's meaning, a kernel's
+ * share of all kernel time (profiler_statistic.py: of the sum over the
+ * kernel rows; older releases: of ProfileStep's GPU time); the others are
+ * shares of their parent row (inner rows), of the sum of the rows in their
+ * thread (ops), or of ProfileStep's time, none of which a pane has.
+ */
+static void file_values(struct paddle *pd, struct node *n, const struct cell *hc,
+			const struct cell *dc)
+{
+	struct profile *p = pd->cur->p;
+
+	if (hc && hc->avg_ns >= 0)
+		attr_set_ns(p, &n->attrs, ATTR_FILE_HOST_MEAN, hc->avg_ns);
+	if (dc && dc->avg_ns >= 0)
+		attr_set_ns(p, &n->attrs, ATTR_FILE_DEVICE_MEAN, dc->avg_ns);
+	if (pd->t.sec == SEC_KERNEL && dc && dc->has_ratio)
+		attr_set_double(p, &n->attrs, ATTR_FILE_DEVICE_TOTAL_PCT, dc->ratio);
+}
+
+/*
  * A row with composite CPU and GPU cells (ops and their phases and
  * kernels, Kernel Summary, memcpy and UserDefined rows): N's calls, times
  * and FLOPs.
@@ -1746,6 +1771,7 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 		else
 			attr_set_double(p, &n->attrs, "flops", r->cells[flops].d);
 	}
+	file_values(pd, n, hc, dc);
 }
 
 /* A Memory Summary row: its columns as attributes of N. */

@@ -883,6 +883,39 @@ static void t_table_gap(void)
 	profile_release(&p);
 }
 
+/* Issue 10 item 5: what the file states of a row -- a kernel's share, a
+ * mean -- is kept for the panes to show, where the numbers it has would
+ * give another (the Kernel Summary is quoted in part: the share of the
+ * kernels shown is not the share of all kernel time). */
+static void t_file_values(void)
+{
+	struct profile p;
+	struct agg a;
+	const struct agg_row *r;
+	char msg[4096];
+
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/omitted.txt", NULL, msg, sizeof(msg)), 0);
+	agg_kernels(&p, NULL, &a);
+	r = row_named(&a, "void cutlass::Kernel<cutlass_70_tensorop_f16_s884gemm_f16_256x128_nt_align8>");
+	CHECK(r && r->nr_nodes == 1);
+	/* 6.35% as printed; of the two rows shown it would be 39.09% */
+	CHECK(r && attr_d(r->first->attrs, ATTR_FILE_DEVICE_TOTAL_PCT) == 6.35);
+	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_DEVICE_MEAN) == 1050000);
+	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_HOST_MEAN));
+	agg_release(&a);
+	agg_ops(&p, NULL, &a);
+	r = row_named(&a, "matmul_v2_grad grad_node");
+	/* Avg 0.98 ms as printed (117.20 ms over 120 calls is 0.977) */
+	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_DEVICE_MEAN) == 980000);
+	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_HOST_MEAN) == 250000);
+	/* An op's Ratio(%) is of the ops in its thread, no share a pane has */
+	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_DEVICE_SELF_PCT));
+	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_DEVICE_TOTAL_PCT));
+	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_HOST_TOTAL_PCT));
+	agg_release(&a);
+	profile_release(&p);
+}
+
 static void t_bad_not_paddle(void)
 {
 	static const char text[] = "just some words\nand a second line\n";
@@ -915,5 +948,6 @@ const struct test tests[] = {
 	{ "bad input: not Paddle at all", t_bad_not_paddle },
 	{ "kernels: a cut name linked only when certain", t_link_certain },
 	{ "a line that is no row: nothing added up across it", t_table_gap },
+	{ "the file's own means and kernel shares are kept", t_file_values },
 	{ 0 }
 };
