@@ -34,6 +34,8 @@
  *                     the file has no iteration lines
  *   iteration lines   one step each: "Data" = data_cost (or reader_cost),
  *                     "Compute" = batch_cost - data_cost, total = batch_cost
+ *                     (neither category without a data cost); the line's
+ *                     other numbers are step values, integers as written
  *
  * Several summaries in one file (a log that prints one per epoch) become
  * runs: a section that comes back in print order starts a new run, and the
@@ -316,6 +318,13 @@ static int paddle_probe(const char *head, size_t len)
 		if (text_find(s, n, "batch_cost: ") &&
 		    (text_find(s, n, "data_cost: ") || text_find(s, n, "reader_cost: "))) {
 			int k = text_find(s, n, "ppdet.") ? 70 : 50;
+
+			score = score > k ? score : k;
+		}
+		/* PaddleFleetX: "[train] epoch: 0, batch: 0, loss: ...,
+		 * avg_batch_cost: 1.18 sec, ..., ips: 3455 tokens/s" */
+		if (text_find(s, n, "avg_batch_cost: ") && text_find(s, n, "ips: ")) {
+			int k = text_find(s, n, "[train] ") ? 60 : 50;
 
 			score = score > k ? score : k;
 		}
@@ -840,12 +849,13 @@ struct log_line {
 
 static const char *const batch_keys[] = { "batch_cost", "avg_batch_cost", NULL };
 static const char *const data_keys[] = { "data_cost", "reader_cost", "avg_reader_cost", NULL };
-static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", NULL };
+/* "batch": PaddleFleetX's and PaddleNLP's index within the epoch. */
+static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", "batch", NULL };
 /* Keys that are not values of a step of their own (they are its time,
  * name or epoch). */
 static const char *const label_keys[] = { "epoch", "eta", "batch_cost", "avg_batch_cost",
 					  "data_cost", "reader_cost", "avg_reader_cost", "iter",
-					  "iteration", "step", "global_step", NULL };
+					  "iteration", "step", "global_step", "batch", NULL };
 
 /* The end of the value that starts at S[VS]: a "[...]" group, or up to a
  * blank or a separator. */
@@ -863,6 +873,23 @@ static size_t value_end(const char *s, size_t n, size_t vs)
 	return ve;
 }
 
+/* Where the key before the colon at S[COLON] starts: a word of letters,
+ * digits and '_', or two words when a ", " comes before them ("...,
+ * learning rate: 2.5e-05", PaddleFleetX). */
+static size_t key_start(const char *s, size_t colon)
+{
+	size_t ks = colon, w;
+
+	while (ks > 0 && is_ident(s[ks - 1]))
+		ks--;
+	if (ks == colon || ks < 2 || s[ks - 1] != ' ' || !isalpha((unsigned char)s[ks - 2]))
+		return ks;
+	w = ks - 1;
+	while (w > 0 && isalpha((unsigned char)s[w - 1]))
+		w--;
+	return w >= 2 && s[w - 1] == ' ' && s[w - 2] == ',' ? w : ks;
+}
+
 /* Cut S[0..N) into "key: value" pairs wherever they are (FORMATS.md c.4
  * suggests exactly that); "12:00:35" and "5:05:37" have no blank after the
  * colon and are no pairs. */
@@ -874,8 +901,7 @@ static void scan_pairs(const char *s, size_t n, struct log_line *l)
 
 		if (s[i] != ':' || s[i + 1] != ' ')
 			continue;
-		while (ks > 0 && is_ident(s[ks - 1]))
-			ks--;
+		ks = key_start(s, i);
 		if (ks == i)
 			continue;
 		vs = i + 1;
@@ -936,33 +962,38 @@ static void read_labels(const char *s, size_t n, struct log_line *l, int64_t *ep
 }
 
 /* Every other numeric value of the line (losses, learning rate, ips) is a
- * column of its own, keyed by its name in lower case. */
+ * column of its own, keyed by its name in lower case ("learning rate":
+ * "learning_rate"): an integer where the file writes one ("ips: 3455"), a
+ * double where it writes a decimal. */
 static void step_values(struct profile *p, struct step *st, const struct log_line *l)
 {
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct kv *kv = &l->kv[i];
 		char key[64];
+		int64_t v;
 		double d;
 
-		if (kv->klen >= sizeof(key) || is_key(kv->k, kv->klen, label_keys) ||
-		    !num_double(kv->v, kv->vlen, &d) || d != d)
+		if (kv->klen >= sizeof(key) || is_key(kv->k, kv->klen, label_keys))
 			continue;
 		for (size_t j = 0; j < kv->klen; j++)
-			key[j] = (char)tolower((unsigned char)kv->k[j]);
+			key[j] = kv->k[j] == ' ' ? '_' : (char)tolower((unsigned char)kv->k[j]);
 		key[kv->klen] = '\0';
-		attr_set_double(p, &st->attrs, key, d);
+		if (num_int(kv->v, kv->vlen, &v))
+			attr_set_int(p, &st->attrs, key, v);
+		else if (num_double(kv->v, kv->vlen, &d) && d == d)
+			attr_set_double(p, &st->attrs, key, d);
 	}
 }
 
-/* The step's categories from its batch and data costs. */
+/* The step's categories from its batch and data costs.  Without a data
+ * cost (PaddleFleetX prints none) neither is known: the line does not
+ * say that no time went to data. */
 static void step_split(struct paddle *pd, struct step *st, int64_t batch_ns, int64_t data_ns,
 		       const struct pos *at)
 {
 	st->total_ns = batch_ns;
-	if (data_ns < 0) {
-		st->cat_ns[1] = batch_ns;
+	if (data_ns < 0)
 		return;
-	}
 	st->cat_ns[0] = data_ns;
 	if (data_ns > batch_ns) {
 		diag_warn(pd->d, at, "iterations whose data time exceeds the batch time",

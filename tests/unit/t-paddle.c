@@ -298,6 +298,7 @@ static void t_probe(void)
 	static const char *const ours[] = {
 		"tests/golden/paddle/summary-2.3.txt", "tests/golden/paddle/summary-new.txt",
 		"tests/golden/paddle/train-log.txt", "tests/golden/paddle/two-runs.txt",
+		"tests/golden/paddle/fleetx-gpt.log",
 	};
 	static const char *const others[] = {
 		"pytorch-key-averages/UnderOC_CS4302YOLO-Project__profile_results.txt",
@@ -916,6 +917,41 @@ static void t_file_values(void)
 	profile_release(&p);
 }
 
+/* Issue 10 item 9: PaddleFleetX's training log, found by its content;
+ * integers stay integers. */
+static void t_fleetx_log(void)
+{
+	struct profile p;
+	const struct step *s;
+	const struct attr *a;
+	char msg[4096];
+
+	CHECK_EQ(test_load(&p, "tests/golden/paddle/fleetx-gpt.log", NULL, msg, sizeof(msg)), 0);
+	CHECK_STR(msg, "");
+	CHECK_STR(p.format, "paddle");
+	/* "[eval]" lines have no batch cost: no steps */
+	CHECK_EQ(p.nr_steps, 5);
+	/* "batch: N" is the index in the epoch */
+	CHECK_STR(p.steps[0].name, "0/0");
+	CHECK_STR(p.steps[3].name, "1/0");
+	s = &p.steps[1];
+	CHECK_EQ(s->total_ns, 1185610000);
+	/* no data cost printed: no split into data and compute either */
+	CHECK_EQ(s->cat_ns[0], -1);
+	CHECK_EQ(s->cat_ns[1], -1);
+	a = attr_find(s->attrs, "ips");
+	CHECK(a && a->type == ATTR_INT && a->v.i == 3455);
+	a = attr_find(s->attrs, "ips_total");
+	CHECK(a && a->type == ATTR_INT && a->v.i == 3455);
+	CHECK(attr_d(s->attrs, "loss") == 11.008216858);
+	CHECK(attr_d(s->attrs, "speed") == 0.84);
+	CHECK(attr_d(s->attrs, "learning_rate") == 5.55556e-09);
+	CHECK_EQ(attr_i(s->attrs, "epoch"), 0);
+	CHECK(attr_find(s->attrs, "batch") == NULL);
+	CHECK(attr_find(s->attrs, "rate") == NULL);
+	profile_release(&p);
+}
+
 static void t_bad_not_paddle(void)
 {
 	static const char text[] = "just some words\nand a second line\n";
@@ -949,5 +985,6 @@ const struct test tests[] = {
 	{ "kernels: a cut name linked only when certain", t_link_certain },
 	{ "a line that is no row: nothing added up across it", t_table_gap },
 	{ "the file's own means and kernel shares are kept", t_file_values },
+	{ "PaddleFleetX training log", t_fleetx_log },
 	{ 0 }
 };
