@@ -1817,6 +1817,7 @@ const struct parser megengine_text_parser = {
 	.name = "megengine",
 	.family = "megengine",
 	.summary = "MegEngine load_and_run output and profile_analyze tables (text)",
+	.anywhere = true,
 	.probe = megengine_text_probe,
 	.parse = megengine_text_parse,
 };

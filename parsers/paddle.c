@@ -2263,6 +2263,7 @@ out:
 const struct parser paddle_parser = {
 	.name = "paddle",
 	.summary = "PaddlePaddle profiler summary tables and training-log lines",
+	.anywhere = true,
 	.probe = paddle_probe,
 	.parse = paddle_parse,
 };
