@@ -135,29 +135,10 @@ static enum node_kind device_kind(const char *name)
 	return NODE_KERNEL;
 }
 
-static bool ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && !memcmp(s + n - k, suffix, k);
-}
-
 static bool is_blank_line(const char *s, size_t n)
 {
 	text_trim(s, &n);
 	return n == 0;
-}
-
-/* NUL bytes and control characters: binary data, not a table. */
-static bool is_binary(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
-			return true;
-	}
-	return false;
 }
 
 /* A line of dashes or '=' only (a rule around a title, or a separator). */
@@ -220,87 +201,126 @@ static void copy_text(char *dst, size_t cap, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-static bool is_device_word(const char *s, size_t n)
+static bool is_device_char(char c)
 {
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-			return false;
-	return true;
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /*
- * What a header cell names.  Current PyTorch: "Self CPU", "CPU total",
- * "Self CUDA", "CUDA total", "CPU Mem", "Self CUDA Mem"; PyTorch <= 1.7:
- * "Self CPU total", "Number of Calls".  The device word is whatever the
- * profiler's use_device was (CUDA, XPU, MLU, NPU, PRIVATEUSE1...); a table
- * names one.
+ * The header titles we know, as data (lnav keeps a format's fields so):
+ * what each names, in the words of profiler_util.py's _build_table.  In a
+ * pattern, '@' is the device word -- whatever the profiler's use_device
+ * was (CUDA, XPU, MLU, NPU, PRIVATEUSE1...), one per table -- and a
+ * leading '*' any text.  The first rule that matches wins.
+ */
+struct title_rule {
+	const char *pattern;
+	enum col_kind kind;
+	double flops_scale;	/* COL_FLOPS: FLOPs per unit of the column */
+};
+
+static const struct title_rule title_rules[] = {
+	{ "Name", COL_NAME, 0 },
+	{ "Overload Name", COL_OVERLOAD, 0 },
+	{ "Self CPU", COL_HOST_SELF, 0 },
+	{ "CPU total", COL_HOST_TOTAL, 0 },
+	{ "Self @", COL_DEV_SELF, 0 },
+	{ "@ total", COL_DEV_TOTAL, 0 },
+	{ "CPU Mem", COL_CPU_MEM, 0 },
+	{ "Self CPU Mem", COL_SELF_CPU_MEM, 0 },
+	{ "@ Mem", COL_DEV_MEM, 0 },
+	{ "Self @ Mem", COL_SELF_DEV_MEM, 0 },
+	{ "# of Calls", COL_CALLS, 0 },
+	{ "Node ID", COL_NODE_ID, 0 },
+	{ "Input Shapes", COL_SHAPES, 0 },
+	{ "Source Location", COL_SOURCE, 0 },
+	/* _build_table names the FLOPs column for its unit; older forks
+	 * spell it FLOPS. */
+	{ "Total FLOPs", COL_FLOPS, 1 },
+	{ "Total KFLOPs", COL_FLOPS, 1e3 },
+	{ "Total MFLOPs", COL_FLOPS, 1e6 },
+	{ "Total GFLOPs", COL_FLOPS, 1e9 },
+	{ "Total TFLOPs", COL_FLOPS, 1e12 },
+	{ "Total PFLOPs", COL_FLOPS, 1e15 },
+	{ "Total FLOPS", COL_FLOPS, 1 },
+	{ "Total KFLOPS", COL_FLOPS, 1e3 },
+	{ "Total MFLOPS", COL_FLOPS, 1e6 },
+	{ "Total GFLOPS", COL_FLOPS, 1e9 },
+	{ "Total TFLOPS", COL_FLOPS, 1e12 },
+	{ "Total PFLOPS", COL_FLOPS, 1e15 },
+	/* PyTorch <= 1.7 */
+	{ "Self CPU total", COL_HOST_SELF, 0 },
+	{ "Number of Calls", COL_CALLS, 0 },
+	{ "Calls", COL_CALLS, 0 },
+	/* Percentages and averages ("Self CPU %", "CUDA time avg"). */
+	{ "*%", COL_DERIVED, 0 },
+	{ "* avg", COL_DERIVED, 0 },
+};
+
+/* Whether the title S[0..N) is PATTERN; '@' stores the device word in *DEV. */
+static bool title_matches(const char *pattern, const char *s, size_t n, struct field *dev)
+{
+	if (*pattern == '*')
+		return text_ends(s, n, pattern + 1);
+	for (; *pattern; pattern++) {
+		if (*pattern == '@') {
+			size_t k = 0;
+
+			while (k < n && is_device_char(s[k]))
+				k++;
+			if (!k)
+				return false;
+			dev->s = s;
+			dev->len = k;
+			s += k;
+			n -= k;
+		} else if (n && *s == *pattern) {
+			s++;
+			n--;
+		} else {
+			return false;
+		}
+	}
+	return n == 0;
+}
+
+/* The rule for the title S[0..N), and its device word in *DEV; NULL if none. */
+static const struct title_rule *title_rule(const char *s, size_t n, struct field *dev)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(title_rules); i++) {
+		dev->len = 0;
+		if (!title_matches(title_rules[i].pattern, s, n, dev))
+			continue;
+		/* "CPU" is the host, which rules of its own name. */
+		if (dev->len && text_eq(dev->s, dev->len, "CPU"))
+			continue;
+		return &title_rules[i];
+	}
+	return NULL;
+}
+
+/*
+ * What the header title S[0..N) names.  The first device word a table
+ * names is its device (T->dev); a title with another one is not a layout
+ * we know.
  */
 static enum col_kind classify(struct table *t, struct column *c, const char *s, size_t n)
 {
-	bool self = false, mem = false, total = false;
+	struct field dev = { NULL, 0, 0 };
+	const struct title_rule *r = title_rule(s, n, &dev);
 
-	if (text_eq(s, n, "Name"))
-		return COL_NAME;
-	if (text_eq(s, n, "Overload Name"))
-		return COL_OVERLOAD;
-	if (n && s[n - 1] == '%')
-		return COL_DERIVED;
-	if (ends_with(s, n, " avg"))
-		return COL_DERIVED;
-	if (text_eq(s, n, "# of Calls") || text_eq(s, n, "Number of Calls") || text_eq(s, n, "Calls"))
-		return COL_CALLS;
-	if (text_eq(s, n, "Node ID"))
-		return COL_NODE_ID;
-	if (text_eq(s, n, "Input Shapes"))
-		return COL_SHAPES;
-	if (text_eq(s, n, "Source Location"))
-		return COL_SOURCE;
-	if (text_starts(s, n, "Total ") && (ends_with(s, n, "FLOPs") || ends_with(s, n, "FLOPS"))) {
-		static const char prefixes[] = "KMGTP";
-		size_t k = n - 6 - 5;	/* letters between "Total " and "FLOPs" */
-		const char *p;
-
-		c->flops_scale = 1;
-		if (k == 0)
-			return COL_FLOPS;
-		if (k != 1 || !(p = strchr(prefixes, s[6])) || !s[6])
-			return COL_UNKNOWN;
-		for (long i = 0; i <= p - prefixes; i++)
-			c->flops_scale *= 1e3;
-		return COL_FLOPS;
-	}
-	if (text_starts(s, n, "Self ")) {
-		self = true;
-		s += 5;
-		n -= 5;
-	}
-	if (ends_with(s, n, " Mem")) {
-		mem = true;
-		n -= 4;
-	} else if (ends_with(s, n, " total")) {
-		total = true;
-		n -= 6;
-	}
-	if (text_eq(s, n, "CPU")) {
-		if (mem)
-			return self ? COL_SELF_CPU_MEM : COL_CPU_MEM;
-		if (self)
-			return COL_HOST_SELF;
-		return total ? COL_HOST_TOTAL : COL_UNKNOWN;
-	}
-	if (!is_device_word(s, n) || n >= sizeof(t->dev))
+	if (!r)
 		return COL_UNKNOWN;
-	if (!t->dev[0])
-		copy_text(t->dev, sizeof(t->dev), s, n);
-	else if (!text_eq(s, n, t->dev))
-		return COL_UNKNOWN;	/* a second device word: not a layout we know */
-	if (mem)
-		return self ? COL_SELF_DEV_MEM : COL_DEV_MEM;
-	if (self)
-		return COL_DEV_SELF;
-	return total ? COL_DEV_TOTAL : COL_UNKNOWN;
+	if (dev.len) {
+		if (dev.len >= sizeof(t->dev))
+			return COL_UNKNOWN;
+		if (!t->dev[0])
+			copy_text(t->dev, sizeof(t->dev), dev.s, dev.len);
+		else if (!text_eq(dev.s, dev.len, t->dev))
+			return COL_UNKNOWN;
+	}
+	c->flops_scale = r->flops_scale;
+	return r->kind;
 }
 
 static bool is_numeric_kind(enum col_kind k)
@@ -326,11 +346,31 @@ static bool looks_like_header(const char *s, size_t n)
 	if (nf > MAX_COLS)
 		return false;
 	for (size_t i = 0; i < nf; i++) {
-		name |= text_eq(f[i].s, f[i].len, "Name");
-		cpu |= text_eq(f[i].s, f[i].len, "Self CPU") || text_eq(f[i].s, f[i].len, "Self CPU total") ||
-		       text_eq(f[i].s, f[i].len, "CPU total");
+		struct field dev;
+		const struct title_rule *r = title_rule(f[i].s, f[i].len, &dev);
+
+		name |= r && r->kind == COL_NAME;
+		cpu |= r && (r->kind == COL_HOST_SELF || r->kind == COL_HOST_TOTAL);
 	}
 	return name && cpu;
+}
+
+/* The field of F[0..NF) that overlaps SP most; NULL if none does. */
+static const struct field *overlapping(const struct field *f, size_t nf, struct span sp)
+{
+	const struct field *found = NULL;
+	size_t best = 0;
+
+	for (size_t k = 0; k < nf; k++) {
+		size_t a = f[k].col > sp.start ? f[k].col : sp.start;
+		size_t b = f[k].col + f[k].len < sp.end ? f[k].col + f[k].len : sp.end;
+
+		if (b > a && b - a > best) {
+			best = b - a;
+			found = &f[k];
+		}
+	}
+	return found;
 }
 
 /*
@@ -359,22 +399,7 @@ static bool setup_columns(struct table *t, const char *hdr, size_t len, const st
 
 		if (sep) {
 			c->sp = sep[i];
-			if (nf == nr_sep) {
-				title = &f[i];
-			} else {
-				/* The header field that overlaps this span most. */
-				size_t best = 0;
-
-				for (size_t k = 0; k < nf; k++) {
-					size_t a = f[k].col > c->sp.start ? f[k].col : c->sp.start;
-					size_t b = f[k].col + f[k].len < c->sp.end ? f[k].col + f[k].len : c->sp.end;
-
-					if (b > a && b - a > best) {
-						best = b - a;
-						title = &f[k];
-					}
-				}
-			}
+			title = nf == nr_sep ? &f[i] : overlapping(f, nf, c->sp);
 		} else {
 			title = &f[i];
 			c->sp.start = f[i].col;
@@ -648,98 +673,133 @@ static void continue_source(struct torch_table *tt, const struct field *frame)
 }
 
 /*
- * One line inside a table.  BODY is LINE without its prefix (PFX bytes).
+ * A line that does not cut into the header's columns: a row gone wrong
+ * when it holds two or more times (skipped, counted), else whatever
+ * follows the table (prose, a log line): its end.
  */
-static enum row_result read_row(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+static enum row_result misaligned_row(struct torch_table *tt, const char *body, size_t len,
+				      struct pos at)
+{
+	struct field f[MAX_COLS];
+	size_t nf = text_split2(body, len, f, MAX_COLS), nr_times = 0;
+	int64_t ns;
+
+	for (size_t i = 0; i < nf && i < MAX_COLS; i++)
+		nr_times += num_time_ns(f[i].s, f[i].len, -1, &ns);
+	if (nr_times < 2)
+		return ROW_END;
+	diag_warn(tt->d, &at, "rows that do not line up with the header, skipped",
+		  "row does not line up with the header's columns; skipped");
+	tt->t.nr_skipped++;
+	return ROW_SKIP;
+}
+
+/* A row without a name: the next frame of the last row's Source Location,
+ * or skipped. */
+static enum row_result nameless_row(struct torch_table *tt, const struct field *cells, struct pos at)
 {
 	struct table *t = &tt->t;
-	struct field cells[MAX_COLS];
-	int64_t v[MAX_COLS];
-	double flops = -1;
-	bool split, any_number = false;
-	int missing = -1, bad = -1;
-	const struct field *name;
-	struct node *n;
-	struct pos at = { tt->in->lineno, pfx + 1 };
+	bool only_source = t->source_col >= 0 && cells[t->source_col].len;
 
-	if (is_blank_line(body, len))
-		return ROW_SKIP;	/* the blank row after each stack */
-	if (is_binary(body, len)) {
-		diag_error(tt->d, &at, "binary data inside the table");
-		return ROW_ERROR;
+	for (size_t i = 1; i < t->nr_cols && only_source; i++)
+		if ((int)i != t->source_col && cells[i].len)
+			only_source = false;
+	if (only_source && t->last) {
+		continue_source(tt, &cells[t->source_col]);
+		return ROW_OK;
 	}
-	if (!get_cells(t, body, len, cells, &split)) {
-		struct field f[MAX_COLS];
-		size_t nf = text_split2(body, len, f, MAX_COLS), nr_times = 0;
+	diag_warn(tt->d, &at, "rows without a name, skipped", "row has no name; skipped");
+	t->nr_skipped++;
+	return ROW_SKIP;
+}
+
+/* The numbers of one row, by column. */
+struct row_values {
+	int64_t v[MAX_COLS];	/* times in ns, bytes, calls, node ids */
+	double flops;		/* -1: none ("--" or no column) */
+};
+
+enum cell_state {
+	CELL_IGNORED,		/* text, or a number that does not make a row */
+	CELL_NUMBER,
+	CELL_EMPTY,		/* a numeric column with nothing in it */
+	CELL_BAD,		/* a numeric column with something else in it */
+};
+
+/* Read the cell F of column C into RV's column I. */
+static enum cell_state read_cell(const struct column *c, const struct field *f, size_t i,
+				 struct row_values *rv)
+{
+	bool ok;
+
+	rv->v[i] = 0;
+	if (c->kind == COL_FLOPS) {
+		if (!f->len || text_eq(f->s, f->len, "--"))
+			return CELL_IGNORED;
+		if (!num_double(f->s, f->len, &rv->flops))
+			return CELL_BAD;
+		rv->flops *= c->flops_scale;
+		return CELL_IGNORED;
+	}
+	if (c->kind == COL_DERIVED) {
+		double x;
 		int64_t ns;
 
-		for (size_t i = 0; i < nf && i < MAX_COLS; i++)
-			nr_times += num_time_ns(f[i].s, f[i].len, -1, &ns);
-		if (nr_times >= 2) {
-			diag_warn(tt->d, &at, "rows that do not line up with the header, skipped",
-				  "row does not line up with the header's columns; skipped");
-			t->nr_skipped++;
-			return ROW_SKIP;
-		}
-		return ROW_END;
+		/* Not kept, but a number here says this is a row. */
+		return f->len && (num_pct(f->s, f->len, &x) || num_time_ns(f->s, f->len, -1, &ns)) ?
+			       CELL_NUMBER : CELL_IGNORED;
 	}
-	name = &cells[0];
-	if (!name->len) {
-		bool only_source = t->source_col >= 0 && cells[t->source_col].len;
+	if (!is_numeric_kind(c->kind))
+		return CELL_IGNORED;
+	if (!f->len)
+		return CELL_EMPTY;
+	if (is_time_kind(c->kind))
+		ok = num_time_ns(f->s, f->len, -1, &rv->v[i]) && rv->v[i] <= MAX_ABS_NS &&
+		     rv->v[i] >= -MAX_ABS_NS;
+	else if (c->kind == COL_CALLS)
+		ok = num_int(f->s, f->len, &rv->v[i]) && rv->v[i] >= 0;
+	else if (c->kind == COL_NODE_ID)
+		ok = num_int(f->s, f->len, &rv->v[i]);
+	else
+		ok = num_bytes(f->s, f->len, &rv->v[i]);
+	return ok ? CELL_NUMBER : CELL_BAD;
+}
 
-		for (size_t i = 1; i < t->nr_cols && only_source; i++)
-			if ((int)i != t->source_col && cells[i].len)
-				only_source = false;
-		if (only_source && t->last) {
-			continue_source(tt, &cells[t->source_col]);
-			return ROW_OK;
-		}
-		diag_warn(tt->d, &at, "rows without a name, skipped", "row has no name; skipped");
-		t->nr_skipped++;
-		return ROW_SKIP;
-	}
+/*
+ * Read the numeric cells of a row into RV.  ROW_OK when every one read;
+ * ROW_END when none is a number (prose, a title: not a row); else the
+ * row is skipped with a warning, or, cut short, is an error.
+ */
+static enum row_result read_values(struct torch_table *tt, const char *body, size_t len,
+				   const struct field *cells, bool split, struct pos at,
+				   struct row_values *rv)
+{
+	struct table *t = &tt->t;
+	int missing = -1, bad = -1;
+	bool any_number = false;
+
+	rv->flops = -1;
 	for (size_t i = 1; i < t->nr_cols; i++) {
-		const struct column *c = &t->cols[i];
-		const struct field *f = &cells[i];
-		bool ok = true;
-
-		v[i] = 0;
-		if (c->kind == COL_FLOPS) {
-			if (f->len && !text_eq(f->s, f->len, "--")) {
-				ok = num_double(f->s, f->len, &flops);
-				if (ok)
-					flops *= c->flops_scale;
-			}
-		} else if (c->kind == COL_DERIVED) {
-			double x;
-			int64_t ns;
-
-			/* Not kept, but a number here says this is a row. */
-			any_number |= f->len && (num_pct(f->s, f->len, &x) || num_time_ns(f->s, f->len, -1, &ns));
-			continue;
-		} else if (!is_numeric_kind(c->kind)) {
-			continue;
-		} else if (!f->len) {
+		switch (read_cell(&t->cols[i], &cells[i], i, rv)) {
+		case CELL_NUMBER:
+			any_number = true;
+			break;
+		case CELL_EMPTY:
 			if (missing < 0)
 				missing = (int)i;
-			continue;
-		} else if (is_time_kind(c->kind)) {
-			ok = num_time_ns(f->s, f->len, -1, &v[i]) && v[i] <= MAX_ABS_NS && v[i] >= -MAX_ABS_NS;
-		} else if (c->kind == COL_CALLS) {
-			ok = num_int(f->s, f->len, &v[i]) && v[i] >= 0;
-		} else if (c->kind == COL_NODE_ID) {
-			ok = num_int(f->s, f->len, &v[i]);
-		} else {
-			ok = num_bytes(f->s, f->len, &v[i]);
+			break;
+		case CELL_BAD:
+			if (bad < 0)
+				bad = (int)i;
+			break;
+		default:
+			break;
 		}
-		if (!ok && bad < 0)
-			bad = (int)i;
-		any_number |= ok && c->kind != COL_FLOPS;
 	}
 	if (!any_number)
-		return ROW_END;	/* prose, a title: not a row */
+		return ROW_END;
 	if (missing >= 0) {
-		size_t col_start = t->cols[missing].sp.start, used = len;
+		size_t col_start = t->cols[missing].sp.start, used = len, pfx = at.col - 1;
 
 		while (used && (body[used - 1] == ' ' || body[used - 1] == '\t'))
 			used--;
@@ -755,51 +815,57 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 		return ROW_SKIP;
 	}
 	if (bad >= 0) {
-		at.col = pfx + cells[bad].col + 1;
+		at.col += cells[bad].col;
 		diag_warn(tt->d, &at, "rows with unreadable cells, skipped",
-			  "'%.*s' is not a valid '%s' value; row skipped", (int)(cells[bad].len < 40 ? cells[bad].len : 40),
-			  cells[bad].s, t->cols[bad].title);
+			  "'%.*s' is not a valid '%s' value; row skipped",
+			  (int)(cells[bad].len < 40 ? cells[bad].len : 40), cells[bad].s, t->cols[bad].title);
 		t->nr_skipped++;
 		return ROW_SKIP;
 	}
-	if (split && t->has_spans)
-		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
-			  "row does not line up with the separator; read by splitting on blanks");
+	return ROW_OK;
+}
+
+/* The node of a row whose cells all read. */
+static void add_row(struct torch_table *tt, const struct field *cells, const struct row_values *rv)
+{
+	struct table *t = &tt->t;
+	struct node *n;
 
 	if (!t->run)
 		t->run = new_run(tt);
-	n = node_new(t->run, t->run->root, NODE_OP, name->s, name->len);
+	n = node_new(t->run, t->run->root, NODE_OP, cells[0].s, cells[0].len);
 	n->flags = NODE_DISTINCT;
-	if (ends_with(name->s, name->len, "..."))
+	if (text_ends(cells[0].s, cells[0].len, "..."))
 		n->flags |= NODE_NAME_TRUNCATED;
 	for (size_t i = 1; i < t->nr_cols; i++) {
 		const struct column *c = &t->cols[i];
 		const struct field *f = &cells[i];
+		int64_t v = rv->v[i];
 
 		switch (c->kind) {
 		case COL_HOST_SELF:
-			n->host_self_ns = v[i];
+			n->host_self_ns = v;
 			break;
 		case COL_HOST_TOTAL:
-			n->host_total_ns = v[i];
+			n->host_total_ns = v;
 			break;
 		case COL_DEV_SELF:
-			n->device_self_ns = v[i];
+			n->device_self_ns = v;
 			break;
 		case COL_DEV_TOTAL:
-			n->device_total_ns = v[i];
+			n->device_total_ns = v;
 			break;
 		case COL_CALLS:
-			n->calls = (uint64_t)v[i];
+			n->calls = (uint64_t)v;
 			break;
 		case COL_CPU_MEM:
 		case COL_SELF_CPU_MEM:
 		case COL_DEV_MEM:
 		case COL_SELF_DEV_MEM:
-			attr_set_int(t->run, &n->attrs, mem_keys[c->kind], v[i]);
+			attr_set_int(t->run, &n->attrs, mem_keys[c->kind], v);
 			break;
 		case COL_NODE_ID:
-			attr_set_int(t->run, &n->attrs, "node_id", v[i]);
+			attr_set_int(t->run, &n->attrs, "node_id", v);
 			break;
 		case COL_OVERLOAD:
 			attr_set_str(t->run, &n->attrs, "overload_name", f->s, f->len);
@@ -811,18 +877,50 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 			attr_set_str(t->run, &n->attrs, "source_location", f->s, f->len);
 			break;
 		case COL_FLOPS:
-			if (flops >= 0)
-				attr_set_double(t->run, &n->attrs, "flops", flops);
+			if (rv->flops >= 0)
+				attr_set_double(t->run, &n->attrs, "flops", rv->flops);
 			break;
 		default:
 			break;
 		}
 		if (is_numeric_kind(c->kind))
-			note_sort(t, i, v[i]);
+			note_sort(t, i, v);
 	}
 	GROW(t->rows, t->alloc_rows, t->nr_rows + 1);
 	t->rows[t->nr_rows++] = n;
 	t->last = n;
+}
+
+/*
+ * One line inside a table.  BODY is LINE without its prefix (PFX bytes).
+ * Its shape says what it is: blank (the line after each stack), binary,
+ * out of line with the columns, nameless (a stack frame), or a row.
+ */
+static enum row_result read_row(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	struct table *t = &tt->t;
+	struct field cells[MAX_COLS];
+	struct row_values rv;
+	bool split;
+	enum row_result r;
+	struct pos at = { tt->in->lineno, pfx + 1 };
+
+	if (is_blank_line(body, len))
+		return ROW_SKIP;
+	if (text_is_binary(body, len)) {
+		diag_error(tt->d, &at, "binary data inside the table");
+		return ROW_ERROR;
+	}
+	if (!get_cells(t, body, len, cells, &split))
+		return misaligned_row(tt, body, len, at);
+	if (!cells[0].len)
+		return nameless_row(tt, cells, at);
+	if ((r = read_values(tt, body, len, cells, split, at, &rv)) != ROW_OK)
+		return r;
+	if (split && t->has_spans)
+		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
+			  "row does not line up with the separator; read by splitting on blanks");
+	add_row(tt, cells, &rv);
 	return ROW_OK;
 }
 
@@ -886,74 +984,147 @@ static void found_header(struct torch_table *tt, const char *body, size_t len, s
 	tt->state = HEADER_PENDING;
 }
 
+/* The table ends at BODY, which is not one of its lines: say so when it
+ * had a separator to end with. */
+static void end_without_sep(struct torch_table *tt, size_t pfx)
+{
+	struct pos at = { tt->in->lineno, pfx + 1 };
+
+	if (tt->t.run && tt->t.has_spans)
+		diag_warn(tt->d, &at, "tables without a closing separator line",
+			  "table ends without a separator line");
+}
+
+/* HEADER_PENDING: BODY is the line after a header with no separator
+ * above.  Returns true when it was the separator below. */
+static bool after_pending_header(struct torch_table *tt, const char *body, size_t len)
+{
+	size_t n = text_dash_spans(body, len, tt->prev_sep, MAX_COLS, 3, false);
+
+	tt->nr_prev_sep = n >= 3 && n <= MAX_COLS ? n : 0;
+	tt->prev_sep_line = tt->pending_at.line;
+	start_table(tt, tt->pending, tt->pending_len, tt->nr_prev_sep != 0, tt->pending_at);
+	free(tt->pending);
+	tt->pending = NULL;
+	if (tt->state == ROWS && tt->nr_prev_sep) {
+		tt->t.seen_lower_sep = true;
+		return true;
+	}
+	return false;
+}
+
+enum line_result {
+	LINE_TAKEN,		/* the line belonged to the table */
+	LINE_OUTSIDE,		/* the table ended before it: read it as outside */
+	LINE_STOP,		/* an error: stop reading */
+};
+
+/* ROWS: a separator, a footer or a row. */
+static enum line_result table_line(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	const char *value;
+	size_t vlen;
+	enum row_result r;
+
+	if (text_dash_spans(body, len, tt->prev_sep, 1, 3, false)) {
+		if (!tt->t.nr_rows && !tt->t.seen_lower_sep && !tt->t.nr_skipped)
+			tt->t.seen_lower_sep = true;
+		else
+			finish_table(tt);
+		return LINE_TAKEN;
+	}
+	if (is_footer(body, len, &value, &vlen)) {
+		end_without_sep(tt, pfx);
+		finish_table(tt);
+		add_footer(tt, body, len, value, vlen);
+		return LINE_TAKEN;
+	}
+	r = read_row(tt, body, len, pfx);
+	if (r == ROW_ERROR) {
+		finish_table(tt);
+		return LINE_STOP;
+	}
+	if (r != ROW_END)
+		return LINE_TAKEN;
+	end_without_sep(tt, pfx);
+	finish_table(tt);
+	tt->state = SEEK;
+	return LINE_OUTSIDE;
+}
+
+/* SEEK: binary data, a header, a separator or prose. */
+static void outside_line(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	if (text_is_binary(body, len)) {
+		struct pos at = { tt->in->lineno, 1 };
+
+		diag_warn(tt->d, &at, "lines of binary data, ignored", "binary data outside any table; ignored");
+		tt->nr_prev_sep = 0;
+		tt->title[0] = '\0';
+		return;
+	}
+	if (looks_like_header(body, len)) {
+		found_header(tt, body, len, pfx);
+		return;
+	}
+	set_prev_sep(tt, body, len);
+	note_prose(tt, body, len);
+}
+
+/* The input ended: close the table it ended in, and say what was found,
+ * as the caller's (WARNINGS_TO's) message, not the last table's. */
+static int end_of_input(struct torch_table *tt, struct profile *warnings_to)
+{
+	struct diag *d = tt->d;
+
+	if (tt->state == ROWS) {
+		if (tt->t.run) {
+			struct pos at = { tt->in->lineno, 1 };
+
+			diag_warn(d, &at, "tables cut short at the end of the file",
+				  "file ends inside a table (truncated?); kept its %zu rows", tt->t.nr_rows);
+		}
+		finish_table(tt);
+	}
+	d->profile = warnings_to;
+	if (input_failed(tt->in, d))
+		return tt->nr_tables ? 0 : -1;
+	if (!tt->nr_tables && !d->nr_errors) {
+		if (tt->nr_headers)
+			diag_error(d, &tt->first_header, "table header with no rows");
+		else
+			diag_error(d, NULL, "no key_averages() table found (no 'Name ... Self CPU' header line)");
+	}
+	return tt->nr_tables ? 0 : -1;
+}
+
 static int torch_table_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct torch_table tt = { .p = p, .d = d, .in = in, .state = SEEK };
 	struct profile *first_warnings = d->profile;
 	char *line;
 	size_t len;
-	int rc = 0;
+	int rc;
 
 	while ((line = input_line(in, &len))) {
-		size_t pfx, blen;
+		size_t pfx;
 		const char *body, *value;
-		size_t vlen;
+		size_t blen, vlen;
 
 		len = text_strip_ansi(line, len);
 		pfx = body_start(line, len);
 		body = line + pfx;
 		blen = len - pfx;
 
-		if (tt.state == HEADER_PENDING) {
-			size_t n = text_dash_spans(body, blen, tt.prev_sep, MAX_COLS, 3, false);
-
-			tt.nr_prev_sep = n >= 3 && n <= MAX_COLS ? n : 0;
-			tt.prev_sep_line = tt.pending_at.line;
-			start_table(&tt, tt.pending, tt.pending_len, tt.nr_prev_sep != 0, tt.pending_at);
-			free(tt.pending);
-			tt.pending = NULL;
-			if (tt.state == ROWS && tt.nr_prev_sep) {
-				tt.t.seen_lower_sep = true;
-				continue;
-			}
-			/* else: fall through and read this line as a row */
-		}
+		if (tt.state == HEADER_PENDING && after_pending_header(&tt, body, blen))
+			continue;
 		if (tt.state == ROWS) {
-			enum row_result r;
+			enum line_result r = table_line(&tt, body, blen, pfx);
 
-			if (text_dash_spans(body, blen, tt.prev_sep, 1, 3, false)) {
-				if (!tt.t.nr_rows && !tt.t.seen_lower_sep && !tt.t.nr_skipped) {
-					tt.t.seen_lower_sep = true;
-					continue;
-				}
-				finish_table(&tt);
-				continue;
-			}
-			if (is_footer(body, blen, &value, &vlen)) {
-				struct pos at = { in->lineno, pfx + 1 };
-
-				if (tt.t.run && tt.t.has_spans)
-					diag_warn(d, &at, "tables without a closing separator line",
-						  "table ends without a separator line");
-				finish_table(&tt);
-				add_footer(&tt, body, blen, value, vlen);
-				continue;
-			}
-			r = read_row(&tt, body, blen, pfx);
-			if (r == ROW_ERROR) {
-				finish_table(&tt);
+			if (r == LINE_STOP)
 				break;
-			}
-			if (r != ROW_END)
+			if (r == LINE_TAKEN)
 				continue;
-			if (tt.t.run && tt.t.has_spans) {
-				struct pos at = { in->lineno, pfx + 1 };
-
-				diag_warn(d, &at, "tables without a closing separator line",
-					  "table ends without a separator line");
-			}
-			finish_table(&tt);
-			tt.state = SEEK;
 		}
 		if (tt.state == FOOTER) {
 			if (is_footer(body, blen, &value, &vlen)) {
@@ -963,44 +1134,11 @@ static int torch_table_parse(struct profile *p, struct input *in, struct diag *d
 			tt.state = SEEK;
 			tt.title[0] = '\0';
 		}
-		/* SEEK */
-		if (is_binary(body, blen)) {
-			struct pos at = { in->lineno, 1 };
-
-			diag_warn(d, &at, "lines of binary data, ignored", "binary data outside any table; ignored");
-			tt.nr_prev_sep = 0;
-			tt.title[0] = '\0';
-			continue;
-		}
-		if (looks_like_header(body, blen)) {
-			found_header(&tt, body, blen, pfx);
-			continue;
-		}
-		set_prev_sep(&tt, body, blen);
-		note_prose(&tt, body, blen);
+		outside_line(&tt, body, blen, pfx);
 	}
-	if (tt.state == ROWS) {
-		if (tt.t.run) {
-			struct pos at = { in->lineno, 1 };
-
-			diag_warn(d, &at, "tables cut short at the end of the file",
-				  "file ends inside a table (truncated?); kept its %zu rows", tt.t.nr_rows);
-		}
-		finish_table(&tt);
-	}
+	rc = end_of_input(&tt, first_warnings);
 	free(tt.pending);
 	free(tt.t.rows);
-	d->profile = first_warnings;
-	if (input_failed(in, d))
-		return tt.nr_tables ? 0 : -1;
-	if (!tt.nr_tables && !d->nr_errors) {
-		if (tt.nr_headers)
-			diag_error(d, &tt.first_header, "table header with no rows");
-		else
-			diag_error(d, NULL, "no key_averages() table found (no 'Name ... Self CPU' header line)");
-	}
-	if (!tt.nr_tables)
-		rc = -1;
 	return rc;
 }
 
