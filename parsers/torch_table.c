@@ -19,8 +19,11 @@
  * twice (a CPU op and its gpu_user_annotation twin).  A row with device
  * time and no host time is device work (a kernel, a memcpy): it also gets
  * a NODE_KERNEL (NODE_MEMCPY, NODE_MEMSET) child so that the Kernels pane
- * lists it.
+ * lists it.  The shares and means a row states ("Self CUDA %", "CPU time
+ * avg") are kept as its ATTR_FILE_* attributes: the panes show those
+ * rather than recompute them from rounded cells and the rows shown.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +40,7 @@
 
 enum col_kind {
 	COL_UNKNOWN,
-	COL_DERIVED,		/* percentages and averages: panes compute them */
+	COL_DERIVED,		/* a percentage not kept: its base is none of ours */
 	COL_NAME,
 	COL_OVERLOAD,
 	COL_HOST_SELF,
@@ -53,7 +56,30 @@ enum col_kind {
 	COL_SHAPES,
 	COL_SOURCE,
 	COL_FLOPS,
+	/* What the file states of a row, kept as it says it (profile.h,
+	 * ATTR_FILE_*): the panes show these rather than recompute them. */
+	COL_HOST_SELF_PCT,
+	COL_HOST_TOTAL_PCT,
+	COL_DEV_SELF_PCT,
+	COL_HOST_MEAN,
+	COL_DEV_MEAN,
 	NR_COL_KINDS
+};
+
+/*
+ * Attribute keys of the file-stated columns, by kind.  Their bases, in
+ * _build_table: "Self CPU %" and "CPU total %" divide by the sum of every
+ * event's self CPU time (the footer's "Self CPU time total", rows cut by
+ * row_limit included); "Self <DEV> %" by the sum of the device events'
+ * self time (the footer's "Self <DEV> time total"); "<DEV> time avg" and
+ * "CPU time avg" are the row's total over its calls.
+ */
+static const char *const file_keys[NR_COL_KINDS] = {
+	[COL_HOST_SELF_PCT] = ATTR_FILE_HOST_SELF_PCT,
+	[COL_HOST_TOTAL_PCT] = ATTR_FILE_HOST_TOTAL_PCT,
+	[COL_DEV_SELF_PCT] = ATTR_FILE_DEVICE_SELF_PCT,
+	[COL_HOST_MEAN] = ATTR_FILE_HOST_MEAN,
+	[COL_DEV_MEAN] = ATTR_FILE_DEVICE_MEAN,
 };
 
 /* Attribute keys of the memory columns, by kind. */
@@ -222,10 +248,15 @@ struct title_rule {
 static const struct title_rule title_rules[] = {
 	{ "Name", COL_NAME, 0 },
 	{ "Overload Name", COL_OVERLOAD, 0 },
+	{ "Self CPU %", COL_HOST_SELF_PCT, 0 },
 	{ "Self CPU", COL_HOST_SELF, 0 },
+	{ "CPU total %", COL_HOST_TOTAL_PCT, 0 },
 	{ "CPU total", COL_HOST_TOTAL, 0 },
+	{ "CPU time avg", COL_HOST_MEAN, 0 },
 	{ "Self @", COL_DEV_SELF, 0 },
+	{ "Self @ %", COL_DEV_SELF_PCT, 0 },
 	{ "@ total", COL_DEV_TOTAL, 0 },
+	{ "@ time avg", COL_DEV_MEAN, 0 },
 	{ "CPU Mem", COL_CPU_MEM, 0 },
 	{ "Self CPU Mem", COL_SELF_CPU_MEM, 0 },
 	{ "@ Mem", COL_DEV_MEM, 0 },
@@ -248,11 +279,15 @@ static const struct title_rule title_rules[] = {
 	{ "Total GFLOPS", COL_FLOPS, 1e9 },
 	{ "Total TFLOPS", COL_FLOPS, 1e12 },
 	{ "Total PFLOPS", COL_FLOPS, 1e15 },
-	/* PyTorch <= 1.7 */
+	/* PyTorch <= 1.7.  Its "CUDA total %" divides each row's inclusive
+	 * CUDA total by the sum of every event's inclusive total: a base
+	 * no pane has, so it is not kept. */
+	{ "Self CPU total %", COL_HOST_SELF_PCT, 0 },
 	{ "Self CPU total", COL_HOST_SELF, 0 },
+	{ "@ total %", COL_DERIVED, 0 },
 	{ "Number of Calls", COL_CALLS, 0 },
 	{ "Calls", COL_CALLS, 0 },
-	/* Percentages and averages ("Self CPU %", "CUDA time avg"). */
+	/* Other percentages and averages, of what we do not know. */
 	{ "*%", COL_DERIVED, 0 },
 	{ "* avg", COL_DERIVED, 0 },
 };
@@ -299,26 +334,39 @@ static const struct title_rule *title_rule(const char *s, size_t n, struct field
 	return NULL;
 }
 
+/* The columns whose title names the table's device: its times and memory. */
+static bool names_device(enum col_kind k)
+{
+	return k == COL_DEV_SELF || k == COL_DEV_TOTAL || k == COL_DEV_MEM || k == COL_SELF_DEV_MEM;
+}
+
+/* T's device: the word of the first device time or memory title of the
+ * header fields F[0..NF). */
+static void find_device(struct table *t, const struct field *f, size_t nf)
+{
+	for (size_t i = 0; i < nf && !t->dev[0]; i++) {
+		struct field dev;
+		const struct title_rule *r = title_rule(f[i].s, f[i].len, &dev);
+
+		if (r && names_device(r->kind) && dev.len < sizeof(t->dev))
+			copy_text(t->dev, sizeof(t->dev), dev.s, dev.len);
+	}
+}
+
 /*
- * What the header title S[0..N) names.  The first device word a table
- * names is its device (T->dev); a title with another one is not a layout
- * we know.
+ * What the header title S[0..N) names.  A title with a device word other
+ * than the table's (T->dev) is not a layout we know: a time or a memory
+ * column is not read, a percentage or a mean not kept.
  */
-static enum col_kind classify(struct table *t, struct column *c, const char *s, size_t n)
+static enum col_kind classify(const struct table *t, struct column *c, const char *s, size_t n)
 {
 	struct field dev = { NULL, 0, 0 };
 	const struct title_rule *r = title_rule(s, n, &dev);
 
 	if (!r)
 		return COL_UNKNOWN;
-	if (dev.len) {
-		if (dev.len >= sizeof(t->dev))
-			return COL_UNKNOWN;
-		if (!t->dev[0])
-			copy_text(t->dev, sizeof(t->dev), dev.s, dev.len);
-		else if (!text_eq(dev.s, dev.len, t->dev))
-			return COL_UNKNOWN;
-	}
+	if (dev.len && !text_eq(dev.s, dev.len, t->dev))
+		return names_device(r->kind) ? COL_UNKNOWN : COL_DERIVED;
 	c->flops_scale = r->flops_scale;
 	return r->kind;
 }
@@ -331,6 +379,11 @@ static bool is_numeric_kind(enum col_kind k)
 static bool is_time_kind(enum col_kind k)
 {
 	return k >= COL_HOST_SELF && k <= COL_DEV_TOTAL;
+}
+
+static bool is_file_pct_kind(enum col_kind k)
+{
+	return k >= COL_HOST_SELF_PCT && k <= COL_DEV_SELF_PCT;
 }
 
 /* A quick test before splitting: does LINE look like a table header? */
@@ -393,6 +446,7 @@ static bool setup_columns(struct table *t, const char *hdr, size_t len, const st
 	t->has_spans = sep != NULL;
 	t->nr_cols = sep ? nr_sep : nf;
 	t->source_col = -1;
+	find_device(t, f, nf);
 	for (size_t i = 0; i < t->nr_cols; i++) {
 		struct column *c = &t->cols[i];
 		const struct field *title = NULL;
@@ -557,6 +611,23 @@ static bool has_host_time(const struct node *n)
 }
 
 /*
+ * What the file states of a device-only row holds for the kernel (copy,
+ * set) it is: its share of the footer's device self time and its time per
+ * call.  Host shares are the op's (all 0.00%); the table states no share
+ * of kernel time alone (ATTR_FILE_DEVICE_TOTAL_PCT), whose base would
+ * leave copies and sets out.
+ */
+static void copy_device_file_values(struct profile *run, const struct node *op, struct node *k)
+{
+	const struct attr *a;
+
+	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_SELF_PCT)))
+		attr_set_double(run, &k->attrs, ATTR_FILE_DEVICE_SELF_PCT, a->v.d);
+	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_MEAN)))
+		attr_set_ns(run, &k->attrs, ATTR_FILE_DEVICE_MEAN, a->v.i);
+}
+
+/*
  * Device-only rows are kernels and copies, except a gpu_user_annotation:
  * the device-side twin of a host range (ProfilerStep#N, a record_function
  * label, DistributedDataParallel.forward), which the table prints under the
@@ -586,6 +657,7 @@ static void add_device_children(struct torch_table *tt)
 		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
 		k->calls = n->calls;
 		k->device_total_ns = k->device_self_ns = n->device_total_ns ? n->device_total_ns : n->device_self_ns;
+		copy_device_file_values(t->run, n, k);
 	}
 	free(host);
 }
@@ -715,7 +787,10 @@ static enum row_result nameless_row(struct torch_table *tt, const struct field *
 
 /* The numbers of one row, by column. */
 struct row_values {
-	int64_t v[MAX_COLS];	/* times in ns, bytes, calls, node ids */
+	int64_t v[MAX_COLS];	/* times in ns, bytes, calls, node ids; means */
+	double pct[MAX_COLS];	/* file-stated percentages */
+	bool has_file[MAX_COLS];	/* the file-stated value of the column
+					   read (pct or v) */
 	double flops;		/* -1: none ("--" or no column) */
 };
 
@@ -725,6 +800,34 @@ enum cell_state {
 	CELL_EMPTY,		/* a numeric column with nothing in it */
 	CELL_BAD,		/* a numeric column with something else in it */
 };
+
+/*
+ * A percentage or a mean: kept only as the file states it ("12.34%",
+ * "1.234ms"), never a "NaN" (a total of zero) or the bare "0" that
+ * _build_table prints as the "CPU total %" of an async event, which is
+ * no percentage at all.  A cell that is neither makes nothing wrong
+ * with the row: the numbers we sum are elsewhere.
+ */
+static enum cell_state read_file_value(const struct column *c, const struct field *f, size_t i,
+				       struct row_values *rv)
+{
+	double x;
+	int64_t ns;
+	bool is_pct = f->len && num_pct(f->s, f->len, &x);
+	bool is_time = !is_pct && f->len && num_time_ns(f->s, f->len, -1, &ns);
+
+	rv->has_file[i] = false;
+	if (is_file_pct_kind(c->kind) && is_pct && text_ends(f->s, f->len, "%") && isfinite(x)) {
+		rv->pct[i] = x;
+		rv->has_file[i] = true;
+	} else if ((c->kind == COL_HOST_MEAN || c->kind == COL_DEV_MEAN) && is_time && ns <= MAX_ABS_NS &&
+		   ns >= -MAX_ABS_NS) {
+		rv->v[i] = ns;
+		rv->has_file[i] = true;
+	}
+	/* A number here says this is a row. */
+	return is_pct || is_time ? CELL_NUMBER : CELL_IGNORED;
+}
 
 /* Read the cell F of column C into RV's column I. */
 static enum cell_state read_cell(const struct column *c, const struct field *f, size_t i,
@@ -741,14 +844,8 @@ static enum cell_state read_cell(const struct column *c, const struct field *f, 
 		rv->flops *= c->flops_scale;
 		return CELL_IGNORED;
 	}
-	if (c->kind == COL_DERIVED) {
-		double x;
-		int64_t ns;
-
-		/* Not kept, but a number here says this is a row. */
-		return f->len && (num_pct(f->s, f->len, &x) || num_time_ns(f->s, f->len, -1, &ns)) ?
-			       CELL_NUMBER : CELL_IGNORED;
-	}
+	if (c->kind == COL_DERIVED || file_keys[c->kind])
+		return read_file_value(c, f, i, rv);
 	if (!is_numeric_kind(c->kind))
 		return CELL_IGNORED;
 	if (!f->len)
@@ -879,6 +976,17 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 		case COL_FLOPS:
 			if (rv->flops >= 0)
 				attr_set_double(t->run, &n->attrs, "flops", rv->flops);
+			break;
+		case COL_HOST_SELF_PCT:
+		case COL_HOST_TOTAL_PCT:
+		case COL_DEV_SELF_PCT:
+			if (rv->has_file[i])
+				attr_set_double(t->run, &n->attrs, file_keys[c->kind], rv->pct[i]);
+			break;
+		case COL_HOST_MEAN:
+		case COL_DEV_MEAN:
+			if (rv->has_file[i])
+				attr_set_ns(t->run, &n->attrs, file_keys[c->kind], v);
 			break;
 		default:
 			break;
