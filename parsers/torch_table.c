@@ -8,8 +8,13 @@
  * column spans come from the dash separator above or below it, with a
  * fallback to splitting on runs of two or more blanks when there is none
  * (hand-edited copies).  Rows are cut along the spans; a row whose cells
- * spill over the gaps is split on blanks instead, and skipped with a
- * warning if even that does not give the header's columns.
+ * spill over the gaps is split on blanks instead.  When even that does not
+ * give the header's columns (a separator of other groups than the header,
+ * a lost empty cell, a name glued to its first number), the row is read
+ * from the right: the header says what each column holds, each takes its
+ * value from the end of the line, and the name is what is left -- the
+ * table is then said, once, to have been read loosely.  A row that fits
+ * no reading is skipped with a warning.
  *
  * Each table with rows becomes one run of the profile (the first table the
  * profile itself, later ones profile_add_run()): a log that prints the
@@ -108,6 +113,8 @@ struct table {
 	struct column cols[MAX_COLS];
 	size_t nr_cols;
 	bool has_spans;		/* else: rows split on runs of blanks */
+	bool sep_ignored;	/* the separator's groups are not the header's */
+	bool warned_loose;	/* "read loosely" said for this table */
 	bool seen_lower_sep;	/* the separator under the header */
 	size_t nr_required;	/* split rows need at least this many fields */
 	int source_col;		/* -1: no Source Location column */
@@ -426,6 +433,18 @@ static const struct field *overlapping(const struct field *f, size_t nf, struct 
 	return found;
 }
 
+/* Whether every title of F[0..NF) is one title_rules[] knows. */
+static bool all_titles_known(const struct field *f, size_t nf)
+{
+	for (size_t i = 0; i < nf; i++) {
+		struct field dev;
+
+		if (!title_rule(f[i].s, f[i].len, &dev))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Set up T's columns from the header line HDR and, when there is one, its
  * separator SEP (NR_SEP spans).  Header titles are read by splitting on
@@ -443,13 +462,21 @@ static bool setup_columns(struct table *t, const char *hdr, size_t len, const st
 
 	if (nf > MAX_COLS || (sep && nr_sep > MAX_COLS))
 		return false;
+	/* A separator with other groups than the header has titles (typed by
+	 * hand, or from another table) says nothing about the columns when
+	 * the header names each of them: rows are then read loosely.  Else
+	 * each group takes the title over it. */
+	if (sep && nf != nr_sep && all_titles_known(f, nf)) {
+		t->sep_ignored = true;
+		sep = NULL;
+	}
 	t->has_spans = sep != NULL;
 	t->nr_cols = sep ? nr_sep : nf;
 	t->source_col = -1;
 	find_device(t, f, nf);
 	for (size_t i = 0; i < t->nr_cols; i++) {
 		struct column *c = &t->cols[i];
-		const struct field *title = NULL;
+		const struct field *title;
 
 		if (sep) {
 			c->sp = sep[i];
@@ -582,7 +609,7 @@ static struct profile *new_run(struct torch_table *tt)
 	}
 	tt->nr_tables++;
 	tt->d->profile = run;	/* this table's warnings are its run's */
-	if (!t->has_spans) {
+	if (!t->has_spans && !t->sep_ignored) {
 		struct pos at = t->header_at;
 
 		diag_warn(tt->d, &at, "tables without separator lines (columns split on blanks)",
@@ -862,64 +889,269 @@ static enum cell_state read_cell(const struct column *c, const struct field *f, 
 	return ok ? CELL_NUMBER : CELL_BAD;
 }
 
-/*
- * Read the numeric cells of a row into RV.  ROW_OK when every one read;
- * ROW_END when none is a number (prose, a title: not a row); else the
- * row is skipped with a warning, or, cut short, is an error.
- */
-static enum row_result read_values(struct torch_table *tt, const char *body, size_t len,
-				   const struct field *cells, bool split, struct pos at,
-				   struct row_values *rv)
+/* What the numeric cells of a row came to. */
+struct verdict {
+	bool any_number;	/* else: prose, a title -- not a row */
+	int missing, bad;	/* the first empty / unreadable numeric cell, or -1 */
+};
+
+/* Read the numeric cells of a row into RV and say how that went. */
+static struct verdict read_values(const struct table *t, const struct field *cells, struct row_values *rv)
 {
-	struct table *t = &tt->t;
-	int missing = -1, bad = -1;
-	bool any_number = false;
+	struct verdict v = { false, -1, -1 };
 
 	rv->flops = -1;
 	for (size_t i = 1; i < t->nr_cols; i++) {
 		switch (read_cell(&t->cols[i], &cells[i], i, rv)) {
 		case CELL_NUMBER:
-			any_number = true;
+			v.any_number = true;
 			break;
 		case CELL_EMPTY:
-			if (missing < 0)
-				missing = (int)i;
+			if (v.missing < 0)
+				v.missing = (int)i;
 			break;
 		case CELL_BAD:
-			if (bad < 0)
-				bad = (int)i;
+			if (v.bad < 0)
+				v.bad = (int)i;
 			break;
 		default:
 			break;
 		}
 	}
-	if (!any_number)
+	return v;
+}
+
+static bool is_whole_row(struct verdict v)
+{
+	return v.any_number && v.missing < 0 && v.bad < 0;
+}
+
+/*
+ * A row whose cells did not all read: ROW_END when none is a number
+ * (prose, a title: not a row); else the row is skipped with a warning,
+ * or, cut short, is an error.
+ */
+static enum row_result reject_row(struct torch_table *tt, const char *body, size_t len,
+				  const struct field *cells, bool split, struct pos at, struct verdict v)
+{
+	struct table *t = &tt->t;
+
+	if (!v.any_number)
 		return ROW_END;
-	if (missing >= 0) {
-		size_t col_start = t->cols[missing].sp.start, used = len, pfx = at.col - 1;
+	if (v.missing >= 0) {
+		size_t col_start = t->cols[v.missing].sp.start, used = len, pfx = at.col - 1;
 
 		while (used && (body[used - 1] == ' ' || body[used - 1] == '\t'))
 			used--;
 		at.col = pfx + (used < col_start ? used : col_start) + 1;
 		if (!split && used <= col_start) {
 			diag_error(tt->d, &at, "table row cut short before column '%s'",
-				   t->cols[missing].title);
+				   t->cols[v.missing].title);
 			return ROW_ERROR;
 		}
 		diag_warn(tt->d, &at, "rows with empty cells, skipped", "row has no '%s' value; skipped",
-			  t->cols[missing].title);
+			  t->cols[v.missing].title);
 		t->nr_skipped++;
 		return ROW_SKIP;
 	}
-	if (bad >= 0) {
-		at.col += cells[bad].col;
-		diag_warn(tt->d, &at, "rows with unreadable cells, skipped",
-			  "'%.*s' is not a valid '%s' value; row skipped",
-			  (int)(cells[bad].len < 40 ? cells[bad].len : 40), cells[bad].s, t->cols[bad].title);
-		t->nr_skipped++;
-		return ROW_SKIP;
+	at.col += cells[v.bad].col;
+	diag_warn(tt->d, &at, "rows with unreadable cells, skipped", "'%.*s' is not a valid '%s' value; row skipped",
+		  (int)(cells[v.bad].len < 40 ? cells[v.bad].len : 40), cells[v.bad].s, t->cols[v.bad].title);
+	t->nr_skipped++;
+	return ROW_SKIP;
+}
+
+/* ---- rows read loosely -------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The last run of non-blanks in LINE[0..END); false if there is none. */
+static bool last_token(const char *line, size_t end, struct field *tok)
+{
+	size_t b;
+
+	while (end && is_blank(line[end - 1]))
+		end--;
+	if (!end)
+		return false;
+	for (b = end; b && !is_blank(line[b - 1]); b--)
+		;
+	tok->s = line + b;
+	tok->len = end - b;
+	tok->col = b;
+	return true;
+}
+
+/* Whether S[0..N) is a value of a one-word column of kind K, as
+ * _build_table prints it. */
+static bool fits(enum col_kind k, const char *s, size_t n)
+{
+	int64_t x;
+	double d;
+
+	if (is_time_kind(k) || k == COL_HOST_MEAN || k == COL_DEV_MEAN)
+		return num_time_ns(s, n, -1, &x);
+	if (k == COL_CALLS || k == COL_NODE_ID)
+		return num_int(s, n, &x);
+	if (k == COL_FLOPS)
+		return text_eq(s, n, "--") || num_double(s, n, &d);
+	if (is_file_pct_kind(k) || k == COL_DERIVED)
+		return (text_ends(s, n, "%") && num_pct(s, n, &d)) || text_eq(s, n, "NaN") || text_eq(s, n, "0") ||
+		       (k == COL_DERIVED && num_time_ns(s, n, -1, &x));
+	return false;
+}
+
+/*
+ * The cell of column K that ends at END in LINE, taken from the right:
+ * one word, or two for memory ("-2.46 MB"), or a bracketed list for Input
+ * Shapes.  False when what is there is not such a value.
+ */
+static bool take_cell(enum col_kind k, const char *line, size_t end, struct field *cell)
+{
+	struct field unit;
+
+	if (!last_token(line, end, cell))
+		return false;
+	if (k == COL_CPU_MEM || k == COL_SELF_CPU_MEM || k == COL_DEV_MEM || k == COL_SELF_DEV_MEM) {
+		int64_t bytes;
+
+		unit = *cell;
+		if (!num_bytes(unit.s, unit.len, &bytes)) {
+			if (!last_token(line, unit.col, cell))
+				return false;
+			cell->len = unit.col + unit.len - cell->col;
+		}
+		return num_bytes(cell->s, cell->len, &bytes);
 	}
-	return ROW_OK;
+	if (k == COL_SHAPES) {
+		size_t depth = 0, i = cell->col + cell->len;
+
+		if (line[i - 1] != ']')
+			return false;
+		while (i--) {
+			if (line[i] == ']')
+				depth++;
+			else if (line[i] == '[' && !--depth)
+				break;
+		}
+		if (i == (size_t)-1)
+			return false;
+		cell->len = cell->col + cell->len - i;
+		cell->s = line + i;
+		cell->col = i;
+		return true;
+	}
+	return fits(k, cell->s, cell->len);
+}
+
+/* Whether S[0..N) is a number as "%.<DECIMALS>f" prints it, then SUFFIX. */
+static bool is_printed(const char *s, size_t n, int decimals, const char *suffix)
+{
+	size_t i = 0, k = strlen(suffix);
+
+	if (n < k || memcmp(s + n - k, suffix, k))
+		return false;
+	n -= k;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return false;
+	if (s[i] == '0')
+		i++;		/* a lone leading zero: "0.25" */
+	else
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	if (i == n || s[i] != '.' || n - i - 1 != (size_t)decimals)
+		return false;
+	for (i++; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Whether S[0..N) is exactly how _build_table prints a value of kind K:
+ * "12.34%", "1.234ms"; stricter than fits(), to find where a glued value
+ * begins. */
+static bool is_printed_value(enum col_kind k, const char *s, size_t n)
+{
+	if (is_file_pct_kind(k) || k == COL_DERIVED)
+		return is_printed(s, n, 2, "%");
+	if (is_time_kind(k) || k == COL_HOST_MEAN || k == COL_DEV_MEAN)
+		return is_printed(s, n, 3, "ms") || is_printed(s, n, 3, "us") || is_printed(s, n, 3, "s");
+	return false;
+}
+
+/*
+ * The value of column K glued to the end of the text before it, as in
+ * "std::enable_if<!(false)0.00%": the one ending of TOK that is such a
+ * value as _build_table prints it.  When two endings are ("layer20.00%":
+ * "20.00%" after "layer", or "0.00%" after "layer2"), nothing says which:
+ * none is taken.  Values are short: only the last 24 bytes are tried.
+ */
+static bool take_glued(enum col_kind k, const struct field *tok, struct field *cell)
+{
+	size_t nr_found = 0;
+
+	for (size_t i = tok->len > 24 ? tok->len - 24 : 1; i < tok->len; i++) {
+		if (!is_printed_value(k, tok->s + i, tok->len - i))
+			continue;
+		if (!nr_found++) {
+			cell->s = tok->s + i;
+			cell->len = tok->len - i;
+			cell->col = tok->col + i;
+		}
+	}
+	return nr_found == 1;
+}
+
+/*
+ * Read a row from the right, for tables that do not line up (hand-edited,
+ * re-indented, separators lost): the header says which columns there are
+ * and what each holds, so each takes its value from the end of the line
+ * in turn, and the name (with the overload name, when there is one) is
+ * what is left.  The value next to the name may be glued to it.  False
+ * when the row is not all such values, or the table has a column whose
+ * extent only alignment can tell (Source Location, titles we do not know).
+ */
+static bool read_loose(const struct table *t, const char *line, size_t len, struct field *cells)
+{
+	size_t first = t->nr_cols > 1 && t->cols[1].kind == COL_OVERLOAD ? 2 : 1, end = len, nf;
+	struct field rest[3];
+
+	if (t->nr_cols <= first)
+		return false;
+	for (size_t i = t->nr_cols; i-- > first;) {
+		enum col_kind k = t->cols[i].kind;
+		struct field tok;
+
+		if (k == COL_UNKNOWN || k == COL_NAME || k == COL_OVERLOAD || k == COL_SOURCE)
+			return false;
+		if (!take_cell(k, line, end, &cells[i])) {
+			if (i != first || !last_token(line, end, &tok) || !take_glued(k, &tok, &cells[i]))
+				return false;
+		}
+		end = cells[i].col;
+	}
+	nf = text_split2(line, end, rest, 3);
+	if (nf < 1 || nf > first)
+		return false;
+	cells[0] = rest[0];
+	if (first == 2)
+		cells[1] = nf == 2 ? rest[1] : (struct field){ line + end, 0, end };
+	return true;
+}
+
+/* Say once per table that it was read loosely. */
+static void note_loose(struct torch_table *tt, struct pos at)
+{
+	if (tt->t.warned_loose)
+		return;
+	tt->t.warned_loose = true;
+	diag_warn(tt->d, &at, "tables read loosely (rows read from the right)",
+		  "table does not line up with its header; rows read from the right, by what each column holds");
 }
 
 /* The node of a row whose cells all read. */
@@ -1002,15 +1234,16 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 /*
  * One line inside a table.  BODY is LINE without its prefix (PFX bytes).
  * Its shape says what it is: blank (the line after each stack), binary,
- * out of line with the columns, nameless (a stack frame), or a row.
+ * nameless (a stack frame), a row along the columns, a row read loosely,
+ * or not a row.
  */
 static enum row_result read_row(struct torch_table *tt, const char *body, size_t len, size_t pfx)
 {
 	struct table *t = &tt->t;
-	struct field cells[MAX_COLS];
+	struct field cells[MAX_COLS], loose[MAX_COLS];
 	struct row_values rv;
-	bool split;
-	enum row_result r;
+	struct verdict v = { false, -1, -1 };
+	bool split, aligned;
 	struct pos at = { tt->in->lineno, pfx + 1 };
 
 	if (is_blank_line(body, len))
@@ -1019,15 +1252,26 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 		diag_error(tt->d, &at, "binary data inside the table");
 		return ROW_ERROR;
 	}
-	if (!get_cells(t, body, len, cells, &split))
-		return misaligned_row(tt, body, len, at);
-	if (!cells[0].len)
+	aligned = get_cells(t, body, len, cells, &split);
+	if (aligned && !cells[0].len)
 		return nameless_row(tt, cells, at);
-	if ((r = read_values(tt, body, len, cells, split, at, &rv)) != ROW_OK)
-		return r;
+	if (aligned)
+		v = read_values(t, cells, &rv);
+	if (!is_whole_row(v) && (t->sep_ignored || v.any_number || !aligned) &&
+	    read_loose(t, body, len, loose) && is_whole_row(read_values(t, loose, &rv))) {
+		add_row(tt, loose, &rv);
+		note_loose(tt, at);
+		return ROW_OK;
+	}
+	if (!aligned)
+		return misaligned_row(tt, body, len, at);
+	if (!is_whole_row(v))
+		return reject_row(tt, body, len, cells, split, at, v);
 	if (split && t->has_spans)
 		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
 			  "row does not line up with the separator; read by splitting on blanks");
+	if (t->sep_ignored)
+		note_loose(tt, at);
 	add_row(tt, cells, &rv);
 	return ROW_OK;
 }

@@ -603,6 +603,56 @@ static void test_bad_misaligned(void)
 	profile_release(&p);
 }
 
+/*
+ * Issue 10 item 11: rows that do not line up are read from the right, with
+ * one warning per table; a value glued to its name is split off only when
+ * one split is possible.  (tests/golden/torch-table/loose-*: whole tables.)
+ */
+static void test_loose_rows(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096], line[512];
+	size_t len;
+	char *text, *glued;
+
+	/* The name glued to its "Self CPU %", and the row shifted. */
+	snprintf(line, sizeof(line), "%s", row2 + 2);
+	glued = strstr(line, "_nn");
+	memmove(glued + 3, strstr(glued, "0.00%"), strlen(strstr(glued, "0.00%")) + 1);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("glued.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 1);
+	CHECK(strstr(msg, "glued.txt:5:1: warning: table does not line up with its header") != NULL);
+	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000 && r.calls == 2);
+	CHECK_EQ(nr_ops(&p), 2);
+	profile_release(&p);
+
+	/* "layer20.00%": "layer" and 20.00%, or "layer2" and 0.00%?  Not
+	 * guessed: the row is skipped, counted. */
+	snprintf(line, sizeof(line), "layer20.00%%  0.000us  0.00%%  0.000us  0.000us  1.100ms  20.00%%  "
+				     "1.100ms  550.000us  2\n");
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("ambiguous.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 0);
+	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
+	/* Every value there, in order, but one blank apart (a copy that
+	 * squeezed blanks): read from the right. */
+	snprintf(line, sizeof(line), "Memset (Device) 0.00%% 0.000us 0.00%% 0.000us 0.000us 9.250us 0.62%% "
+				     "9.250us 4.625us 2\n");
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("one-blank.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK(op_row(&p, "Memset (Device)", 0, &r) && r.device_self_ns == 9250 && r.calls == 2);
+	CHECK(row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT) && row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT)->v.d == 0.62);
+	profile_release(&p);
+}
+
 static void test_bad_binary(void)
 {
 	struct profile p;
@@ -775,6 +825,7 @@ const struct test tests[] = {
 	{ "bad: a table cut mid-row keeps its complete rows", test_bad_cut_mid_row },
 	{ "bad: a header with no rows", test_bad_header_no_rows },
 	{ "bad: columns that do not line up", test_bad_misaligned },
+	{ "loose: glued names, ambiguous glue, one-blank rows", test_loose_rows },
 	{ "bad: binary garbage inside and after a table", test_bad_binary },
 	{ "bad: a 5 MB line inside a table", test_bad_huge_line },
 	{ "bad: a file with no table", test_not_a_table },
