@@ -1494,22 +1494,77 @@ static int torch_table_parse(struct profile *p, struct input *in, struct diag *d
 	return rc;
 }
 
+/* The first byte of S[0..N) that is not white space (N if none). */
+static size_t skip_space(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
 /*
- * A header line ("Name" and "Self CPU" on one line) within the first
- * 64 KB, with a dash separator next to it for full marks.  JSON is never
- * a table, whatever its strings say.
+ * Whether HEAD[0..LEN) starts like a JSON document: an object whose first
+ * member name is quoted, or an array of such, of strings, of arrays or of
+ * numbers.  A log line that only begins with a bracket or a brace --
+ * "[rank0]: ...", "[2024-05-02 10:12:00] ...", a Python dict "{'loss':
+ * 0.5}" -- is not JSON, and may be the first line of any window of a log.
+ */
+static bool looks_like_json(const char *head, size_t len)
+{
+	size_t i = skip_space(head, len, 0), k;
+
+	if (i == len)
+		return false;
+	if (head[i] == '{') {
+		i = skip_space(head, len, i + 1);
+		return i < len && (head[i] == '"' || head[i] == '}');
+	}
+	if (head[i] != '[')
+		return false;
+	i = skip_space(head, len, i + 1);
+	if (i == len)
+		return false;
+	if (head[i] == '{')
+		return looks_like_json(head + i, len - i);
+	if (head[i] == '[' || head[i] == '"' || head[i] == ']')
+		return true;
+	/* Numbers: [1.5, 2], but not [2024-05-02 10:12:00], [08/15 04:02:46]
+	 * or "[32, 512] input shape" -- text after the array. */
+	for (;;) {
+		for (k = i; k < len && ((head[k] >= '0' && head[k] <= '9') || head[k] == '.' || head[k] == '-' ||
+					head[k] == '+' || head[k] == 'e' || head[k] == 'E');
+		     k++)
+			;
+		if (k == i || !num_double(head + i, k - i, &(double){ 0 }))
+			return false;
+		i = skip_space(head, len, k);
+		if (i < len && head[i] == ']') {
+			i = skip_space(head, len, i + 1);
+			return i == len || strchr(",]}[{", head[i]);
+		}
+		if (i < len && head[i] != ',')
+			return false;
+		i = skip_space(head, len, i + 1);
+		if (i >= len)
+			return true;	/* the window ends inside the array */
+	}
+}
+
+/*
+ * A header line ("Name" and "Self CPU" on one line) anywhere in HEAD, with
+ * a dash separator next to it for full marks.  HEAD is the start of a file
+ * or any later window of it (the registry probes later windows of a long
+ * log): its first line may be any line of the log, or part of one.  JSON
+ * is never a table, whatever its strings say.
  */
 static int torch_table_probe(const char *head, size_t len)
 {
-	size_t i = 0, prev_start = 0, prev_len = 0;
+	size_t prev_start = 0, prev_len = 0;
 	bool prev_header = false;
 
-	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-		i++;
-	/* "[05/02/2024-10:12:00] [I] ..." is a log, "[{" JSON. */
-	if (i < len && (head[i] == '{' || (head[i] == '[' && !text_log_prefix(head + i, len - i))))
+	if (looks_like_json(head, len))
 		return 0;
-	for (i = 0; i < len;) {
+	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(head + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (head + i)) : len - i, k;
 		const char *s = head + i;

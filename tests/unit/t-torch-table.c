@@ -759,6 +759,98 @@ static void test_not_a_table(void)
 	profile_release(&p);
 }
 
+/* ---- a table at the end of a long log ----------------------------------- */
+
+extern const struct parser torch_table_parser;
+
+static const char *const log_kinds[] = {
+	"{'loss': %zu.25, 'learning_rate': 5e-05, 'epoch': 0.%zu}\n",
+	"[rank0]: step %zu: loss=0.%zu grad_norm=1.2\n",
+	"[2024-05-02 10:12:%02zu,%03zu] INFO trainer.py: saving checkpoint\n",
+	"Epoch 3:  %zu%%|#####     | %zu/1000 [00:12<00:12, 40.1it/s]\n",
+	"[%zu, %zu, 3] tensor shapes (not JSON: a log line)\n",
+	"  Name of the run: bert-base, CPU threads: %zu, %zu GPUs\n",
+	"------------------------------------------ %zu %zu\n",
+};
+
+/*
+ * About 40,000 lines of a training log of the kinds that come before a
+ * table (Python dicts, "[rank0]" and timestamped lines, progress bars,
+ * JSON-looking lines), then the little table.  Caller frees; *LEN_OUT.
+ */
+static char *long_log(size_t nr_lines, size_t *len_out)
+{
+	size_t cap = nr_lines * 96 + 4096, n = 0;
+	char *buf = xmalloc(cap);
+
+	for (size_t i = 0; i < nr_lines; i++)
+		n += (size_t)snprintf(buf + n, cap - n, log_kinds[i % ARRAY_SIZE(log_kinds)], i % 60, i % 1000);
+	n += (size_t)snprintf(buf + n, cap - n, "%s%s%s%s%s%s%s", sep, hdr, sep, row1, row2, sep, footer);
+	*len_out = n;
+	return buf;
+}
+
+/* The probe's score for the window of TEXT[0..LEN) that starts at START
+ * (at the next line's start when AT_LINE; else cut mid-line) and is 64 KB
+ * at most. */
+static int probe_window(const char *text, size_t len, size_t start, bool at_line)
+{
+	if (at_line)
+		while (start < len && text[start - 1] != '\n')
+			start++;
+	return torch_table_parser.probe(text + start, len - start < 65536 ? len - start : 65536);
+}
+
+/*
+ * Issue 10 item 8 (the parser's part): a table at line 40,001 of a log.
+ * The parse finds it wherever it is; the probe, handed any 64 KB window of
+ * the file (the registry's later windows), scores the windows that hold
+ * the table as a table and the log before it as nothing.
+ */
+static void test_table_at_end_of_log(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096];
+	size_t len, table_at;
+	char *text = long_log(40000, &len);
+	const char *path = test_write("train.log", text, len);
+
+	CHECK_EQ(load(path, "torch-table", &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	CHECK_EQ(nr_ops(&p), 2);
+	CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
+	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+	CHECK(strstr(p.run_where, "train.log:40001") != NULL);
+	profile_release(&p);
+
+	table_at = (size_t)(strstr(text, sep) - text);
+	/* The last 64 KB, cut at a line, and cut anywhere. */
+	for (size_t back = 65536; back > 65536 - 200; back -= 7) {
+		CHECK_EQ(probe_window(text, len, len - back + 1, true), 85);
+		CHECK(probe_window(text, len, len - back, false) >= 60);
+	}
+	/* Windows that start at each kind of log line before the table. */
+	for (size_t start = table_at - 1, nr = 0; nr < 2 * ARRAY_SIZE(log_kinds); start--) {
+		if (text[start - 1] != '\n')
+			continue;
+		nr++;
+		if (probe_window(text, len, start, false) != 85) {
+			fprintf(stderr, "  window starting at '%.30s'\n", text + start);
+			test_failed = 1;
+		}
+	}
+	/* A window that starts at the table, or in its top separator. */
+	CHECK_EQ(probe_window(text, len, table_at, true), 85);
+	CHECK_EQ(probe_window(text, len, table_at + 30, false), 85);
+	/* Windows of the log alone: no table. */
+	for (size_t start = 1; start + 65536 < table_at; start += 65536 / 3 + 1) {
+		CHECK_EQ(probe_window(text, len, start, true), 0);
+		CHECK_EQ(probe_window(text, len, start, false), 0);
+	}
+	free(text);
+}
+
 /* ---- detection --------------------------------------------------------- */
 
 static const struct parser *detect(const char *path)
@@ -831,5 +923,6 @@ const struct test tests[] = {
 	{ "bad: a file with no table", test_not_a_table },
 	{ "layouts: log prefixes, list markers, no top separator", test_layout_variants },
 	{ "detection: torch-table claims its files and no others", test_probe },
+	{ "a table at line 40,001 of a log: parse and probe windows", test_table_at_end_of_log },
 	{ 0 },
 };
