@@ -98,7 +98,12 @@ $(O)/bench/panes: bench/panes.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
 
-bench: $(O)/$(PROG) $(O)/bench/panes
+# Per-key latencies on a loaded trace.
+$(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
+
+bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
 	@$(O)/bench/panes
 

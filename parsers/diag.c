@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/escape.h"
 #include "../model/profile.h"
 #include "diag.h"
 
@@ -21,17 +22,23 @@ void diag_init(struct diag *d, const char *path, FILE *out, struct profile *p)
 	d->profile = p;
 }
 
-static void vreport(struct diag *d, const struct pos *at, const char *level,
-		    const char *fmt, va_list ap)
+/*
+ * "PATH:LINE:COL: LEVEL: MSG".  The path and the message quote the file
+ * (names, lines, the file's own name), and a name can hold a terminal's
+ * escape sequences: every byte of the line goes out through
+ * escape_fprintf(), here, where no caller can forget it.
+ */
+static void report(struct diag *d, const struct pos *at, const char *level, const char *fmt,
+		   va_list ap)
 {
 	if (!d->out)
 		return;
 	if (at && at->line)
-		fprintf(d->out, "%s:%llu:%llu: %s: ", d->path,
-			(unsigned long long)at->line, (unsigned long long)at->col, level);
+		escape_fprintf(d->out, "%s:%llu:%llu: %s: ", d->path,
+			       (unsigned long long)at->line, (unsigned long long)at->col, level);
 	else
-		fprintf(d->out, "%s: %s: ", d->path, level);
-	vfprintf(d->out, fmt, ap);
+		escape_fprintf(d->out, "%s: %s: ", d->path, level);
+	escape_vfprintf(d->out, fmt, ap);
 	fputc('\n', d->out);
 }
 
@@ -41,7 +48,7 @@ void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...)
 
 	d->nr_errors++;
 	va_start(ap, fmt);
-	vreport(d, at, "error", fmt, ap);
+	report(d, at, "error", fmt, ap);
 	va_end(ap);
 }
 
@@ -68,7 +75,7 @@ void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 	if (++k->count > DIAG_SHOW_PER_KIND)
 		return;
 	va_start(ap, fmt);
-	vreport(d, at, "warning", fmt, ap);
+	report(d, at, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -104,9 +111,11 @@ void diag_finish(struct diag *d)
 	while (k) {
 		struct diag_kind *next = k->next;
 
-		if (k->count > DIAG_SHOW_PER_KIND && d->out)
-			fprintf(d->out, "%s: warning: ... and %llu more like this (%s)\n", d->path,
-				(unsigned long long)(k->count - DIAG_SHOW_PER_KIND), k->text);
+		if (k->count > DIAG_SHOW_PER_KIND && d->out) {
+			escape_fprintf(d->out, "%s: warning: ... and %llu more like this (%s)", d->path,
+				       (unsigned long long)(k->count - DIAG_SHOW_PER_KIND), k->text);
+			fputc('\n', d->out);
+		}
 		free(k);
 		k = next;
 	}

@@ -10,6 +10,11 @@
  * is a warning, counted per kind into the profile (the Info pane lists the
  * counts).  Only the first DIAG_SHOW_PER_KIND warnings of a kind print;
  * diag_finish() adds "... and N more like this".
+ *
+ * Messages quote the file, and a file is untrusted: each line is written
+ * through model/escape.h (controls as "\x1b"), the path and the
+ * arguments included, so a message never carries a terminal escape
+ * sequence and never needs a newline of its own.
  */
 #ifndef PARSERS_DIAG_H
 #define PARSERS_DIAG_H

@@ -1464,6 +1464,7 @@ static int tb_json_probe(const char *head, size_t len)
 
 const struct parser tb_json_parser = {
 	.name = "tb-json",
+	.family = "torch-tb-profiler",
 	.summary = "torch-tb-profiler REST outputs: overview, operator and kernel tables (one JSON per line)",
 	.probe = tb_json_probe,
 	.parse = tb_json_parse,
