@@ -816,13 +816,18 @@ static void test_table_at_end_of_log(void)
 	char *text = long_log(40000, &len);
 	const char *path = test_write("train.log", text, len);
 
-	CHECK_EQ(load(path, "torch-table", &p, msg, sizeof(msg)), 0);
-	CHECK(p.warnings == NULL);
-	CHECK_EQ(nr_ops(&p), 2);
-	CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
-	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
-	CHECK(strstr(p.run_where, "train.log:40001") != NULL);
-	profile_release(&p);
+	/* Read whole with -F, and found by detection past the head. */
+	for (int detect = 0; detect < 2; detect++) {
+		CHECK_EQ(load(path, detect ? NULL : "torch-table", &p, msg, sizeof(msg)), 0);
+		CHECK_STR(p.format, "torch-table");
+		CHECK(p.warnings == NULL);
+		CHECK_EQ(nr_ops(&p), 2);
+		CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
+		CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+		CHECK(p.run_where && strstr(p.run_where, "train.log:40001") != NULL);
+		CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "1.000ms");
+		profile_release(&p);
+	}
 
 	table_at = (size_t)(strstr(text, sep) - text);
 	/* The last 64 KB, cut at a line, and cut anywhere. */
