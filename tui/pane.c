@@ -191,6 +191,20 @@ const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_sc
 	return pane->ops->drill(pane, row, scope);
 }
 
+bool pane_seek(struct pane *pane, const char *name)
+{
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		const char *n = pane_row_name(pane, pane_row(pane, i));
+
+		/* Names of the profile are interned: most compare by address. */
+		if (n == name || !strcmp(n, name)) {
+			pane->cursor = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	memset(req, 0, sizeof(*req));

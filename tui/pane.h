@@ -58,6 +58,8 @@ struct column {
 	col_get *get;
 	const char *attr;	/* extra columns: the attribute key */
 	int arg;		/* a getter's parameter (a field's offset) */
+	bool wrap;		/* text: on screen, wrapped onto more lines
+				   rather than cut (the help's Meaning) */
 	char *owned;		/* heap key/title of a generated column, or NULL */
 	char *owned_title;
 };
@@ -87,7 +89,14 @@ struct pane_request {
 	const struct step *step;
 	const char *message;		/* for the bar; static text */
 	bool is_error;
+	/* Show the tab of pane type GO_TO with the cursor on the row called
+	 * GO_NAME (a name the profile holds: it outlives the request). */
+	const struct pane_ops *go_to;
+	const char *go_name;
 };
+
+struct detail;
+struct canvas;
 
 struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
@@ -132,6 +141,17 @@ struct pane_ops {
 	/* A few words for the default export file name ("aten::mm-kernels");
 	 * NULL: the pane's name. */
 	void (*export_name)(const struct pane *pane, char *buf, size_t size);
+	/* What the detail view (inspect) shows of ROW beyond its columns and
+	 * attributes, which it lists itself: what launched a kernel, what an
+	 * op launched, where a node sits in the tree (detail.h). */
+	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
+	/* A pane drawn as a picture rather than a table (the Timeline):
+	 * paint C (its size set, cleared) from the pane's state; the pane
+	 * may move its own view to keep the cursor in sight.  NULL: a
+	 * table.  CLICK: a click at cell (Y, X) of the picture, TWICE for a
+	 * double click; true when it selected something. */
+	void (*canvas)(struct pane *pane, struct canvas *c);
+	bool (*click)(struct pane *pane, int y, int x, bool twice);
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
@@ -159,7 +179,8 @@ struct pane {
 	struct filter *filter;		/* NULL: every row */
 
 	size_t cursor, top;		/* view index of the selection, first shown */
-	size_t hscroll;			/* first non-name column shown on screen */
+	size_t hscroll;			/* columns after the name scrolled off the
+					   screen at the left */
 
 	struct agg agg;			/* the rows of aggregate panes */
 	int64_t share_base_ns;		/* 100% for the share column */
@@ -239,6 +260,9 @@ struct cell pane_cell(const struct pane *pane, const void *row, size_t col);
 /* Where Enter on the row under the cursor goes: the pane type and its
  * scope, or NULL. */
 const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope);
+/* Put the cursor on the first row of the view called NAME; false when
+ * none is. */
+bool pane_seek(struct pane *pane, const char *name);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 
