@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline.h"
+#include "util.h"
+
+/* Rows deeper than this share the last one: a pathological trace must not
+ * make a lane taller than any screen for nothing. */
+#define MAX_DEPTH 256
+/* Device work that overlaps itself (no stream known) packs into at most
+ * this many rows of a lane. */
+#define MAX_PACK 32
+
+/* A row while building: its blocks in the order met. */
+struct build_row {
+	struct tl_block *v;
+	size_t nr, alloc;
+};
+
+struct build_lane {
+	char *name;
+	bool is_device;
+	int32_t device, stream;		/* device lanes */
+	const struct node *thread;	/* host lanes: its thread node, or NULL */
+	size_t seen;			/* lanes met before it */
+	struct build_row *depth;	/* host: one per depth; device: one */
+	size_t nr_depths;
+};
+
+struct build {
+	struct build_lane *lanes;
+	size_t nr_lanes, alloc_lanes;
+	size_t nr_blocks;
+};
+
+static struct build_lane *new_lane(struct build *b, char *name, bool is_device)
+{
+	struct build_lane *l;
+
+	GROW(b->lanes, b->alloc_lanes, b->nr_lanes + 1);
+	l = &b->lanes[b->nr_lanes++];
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	l->is_device = is_device;
+	l->device = l->stream = -1;
+	l->seen = b->nr_lanes - 1;
+	return l;
+}
+
+/* Blocks of a lane go to one list, each with the row it wants (its depth
+ * in the tree) in .row; pack() spreads them over rows. */
+static void add_block(struct build *b, size_t lane, size_t depth, const struct node *n,
+		      int64_t dur)
+{
+	struct build_lane *l = &b->lanes[lane];
+	struct build_row *r;
+
+	if (!l->nr_depths) {
+		l->depth = xcalloc(1, sizeof(*l->depth));
+		l->nr_depths = 1;
+	}
+	r = &l->depth[0];
+	GROW(r->v, r->alloc, r->nr + 1);
+	r->v[r->nr].node = n;
+	r->v[r->nr].start_ns = n->start_ns;
+	r->v[r->nr].end_ns = n->start_ns + (dur > 0 ? dur : 0);
+	r->v[r->nr].row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
+	r->nr++;
+	b->nr_blocks++;
+}
+
+/* The lane of device work launched on (DEVICE, STREAM); -1, -1: unknown. */
+static size_t device_lane(struct build *b, int32_t device, int32_t stream)
+{
+	char name[64];
+
+	for (size_t i = 0; i < b->nr_lanes; i++)
+		if (b->lanes[i].is_device && b->lanes[i].device == device &&
+		    b->lanes[i].stream == stream)
+			return i;
+	if (device < 0 && stream < 0)
+		snprintf(name, sizeof(name), "GPU");
+	else if (stream < 0)
+		snprintf(name, sizeof(name), "GPU %d", device);
+	else if (device < 0)
+		snprintf(name, sizeof(name), "GPU stream %d", stream);
+	else
+		snprintf(name, sizeof(name), "GPU %d stream %d", device, stream);
+	new_lane(b, xstrdup(name), true);
+	b->lanes[b->nr_lanes - 1].device = device;
+	b->lanes[b->nr_lanes - 1].stream = stream;
+	return b->nr_lanes - 1;
+}
+
+static size_t host_lane(struct build *b, const struct node *thread)
+{
+	for (size_t i = 0; i < b->nr_lanes; i++)
+		if (!b->lanes[i].is_device && b->lanes[i].thread == thread)
+			return i;
+	new_lane(b, xstrdup(thread ? thread->name : "host"), false);
+	b->lanes[b->nr_lanes - 1].thread = thread;
+	return b->nr_lanes - 1;
+}
+
+/*
+ * Stable LSD radix sort of blocks by start, 16 bits a pass, skipping the
+ * passes in which every key has the same digit.  Blocks of one row come
+ * in tree order, which is time order for most rows (checked first); the
+ * device work of a lane is not (it hangs under the runtime calls of every
+ * thread), and a million kernels must not cost a comparison sort.
+ */
+static void sort_by_start(struct tl_block *v, size_t n)
+{
+	struct tl_block *tmp;
+	size_t *count;
+	int64_t min = INT64_MAX;
+	bool sorted = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].start_ns < min)
+			min = v[i].start_ns;
+		if (i && v[i].start_ns < v[i - 1].start_ns)
+			sorted = false;
+	}
+	if (sorted)
+		return;
+	tmp = xmalloc(n * sizeof(*tmp));
+	count = xmalloc(65536 * sizeof(*count));
+	for (int shift = 0; shift < 64; shift += 16) {
+		uint64_t first = ((uint64_t)(v[0].start_ns - min) >> shift) & 0xffff;
+		bool same = true;
+		size_t sum = 0;
+
+		for (size_t i = 1; i < n && same; i++)
+			same = (((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff) == first;
+		if (same)
+			continue;
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff]++;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(count);
+	free(tmp);
+}
+
+/*
+ * Spread a lane's blocks over rows in which none overlaps another, in
+ * order of start: each goes to the first row at or below the one it
+ * wants (its depth in the tree; 0 for device work) that is free when it
+ * starts.  Ops nest as the tree nests them; what the tree puts side by
+ * side but overlaps in time (a runtime call no op claimed, kernels of
+ * streams the trace does not name) goes a row lower.  The sort is stable,
+ * so a parent that starts with its child stays above it.
+ */
+static void pack(struct build_lane *l)
+{
+	struct build_row all = l->depth[0];
+	struct build_row *rows = xcalloc(MAX_DEPTH, sizeof(*rows));
+	int64_t *last_end = xmalloc(MAX_DEPTH * sizeof(*last_end));
+	size_t nr = 0, max = l->is_device ? MAX_PACK : MAX_DEPTH;
+
+	sort_by_start(all.v, all.nr);
+	for (size_t i = 0; i < all.nr; i++) {
+		const struct tl_block *blk = &all.v[i];
+		size_t r = blk->row < max ? blk->row : max - 1;
+
+		while (nr <= r)
+			last_end[nr++] = INT64_MIN;
+		while (r < nr && last_end[r] > blk->start_ns)
+			r++;
+		if (r == nr) {
+			if (nr < max) {
+				last_end[nr++] = INT64_MIN;
+			} else {
+				/* No row free: the one that frees first. */
+				r = blk->row < max ? blk->row : max - 1;
+				for (size_t k = r + 1; k < nr; k++)
+					if (last_end[k] < last_end[r])
+						r = k;
+			}
+		}
+		GROW(rows[r].v, rows[r].alloc, rows[r].nr + 1);
+		rows[r].v[rows[r].nr++] = *blk;
+		if (blk->end_ns > last_end[r])
+			last_end[r] = blk->end_ns;
+	}
+	free(last_end);
+	free(all.v);
+	free(l->depth);
+	l->depth = rows;
+	l->nr_depths = nr ? nr : 1;
+}
+
+/* Every block, by start (ties: lane by lane, row by row), by the same
+ * radix sort on a copy of the keys. */
+static void by_start(struct timeline *tl)
+{
+	size_t n = tl->nr_blocks, k = 0;
+	const struct tl_block **v = xmalloc((n ? n : 1) * sizeof(*v)), **tmp;
+	uint64_t *key = xmalloc((n ? n : 1) * sizeof(*key)), *ktmp;
+	size_t *count;
+
+	for (size_t r = 0; r < tl->nr_rows; r++)
+		for (size_t i = 0; i < tl->rows[r].nr; i++)
+			v[k++] = &tl->rows[r].blocks[i];
+	for (size_t i = 0; i < n; i++)
+		key[i] = (uint64_t)(v[i]->start_ns - tl->start_ns);
+	tl->by_start = v;
+	if (n < 2) {
+		free(key);
+		return;
+	}
+	tmp = xmalloc(n * sizeof(*tmp));
+	ktmp = xmalloc(n * sizeof(*ktmp));
+	count = xmalloc(65536 * sizeof(*count));
+	for (int shift = 0; shift < 64; shift += 16) {
+		uint64_t first = (key[0] >> shift) & 0xffff;
+		bool same = true;
+		size_t sum = 0;
+
+		for (size_t i = 1; i < n && same; i++)
+			same = ((key[i] >> shift) & 0xffff) == first;
+		if (same)
+			continue;
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(key[i] >> shift) & 0xffff]++;
+		for (size_t d = 0; d < 65536; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t to = count[(key[i] >> shift) & 0xffff]++;
+
+			tmp[to] = v[i];
+			ktmp[to] = key[i];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+		memcpy(key, ktmp, n * sizeof(*key));
+	}
+	free(count);
+	free(ktmp);
+	free(tmp);
+	free(key);
+}
+
+struct walk {
+	struct build *b;
+	const struct node *thread;	/* the thread the walk is in */
+	int thread_depth;
+};
+
+static void visit(struct walk *w, const struct node *n, int depth)
+{
+	struct build *b = w->b;
+
+	if (w->thread && depth <= w->thread_depth)
+		w->thread = NULL;	/* left the thread */
+	if (n->kind == NODE_THREAD) {
+		w->thread = n;
+		w->thread_depth = depth;
+		return;
+	}
+	if (!n->start_ns || n->kind == NODE_ROOT || n->kind == NODE_GROUP)
+		return;
+	if (node_kind_is_device(n->kind)) {
+		const struct launch *l = node_launch(n);
+
+		add_block(b, device_lane(b, l ? l->device : -1, l ? l->stream : -1), 0, n,
+			  n->device_total_ns);
+		return;
+	}
+	add_block(b, host_lane(b, w->thread),
+		  (size_t)(w->thread ? depth - w->thread_depth - 1 : depth - 1), n,
+		  n->host_total_ns);
+}
+
+static int lane_order(const void *a, const void *b)
+{
+	const struct build_lane *x = a, *y = b;
+
+	/* Threads first (in the tree's order), then the GPU lanes by device
+	 * and stream. */
+	if (x->is_device != y->is_device)
+		return x->is_device ? 1 : -1;
+	if (!x->is_device)
+		return (x->seen > y->seen) - (x->seen < y->seen);
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+void timeline_build(const struct profile *p, struct timeline *tl)
+{
+	struct build b = { 0 };
+	struct walk w = { &b, NULL, 0 };
+	const struct node *n = p->root;
+	int depth = 0;
+
+	memset(tl, 0, sizeof(*tl));
+	tl->start_ns = INT64_MAX;
+	tl->end_ns = INT64_MIN;
+	/* Iterative depth-first walk: traces nest deep. */
+	while (n && p->has_timeline) {
+		visit(&w, n, depth);
+		if (n->child) {
+			n = n->child;
+			depth++;
+			continue;
+		}
+		while (n != p->root && !n->next) {
+			n = n->parent;
+			depth--;
+		}
+		if (n == p->root)
+			break;
+		n = n->next;
+	}
+	qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
+	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
+	tl->nr_lanes = b.nr_lanes;
+	for (size_t i = 0; i < b.nr_lanes; i++) {
+		pack(&b.lanes[i]);
+		tl->nr_rows += b.lanes[i].nr_depths;
+	}
+	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
+	tl->nr_blocks = b.nr_blocks;
+	for (size_t i = 0, r = 0; i < b.nr_lanes; i++) {
+		struct build_lane *l = &b.lanes[i];
+
+		tl->lanes[i].name = l->name;
+		tl->lanes[i].is_device = l->is_device;
+		tl->lanes[i].first_row = (uint32_t)r;
+		tl->lanes[i].nr_rows = (uint32_t)l->nr_depths;
+		for (size_t d = 0; d < l->nr_depths; d++, r++) {
+			struct tl_row *row = &tl->rows[r];
+			bool ends_sorted = true;
+
+			row->lane = (uint32_t)i;
+			row->depth = (uint32_t)d;
+			row->blocks = l->depth[d].v;
+			row->nr = l->depth[d].nr;
+			sort_by_start(row->blocks, row->nr);
+			for (size_t k = 0; k < row->nr; k++) {
+				row->blocks[k].row = (uint32_t)r;
+				if (row->blocks[k].start_ns < tl->start_ns)
+					tl->start_ns = row->blocks[k].start_ns;
+				if (row->blocks[k].end_ns > tl->end_ns)
+					tl->end_ns = row->blocks[k].end_ns;
+				if (k && row->blocks[k].end_ns < row->blocks[k - 1].end_ns)
+					ends_sorted = false;
+			}
+			if (!ends_sorted) {
+				row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
+				for (size_t k = 0; k < row->nr; k++)
+					row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k].end_ns
+								  ? row->max_end[k - 1]
+								  : row->blocks[k].end_ns;
+			}
+		}
+		free(l->depth);
+	}
+	free(b.lanes);
+	if (!tl->nr_blocks)
+		tl->start_ns = tl->end_ns = 0;
+	by_start(tl);
+}
+
+void timeline_release(struct timeline *tl)
+{
+	for (size_t i = 0; i < tl->nr_lanes; i++)
+		free(tl->lanes[i].name);
+	for (size_t r = 0; r < tl->nr_rows; r++) {
+		free(tl->rows[r].blocks);
+		free(tl->rows[r].max_end);
+	}
+	free(tl->lanes);
+	free(tl->rows);
+	free(tl->by_start);
+	memset(tl, 0, sizeof(*tl));
+}
+
+static int64_t end_upto(const struct tl_row *row, size_t i)
+{
+	return row->max_end ? row->max_end[i] : row->blocks[i].end_ns;
+}
+
+size_t timeline_first_after(const struct tl_row *row, int64_t t)
+{
+	size_t lo = 0, hi = row->nr;
+
+	/* The ends up to each block only grow: the first above T. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (end_upto(row, mid) > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+size_t timeline_first_from(const struct tl_row *row, int64_t t)
+{
+	size_t lo = 0, hi = row->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row->blocks[mid].start_ns >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+size_t timeline_nearest(const struct tl_row *row, int64_t t)
+{
+	size_t i = timeline_first_from(row, t);
+	int64_t before, after;
+
+	if (!row->nr)
+		return 0;
+	if (i == 0)
+		return 0;
+	if (row->blocks[i - 1].end_ns > t || i == row->nr)
+		return i - 1;
+	before = t - row->blocks[i - 1].end_ns;
+	after = row->blocks[i].start_ns - t;
+	return before <= after ? i - 1 : i;
+}

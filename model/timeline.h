@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timeline: a profile's timed nodes as blocks in lanes, indexed by time,
+ * for the Timeline pane.  A lane is one CPU thread (its ops, steps,
+ * runtime calls, nested by depth) or one GPU stream (its kernels, copies
+ * and sets; all device work in one lane when the trace does not say
+ * which stream ran it).  Each lane is a few rows; each row holds blocks
+ * that do not overlap one another, sorted by start, so the blocks in any
+ * window of time are found by a binary search and drawing costs what is
+ * on screen, not what is in the trace.
+ *
+ * Host blocks last host_total_ns, device blocks device_total_ns; a node
+ * without a start (an aggregated format) is no block.  The timeline
+ * borrows the profile's nodes and owns its arrays; timeline_release()
+ * frees them.
+ */
+#ifndef MODEL_TIMELINE_H
+#define MODEL_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct tl_block {
+	const struct node *node;
+	int64_t start_ns, end_ns;	/* absolute, as the nodes' start_ns */
+	uint32_t row;			/* index into timeline.rows */
+};
+
+/* One lane's blocks at one depth, by start; they do not overlap, except
+ * where the file's own times overlap (then max_end keeps the search
+ * right). */
+struct tl_row {
+	uint32_t lane;
+	uint32_t depth;			/* 0: the outermost */
+	struct tl_block *blocks;
+	size_t nr;
+	int64_t *max_end;		/* max end of blocks[0..i]; NULL when
+					   the ends are in order already */
+};
+
+struct tl_lane {
+	char *name;			/* "thread 1002", "GPU 0 stream 7"; heap */
+	bool is_device;
+	uint32_t first_row, nr_rows;	/* its rows, depth 0 first */
+};
+
+struct timeline {
+	struct tl_lane *lanes;		/* threads in tree order, then streams */
+	size_t nr_lanes;
+	struct tl_row *rows;		/* lane by lane, depth by depth */
+	size_t nr_rows;
+	size_t nr_blocks;
+	const struct tl_block **by_start;	/* every block, by start */
+	int64_t start_ns, end_ns;	/* the first start and the last end */
+};
+
+/* Index the timed nodes of P into TL.  An untimed profile gives no lanes. */
+void timeline_build(const struct profile *p, struct timeline *tl);
+void timeline_release(struct timeline *tl);
+
+/* The first block of ROW that ends after T (the first that a window
+ * starting at T can show), or ROW->nr. */
+size_t timeline_first_after(const struct tl_row *row, int64_t t);
+/* The first block of ROW that starts at or after T, or ROW->nr. */
+size_t timeline_first_from(const struct tl_row *row, int64_t t);
+/* The block of ROW nearest to T: the one holding T, else the closest by
+ * time; ROW->nr when the row is empty. */
+size_t timeline_nearest(const struct tl_row *row, int64_t t);
+
+#endif
