@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/strbuf.h"
 #include "format.h"
 
 /*
@@ -283,4 +284,142 @@ size_t u8_fit(const char *s, size_t len, size_t width, size_t *used)
 	}
 	*used = w;
 	return i;
+}
+
+/* ---------------------------------------------------------------------
+ * Short names
+ */
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '$' || c == '~';
+}
+
+/* The end of the bracket group opening at S[I] ('<' or '('): the index
+ * just past its closing bracket, or LEN when it never closes.  Both kinds
+ * nest inside each other; "->" is an arrow, not a closing '>'. */
+static size_t group_end(const char *s, size_t len, size_t i)
+{
+	char stack[64];
+	size_t depth = 0;
+
+	for (; i < len; i++) {
+		char c = s[i];
+
+		if (c == '<' || c == '(') {
+			if (depth == sizeof(stack))
+				return len;
+			stack[depth++] = c;
+		} else if ((c == '>' && !(i && s[i - 1] == '-')) || c == ')') {
+			if (!depth || stack[depth - 1] != (c == '>' ? '<' : '('))
+				return len;	/* unbalanced: not C++ */
+			if (!--depth)
+				return i + 1;
+		}
+	}
+	return len;
+}
+
+bool fmt_short_name(const char *name, const char *ellipsis, struct strbuf *out)
+{
+	size_t len = strlen(name), i = 0, start, last_sep = 0, nr_seps = 0;
+	bool cpp = false;
+
+	strbuf_reset(out);
+	/* Only C++ signatures: a template argument list or a parameter
+	 * list right after a name, or the "void " of a kernel. */
+	for (size_t k = 1; k < len && !cpp; k++)
+		cpp = (name[k] == '<' || name[k] == '(') && (is_ident(name[k - 1]) || name[k - 1] == '>');
+	if (!strncmp(name, "void ", 5)) {
+		cpp = true;
+		i = 5;
+	}
+	if (!cpp)
+		return false;
+	start = i;
+	strbuf_grow(out, len);
+	while (i < len) {
+		char c = name[i];
+
+		if ((c == '<' || c == '(') && i > start &&
+		    (is_ident(name[i - 1]) || name[i - 1] == '>' || name[i - 1] == ')')) {
+			size_t end = group_end(name, len, i);
+			bool is_last = end == len || !strncmp(name + end, " const", 6);
+
+			if (end == len && (i == len - 1 || name[len - 1] != (c == '<' ? '>' : ')'))) {
+				strbuf_add(out, name + i, len - i);	/* never closes: as is */
+				break;
+			}
+			if (c == '<') {
+				strbuf_addch(out, '<');
+				strbuf_addstr(out, ellipsis);
+				strbuf_addch(out, '>');
+			} else if (!is_last) {
+				strbuf_add(out, name + i, end - i);	/* "(anonymous namespace)" */
+			}
+			/* The parameter list of the signature goes, and so do
+			 * the qualifiers after it. */
+			i = is_last && c == '(' ? len : end;
+			continue;
+		}
+		if (c == ':' && name[i + 1] == ':') {
+			nr_seps++;
+			strbuf_add(out, "::", 2);
+			last_sep = out->len;
+			i += 2;
+			continue;
+		}
+		strbuf_addch(out, c);
+		i++;
+	}
+	/* A long namespace chain keeps its last part. */
+	if (nr_seps >= 2 && last_sep < out->len) {
+		memmove(out->s, out->s + last_sep, out->len - last_sep);
+		out->len -= last_sep;
+		out->s[out->len] = '\0';
+	}
+	while (out->len && out->s[out->len - 1] == ' ')
+		out->s[--out->len] = '\0';
+	if (!out->len || (out->len == len && !memcmp(out->s, name, len))) {
+		strbuf_reset(out);
+		return false;
+	}
+	return true;
+}
+
+size_t fmt_wrap(const char *s, size_t width, size_t (*line)[2], size_t max)
+{
+	size_t len = strlen(s), at = 0, nr = 0;
+
+	if (!width)
+		width = 1;
+	do {
+		size_t used, fit = u8_fit(s + at, len - at, width, &used), end = at + fit, next;
+
+		if (at + fit < len) {
+			/* Break after the last blank that fits, if any. */
+			size_t k = end;
+
+			while (k > at && s[k] != ' ')
+				k--;
+			if (k > at && s[k] == ' ')
+				end = k;
+			if (!fit) {
+				uint32_t cp;
+
+				end = at + u8_decode(s + at, len - at, &cp);	/* wider than WIDTH */
+			}
+		}
+		next = end;
+		while (next < len && s[next] == ' ')
+			next++;
+		if (nr < max) {
+			line[nr][0] = at;
+			line[nr][1] = end;
+		}
+		nr++;
+		at = next;
+	} while (at < len);
+	return nr;
 }

@@ -117,4 +117,26 @@ int u8_cp_width(uint32_t cp);
  */
 size_t u8_fit(const char *s, size_t len, size_t width, size_t *used);
 
+/*
+ * Wrap S into lines of at most WIDTH cells, breaking after blanks where it
+ * can and anywhere where it must: the byte ranges [LINE[i][0], LINE[i][1])
+ * of the first MAX lines; returns how many lines there are (which may be
+ * more than MAX).  Blanks at a break are dropped.  "" is one empty line.
+ */
+size_t fmt_wrap(const char *s, size_t width, size_t (*line)[2], size_t max);
+
+/*
+ * The short form of a C++ name, as HTA's shorten_name() has it: a
+ * kernel's "void " goes, template argument lists become "<ELLIPSIS>", the
+ * parameter list of a signature goes, and a namespace chain of three or
+ * more parts keeps its last ("void at::native::vectorized_elementwise_
+ * kernel<4, ...>(int, ...)" -> "vectorized_elementwise_kernel<...>").
+ * Names that are not C++ signatures ("aten::add", "ProfilerStep#3") are
+ * left alone.  Into OUT (reset first); false, and OUT empty, when the
+ * short form is the name itself.  Two names may share a short form:
+ * shortnames.h numbers them apart.
+ */
+struct strbuf;
+bool fmt_short_name(const char *name, const char *ellipsis, struct strbuf *out);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Values as text: exact times from integers, escaping, display width. */
 #include "test.h"
+#include "model/strbuf.h"
 #include "tui/format.h"
 
 static void test_times(void)
@@ -161,6 +162,69 @@ static void test_width_as_drawn(void)
 	CHECK_EQ(used, 1);
 }
 
+static const char *short_of(const char *name, struct strbuf *sb)
+{
+	return fmt_short_name(name, "...", sb) ? sb->s : name;
+}
+
+static void test_short_names(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* A kernel: "void ", the namespaces, the template arguments and the
+	 * parameters go. */
+	CHECK_STR(short_of("void at::native::vectorized_elementwise_kernel<4, at::native::"
+			   "FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::"
+			   "FillFunctor<float>, at::detail::Array<char*, 1>)", &sb),
+		  "vectorized_elementwise_kernel<...>");
+	CHECK_STR(short_of("void cudnn::detail::wgrad_alg0_engine<float, 128, 6>(int, float "
+			   "const*, kernel_grad_params, unsigned long long)", &sb),
+		  "wgrad_alg0_engine<...>");
+	CHECK_STR(short_of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
+			   "ncclWork*)", &sb),
+		  "ncclKernel_AllReduce_RING_LL_Sum_float");
+	CHECK_STR(short_of("void at::native::(anonymous namespace)::reduce_kernel<512, 1>(int)",
+			   &sb),
+		  "reduce_kernel<...>");
+	/* Two namespaces are not a long chain; a template stays marked. */
+	CHECK_STR(short_of("void at::foo<int>(int)", &sb), "at::foo<...>");
+	/* Not C++ signatures: as they are. */
+	CHECK_STR(short_of("aten::add", &sb), "aten::add");
+	CHECK_STR(short_of("autograd::engine::evaluate_function: ConvolutionBackward0", &sb),
+		  "autograd::engine::evaluate_function: ConvolutionBackward0");
+	CHECK_STR(short_of("Memcpy HtoD (Pageable -> Device)", &sb),
+		  "Memcpy HtoD (Pageable -> Device)");
+	CHECK_STR(short_of("<built-in method __exit__ of torch._C.DisableTorchFunction>", &sb),
+		  "<built-in method __exit__ of torch._C.DisableTorchFunction>");
+	CHECK_STR(short_of("torch/nn/modules/module.py(1501): _call_impl", &sb),
+		  "torch/nn/modules/module.py(1501): _call_impl");
+	/* Unbalanced brackets: not C++, nothing cut. */
+	CHECK_STR(short_of("void f<int(", &sb), "f<int(");
+	strbuf_release(&sb);
+}
+
+static void test_wrap(void)
+{
+	size_t line[8][2];
+	const char *s = "device time of the work this op launched";
+
+	CHECK_EQ(fmt_wrap(s, 16, line, 8), 3);
+	CHECK_EQ(line[0][0], 0);
+	CHECK_EQ(line[0][1], 14);	/* "device time of" */
+	CHECK_EQ(line[1][0], 15);
+	CHECK_EQ(line[1][1], 31);	/* "the work this op" */
+	CHECK_EQ(line[2][1], strlen(s));
+	/* No blank: cut where it must. */
+	CHECK_EQ(fmt_wrap("abcdefghij", 4, line, 8), 3);
+	CHECK_EQ(line[1][0], 4);
+	CHECK_EQ(line[1][1], 8);
+	CHECK_EQ(fmt_wrap("", 4, line, 8), 1);
+	/* Counts beyond MAX. */
+	CHECK_EQ(fmt_wrap("a b c d e", 1, line, 2), 5);
+	/* Wide characters by their cells. */
+	CHECK_EQ(fmt_wrap("\xe5\x8d\xb7\xe7\xa7\xaf\xe5\x89\x8d", 4, line, 8), 2);
+}
+
 const struct test tests[] = {
 	{ "times print exactly from nanoseconds", test_times },
 	{ "bytes, percentages, SI and missing cells", test_cells },
@@ -168,5 +232,7 @@ const struct test tests[] = {
 	{ "display width counts wide and combining characters", test_width },
 	{ "bidi and zero-width characters are escaped", test_invisible },
 	{ "display width is the width of what is drawn", test_width_as_drawn },
+	{ "short names: templates, parameters, namespaces elided; others kept", test_short_names },
+	{ "text wraps at blanks, and anywhere when it must", test_wrap },
 	{ 0 },
 };
