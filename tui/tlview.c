@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "format.h"
+#include "tlview.h"
+
+#define MIN_SPAN_NS 1000	/* zooming in stops at a microsecond */
+
+void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64_t hi)
+{
+	v->tl = tl;
+	if (hi <= lo)
+		hi = lo + MIN_SPAN_NS;
+	v->lo = v->t0 = lo;
+	v->hi = v->t1 = hi;
+	v->top = 0;
+}
+
+int tlview_label_width(int cols)
+{
+	int w = cols / 5;
+
+	return w < 8 ? 8 : w > 18 ? 18 : w;
+}
+
+size_t tlview_fmt_time(int64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		int64_t div;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	size_t u = 0;
+	int n;
+
+	if (!m)
+		return (size_t)snprintf(buf, size, "0");
+	while (u + 1 < ARRAY_SIZE(units) && m < (uint64_t)units[u].div)
+		u++;
+	if (m % (uint64_t)units[u].div == 0)
+		n = snprintf(buf, size, "%s%llu %s", ns < 0 ? "-" : "",
+			     (unsigned long long)(m / (uint64_t)units[u].div), units[u].unit);
+	else
+		n = snprintf(buf, size, "%s%.4g %s", ns < 0 ? "-" : "",
+			     (double)m / (double)units[u].div, units[u].unit);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* A ruler step: 1, 2 or 5 times a power of ten, at least MIN. */
+static int64_t nice_step(int64_t min)
+{
+	int64_t p = 1;
+
+	for (;;) {
+		if (p >= min)
+			return p;
+		if (2 * p >= min)
+			return 2 * p;
+		if (5 * p >= min)
+			return 5 * p;
+		if (p > INT64_MAX / 20)
+			return p;
+		p *= 10;
+	}
+}
+
+/* The cell of time T in a time area of W cells (may be out of it). */
+static int64_t cell_of(const struct tlview *v, int64_t t, int w)
+{
+	__int128 d = (__int128)(t - v->t0) * w;
+
+	return (int64_t)(d / (v->t1 - v->t0) - (d < 0 && d % (v->t1 - v->t0) ? 1 : 0));
+}
+
+/* The first time of cell X. */
+static int64_t time_of(const struct tlview *v, int64_t x, int w)
+{
+	__int128 d = (__int128)x * (v->t1 - v->t0);
+
+	return v->t0 + (int64_t)((d + w - 1) / w);
+}
+
+static void paint_ruler(const struct tlview *v, struct canvas *c, int lw, int w)
+{
+	int64_t span = v->t1 - v->t0, step = nice_step(span * 12 / (w > 0 ? w : 1) + 1);
+	int64_t first = v->t0 - v->lo, k = first / step;
+	int next_free = 0;
+
+	canvas_paint(c, 0, 0, c->cols, CA_HEADER);
+	for (int64_t t = k * step; v->lo + t < v->t1; t += step) {
+		char label[48];
+		int64_t x = cell_of(v, v->lo + t, w);
+		int n;
+
+		if (x < 0)
+			continue;
+		label[0] = '|';
+		n = (int)tlview_fmt_time(t, label + 1, sizeof(label) - 1) + 1;
+		if (x < next_free || x + n > w)
+			continue;
+		canvas_text(c, 0, lw + (int)x, label, n, CA_HEADER);
+		next_free = (int)x + n + 1;
+	}
+}
+
+static uint8_t colour_of(const char *name)
+{
+	/* The same name, the same colour, in every lane. */
+	return (uint8_t)(CA_BLOCK + hash_ptr(name) % CA_NR_BLOCKS);
+}
+
+static void paint_block(struct canvas *c, int y, int x, int width, const struct tl_block *b,
+			const struct tlview_style *st)
+{
+	uint8_t attr = colour_of(b->node->name);
+	const char *name = st->name_of ? st->name_of(b->node->name, st->name_ctx) : b->node->name;
+
+	if (st->has_filter)
+		attr = st->is_kept && st->is_kept(b, st->ctx) ? CA_MATCH : CA_DIM;
+	if (b == st->sel)
+		attr = CA_SELECTED;
+	if (width == 1) {
+		canvas_fill(c, y, x, 1, "|", attr);
+		return;
+	}
+	canvas_fill(c, y, x, width, " ", attr);
+	canvas_fill(c, y, x, 1, "[", attr);
+	canvas_fill(c, y, x + width - 1, 1, "]", attr);
+	if (width > 2)
+		canvas_text(c, y, x + 1, name, width - 2, attr);
+}
+
+static void paint_row(const struct tlview *v, const struct tlview_style *st, struct canvas *c,
+		      int y, const struct tl_row *row, int lw, int w)
+{
+	size_t i = timeline_first_after(row, v->t0);
+	int64_t next_free = 0;
+
+	while (i < row->nr && row->blocks[i].start_ns < v->t1) {
+		const struct tl_block *b = &row->blocks[i];
+		int64_t cs = cell_of(v, b->start_ns, w);
+		/* A block ends with the cell that holds its last instant. */
+		int64_t ce = b->end_ns > b->start_ns ? cell_of(v, b->end_ns - 1, w) + 1 : cs + 1;
+		size_t j;
+
+		if (cs < next_free)
+			cs = next_free;
+		if (ce <= cs)
+			ce = cs + 1;
+		if (cs >= w)
+			break;
+		if (ce > w)
+			ce = w;
+		paint_block(c, y, lw + (int)cs, (int)(ce - cs), b, st);
+		next_free = ce;
+		if (ce >= w)
+			break;
+		/* Blocks that start before the next free cell have no room
+		 * of their own: the last cell says there are more, and the
+		 * search goes on from the next cell's time. */
+		j = timeline_first_from(row, time_of(v, ce, w));
+		if (j > i + 1) {
+			bool sel_inside = false;
+
+			for (size_t k = i + 1; k < j && k < i + 64 && st->sel; k++)
+				sel_inside |= &row->blocks[k] == st->sel;
+			canvas_fill(c, y, lw + (int)ce - 1, 1, "#",
+				    sel_inside ? CA_SELECTED : canvas_at(c, y, lw + (int)ce - 1)->attr);
+			/* The last of them may reach past that cell. */
+			if (row->blocks[j - 1].end_ns > time_of(v, ce, w))
+				j--;
+		}
+		i = j > i + 1 ? j : i + 1;
+	}
+}
+
+void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas *c)
+{
+	const struct timeline *tl = v->tl;
+	int lw = tlview_label_width(c->cols), w = c->cols - lw;
+
+	v->rows_shown = c->rows - 1;
+	v->cols_shown = c->cols;
+	if (c->rows < 1 || w < 4)
+		return;
+	if (v->top >= tl->nr_rows)
+		v->top = tl->nr_rows ? tl->nr_rows - 1 : 0;
+	paint_ruler(v, c, lw, w);
+	for (int y = 1; y < c->rows; y++) {
+		size_t r = v->top + (size_t)(y - 1);
+		const struct tl_row *row;
+		const struct tl_lane *lane;
+
+		if (r >= tl->nr_rows)
+			break;
+		row = &tl->rows[r];
+		lane = &tl->lanes[row->lane];
+		if (row->depth == 0 || y == 1)
+			canvas_text(c, y, 0, lane->name, lw - 1, CA_LABEL);
+		paint_row(v, st, c, y, row, lw, w);
+	}
+}
+
+void tlview_show(struct tlview *v, const struct tl_block *b)
+{
+	int64_t span = v->t1 - v->t0;
+	int rows = v->rows_shown > 0 ? v->rows_shown : 1;
+
+	if (!b)
+		return;
+	if (b->row < v->top)
+		v->top = b->row;
+	else if (b->row >= v->top + (size_t)rows)
+		v->top = b->row - (size_t)rows + 1;
+	if (b->start_ns >= v->t0 && b->start_ns < v->t1)
+		return;
+	if (b->end_ns > v->t0 && b->start_ns < v->t0)
+		return;		/* it reaches into the window */
+	if (b->end_ns - b->start_ns >= span)
+		v->t0 = b->start_ns;
+	else
+		v->t0 = b->start_ns + (b->end_ns - b->start_ns) / 2 - span / 2;
+	v->t1 = v->t0 + span;
+	tlview_pan(v, 0);
+}
+
+void tlview_zoom(struct tlview *v, int64_t at, double factor)
+{
+	int64_t span = v->t1 - v->t0, full = v->hi - v->lo;
+	double s = (double)span * factor;
+	int64_t ns = s < MIN_SPAN_NS ? MIN_SPAN_NS : s > (double)full ? full : (int64_t)s;
+
+	if (at < v->t0 || at > v->t1)
+		at = v->t0 + span / 2;
+	/* AT stays where it was on the screen. */
+	v->t0 = at - (int64_t)((double)(at - v->t0) * ((double)ns / (double)span));
+	v->t1 = v->t0 + ns;
+	tlview_pan(v, 0);
+}
+
+void tlview_pan(struct tlview *v, double fraction)
+{
+	int64_t span = v->t1 - v->t0;
+
+	if (span > v->hi - v->lo)
+		span = v->hi - v->lo;
+	v->t0 += (int64_t)((double)span * fraction);
+	if (v->t0 < v->lo)
+		v->t0 = v->lo;
+	if (v->t0 + span > v->hi)
+		v->t0 = v->hi - span;
+	v->t1 = v->t0 + span;
+}
+
+const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
+{
+	int lw = tlview_label_width(v->cols_shown), w = v->cols_shown - lw;
+	size_t r = v->top + (size_t)(y - 1);
+	const struct tl_row *row;
+	int64_t from, to;
+	size_t i;
+
+	if (y < 1 || x < lw || w < 4 || r >= v->tl->nr_rows)
+		return NULL;
+	row = &v->tl->rows[r];
+	from = time_of(v, x - lw, w);
+	to = time_of(v, x - lw + 1, w);
+	i = timeline_first_after(row, from);
+	if (i < row->nr && row->blocks[i].start_ns < (to > from ? to : from + 1))
+		return &row->blocks[i];
+	return NULL;
+}

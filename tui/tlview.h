@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tlview: a window onto a timeline (model/timeline.h) and its picture on
+ * a canvas -- a ruler, then one line per row of each lane (a CPU
+ * thread's ops nested by depth, a GPU stream's kernels), each block drawn
+ * as [name] where it has room, as '|' where it has one cell, and '#'
+ * where several blocks share one.  Painting asks the index for what lies
+ * in the window, row by row and cell by cell, so it costs the size of
+ * the screen, not of the trace.  No curses here: pane_timeline.c keeps a
+ * tlview, draw.c shows the canvas.
+ */
+#ifndef TUI_TLVIEW_H
+#define TUI_TLVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/timeline.h"
+#include "canvas.h"
+
+struct tlview {
+	const struct timeline *tl;
+	int64_t lo, hi;			/* what may be shown: a step, or all */
+	int64_t t0, t1;			/* the window, lo <= t0 < t1 <= hi */
+	size_t top;			/* the first row on screen */
+	int rows_shown;			/* rows the last picture had room for */
+	int cols_shown;			/* its width */
+};
+
+/* How blocks look: which is selected, which the view keeps (a filter, a
+ * step), and the name to write (short names). */
+struct tlview_style {
+	const struct tl_block *sel;
+	bool has_filter;		/* blocks not kept are dimmed */
+	bool (*is_kept)(const struct tl_block *b, void *ctx);
+	void *ctx;
+	const char *(*name_of)(const char *name, const void *ctx);
+	const void *name_ctx;
+};
+
+/* Show LO..HI of TL, all of it. */
+void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64_t hi);
+/* The picture of the window on C (sized by the caller). */
+void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas *c);
+/* Move the window so that B is on screen (the same span, centred on B
+ * when it was off it). */
+void tlview_show(struct tlview *v, const struct tl_block *b);
+/* Zoom by FACTOR (< 1: in) around time AT; the window stays in lo..hi
+ * and at least a microsecond wide. */
+void tlview_zoom(struct tlview *v, int64_t at, double factor);
+/* Move the window by FRACTION of its span (negative: earlier). */
+void tlview_pan(struct tlview *v, double fraction);
+/* The block drawn at cell (Y, X) of the last picture, or NULL. */
+const struct tl_block *tlview_hit(const struct tlview *v, int y, int x);
+/* The width of the lane names' column for a canvas COLS wide. */
+int tlview_label_width(int cols);
+/* "12.5 ms": a time on the ruler, compactly, into BUF. */
+size_t tlview_fmt_time(int64_t ns, char *buf, size_t size);
+
+#endif
