@@ -184,24 +184,27 @@ static const struct column col_host_total = {
 	.help = "host (CPU) time from the op's start to its end (Host Total Duration)",
 };
 static const struct column col_dev_mean = {
-	.key = "device_mean", .title = "Dev mean", .kind = COL_TIME, .width = 10,
+	.key = "device_mean", .title = "Dev total mean", .kind = COL_TIME, .width = 10,
 	.get = get_mean, .attr = ATTR_FILE_DEVICE_MEAN,
-	.help = "device total per call; where the file states the mean (key_averages' CUDA "
-		"time avg, a Paddle Avg), the file's value",
+	.help = "device total time per call (the mean of Dev total, not of Dev self); where "
+		"the file states the mean (key_averages' CUDA time avg, a Paddle Avg), the "
+		"file's value",
 };
 static const struct column col_dev_share = {
-	.key = "device_self_pct", .title = "Dev %", .kind = COL_PCT, .width = 7,
+	.key = "device_self_pct", .title = "Dev self %", .kind = COL_PCT, .width = 7,
 	.get = get_share, .arg = offsetof(struct agg_row, device_self_ns),
 	.attr = ATTR_FILE_DEVICE_SELF_PCT,
-	.help = "device self time as a share of all ops' device self time; where the file "
-		"states the percentage (key_averages' Self CUDA %), the file's value",
+	.help = "Dev self as a share of all ops' device self time (an op whose kernels are "
+		"launched by the ops it calls has a large Dev total and a small Dev self %); "
+		"where the file states the percentage (key_averages' Self CUDA %), the file's "
+		"value",
 };
 static const struct column col_host_share = {
-	.key = "host_self_pct", .title = "Host %", .kind = COL_PCT, .width = 7,
+	.key = "host_self_pct", .title = "Host self %", .kind = COL_PCT, .width = 7,
 	.get = get_share, .arg = offsetof(struct agg_row, host_self_ns),
 	.attr = ATTR_FILE_HOST_SELF_PCT,
-	.help = "host self time as a share of all ops' host self time; where the file states "
-		"the percentage (key_averages' Self CPU %), the file's value",
+	.help = "Host self as a share of all ops' host self time; where the file states the "
+		"percentage (key_averages' Self CPU %), the file's value",
 };
 static const struct column col_k_total = {
 	.key = "total", .title = "Total", .kind = COL_TIME, .width = 10, I64(device_total_ns),
@@ -210,7 +213,7 @@ static const struct column col_k_total = {
 static const struct column col_k_mean = {
 	.key = "mean", .title = "Mean", .kind = COL_TIME, .width = 10, .get = get_mean,
 	.attr = ATTR_FILE_DEVICE_MEAN,
-	.help = "total per call; where the file states the mean, the file's value",
+	.help = "Total per call; where the file states the mean, the file's value",
 };
 static const struct column col_k_max = {
 	.key = "max", .title = "Max", .kind = COL_TIME, .width = 10, .get = get_max,
@@ -221,15 +224,15 @@ static const struct column col_k_min = {
 	.help = "the shortest call",
 };
 static const struct column col_k_share = {
-	.key = "total_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,
+	.key = "total_pct", .title = "Total %", .kind = COL_PCT, .width = 7, .get = get_share,
 	.arg = offsetof(struct agg_row, device_total_ns), .attr = ATTR_FILE_DEVICE_TOTAL_PCT,
-	.help = "share of the total in this table; where the file states the percentage (a "
-		"Paddle Kernel Summary ratio), the file's value",
+	.help = "Total as a share of the total of every row of this table; where the file "
+		"states the percentage (a Paddle Kernel Summary ratio), the file's value",
 };
 static const struct column col_k_op_share = {
-	.key = "share_pct", .title = "Share", .kind = COL_PCT, .width = 7, .get = get_share,
+	.key = "share_pct", .title = "Op total %", .kind = COL_PCT, .width = 7, .get = get_share,
 	.arg = offsetof(struct agg_row, device_total_ns),
-	.help = "share of the drilled op's device total time",
+	.help = "Total as a share of the drilled op's device total time",
 };
 static const struct column col_bpsm = {
 	.key = "blocks_per_sm", .title = "Blk/SM", .kind = COL_REAL, .width = 7, .get = get_bpsm,
