@@ -54,6 +54,22 @@
 	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
 	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
+	X(INSPECT, "inspect", "Show all about the row: its full name, each column with its meaning, its attributes, what it launched or what launched it") \
+	X(SHORT_NAMES, "short-names", "Show names short (C++ template arguments, parameters and namespaces elided) or in full") \
+	X(COLUMNS, "columns", "Choose which columns the pane shows and their order (saved in the config file)") \
+	X(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
+	X(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
+	X(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
+	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first instance") \
+	X(ZOOM_IN, "zoom-in", "Timeline: show less time, around the selected block") \
+	X(ZOOM_OUT, "zoom-out", "Timeline: show more time, around the selected block") \
+	X(ZOOM_ALL, "zoom-all", "Timeline: show the whole step (or profile)") \
+	X(PAN_LEFT, "pan-left", "Timeline: move the view half a screen earlier") \
+	X(PAN_RIGHT, "pan-right", "Timeline: move the view half a screen later") \
+	X(PREV_BLOCK, "prev-block", "Timeline: select the block before this one in its lane") \
+	X(NEXT_BLOCK, "next-block", "Timeline: select the block after this one in its lane") \
+	X(PREV_INSTANCE, "prev-instance", "Timeline: select the previous block of the same name") \
+	X(NEXT_INSTANCE, "next-instance", "Timeline: select the next block of the same name") \
 	X(REDRAW, "redraw", "Redraw the screen")
 
 enum action {

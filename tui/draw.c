@@ -10,16 +10,19 @@
  * reach the terminal.
  */
 #include <curses.h>
+#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../model/strbuf.h"
 #include "../model/util.h"
+#include "columns.h"
+#include "shortnames.h"
 #include "ui_int.h"
 
 #define MIN_COLS 40
 #define MIN_LINES 10
-#define MAX_COLS 256		/* columns a pane may show */
 
 enum {
 	PAIR_TITLE = 1, PAIR_TAB, PAIR_MATCH, PAIR_ERROR, PAIR_HEADER, PAIR_FOOT, PAIR_BAR0,
@@ -129,6 +132,13 @@ struct layout {
 	int nr;			/* columns shown, in screen order */
 	int col[MAX_COLS];	/* pane column index */
 	int x[MAX_COLS], w[MAX_COLS];
+	int first_scrolled;	/* index in col[] of the first column that
+				   scrolls (the ones up to the name stay) */
+	const int *sc;		/* the columns that scroll, in screen order */
+	size_t nr_sc;
+	int order[MAX_COLS];	/* what sc points into */
+	int flex[8], nr_flex;	/* flexible text columns: share what is left */
+	bool more_left;		/* columns scrolled off at the left */
 	bool more_right;	/* columns cut off at the right */
 	int64_t bar_scale;	/* a bar column: the widest row, a full bar */
 	const char *const *legend;	/* the bar's segment names */
@@ -139,14 +149,6 @@ struct layout {
 static int bar_width(int cols)
 {
 	return cols >= 120 ? 40 : cols >= 100 ? 30 : cols >= 80 ? 20 : 12;
-}
-
-static int name_col(const struct pane *pane)
-{
-	for (size_t c = 0; c < pane->nr_cols; c++)
-		if (pane->cols[c].kind == COL_NAME)
-			return (int)c;
-	return -1;
 }
 
 static int fixed_width(const struct ui *ui, const struct column *c, int cols)
@@ -160,6 +162,14 @@ static int fixed_width(const struct ui *ui, const struct column *c, int cols)
 	/* Numbers get a blank of their own on the left, so that a full
 	 * "376.499 us" never touches its neighbour. */
 	return c->kind == COL_BAR || c->kind == COL_TEXT || c->kind == COL_NAME ? w : w + 1;
+}
+
+/* The name as the screen shows it: escaped, and short when asked. */
+static const char *shown_name(const struct ui *ui, const char *name)
+{
+	if (ui->short_names)
+		name = shortnames_get(ui->short_names, name);
+	return name;
 }
 
 /* The widest name among the first rows and those on screen, with the
@@ -176,7 +186,7 @@ static int natural_name_width(const struct ui *ui, const struct pane *pane, int 
 
 		if (i >= pane->nr_view)
 			break;
-		s = screen_text(ui, pane_row_name(pane, pane_row(pane, i)));
+		s = screen_text(ui, shown_name(ui, pane_row_name(pane, pane_row(pane, i))));
 		w = (int)u8_width(s, strlen(s));
 		if (pane->ops->row_depth)
 			w += 2 * pane->ops->row_depth(pane, i) + 2;
@@ -184,8 +194,8 @@ static int natural_name_width(const struct ui *ui, const struct pane *pane, int 
 			best = w;
 	}
 	for (size_t f = 0; f < pane->nr_foot; f++) {
-		int w = (int)u8_width(pane_row_name(pane, pane->foot[f]),
-				      strlen(pane_row_name(pane, pane->foot[f])));
+		const char *s = pane_row_name(pane, pane->foot[f]);
+		int w = (int)u8_width(s, strlen(s));
 
 		if (w > best)
 			best = w;
@@ -193,81 +203,140 @@ static int natural_name_width(const struct ui *ui, const struct pane *pane, int 
 	return best;
 }
 
+/*
+ * Place the scrolled columns SC[FROM..NR) in at most ROOM cells: into L
+ * from its column NR on.  A flexible text column (width 0) takes 10
+ * cells here and a share of what is left later (L->flex).  Returns the
+ * cells used; *ALL says whether every column fitted.  SQUEEZE: the last
+ * number may do with one cell less (the marker wants it).
+ */
+static int place(const struct ui *ui, const struct pane *pane, const int *sc, size_t nr,
+		 size_t from, int room, int cols, struct layout *L, bool *all, bool squeeze)
+{
+	int used = 0;
+
+	*all = true;
+	for (size_t i = from; i < nr && L->nr < MAX_COLS; i++) {
+		const struct column *col = &pane->cols[sc[i]];
+		bool is_flex = col->kind == COL_TEXT && col->width == 0;
+		int w = is_flex ? 10 : fixed_width(ui, col, cols);
+
+		if (used + w > room) {
+			/* The last number may give up the blank it keeps on
+			 * its left (fixed_width()) to the marker. */
+			bool is_num = col->kind != COL_TEXT && col->kind != COL_BAR;
+
+			*all = false;
+			if (!squeeze || !is_num || used + w - 1 > room)
+				break;
+			w--;
+			squeeze = false;
+		}
+		if (is_flex && L->nr_flex < (int)ARRAY_SIZE(L->flex))
+			L->flex[L->nr_flex++] = L->nr;
+		L->col[L->nr] = sc[i];
+		L->w[L->nr++] = w;
+		used += w + 1;
+		if (!*all)
+			break;
+	}
+	return used;
+}
+
+/*
+ * Columns across the screen.  The columns up to the name stay put; the
+ * others scroll (h and l: pane->hscroll of them are hidden at the left).
+ * The name's width is settled on the unscrolled screen, so it stays as
+ * it is while the others scroll: up to 40% of the width (20 cells at
+ * least) before the numbers get theirs -- more on a wide screen, where
+ * the numbers fit anyway -- then whatever the numbers leave, up to the
+ * widest name.
+ */
 static void layout(const struct ui *ui, struct pane *pane, int cols, struct layout *L)
 {
-	int nc = name_col(pane), used = 0, flex = -1, name_w = 0, natural;
-	size_t first;
+	int *order = L->order, nc = -1, name_w = 0, natural = 0, fixed = 0, nums = 0;
+	size_t n, p = 0, nr_sc;
+	const int *sc;
+	bool all;
 
 	memset(L, 0, sizeof(*L));
+	n = columns_order(&ui->cols[pane->ops->id], pane, order, MAX_COLS);
+	for (size_t i = 0; i < n && nc < 0; i++)
+		if (pane->cols[order[i]].kind == COL_NAME)
+			nc = order[i], p = i;
 	/* Columns up to the name stay put; the ones after it scroll. */
-	for (int c = 0; c < nc && L->nr < MAX_COLS; c++) {
-		L->col[L->nr++] = c;
-		used += fixed_width(ui, &pane->cols[c], cols) + 1;
+	for (size_t i = 0; nc >= 0 && i < p; i++) {
+		L->col[L->nr] = order[i];
+		L->w[L->nr++] = fixed_width(ui, &pane->cols[order[i]], cols);
+		fixed += L->w[L->nr - 1] + 1;
 	}
-	natural = nc >= 0 ? natural_name_width(ui, pane, nc) : 0;
+	sc = nc >= 0 ? order + p + 1 : order;
+	nr_sc = nc >= 0 ? n - p - 1 : n;
+	L->sc = sc;
+	L->nr_sc = nr_sc;
+	if (pane->hscroll >= nr_sc)
+		pane->hscroll = nr_sc ? nr_sc - 1 : 0;
 	if (nc >= 0) {
-		/* The name matters most: up to 40% of the width before
-		 * numbers get theirs, 20 cells at least. */
-		int want = cols * 2 / 5 > 20 ? cols * 2 / 5 : 20;
+		int avail = cols - fixed, want = avail * 2 / 5, left;
+		struct layout probe = *L;
 
+		for (size_t i = 0; i < nr_sc; i++) {
+			const struct column *c = &pane->cols[sc[i]];
+
+			if (c->kind != COL_TEXT && c->kind != COL_BAR)
+				nums += fixed_width(ui, c, cols) + 1;
+		}
+		if (want < avail - nums)
+			want = avail - nums;
+		if (want < 20)
+			want = 20;
+		natural = natural_name_width(ui, pane, nc);
 		name_w = natural < want ? natural : want;
-		L->col[L->nr++] = nc;
-		used += name_w + 1;
-	}
-	first = (size_t)(nc + 1) > pane->hscroll ? (size_t)(nc + 1) : pane->hscroll;
-	for (size_t c = first; c < pane->nr_cols && L->nr < MAX_COLS; c++) {
-		const struct column *col = &pane->cols[c];
-		int w;
-
-		if (col->kind == COL_TEXT && col->width == 0) {
-			if (used + 10 > cols) {
-				L->more_right = true;
-				break;
-			}
-			flex = L->nr;
-			L->col[L->nr++] = (int)c;
-			used += 10 + 1;
-			continue;
-		}
-		w = fixed_width(ui, col, cols);
-		if (used + w > cols) {
-			L->more_right = true;
-			break;
-		}
-		L->col[L->nr++] = (int)c;
-		used += w + 1;
-	}
-	/* What is left goes to the name (up to its natural width when a
-	 * flexible text column wants the rest). */
-	{
-		int left = cols - used;
-
-		if (nc >= 0) {
-			/* Never wider than its widest name: the numbers then
-			 * sit next to the names, the blank goes right. */
+		/* What the unscrolled columns leave goes to the name, up to
+		 * its widest (half of it when a flexible column wants it). */
+		left = avail - (name_w + 1) - place(ui, pane, sc, nr_sc, 0, avail - name_w - 1, cols,
+						    &probe, &all, false);
+		if (!all)
+			left--;		/* the marker's cell */
+		{
 			int grow = natural - name_w < left ? natural - name_w : left;
 
-			if (flex >= 0 && grow > left / 2)
+			if (probe.nr_flex && grow > left / 2)
 				grow = left / 2;
-
-			if (grow < 0)
-				grow = 0;
-			name_w += grow;
-			left -= grow;
+			if (grow > 0)
+				name_w += grow;
 		}
-		used = 0;
-		for (int i = 0; i < L->nr; i++) {
-			const struct column *col = &pane->cols[L->col[i]];
+		L->col[L->nr] = nc;
+		L->w[L->nr++] = name_w;
+		fixed += name_w + 1;
+	}
+	L->first_scrolled = L->nr;
+	L->more_left = pane->hscroll > 0;
+	{
+		int room = cols - fixed, used;
 
-			L->x[i] = used;
-			if (L->col[i] == nc)
-				L->w[i] = name_w;
-			else if (i == flex)
-				L->w[i] = 10 + left;
-			else
-				L->w[i] = fixed_width(ui, col, cols);
-			used += L->w[i] + 1;
+		used = place(ui, pane, sc, nr_sc, pane->hscroll, room, cols, L, &all, false);
+		if (!all) {
+			/* The last cell is the marker's: columns cut off at the
+			 * right say so. */
+			L->nr = L->first_scrolled;
+			L->nr_flex = 0;
+			used = place(ui, pane, sc, nr_sc, pane->hscroll, room - 1, cols, L, &all, true);
+			L->more_right = true;
+			room--;
 		}
+		/* The flexible columns share what is left, the first ones
+		 * taking the odd cells. */
+		for (int k = 0; k < L->nr_flex && room - used > 0; k++) {
+			int share = (room - used) / (L->nr_flex - k);
+
+			L->w[L->flex[k]] += share;
+			used += share;
+		}
+	}
+	for (int i = 0, x = 0; i < L->nr; i++) {
+		L->x[i] = x;
+		x += L->w[i] + 1;
 	}
 }
 
@@ -388,10 +457,12 @@ static void draw_name(const struct ui *ui, const struct pane *pane, size_t i, co
 		px = put_cut(ui, y, x, prefix, width, false);
 	}
 	{
-		const char *shown = screen_text(ui, name);
+		const char *shown;
 		size_t spans[8][2];
 		size_t nr = 0;
 
+		name = shown_name(ui, name);
+		shown = screen_text(ui, name);
 		put_cut(ui, y, x + px, shown, width - px, true);
 		/* Highlight the matches (when the name needed no escaping,
 		 * so the byte offsets still hold). */
@@ -420,8 +491,44 @@ static void draw_name(const struct ui *ui, const struct pane *pane, size_t i, co
 	}
 }
 
+#define MAX_WRAP 64		/* lines a wrapped cell may take */
+
+/* The lines ROW takes: 1, or more where a wrapping column needs them. */
+static int row_height(const struct ui *ui, const struct pane *pane, const struct layout *L,
+		      const void *row)
+{
+	size_t spans[1][2];
+	int h = 1;
+
+	for (int k = 0; k < L->nr; k++) {
+		const struct column *col = &pane->cols[L->col[k]];
+		struct cell v;
+		size_t n;
+
+		if (!col->wrap)
+			continue;
+		v = pane_cell(pane, row, (size_t)L->col[k]);
+		if (v.type != CELL_TEXT)
+			continue;
+		n = fmt_wrap(screen_text(ui, v.v.s), (size_t)L->w[k], spans, 0);
+		if ((int)n > h)
+			h = n > MAX_WRAP ? MAX_WRAP : (int)n;
+	}
+	return h;
+}
+
+static bool has_wrap(const struct pane *pane, const struct layout *L)
+{
+	for (int k = 0; k < L->nr; k++)
+		if (pane->cols[L->col[k]].wrap)
+			return true;
+	return false;
+}
+
+/* Draw ROW on LINES lines from Y (its wrapped cells on all of them, the
+ * others on the first). */
 static void draw_row(const struct ui *ui, const struct pane *pane, const struct layout *L,
-		     const void *row, size_t i, int y, bool selected, bool is_foot)
+		     const void *row, size_t i, int y, int lines, bool selected, bool is_foot)
 {
 	char buf[256];
 
@@ -429,9 +536,11 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 		attron(A_REVERSE);
 	if (is_foot)
 		attron(attr_foot);
-	move(y, 0);
-	for (int x = 0; x < COLS; x++)
-		addch(' ');
+	for (int j = 0; j < lines; j++) {
+		move(y + j, 0);
+		for (int x = 0; x < COLS; x++)
+			addch(' ');
+	}
 	for (int k = 0; k < L->nr; k++) {
 		const struct column *col = &pane->cols[L->col[k]];
 		struct cell v;
@@ -449,6 +558,21 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 				  y, L->x[k], L->w[k], selected);
 			if (selected)
 				attron(A_REVERSE);
+			continue;
+		}
+		if (v.type == CELL_TEXT && col->wrap && lines > 1) {
+			size_t spans[MAX_WRAP][2], n;
+			char *text = xstrdup(screen_text(ui, v.v.s));
+
+			n = fmt_wrap(text, (size_t)L->w[k], spans, MAX_WRAP);
+			for (size_t j = 0; j < n && j < (size_t)lines; j++) {
+				char save = text[spans[j][1]];
+
+				text[spans[j][1]] = '\0';
+				put_cut(ui, y + (int)j, L->x[k], text + spans[j][0], L->w[k], false);
+				text[spans[j][1]] = save;
+			}
+			free(text);
 			continue;
 		}
 		if (v.type == CELL_TEXT) {
@@ -487,8 +611,10 @@ static void draw_header(const struct ui *ui, const struct pane *pane, const stru
 		else
 			put_right(y, L->x[k], title, L->w[k]);
 	}
-	/* More columns to the right: say so where there is room. */
-	if (L->more_right && L->nr && L->x[L->nr - 1] + L->w[L->nr - 1] < COLS - 1)
+	/* Columns hidden on either side: a marker where they are. */
+	if (L->more_left && L->first_scrolled > 0)
+		mvaddstr(y, L->x[L->first_scrolled] - 1, ui_glyph(ui, "\xe2\x80\xb9", "<"));
+	if (L->more_right)
 		mvaddstr(y, COLS - 1, ui_glyph(ui, "\xe2\x80\xba", ">"));
 	attroff(attr_header);
 }
@@ -545,20 +671,32 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 		int avail = COLS - rw - 1, lw = (int)u8_width(left, strlen(left));
 		int head = (int)u8_width(" proftui - ", 11);
 
-		if (lw > avail && (int)u8_width(path, strlen(path)) + head > avail && avail > head + 8) {
-			/* A deep drill path: its end says most, keep that. */
-			const char *tail = path;
-			size_t pw = u8_width(path, strlen(path));
+		if (lw > avail && (int)u8_width(path, strlen(path)) + head > avail) {
+			/* A deep drill path: it keeps its start (the pane it
+			 * began in) and its end (where it is), and loses the
+			 * middle. */
+			char first[512];
+			const char *sep = ui_glyph(ui, " \xe2\x80\xba ", " > ");
+			const char *title = ui->stack[ui->tab][0]->title, *tail;
+			size_t fl = fmt_escape(title, strlen(title), !ui->utf8, first, sizeof(first));
+			int budget, pw;
 
-			while (*tail && (int)pw > avail - head - 1) {
+			if (strncmp(path, first, fl) || strncmp(path + fl, sep, strlen(sep)))
+				fl = 0;		/* not the path of a stack: cut its end */
+			tail = fl ? path + fl + strlen(sep) : path;
+			budget = avail - head - (fl ? (int)u8_width(first, fl) + (int)u8_width(sep, strlen(sep)) : 0) - 1;
+			pw = (int)u8_width(tail, strlen(tail));
+			while (*tail && pw > budget) {
 				uint32_t cp;
 				size_t len = u8_decode(tail, strlen(tail), &cp);
 
-				pw -= (size_t)u8_cp_width(cp);
+				pw -= u8_cp_width(cp);
 				tail += len;
 			}
-			snprintf(left, sizeof(left), " proftui %s %s%s", ui_glyph(ui, "\xc2\xb7", "-"),
-				 ui_glyph(ui, "\xe2\x80\xa6", "~"), tail);
+			if (budget >= 8)
+				snprintf(left, sizeof(left), " proftui %s %.*s%s%s%s",
+					 ui_glyph(ui, "\xc2\xb7", "-"), (int)fl, first, fl ? sep : "",
+					 ui_glyph(ui, "\xe2\x80\xa6", "~"), tail);
 		}
 		put_cut(ui, 0, 0, left, avail, false);
 		mvaddstr(0, COLS - rw, right);
@@ -566,16 +704,18 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	attroff(attr_title);
 }
 
-static void draw_tabs(const struct ui *ui)
+static void draw_tabs(struct ui *ui)
 {
 	int x = 0;
 
 	move(1, 0);
 	clrtoeol();
+	ui->map.nr_tabs = 0;
 	for (int t = 0; t < ui->nr_tabs && x < COLS; t++) {
 		char label[64];
 		bool active = t == ui->tab;
 
+		ui->map.tab_x[ui->map.nr_tabs++] = x;
 		snprintf(label, sizeof(label), " %d %s ", t + 1, pane_title(ui->tab_ops[t]));
 		if (active)
 			attron(attr_tab);
@@ -584,6 +724,7 @@ static void draw_tabs(const struct ui *ui)
 			attroff(attr_tab);
 		if (x < COLS)
 			mvaddch(1, x++, ' ');
+		ui->map.tab_x[ui->map.nr_tabs] = x;
 	}
 }
 
@@ -621,7 +762,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 		snprintf(right, sizeof(right), " %zu/%zu matched", pane->nr_view, pane->nr_rows);
 	} else if (pane->ops->status) {
 		pane->ops->status(pane, right, sizeof(right));
-	} else if (L->nr_legend) {
+	} else if (L && L->nr_legend) {
 		size_t n = 0;
 
 		for (size_t k = 0; k < L->nr_legend && n < sizeof(right) - 40; k++)
@@ -656,9 +797,11 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 	}
 }
 
-/* The actions the bar's hint names on a pane that names none. */
+/* The actions the bar's hint names on a pane that names none, where
+ * they apply (hint_applies()). */
 static const enum action generic_hints[] = {
-	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_EXPORT, ACT_BACK, ACT_NONE,
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_INSPECT, ACT_EXPORT, ACT_BACK,
+	ACT_NONE,
 };
 
 /* The words each action goes by in the hint. */
@@ -666,27 +809,65 @@ static const char *hint_word(enum action a)
 {
 	switch (a) {
 	case ACT_SORT_DEVICE_SELF:
+	case ACT_SORT_HOST_SELF:
 		return "sort";
 	case ACT_TOGGLE_FOLD:
 		return "fold";
+	case ACT_TIMELINE_JUMP:
+		return "timeline";
+	case ACT_TOGGLE_COLUMN:
+		return "show/hide";
+	case ACT_COLUMN_UP:
+		return "move up";
+	case ACT_COLUMN_DOWN:
+		return "move down";
+	case ACT_NEXT_INSTANCE:
+		return "next same";
+	case ACT_ZOOM_IN:
+		return "zoom";
+	case ACT_ZOOM_OUT:
+		return "out";
 	default:
 		return action_name(a);
 	}
 }
 
-/* The keys of a few actions, as the bar's hint: "? help  / filter ...",
- * for one pane type (its keymap section and its own hint list) into BUF. */
-static void make_hint(const struct keymap *km, const struct pane_ops *ops, char *buf,
-		      size_t size)
+/* Whether the generic hint's action A does something on PANE: a sort key
+ * needs its column, Enter a drill-down, i a row. */
+static bool hint_applies(const struct pane *pane, enum action a)
 {
-	const enum action *acts = ops->hints ? ops->hints : generic_hints;
+	switch (a) {
+	case ACT_SORT_DEVICE_SELF:
+		return pane_column(pane, "device_self") >= 0 || pane_column(pane, "total") >= 0;
+	case ACT_SORT_HOST_SELF:
+		return pane_column(pane, "host_self") >= 0;
+	case ACT_DRILL:
+		return pane->ops->drill != NULL;
+	case ACT_INSPECT:
+		return pane->nr_rows > 0;
+	default:
+		return true;
+	}
+}
+
+/* The keys of a few actions, as the bar's hint: "? help  / filter ...",
+ * for PANE (its keymap section, its own hint list or the generic one
+ * where it applies) into BUF. */
+static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size)
+{
+	const enum action *acts = pane->ops->hints ? pane->ops->hints : generic_hints;
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; acts[i] != ACT_NONE && n < size; i++) {
 		char keys[128], *best, *k;
+		enum action a = acts[i];
 
-		if (!keymap_keys_of(km, KS_PANE(ops->id), acts[i], keys, sizeof(keys)))
+		if (!pane->ops->hints && a == ACT_SORT_DEVICE_SELF && !hint_applies(pane, a))
+			a = ACT_SORT_HOST_SELF;
+		if (!pane->ops->hints && !hint_applies(pane, a))
+			continue;
+		if (!keymap_keys_of(km, KS_PANE(pane->ops->id), a, keys, sizeof(keys)))
 			continue;
 		/* The shortest of its keys: "q" rather than "<BS>". */
 		best = keys;
@@ -694,14 +875,8 @@ static void make_hint(const struct keymap *km, const struct pane_ops *ops, char 
 			if (strlen(k) < strlen(best))
 				best = k;
 		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
-				      hint_word(acts[i]));
+				      hint_word(a));
 	}
-}
-
-void draw_init_hints(struct ui *ui)
-{
-	for (size_t i = 0; i < NR_PANES; i++)
-		make_hint(&ui->km, pane_types[i].ops, ui->hint[i], sizeof(ui->hint[i]));
 }
 
 static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
@@ -750,18 +925,113 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 			attroff(attr_error);
 		return;
 	}
-	attron(A_DIM);
-	put_cut(ui, y, 0, ui->hint[pane->ops->id], COLS - 1, false);
-	attroff(A_DIM);
+	{
+		char hint[512];
+
+		make_hint(&ui->km, pane, hint, sizeof(hint));
+		attron(A_DIM);
+		put_cut(ui, y, 0, hint, COLS - 1, false);
+		attroff(A_DIM);
+	}
+}
+
+/* The name the canvas writes for a profile's name: short when asked. */
+static const char *canvas_name(const char *name, const void *ctx)
+{
+	return shown_name(ctx, name);
+}
+
+static attr_t canvas_attr(const struct ui *ui, uint8_t a)
+{
+	switch (a) {
+	case CA_DIM:
+		return A_DIM;
+	case CA_BOLD:
+	case CA_LABEL:
+		return A_BOLD;
+	case CA_HEADER:
+		return attr_header;
+	case CA_SELECTED:
+		return A_REVERSE | A_BOLD;
+	case CA_MATCH:
+		return attr_match;
+	case CA_PLAIN:
+		return A_NORMAL;
+	default:
+		if (a >= CA_BLOCK && a < CA_BLOCK + CA_NR_BLOCKS && ui->color)
+			return COLOR_PAIR(PAIR_BAR0 + (a - CA_BLOCK));
+		return A_NORMAL;
+	}
+}
+
+/* A picture pane: the canvas between the tabs and the status line. */
+static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
+{
+	struct canvas *c = &ui->canvas;
+
+	canvas_reset(c, rows, COLS);
+	c->ascii = !ui->utf8;
+	c->name_of = canvas_name;
+	c->name_ctx = ui;
+	pane->ops->canvas(pane, c);
+	for (int y = 0; y < c->rows; y++) {
+		move(y0 + y, 0);
+		for (int x = 0; x < c->cols; x++) {
+			const struct canvas_cell *cell = canvas_at(c, y, x);
+			attr_t a = canvas_attr(ui, cell->attr);
+
+			if (!cell->ch[0])
+				continue;	/* the right half of a wide character */
+			attron(a);
+			mvaddstr(y0 + y, x, cell->ch);
+			attroff(a);
+		}
+	}
+	ui->map.is_canvas = true;
+	ui->map.header_y = -1;
+	ui->map.list_y = y0;
+	ui->map.nr_lines = rows;
+}
+
+/* Where an empty pane says where the data is: the tabs that have rows. */
+static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int rows)
+{
+	char why[512] = "no rows here", where[512];
+	size_t n = 0;
+
+	if (rows < 1)
+		return;
+	if (pane->filter)
+		snprintf(why, sizeof(why), "no row matches the filter (Esc clears it)");
+	else if (pane->ops->empty_text)
+		pane->ops->empty_text(pane, why, sizeof(why));
+	put_cut(ui, y, 2, screen_text(ui, why), COLS - 3, false);
+	if (pane->filter || rows < 3)
+		return;
+	where[0] = '\0';
+	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
+		if (ui->stack[t][0] == pane || !ui->stack[t][0]->nr_rows)
+			continue;
+		n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s (%d)", n ? ", " : "",
+				      pane_title(ui->tab_ops[t]), t + 1);
+	}
+	if (where[0]) {
+		char line[640];
+
+		snprintf(line, sizeof(line), "this profile's data is in: %s", where);
+		put_cut(ui, y + 2, 2, line, COLS - 3, false);
+	}
 }
 
 void draw_screen(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct layout L;
-	int list_top = 3, list_rows, foot_rows;
+	int list_top = 3, list_rows, foot_rows, y;
+	bool wrap;
 
 	erase();
+	memset(&ui->map, 0, sizeof(ui->map));
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		const char *msg = "terminal too small";
 
@@ -779,46 +1049,153 @@ void draw_screen(struct ui *ui)
 		list_rows = LINES - list_top - 2;
 	}
 	ui->list_rows = list_rows;
-	/* Keep the cursor on screen. */
 	if (pane->cursor >= pane->nr_view)
 		pane->cursor = pane->nr_view ? pane->nr_view - 1 : 0;
-	if (pane->cursor < pane->top)
-		pane->top = pane->cursor;
-	if (pane->cursor >= pane->top + (size_t)list_rows)
-		pane->top = pane->cursor - (size_t)list_rows + 1;
-	if (pane->top + (size_t)list_rows > pane->nr_view)
-		pane->top = pane->nr_view > (size_t)list_rows ? pane->nr_view - (size_t)list_rows : 0;
+	if (pane->ops->canvas) {
+		draw_title(ui, pane);
+		draw_tabs(ui);
+		draw_canvas(ui, pane, 2, LINES - 4);
+		ui->more_left = ui->more_right = false;
+		draw_status(ui, pane, NULL, LINES - 2);
+		draw_bar_line(ui, pane, LINES - 1);
+		refresh();
+		return;
+	}
 
 	layout(ui, pane, COLS, &L);
 	if (ui->reveal_sort && pane->sort_col >= 0) {
-		/* Scroll right until the sort column shows (or give up). */
-		for (int tries = 0; tries < (int)pane->nr_cols; tries++) {
+		/* Scroll until the sort column shows (a hidden one cannot). */
+		size_t k = 0;
+
+		while (k < L.nr_sc && L.sc[k] != pane->sort_col)
+			k++;
+		for (int tries = 0; k < L.nr_sc && tries < (int)L.nr_sc; tries++) {
 			bool shown = false;
 
-			for (int k = 0; k < L.nr; k++)
-				shown |= L.col[k] == pane->sort_col;
+			for (int i = 0; i < L.nr; i++)
+				shown |= L.col[i] == pane->sort_col;
 			if (shown)
 				break;
-			pane->hscroll = pane->hscroll < (size_t)pane->sort_col ? pane->hscroll + 1 : 0;
+			pane->hscroll = pane->hscroll > k ? k : pane->hscroll + 1;
 			layout(ui, pane, COLS, &L);
 		}
 		ui->reveal_sort = false;
+	}
+	ui->more_left = L.more_left;
+	ui->more_right = L.more_right;
+
+	/* Keep the cursor's row on screen, all of its lines. */
+	wrap = has_wrap(pane, &L);
+	if (pane->cursor < pane->top)
+		pane->top = pane->cursor;
+	if (!wrap) {
+		if (pane->cursor >= pane->top + (size_t)list_rows)
+			pane->top = pane->cursor - (size_t)list_rows + 1;
+		if (pane->top + (size_t)list_rows > pane->nr_view)
+			pane->top = pane->nr_view > (size_t)list_rows ? pane->nr_view - (size_t)list_rows
+								      : 0;
+	} else if (pane->nr_view) {
+		int used = 0;
+
+		for (size_t i = pane->cursor + 1; i-- > pane->top;) {
+			used += row_height(ui, pane, &L, pane_row(pane, i));
+			if (used > list_rows) {
+				pane->top = i + 1 <= pane->cursor ? i + 1 : pane->cursor;
+				break;
+			}
+		}
 	}
 
 	bar_init(pane, &L);
 	draw_title(ui, pane);
 	draw_tabs(ui);
 	draw_header(ui, pane, &L, 2);
-	for (int r = 0; r < list_rows; r++) {
-		size_t i = pane->top + (size_t)r;
-
-		if (i >= pane->nr_view)
-			break;
-		draw_row(ui, pane, &L, pane_row(pane, i), i, list_top + r, i == pane->cursor, false);
+	ui->map.header_y = 2;
+	ui->map.list_y = list_top;
+	ui->map.nr_lines = list_rows;
+	ui->map.nr_cols = L.nr;
+	for (int k = 0; k < L.nr; k++) {
+		ui->map.col[k] = L.col[k];
+		ui->map.col_x[k] = L.x[k];
+		ui->map.col_w[k] = L.w[k];
 	}
+	for (int k = 0; k < MAX_LINES; k++)
+		ui->map.row_at[k] = SIZE_MAX;
+	y = 0;
+	for (size_t i = pane->top; i < pane->nr_view && y < list_rows; i++) {
+		const void *row = pane_row(pane, i);
+		int h = wrap ? row_height(ui, pane, &L, row) : 1;
+
+		if (h > list_rows - y)
+			h = list_rows - y;
+		draw_row(ui, pane, &L, row, i, list_top + y, h, i == pane->cursor, false);
+		for (int j = 0; j < h; j++)
+			if (y + j < MAX_LINES)
+				ui->map.row_at[y + j] = i;
+		y += h;
+	}
+	if (!pane->nr_view)
+		draw_empty(ui, pane, list_top + 1, list_rows - 1);
 	for (int f = 0; f < foot_rows; f++)
-		draw_row(ui, pane, &L, pane->foot[f], SIZE_MAX, list_top + list_rows + f, false, true);
+		draw_row(ui, pane, &L, pane->foot[f], SIZE_MAX, list_top + list_rows + f, 1, false,
+			 true);
 	draw_status(ui, pane, &L, LINES - 2);
 	draw_bar_line(ui, pane, LINES - 1);
+	refresh();
+}
+
+/* ---------------------------------------------------------------------
+ * The loading screen
+ */
+
+void ui_draw_progress(const struct progress_view *pv)
+{
+	const char *codeset = nl_langinfo(CODESET);
+	bool utf8 = codeset && (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
+	struct ui glyphs = { .utf8 = utf8 };
+	int y = LINES / 2 - 2, w = COLS - 4 > 50 ? 50 : COLS - 4;
+	char line[1200], label[1024];
+
+	erase();
+	if (y < 1)
+		y = 1;
+	fmt_escape(pv->label, strlen(pv->label), !utf8, label, sizeof(label));
+	attron(A_REVERSE);
+	move(0, 0);
+	for (int x = 0; x < COLS; x++)
+		addch(' ');
+	snprintf(line, sizeof(line), " proftui %s loading %s", utf8 ? "\xc2\xb7" : "-", label);
+	put_cut(&glyphs, 0, 0, line, COLS, false);
+	attroff(A_REVERSE);
+	if (pv->total && w > 2) {
+		uint64_t done = pv->done < pv->total ? pv->done : pv->total;
+		int fill = (int)((double)done * (w - 2) / (double)pv->total);
+		double mb = (double)done / (1 << 20), rate = pv->elapsed_s > 0 ? mb / pv->elapsed_s : 0;
+
+		move(y, 2);
+		addch('[');
+		for (int x = 0; x < w - 2; x++)
+			addch(x < fill ? '#' : ' ');
+		addch(']');
+		snprintf(line, sizeof(line), "%3d%%  %.0f of %.0f MB  %.0f MB/s",
+			 (int)(done * 100 / pv->total), mb, (double)pv->total / (1 << 20), rate);
+		if (rate > 0 && done < pv->total && done > 0) {
+			double left = pv->elapsed_s * (double)(pv->total - done) / (double)done;
+			char eta[48];
+
+			snprintf(eta, sizeof(eta), "  about %.0f s left", left < 1 ? 1 : left);
+			strncat(line, eta, sizeof(line) - strlen(line) - 1);
+		}
+		put_cut(&glyphs, y + 1, 2, line, COLS - 3, false);
+	}
+	put_cut(&glyphs, y + 3, 2,
+		pv->is_done ? "loaded; opening the panes" : "q: stop loading and quit", COLS - 3,
+		false);
+	if (pv->message) {
+		fmt_escape(pv->message, strlen(pv->message), !utf8, label, sizeof(label));
+		attron(A_BOLD);
+		put_cut(&glyphs, y + 5, 2, label, COLS - 3, false);
+		attroff(A_BOLD);
+	}
 	refresh();
 }

@@ -10,6 +10,25 @@
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "export.h"
+#include "shortnames.h"
+
+/* --print --short-names: the names written short. */
+static const struct shortnames *short_names;
+
+void export_set_short_names(const struct shortnames *sn)
+{
+	short_names = sn;
+}
+
+/* Cell COL of ROW, with a name short when asked. */
+static struct cell cell_of(const struct pane *pane, const void *row, size_t col)
+{
+	struct cell v = pane_cell(pane, row, col);
+
+	if (short_names && v.type == CELL_TEXT && pane->cols[col].kind == COL_NAME)
+		v.v.s = shortnames_get(short_names, v.v.s);
+	return v;
+}
 
 static const char *const format_names[] = { "txt", "csv", "tsv", "json", "md" };
 
@@ -41,6 +60,31 @@ enum export_format export_format_of_path(const char *path)
 	if (dot && export_format_parse(dot + 1, &f))
 		return f;
 	return EXPORT_TXT;
+}
+
+bool export_path_format(const char *path, enum export_format *fmt, char *err, size_t err_size)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	*fmt = EXPORT_TXT;
+	/* No extension (or a dot file's name): plain text. */
+	if (!dot || dot == base || !dot[1])
+		return true;
+	if (export_format_parse(dot + 1, fmt))
+		return true;
+	snprintf(err, err_size, "unknown extension '%s' (known: .txt .csv .tsv .json .md)", dot);
+	return false;
+}
+
+const char *export_expand_home(const char *path, char *buf, size_t size)
+{
+	const char *home = getenv("HOME");
+
+	if (path[0] != '~' || (path[1] && path[1] != '/') || !home || !*home)
+		return path;
+	snprintf(buf, size, "%s%s", home, path + 1);
+	return buf;
 }
 
 const char *export_format_name(enum export_format f)
@@ -93,7 +137,7 @@ static const char *shown(const char *s, struct strbuf *esc)
 static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
 			    struct strbuf *raw, struct strbuf *esc)
 {
-	struct cell v = pane_cell(pane, row, col);
+	struct cell v = cell_of(pane, row, col);
 
 	/* Names can be megabytes long: the buffers grow to them. */
 	if (v.type == CELL_TEXT)
@@ -391,7 +435,7 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 		first = false;
 		if (row)
 			csv_field(out, cell_str(pane, row, c, FMT_RAW, raw, esc), tsv,
-				  pane_cell(pane, row, c).type == CELL_TEXT);
+				  cell_of(pane, row, c).type == CELL_TEXT);
 		else
 			csv_field(out, shown(column_json_key(&pane->cols[c], key, sizeof(key)), esc),
 				  tsv, true);
@@ -485,7 +529,7 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 			first = false;
 			json_string(out, column_json_key(col, key, sizeof(key)));
 			fputs(": ", out);
-			v = pane_cell(pane, row, c);
+			v = cell_of(pane, row, c);
 			if (v.type == CELL_NONE)
 				fputs("null", out);
 			else if (v.type == CELL_TEXT)

@@ -26,6 +26,13 @@ bool export_format_parse(const char *name, enum export_format *out);
 /* The format a path's extension names; txt when it names none. */
 enum export_format export_format_of_path(const char *path);
 const char *export_format_name(enum export_format f);
+/* The format of the export path PATH: its extension's, txt when it has
+ * none; false (and ERR says why, listing the known ones) for an
+ * extension no format has -- ".xlsx" is not written as text. */
+bool export_path_format(const char *path, enum export_format *fmt, char *err, size_t err_size);
+/* PATH with a leading "~" or "~/" made $HOME (into BUF), as a shell
+ * would; PATH itself otherwise. */
+const char *export_expand_home(const char *path, char *buf, size_t size);
 
 /*
  * One line that says what the pane holds: "Operators of FILE, sorted by Dev
@@ -55,5 +62,10 @@ long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, siz
  */
 long export_to_path(const struct pane *pane, const char *path, enum export_format fmt,
 		    size_t limit, const char *caption, char *err, size_t err_size);
+
+/* Write names short (--print --short-names; NULL: in full, the default)
+ * in every export after this call.  SN must outlive them. */
+struct shortnames;
+void export_set_short_names(const struct shortnames *sn);
 
 #endif

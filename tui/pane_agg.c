@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/strbuf.h"
 #include "../model/util.h"
+#include "detail.h"
 #include "pane_agg.h"
 
 #define ROW(r) ((const struct agg_row *)(r))
@@ -352,4 +354,75 @@ const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum 
 	if (first && (first->flags & NODE_DISTINCT))
 		scope->drill_node = first;
 	return &drill_pane_ops;
+}
+
+/* The rows of the detail's "launched" list: this name (or node). */
+static bool detail_wants(const struct node *n, void *ctx)
+{
+	const struct agg_row *r = ctx;
+
+	if (r->first && (r->first->flags & NODE_DISTINCT))
+		return n == r->first;
+	return n->name == r->name || !strcmp(n->name, r->name);
+}
+
+/* Agg rows by device total, most first; ties keep the model's order. */
+static int cmp_dev_total(const void *a, const void *b)
+{
+	const struct agg_row *x = *(const struct agg_row *const *)a;
+	const struct agg_row *y = *(const struct agg_row *const *)b;
+
+	if (x->device_total_ns != y->device_total_ns)
+		return x->device_total_ns < y->device_total_ns ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+#define DETAIL_TOP 5
+
+void agg_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	const struct agg_row *r = row;
+	bool is_device = r->first && node_kind_is_device(r->first->kind);
+	struct agg_scope s = { .step = pane->scope.step, .want = detail_wants, .ctx = (void *)r };
+	struct agg a = { 0 };
+	const struct agg_row **top;
+	char value[128], t[64];
+
+	if (!r->first || r->first->kind == NODE_SOURCE)
+		return;
+	if (is_device)
+		agg_kernel_ops(pane->prof, &s, &a);
+	else
+		agg_op_kernels(pane->prof, &s, &a);
+	if (!a.nr) {
+		agg_release(&a);
+		return;
+	}
+	top = xmalloc(a.nr * sizeof(*top));
+	for (size_t i = 0; i < a.nr; i++)
+		top[i] = &a.rows[i];
+	qsort(top, a.nr, sizeof(*top), cmp_dev_total);
+	detail_heading(d, is_device ? "-- launched by --" : "-- launched --");
+	for (size_t i = 0; i < a.nr && i < DETAIL_TOP; i++) {
+		struct strbuf v = STRBUF_INIT;
+
+		fmt_time(top[i]->device_total_ns, t, sizeof(t));
+		snprintf(value, sizeof(value), " (%s device total, %llu call%s)", t,
+			 (unsigned long long)top[i]->calls, top[i]->calls == 1 ? "" : "s");
+		strbuf_addstr(&v, top[i]->name);
+		strbuf_addstr(&v, value);
+		snprintf(t, sizeof(t), "%s %zu", is_device ? "op" : "kernel", i + 1);
+		detail_add_link(d, t, v.s,
+				is_device ? "an op that launched it (Enter: its row in Operators)"
+					  : "device work it launched (Enter: its row in Kernels)",
+				is_device ? &ops_pane_ops : &kernels_pane_ops, top[i]->name);
+		strbuf_release(&v);
+	}
+	if (a.nr > DETAIL_TOP) {
+		snprintf(value, sizeof(value), "%zu more (Enter on the row: all of them)",
+			 a.nr - DETAIL_TOP);
+		detail_add(d, "...", value, "");
+	}
+	free(top);
+	agg_release(&a);
 }

@@ -28,4 +28,9 @@ void agg_kernel_columns(struct pane *pane, bool drill);
 const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
 				 struct pane_scope *scope);
 
+/* The detail view's lines for an agg row: the top kernels an op
+ * launched, or the top ops that launched a kernel, each leading to its
+ * row. */
+void agg_detail(const struct pane *pane, const void *row, struct detail *d);
+
 #endif

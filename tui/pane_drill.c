@@ -83,6 +83,6 @@ static void drill_empty_text(const struct pane *pane, char *buf, size_t size)
 
 const struct pane_ops drill_pane_ops = {
 	.id = PANE_DRILL, .follows_step = true,
-	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
+	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs, .detail = agg_detail,
 	.drill = drill_drill, .empty_text = drill_empty_text, .export_name = drill_export_name,
 };

@@ -55,7 +55,7 @@ static const struct column help_cols[] = {
 	  .help = "the keys bound to the action here, or a column's key" },
 	{ .key = "name", .title = "Action or column", .kind = COL_NAME, .get = get_name,
 	  .help = "the action's name in key files, or the column's title" },
-	{ .key = "meaning", .title = "Meaning", .kind = COL_TEXT, .get = get_text,
+	{ .key = "meaning", .title = "Meaning", .kind = COL_TEXT, .get = get_text, .wrap = true,
 	  .help = "what it does, or what the column holds" },
 };
 

@@ -26,6 +26,6 @@ static const char *const ops_aliases[] = { "operators", "op", NULL };
 const struct pane_ops ops_pane_ops = {
 	.id = PANE_OPS, .aliases = ops_aliases, .follows_step = true,
 	.print_drill = DRILL_TO_OPS,
-	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
+	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs, .detail = agg_detail,
 	.drill = ops_drill,
 };

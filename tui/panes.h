@@ -25,8 +25,11 @@
 	X(STEPS, steps, "Steps", 1, A) \
 	X(TREE, tree, "Tree", 1, A) \
 	X(INFO, info, "Info", 1, A) \
+	X(TIMELINE, timeline, "Timeline", 1, A) \
 	X(DRILL, drill, "Drill-down", 0, A) \
-	X(HELP, help, "Help", 0, A)
+	X(HELP, help, "Help", 0, A) \
+	X(DETAIL, detail, "Detail", 0, A) \
+	X(COLUMNS, columns, "Columns", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */

@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../model/util.h"
+#include "detail.h"
 #include "export.h"
+#include "shortnames.h"
 #include "ui_int.h"
 
 /* The tab a pane-NAME action shows, or -1. */
@@ -93,12 +96,23 @@ static void close_help(struct ui *ui)
 
 static void free_panes(struct ui *ui)
 {
+	ui->chooser_depth = -1;
 	close_help(ui);
 	for (int t = 0; t < ui->nr_tabs; t++) {
 		for (int d = 0; d < ui->depth[t]; d++)
 			pane_free(ui->stack[t][d]);
 		ui->depth[t] = 0;
 	}
+}
+
+/* The sort the config file gives PANE's type, if it has that column. */
+static void config_sort(const struct ui *ui, struct pane *pane)
+{
+	const struct config_sort *cs = &ui->cfg.sort[pane->ops->id];
+	int col = cs->key ? pane_column(pane, cs->key) : -1;
+
+	if (col >= 0)
+		pane_sort(pane, col, cs->has_dir ? cs->is_desc : column_default_desc(&pane->cols[col]));
 }
 
 static void open_panes(struct ui *ui)
@@ -108,6 +122,7 @@ static void open_panes(struct ui *ui)
 	for (int t = 0; t < ui->nr_tabs; t++) {
 		ui->stack[t][0] = pane_new(ui->tab_ops[t], ui->prof, &scope);
 		ui->depth[t] = 1;
+		config_sort(ui, ui->stack[t][0]);
 		if (!ui->tab_ops[t]->follows_step)
 			pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
 	}
@@ -131,16 +146,20 @@ static void move_cursor(struct ui *ui, long delta)
 	pane->cursor = (size_t)c;
 }
 
+/* One column left or right, if the last frame hid one there. */
 static void scroll_columns(struct ui *ui, int delta)
 {
 	struct pane *pane = ui_pane(ui);
-	long h = (long)pane->hscroll + delta;
 
-	if (h < 0)
-		h = 0;
-	if (h >= (long)pane->nr_cols)
-		h = (long)pane->nr_cols - 1;
-	pane->hscroll = (size_t)h;
+	if (delta > 0 && !ui->more_right) {
+		say(ui, false, "no more columns to the right");
+		return;
+	}
+	if (delta < 0 && !pane->hscroll) {
+		say(ui, false, "no more columns to the left");
+		return;
+	}
+	pane->hscroll = delta > 0 ? pane->hscroll + 1 : pane->hscroll - 1;
 }
 
 /* ---------------------------------------------------------------------
@@ -206,6 +225,33 @@ static void sort_step(struct ui *ui, int dir)
  */
 
 static void set_step(struct ui *ui, ssize_t step);
+static void save_config(struct ui *ui);
+static void switch_tab(struct ui *ui, int tab);
+
+/* Close the top pane of tab T's stack (the chooser saves its choice). */
+static void pop(struct ui *ui, int t)
+{
+	bool is_chooser = t == ui->chooser_tab && ui->depth[t] - 1 == ui->chooser_depth;
+
+	pane_free(ui->stack[t][--ui->depth[t]]);
+	if (is_chooser) {
+		ui->chooser_depth = -1;
+		save_config(ui);
+	}
+}
+
+/* Open a pane over the current one; false (and a message) when the
+ * stack is full. */
+static bool push(struct ui *ui, struct pane *next)
+{
+	if (ui->depth[ui->tab] >= MAX_DRILL) {
+		say(ui, true, "panes nest %d deep at most", MAX_DRILL);
+		pane_free(next);
+		return false;
+	}
+	ui->stack[ui->tab][ui->depth[ui->tab]++] = next;
+	return true;
+}
 
 static void drill(struct ui *ui)
 {
@@ -220,12 +266,9 @@ static void drill(struct ui *ui)
 		say(ui, true, "nothing to drill into here");
 		return;
 	}
-	if (ui->depth[ui->tab] >= MAX_DRILL) {
-		say(ui, true, "drill-downs nest %d deep at most", MAX_DRILL);
-		return;
-	}
 	scope.first_run = ui->first;
 	next = pane_new(to, ui->prof, &scope);
+	config_sort(ui, next);
 	if (!next->nr_rows) {
 		char why[512] = "nothing there";
 
@@ -235,7 +278,137 @@ static void drill(struct ui *ui)
 		pane_free(next);
 		return;
 	}
-	ui->stack[ui->tab][ui->depth[ui->tab]++] = next;
+	push(ui, next);
+}
+
+/* i: the detail view of the row under the cursor. */
+static void inspect(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	const void *row = pane_row(pane, pane->cursor);
+	struct detail_arg da = { pane, row };
+	struct pane_scope scope = { .arg = &da, .first_run = ui->first };
+
+	if (ui->help) {
+		say(ui, true, "the help has nothing to inspect");
+		return;
+	}
+	if (!row) {
+		say(ui, true, "no row to inspect");
+		return;
+	}
+	scope.step = pane->scope.step;
+	push(ui, pane_new(&detail_pane_ops, ui->prof, &scope));
+}
+
+/* C: the column chooser for the pane on screen. */
+static void choose_columns(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	struct columns_arg ca = { &ui->cols[pane->ops->id], pane };
+	struct pane_scope scope = { .arg = &ca };
+
+	if (ui->help) {
+		say(ui, true, "the help's columns are fixed");
+		return;
+	}
+	if (pane->ops->canvas) {
+		say(ui, true, "this pane is a picture: no columns to choose");
+		return;
+	}
+	if (push(ui, pane_new(&columns_pane_ops, ui->prof, &scope))) {
+		ui->chooser_tab = ui->tab;
+		ui->chooser_depth = ui->depth[ui->tab] - 1;
+		say(ui, false, "<Space> shows or hides, K and J move; saved when you leave");
+	}
+}
+
+/* What the chooser leaves: its columns, the sort of the pane it chose
+ * for, short names; written to the config file. */
+static void save_config(struct ui *ui)
+{
+	struct pane *of = ui->stack[ui->chooser_tab][ui->depth[ui->chooser_tab] - 1];
+	enum pane_id id = of->ops->id;
+	char path[4096], err[4200];
+
+	col_choice_copy(&ui->cfg.cols[id], &ui->cols[id]);
+	if (of->sort_col >= 0) {
+		free(ui->cfg.sort[id].key);
+		ui->cfg.sort[id].key = xstrdup(of->cols[of->sort_col].key);
+		ui->cfg.sort[id].is_desc = of->sort_desc;
+		ui->cfg.sort[id].has_dir = true;
+	}
+	ui->cfg.short_names = ui->short_names != NULL;
+	if (!config_path(path, sizeof(path))) {
+		say(ui, true, "not saved: neither XDG_CONFIG_HOME nor HOME is set");
+		return;
+	}
+	if (config_save(&ui->cfg, path, err, sizeof(err)))
+		say(ui, true, "cannot save the config: %s", err);
+	else
+		say(ui, false, "saved to %s", path);
+}
+
+static void toggle_short_names(struct ui *ui)
+{
+	if (ui->short_names) {
+		shortnames_free(ui->short_names);
+		ui->short_names = NULL;
+		say(ui, false, "full names");
+		return;
+	}
+	ui->short_names = shortnames_new(ui->prof, !ui->utf8);
+	say(ui, false, "short names (the status line and i show the full one)");
+}
+
+static int tab_of_pane(const struct ui *ui, enum pane_id id)
+{
+	for (int t = 0; t < ui->nr_tabs; t++)
+		if (ui->tab_ops[t]->id == id)
+			return t;
+	return -1;
+}
+
+/* Show tab T's own pane (no drill-down) with the cursor on the row
+ * called NAME, clearing its filter if that hides the row. */
+static bool show_row(struct ui *ui, int t, const char *name)
+{
+	struct pane *pane;
+
+	if (t < 0)
+		return false;
+	pane = ui->stack[t][0];
+	if (!pane_seek(pane, name)) {
+		if (!pane->filter)
+			return false;
+		pane_set_filter(pane, NULL);
+		if (!pane_seek(pane, name))
+			return false;
+	}
+	while (ui->depth[t] > 1)
+		pop(ui, t);
+	switch_tab(ui, t);
+	return true;
+}
+
+/* w: the row's op or kernel on the Timeline, at its first instance. */
+static void timeline_jump(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	const void *row = pane_row(pane, pane->cursor);
+	const char *name;
+
+	if (!row || ui->help) {
+		say(ui, true, "no row to find on the timeline");
+		return;
+	}
+	name = pane_row_name(pane, row);
+	if (!show_row(ui, tab_of_pane(ui, PANE_TIMELINE), name)) {
+		say(ui, true, "no block of '%s' on the timeline%s", name,
+		    ui->step >= 0 ? " in this step" : "");
+		return;
+	}
+	say(ui, false, "its first block; n and N: the next and previous");
 }
 
 static void back(struct ui *ui)
@@ -245,7 +418,7 @@ static void back(struct ui *ui)
 		return;
 	}
 	if (ui->depth[ui->tab] > 1) {
-		pane_free(ui->stack[ui->tab][--ui->depth[ui->tab]]);
+		pop(ui, ui->tab);
 		return;
 	}
 	ui->quit = true;
@@ -407,9 +580,15 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 static void do_export(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
-	char caption[1024], err[1024], path_title[512];
-	enum export_format fmt = export_format_of_path(ui->edit.text);
+	char caption[1024], err[1024], path_title[512], home[4200];
+	const char *path = export_expand_home(ui->edit.text, home, sizeof(home));
+	enum export_format fmt;
 	long rows;
+
+	if (!export_path_format(path, &fmt, err, sizeof(err))) {
+		say(ui, true, "not exported: %s", err);
+		return;
+	}
 
 	ui_path(ui, path_title, sizeof(path_title));
 	{
@@ -420,12 +599,11 @@ static void do_export(struct ui *ui)
 		export_caption(pane, ui->opt->label, 0, caption, sizeof(caption));
 		pane->title = saved;
 	}
-	rows = export_to_path(pane, ui->edit.text, fmt, 0, caption, err, sizeof(err));
+	rows = export_to_path(pane, path, fmt, 0, caption, err, sizeof(err));
 	if (rows < 0)
 		say(ui, true, "cannot write %s", err);
 	else
-		say(ui, false, "wrote %ld rows to %s (%s)", rows, ui->edit.text,
-		    export_format_name(fmt));
+		say(ui, false, "wrote %ld rows to %s (%s)", rows, path, export_format_name(fmt));
 }
 
 static void edit_done(struct ui *ui, bool accept)
@@ -452,9 +630,25 @@ static void edit_done(struct ui *ui, bool accept)
 			say(ui, false, "not exported");
 			return;
 		}
-		if (access(ui->edit.text, F_OK) == 0) {
-			ui->mode = MODE_CONFIRM;
-			return;
+		{
+			char home[4200], err[1100];
+			const char *path = export_expand_home(ui->edit.text, home, sizeof(home));
+			enum export_format fmt;
+			struct stat st;
+
+			/* What cannot be written is said before asking. */
+			if (!export_path_format(path, &fmt, err, sizeof(err))) {
+				say(ui, true, "not exported: %s", err);
+				return;
+			}
+			if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+				say(ui, true, "not exported: %s is a directory", path);
+				return;
+			}
+			if (access(path, F_OK) == 0) {
+				ui->mode = MODE_CONFIRM;
+				return;
+			}
 		}
 		do_export(ui);
 	}
@@ -509,6 +703,9 @@ static bool pane_action(struct ui *ui, enum action a)
 	}
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
+	if (req.go_to && !show_row(ui, tab_of_pane(ui, req.go_to->id), req.go_name))
+		say(ui, true, "no row '%s' in the %s pane%s", req.go_name, pane_title(req.go_to),
+		    ui->step >= 0 ? " in this step" : "");
 	return true;
 }
 
@@ -651,6 +848,34 @@ static void act(struct ui *ui, enum action a)
 	case ACT_HELP:
 		open_help(ui);
 		break;
+	case ACT_INSPECT:
+		inspect(ui);
+		break;
+	case ACT_SHORT_NAMES:
+		toggle_short_names(ui);
+		break;
+	case ACT_COLUMNS:
+		choose_columns(ui);
+		break;
+	case ACT_TIMELINE_JUMP:
+		timeline_jump(ui);
+		break;
+	case ACT_TOGGLE_COLUMN:
+	case ACT_COLUMN_UP:
+	case ACT_COLUMN_DOWN:
+		say(ui, true, "%s works in the column chooser (C)", action_name(a));
+		break;
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+	case ACT_ZOOM_ALL:
+	case ACT_PAN_LEFT:
+	case ACT_PAN_RIGHT:
+	case ACT_PREV_BLOCK:
+	case ACT_NEXT_BLOCK:
+	case ACT_PREV_INSTANCE:
+	case ACT_NEXT_INSTANCE:
+		say(ui, true, "%s works on the Timeline", action_name(a));
+		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
@@ -681,8 +906,20 @@ static int read_key(void)
 
 static void end_curses(void)
 {
-	if (!isendwin())
+	if (stdscr && !isendwin())
 		endwin();
+}
+
+static void ui_free(struct ui *ui)
+{
+	free_panes(ui);
+	free(ui->filter_before);
+	keymap_release(&ui->km);
+	config_release(&ui->cfg);
+	for (size_t i = 0; i < NR_PANES; i++)
+		col_choice_release(&ui->cols[i]);
+	shortnames_free(ui->short_names);
+	canvas_release(&ui->canvas);
 }
 
 /* Apply the command line's initial sort, step and filter. */
@@ -725,16 +962,142 @@ static void apply_options(struct ui *ui)
 	}
 }
 
+/* ---------------------------------------------------------------------
+ * The mouse: a click on a tab shows it, on a column title sorts by it
+ * (again: reverses), on a row selects it; a double click drills in (a
+ * picture pane: inspects); the wheel scrolls.  Where things are comes
+ * from the last frame (draw.c's screen map).
+ */
+
+static void click_header(struct ui *ui, int x)
+{
+	struct pane *pane = ui_pane(ui);
+
+	for (int k = 0; k < ui->map.nr_cols; k++) {
+		int col = ui->map.col[k];
+
+		if (x < ui->map.col_x[k] || x >= ui->map.col_x[k] + ui->map.col_w[k] + 1)
+			continue;
+		if (pane->cols[col].kind == COL_BAR)
+			return;
+		if (col == pane->sort_col)
+			pane_sort(pane, col, !pane->sort_desc);
+		else
+			pane_sort(pane, col, column_default_desc(&pane->cols[col]));
+		say(ui, false, "sorted by %s %s", pane->cols[col].title,
+		    pane->sort_desc ? "(descending)" : "(ascending)");
+		return;
+	}
+}
+
+static void mouse_event(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	bool twice;
+	MEVENT ev;
+	int line;
+
+	if (getmouse(&ev) != OK)
+		return;
+	ui->msg[0] = '\0';
+	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		for (int i = 0; i < 3; i++)
+			act(ui, ev.bstate & BUTTON4_PRESSED ? ACT_MOVE_UP : ACT_MOVE_DOWN);
+		return;
+	}
+	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)))
+		return;
+	twice = ev.bstate & BUTTON1_DOUBLE_CLICKED;
+	if (ev.y == 1) {
+		for (int t = 0; t < ui->map.nr_tabs; t++)
+			if (ev.x >= ui->map.tab_x[t] && ev.x < ui->map.tab_x[t + 1])
+				switch_tab(ui, t);
+		return;
+	}
+	if (ev.y == ui->map.header_y && !ui->map.is_canvas) {
+		click_header(ui, ev.x);
+		return;
+	}
+	line = ev.y - ui->map.list_y;
+	if (line < 0 || line >= ui->map.nr_lines)
+		return;
+	if (ui->map.is_canvas) {
+		if (pane->ops->click && pane->ops->click(pane, line, ev.x, twice) && twice)
+			inspect(ui);
+		return;
+	}
+	if (line >= MAX_LINES || ui->map.row_at[line] == SIZE_MAX)
+		return;
+	pane->cursor = ui->map.row_at[line];
+	if (twice)
+		act(ui, ACT_DRILL);
+}
+
+/* Messages for stderr (key file, config file), a line at a time and
+ * escaped: they quote files. */
+static void print_messages(const char *m)
+{
+	while (m && *m) {
+		size_t n = strcspn(m, "\n");
+
+		escape_fprintf(stderr, "%.*s", (int)n, m);
+		fputc('\n', stderr);
+		m += n + (m[n] == '\n');
+	}
+}
+
+/* The first tab whose pane has rows, where the one asked for has none
+ * (a profile without op rows opens on what it has). */
+static void land(struct ui *ui)
+{
+	if (ui->stack[ui->tab][0]->nr_rows)
+		return;
+	for (int t = 0; t < ui->nr_tabs; t++) {
+		if (ui->stack[t][0]->nr_rows && !ui->tab_ops[t]->canvas) {
+			ui->tab = t;
+			return;
+		}
+	}
+}
+
+int ui_term_start(void)
+{
+	if (stdscr && !isendwin())
+		return 0;
+	if (stdscr) {
+		refresh();	/* back from a suspension: curses resumes */
+		return 0;
+	}
+	if (!newterm(NULL, stdout, stdin))
+		return -1;
+	die_hook = end_curses;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	return 0;
+}
+
+void ui_term_end(void)
+{
+	end_curses();
+	die_hook = NULL;
+}
+
 int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt)
 {
 	struct ui ui;
 	const char *codeset;
+	char path[4096];
 
 	memset(&ui, 0, sizeof(ui));
 	ui.first = first;
 	ui.prof = shown;
 	ui.opt = opt;
 	ui.step = -1;
+	ui.chooser_depth = -1;
 	for (size_t i = 0; i < NR_PANES; i++)
 		if (pane_types[i].has_tab)
 			ui.tab_ops[ui.nr_tabs++] = pane_types[i].ops;
@@ -744,57 +1107,57 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	ui.utf8 = !opt->ascii && codeset &&
 		  (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
 
+	/* The config file, then the command line over it. */
+	config_init(&ui.cfg);
+	if (config_path(path, sizeof(path)))
+		config_load(&ui.cfg, path, true);
+	for (size_t i = 0; i < NR_PANES; i++)
+		col_choice_copy(&ui.cols[i], &ui.cfg.cols[i]);
+	ui.mouse = !opt->no_mouse && ui.cfg.mouse != 0;
 	keymap_init(&ui.km);
-	keymap_setup(&ui.km, opt->keymap, opt->keys);
-	draw_init_hints(&ui);
-	/* Key file problems print before the screen takes over, and the
-	 * first stays in the bar. */
-	for (const char *m = ui.km.messages; m && *m;) {
-		size_t n = strcspn(m, "\n");
-
-		/* They quote the key file: escaped, a line at a time. */
-		escape_fprintf(stderr, "%.*s", (int)n, m);
-		fputc('\n', stderr);
-		m += n + (m[n] == '\n');
-	}
+	keymap_setup(&ui.km, opt->keymap ? opt->keymap : ui.cfg.keymap, opt->keys);
 
 	open_panes(&ui);
 	apply_options(&ui);
-	if (ui.km.messages) {
-		size_t n = strcspn(ui.km.messages, "\n");
+	land(&ui);
+	if (opt->short_names || ui.cfg.short_names == 1)
+		ui.short_names = shortnames_new(ui.prof, !ui.utf8);
+	if (ui.km.messages || ui.cfg.messages) {
+		const char *m = ui.cfg.messages ? ui.cfg.messages : ui.km.messages;
+		size_t n = strcspn(m, "\n");
 
-		say(&ui, true, "%.*s%s", (int)n, ui.km.messages,
-		    ui.km.nr_messages > 1 ? " (and more, on stderr)" : "");
+		say(&ui, true, "%.*s%s", (int)n, m,
+		    ui.km.nr_messages + ui.cfg.nr_messages > 1 ? " (and more, on stderr at the end)"
+							       : "");
 	} else if (opt->load_failed && !ui.msg[0]) {
 		say(&ui, true, "the load stopped at an error; showing what was read before it "
 			       "(see Info)");
 	} else if (!ui.msg[0]) {
-		/* Dropped or clipped events: said once, then in Info. */
+		/* Dropped or clipped events: said once, then in Info; the
+		 * first message of the load after the count. */
 		uint64_t nr = 0;
 
 		for (const struct warning *w = shown->warnings; w; w = w->next)
 			nr += w->count;
 		if (nr)
-			say(&ui, false, "%llu warning%s while loading (see Info)",
-			    (unsigned long long)nr, nr == 1 ? "" : "s");
+			say(&ui, false, "%llu warning%s while loading (see Info)%s%s",
+			    (unsigned long long)nr, nr == 1 ? "" : "s", opt->message ? ": " : "",
+			    opt->message ? opt->message : "");
+		else if (opt->message)
+			say(&ui, false, "%s", opt->message);
 	}
 
-	if (!newterm(NULL, stdout, stdin)) {
+	if (ui_term_start()) {
 		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
-		free_panes(&ui);
-		keymap_release(&ui.km);
+		ui_free(&ui);
 		return 1;
 	}
-	die_hook = end_curses;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
 	ui.color = !opt->no_color && has_colors();
 	draw_init_colors(&ui);
+	if (ui.mouse)
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
 
 	while (!ui.quit) {
 		int key;
@@ -806,6 +1169,11 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 			continue;
 		if (key == KEY_FN(KEY_RESIZE))
 			continue;	/* draw_screen() takes the new size */
+		if (key == KEY_FN(KEY_MOUSE)) {
+			if (ui.mode == MODE_NORMAL)
+				mouse_event(&ui);
+			continue;
+		}
 		if (ui.mode != MODE_NORMAL) {
 			edit_key(&ui, key);
 			continue;
@@ -816,10 +1184,10 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 			a = ACT_BACK;
 		act(&ui, a);
 	}
-	end_curses();
-	die_hook = NULL;
-	free_panes(&ui);
-	free(ui.filter_before);
-	keymap_release(&ui.km);
+	ui_term_end();
+	/* What the files said, now that the screen is the shell's again. */
+	print_messages(ui.km.messages);
+	print_messages(ui.cfg.messages);
+	ui_free(&ui);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #define TUI_UI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../model/profile.h"
 
@@ -25,7 +26,11 @@ struct ui_options {
 	const char *keys;		/* --keys FILE */
 	bool ascii;			/* no Unicode glyphs */
 	bool no_color;
+	bool short_names;		/* --short-names */
+	bool no_mouse;			/* --no-mouse */
 	bool load_failed;		/* the load stopped at an error: say so */
+	const char *message;		/* for the bar at first (the load's first
+					   warning), or NULL */
 };
 
 /*
@@ -34,5 +39,23 @@ struct ui_options {
  * exit status.
  */
 int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt);
+
+/* The loading screen (loading.c asks, draw.c paints): LABEL, bytes DONE
+ * of TOTAL (0: unknown) after ELAPSED_S seconds, and MESSAGE (the load's
+ * first warning) or NULL. */
+struct progress_view {
+	const char *label;
+	uint64_t done, total;
+	double elapsed_s;
+	const char *message;
+	bool is_done;			/* loaded: the panes are being made */
+};
+void ui_draw_progress(const struct progress_view *pv);
+
+/* Hand the terminal to curses (a no-op when it has it already: the
+ * loading screen started it), and give it back.  ui_term_start()
+ * returns -1 when curses cannot use the terminal. */
+int ui_term_start(void);
+void ui_term_end(void);
 
 #endif

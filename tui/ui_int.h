@@ -9,12 +9,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "canvas.h"
+#include "columns.h"
+#include "config.h"
 #include "keymap.h"
 #include "lineedit.h"
 #include "pane.h"
 #include "ui.h"
 
 #define MAX_DRILL 32		/* drill-downs nest this deep at most */
+#define MAX_COLS 256		/* columns a pane may show */
+#define MAX_LINES 512		/* screen lines the mouse map covers */
 
 enum ui_mode {
 	MODE_NORMAL,
@@ -42,8 +47,24 @@ struct ui {
 	bool color;
 	int list_rows;			/* rows the list had at the last draw */
 	bool reveal_sort;		/* scroll the sort column into view */
+	bool more_left, more_right;	/* the last frame hid columns there */
 
-	char hint[NR_PANES][256];	/* the bar's key hint, per pane type */
+	struct col_choice cols[NR_PANES];	/* the columns each pane type shows */
+	struct shortnames *short_names;	/* names shown short; NULL: full */
+	struct config cfg;		/* the config file as read (and saved) */
+	int chooser_tab, chooser_depth;	/* where the column chooser is open */
+	bool mouse;			/* mouse events are asked for */
+	struct canvas canvas;		/* a picture pane's screen */
+
+	/* Where the last frame put things, for the mouse. */
+	struct screen_map {
+		int nr_tabs, tab_x[NR_PANES + 1];	/* tab T: [tab_x[T], tab_x[T+1]) */
+		int header_y, list_y, nr_lines;	/* the list's first line, lines */
+		int nr_cols, col_x[MAX_COLS], col_w[MAX_COLS], col[MAX_COLS];
+		size_t row_at[MAX_LINES];	/* view row at each list line; SIZE_MAX */
+		bool is_canvas;
+	} map;
+
 	char msg[1024];			/* until the next key (tig's report()) */
 	bool msg_is_error;
 
@@ -63,8 +84,6 @@ const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
 
 /* draw.c: paint the whole screen from UI. */
 void draw_init_colors(struct ui *ui);
-/* The bar's key hints, from the loaded keymap: once, not per frame. */
-void draw_init_hints(struct ui *ui);
 void draw_screen(struct ui *ui);
 
 #endif

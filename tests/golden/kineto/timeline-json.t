@@ -1,0 +1,1 @@
+--print timeline --format json tests/golden/kineto/two-steps.json

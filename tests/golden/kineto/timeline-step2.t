@@ -1,0 +1,1 @@
+--print timeline --step 2 tests/golden/kineto/two-steps.json

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/* The timeline: lanes and rows from the tree, the searches by time, the
+ * picture a window makes, the pane's keys, --print timeline's rows. */
+#include "test.h"
+#include "model/timeline.h"
+#include "tui/canvas.h"
+#include "tui/pane.h"
+#include "tui/tlview.h"
+
+static struct node *add(struct profile *p, struct node *parent, enum node_kind kind,
+			const char *name, int64_t start_us, int64_t dur_us)
+{
+	struct node *n = node_new(p, parent, kind, name, strlen(name));
+
+	n->start_ns = 1000000000 + start_us * 1000;
+	n->calls = 1;
+	if (node_kind_is_device(kind))
+		n->device_self_ns = n->device_total_ns = dur_us * 1000;
+	else
+		n->host_total_ns = dur_us * 1000;
+	return n;
+}
+
+/*
+ * thread 1: step [0, 100) > mm [10, 40) > launch [12, 14) > kernel k1 [20, 50)
+ *                          > add [50, 60) > launch [51, 52) > kernel k2 [45, 70)
+ *           a runtime the tree puts beside the step but inside it [80, 85)
+ * thread 2: relu [5, 15)
+ * k1 and k2 overlap: no stream is known, so they take two rows.
+ */
+static void build(struct profile *p)
+{
+	struct node *t1 = node_new(p, p->root, NODE_THREAD, "thread 1", 8);
+	struct node *t2 = node_new(p, p->root, NODE_THREAD, "thread 2", 8);
+	struct node *step = add(p, t1, NODE_STEP, "ProfilerStep#1", 0, 100);
+	struct node *mm = add(p, step, NODE_OP, "aten::mm", 10, 30);
+	struct node *l1 = add(p, mm, NODE_RUNTIME, "cudaLaunchKernel", 12, 2);
+	struct node *ad = add(p, step, NODE_OP, "aten::add", 50, 10);
+	struct node *l2 = add(p, ad, NODE_RUNTIME, "cudaLaunchKernel", 51, 1);
+
+	add(p, l1, NODE_KERNEL, "k1", 20, 30);
+	add(p, l2, NODE_KERNEL, "k2", 45, 25);
+	add(p, t1, NODE_RUNTIME, "cudaMemcpyAsync", 80, 5);
+	add(p, t2, NODE_OP, "aten::relu", 5, 10);
+	p->has_timeline = true;
+	profile_finish(p);
+}
+
+static void test_lanes_and_rows(void)
+{
+	struct profile p;
+	struct timeline tl;
+
+	profile_init(&p, "t");
+	build(&p);
+	timeline_build(&p, &tl);
+	CHECK_EQ(tl.nr_lanes, 3);
+	CHECK_STR(tl.lanes[0].name, "thread 1");
+	CHECK_STR(tl.lanes[1].name, "thread 2");
+	CHECK_STR(tl.lanes[2].name, "GPU");
+	CHECK_EQ(tl.nr_blocks, 9);
+	/* thread 1: step; mm, add and the runtime that overlaps the step
+	 * (a row lower than the step); the launches. */
+	CHECK_EQ(tl.lanes[0].nr_rows, 3);
+	CHECK_EQ(tl.rows[0].nr, 1);
+	CHECK_STR(tl.rows[0].blocks[0].node->name, "ProfilerStep#1");
+	CHECK_EQ(tl.rows[1].nr, 3);
+	CHECK_STR(tl.rows[1].blocks[2].node->name, "cudaMemcpyAsync");
+	CHECK_EQ(tl.rows[2].nr, 2);
+	/* The kernels overlap: two rows of the GPU lane. */
+	CHECK_EQ(tl.lanes[2].nr_rows, 2);
+	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0].node->name, "k1");
+	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0].node->name, "k2");
+	CHECK_EQ(tl.start_ns, 1000000000);
+	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
+	/* Every block, by start. */
+	for (size_t i = 1; i < tl.nr_blocks; i++)
+		CHECK(tl.by_start[i - 1]->start_ns <= tl.by_start[i]->start_ns);
+	CHECK_STR(tl.by_start[1]->node->name, "aten::relu");
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+static void test_search(void)
+{
+	struct profile p;
+	struct timeline tl;
+	const struct tl_row *r;
+
+	profile_init(&p, "t");
+	build(&p);
+	timeline_build(&p, &tl);
+	r = &tl.rows[1];	/* mm [10, 40), add [50, 60), memcpy [80, 85) */
+	CHECK_EQ(timeline_first_after(r, 1000000000 + 5000), 0);
+	CHECK_EQ(timeline_first_after(r, 1000000000 + 40000), 1);
+	CHECK_EQ(timeline_first_after(r, 1000000000 + 90000), 3);
+	CHECK_EQ(timeline_first_from(r, 1000000000 + 50000), 1);
+	CHECK_EQ(timeline_nearest(r, 1000000000 + 44000), 0);
+	CHECK_EQ(timeline_nearest(r, 1000000000 + 46000), 1);
+	CHECK_EQ(timeline_nearest(r, 1000000000 + 55000), 1);
+	CHECK_EQ(timeline_nearest(r, 1000000000 + 99000), 2);
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+static void test_untimed_has_no_lanes(void)
+{
+	struct profile p;
+	struct timeline tl;
+
+	profile_init(&p, "t");
+	node_new(&p, p.root, NODE_OP, "aten::mm", 8)->host_total_ns = 5;
+	profile_finish(&p);
+	timeline_build(&p, &tl);
+	CHECK_EQ(tl.nr_lanes, 0);
+	CHECK_EQ(tl.nr_blocks, 0);
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+static void test_picture(void)
+{
+	struct profile p;
+	struct timeline tl;
+	struct tlview v;
+	struct tlview_style st = { 0 };
+	struct canvas c = { 0 };
+	char line[512];
+
+	profile_init(&p, "t");
+	build(&p);
+	timeline_build(&p, &tl);
+	tlview_reset(&v, &tl, tl.start_ns, tl.end_ns);
+	/* 18 cells of names, 100 of time: a microsecond a cell. */
+	canvas_reset(&c, 8, 118);
+	c.ascii = true;
+	tlview_paint(&v, &st, &c);
+	canvas_line(&c, 0, line, sizeof(line));
+	/* A tick every 20 cells, from the start of the time area. */
+	CHECK(!strncmp(line, "                  |0                  |20 us              |40 us", 64));
+	canvas_line(&c, 1, line, sizeof(line));
+	CHECK(!strncmp(line, "thread 1          [ProfilerStep#1", 33));
+	CHECK(strstr(line, "ProfilerStep#1") != NULL);
+	canvas_line(&c, 2, line, sizeof(line));
+	/* mm at 10..40: cells 10..39 of the time area. */
+	CHECK(strstr(line, "          [aten::mm                    ]") != NULL);
+	CHECK(strstr(line, "[aten::a~]") != NULL);	/* 10 cells: cut */
+	canvas_line(&c, 3, line, sizeof(line));
+	CHECK(strstr(line, "[]") != NULL);	/* the 2 us launch */
+	canvas_line(&c, 4, line, sizeof(line));
+	CHECK(!strncmp(line, "thread 2", 8));
+	CHECK(strstr(line, "    [aten::r~]") != NULL);
+	canvas_line(&c, 5, line, sizeof(line));
+	CHECK(!strncmp(line, "GPU", 3));
+	CHECK(strstr(line, "[k1") != NULL);
+	canvas_line(&c, 6, line, sizeof(line));
+	CHECK(strstr(line, "[k2") != NULL);
+	/* The block under a cell. */
+	CHECK(tlview_hit(&v, 2, 18 + 12) == &tl.rows[1].blocks[0]);
+	CHECK(tlview_hit(&v, 2, 18 + 45) == NULL);
+	/* Zoomed out on a 10-cell area, blocks share cells. */
+	canvas_reset(&c, 8, 8 + 10);
+	tlview_paint(&v, &st, &c);
+	canvas_line(&c, 2, line, sizeof(line));
+	CHECK_STR(line, "         [~] |  |");
+	canvas_release(&c);
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+static void test_zoom_and_pan(void)
+{
+	struct profile p;
+	struct timeline tl;
+	struct tlview v;
+
+	profile_init(&p, "t");
+	build(&p);
+	timeline_build(&p, &tl);
+	tlview_reset(&v, &tl, tl.start_ns, tl.end_ns);
+	tlview_zoom(&v, tl.start_ns + 20000, 0.5);
+	CHECK_EQ(v.t1 - v.t0, 50000);
+	CHECK_EQ(v.t0, tl.start_ns + 10000);	/* 20 us stays where it was */
+	tlview_pan(&v, 1.0);
+	CHECK_EQ(v.t0, tl.start_ns + 50000);	/* up to the end, no further */
+	tlview_pan(&v, 1.0);
+	CHECK_EQ(v.t1, tl.end_ns);
+	tlview_zoom(&v, v.t0, 100);
+	CHECK_EQ(v.t0, tl.start_ns);
+	CHECK_EQ(v.t1, tl.end_ns);
+	for (int i = 0; i < 40; i++)
+		tlview_zoom(&v, v.t0, 0.5);
+	CHECK_EQ(v.t1 - v.t0, 1000);	/* a microsecond at least */
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+static const char *sel_name(const struct pane *pane)
+{
+	return pane_row_name(pane, pane_row(pane, pane->cursor));
+}
+
+static void test_pane_keys(void)
+{
+	struct profile p;
+	struct pane *pane;
+	struct pane_request req;
+	struct canvas c = { 0 };
+	const struct step *s;
+	char err[64];
+
+	profile_init(&p, "t");
+	build(&p);
+	s = profile_add_step(&p, "1", 1);
+	s = &p.steps[0];
+	p.steps[0].start_ns = 1000000000 + 50000;
+	p.steps[0].end_ns = 1000000000 + 100000;
+	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	CHECK_EQ(pane->nr_view, 9);
+	canvas_reset(&c, 10, 116);
+	pane->ops->canvas(pane, &c);
+	CHECK_STR(sel_name(pane), "ProfilerStep#1");
+	/* Down: the block of the next row nearest the step's middle. */
+	CHECK(pane_handle(pane, ACT_MOVE_DOWN, &req));
+	CHECK_STR(sel_name(pane), "aten::add");
+	CHECK(pane_handle(pane, ACT_PREV_BLOCK, &req));
+	CHECK_STR(sel_name(pane), "aten::mm");
+	CHECK(pane_handle(pane, ACT_PREV_BLOCK, &req));
+	CHECK(req.message != NULL);	/* the first of its row */
+	CHECK(pane_handle(pane, ACT_NEXT_BLOCK, &req));
+	CHECK(pane_handle(pane, ACT_NEXT_BLOCK, &req));
+	CHECK_STR(sel_name(pane), "cudaMemcpyAsync");
+	CHECK(pane_handle(pane, ACT_MOVE_DOWN, &req));
+	CHECK_STR(sel_name(pane), "cudaLaunchKernel");
+	CHECK_EQ(pane_row(pane, pane->cursor) == &((const struct tl_block *)pane->rows[0])[0], 0);
+	CHECK(pane_handle(pane, ACT_PREV_INSTANCE, &req));
+	CHECK_STR(sel_name(pane), "cudaLaunchKernel");
+	CHECK(!req.message);
+	CHECK(pane_handle(pane, ACT_PREV_INSTANCE, &req));
+	CHECK(req.message != NULL);	/* no earlier one */
+	/* The generic seek finds a name's first block (w, from a row). */
+	CHECK(pane_seek(pane, "k2"));
+	CHECK_STR(sel_name(pane), "k2");
+	/* A filter narrows the rows; a step narrows them by start. */
+	pane_set_filter(pane, filter_new("^k", err, sizeof(err)));
+	CHECK_EQ(pane->nr_view, 2);
+	pane_set_step(pane, s);
+	CHECK_EQ(pane->nr_view, 0);	/* k1 and k2 start before 50 us */
+	pane_set_filter(pane, NULL);
+	CHECK_EQ(pane->nr_view, 3);	/* add, its launch, the memcpy */
+	canvas_release(&c);
+	pane_free(pane);
+	profile_release(&p);
+}
+
+const struct test tests[] = {
+	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
+	{ "searches by time", test_search },
+	{ "an untimed profile has no timeline", test_untimed_has_no_lanes },
+	{ "the picture: a ruler, lanes, blocks with names where they fit", test_picture },
+	{ "zoom and pan stay in range", test_zoom_and_pan },
+	{ "the pane's keys: rows, blocks, instances, filter, step", test_pane_keys },
+	{ 0 },
+};

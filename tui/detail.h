@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * detail: the lines of the detail view (`i`, inspect; pane_detail.c) --
+ * everything about one row: its full name, each of its pane's columns
+ * with the value, its unit and what it means, its attributes, and what a
+ * pane type adds through its detail hook (the ops that launched a kernel,
+ * the kernels an op launched, where a node sits in the tree).  A line may
+ * lead somewhere: Enter on it shows that row in its own pane.
+ *
+ * The detail owns copies of every field and value; detail_release() frees
+ * them.  Meanings are static text (columns' help).
+ */
+#ifndef TUI_DETAIL_H
+#define TUI_DETAIL_H
+
+#include <stddef.h>
+
+#include "pane.h"
+
+struct detail_line {
+	char *field;			/* "Dev self", "input_shapes"; heap */
+	char *value;			/* "700.000 us"; heap */
+	const char *meaning;		/* static, or "" */
+	bool is_heading;		/* a section's title: "columns" */
+	const struct pane_ops *go_to;	/* Enter shows the row GO_NAME there */
+	const char *go_name;		/* a name of the profile (outlives it) */
+};
+
+struct detail {
+	struct detail_line *v;
+	size_t nr, alloc;
+};
+
+void detail_release(struct detail *d);
+/* A section's title line. */
+void detail_heading(struct detail *d, const char *title);
+/* A line; FIELD and VALUE are copied. */
+void detail_add(struct detail *d, const char *field, const char *value, const char *meaning);
+/* A line that leads to the row called NAME in the pane type GO_TO. */
+void detail_add_link(struct detail *d, const char *field, const char *value, const char *meaning,
+		     const struct pane_ops *go_to, const char *name);
+
+/* The lines about a node of the call tree: its kind, the nodes above it,
+ * and for device work the op that launched it. */
+void detail_node(struct detail *d, const struct node *n);
+
+/* What the detail view shows (its scope.arg): ROW of the pane OF. */
+struct detail_arg {
+	const struct pane *of;
+	const void *row;
+};
+
+#endif

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Timeline pane: the trace view torch-tb-profiler had.  One lane per
+ * CPU thread and per GPU stream, ops and kernels as blocks in time, the
+ * nesting of ops shown by depth; for the step picked with [ and ] (or the
+ * whole profile).  Its rows are the blocks in time order -- what the
+ * cursor, the filter, --print timeline and exports see -- and its screen
+ * is a picture of a window of time (tlview.c), zoomed and panned around
+ * the selected block, which is the row under the cursor.
+ *
+ * The index (model/timeline.c) is made once, when the pane opens; every
+ * key after that looks up only what the window shows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/timeline.h"
+#include "../model/util.h"
+#include "canvas.h"
+#include "detail.h"
+#include "pane.h"
+#include "tlview.h"
+
+#define BLOCK(r) ((const struct tl_block *)(r))
+
+struct tl_priv {
+	struct timeline tl;
+	struct tlview view;
+	const struct tl_block *shown_sel;	/* the block the window last went to */
+	/* The filter's verdict per name: names are interned, so each goes
+	 * through PCRE2 once per filter, not once per block. */
+	const char **names;
+	bool *match;
+	size_t cap, nr;
+	const struct filter *for_filter;
+};
+
+static const char *tl_row_name(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return BLOCK(row)->node->name;
+}
+
+static const struct attr *tl_row_attrs(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return BLOCK(row)->node->attrs;
+}
+
+static struct cell get_lane(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	(void)c;
+	return cell_text(tp->tl.lanes[tp->tl.rows[BLOCK(row)->row].lane].name);
+}
+
+static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(BLOCK(row)->node->name);
+}
+
+static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	(void)c;
+	return cell_int(BLOCK(row)->start_ns - tp->tl.start_ns);
+}
+
+static struct cell get_duration(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_int(BLOCK(row)->end_ns - BLOCK(row)->start_ns);
+}
+
+static struct cell get_depth(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	(void)c;
+	return cell_int(tp->tl.rows[BLOCK(row)->row].depth);
+}
+
+static const struct column tl_cols[] = {
+	{ .key = "lane", .title = "Lane", .kind = COL_TEXT, .width = 16, .get = get_lane,
+	  .help = "the CPU thread or GPU stream it ran on (GPU: the device work of every "
+		  "stream, when the trace does not say which)" },
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	  .help = "the op, runtime call or kernel" },
+	{ .key = "start", .title = "Start", .kind = COL_TIME, .width = 11, .get = get_start,
+	  .help = "when it started, after the profile's first event" },
+	{ .key = "duration", .title = "Duration", .kind = COL_TIME, .width = 10,
+	  .get = get_duration,
+	  .help = "how long it ran: an op's host time, a kernel's device time" },
+	{ .key = "depth", .title = "Depth", .kind = COL_COUNT, .width = 5, .get = get_depth,
+	  .help = "how deep in its lane: 0 for the outermost op of a thread, and the row "
+		  "of a stream's kernels that overlap" },
+};
+
+static void tl_load(struct pane *pane)
+{
+	struct tl_priv *tp = xcalloc(1, sizeof(*tp));
+	const struct step *s = pane->scope.step;
+
+	pane->priv = tp;
+	timeline_build(pane->prof, &tp->tl);
+	pane->nr_rows = tp->tl.nr_blocks;
+	pane->rows = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->rows));
+	for (size_t i = 0; i < pane->nr_rows; i++)
+		pane->rows[i] = tp->tl.by_start[i];
+	for (size_t i = 0; i < ARRAY_SIZE(tl_cols); i++)
+		pane_add_column(pane, &tl_cols[i]);
+	pane->sort_col = -1;	/* time order */
+	if (s && s->end_ns > s->start_ns)
+		tlview_reset(&tp->view, &tp->tl, s->start_ns, s->end_ns);
+	else
+		tlview_reset(&tp->view, &tp->tl, tp->tl.start_ns, tp->tl.end_ns);
+}
+
+static void tl_release(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+
+	if (!tp)
+		return;
+	timeline_release(&tp->tl);
+	free(tp->names);
+	free(tp->match);
+	free(tp);
+}
+
+static bool verdict(struct tl_priv *tp, const struct filter *f, const char *name)
+{
+	size_t i;
+
+	if (!f)
+		return true;
+	if (tp->for_filter != f) {
+		memset(tp->names, 0, tp->cap * sizeof(*tp->names));
+		tp->nr = 0;
+		tp->for_filter = f;
+	}
+	if (2 * (tp->nr + 1) > tp->cap) {
+		const char **old_names = tp->names;
+		bool *old_match = tp->match;
+		size_t old_cap = tp->cap;
+
+		tp->cap = tp->cap ? 2 * tp->cap : 1024;
+		tp->names = xcalloc(tp->cap, sizeof(*tp->names));
+		tp->match = xcalloc(tp->cap, sizeof(*tp->match));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old_names[k])
+				continue;
+			for (i = hash_ptr(old_names[k]) & (tp->cap - 1); tp->names[i];
+			     i = (i + 1) & (tp->cap - 1))
+				;
+			tp->names[i] = old_names[k];
+			tp->match[i] = old_match[k];
+		}
+		free(old_names);
+		free(old_match);
+	}
+	for (i = hash_ptr(name) & (tp->cap - 1); tp->names[i]; i = (i + 1) & (tp->cap - 1))
+		if (tp->names[i] == name)
+			return tp->match[i];
+	tp->names[i] = name;
+	tp->match[i] = filter_match(f, name, strlen(name));
+	tp->nr++;
+	return tp->match[i];
+}
+
+static bool kept(struct pane *pane, const struct tl_block *b)
+{
+	return node_in_step(b->node, pane->scope.step) &&
+	       verdict(pane->priv, pane->filter, b->node->name);
+}
+
+/* The view: the blocks of the step that the filter keeps, in time order
+ * (or the sort's). */
+static void tl_rebuild(struct pane *pane)
+{
+	size_t n = 0;
+
+	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
+	for (size_t i = 0; i < pane->nr_rows; i++)
+		if (kept(pane, pane->rows[i]))
+			pane->view[n++] = i;
+	pane->nr_view = n;
+	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
+}
+
+static void tl_step_changed(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct step *s = pane->scope.step;
+
+	if (s && s->end_ns > s->start_ns)
+		tlview_reset(&tp->view, &tp->tl, s->start_ns, s->end_ns);
+	else
+		tlview_reset(&tp->view, &tp->tl, tp->tl.start_ns, tp->tl.end_ns);
+	tp->shown_sel = NULL;
+}
+
+/* The view index of B, or SIZE_MAX when the view does not hold it.  In
+ * time order, a binary search by start finds it. */
+static size_t view_index(const struct pane *pane, const struct tl_block *b)
+{
+	size_t lo = 0, hi = pane->nr_view;
+
+	if (pane->sort_col < 0) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (BLOCK(pane_row(pane, mid))->start_ns < b->start_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < pane->nr_view && BLOCK(pane_row(pane, lo))->start_ns == b->start_ns; lo++)
+			if (pane_row(pane, lo) == b)
+				return lo;
+		return SIZE_MAX;
+	}
+	for (size_t i = 0; i < pane->nr_view; i++)
+		if (pane_row(pane, i) == b)
+			return i;
+	return SIZE_MAX;
+}
+
+static bool select_block(struct pane *pane, const struct tl_block *b)
+{
+	size_t i = b ? view_index(pane, b) : SIZE_MAX;
+
+	if (i == SIZE_MAX)
+		return false;
+	pane->cursor = i;
+	return true;
+}
+
+static const struct tl_block *selected(const struct pane *pane)
+{
+	return pane->nr_view ? pane_row(pane, pane->cursor) : NULL;
+}
+
+/* The block of row R nearest to time T that the view keeps, searching
+ * outwards from the nearest one; NULL when the row has none in the
+ * window. */
+static const struct tl_block *nearest_kept(struct pane *pane, size_t r, int64_t t)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_row *row = &tp->tl.rows[r];
+	size_t i = timeline_nearest(row, t), lo = i, hi = i + 1;
+
+	if (!row->nr)
+		return NULL;
+	/* Outwards, within the window; a long way for a sparse filter. */
+	while (lo < row->nr || hi < row->nr) {
+		if (lo < row->nr) {
+			const struct tl_block *b = &row->blocks[lo];
+
+			if (b->end_ns > tp->view.t0 && kept(pane, b))
+				return b;
+			lo = lo && b->end_ns > tp->view.t0 ? lo - 1 : row->nr;
+		}
+		if (hi < row->nr) {
+			const struct tl_block *b = &row->blocks[hi];
+
+			if (b->start_ns < tp->view.t1 && kept(pane, b))
+				return b;
+			hi = b->start_ns < tp->view.t1 ? hi + 1 : row->nr;
+		}
+	}
+	return NULL;
+}
+
+/* Up or down (DIR) to the nearest row that has a kept block near the
+ * selected one's time. */
+static void move_row(struct pane *pane, int dir, int times)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	int64_t t = sel ? sel->start_ns + (sel->end_ns - sel->start_ns) / 2
+			: tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
+	long r = sel ? (long)sel->row : (long)tp->view.top - dir;
+
+	while (times-- > 0) {
+		const struct tl_block *b = NULL;
+
+		for (long k = r + dir; !b && k >= 0 && k < (long)tp->tl.nr_rows; k += dir) {
+			b = nearest_kept(pane, (size_t)k, t);
+			if (b)
+				r = k;
+		}
+		if (!b)
+			break;
+		select_block(pane, b);
+	}
+}
+
+/* The block before or after the selected one in its row (DIR), among
+ * those the view keeps. */
+static bool move_in_row(struct pane *pane, int dir)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	const struct tl_row *row;
+	long i;
+
+	if (!sel)
+		return false;
+	row = &tp->tl.rows[sel->row];
+	for (i = (long)(sel - row->blocks) + dir; i >= 0 && i < (long)row->nr; i += dir) {
+		if (kept(pane, &row->blocks[i])) {
+			select_block(pane, &row->blocks[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The next or previous block (DIR) of the selected one's name, in time. */
+static bool next_instance(struct pane *pane, int dir)
+{
+	const struct tl_block *sel = selected(pane);
+
+	if (!sel)
+		return false;
+	for (long i = (long)pane->cursor + dir; i >= 0 && i < (long)pane->nr_view; i += dir) {
+		if (BLOCK(pane_row(pane, (size_t)i))->node->name == sel->node->name) {
+			pane->cursor = (size_t)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* After the window moved: a selection it left behind follows, to the
+ * block of its row nearest the middle. */
+static void follow_window(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane), *b;
+
+	if (!sel || (sel->end_ns > tp->view.t0 && sel->start_ns < tp->view.t1))
+		return;
+	b = nearest_kept(pane, sel->row, tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2);
+	if (b && select_block(pane, b))
+		tp->shown_sel = b;
+}
+
+static bool tl_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	int64_t mid = sel ? sel->start_ns + (sel->end_ns - sel->start_ns) / 2 : -1;
+	int page = tp->view.rows_shown > 1 ? tp->view.rows_shown - 1 : 1;
+
+	switch (act) {
+	case ACT_MOVE_UP:
+	case ACT_MOVE_DOWN:
+	case ACT_PAGE_UP:
+	case ACT_PAGE_DOWN:
+	case ACT_HALF_UP:
+	case ACT_HALF_DOWN:
+		move_row(pane, act == ACT_MOVE_UP || act == ACT_PAGE_UP || act == ACT_HALF_UP ? -1 : 1,
+			 act == ACT_MOVE_UP || act == ACT_MOVE_DOWN   ? 1
+			 : act == ACT_PAGE_UP || act == ACT_PAGE_DOWN ? page
+								      : (page + 1) / 2);
+		return true;
+	case ACT_PREV_BLOCK:
+	case ACT_NEXT_BLOCK:
+	case ACT_SCROLL_LEFT:
+	case ACT_SCROLL_RIGHT:
+		if (!move_in_row(pane, act == ACT_PREV_BLOCK || act == ACT_SCROLL_LEFT ? -1 : 1))
+			req->message = "no more blocks that way in this lane";
+		return true;
+	case ACT_PREV_INSTANCE:
+	case ACT_NEXT_INSTANCE:
+		if (!next_instance(pane, act == ACT_PREV_INSTANCE ? -1 : 1))
+			req->message = act == ACT_PREV_INSTANCE ? "no earlier block of this name"
+								: "no later block of this name";
+		return true;
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+		tlview_zoom(&tp->view, mid, act == ACT_ZOOM_IN ? 0.5 : 2.0);
+		follow_window(pane);
+		return true;
+	case ACT_ZOOM_ALL:
+		tlview_zoom(&tp->view, mid, 1e18);
+		return true;
+	case ACT_PAN_LEFT:
+	case ACT_PAN_RIGHT:
+		tlview_pan(&tp->view, act == ACT_PAN_LEFT ? -0.5 : 0.5);
+		follow_window(pane);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_kept_cb(const struct tl_block *b, void *ctx)
+{
+	return kept(ctx, b);
+}
+
+static void tl_canvas(struct pane *pane, struct canvas *c)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	struct tlview_style st = {
+		.sel = sel, .has_filter = pane->filter != NULL, .is_kept = is_kept_cb, .ctx = pane,
+		.name_of = c->name_of, .name_ctx = c->name_ctx,
+	};
+
+	tp->view.rows_shown = c->rows - 1;
+	tp->view.cols_shown = c->cols;
+	if (sel != tp->shown_sel) {
+		tlview_show(&tp->view, sel);
+		tp->shown_sel = sel;
+	}
+	tlview_paint(&tp->view, &st, c);
+}
+
+static bool tl_click(struct pane *pane, int y, int x, bool twice)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *b = tlview_hit(&tp->view, y, x);
+
+	(void)twice;
+	if (!b || !select_block(pane, b))
+		return false;
+	tp->shown_sel = b;	/* it is on screen: no jump */
+	return true;
+}
+
+static void tl_status(const struct pane *pane, char *buf, size_t size)
+{
+	const struct tl_priv *tp = pane->priv;
+	char a[32], b[32], all[32];
+
+	if (!tp->tl.nr_blocks) {
+		buf[0] = '\0';
+		return;
+	}
+	tlview_fmt_time(tp->view.t0 - tp->view.lo, a, sizeof(a));
+	tlview_fmt_time(tp->view.t1 - tp->view.lo, b, sizeof(b));
+	tlview_fmt_time(tp->view.hi - tp->view.lo, all, sizeof(all));
+	snprintf(buf, size, " %s - %s of %s", a, b, all);
+}
+
+static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (!pane->prof->has_timeline)
+		snprintf(buf, size, "this profile's rows carry no times: no timeline to draw");
+	else
+		snprintf(buf, size, "nothing ran in this step");
+}
+
+static void tl_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	(void)pane;
+	detail_node(d, BLOCK(row)->node);
+}
+
+static const enum action tl_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_NEXT_BLOCK, ACT_NEXT_INSTANCE,
+	ACT_INSPECT, ACT_BACK, ACT_NONE,
+};
+
+const struct pane_ops timeline_pane_ops = {
+	.id = PANE_TIMELINE, .follows_step = true,
+	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name,
+	.row_attrs = tl_row_attrs, .handle = tl_handle, .step_changed = tl_step_changed,
+	.status = tl_status, .empty_text = tl_empty_text, .detail = tl_detail,
+	.canvas = tl_canvas, .click = tl_click, .hints = tl_hints, .release = tl_release,
+};
