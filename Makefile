@@ -51,7 +51,7 @@ TUI_SRC     = $(sort $(wildcard tui/*.c))
 CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
 TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
 # The terminal-free part of tui/ (panes, formats, exports), for unit tests.
-TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o,$(TUI_SRC:%.c=$(O)/%.o)) \
+TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o $(O)/tui/loading.o,$(TUI_SRC:%.c=$(O)/%.o)) \
               $(O)/keymaps/builtin.o
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
@@ -151,10 +151,11 @@ install: $(O)/$(PROG)
 	install -m 755 $(O)/$(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
 	install -m 644 man/proftui.1 $(DESTDIR)$(MANDIR)/man1/proftui.1
 	install -m 644 man/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+	install -m 644 man/proftui-config.5 $(DESTDIR)$(MANDIR)/man5/proftui-config.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/man1/proftui.1 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-config.5
 
 clean:
 	rm -rf build build-asan build-fuzz build-*.log
