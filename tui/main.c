@@ -6,12 +6,14 @@
  *
  * Exit status: 0 ok, 1 usage error, 2 input error.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +23,9 @@
 #include "../parsers/parser.h"
 #include "export.h"
 #include "keymap.h"
+#include "loading.h"
 #include "pane.h"
+#include "shortnames.h"
 #include "ui.h"
 
 #define EXIT_USAGE 1
@@ -48,6 +52,9 @@ struct options {
 	bool ascii, no_color;
 	bool keep_going;		/* print what a failed load kept */
 	bool merge;			/* sum whole profiles given together */
+	/* Reading names, the mouse (issue 15) */
+	bool short_names;		/* --short-names */
+	bool no_mouse;			/* --no-mouse */
 };
 
 static void usage(FILE *out)
@@ -81,6 +88,10 @@ static void usage(FILE *out)
 	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
 	      "      --keys FILE       a key file read after the keymap (default:\n"
 	      "                        $XDG_CONFIG_HOME/proftui/keys)\n"
+	      "      --short-names     show names short (C++ template arguments, parameters\n"
+	      "                        and long namespaces elided); with --print, write\n"
+	      "                        them short\n"
+	      "      --no-mouse        leave the mouse to the terminal\n"
 	      "      --ascii           draw with ASCII only\n"
 	      "      --no-color        no colours (also: NO_COLOR set)\n"
 	      "  -h, --help            show this help\n"
@@ -116,7 +127,8 @@ static bool parse_count(const char *s, size_t *out)
 }
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE };
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE,
+       OPT_SHORT_NAMES, OPT_NO_MOUSE };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -141,6 +153,8 @@ static const struct option long_options[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+	{ "short-names", no_argument, NULL, OPT_SHORT_NAMES },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -261,6 +275,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_NO_COLOR:
 			o->no_color = true;
 			break;
+		case OPT_SHORT_NAMES:
+			o->short_names = true;
+			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -280,50 +300,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return -1;
 }
 
-/* The load's progress bar: on stderr, when it is a terminal, once a load
- * has taken half a second (DESIGN.md: quick loads show nothing). */
-struct progress {
-	struct timespec start;
-	bool shown;
-	int last_pct;
+/* The files to load, for loading.c's callback. */
+struct load_job {
+	struct profile *p;
+	const char *const *paths;
+	size_t nr;
 };
 
-static double elapsed(const struct timespec *t0)
+static int load_files(void *ctx, const struct load_options *lo)
 {
-	struct timespec now;
+	struct load_job *j = ctx;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct progress *pr = ctx;
-	int pct, fill;
-	char bar[31];
-
-	if (!total || (!pr->shown && elapsed(&pr->start) < 0.5))
-		return;
-	pct = (int)(done * 100 / total);
-	if (pct > 100)
-		pct = 100;
-	if (pr->shown && pct == pr->last_pct)
-		return;
-	pr->shown = true;
-	pr->last_pct = pct;
-	fill = pct * 30 / 100;
-	memset(bar, '#', (size_t)fill);
-	memset(bar + fill, ' ', (size_t)(30 - fill));
-	bar[30] = '\0';
-	fprintf(stderr, "\rloading [%s] %3d%%  %llu of %llu MB", bar, pct,
-		(unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
-	fflush(stderr);
-}
-
-static void end_progress(struct progress *pr)
-{
-	if (pr->shown)
-		fputs("\r\033[K", stderr);
+	return profile_load(j->p, j->paths, j->nr, lo);
 }
 
 static char *label_of(char **paths, int n)
@@ -379,6 +367,95 @@ static int no_such_column(const struct pane *pane, const char *name)
 	return EXIT_USAGE;
 }
 
+/* The edit distance of A and B, case ignored, up to a cap (names can be
+ * long; only the near ones matter). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), *row, best;
+
+	if (n > 256)
+		n = 256;
+	if (m > 256)
+		m = 256;
+	row = xmalloc((m + 1) * sizeof(*row));
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j], cost = tolower((unsigned char)a[i - 1]) !=
+						   tolower((unsigned char)b[j - 1]);
+			size_t v = diag + cost;
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+		}
+	}
+	best = row[m];
+	free(row);
+	return best;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return !n;
+}
+
+/*
+ * "no op named 'NAME'" and the names of PANE's rows nearest to it: the
+ * ones that hold it (case ignored) first, then by edit distance; exit 2,
+ * as for a file that does not hold what was asked.
+ */
+static int no_such_name(const struct pane *pane, const char *name, const char *what,
+			const struct step *step)
+{
+	enum { NR_CLOSE = 5 };
+	const char *close[NR_CLOSE];
+	size_t score[NR_CLOSE], nr = 0;
+
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		const char *cand = pane_row_name(pane, pane_row(pane, i));
+		size_t d = distance(name, cand), k;
+
+		/* Holding it beats any distance (which is at most 256). */
+		if (!contains_nocase(cand, name) && !contains_nocase(name, cand))
+			d += 1000;
+		if (nr == NR_CLOSE && d >= score[nr - 1])
+			continue;
+		if (nr < NR_CLOSE)
+			nr++;
+		for (k = nr - 1; k > 0 && score[k - 1] > d; k--) {
+			score[k] = score[k - 1];
+			close[k] = close[k - 1];
+		}
+		score[k] = d;
+		close[k] = cand;
+	}
+	escape_fprintf(stderr, "proftui: no %s named '%s'", what, name);
+	if (step)
+		escape_fprintf(stderr, " in step %s", step->name);
+	if (!nr) {
+		fputs(" (there are none)\n", stderr);
+	} else {
+		fputs(" (closest:", stderr);
+		for (size_t i = 0; i < nr; i++)
+			escape_fprintf(stderr, "%s '%s'", i ? "," : "", close[i]);
+		fputs(")\n", stderr);
+	}
+	return EXIT_INPUT;
+}
+
 /* PATTERN (of OPTION) compiled into *OUT; false after a usage message.
  * Empty patterns are no filter, except where one is needed. */
 static bool compile(const char *option, const char *pattern, bool need, struct filter **out)
@@ -426,6 +503,20 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		}
 		scope.drill_to = ops->print_drill;
 		scope.drill_name = o->drill;
+		if (o->drill) {
+			/* The op (or kernel) must be there: an empty table
+			 * would pass for "it launched nothing". */
+			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
+			struct pane_scope in = { .step = scope.step, .first_run = first };
+			struct pane *names = pane_new(is_op ? &ops_pane_ops : &kernels_pane_ops, p, &in);
+
+			if (!pane_seek(names, o->drill)) {
+				rc = no_such_name(names, o->drill, is_op ? "op" : "kernel", scope.step);
+				pane_free(names);
+				goto out_filters;
+			}
+			pane_free(names);
+		}
 		ops = &drill_pane_ops;
 	}
 	scope.expand_all = true;	/* print every row of a tree */
@@ -478,21 +569,33 @@ out_filters:
 	return rc;
 }
 
+/* The first line of MESSAGES, into BUF; NULL when there is none. */
+static const char *first_line(const char *messages, char *buf, size_t size)
+{
+	if (!messages || !*messages)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)strcspn(messages, "\n"), messages);
+	return buf;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .format = EXPORT_TXT };
 	struct load_options lo = { .err = stderr };
-	struct progress pr = { 0 };
 	struct profile first, *p = NULL;
 	struct filter *filter = NULL, *drill_re = NULL;
+	struct load_job job;
+	char *label, *messages = NULL;
 	bool interactive;
-	char *label;
 	int rc;
 
 	setlocale(LC_ALL, "");
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
-	interactive = !o.print && !o.output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	/* A terminal that cannot show the panes (TERM=dumb) gets the pane
+	 * printed, as a pipe does. */
+	interactive = !o.print && !o.output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
+		      loading_term_usable();
 	/* A bad pattern is a usage error before any file is read.  (The UI
 	 * compiles its own, and says what is wrong in its bar.) */
 	if (!interactive && (!compile("--filter", o.filter, false, &filter) ||
@@ -502,15 +605,17 @@ int main(int argc, char **argv)
 	}
 	lo.format = o.input_format;
 	lo.merge = o.merge;
-	if (isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &pr.start);
-		lo.progress = show_progress;
-		lo.progress_ctx = &pr;
-	}
 	label = label_of(argv + optind, argc - optind);
 	profile_init(&first, label);
-	rc = profile_load(&first, (const char *const *)argv + optind, (size_t)(argc - optind), &lo);
-	end_progress(&pr);
+	job.p = &first;
+	job.paths = (const char *const *)argv + optind;
+	job.nr = (size_t)(argc - optind);
+	/* Interactive, the screen is up at once and the load runs behind
+	 * its progress; its messages wait until the screen is gone. */
+	if (interactive)
+		rc = loading_run(load_files, &job, &lo, label, &messages);
+	else
+		rc = loading_batch(load_files, &job, &lo);
 	/* Batch output is all or nothing: a file that failed to load (even
 	 * one that kept what came before the error) prints no table, unless
 	 * --keep-going asks for what was kept.  The TUI opens what was kept
@@ -521,28 +626,43 @@ int main(int argc, char **argv)
 	}
 	p = o.run ? profile_run(&first, o.run - 1) : &first;
 	if (!p) {
+		if (interactive)
+			ui_term_end();
 		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
 			       profile_nr_runs(&first));
 		fputc('\n', stderr);
 		rc = EXIT_USAGE;
 	} else if (interactive) {
+		char msg[512];
 		struct ui_options uo = {
 			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
 			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
 			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
-			.load_failed = rc > 0,
+			.load_failed = rc > 0, .short_names = o.short_names, .no_mouse = o.no_mouse,
+			.message = first_line(messages, msg, sizeof(msg)),
 		};
 
 		rc = ui_run(&first, p, &uo);
 	} else {
 		int failed = rc > 0;
+		struct shortnames *sn = o.short_names ? shortnames_new(p, false) : NULL;
 
+		export_set_short_names(sn);
 		rc = print_pane(&first, p, &o, label, filter, drill_re);
 		filter = drill_re = NULL;
+		export_set_short_names(NULL);
+		shortnames_free(sn);
 		if (failed && !rc)
 			rc = EXIT_INPUT;	/* printed, but the input was bad */
 	}
 out:
+	if (interactive) {
+		/* What the load said, now that the shell has the terminal. */
+		ui_term_end();
+		if (messages)
+			fputs(messages, stderr);
+	}
+	free(messages);
 	filter_free(filter);
 	filter_free(drill_re);
 	profile_release(&first);

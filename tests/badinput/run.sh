@@ -155,7 +155,9 @@ hostile "a json export" 0 '"evil\u001b]0;PWNED\u0007op"' \
 hostile "the caption on stdout" 0 'Operators of '"$hdir"'/tn\x1b]0;PWNED\x07' \
 	--print ops "$hdir/t$evil.json"
 hostile "the Info pane" 0 'value\x1b]52;c;S2luZXRv\x07' --print info "$hdir/t$evil.json"
-hostile "a drill-down's caption" 0 'n\x1b]0;PWNED\x07\x1b]52;c;S2luZXRv\x07 › kernels' \
+hostile "a drill-down's caption" 0 'evil\x1b]0;PWNED\x07op › kernels' \
+	--print kernels --drill "$(printf 'evil\033]0;PWNED\007op')" "$hdir/t$evil.json"
+hostile "no such op to drill into" 2 "no op named 'n\\x1b]0;PWNED\\x07\\x1b]52;c;S2luZXRv\\x07'" \
 	--print kernels --drill "$evil" "$hdir/t$evil.json"
 # proftui's own messages quote arguments, file names and names from the
 # file: a step, a column, a pattern, a pane, a run, an output path.

@@ -1,0 +1,1 @@
+--print ops --drill conv_fwd --step 2 tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print kernels --drill aten::conv tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print kernels --short-names tests/golden/kineto/two-steps.json
