@@ -13,7 +13,7 @@ O       ?= build
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
-           -Wmissing-prototypes -Wformat=2 -Wvla -Wno-format-nonliteral
+           -Wmissing-prototypes -Wformat=2 -Wvla
 PKG_CONFIG ?= pkg-config
 # Debian packages: libncurses-dev libpcre2-dev zlib1g-dev pkg-config.
 # parsers/ reads gzip through zlib; only tui/ sees curses and PCRE2.

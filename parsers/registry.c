@@ -158,7 +158,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		if (!(parser = detect_past_head(&in))) {
 			if (!input_failed(&in, &d))
 				diag_error(&d, NULL, "no parser recognises this file "
-					   "(see --list-formats; --format NAME forces one)");
+					   "(see --list-formats; -F NAME forces one)");
 			goto out_close;
 		}
 	}

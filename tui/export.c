@@ -248,40 +248,88 @@ static void add_rule(struct strbuf *line, const struct pane *pane, const size_t 
 		strbuf_addch(line, '|');
 }
 
-static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+/* Each column's width in txt: its widest cell (the tree's indentation
+ * counted in the name), at least its title. */
+static size_t *txt_widths(const struct pane *pane, size_t nr, struct strbuf *raw, struct strbuf *esc)
 {
-	size_t nr_cols = pane->nr_cols, total = nr + pane->nr_foot;
-	size_t *width = xcalloc(nr_cols ? nr_cols : 1, sizeof(*width));
-	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT, line = STRBUF_INIT;
+	size_t *width = xcalloc(pane->nr_cols ? pane->nr_cols : 1, sizeof(*width));
 	char prefix[512];
 
-	for (size_t c = 0; c < nr_cols; c++) {
-		const char *t = shown(pane->cols[c].title, &esc);
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const char *t = shown(pane->cols[c].title, esc);
 
 		width[c] = u8_width(t, strlen(t));
 	}
-	if (!md) {
-		for (size_t i = 0; i < total; i++) {
-			const void *row = nth_row(pane, i, nr);
-			size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
+		const void *row = nth_row(pane, i, nr);
+		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
-			for (size_t c = 0; c < nr_cols; c++) {
-				const char *s;
-				size_t w;
+		for (size_t c = 0; c < pane->nr_cols; c++) {
+			const char *s;
+			size_t w;
 
-				if (!exported(&pane->cols[c]))
-					continue;
-				s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-				w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
-				if (w > width[c])
-					width[c] = w;
-			}
+			if (!exported(&pane->cols[c]))
+				continue;
+			s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+			w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
+			if (w > width[c])
+				width[c] = w;
 		}
 	}
+	return width;
+}
+
+/* One row of the table into LINE: txt cells padded to WIDTH (NULL for
+ * md), the name after the tree's indentation PREFIX. */
+static void add_row(struct strbuf *line, const struct pane *pane, const void *row,
+		    const char *prefix, const size_t *width, struct strbuf *raw, struct strbuf *esc)
+{
+	bool first = true;
+
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const struct column *col = &pane->cols[c];
+		const char *s;
+		size_t start;
+
+		if (!exported(col))
+			continue;
+		s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+		if (!width) {
+			strbuf_addstr(line, "| ");
+			if (col->kind == COL_NAME)
+				strbuf_addstr(line, prefix);
+			md_text(line, s);
+			strbuf_addch(line, ' ');
+			continue;
+		}
+		if (!first)
+			strbuf_addstr(line, "  ");
+		first = false;
+		if (col->kind != COL_NAME || !*prefix) {
+			add_padded(line, s, width[c], left_aligned(col));
+			continue;
+		}
+		start = line->len;
+		strbuf_addstr(line, prefix);
+		strbuf_addstr(line, s);
+		if (u8_width(line->s + start, line->len - start) < width[c])
+			add_blanks(line, width[c] - u8_width(line->s + start, line->len - start));
+	}
+	if (!width)
+		strbuf_addch(line, '|');
+}
+
+static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+{
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT, line = STRBUF_INIT;
+	size_t *width = md ? NULL : txt_widths(pane, nr, &raw, &esc);
+	char prefix[512];
+	bool first = true;
+
 	if (caption)
 		fprintf(out, md ? "%s\n\n" : "# %s\n", shown(caption, &esc));
 	/* Header and rule. */
-	for (size_t c = 0, first = 1; c < nr_cols; c++) {
+	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
 
 		if (!exported(col))
@@ -295,55 +343,22 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 				strbuf_addstr(&line, "  ");
 			add_padded(&line, shown(col->title, &esc), width[c], left_aligned(col));
 		}
-		first = 0;
+		first = false;
 	}
 	if (md)
 		strbuf_addch(&line, '|');
 	end_line(&line, out);
 	add_rule(&line, pane, width, md);
 	end_line(&line, out);
-	for (size_t i = 0; i < total; i++) {
-		const void *row = nth_row(pane, i, nr);
-		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
-		bool first = true;
-
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
 		if (i == nr && !md) {
 			/* The summary rows under a rule of their own. */
 			add_rule(&line, pane, width, false);
 			end_line(&line, out);
 		}
-		for (size_t c = 0; c < nr_cols; c++) {
-			const struct column *col = &pane->cols[c];
-			const char *s;
-
-			if (!exported(col))
-				continue;
-			s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-			if (md) {
-				strbuf_addstr(&line, "| ");
-				if (col->kind == COL_NAME && pre)
-					strbuf_addstr(&line, prefix);
-				md_text(&line, s);
-				strbuf_addch(&line, ' ');
-				continue;
-			}
-			if (!first)
-				strbuf_addstr(&line, "  ");
-			first = false;
-			if (col->kind == COL_NAME && pre) {
-				size_t start = line.len;
-
-				strbuf_addstr(&line, prefix);
-				strbuf_addstr(&line, s);
-				if (u8_width(line.s + start, line.len - start) < width[c])
-					add_blanks(&line, width[c] - u8_width(line.s + start,
-									       line.len - start));
-			} else {
-				add_padded(&line, s, width[c], left_aligned(col));
-			}
-		}
-		if (md)
-			strbuf_addch(&line, '|');
+		if (i >= nr || !tree_prefix(pane, i, prefix, sizeof(prefix)))
+			prefix[0] = '\0';
+		add_row(&line, pane, nth_row(pane, i, nr), prefix, width, &raw, &esc);
 		end_line(&line, out);
 	}
 	free(width);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +104,16 @@ static void usage(FILE *out)
 
 /* Messages quote arguments, file names and names from the files: all of
  * them go out through escape_fprintf() (model/escape.h), never raw. */
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("proftui: ", stderr);
-	escape_fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	escape_vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'proftui --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -194,11 +201,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg)) {
-				char names[256], fmt[320];
+				char names[256];
 
-				snprintf(fmt, sizeof(fmt), "unknown pane '%%s' (%s)",
-					 pane_print_names(names, sizeof(names)));
-				return usage_error(fmt, optarg);
+				return usage_error("unknown pane '%s' (%s)", optarg,
+						   pane_print_names(names, sizeof(names)));
 			}
 			o->print = optarg;
 			break;
@@ -294,9 +300,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no file to read");
+		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
-		return usage_error("%s", "--drill and --drill-re do not go together");
+		return usage_error("--drill and --drill-re do not go together");
 	return -1;
 }
 
@@ -497,7 +503,7 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 	}
 	if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
-			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
 					       "or --print ops (a kernel's ops)");
 			goto out_filters;
 		}
