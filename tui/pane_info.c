@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The Info pane: what the profile is (file, format, runs), its metadata
- * lines as the parser recorded them (device, versions, options, the
- * file's own recommendations) and the parse's warnings with their counts.
+ * The Info pane: what the profile is (file, format, runs), its devices in
+ * a line each with units (the raw properties folded under them, Enter
+ * shows them), which rank of a distributed job it is, its metadata lines
+ * as the parser recorded them (versions, options, the file's own
+ * recommendations) and the parse's warnings with their counts.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 
 struct info_row {
 	const char *section, *key, *value;
+	bool is_raw;		/* a device's raw property: folded */
+	bool is_fold;		/* the line that folds them */
 };
 
 struct info_priv {
@@ -22,17 +26,22 @@ struct info_priv {
 	size_t nr, alloc;
 	char **owned;		/* values formatted here */
 	size_t nr_owned, alloc_owned;
+	bool show_raw;		/* the raw device properties are unfolded */
+	bool is_printed;	/* --print: everything, nothing folded */
+	size_t nr_raw;
 };
 
 #define INFO(r) ((const struct info_row *)(r))
 
-static void info_add(struct info_priv *ip, const char *section, const char *key, const char *value)
+static struct info_row *info_add(struct info_priv *ip, const char *section, const char *key,
+				 const char *value)
 {
 	GROW(ip->rows, ip->alloc, ip->nr + 1);
+	memset(&ip->rows[ip->nr], 0, sizeof(ip->rows[0]));
 	ip->rows[ip->nr].section = section;
 	ip->rows[ip->nr].key = key;
 	ip->rows[ip->nr].value = value;
-	ip->nr++;
+	return &ip->rows[ip->nr++];
 }
 
 static const char *info_fmt(struct info_priv *ip, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -87,6 +96,116 @@ static const struct column col_value = {
 	.help = "as the profile gives it, or as proftui counted it",
 };
 
+/* "device 0": the raw deviceProperties of a trace, as the parser kept
+ * them. */
+static bool is_device_section(const char *section)
+{
+	return !strncmp(section, "device ", 7) && section[7] >= '0' && section[7] <= '9';
+}
+
+/* The value of KEY in the meta section SECTION, or NULL. */
+static const char *meta_of(const struct profile *p, const char *section, const char *key)
+{
+	for (const struct meta *m = p->meta; m; m = m->next)
+		if (!strcmp(m->section, section) && !strcmp(m->key, key))
+			return m->value;
+	return NULL;
+}
+
+static int64_t meta_int(const struct profile *p, const char *section, const char *key)
+{
+	const char *v = meta_of(p, section, key);
+	char *end;
+	long long n;
+
+	if (!v)
+		return -1;
+	n = strtoll(v, &end, 10);
+	return *end || n < 0 ? -1 : n;
+}
+
+/* One line for a device: "NAME, 79.18 GiB, compute 8.0, 108 SMs". */
+static const char *device_line(struct info_priv *ip, const char *name, int64_t mem, int cc_major,
+			       int cc_minor, int sms)
+{
+	char buf[512], bytes[64];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", name ? name : "?");
+
+	if (mem >= 0) {
+		fmt_cell(COL_BYTES, cell_int(mem), FMT_HUMAN, bytes, sizeof(bytes));
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %s", bytes);
+	}
+	if (cc_major >= 0 && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", compute %d.%d", cc_major,
+				      cc_minor >= 0 ? cc_minor : 0);
+	if (sms >= 0 && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ", %d SMs", sms);
+	return info_fmt(ip, "%s", buf);
+}
+
+static const char *fold_text(struct info_priv *ip)
+{
+	if (ip->is_printed)
+		return info_fmt(ip, "%zu, as the file gives them", ip->nr_raw);
+	return info_fmt(ip, "%zu, as the file gives them (Enter %s them)", ip->nr_raw,
+			ip->show_raw ? "hides" : "shows");
+}
+
+/*
+ * The devices, a line each with units; their raw properties (bytes as
+ * the file counts them) after, folded until Enter on the fold line.
+ */
+static void add_devices(struct info_priv *ip, const struct profile *p)
+{
+	const char *last = NULL;
+
+	for (size_t i = 0; i < p->nr_devices; i++) {
+		const struct device_info *d = &p->devices[i];
+
+		info_add(ip, info_fmt(ip, "device %d", d->id), "summary",
+			 device_line(ip, d->name, d->total_memory_bytes, d->cc_major, d->cc_minor,
+				     d->num_sms));
+	}
+	/* Without the model's devices, the same from the raw lines. */
+	for (const struct meta *m = p->meta; m && !p->nr_devices; m = m->next) {
+		if (!is_device_section(m->section) || (last && !strcmp(last, m->section)))
+			continue;
+		last = m->section;
+		info_add(ip, m->section, "summary",
+			 device_line(ip, meta_of(p, m->section, "name"),
+				     meta_int(p, m->section, "totalGlobalMem"),
+				     (int)meta_int(p, m->section, "computeMajor"),
+				     (int)meta_int(p, m->section, "computeMinor"),
+				     (int)meta_int(p, m->section, "numSms")));
+	}
+	for (const struct meta *m = p->meta; m; m = m->next)
+		if (is_device_section(m->section))
+			ip->nr_raw++;
+	if (!ip->nr_raw)
+		return;
+	info_add(ip, "devices", "raw properties", fold_text(ip))->is_fold = true;
+	for (const struct meta *m = p->meta; m; m = m->next)
+		if (is_device_section(m->section))
+			info_add(ip, m->section, m->key, m->value)->is_raw = true;
+}
+
+/* Which rank of a distributed job the trace is, when the model says and
+ * the parser's own lines do not. */
+static void add_dist(struct info_priv *ip, const struct profile *p)
+{
+	if (!p->dist.present)
+		return;
+	for (const struct meta *m = p->meta; m; m = m->next)
+		if (!strcmp(m->section, "distributed"))
+			return;
+	if (p->dist.rank >= 0)
+		info_add(ip, "distributed", "rank", info_fmt(ip, "%d", p->dist.rank));
+	if (p->dist.world_size >= 0)
+		info_add(ip, "distributed", "world size", info_fmt(ip, "%d", p->dist.world_size));
+	if (p->dist.backend)
+		info_add(ip, "distributed", "backend", p->dist.backend);
+}
+
 static void info_load(struct pane *pane)
 {
 	const struct profile *p = pane->prof;
@@ -95,6 +214,7 @@ static void info_load(struct pane *pane)
 	size_t nr_runs = profile_nr_runs(first), i = 1;
 
 	pane->priv = ip;
+	ip->show_raw = ip->is_printed = pane->scope.expand_all;
 	info_add(ip, "profile", "file", p->path);
 	info_add(ip, "profile", "format", p->format ? p->format : "?");
 	if (p->run_title)
@@ -111,8 +231,11 @@ static void info_load(struct pane *pane)
 				 info_fmt(ip, "%s%s%s", r->run_where ? r->run_where : r->path,
 					  r->run_title ? "  " : "", r->run_title ? r->run_title : ""));
 	}
+	add_devices(ip, p);
+	add_dist(ip, p);
 	for (const struct meta *m = p->meta; m; m = m->next)
-		info_add(ip, m->section, m->key, m->value);
+		if (!is_device_section(m->section))
+			info_add(ip, m->section, m->key, m->value);
 	for (const struct warning *w = p->warnings; w; w = w->next)
 		info_add(ip, "warnings", w->text, info_fmt(ip, "%llu", (unsigned long long)w->count));
 
@@ -125,6 +248,42 @@ static void info_load(struct pane *pane)
 	pane_add_column(pane, &col_value);
 	pane->sort_col = -1;
 }
+
+/* The raw device properties stay out of the view while folded. */
+static void info_rebuild(struct pane *pane)
+{
+	const struct info_priv *ip = pane->priv;
+	size_t n = 0;
+
+	pane_view_flat(pane);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		if (ip->show_raw || !INFO(pane_row(pane, i))->is_raw)
+			pane->view[n++] = pane->view[i];
+	pane->nr_view = n;
+}
+
+/* Enter on the fold line shows or hides the raw properties. */
+static bool info_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	struct info_priv *ip = pane->priv;
+	const struct info_row *row = pane_row(pane, pane->cursor);
+
+	if (act != ACT_DRILL && act != ACT_TOGGLE_FOLD && act != ACT_UNFOLD)
+		return false;
+	(void)req;
+	if (!row || !row->is_fold)
+		return false;
+	ip->show_raw = !ip->show_raw;
+	for (size_t i = 0; i < ip->nr; i++)
+		if (ip->rows[i].is_fold)
+			ip->rows[i].value = fold_text(ip);
+	pane_rebuild(pane);
+	return true;
+}
+
+static const enum action info_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_INSPECT, ACT_EXPORT, ACT_BACK, ACT_NONE,
+};
 
 static void info_release(struct pane *pane)
 {
@@ -141,5 +300,6 @@ static void info_release(struct pane *pane)
 
 const struct pane_ops info_pane_ops = {
 	.id = PANE_INFO,
-	.load = info_load, .row_name = info_key, .release = info_release,
+	.load = info_load, .rebuild = info_rebuild, .row_name = info_key,
+	.handle = info_handle, .hints = info_hints, .release = info_release,
 };

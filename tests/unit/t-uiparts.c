@@ -233,11 +233,63 @@ static void test_chooser(void)
 	profile_release(&p);
 }
 
+static bool has_row(const struct pane *pane, const char *key, const char *value)
+{
+	struct cell v;
+
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		const void *row = pane_row(pane, i);
+
+		if (strcmp(pane_row_name(pane, row), key))
+			continue;
+		v = pane_cell(pane, row, (size_t)pane_column(pane, "value"));
+		if (v.type == CELL_TEXT && !strcmp(v.v.s, value))
+			return true;
+	}
+	return false;
+}
+
+static void test_info_devices(void)
+{
+	struct profile p;
+	struct device_info *d;
+	struct pane *info;
+	struct pane_request req;
+
+	profile_init(&p, "t");
+	d = profile_add_device(&p, 0);
+	d->name = "NVIDIA H100 80GB HBM3";
+	d->total_memory_bytes = 85198045184;
+	d->cc_major = 9;
+	d->cc_minor = 0;
+	d->num_sms = 132;
+	profile_meta(&p, "device 0", "totalGlobalMem", "85198045184");
+	profile_meta(&p, "device 0", "numSms", "132");
+	p.dist.present = true;
+	p.dist.rank = 3;
+	p.dist.world_size = 8;
+	p.dist.backend = "nccl";
+	profile_finish(&p);
+	info = pane_new(&info_pane_ops, &p, NULL);
+	/* A line with units; the raw properties folded under it. */
+	CHECK(has_row(info, "summary", "NVIDIA H100 80GB HBM3, 79.35 GiB, compute 9.0, 132 SMs"));
+	CHECK(!has_row(info, "totalGlobalMem", "85198045184"));
+	CHECK(has_row(info, "rank", "3"));
+	CHECK(has_row(info, "world size", "8"));
+	CHECK(has_row(info, "backend", "nccl"));
+	CHECK(pane_seek(info, "raw properties"));
+	CHECK(pane_handle(info, ACT_DRILL, &req));
+	CHECK(has_row(info, "totalGlobalMem", "85198045184"));
+	pane_free(info);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "short names: one short form, numbered apart", test_short_names_apart },
 	{ "a column choice orders and hides columns by key", test_column_choice },
 	{ "the config file: settings, sorts, columns; bad lines; saved and read", test_config_file },
 	{ "the detail view: name, columns with meanings, who launched it", test_detail },
 	{ "the column chooser shows, hides and moves columns", test_chooser },
+	{ "Info: devices in a line with units, raw ones folded; the rank", test_info_devices },
 	{ 0 },
 };
