@@ -162,15 +162,19 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 		 * search goes on from the next cell's time. */
 		j = timeline_first_from(row, time_of(v, ce, w));
 		if (j > i + 1) {
+			/* The last of them may reach past that cell: it is
+			 * drawn next, from the next cell. */
+			bool reaches = row->blocks[j - 1].end_ns > time_of(v, ce, w);
 			bool sel_inside = false;
 
 			for (size_t k = i + 1; k < j && k < i + 64 && st->sel; k++)
-				sel_inside |= &row->blocks[k] == st->sel;
-			canvas_fill(c, y, lw + (int)ce - 1, 1, "#",
-				    sel_inside ? CA_SELECTED : canvas_at(c, y, lw + (int)ce - 1)->attr);
-			/* The last of them may reach past that cell. */
-			if (row->blocks[j - 1].end_ns > time_of(v, ce, w))
+				sel_inside |= &row->blocks[k] == st->sel && !(reaches && k == j - 1);
+			if (reaches)
 				j--;
+			if (j > i + 1)
+				canvas_fill(c, y, lw + (int)ce - 1, 1, "#",
+					    sel_inside ? CA_SELECTED
+						       : canvas_at(c, y, lw + (int)ce - 1)->attr);
 		}
 		i = j > i + 1 ? j : i + 1;
 	}
