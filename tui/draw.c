@@ -325,10 +325,13 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 			L->more_right = true;
 			room--;
 		}
-		/* The flexible columns share what is left, the first ones
-		 * taking the odd cells. */
+		/* The flexible columns share what is left, the first (the
+		 * value, before its meaning) three fifths of it when there
+		 * are several. */
 		for (int k = 0; k < L->nr_flex && room - used > 0; k++) {
-			int share = (room - used) / (L->nr_flex - k);
+			int share = k == L->nr_flex - 1 ? room - used
+				    : k == 0		 ? (room - used) * 3 / 5
+							 : (room - used) / (L->nr_flex - k);
 
 			L->w[L->flex[k]] += share;
 			used += share;
@@ -842,7 +845,7 @@ static bool hint_applies(const struct pane *pane, enum action a)
 	case ACT_SORT_HOST_SELF:
 		return pane_column(pane, "host_self") >= 0;
 	case ACT_DRILL:
-		return pane->ops->drill != NULL;
+		return pane->ops->drill != NULL && pane->nr_view > 0;
 	case ACT_INSPECT:
 		return pane->nr_rows > 0;
 	default:

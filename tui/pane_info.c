@@ -92,7 +92,7 @@ static const struct column col_key = {
 	.help = "what the value is",
 };
 static const struct column col_value = {
-	.key = "value", .title = "Value", .kind = COL_TEXT, .get = get_value,
+	.key = "value", .title = "Value", .kind = COL_TEXT, .get = get_value, .wrap = true,
 	.help = "as the profile gives it, or as proftui counted it",
 };
 

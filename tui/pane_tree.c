@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../model/util.h"
+#include "detail.h"
 #include "pane.h"
 
 struct tree_priv {
@@ -551,6 +552,12 @@ static bool tree_handle(struct pane *pane, enum action act, struct pane_request 
 	}
 }
 
+static void tree_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	(void)pane;
+	detail_node(d, NODE(row));
+}
+
 static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
@@ -559,6 +566,7 @@ const struct pane_ops tree_pane_ops = {
 	.id = PANE_TREE, .follows_step = true,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
-	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
+	.handle = tree_handle, .step_changed = tree_step_changed, .detail = tree_detail,
+	.hints = tree_hints,
 	.release = tree_release,
 };

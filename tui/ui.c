@@ -703,9 +703,18 @@ static bool pane_action(struct ui *ui, enum action a)
 	}
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
-	if (req.go_to && !show_row(ui, tab_of_pane(ui, req.go_to->id), req.go_name))
-		say(ui, true, "no row '%s' in the %s pane%s", req.go_name, pane_title(req.go_to),
-		    ui->step >= 0 ? " in this step" : "");
+	if (req.go_to) {
+		/* The pane that led there (the detail view) has done its
+		 * part: it closes behind the jump. */
+		int from = ui->tab;
+		struct pane *asker = ui_pane(ui);
+
+		if (!show_row(ui, tab_of_pane(ui, req.go_to->id), req.go_name))
+			say(ui, true, "no row '%s' in the %s pane%s", req.go_name,
+			    pane_title(req.go_to), ui->step >= 0 ? " in this step" : "");
+		else if (ui->depth[from] > 1 && ui->stack[from][ui->depth[from] - 1] == asker)
+			pop(ui, from);
+	}
 	return true;
 }
 
@@ -1005,9 +1014,10 @@ static void mouse_event(struct ui *ui)
 			act(ui, ev.bstate & BUTTON4_PRESSED ? ACT_MOVE_UP : ACT_MOVE_DOWN);
 		return;
 	}
-	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)))
+	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED)))
 		return;
-	twice = ev.bstate & BUTTON1_DOUBLE_CLICKED;
+	/* A click just before a double click makes curses say "triple". */
+	twice = ev.bstate & (BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED);
 	if (ev.y == 1) {
 		for (int t = 0; t < ui->map.nr_tabs; t++)
 			if (ev.x >= ui->map.tab_x[t] && ev.x < ui->map.tab_x[t + 1])
@@ -1156,7 +1166,8 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	ui.color = !opt->no_color && has_colors();
 	draw_init_colors(&ui);
 	if (ui.mouse)
-		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED |
+				  BUTTON4_PRESSED | BUTTON5_PRESSED,
 			  NULL);
 
 	while (!ui.quit) {

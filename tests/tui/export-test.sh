@@ -5,7 +5,7 @@
 dir=$OUT/export-$$
 rm -rf "$dir"
 mkdir -p "$dir"
-tui_start "cd $dir && $PROFTUI $ROOT/tests/golden/kineto/two-steps.json"
+tui_start "cd $dir && HOME=$dir $PROFTUI $ROOT/tests/golden/kineto/two-steps.json"
 tui_wait 'sort: Dev self'
 tui_keys e
 check "e proposes a name" tui_wait 'export to: ops-two-steps.txt'
@@ -41,5 +41,22 @@ tui_text no-such-dir/x.txt
 tui_keys Enter
 check "an OS error is reported" tui_wait 'cannot write no-such-dir/x.txt: No such file or directory'
 check "no temporary files left behind" sh -c "! ls -A '$dir' | grep -q proftui"
+tui_keys e C-u
+tui_text '~/home.md'
+tui_keys Enter
+check "~ is the home directory" tui_wait "wrote 4 rows to $dir/home.md (md)"
+check "written there" test -f "$dir/home.md"
+tui_keys e C-u
+tui_text ops.xlsx
+tui_keys Enter
+check "an unknown extension is refused, the known ones listed" \
+	tui_wait "not exported: unknown extension '.xlsx' (known: .txt .csv .tsv .json .md)"
+check "and nothing written" test ! -e "$dir/ops.xlsx"
+mkdir "$dir/sub.txt"
+tui_keys e C-u
+tui_text sub.txt
+tui_keys Enter
+check "a directory is refused before any question" tui_wait 'not exported: sub.txt is a directory'
+check "no overwrite question" sh -c "! $T capture-pane -p -t t | grep -q 'overwrite it'"
 rm -rf "$dir"
 tui_done
