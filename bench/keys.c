@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "parsers/parser.h"
+#include "tui/canvas.h"
 #include "tui/pane.h"
 
 #define MAX_RUNS 15
@@ -158,6 +159,62 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 	pane_free(pane);
 }
 
+/* A key on a picture pane (the Timeline): the pane's own work and the
+ * frame it draws, at 200x50. */
+static double key_and_frame(struct pane *pane, enum action act, struct canvas *c)
+{
+	struct pane_request req;
+	double t0 = now_ms();
+
+	if (act != ACT_NONE)
+		pane_handle(pane, act, &req);
+	canvas_reset(c, 46, 200);
+	pane->ops->canvas(pane, c);
+	return now_ms() - t0;
+}
+
+static void bench_picture(const struct profile *p, const struct pane_ops *ops, int runs)
+{
+	static const struct {
+		enum action act;
+		const char *what;
+	} keys[] = {
+		{ ACT_NONE, "a frame (all of it)" },
+		{ ACT_ZOOM_IN, "+ (zoom in), and a frame" },
+		{ ACT_MOVE_DOWN, "j (row below), and a frame" },
+		{ ACT_NEXT_BLOCK, "l (next block), and a frame" },
+		{ ACT_NEXT_INSTANCE, "n (same name), and a frame" },
+		{ ACT_PAN_RIGHT, "L (pan), and a frame" },
+		{ ACT_ZOOM_OUT, "- (zoom out), and a frame" },
+		{ ACT_ZOOM_ALL, "z (all), and a frame" },
+	};
+	const char *name = pane_name(ops);
+	struct canvas c = { 0 };
+	struct pane *pane = pane_new(ops, p, NULL);
+	double t[MAX_RUNS];
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		/* Zoomed in a few times first: the keys of someone reading. */
+		if (k == 1)
+			for (int z = 0; z < 8; z++)
+				key_and_frame(pane, ACT_ZOOM_IN, &c);
+		for (int r = 0; r < runs; r++)
+			t[r] = key_and_frame(pane, keys[k].act, &c);
+		report(name, keys[k].what, t, runs);
+	}
+	for (int r = 0; r < runs; r++) {
+		double t0 = now_ms();
+		const char *op = pane_row_name(pane, pane_row(pane, pane->nr_view / 2));
+
+		pane_seek(pane, op);
+		key_and_frame(pane, ACT_NONE, &c);
+		t[r] = now_ms() - t0;
+	}
+	report(name, "w (an op's first block)", t, runs);
+	canvas_release(&c);
+	pane_free(pane);
+}
+
 int main(int argc, char **argv)
 {
 	struct load_options lo = { .err = NULL };
@@ -181,8 +238,11 @@ int main(int argc, char **argv)
 	}
 	printf("%-10s %-28s %9.1f ms  (%u nodes)\n", "load", path, now_ms() - t0, p.nr_nodes);
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab)
+		if (pane_types[i].has_tab) {
 			bench_pane(&p, pane_types[i].ops, runs);
+			if (pane_types[i].ops->canvas)
+				bench_picture(&p, pane_types[i].ops, runs);
+		}
 	printf("slowest key (median): %.1f ms\n", worst_median);
 	profile_release(&p);
 	return 0;
