@@ -64,6 +64,7 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 	r = &l->depth[0];
 	GROW(r->v, r->alloc, r->nr + 1);
 	r->v[r->nr].node = n;
+	r->v[r->nr].name = n->name;
 	r->v[r->nr].start_ns = n->start_ns;
 	r->v[r->nr].end_ns = n->start_ns + (dur > 0 ? dur : 0);
 	r->v[r->nr].row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);

@@ -172,22 +172,57 @@ static bool verdict(struct tl_priv *tp, const struct filter *f, const char *name
 	return tp->match[i];
 }
 
-static bool kept(struct pane *pane, const struct tl_block *b)
+static bool in_step(const struct step *s, const struct tl_block *b)
 {
-	return node_in_step(b->node, pane->scope.step) &&
-	       verdict(pane->priv, pane->filter, b->node->name);
+	return !s || s->end_ns <= s->start_ns || (b->start_ns >= s->start_ns && b->start_ns < s->end_ns);
 }
 
-/* The view: the blocks of the step that the filter keeps, in time order
- * (or the sort's). */
+/* Whether the view holds B: it started in the step (node_in_step()'s
+ * rule) and the filter keeps its name. */
+static bool kept(struct pane *pane, const struct tl_block *b)
+{
+	return in_step(pane->scope.step, b) && verdict(pane->priv, pane->filter, b->name);
+}
+
+/* The first row (in time order) that starts at or after T. */
+static size_t first_row_from(const struct pane *pane, int64_t t)
+{
+	size_t lo = 0, hi = pane->nr_rows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (BLOCK(pane->rows[mid])->start_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The view: the blocks of the step that the filter keeps, in time order
+ * (or the sort's).  The rows are in time order, so a step is a range of
+ * them, found by two binary searches; only the filter looks at each.
+ */
 static void tl_rebuild(struct pane *pane)
 {
-	size_t n = 0;
+	const struct step *s = pane->scope.step;
+	size_t n = 0, from = 0, to = pane->nr_rows;
 
 	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
-	for (size_t i = 0; i < pane->nr_rows; i++)
-		if (kept(pane, pane->rows[i]))
+	if (s && s->end_ns > s->start_ns) {
+		from = first_row_from(pane, s->start_ns);
+		to = first_row_from(pane, s->end_ns);
+	}
+	if (!pane->filter) {
+		for (size_t i = from; i < to; i++)
 			pane->view[n++] = i;
+	} else {
+		for (size_t i = from; i < to; i++)
+			if (verdict(pane->priv, pane->filter, BLOCK(pane->rows[i])->name))
+				pane->view[n++] = i;
+	}
 	pane->nr_view = n;
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }
@@ -329,7 +364,7 @@ static bool next_instance(struct pane *pane, int dir)
 	if (!sel)
 		return false;
 	for (long i = (long)pane->cursor + dir; i >= 0 && i < (long)pane->nr_view; i += dir) {
-		if (BLOCK(pane_row(pane, (size_t)i))->node->name == sel->node->name) {
+		if (BLOCK(pane_row(pane, (size_t)i))->name == sel->name) {
 			pane->cursor = (size_t)i;
 			return true;
 		}
