@@ -2321,6 +2321,8 @@ static int trex_parse(struct profile *p, struct input *in, struct diag *d)
 	if (t == JSON_OBJ_END) {
 		check_trailing(&j, d);
 	} else if (t == JSON_ERROR || t == JSON_EOF) {
+		if (t == JSON_EOF && !j.truncated && !nr)
+			diag_error(d, NULL, "no JSON value in the file");
 		if (!ended_early(&j, d, t, nr, "metadata"))
 			rc = -1;
 	} else {

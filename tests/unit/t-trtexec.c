@@ -1200,6 +1200,11 @@ static void t_bad_trex(void)
 	path = write_str("arr.metadata.json", "[1]\n");
 	CHECK_EQ(load_n(&p, &path, 1, "trex-metadata"), -1);
 	profile_release(&p);
+	/* A failed load always says why. */
+	path = write_str("blank.metadata.json", "  \n\n");
+	CHECK_EQ(load_n(&p, &path, 1, "trex-metadata"), -1);
+	CHECK(strstr(msgs, "error: no JSON value in the file"));
+	profile_release(&p);
 }
 
 const struct test tests[] = {
