@@ -17,7 +17,7 @@ static const struct parser *const parsers[] = {
 };
 
 /* The trtexec parser whose probe claims HEAD most surely, or NULL.  Only
- * these parsers' probes: the target fuzzes this file's code. */
+ * these parsers' probes: the target fuzzes their code. */
 static const struct parser *detect(const uint8_t *head, size_t len)
 {
 	const struct parser *best = NULL;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * TensorRT trtexec: the five parsers of parsers/trtexec.c, what they put
- * in the panes, and how the files of one engine join.  Reads the fixtures
- * under tests/golden/trtexec/, seed 002 (a GitHub issue page holding two
- * --exportLayerInfo documents, extracted at test time into $O/tests/trtexec/)
- * and the corpus mobilenet engine; skips what is absent.
+ * TensorRT trtexec: the parsers of parsers/trtexec*.c and trex*.c, what
+ * they put in the panes, and how the files of one engine join.  Reads the
+ * fixtures under tests/golden/trtexec/, seed 002 (a GitHub issue page
+ * holding two --exportLayerInfo documents, extracted at test time into
+ * $O/tests/trtexec/) and the corpus mobilenet engine; skips what is absent.
  */
 #include <sys/stat.h>
 
