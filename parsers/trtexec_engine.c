@@ -336,14 +336,17 @@ struct join {
 };
 
 /* Old layers by name: an open-addressed table of interned name pointers,
- * each slot the first old index of that name, chained through next[]. */
+ * each slot the first old index of that name, chained through next[].
+ * It holds the old names only, at most half full, so a probe always
+ * meets an empty slot. */
 struct name_index {
 	const char **keys;
 	size_t *first;
 	size_t mask;
 };
 
-static size_t *index_slot(struct name_index *ix, const char *name)
+/* The chain of NAME, made empty (SIZE_MAX) when NAME is new. */
+static size_t *index_add(struct name_index *ix, const char *name)
 {
 	size_t i = hash_ptr(name) & ix->mask;
 
@@ -354,6 +357,17 @@ static size_t *index_slot(struct name_index *ix, const char *name)
 		ix->first[i] = SIZE_MAX;
 	}
 	return &ix->first[i];
+}
+
+/* The chain of NAME, or NULL when no old layer has that name.  Never
+ * adds: a file's new names could otherwise fill the table, and a full
+ * table has no empty slot to end a probe. */
+static size_t *index_find(struct name_index *ix, const char *name)
+{
+	for (size_t i = hash_ptr(name) & ix->mask; ix->keys[i]; i = (i + 1) & ix->mask)
+		if (ix->keys[i] == name)
+			return &ix->first[i];
+	return NULL;
 }
 
 /* The k-th record of a name joins the k-th old layer of that name. */
@@ -371,15 +385,15 @@ static void match_by_name(struct join *jn)
 
 	/* Chains in file order: build them back to front. */
 	for (size_t i = jn->nr_old; i-- > 0;) {
-		size_t *first = index_slot(&ix, jn->old[i]->name);
+		size_t *first = index_add(&ix, jn->old[i]->name);
 
 		next_same[i] = *first;
 		*first = i;
 	}
 	for (size_t k = 0; k < jn->ls->nr && jn->nr_old; k++) {
-		size_t *first = index_slot(&ix, jn->ls->v[k].name);
+		size_t *first = index_find(&ix, jn->ls->v[k].name);
 
-		if (*first != SIZE_MAX) {
+		if (first && *first != SIZE_MAX) {
 			jn->match[k] = *first;
 			jn->used[*first] = true;
 			*first = next_same[*first];

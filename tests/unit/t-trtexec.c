@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "model/aggregate.h"
+#include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -925,6 +926,34 @@ static void t_join_rules(void)
 	profile_release(&p);
 }
 
+/* The names of the second file are looked up among the first file's, and
+ * must not fill the table that holds those: 2 layers, then 40 others (the
+ * join looped for ever once the 16-slot table was full). */
+static void t_join_many_new_names(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	const char *paths[2];
+	struct profile p;
+
+	paths[0] = write_str("few-graph.json", "{\"Layers\": [\"a\", \"b\"]}\n");
+	strbuf_addstr(&b, "[\n  { \"count\" : 1 }\n");
+	for (int i = 0; i < 40; i++) {
+		char rec[96];
+
+		snprintf(rec, sizeof(rec), ", { \"name\" : \"other_%d\", \"timeMs\" : 1 }\n", i);
+		strbuf_addstr(&b, rec);
+	}
+	strbuf_addstr(&b, "]\n");
+	paths[1] = write_str("many-profile.json", b.s);
+	strbuf_release(&b);
+	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
+	CHECK_EQ(nr_layers(&p), 42);
+	CHECK_STR(layer_at(&p, 0)->name, "other_0");
+	CHECK_STR(layer_at(&p, 41)->name, "b");
+	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 42);
+	profile_release(&p);
+}
+
 /* ---------------------------------------------------------------------
  * The tolerant --exportProfile reader
  */
@@ -1227,6 +1256,7 @@ const struct test tests[] = {
 	{ "log with two tables: two runs", t_log_two_runs },
 	{ "a log joins the graph and trex metadata", t_log_joins_graph },
 	{ "join by name with repeats, insertion, by position", t_join_rules },
+	{ "join a file of many names the first file lacks", t_join_many_new_names },
 	{ "exportProfile read tolerantly", t_profile_tolerant },
 	{ "bad graph input", t_bad_graph },
 	{ "bad profile input", t_bad_profile },
