@@ -527,6 +527,14 @@ static void log_line(struct log *lg, char *line, size_t len, uint64_t lineno)
 	size_t prefix, n;
 	const char *s;
 
+	if (text_is_binary(line, len)) {
+		struct pos at = { lineno, 1 };
+
+		/* A NUL would cut a name or a value short wherever shown. */
+		diag_warn(lg->d, &at, "lines of binary data (skipped)",
+			  "line holds binary data; skipped");
+		return;
+	}
 	len = text_strip_ansi(line, len);
 	prefix = text_log_prefix(line, len);
 	n = len - prefix;

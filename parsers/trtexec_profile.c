@@ -127,10 +127,12 @@ static bool closes_string(const struct scan *sc, const char *q)
 	return r < end && *r == ':';
 }
 
-/* A string value at sc->cur (its opening quote), tolerantly. */
+/* A string value at sc->cur (its opening quote), tolerantly.  A NUL byte
+ * in it is an error, as in any JSON string here: it would cut the name
+ * short wherever it is shown. */
 static bool scan_string(struct scan *sc, const char **s, size_t *n)
 {
-	const char *q = sc->cur + 1;
+	const char *q = sc->cur + 1, *nul;
 
 	while ((q = memchr(q, '"', (size_t)(sc->end - q))) && !closes_string(sc, q))
 		q++;
@@ -138,6 +140,13 @@ static bool scan_string(struct scan *sc, const char **s, size_t *n)
 		struct pos at = scan_pos(sc, sc->cur);
 
 		diag_error(sc->d, &at, "string never ends (file cut?)");
+		return false;
+	}
+	nul = memchr(sc->cur + 1, '\0', (size_t)(q - sc->cur - 1));
+	if (nul) {
+		struct pos at = scan_pos(sc, nul);
+
+		diag_error(sc->d, &at, "NUL byte inside a string");
 		return false;
 	}
 	*s = sc->cur + 1;

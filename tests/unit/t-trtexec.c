@@ -1237,6 +1237,39 @@ static void t_bad_trex(void)
 	profile_release(&p);
 }
 
+/* A NUL byte would cut a name short in every message and pane that shows
+ * it ("a\0b" shown as "a"): the profile's strings refuse it as JSON does,
+ * the log skips a line of binary data. */
+static void t_nul_in_names(void)
+{
+	static const char profile[] =
+		"[\n  { \"count\" : 1 }\n, { \"name\" : \"ok\", \"timeMs\" : 1 }\n"
+		", { \"name\" : \"a\0b\", \"timeMs\" : 1 }\n]\n";
+	static const char log[] =
+		"[I] === Profile (3 iterations ) ===\n"
+		"[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\n"
+		"[I]        1.00       0.3333       0.3333      50.0   a\0b\n"
+		"[I]        1.00       0.3333       0.3333      50.0   c\n"
+		"[I]        2.00       0.6667       0.6667     100.0   Total\n";
+	struct profile p;
+	const char *path;
+
+	path = write_file("nul-profile.json", profile, sizeof(profile) - 1);
+	CHECK_EQ(load_n(&p, &path, 1, "trtexec-profile"), 1);
+	CHECK(strstr(msgs, "nul-profile.json:4:16: error: NUL byte inside a string") != NULL);
+	CHECK_EQ(nr_layers(&p), 1);
+	CHECK(layer(&p, "a") == NULL);
+	profile_release(&p);
+
+	path = write_file("nul-log.txt", log, sizeof(log) - 1);
+	CHECK_EQ(load_n(&p, &path, 1, "trtexec-log"), 0);
+	CHECK(strstr(msgs, "nul-log.txt:3:1: warning: line holds binary data; skipped") != NULL);
+	CHECK_EQ(nr_layers(&p), 1);
+	CHECK(layer(&p, "a") == NULL);
+	CHECK(layer(&p, "c") != NULL);
+	profile_release(&p);
+}
+
 /* ---------------------------------------------------------------------
  * trex's device properties, <engine>.metadata.json
  */
@@ -1396,6 +1429,7 @@ const struct test tests[] = {
 	{ "bad times input", t_bad_times },
 	{ "bad log input", t_bad_log },
 	{ "bad trex metadata", t_bad_trex },
+	{ "a NUL byte in a name is refused or skipped", t_nul_in_names },
 	{ "trex device properties beside a graph go to Info", t_device_fixture },
 	{ "trex device properties: by content, value forms, several GPUs", t_device_forms },
 	{ "trex device properties: what is not one", t_device_not_claimed },
