@@ -44,6 +44,9 @@
  * *.build.metadata.json: the log's blocks, as JSON, into the same Info
  * lines.
  *
+ * trex_device.c reads trex's <engine>.metadata.json, the GPUs' properties
+ * as pycuda reports them, into "device" Info lines.  It adds no layers.
+ *
  * Ownership: a record's name and sources are interned in the profile and
  * its attributes are an arena list of the profile's, which layers_join()
  * moves into the layer's node; only the records' arrays are the parser's
