@@ -27,7 +27,8 @@ static void note_read(struct input *in, size_t n)
 {
 	uint64_t before = in->read_bytes;
 
-	in->read_bytes += n;
+	/* Atomic: die() may read it from another thread (util.h). */
+	__atomic_store_n(&in->read_bytes, before + n, __ATOMIC_RELAXED);
 	if (in->progress && before / PROGRESS_EVERY != in->read_bytes / PROGRESS_EVERY)
 		in->progress(in->progress_ctx, in->read_bytes, in->size_bytes);
 }
@@ -301,6 +302,8 @@ int input_open(struct input *in, const char *path, struct diag *d)
 		if (S_ISREG(st.st_mode))
 			in->size_bytes = (uint64_t)st.st_size;
 	}
+	/* Out of memory from here on names this file, and how far it got. */
+	die_set_load(path, &in->read_bytes, in->size_bytes);
 	in->cap = INPUT_BUF_BYTES;
 	in->buf = in->cur = in->end = xmalloc(in->cap + 1);
 
@@ -356,6 +359,8 @@ void input_close(struct input *in)
 {
 	if (in->reader)
 		reader_stop(in);
+	if (in->fd >= 0)
+		die_load_done(in->read_bytes);
 	if (in->z) {
 		inflateEnd(in->z);
 		free(in->z);

@@ -195,9 +195,69 @@ static void test_same_output_every_run(void)
 	free(gz);
 }
 
+/*
+ * A profile bigger than the memory there is (ulimit -v 64 MB; this one
+ * needs about 120): exit 2, as for any input proftui cannot load, with a
+ * message that names the file and how far its load got.
+ */
+static void test_out_of_memory(void)
+{
+	const char *proftui = getenv("PROFTUI");
+	char path[512], err_path[600], cmd[1600], msg[4096], want[700];
+	gzFile gz;
+	FILE *f;
+	size_t n;
+	long size;
+	int status;
+
+	if (!proftui || !*proftui)
+		proftui = "build/proftui";
+	if (access(proftui, X_OK))
+		SKIP("no proftui binary to run (make first)");
+	snprintf(path, sizeof(path), "%s/big.json.gz", test_dir());
+	snprintf(err_path, sizeof(err_path), "%s/big.err", test_dir());
+	gz = gzopen(path, "wb6");
+	CHECK(gz != NULL);
+	if (!gz)
+		return;
+	gzputs(gz, "{\"traceEvents\": [\n");
+	for (int i = 0; i < 500000; i++)
+		gzprintf(gz, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", "
+			     "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}%s\n",
+			 2 * i, i + 1 < 500000 ? "," : "");
+	gzputs(gz, "]}\n");
+	CHECK(gzclose(gz) == Z_OK);
+	f = fopen(path, "rb");
+	CHECK(f && !fseek(f, 0, SEEK_END));
+	size = f ? ftell(f) : 0;
+	if (f)
+		fclose(f);
+
+	snprintf(cmd, sizeof(cmd), "ulimit -v 65536 && exec %s --print ops -o /dev/null %s 2>%s",
+		 proftui, path, err_path);
+	status = system(cmd);
+	f = fopen(err_path, "r");
+	n = f ? fread(msg, 1, sizeof(msg) - 1, f) : 0;
+	msg[n] = '\0';
+	if (f)
+		fclose(f);
+	if (strstr(msg, "Sanitizer"))
+		SKIP("a sanitizer's shadow memory does not fit under ulimit -v");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	snprintf(want, sizeof(want), "%s: error: out of memory after reading ", path);
+	CHECK(!strncmp(msg, want, strlen(want)));
+	snprintf(want, sizeof(want), " of the file's %ld bytes\n", size);
+	CHECK(strstr(msg, want) != NULL);
+	if (test_failed)
+		fprintf(stderr, "t-input: status %d, message '%s'\n", status, msg);
+	unlink(path);
+	unlink(err_path);
+}
+
 const struct test tests[] = {
 	{ "a cut gzip's error comes with its last bytes", test_error_at_the_end },
 	{ "a gzip cut in the first buffer fails at once", test_error_in_first_buffer },
 	{ "a cut gzip gives one output in 50 runs", test_same_output_every_run },
+	{ "out of memory: exit 2, the file and how far", test_out_of_memory },
 	{ 0 },
 };
