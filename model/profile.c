@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ bool node_kind_is_device(enum node_kind kind)
 	return kind == NODE_KERNEL || kind == NODE_MEMCPY || kind == NODE_MEMSET;
 }
 
+static void launch_index_free(struct launch_index *ix);
+
 void profile_init(struct profile *p, const char *path)
 {
 	memset(p, 0, sizeof(*p));
@@ -28,6 +31,7 @@ void profile_init(struct profile *p, const char *path)
 	strtab_init(&p->names, &p->arena);
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);
+	p->dist.rank = p->dist.world_size = -1;
 }
 
 void profile_release(struct profile *p)
@@ -43,6 +47,9 @@ void profile_release(struct profile *p)
 		run = next;
 	}
 	free(p->steps);
+	free(p->devices);
+	free(p->mem_events);
+	launch_index_free(p->launches);
 	strtab_release(&p->names);
 	arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));
@@ -216,6 +223,152 @@ void attr_set_str(struct profile *p, struct attr **list, const char *key, const 
 
 	a->type = ATTR_STRING;
 	a->v.s = arena_strndup(&p->arena, s, n);
+}
+
+void attr_set_interned(struct profile *p, struct attr **list, const char *key, const char *s)
+{
+	struct attr *a = attr_slot(p, list, key);
+
+	a->type = ATTR_STRING;
+	a->v.s = s;
+}
+
+void attr_set_launch(struct profile *p, struct attr **list, const struct launch *l)
+{
+	struct attr *a = attr_slot(p, list, "launch");
+
+	a->type = ATTR_LAUNCH;
+	a->v.launch = l;
+}
+
+const struct launch *node_launch(const struct node *n)
+{
+	for (const struct attr *a = n->attrs; a; a = a->next)
+		if (a->type == ATTR_LAUNCH)
+			return a->v.launch;
+	return NULL;
+}
+
+void launch_init(struct launch *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->device = l->stream = -1;
+	l->registers_per_thread = -1;
+	l->shared_memory_bytes = -1;
+	l->blocks_per_sm = NAN;
+	l->occupancy_pct = NAN;
+}
+
+/*
+ * Interned launches: an open-addressed table of pointers into the arena,
+ * keyed by the bytes of the struct (NaN fields compare by their bits,
+ * which launch_init() makes the same).  A 1 GB trace launches a million
+ * kernels in a few hundred configurations.
+ */
+struct launch_index {
+	const struct launch **slots;
+	size_t nr, alloc;
+};
+
+static uint64_t launch_hash(const struct launch *l)
+{
+	const unsigned char *b = (const unsigned char *)l;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < sizeof(*l); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return hash_u64(h);
+}
+
+static void launch_index_free(struct launch_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->slots);
+	free(ix);
+}
+
+const struct launch *profile_launch(struct profile *p, const struct launch *l)
+{
+	struct launch_index *ix = p->launches;
+	struct launch key;
+	size_t i;
+
+	/* Compare whole structs: padding must be zero too. */
+	memset(&key, 0, sizeof(key));
+	key.device = l->device;
+	key.stream = l->stream;
+	memcpy(key.grid, l->grid, sizeof(key.grid));
+	memcpy(key.block, l->block, sizeof(key.block));
+	key.registers_per_thread = l->registers_per_thread;
+	key.shared_memory_bytes = l->shared_memory_bytes;
+	key.blocks_per_sm = l->blocks_per_sm;
+	key.occupancy_pct = l->occupancy_pct;
+	if (!ix)
+		ix = p->launches = xcalloc(1, sizeof(*ix));
+	if (2 * (ix->nr + 1) > ix->alloc) {
+		const struct launch **old = ix->slots;
+		size_t old_alloc = ix->alloc;
+
+		ix->alloc = ix->alloc ? 2 * ix->alloc : 64;
+		ix->slots = xcalloc(ix->alloc, sizeof(*ix->slots));
+		for (size_t k = 0; k < old_alloc; k++) {
+			if (!old[k])
+				continue;
+			for (i = launch_hash(old[k]) & (ix->alloc - 1); ix->slots[i];
+			     i = (i + 1) & (ix->alloc - 1))
+				;
+			ix->slots[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = launch_hash(&key) & (ix->alloc - 1); ix->slots[i]; i = (i + 1) & (ix->alloc - 1))
+		if (!memcmp(ix->slots[i], &key, sizeof(key)))
+			return ix->slots[i];
+	{
+		struct launch *copy = arena_alloc(&p->arena, sizeof(*copy));
+
+		memcpy(copy, &key, sizeof(key));
+		ix->slots[i] = copy;
+		ix->nr++;
+		return copy;
+	}
+}
+
+struct device_info *profile_add_device(struct profile *p, int32_t id)
+{
+	struct device_info *d;
+
+	GROW(p->devices, p->alloc_devices, p->nr_devices + 1);
+	d = &p->devices[p->nr_devices++];
+	memset(d, 0, sizeof(*d));
+	d->id = id;
+	d->total_memory_bytes = -1;
+	d->cc_major = d->cc_minor = -1;
+	d->num_sms = d->max_threads_per_sm = d->max_threads_per_block = -1;
+	d->regs_per_sm = d->warp_size = -1;
+	d->shared_mem_per_sm_bytes = -1;
+	return d;
+}
+
+const struct device_info *profile_device(const struct profile *p, int32_t id)
+{
+	for (size_t i = 0; i < p->nr_devices; i++)
+		if (p->devices[i].id == id)
+			return &p->devices[i];
+	return NULL;
+}
+
+struct mem_event *profile_add_mem_event(struct profile *p)
+{
+	struct mem_event *m;
+
+	GROW(p->mem_events, p->alloc_mem_events, p->nr_mem_events + 1);
+	m = &p->mem_events[p->nr_mem_events++];
+	memset(m, 0, sizeof(*m));
+	m->total_allocated = m->total_reserved = -1;
+	m->device = -1;
+	return m;
 }
 
 void profile_set_step_cats(struct profile *p, const char *const *names, size_t n)

@@ -84,7 +84,9 @@ enum {
 #define ATTR_FILE_DEVICE_MEAN "file_device_mean_ns"	/* device total per call */
 #define ATTR_FILE_HOST_MEAN "file_host_mean_ns"	/* host total per call */
 
-enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS };
+enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH };
+
+struct launch;
 
 /* An extra attribute: input shapes, FLOPs, precision, tactic, grid... */
 struct attr {
@@ -95,7 +97,57 @@ struct attr {
 		int64_t i;	/* ATTR_INT, and ATTR_NS in nanoseconds */
 		double d;
 		const char *s;	/* arena string */
+		const struct launch *launch;	/* ATTR_LAUNCH, key "launch" */
 	} v;
+};
+
+/* ---------------------------------------------------------------------
+ * What a trace holds beside the call tree.  Kineto fills all of it; the
+ * other formats fill what they have (trex: devices).  Arrays are heap
+ * memory profile_release() frees; strings belong to the profile.
+ */
+
+/* How a kernel was launched (Kineto's kernel args).  The many launches
+ * of one configuration share one interned copy (profile_launch()); a
+ * kernel node points at it through its "launch" attribute. */
+struct launch {
+	int32_t device, stream;		/* -1: unknown */
+	int32_t grid[3], block[3];	/* 0: unknown */
+	int32_t registers_per_thread;	/* -1: unknown */
+	int64_t shared_memory_bytes;	/* -1: unknown */
+	double blocks_per_sm;		/* NaN: unknown */
+	double occupancy_pct;		/* est. achieved occupancy; NaN: unknown */
+};
+
+/* A [memory] instant event (profile_memory=True): an allocation (bytes >
+ * 0) or a free (bytes < 0) on a device. */
+struct mem_event {
+	int64_t ts_ns;
+	int64_t bytes;
+	int64_t total_allocated, total_reserved;	/* after it; -1: absent */
+	uint64_t addr;
+	int32_t device;			/* -1: the CPU, else the GPU index */
+	int64_t tid;			/* the thread it happened on */
+	const struct node *op;		/* the op it happened in (the rule
+					   torch-tb-profiler uses), or NULL */
+};
+
+/* One device of the machine (Kineto deviceProperties, trex metadata). */
+struct device_info {
+	int32_t id;
+	const char *name;
+	int64_t total_memory_bytes;	/* -1: unknown */
+	int32_t cc_major, cc_minor;	/* compute capability; -1: unknown */
+	int32_t num_sms;		/* -1: unknown, and the rest likewise */
+	int32_t max_threads_per_sm, max_threads_per_block, regs_per_sm, warp_size;
+	int64_t shared_mem_per_sm_bytes;
+};
+
+/* Which rank of a distributed job the trace is (Kineto distributedInfo). */
+struct dist_info {
+	bool present;
+	const char *backend;		/* "nccl", "gloo" */
+	int32_t rank, world_size;	/* -1: unknown */
 };
 
 struct node {
@@ -157,6 +209,13 @@ struct profile {
 	struct meta *meta, *meta_tail;
 	struct warning *warnings, *warnings_tail;
 
+	struct device_info *devices;	/* heap */
+	size_t nr_devices, alloc_devices;
+	struct mem_event *mem_events;	/* heap, in the file's order */
+	size_t nr_mem_events, alloc_mem_events;
+	struct dist_info dist;
+	struct launch_index *launches;	/* profile_launch()'s interning */
+
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here and
 	 * profile_release() frees them too. */
@@ -203,6 +262,24 @@ void attr_set_int(struct profile *p, struct attr **list, const char *key, int64_
 void attr_set_double(struct profile *p, struct attr **list, const char *key, double v);
 void attr_set_ns(struct profile *p, struct attr **list, const char *key, int64_t ns);
 void attr_set_str(struct profile *p, struct attr **list, const char *key, const char *s, size_t n);
+
+/* The kernel launch of node N (its "launch" attribute), or NULL. */
+const struct launch *node_launch(const struct node *n);
+/* The profile's one copy of the launch configuration L. */
+const struct launch *profile_launch(struct profile *p, const struct launch *l);
+/* A launch with every field unknown, to fill in. */
+void launch_init(struct launch *l);
+void attr_set_launch(struct profile *p, struct attr **list, const struct launch *l);
+/* Set KEY to S, a string already interned in P (no copy: the many ops of
+ * one input shape share it). */
+void attr_set_interned(struct profile *p, struct attr **list, const char *key, const char *s);
+
+/* A new device (every field unknown but ID) / memory event (zeroed, sizes
+ * -1, device -1), appended. */
+struct device_info *profile_add_device(struct profile *p, int32_t id);
+struct mem_event *profile_add_mem_event(struct profile *p);
+/* The device with ID, or NULL. */
+const struct device_info *profile_device(const struct profile *p, int32_t id);
 
 /* Steps.  profile_set_step_cats() copies NAMES; call it before adding steps. */
 void profile_set_step_cats(struct profile *p, const char *const *names, size_t n);

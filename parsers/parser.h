@@ -21,6 +21,11 @@ struct parser {
 	 * trtexec graph + profile + times, a MegEngine log + its --profile
 	 * JSON).  NULL: each file is a whole profile of its own. */
 	const char *family;
+	/* Its text may begin anywhere in a file (a key_averages table at the
+	 * end of a training log): when no parser claims a file's head,
+	 * detection probes the later windows of a text file with the parsers
+	 * that set this, and the parse starts at the window that matched. */
+	bool anywhere;
 	/* How sure (0..100) that a file starting with the LEN bytes at HEAD
 	 * is this format.  HEAD is decompressed and may end mid-token. */
 	int (*probe)(const char *head, size_t len);
@@ -33,6 +38,9 @@ struct parser {
 
 /* The parser that claims HEAD most surely, or NULL. */
 const struct parser *parser_detect(const char *head, size_t len);
+/* The same among the parsers whose text may begin anywhere in a file, for
+ * a window past the head. */
+const struct parser *parser_detect_anywhere(const char *window, size_t len);
 /* The parser called NAME, or NULL. */
 const struct parser *parser_find(const char *name);
 /* Every parser, in registry order; *N gets how many. */
@@ -41,15 +49,18 @@ const struct parser *const *parser_list(size_t *n);
 /*
  * Load PATHS into P (initialised by the caller): each file is detected (or
  * read as FORMAT when it is not NULL) and parsed into the same profile, so
- * the files of one run merge.  Messages go to ERR (NULL: quiet); warnings
- * are counted into P either way.  Returns 0 when every file loaded, -1
- * after an error that left nothing usable, and 1 when an error was
- * reported but P keeps what was read before it (a truncated trace).
- * A parser's parse() signals that last case by returning 0 after a
- * diag_error().
+ * the files of one run (one family: a trtexec graph, profile and times)
+ * merge.  A second whole profile is an error naming it, unless MERGE asks
+ * for the sum.  Messages go to ERR (NULL: quiet); warnings are counted
+ * into P either way.  Returns 0 when every file loaded, -1 after errors
+ * that left nothing usable, and 1 when an error was reported but P keeps
+ * what was read (a truncated trace; one file of several that failed,
+ * the others loaded).  A parser's parse() signals a kept partial read by
+ * returning 0 after a diag_error().
  */
 struct load_options {
 	const char *format;		/* NULL: detect */
+	bool merge;			/* sum whole profiles (--merge) */
 	FILE *err;			/* where messages go; NULL: nowhere */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;

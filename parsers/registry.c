@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdlib.h>
 #include <string.h>
 
 #include "parser.h"
@@ -38,13 +39,17 @@ const struct parser *const *parser_list(size_t *n)
 	return parsers;
 }
 
-const struct parser *parser_detect(const char *head, size_t len)
+static const struct parser *detect(const char *head, size_t len, bool anywhere)
 {
 	const struct parser *best = NULL;
 	int best_score = 0;
 
 	for (const struct parser *const *pp = parsers; *pp; pp++) {
-		int score = (*pp)->probe(head, len);
+		int score;
+
+		if (anywhere && !(*pp)->anywhere)
+			continue;
+		score = (*pp)->probe(head, len);
 
 		if (score > best_score) {
 			best = *pp;
@@ -52,6 +57,16 @@ const struct parser *parser_detect(const char *head, size_t len)
 		}
 	}
 	return best;		/* NULL: nobody claimed it */
+}
+
+const struct parser *parser_detect(const char *head, size_t len)
+{
+	return detect(head, len, false);
+}
+
+const struct parser *parser_detect_anywhere(const char *window, size_t len)
+{
+	return detect(window, len, true);
 }
 
 const struct parser *parser_find(const char *name)
@@ -62,7 +77,52 @@ const struct parser *parser_find(const char *name)
 	return NULL;
 }
 
-static int load_one(struct profile *p, const char *path, const struct load_options *opt)
+/*
+ * No parser claimed the head of a text file: a table may sit at the end
+ * of a long log.  Walk the file in windows (half a probe's worth of whole
+ * lines at a time, read with input_line() so line numbers stay right) and
+ * probe each with the parsers whose text may begin anywhere.  The parse
+ * then starts at the window that matched, so nothing is read twice.
+ */
+static const struct parser *detect_past_head(struct input *in)
+{
+	for (;;) {
+		const struct parser *parser;
+		const char *head;
+		size_t skipped = 0, len, n;
+
+		while (skipped < INPUT_PROBE_BYTES / 2) {
+			if (!input_line(in, &n))
+				return NULL;
+			skipped += n + 1;
+		}
+		input_need(in, INPUT_PROBE_BYTES);
+		len = input_head(in, &head);
+		if (!len || text_is_binary(head, len))
+			return NULL;
+		if ((parser = parser_detect_anywhere(head, len)))
+			return parser;
+	}
+}
+
+/* What profile_load() remembers across files. */
+struct load_state {
+	const struct parser *first;	/* the parser of the first file loaded */
+	const char *first_path;
+};
+
+/* Whether a file read by PARSER may join what is loaded: the first file,
+ * a file of the same family (it completes the same run), or --merge. */
+static bool may_join(const struct load_state *ls, const struct parser *parser,
+		     const struct load_options *opt)
+{
+	if (!ls->first || opt->merge)
+		return true;
+	return parser->family && ls->first->family && !strcmp(parser->family, ls->first->family);
+}
+
+static int load_one(struct profile *p, const char *path, const struct load_options *opt,
+		    struct load_state *ls)
 {
 	const struct parser *parser;
 	struct input in;
@@ -89,26 +149,50 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 			diag_error(&d, NULL, "unknown format '%s' (see --list-formats)", opt->format);
 			goto out_close;
 		}
-	} else {
-		parser = parser_detect(head, len);
-		if (!parser) {
-			if (text_is_binary(head, len))
-				diag_error(&d, NULL, "binary data, not a profile any parser knows "
-					   "(see --list-formats)");
-			else
-				diag_error(&d, NULL, "no parser recognises this file "
-					   "(see --list-formats; --format NAME forces one)");
+	} else if (!(parser = parser_detect(head, len))) {
+		if (text_is_binary(head, len)) {
+			diag_error(&d, NULL, "binary data, not a profile any parser knows "
+				   "(see --list-formats)");
 			goto out_close;
 		}
+		if (!(parser = detect_past_head(&in))) {
+			if (!input_failed(&in, &d))
+				diag_error(&d, NULL, "no parser recognises this file "
+					   "(see --list-formats; -F NAME forces one)");
+			goto out_close;
+		}
+	}
+	if (!may_join(ls, parser, opt)) {
+		diag_error(&d, NULL, "a second whole profile, after '%s' (%s, %s): proftui sums "
+			   "profiles only with --merge; open each alone", ls->first_path,
+			   ls->first->name, parser->name);
+		goto out_close;
 	}
 	if (!p->format)
 		p->format = parser->name;
 	rc = parser->parse(p, &in, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;
+	/* A load that kept what came before an error says where it
+	 * stopped, for as long as the profile is shown (Info). */
+	if (rc == 1 && d.first_error)
+		profile_meta(p, "load", "stopped at", d.first_error);
+	if (rc >= 0 && !ls->first) {
+		ls->first = parser;
+		ls->first_path = path;
+	}
 out_close:
 	input_close(&in);
 out:
+	/* A file of several that did not load says so beside the others. */
+	if (rc < 0 && d.first_error) {
+		size_t n = strlen(path) + strlen(d.first_error) + 3;
+		char *what = xmalloc(n);
+
+		snprintf(what, n, "%s: %s", path, d.first_error);
+		profile_meta(p, "load", "not loaded", what);
+		free(what);
+	}
 	diag_finish(&d);
 	return rc;
 }
@@ -116,16 +200,22 @@ out:
 int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
 		 const struct load_options *opt)
 {
+	struct load_state ls = { NULL, NULL };
+	size_t nr_loaded = 0;
 	int worst = 0;
 
+	/* A file that fails is named in its message; the others still load
+	 * (what -k prints, and what the TUI opens). */
 	for (size_t i = 0; i < nr_paths; i++) {
-		int rc = load_one(p, paths[i], opt);
+		int rc = load_one(p, paths[i], opt, &ls);
 
-		if (rc < 0)
-			return -1;
-		if (rc > worst)
-			worst = rc;
+		if (rc >= 0)
+			nr_loaded++;
+		if (rc != 0)
+			worst = 1;
 	}
+	if (!nr_loaded)
+		return -1;
 	for (struct profile *run = p; run; run = run->next_run)
 		profile_finish(run);
 	return worst;

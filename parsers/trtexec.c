@@ -297,6 +297,9 @@ static void merge_attrs(struct profile *p, struct node *n, struct attr *from)
 			case ATTR_DOUBLE:
 				attr_set_double(p, &n->attrs, a->key, a->v.d);
 				break;
+			case ATTR_LAUNCH:
+				attr_set_launch(p, &n->attrs, a->v.launch);
+				break;
 			case ATTR_STRING:
 				attr_set_str(p, &n->attrs, a->key, a->v.s, strlen(a->v.s));
 				break;

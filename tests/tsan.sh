@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: MIT
 # The loading threads under ThreadSanitizer (make tsan): the reader thread
 # of parsers/input.c, which inflates and reads ahead, and Kineto's model
-# thread.  Every profile of the shared corpus loads plain, gzipped, and
-# cut short at several points (a cut gzip ends the reader thread on an
-# error, the path where a race once changed the output).  Any report from
-# TSan fails the case.  Ends with "N passed, N failed, N skipped".
-#   PROFTUI  the TSan-built binary (make tsan builds build-tsan/proftui)
-#   O        its build directory, for scratch files and t-input
-PROFTUI=${PROFTUI:-build-tsan/proftui}
-O=${O:-build-tsan}
+# thread.  Every profile of the shared corpus loads as it is and, when it
+# is big enough to start the reader thread, plain, gzipped, and cut short
+# at several points (a cut gzip ends the reader thread on an error, the
+# path where a race once changed the output).  Any report from TSan fails
+# the case.  make tsan runs it through tests/run.sh, with
+#   PROFTUI  the TSan-built binary (build-tsan/proftui)
+#   O        its build directory (build-tsan), for scratch files and t-input
+. "$(dirname "$0")/test-lib.sh"
+need_proftui
 CORPUS=${PROFTUI_CORPUS:-../shared/corpus}
 dir=$O/tests/tsan
 rm -rf "$dir"
 mkdir -p "$dir"
-pass=0 fail=0 skip=0
 # halt_on_error: the first report ends the run with exitcode, so a race
 # cannot hide behind a load that otherwise succeeds.
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 $TSAN_OPTIONS"
@@ -25,37 +25,25 @@ run() {
 	timeout 300 "$PROFTUI" --print ops -o /dev/null "$2" >"$dir/out" 2>&1
 	rc=$?
 	if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
-		pass=$((pass + 1))
-		echo "PASS: tsan: $1"
+		pass "tsan: $1"
 	else
-		fail=$((fail + 1))
-		echo "FAIL: tsan: $1 (exit $rc)"
+		fail "tsan: $1 (exit $rc)"
 		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
 	fi
 }
 
-# cut FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.
+# cut_to FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.
 cut_to() { head -c "$3" "$1" >"$dir/$2"; }
 
-if [ ! -x "$PROFTUI" ]; then
-	echo "FAIL: tsan: no binary at $PROFTUI"
-	echo "0 passed, 1 failed, 0 skipped"
-	exit 1
-fi
-if [ -x "$O/tests/unit/t-input" ]; then
-	# The reader's hand-off itself, 200 times (see t-input.c).
-	if "$O/tests/unit/t-input" >"$dir/t-input.out" 2>&1 && ! grep -q ThreadSanitizer "$dir/t-input.out"; then
-		pass=$((pass + 1))
-		echo "PASS: tsan: t-input"
-	else
-		fail=$((fail + 1))
-		echo "FAIL: tsan: t-input"
-		head -n 40 "$dir/t-input.out"
-	fi
+# The reader's hand-off itself, 200 times (see t-input.c).
+if "$O/tests/unit/t-input" >"$dir/t-input.out" 2>&1 && ! grep -q ThreadSanitizer "$dir/t-input.out"; then
+	pass "tsan: t-input"
+else
+	fail "tsan: t-input ($O/tests/unit/t-input; make tsan builds it)"
+	head -n 40 "$dir/t-input.out"
 fi
 if [ ! -d "$CORPUS" ]; then
-	skip=$((skip + 1))
-	echo "SKIP: tsan: corpus traces ($CORPUS is absent)"
+	skip "tsan: corpus traces" "$CORPUS is absent"
 else
 	# Inputs only (tb-plugin-expected holds outputs), each once: some
 	# traces sit in two folders.
@@ -100,5 +88,4 @@ else
 		run "$name (cut at 50%)" "$dir/cut"
 	done <"$dir/list"
 fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+test_done

@@ -8,6 +8,12 @@
 #ifndef TUI_ACTIONS_H
 #define TUI_ACTIONS_H
 
+#include "panes.h"
+
+/* "pane-ops": one action per pane with a tab, from panes.h. */
+#define PANE_ACTION(id, name, title, tab, X) \
+	PANE_IF_TAB(tab, X(PANE_##id, "pane-" #name, "Show the " title " pane"))
+
 #define ACTIONS(X) \
 	X(NONE, "none", "Do nothing (binding a key to none unbinds it)") \
 	X(MOVE_UP, "move-up", "Move the cursor one row up") \
@@ -22,11 +28,7 @@
 	X(SCROLL_RIGHT, "scroll-right", "Show the columns further right") \
 	X(NEXT_PANE, "next-pane", "Show the next pane") \
 	X(PREV_PANE, "prev-pane", "Show the previous pane") \
-	X(PANE_OPS, "pane-ops", "Show the Operators pane") \
-	X(PANE_KERNELS, "pane-kernels", "Show the Kernels pane") \
-	X(PANE_STEPS, "pane-steps", "Show the Steps pane") \
-	X(PANE_TREE, "pane-tree", "Show the Tree pane") \
-	X(PANE_INFO, "pane-info", "Show the Info pane") \
+	PANES_WITH(PANE_ACTION, X) \
 	X(DRILL, "drill", "Open what the row launched (op: its kernels) or what launched it (kernel: its ops)") \
 	X(BACK, "back", "Go back from a drill-down or the help; quit at the top") \
 	X(QUIT, "quit", "Leave proftui at once") \

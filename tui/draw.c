@@ -130,8 +130,10 @@ struct layout {
 	int col[MAX_COLS];	/* pane column index */
 	int x[MAX_COLS], w[MAX_COLS];
 	bool more_right;	/* columns cut off at the right */
-	int64_t bar_scale;	/* Steps: the longest step, a full bar */
-	char letters[MAX_CATS];	/* Steps: each category's letter */
+	int64_t bar_scale;	/* a bar column: the widest row, a full bar */
+	const char *const *legend;	/* the bar's segment names */
+	size_t nr_legend;
+	char letters[MAX_CATS];	/* each segment's letter */
 };
 
 static int bar_width(int cols)
@@ -270,19 +272,19 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 }
 
 /* ---------------------------------------------------------------------
- * The Steps bar: each category a colour (or a letter), scaled to the
- * longest step.
+ * Bars (the Steps pane's breakdown): each segment a colour (or a letter),
+ * scaled to the widest row.  The pane gives the segments and their names.
  */
 
-/* Each category's letter: the first letter of its name that no earlier
- * category took ('?' when none is left). */
-static void cat_letters(const struct profile *p, char *out, size_t max)
+/* Each segment's letter: the first letter of its name that no earlier
+ * segment took ('?' when none is left). */
+static void seg_letters(const char *const *names, size_t nr, char *out, size_t max)
 {
 	bool taken[26] = { false };
 
-	for (size_t k = 0; k < p->nr_step_cats && k < max; k++) {
+	for (size_t k = 0; k < nr && k < max; k++) {
 		out[k] = '?';
-		for (const char *s = p->step_cats[k]; *s; s++) {
+		for (const char *s = names[k]; *s; s++) {
 			char c = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
 
 			if (c >= 'A' && c <= 'Z' && !taken[c - 'A']) {
@@ -294,20 +296,34 @@ static void cat_letters(const struct profile *p, char *out, size_t max)
 	}
 }
 
-/* What every bar of a frame shares: the scale (the longest step) and the
- * categories' letters, worked out once per frame, not per cell. */
-static void bar_init(const struct ui *ui, const struct pane *pane, struct layout *L)
+/* A row's segments summed: its full length. */
+static int64_t bar_length(const struct pane *pane, const void *row)
+{
+	int64_t seg[MAX_CATS], sum = 0;
+	size_t n = pane->ops->bar(pane, row, seg, MAX_CATS);
+
+	for (size_t k = 0; k < n; k++)
+		if (seg[k] > 0)
+			sum += seg[k];
+	return sum;
+}
+
+/* What every bar of a frame shares: the scale and the letters, worked out
+ * once per frame, not per cell. */
+static void bar_init(const struct pane *pane, struct layout *L)
 {
 	L->bar_scale = 0;
-	if (pane->ops != &steps_pane_ops)
+	L->nr_legend = 0;
+	if (!pane->ops->bar || !pane->ops->legend)
 		return;
 	for (size_t i = 0; i < pane->nr_rows; i++) {
-		const struct step *s = pane->rows[i];
+		int64_t len = bar_length(pane, pane->rows[i]);
 
-		if (s->total_ns > L->bar_scale)
-			L->bar_scale = s->total_ns;
+		if (len > L->bar_scale)
+			L->bar_scale = len;
 	}
-	cat_letters(ui->prof, L->letters, MAX_CATS);
+	L->legend = pane->ops->legend(pane, &L->nr_legend);
+	seg_letters(L->legend, L->nr_legend, L->letters, MAX_CATS);
 }
 
 static char letter_of(const struct layout *L, size_t k)
@@ -315,22 +331,23 @@ static char letter_of(const struct layout *L, size_t k)
 	return k < MAX_CATS ? L->letters[k] : '?';
 }
 
-static void draw_bar(const struct ui *ui, const struct layout *L, const struct step *s, int y,
-		     int x, int width)
+static void draw_bar(const struct ui *ui, const struct pane *pane, const struct layout *L,
+		     const void *row, int y, int x, int width)
 {
-	const struct profile *p = ui->prof;
-	int64_t cum = 0;
+	int64_t seg[MAX_CATS], cum = 0;
+	size_t n;
 	int pos = 0;
 
 	if (L->bar_scale <= 0)
 		return;
-	for (size_t k = 0; k < p->nr_step_cats; k++) {
+	n = pane->ops->bar(pane, row, seg, MAX_CATS);
+	for (size_t k = 0; k < n; k++) {
 		chtype ch = ui->color && ui->utf8 ? ' ' : (chtype)letter_of(L, k);
 		int end;
 
-		if (s->cat_ns[k] <= 0)
+		if (seg[k] <= 0)
 			continue;
-		cum += s->cat_ns[k];
+		cum += seg[k];
 		/* Cumulative rounding: the segments add up to the total. */
 		end = (int)((double)cum * width / (double)L->bar_scale + 0.5);
 		if (end > width)
@@ -420,8 +437,8 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 		struct cell v;
 
 		if (col->kind == COL_BAR) {
-			if (pane->ops == &steps_pane_ops)
-				draw_bar(ui, L, row, y, L->x[k], L->w[k]);
+			if (pane->ops->bar)
+				draw_bar(ui, pane, L, row, y, L->x[k], L->w[k]);
 			if (selected)
 				attron(A_REVERSE);
 			continue;
@@ -458,12 +475,13 @@ static void draw_header(const struct ui *ui, const struct pane *pane, const stru
 		char title[256];
 		bool left = col->kind == COL_NAME || col->kind == COL_TEXT || col->kind == COL_BAR;
 
+		/* A title can come from the file (a step category). */
 		if (L->col[k] == pane->sort_col)
-			snprintf(title, sizeof(title), "%s%s", col->title,
+			snprintf(title, sizeof(title), "%s%s", screen_text(ui, col->title),
 				 pane->sort_desc ? ui_glyph(ui, "\xe2\x96\xbc", " v")
 						 : ui_glyph(ui, "\xe2\x96\xb2", " ^"));
 		else
-			snprintf(title, sizeof(title), "%s", col->title);
+			snprintf(title, sizeof(title), "%s", screen_text(ui, col->title));
 		if (left)
 			put_cut(ui, y, L->x[k], title, L->w[k], false);
 		else
@@ -501,6 +519,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,
 		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->opt->label));
 	right[0] = '\0';
+	/* What was read before an error: never mistaken for the whole. */
+	if (ui->opt->load_failed)
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "partial  ");
 	if (pane->sort_col >= 0)
 		n += (size_t)snprintf(right + n, sizeof(right) - n, "sort: %s %s  ",
 				      pane->cols[pane->sort_col].title,
@@ -551,12 +572,11 @@ static void draw_tabs(const struct ui *ui)
 
 	move(1, 0);
 	clrtoeol();
-	for (int t = 0; t < NR_TABS && x < COLS; t++) {
-		const struct pane *base = ui->stack[t][0];
+	for (int t = 0; t < ui->nr_tabs && x < COLS; t++) {
 		char label[64];
 		bool active = t == ui->tab;
 
-		snprintf(label, sizeof(label), " %d %s ", t + 1, base->ops->title);
+		snprintf(label, sizeof(label), " %d %s ", t + 1, pane_title(ui->tab_ops[t]));
 		if (active)
 			attron(attr_tab);
 		x += put_cut(ui, 1, x, label, COLS - x, false);
@@ -567,24 +587,47 @@ static void draw_tabs(const struct ui *ui)
 	}
 }
 
+/* The bar's legend on the status line, in the bar's colours: " K Kernel
+ * M Memcpy ...". */
+static void draw_legend(const struct ui *ui, const struct layout *L, int y, int x)
+{
+	for (size_t k = 0; k < L->nr_legend; k++) {
+		char item[128];
+
+		snprintf(item, sizeof(item), " %s", screen_text(ui, L->legend[k]));
+		mvaddch(y, x++, ' ');
+		if (ui->color)
+			attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+		mvaddch(y, x++, (chtype)letter_of(L, k));
+		if (ui->color)
+			attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
+		mvaddstr(y, x, item);
+		x += (int)strlen(item);
+	}
+}
+
 static void draw_status(const struct ui *ui, const struct pane *pane, const struct layout *L,
 			int y)
 {
 	char left[64], right[256];
 	const void *row = pane_row(pane, pane->cursor);
+	bool legend = false;
 	int lw, rw = 0;
 
 	move(y, 0);
 	clrtoeol();
 	right[0] = '\0';
-	if (pane->filter)
+	if (pane->filter) {
 		snprintf(right, sizeof(right), " %zu/%zu matched", pane->nr_view, pane->nr_rows);
-	else if (pane->ops == &steps_pane_ops && ui->prof->nr_step_cats) {
+	} else if (pane->ops->status) {
+		pane->ops->status(pane, right, sizeof(right));
+	} else if (L->nr_legend) {
 		size_t n = 0;
 
-		for (size_t k = 0; k < ui->prof->nr_step_cats && n < sizeof(right) - 40; k++)
+		for (size_t k = 0; k < L->nr_legend && n < sizeof(right) - 40; k++)
 			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", letter_of(L, k),
-					      ui->prof->step_cats[k]);
+					      screen_text(ui, L->legend[k]));
+		legend = true;
 	}
 	snprintf(left, sizeof(left), " %zu/%zu ", pane->nr_view ? pane->cursor + 1 : 0, pane->nr_view);
 	attron(A_BOLD);
@@ -595,68 +638,70 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 		rw = (int)u8_width(right, strlen(right));
 		if (rw > COLS - lw - 10)
 			rw = 0;
-		else if (pane->ops == &steps_pane_ops && ui->color && !pane->filter) {
-			/* The legend in the bar's colours. */
-			int x = COLS - rw;
-
-			for (size_t k = 0; k < ui->prof->nr_step_cats; k++) {
-				char item[128];
-
-				snprintf(item, sizeof(item), " %s", ui->prof->step_cats[k]);
-				mvaddch(y, x++, ' ');
-				attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
-				mvaddch(y, x++, (chtype)letter_of(L, k));
-				attroff(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
-				mvaddstr(y, x, item);
-				x += (int)strlen(item);
-			}
-		} else {
-			mvaddstr(y, COLS - rw, right);
-		}
+		else if (legend && ui->color)
+			draw_legend(ui, L, y, COLS - rw);
+		else
+			mvaddstr(y, COLS - rw, screen_text(ui, right));
 	}
-	if (row)
+	if (row) {
 		put_cut(ui, y, lw, screen_text(ui, pane_row_name(pane, row)), COLS - lw - rw - 1, false);
-	else
-		mvaddstr(y, lw, pane->filter ? "no row matches the filter" : "no rows");
+	} else {
+		char why[512] = "no rows";
+
+		if (pane->filter)
+			snprintf(why, sizeof(why), "no row matches the filter");
+		else if (pane->ops->empty_text)
+			pane->ops->empty_text(pane, why, sizeof(why));
+		put_cut(ui, y, lw, screen_text(ui, why), COLS - lw - 1, false);
+	}
+}
+
+/* The actions the bar's hint names on a pane that names none. */
+static const enum action generic_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_EXPORT, ACT_BACK, ACT_NONE,
+};
+
+/* The words each action goes by in the hint. */
+static const char *hint_word(enum action a)
+{
+	switch (a) {
+	case ACT_SORT_DEVICE_SELF:
+		return "sort";
+	case ACT_TOGGLE_FOLD:
+		return "fold";
+	default:
+		return action_name(a);
+	}
 }
 
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
- * for one section of the keymap into BUF. */
-static void make_hint(const struct keymap *km, enum keymap_section sec, char *buf, size_t size)
+ * for one pane type (its keymap section and its own hint list) into BUF. */
+static void make_hint(const struct keymap *km, const struct pane_ops *ops, char *buf,
+		      size_t size)
 {
-	static const struct {
-		enum action act;
-		const char *what;
-	} items[] = {
-		{ ACT_HELP, "help" },	 { ACT_FILTER, "filter" },   { ACT_SORT_DEVICE_SELF, "sort" },
-		{ ACT_DRILL, "drill" },	 { ACT_TOGGLE_FOLD, "fold" }, { ACT_EXPORT, "export" },
-		{ ACT_BACK, "back" },
-	};
+	const enum action *acts = ops->hints ? ops->hints : generic_hints;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(items) && n < size; i++) {
+	for (size_t i = 0; acts[i] != ACT_NONE && n < size; i++) {
 		char keys[128], *best, *k;
 
-		/* The Tree folds where the other panes drill. */
-		if ((items[i].act == ACT_TOGGLE_FOLD && sec != KS_TREE) ||
-		    (items[i].act == ACT_DRILL && sec == KS_TREE))
-			continue;
-		if (!keymap_keys_of(km, sec, items[i].act, keys, sizeof(keys)))
+		if (!keymap_keys_of(km, KS_PANE(ops->id), acts[i], keys, sizeof(keys)))
 			continue;
 		/* The shortest of its keys: "q" rather than "<BS>". */
 		best = keys;
 		for (k = strtok(keys, " "); k; k = strtok(NULL, " "))
 			if (strlen(k) < strlen(best))
 				best = k;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best, items[i].what);
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
+				      hint_word(acts[i]));
 	}
 }
 
 void draw_init_hints(struct ui *ui)
 {
-	make_hint(&ui->km, KS_GLOBAL, ui->hint[0], sizeof(ui->hint[0]));
-	make_hint(&ui->km, KS_TREE, ui->hint[1], sizeof(ui->hint[1]));
+	for (size_t i = 0; i < NR_PANES; i++)
+		make_hint(&ui->km, pane_types[i].ops, ui->hint[i], sizeof(ui->hint[i]));
 }
 
 static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
@@ -670,9 +715,9 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 		attron(A_BOLD);
 		mvaddstr(y, 0, label);
 		attroff(A_BOLD);
-		put_cut(ui, y, lw, screen_text(ui, ui->edit), COLS - lw - 1, false);
+		put_cut(ui, y, lw, screen_text(ui, ui->edit.text), COLS - lw - 1, false);
 		if (ui->mode == MODE_FILTER && ui->edit_error[0]) {
-			int x = lw + (int)u8_width(ui->edit, ui->edit_len) + 2;
+			int x = lw + (int)u8_width(ui->edit.text, ui->edit.len) + 2;
 
 			if (x < COLS - 10) {
 				attron(attr_error);
@@ -680,7 +725,7 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 				attroff(attr_error);
 			}
 		}
-		cur = lw + (int)u8_width(ui->edit, ui->edit_cur);
+		cur = lw + (int)u8_width(ui->edit.text, ui->edit.cur);
 		if (cur >= COLS)
 			cur = COLS - 1;
 		move(y, cur);
@@ -691,7 +736,7 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 	if (ui->mode == MODE_CONFIRM) {
 		char q[1200];
 
-		snprintf(q, sizeof(q), "%s exists; overwrite it? (y/n)", ui->edit);
+		snprintf(q, sizeof(q), "%s exists; overwrite it? (y/n)", ui->edit.text);
 		attron(A_BOLD);
 		put_cut(ui, y, 0, screen_text(ui, q), COLS - 1, false);
 		attroff(A_BOLD);
@@ -706,7 +751,7 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 		return;
 	}
 	attron(A_DIM);
-	put_cut(ui, y, 0, ui->hint[pane->ops == &tree_pane_ops], COLS - 1, false);
+	put_cut(ui, y, 0, ui->hint[pane->ops->id], COLS - 1, false);
 	attroff(A_DIM);
 }
 
@@ -760,7 +805,7 @@ void draw_screen(struct ui *ui)
 		ui->reveal_sort = false;
 	}
 
-	bar_init(ui, pane, &L);
+	bar_init(pane, &L);
 	draw_title(ui, pane);
 	draw_tabs(ui);
 	draw_header(ui, pane, &L, 2);

@@ -27,8 +27,9 @@ static const struct {
 };
 
 static const char *const sections[] = {
-#define X(e, s) s,
-	KEYMAP_SECTIONS(X)
+	"global",
+#define X(id, name, title, tab) #name,
+	PANES(X)
 #undef X
 };
 

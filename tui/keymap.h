@@ -7,8 +7,9 @@
  *	# comment
  *	bind SECTION KEY ACTION
  *
- * SECTION is "global" or a pane ("ops", "kernels", "steps", "tree",
- * "info", "drill", "help"); a pane's bindings win over global ones.  KEY
+ * SECTION is "global" or a pane's name (panes.h: "ops", "kernels",
+ * "steps", "tree", "info", "drill", "help"); a pane's bindings win over
+ * global ones.  KEY
  * is a character or a name in angle brackets (<Enter>, <C-l>, <F1>,
  * <Bslash>); ACTION is a name from actions.h, "none" unbinds.  Later lines
  * win.  A bad line is reported as "FILE:LINE: unknown action 'x'" and
@@ -22,23 +23,18 @@
 #include <stdio.h>
 
 #include "actions.h"
+#include "panes.h"
 
-#define KEYMAP_SECTIONS(X) \
-	X(GLOBAL, "global") \
-	X(OPS, "ops") \
-	X(KERNELS, "kernels") \
-	X(STEPS, "steps") \
-	X(TREE, "tree") \
-	X(INFO, "info") \
-	X(DRILL, "drill") \
-	X(HELP, "help")
-
+/* Sections: "global", then one per pane type, named as the pane
+ * (panes.h); KS_PANE(id) is pane ID's. */
 enum keymap_section {
-#define X(e, s) KS_##e,
-	KEYMAP_SECTIONS(X)
+	KS_GLOBAL,
+#define X(id, name, title, tab) KS_##id,
+	PANES(X)
 #undef X
 	NR_KEYMAP_SECTIONS
 };
+#define KS_PANE(id) ((enum keymap_section)((int)(id) + 1))
 
 /* A key: a character's code point, or a curses function key (KEY_UP...)
  * moved above every code point, so one int holds either (get_wch() tells

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/escape.h"
 #include "../model/util.h"
 #include "../parsers/parser.h"
 #include "export.h"
+#include "keymap.h"
 #include "pane.h"
 #include "ui.h"
 
@@ -45,6 +48,7 @@ struct options {
 	const char *keys;		/* --keys FILE: a user file */
 	bool ascii, no_color;
 	bool keep_going;		/* print what a failed load kept */
+	bool merge;			/* sum whole profiles given together */
 };
 
 static void usage(FILE *out)
@@ -53,7 +57,7 @@ static void usage(FILE *out)
 	      "Explore deep-learning profiler output in the terminal: PyTorch/Kineto traces,\n"
 	      "torch-tb-profiler outputs, key_averages tables, Paddle, TensorRT, MegEngine.\n"
 	      "\n"
-	      "  -p, --print PANE      print a pane and exit: ops, kernels, steps, tree, info\n"
+	      "  -p, --print PANE      print a pane and exit (see --list-panes)\n"
 	      "  -s, --sort COL        sort by column COL (its key or title)\n"
 	      "  -r, --reverse         reverse the sort\n"
 	      "  -f, --filter RE       only rows whose name matches the PCRE2 pattern RE\n"
@@ -67,9 +71,14 @@ static void usage(FILE *out)
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
 	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
 	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
-	      "                        rows before a cut); the exit status is still 2\n"
+	      "                        rows before a cut, the other files); the exit\n"
+	      "                        status is still 2\n"
+	      "      --merge           sum whole profiles given together (without it, two\n"
+	      "                        are an error; files of one run always merge)\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
+	      "      --list-panes      list the panes --print takes and exit\n"
+	      "      --list-actions    list the actions key files can bind and exit\n"
 	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
 	      "      --keys FILE       a key file read after the keymap (default:\n"
 	      "                        $XDG_CONFIG_HOME/proftui/keys)\n"
@@ -82,10 +91,18 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* Messages quote arguments, file names and names from the files: all of
+ * them go out through escape_fprintf() (model/escape.h), never raw. */
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("proftui: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	escape_vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'proftui --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -105,8 +122,8 @@ static bool parse_count(const char *s, size_t *out)
 	return true;
 }
 
-enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_KEYMAP,
-       OPT_KEYS, OPT_ASCII, OPT_NO_COLOR };
+enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -121,8 +138,11 @@ static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep-going", no_argument, NULL, 'k' },
+	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
+	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
+	{ "list-actions", no_argument, NULL, OPT_LIST_ACTIONS },
 	{ "keymap", required_argument, NULL, OPT_KEYMAP },
 	{ "keys", required_argument, NULL, OPT_KEYS },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
@@ -142,6 +162,21 @@ static void list_formats(void)
 		printf("%-16s %s\n", list[i]->name, list[i]->summary);
 }
 
+/* The panes --print takes, with their titles (the man-page lint reads
+ * this list). */
+static void list_panes(void)
+{
+	for (size_t i = 0; i < NR_PANES; i++)
+		if (pane_types[i].has_tab)
+			printf("%-16s %s\n", pane_types[i].name, pane_types[i].title);
+}
+
+static void list_actions(void)
+{
+	for (int a = 0; a < NR_ACTIONS; a++)
+		printf("%-20s %s\n", action_name((enum action)a), action_help((enum action)a));
+}
+
 /* Returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -151,9 +186,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (!pane_ops_find(optarg))
-				return usage_error("unknown pane '%s' (ops, kernels, steps, tree, info)",
-						   optarg);
+			if (!pane_ops_find(optarg)) {
+				char names[256];
+
+				return usage_error("unknown pane '%s' (%s)", optarg,
+						   pane_print_names(names, sizeof(names)));
+			}
 			o->print = optarg;
 			break;
 		case 's':
@@ -199,6 +237,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'k':
 			o->keep_going = true;
 			break;
+		case OPT_MERGE:
+			o->merge = true;
+			break;
 		case 'F':
 			if (!parser_find(optarg))
 				return usage_error("unknown input format '%s' (see --list-formats)",
@@ -207,6 +248,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_LIST:
 			list_formats();
+			return 0;
+		case OPT_LIST_PANES:
+			list_panes();
+			return 0;
+		case OPT_LIST_ACTIONS:
+			list_actions();
 			return 0;
 		case OPT_KEYMAP:
 			o->keymap = optarg;
@@ -233,9 +280,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no file to read");
+		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
-		return usage_error("%s", "--drill and --drill-re do not go together");
+		return usage_error("--drill and --drill-re do not go together");
 	return -1;
 }
 
@@ -312,13 +359,13 @@ static const struct step *find_step(const struct profile *p, const char *name)
 
 static int no_such_step(const struct profile *p, const char *name)
 {
-	fprintf(stderr, "proftui: no step '%s' in this profile", name);
+	escape_fprintf(stderr, "proftui: no step '%s' in this profile", name);
 	if (!p->nr_steps) {
 		fputs(" (it has no steps)\n", stderr);
 	} else {
 		fputs(" (steps:", stderr);
 		for (size_t i = 0; i < p->nr_steps && i < 12; i++)
-			fprintf(stderr, " %s", p->steps[i].name);
+			escape_fprintf(stderr, " %s", p->steps[i].name);
 		fputs(p->nr_steps > 12 ? " ...)\n" : ")\n", stderr);
 	}
 	return EXIT_USAGE;
@@ -328,10 +375,12 @@ static int no_such_column(const struct pane *pane, const char *name)
 {
 	char key[128];
 
-	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane->ops->name);
+	escape_fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name,
+		       pane_name(pane->ops));
 	for (size_t i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].kind != COL_BAR)
-			fprintf(stderr, " %s", column_json_key(&pane->cols[i], key, sizeof(key)));
+			escape_fprintf(stderr, " %s",
+				       column_json_key(&pane->cols[i], key, sizeof(key)));
 	fputs(")\n", stderr);
 	return EXIT_USAGE;
 }
@@ -348,14 +397,15 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 	*out = filter_new(pattern, err, sizeof(err));
 	if (*out || (!*err && !need))
 		return true;
-	fprintf(stderr, "proftui: %s '%s': %s\n", option, pattern, *err ? err : "empty pattern");
+	escape_fprintf(stderr, "proftui: %s '%s': %s", option, pattern, *err ? err : "empty pattern");
+	fputc('\n', stderr);
 	return false;
 }
 
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
-static int print_pane(struct profile *first, struct profile *p, const struct options *o,
+static int print_pane(const struct profile *first, const struct profile *p, const struct options *o,
 		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
@@ -369,21 +419,22 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops != &steps_pane_ops && ops != &info_pane_ops)
-		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
-			"cannot narrow them; all rows are shown\n", o->step);
+	if (o->step && !p->has_timeline && ops->follows_step) {
+		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
+			       "--step %s cannot narrow them; all rows are shown", o->step);
+		fputc('\n', stderr);
+	}
 	if (o->drill || o->drill_re) {
-		if (ops == &ops_pane_ops)
-			ops = &drill_ops_pane_ops;
-		else if (ops == &kernels_pane_ops)
-			ops = &drill_kernels_pane_ops;
-		else {
-			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+		if (!ops->print_drill) {
+			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
 					       "or --print ops (a kernel's ops)");
 			goto out_filters;
 		}
+		scope.drill_to = ops->print_drill;
 		scope.drill_name = o->drill;
+		ops = &drill_pane_ops;
 	}
+	scope.expand_all = true;	/* print every row of a tree */
 	pane = pane_new(ops, p, &scope);
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
@@ -399,10 +450,7 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 		pane->sort_desc = !pane->sort_desc;
 	pane->filter = filter;
 	filter = NULL;
-	if (ops == &tree_pane_ops)
-		tree_unfold_all(pane, SIZE_MAX);	/* every node, depth first */
-	else
-		pane_rebuild(pane);
+	pane_rebuild(pane);
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
 	if (o->output && strcmp(o->output, "-")) {
 		struct stat st;
@@ -414,12 +462,14 @@ static int print_pane(struct profile *first, struct profile *p, const struct opt
 
 			rows = out ? export_pane(pane, out, o->format, o->limit, caption) : -1;
 			if (rows < 0 || !out || fclose(out)) {
-				fprintf(stderr, "proftui: %s: %s\n", o->output, strerror(errno));
+				escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+				fputc('\n', stderr);
 				rc = EXIT_INPUT;
 			}
 		} else if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
 					  sizeof(err)) < 0) {
-			fprintf(stderr, "proftui: %s\n", err);
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
 			rc = EXIT_INPUT;
 		}
 	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
@@ -457,6 +507,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	lo.format = o.input_format;
+	lo.merge = o.merge;
 	if (isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 		lo.progress = show_progress;
@@ -476,8 +527,9 @@ int main(int argc, char **argv)
 	}
 	p = o.run ? profile_run(&first, o.run - 1) : &first;
 	if (!p) {
-		fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
-			profile_nr_runs(&first));
+		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
+			       profile_nr_runs(&first));
+		fputc('\n', stderr);
 		rc = EXIT_USAGE;
 	} else if (interactive) {
 		struct ui_options uo = {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The generic half of every pane: columns, the filtered and sorted view,
- * the cursor kept on its row across rebuilds.  Pane types live in
- * pane_flat.c and pane_tree.c.
+ * The generic half of every pane: the table of pane types, columns, the
+ * filtered and sorted view, the cursor kept on its row across rebuilds.
+ * Pane types live in pane_NAME.c, one file each.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,25 +13,42 @@
 #include "../model/util.h"
 #include "pane.h"
 
-static const struct pane_ops *const all_panes[] = {
-	&ops_pane_ops, &kernels_pane_ops, &steps_pane_ops, &tree_pane_ops, &info_pane_ops,
+const struct pane_type pane_types[NR_PANES] = {
+#define X(id, name, title, tab) [PANE_##id] = { #name, title, tab, &name##_pane_ops },
+	PANES(X)
+#undef X
 };
 
 const struct pane_ops *pane_ops_find(const char *name)
 {
-	if (!strcasecmp(name, "operators") || !strcasecmp(name, "op"))
-		name = "ops";
-	else if (!strcasecmp(name, "kernel"))
-		name = "kernels";
-	else if (!strcasecmp(name, "step"))
-		name = "steps";
-	for (size_t i = 0; i < ARRAY_SIZE(all_panes); i++)
-		if (!strcasecmp(all_panes[i]->name, name))
-			return all_panes[i];
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const struct pane_ops *ops = pane_types[i].ops;
+
+		/* Panes opened from another are not reached by name. */
+		if (!pane_types[i].has_tab)
+			continue;
+		if (!strcasecmp(pane_types[i].name, name))
+			return ops;
+		for (const char *const *a = ops->aliases; a && *a; a++)
+			if (!strcasecmp(*a, name))
+				return ops;
+	}
 	return NULL;
 }
 
-struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
+const char *pane_print_names(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_PANES && n < size; i++)
+		if (pane_types[i].has_tab)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      pane_types[i].name);
+	return buf;
+}
+
+struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 		      const struct pane_scope *scope)
 {
 	struct pane *pane = xcalloc(1, sizeof(*pane));
@@ -43,7 +60,7 @@ struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
 	pane->sort_col = -1;
 	ops->load(pane);
 	if (!pane->title)
-		pane->title = xstrdup(ops->title);
+		pane->title = xstrdup(pane_title(ops));
 	pane_rebuild(pane);
 	return pane;
 }
@@ -83,6 +100,16 @@ void pane_set_step(struct pane *pane, const struct step *step)
 	char *sel = NULL, *sort_key = NULL;
 	bool desc = pane->sort_desc;
 
+	/* A pane that handles the step itself (the Tree marks nodes: no
+	 * reload of 2.5 M rows), or one that does not follow steps. */
+	if (!pane->ops->follows_step || pane->ops->step_changed) {
+		pane->scope.step = step;
+		if (pane->ops->step_changed)
+			pane->ops->step_changed(pane);
+		if (pane->ops->follows_step)
+			pane_rebuild(pane);
+		return;
+	}
 	if (pane->nr_view)
 		sel = xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor)));
 	if (pane->sort_col >= 0)
@@ -152,6 +179,22 @@ void pane_rebuild(struct pane *pane)
 	}
 	if (pane->top > pane->cursor)
 		pane->top = pane->cursor;
+}
+
+const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope)
+{
+	const void *row = pane_row(pane, pane->cursor);
+
+	memset(scope, 0, sizeof(*scope));
+	if (!row || !pane->ops->drill)
+		return NULL;
+	return pane->ops->drill(pane, row, scope);
+}
+
+bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	return pane->ops->handle && pane->ops->handle(pane, act, req);
 }
 
 const void *pane_row(const struct pane *pane, size_t i)
@@ -246,6 +289,8 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 		return cell_real(a->v.d);
 	case ATTR_STRING:
 		return cell_text(a->v.s);
+	case ATTR_LAUNCH:
+		break;		/* the Kernels pane's own columns show it */
 	}
 	return cell_none();
 }
@@ -314,8 +359,9 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		if (!strcmp(skip[i], a->key))
 			return;
 	/* What the file states of the standard columns feeds them, not
-	 * columns of its own (profile.h, ATTR_FILE_*). */
-	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
+	 * columns of its own (profile.h, ATTR_FILE_*); so does a kernel's
+	 * launch. */
+	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)) || a->type == ATTR_LAUNCH)
 		return;
 	for (i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
@@ -338,6 +384,8 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		c.kind = COL_TEXT;
 		c.width = 16;
 		break;
+	case ATTR_LAUNCH:
+		return;		/* not reached: skipped above */
 	}
 	c.owned = xstrdup(a->key);
 	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
@@ -352,19 +400,32 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 {
 	const struct attr *richest = NULL;
-	size_t most = 0;
+	const char *seen[64];
+	size_t most = 0, nr_seen = 0;
+	bool overflow = false;		/* more keys than seen[] holds */
 
 	if (!pane->ops->row_attrs)
 		return;
 	/* The order of the row with the most attributes first (the format's
 	 * own order, when one row lacks a value), then any key only other
-	 * rows have, in the order they come. */
+	 * rows have, in the order they come.  Keys are interned, so a key
+	 * met before is known by its pointer: a tree of millions of nodes is
+	 * one cheap pass. */
 	for (size_t r = 0; r < pane->nr_rows; r++) {
 		const struct attr *list = pane->ops->row_attrs(pane, pane->rows[r]);
 		size_t n = 0;
 
-		for (const struct attr *a = list; a; a = a->next)
+		for (const struct attr *a = list; a; a = a->next) {
+			size_t k = 0;
+
 			n++;
+			while (k < nr_seen && seen[k] != a->key)
+				k++;
+			if (k == nr_seen && nr_seen < ARRAY_SIZE(seen))
+				seen[nr_seen++] = a->key;
+			else if (k == nr_seen)
+				overflow = true;
+		}
 		if (n > most) {
 			most = n;
 			richest = list;
@@ -372,9 +433,19 @@ void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 	}
 	for (const struct attr *a = richest; a; a = a->next)
 		add_attr_column(pane, a, skip);
-	for (size_t r = 0; r < pane->nr_rows; r++)
-		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next)
-			add_attr_column(pane, a, skip);
+	for (size_t r = 0; r < pane->nr_rows && (nr_seen || overflow); r++) {
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next) {
+			size_t k = 0;
+
+			while (k < nr_seen && seen[k] != a->key)
+				k++;
+			if (k < nr_seen)
+				seen[k] = seen[--nr_seen];
+			else if (!overflow)
+				continue;	/* added already */
+			add_attr_column(pane, a, skip);	/* which skips a key it has */
+		}
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -389,10 +460,54 @@ struct keyed {
 	size_t idx;
 };
 
+/* Below this many rows a merge sort beats the radix sort's 64K-entry
+ * counting table: the Tree sorts every child list on its own, and most
+ * have a handful of children (a table per list made unfolding a 2.5 M
+ * node tree take 17 s). */
+#define RADIX_MIN 2048
+
+static void merge_sort_keyed(struct keyed *a, struct keyed *tmp, size_t n)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n < 2)
+		return;
+	if (n <= 8) {
+		/* Insertion sort: stable, and cheapest for a few rows. */
+		for (size_t x = 1; x < n; x++) {
+			struct keyed v = a[x];
+			size_t y = x;
+
+			for (; y > 0 && a[y - 1].key > v.key; y--)
+				a[y] = a[y - 1];
+			a[y] = v;
+		}
+		return;
+	}
+	merge_sort_keyed(a, tmp, half);
+	merge_sort_keyed(a + half, tmp, n - half);
+	if (a[half - 1].key <= a[half].key)
+		return;		/* already in order: children often are */
+	while (i < half && j < n)
+		tmp[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+	while (i < half)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
 static void radix_sort(struct keyed *a, size_t n)
 {
 	struct keyed *tmp = xmalloc(n * sizeof(*tmp));
-	size_t *count = xmalloc(65536 * sizeof(*count));
+	size_t *count;
+
+	if (n < RADIX_MIN) {
+		merge_sort_keyed(a, tmp, n);
+		free(tmp);
+		return;
+	}
+	count = xmalloc(65536 * sizeof(*count));
 
 	for (int shift = 0; shift < 64; shift += 16) {
 		uint64_t first = (a[0].key >> shift) & 0xffff;
@@ -534,6 +649,24 @@ static void sort_text(struct text_key *a, size_t n, bool desc)
 		k[nr].idx = i;
 		nr++;
 	}
+	if (nr > 1 && nr < RADIX_MIN) {
+		/* A few names: a merge sort by the whole string. */
+		size_t m = 0;
+
+		free(k);
+		for (size_t i = 0; i < n; i++)
+			if (a[i].s)
+				out[m++] = a[i];
+		tmp = xmalloc((nr ? nr : 1) * sizeof(*tmp));
+		merge_sort_text(out, tmp, nr, 0, desc);
+		free(tmp);
+		for (size_t i = 0; i < n; i++)
+			if (!a[i].s)
+				out[nr + nr_missing++] = a[i];
+		memcpy(a, out, n * sizeof(*a));
+		free(out);
+		return;
+	}
 	if (nr > 1)
 		radix_sort16(k, nr);
 	for (size_t i = 0; i < nr; i++)
@@ -560,6 +693,84 @@ static void sort_text(struct text_key *a, size_t n, bool desc)
 	free(k);
 }
 
+/*
+ * Rows by a text column.  Many rows may share one string (a tree's nodes
+ * hold interned names: equal names, equal pointers), so the distinct
+ * strings are sorted once and rows then go by their string's rank, in a
+ * stable radix sort: a 2.5 M node tree sorts by name as fast as it sorts
+ * by a number.  Equal strings at different addresses get equal ranks.
+ */
+struct text_slot {
+	const char *s;
+	uint32_t uniq;
+};
+
+static uint32_t uniq_of(struct text_slot **tab, size_t *cap, size_t *nr,
+			struct text_key **uniq, size_t *alloc, const char *s)
+{
+	size_t i;
+
+	if (2 * (*nr + 1) > *cap) {
+		struct text_slot *old = *tab;
+		size_t old_cap = *cap;
+
+		*cap = *cap ? 2 * *cap : 1024;
+		*tab = xcalloc(*cap, sizeof(**tab));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].s)
+				continue;
+			for (i = hash_ptr(old[k].s) & (*cap - 1); (*tab)[i].s; i = (i + 1) & (*cap - 1))
+				;
+			(*tab)[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = hash_ptr(s) & (*cap - 1); (*tab)[i].s; i = (i + 1) & (*cap - 1))
+		if ((*tab)[i].s == s)
+			return (*tab)[i].uniq;
+	GROW(*uniq, *alloc, *nr + 1);
+	(*uniq)[*nr].s = s;
+	(*uniq)[*nr].idx = *nr;
+	(*tab)[i].s = s;
+	(*tab)[i].uniq = (uint32_t)*nr;
+	return (uint32_t)(*nr)++;
+}
+
+static void sort_by_text(const struct pane *pane, const struct column *c, size_t *idx, size_t n,
+			 bool desc)
+{
+	struct keyed *a = xmalloc(n * sizeof(*a));
+	struct text_slot *tab = NULL;
+	struct text_key *uniq = NULL;
+	uint64_t *rank;
+	size_t cap = 0, nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+		a[i].idx = idx[i];
+		a[i].key = v.type == CELL_TEXT ? uniq_of(&tab, &cap, &nr, &uniq, &alloc, v.v.s)
+					       : UINT64_MAX;
+	}
+	free(tab);
+	sort_text(uniq, nr, desc);
+	rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
+	for (size_t r = 0, k = 0; r < nr; r++) {
+		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
+			k = r;
+		rank[uniq[r].idx] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i].key != UINT64_MAX)
+			a[i].key = rank[a[i].key];
+	radix_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+	free(rank);
+	free(uniq);
+	free(a);
+}
+
 void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
 {
 	const struct column *c;
@@ -575,18 +786,7 @@ void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, 
 		any_text |= v.type == CELL_TEXT;
 	}
 	if (any_text) {
-		struct text_key *a = xmalloc(n * sizeof(*a));
-
-		for (size_t i = 0; i < n; i++) {
-			struct cell v = c->get(pane, pane->rows[idx[i]], c);
-
-			a[i].s = v.type == CELL_TEXT ? v.v.s : NULL;
-			a[i].idx = idx[i];
-		}
-		sort_text(a, n, desc);
-		for (size_t i = 0; i < n; i++)
-			idx[i] = a[i].idx;
-		free(a);
+		sort_by_text(pane, c, idx, n, desc);
 		return;
 	}
 	{

@@ -3,15 +3,32 @@
  * pane: the one table engine behind every view.  A pane is a list of rows
  * and a list of columns {key, title, kind, width, get}; sorting, filtering,
  * the cursor and export are generic and do not know which pane they serve.
- * A pane type (struct pane_ops) only says how to load its rows from the
- * profile and which columns it has; the Tree pane also orders its own rows
- * (siblings sorted under their parent, folds).
+ * A pane type (struct pane_ops) says how to load its rows from the profile,
+ * which columns it has, and whatever it does beyond the generic: where
+ * Enter goes, the actions only it knows (the Tree's folds, the Steps
+ * pane's picking a step), its status text, its bar.  Nothing outside a
+ * pane's own file asks which pane it holds.
  *
- * The same pane renders on screen (ui.c), in --print and in exports
- * (export.c), so what a user sees is what a script gets.
+ * The same pane renders on screen (ui.c, draw.c), in --print and in
+ * exports (export.c), so what a user sees is what a script gets.
  *
- * Ownership: a pane borrows the profile (which outlives it) and owns its
- * rows, columns, view, filter and private state; pane_free() frees them.
+ * Ownership: a pane borrows the profile (which outlives it; panes never
+ * change it) and owns its rows, columns, view, filter and private state;
+ * pane_free() frees them.
+ *
+ * To add a pane type:
+ *   1. Write tui/pane_NAME.c ending in `const struct pane_ops
+ *      NAME_pane_ops = { .id = PANE_ID, .load = ..., .row_name = ... }`,
+ *      with the hooks below it needs (most need only load and row_name:
+ *      the generic view filters and sorts).  Its columns carry their help
+ *      text; it is the help screen's and the man page's description.
+ *   2. Add its line to PANES in tui/panes.h.  That gives it its id, its
+ *      keymap section, its --print name, and (with a tab) its place in
+ *      the tab order and a pane-NAME action.
+ *   3. Bind a key to pane-NAME in keymaps/default.keys if it has a tab,
+ *      and describe it in man/proftui.1 (PANES section) -- the lint
+ *      checks every pane and action is there.
+ *   4. Tests: a golden --print case (tests/golden/) and a tmux test.
  */
 #ifndef TUI_PANE_H
 #define TUI_PANE_H
@@ -22,8 +39,10 @@
 
 #include "../model/aggregate.h"
 #include "../model/profile.h"
+#include "actions.h"
 #include "filter.h"
 #include "format.h"
+#include "panes.h"
 
 struct pane;
 struct column;
@@ -38,44 +57,91 @@ struct column {
 	int width;		/* screen width; 0: flexible (takes what is left) */
 	col_get *get;
 	const char *attr;	/* extra columns: the attribute key */
-	int arg;		/* a getter's parameter (step category index) */
+	int arg;		/* a getter's parameter (a field's offset) */
 	char *owned;		/* heap key/title of a generated column, or NULL */
 	char *owned_title;
+};
+
+/* Which way a drill-down goes. */
+enum drill_to {
+	DRILL_NONE,
+	DRILL_TO_KERNELS,	/* the device work the named ops launched */
+	DRILL_TO_OPS,		/* the ops that launched the named kernels */
 };
 
 /* What a pane shows beyond the whole profile. */
 struct pane_scope {
 	const struct step *step;	/* NULL: all steps */
-	const char *drill_name;		/* drill-down: rows of this op/kernel */
+	enum drill_to drill_to;		/* a drill-down: which way, and of what: */
+	const char *drill_name;		/* rows of this op/kernel */
 	const struct node *drill_node;	/* ...or exactly this node (a distinct row) */
 	const struct filter *drill_re;	/* ...or the names this pattern matches */
 	const struct profile *first_run;	/* Info lists every run from here */
+	bool expand_all;		/* hierarchical panes: nothing folded (--print) */
 	const void *arg;		/* a pane type's own argument (help) */
 };
 
+/* What a pane's handle() asks of the UI beyond changing itself. */
+struct pane_request {
+	bool pick_step;			/* narrow every pane to STEP (NULL: all) */
+	const struct step *step;
+	const char *message;		/* for the bar; static text */
+	bool is_error;
+};
+
 struct pane_ops {
-	const char *name;	/* keymap section and --print name: "ops" */
-	const char *title;	/* "Operators" */
+	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
+	const char *const *aliases;	/* more --print names, NULL-ended */
+	bool follows_step;	/* [ and ] narrow it to a step */
+	enum drill_to print_drill;	/* --print NAME --drill X: this way */
+
 	/* Fill pane->rows and pane->cols (and the default sort) from
 	 * pane->prof and pane->scope. */
 	void (*load)(struct pane *pane);
 	/* Order pane->view from rows, filter and sort; NULL: the generic
-	 * filter and stable sort. */
+	 * filter and stable sort (pane_view_flat). */
 	void (*rebuild)(struct pane *pane);
 	const char *(*row_name)(const struct pane *pane, const void *row);
 	/* The row's attributes (extra columns); NULL when rows have none. */
 	const struct attr *(*row_attrs)(const struct pane *pane, const void *row);
-	/* Tree rows: depth of view row I and whether it is folded with
-	 * children hidden / has children; NULL for flat panes. */
+	/* Hierarchical panes: depth of view row I and its fold state (0 a
+	 * leaf, 1 open, 2 folded); NULL for flat panes. */
 	int (*row_depth)(const struct pane *pane, size_t i);
-	int (*row_fold)(const struct pane *pane, size_t i);	/* 0 leaf, 1 open, 2 folded */
+	int (*row_fold)(const struct pane *pane, size_t i);
+	/* Where Enter on ROW goes: the pane type to open and its scope
+	 * (zeroed by the caller), or NULL: nothing to drill into. */
+	const struct pane_ops *(*drill)(const struct pane *pane, const void *row,
+					struct pane_scope *scope);
+	/* The actions only this pane knows (fold, unfold, pick a step):
+	 * true when it took ACT; what it asks of the UI goes in REQ. */
+	bool (*handle)(struct pane *pane, enum action act, struct pane_request *req);
+	/* The step shown changed (scope.step holds it).  A pane that does
+	 * not follow steps may still point at it; one that follows steps
+	 * and has this hook narrows itself, and is rebuilt, not reloaded. */
+	void (*step_changed)(struct pane *pane);
+	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
+	 * for none) and their names for the legend, in the same order. */
+	size_t (*bar)(const struct pane *pane, const void *row, int64_t *seg, size_t max);
+	const char *const *(*legend)(const struct pane *pane, size_t *nr);
+	/* The status line's text on the right (a legend, a count); "" for
+	 * none.  NULL: the generic one. */
+	void (*status)(const struct pane *pane, char *buf, size_t size);
+	/* What to say when the pane has no rows ("no op launched 'x'");
+	 * NULL: "no rows". */
+	void (*empty_text)(const struct pane *pane, char *buf, size_t size);
+	/* A few words for the default export file name ("aten::mm-kernels");
+	 * NULL: the pane's name. */
+	void (*export_name)(const struct pane *pane, char *buf, size_t size);
+	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
+	 * NULL: the generic hint. */
+	const enum action *hints;
 	/* Free what load() allocated in pane->priv. */
 	void (*release)(struct pane *pane);
 };
 
 struct pane {
 	const struct pane_ops *ops;
-	struct profile *prof;
+	const struct profile *prof;
 	struct pane_scope scope;
 	char *title;			/* heap: "Operators", "aten::mm › kernels" */
 
@@ -100,9 +166,34 @@ struct pane {
 	void *priv;			/* the pane type's own state */
 };
 
-/* Pane types. */
-extern const struct pane_ops ops_pane_ops, kernels_pane_ops, steps_pane_ops, tree_pane_ops,
-	info_pane_ops, drill_kernels_pane_ops, drill_ops_pane_ops, help_pane_ops;
+/* Pane types: NAME_pane_ops for every line of panes.h. */
+#define X(id, name, title, tab) extern const struct pane_ops name##_pane_ops;
+PANES(X)
+#undef X
+
+/* Every pane type, indexed by enum pane_id. */
+struct pane_type {
+	const char *name;		/* "ops": --print, keymap section */
+	const char *title;		/* "Operators" */
+	bool has_tab;
+	const struct pane_ops *ops;
+};
+extern const struct pane_type pane_types[NR_PANES];
+
+static inline const char *pane_name(const struct pane_ops *ops)
+{
+	return pane_types[ops->id].name;
+}
+
+static inline const char *pane_title(const struct pane_ops *ops)
+{
+	return pane_types[ops->id].title;
+}
+
+/* The pane type called NAME (its name or an alias, any case), or NULL. */
+const struct pane_ops *pane_ops_find(const char *name);
+/* "ops, kernels, steps, tree, info": what --print accepts, into BUF. */
+const char *pane_print_names(char *buf, size_t size);
 
 /* What the help pane is made from (scope.arg): the live keymap, the
  * section of the pane it helps with, and that pane (for its columns). */
@@ -113,19 +204,18 @@ struct help_arg {
 	const struct pane *of;
 };
 
-/* The pane types reachable by name ("ops", "operators", "kernels", ...). */
-const struct pane_ops *pane_ops_find(const char *name);
-
 /*
  * A new pane of type OPS over PROF, loaded, filtered and sorted.  SCOPE may
  * be NULL; its pointers must outlive the pane (the filter is borrowed).
  * Caller frees with pane_free().
  */
-struct pane *pane_new(const struct pane_ops *ops, struct profile *prof,
+struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 		      const struct pane_scope *scope);
 void pane_free(struct pane *pane);
-/* Load the rows again for another step, keeping sort, filter and (where
- * the selected row still exists) the cursor. */
+/* Show STEP (NULL: all): a pane that follows steps loads its rows again
+ * (or, with a step_changed hook, narrows itself), keeping sort, filter
+ * and (where the selected row still exists) the cursor; one that does not
+ * is told (step_changed). */
 void pane_set_step(struct pane *pane, const struct step *step);
 /* Take F (may be NULL: no filter; the pane frees it) and rebuild. */
 void pane_set_filter(struct pane *pane, struct filter *f);
@@ -146,16 +236,11 @@ const void *pane_row(const struct pane *pane, size_t i);
 const char *pane_row_name(const struct pane *pane, const void *row);
 struct cell pane_cell(const struct pane *pane, const void *row, size_t col);
 
-/* Whether the row under the cursor can be drilled into; the pane type of
- * the drill-down and its scope. */
+/* Where Enter on the row under the cursor goes: the pane type and its
+ * scope, or NULL. */
 const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope);
-
-/* Tree panes: fold or unfold view row I (UNFOLD < 0 toggles); unfold
- * everything under it (or, for I == SIZE_MAX, the whole tree). */
-void tree_fold(struct pane *pane, size_t i, int unfold);
-void tree_unfold_all(struct pane *pane, size_t i);
-/* The view row of I's parent, or I itself at the top. */
-size_t tree_parent_row(const struct pane *pane, size_t i);
+/* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
+bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 
 /* For pane types: a getter for any int64 field of a row struct, the
  * column's arg being the field's offsetof(). */
@@ -163,7 +248,8 @@ struct cell pane_get_i64(const struct pane *pane, const void *row, const struct 
 /* For pane types: add a column (copied); returns its index. */
 size_t pane_add_column(struct pane *pane, const struct column *c);
 /* Add one column per attribute key found on the rows (ops->row_attrs),
- * in first-seen order, skipping the keys in SKIP (NULL-terminated). */
+ * in first-seen order, skipping the keys in SKIP (NULL-terminated) and
+ * the file-stated values (ATTR_FILE_*, which feed standard columns). */
 void pane_add_attr_columns(struct pane *pane, const char *const *skip);
 /* The generic view: rows the filter keeps, stably sorted. */
 void pane_view_flat(struct pane *pane);

@@ -51,12 +51,12 @@ static struct cell get_text(const struct pane *pane, const void *row, const stru
 }
 
 static const struct column help_cols[] = {
-	{ "keys", "Keys", "the keys bound to the action here, or a column's key", COL_TEXT, 16,
-	  get_keys, NULL, 0, NULL, NULL },
-	{ "name", "Action or column", "the action's name in key files, or the column's title",
-	  COL_NAME, 0, get_name, NULL, 0, NULL, NULL },
-	{ "meaning", "Meaning", "what it does, or what the column holds", COL_TEXT, 0, get_text,
-	  NULL, 0, NULL, NULL },
+	{ .key = "keys", .title = "Keys", .kind = COL_TEXT, .width = 16, .get = get_keys,
+	  .help = "the keys bound to the action here, or a column's key" },
+	{ .key = "name", .title = "Action or column", .kind = COL_NAME, .get = get_name,
+	  .help = "the action's name in key files, or the column's title" },
+	{ .key = "meaning", .title = "Meaning", .kind = COL_TEXT, .get = get_text,
+	  .help = "what it does, or what the column holds" },
 };
 
 static void help_load(struct pane *pane)
@@ -115,6 +115,6 @@ static void help_release(struct pane *pane)
 }
 
 const struct pane_ops help_pane_ops = {
-	.name = "help", .title = "Help",
+	.id = PANE_HELP,
 	.load = help_load, .row_name = help_name, .release = help_release,
 };

@@ -9,6 +9,12 @@
  * the match is on screen) and its whole subtree; a step shows the nodes
  * that started in it the same way.  Walks are iterative: a trace can nest
  * deeper than the C stack would like.
+ *
+ * A key must answer at once on a 2.5 M node tree, so each piece of work
+ * is redone only when what it depends on changed: the children of every
+ * node in the sort order (one sort of all nodes, then a counting pass)
+ * when the sort changes; the filter and step marks when those change;
+ * and the view, a walk of what is open, for a fold.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,7 +28,16 @@ struct tree_priv {
 	uint32_t *depth;	/* per view row */
 	uint8_t *fold;		/* per view row: 0 leaf, 1 open, 2 folded */
 	size_t *parent_row;	/* per view row */
+	size_t view_cap;
 	int64_t t0;		/* earliest start, for the Start column */
+
+	/* The children of node N in the current sort order are
+	 * kids[first[N] .. first[N + 1]); made for (kids_col, kids_desc). */
+	uint32_t *first, *kids;
+	int kids_col;
+	bool kids_desc, has_kids;
+	bool fold_only;		/* the next rebuild follows a fold: the marks
+				   and the order still hold */
 };
 
 enum {
@@ -75,22 +90,26 @@ static struct cell get_start(const struct pane *pane, const void *row, const str
 }
 
 static const struct column tree_cols[] = {
-	{ "name", "Name", "the call tree: ops, the runtime calls they made, the kernels those "
-	  "launched", COL_NAME, 0, get_name, NULL, 0, NULL, NULL },
-	{ "kind", "Kind", "op, runtime, kernel, memcpy, step, thread, layer...", COL_TEXT, 8,
-	  get_kind, NULL, 0, NULL, NULL },
-	{ "calls", "Calls", "calls merged into this node (1 for a trace event)", COL_COUNT, 6,
-	  get_calls, NULL, 0, NULL, NULL },
-	{ "device_self", "Dev self", "device time of the work this node launched itself",
-	  COL_TIME, 10, pane_get_i64, NULL, offsetof(struct node, device_self_ns), NULL, NULL },
-	{ "device_total", "Dev total", "device time of everything under this node", COL_TIME, 10,
-	  pane_get_i64, NULL, offsetof(struct node, device_total_ns), NULL, NULL },
-	{ "host_self", "Host self", "host time in this node minus its children", COL_TIME, 10,
-	  pane_get_i64, NULL, offsetof(struct node, host_self_ns), NULL, NULL },
-	{ "host_total", "Host total", "host time from start to end", COL_TIME, 10, pane_get_i64,
-	  NULL, offsetof(struct node, host_total_ns), NULL, NULL },
-	{ "start", "Start", "when it started, after the profile's first event", COL_TIME, 11,
-	  get_start, NULL, 0, NULL, NULL },
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	  .help = "the call tree: ops, the runtime calls they made, the kernels those launched" },
+	{ .key = "kind", .title = "Kind", .kind = COL_TEXT, .width = 8, .get = get_kind,
+	  .help = "op, runtime, kernel, memcpy, step, thread, layer..." },
+	{ .key = "calls", .title = "Calls", .kind = COL_COUNT, .width = 6, .get = get_calls,
+	  .help = "calls merged into this node (1 for a trace event)" },
+	{ .key = "device_self", .title = "Dev self", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, device_self_ns),
+	  .help = "device time of the work this node launched itself" },
+	{ .key = "device_total", .title = "Dev total", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, device_total_ns),
+	  .help = "device time of everything under this node" },
+	{ .key = "host_self", .title = "Host self", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, host_self_ns),
+	  .help = "host time in this node minus its children" },
+	{ .key = "host_total", .title = "Host total", .kind = COL_TIME, .width = 10,
+	  .get = pane_get_i64, .arg = offsetof(struct node, host_total_ns),
+	  .help = "host time from start to end" },
+	{ .key = "start", .title = "Start", .kind = COL_TIME, .width = 11, .get = get_start,
+	  .help = "when it started, after the profile's first event" },
 };
 
 static bool collect(struct node *n, void *ctx)
@@ -107,7 +126,7 @@ static bool collect(struct node *n, void *ctx)
 
 static void tree_load(struct pane *pane)
 {
-	struct profile *p = pane->prof;
+	const struct profile *p = pane->prof;
 	struct tree_priv *tp = xcalloc(1, sizeof(*tp));
 	bool dev = p->has_device_time, host = false;
 
@@ -123,8 +142,10 @@ static void tree_load(struct pane *pane)
 		if (!n)
 			continue;
 		host |= n->host_total_ns != 0;
-		/* Structure starts open, calls start folded (perf report). */
-		if (n->kind == NODE_ROOT || n->kind == NODE_THREAD || n->kind == NODE_GROUP)
+		/* Structure starts open, calls start folded (perf report);
+		 * --print shows everything. */
+		if (pane->scope.expand_all || n->kind == NODE_ROOT || n->kind == NODE_THREAD ||
+		    n->kind == NODE_GROUP)
 			tp->state[i] |= TREE_UNFOLDED;
 	}
 	pane_add_column(pane, &tree_cols[0]);
@@ -157,6 +178,8 @@ static void tree_release(struct pane *pane)
 	free(tp->depth);
 	free(tp->fold);
 	free(tp->parent_row);
+	free(tp->first);
+	free(tp->kids);
 	free(tp);
 }
 
@@ -288,91 +311,134 @@ static bool is_open(const struct pane *pane, const struct node *n)
 	return tp->state[n->id] & TREE_UNFOLDED;
 }
 
+/*
+ * Every node's children in the order of the sort column: one stable sort
+ * of all nodes (ties keep the model's order), then each node goes to its
+ * parent's list in that order.
+ */
+static void sort_kids(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+	size_t n = pane->nr_rows, *order = xmalloc((n ? n : 1) * sizeof(*order));
+	uint32_t *next;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	pane_sort_indices(pane, order, n, pane->sort_col, pane->sort_desc);
+	free(tp->first);
+	free(tp->kids);
+	tp->first = xcalloc(n + 2, sizeof(*tp->first));
+	tp->kids = xmalloc((n ? n : 1) * sizeof(*tp->kids));
+	for (size_t i = 0; i < n; i++) {
+		const struct node *c = pane->rows[i];
+
+		if (c->parent)
+			tp->first[c->parent->id + 1]++;
+	}
+	for (size_t i = 1; i <= n; i++)
+		tp->first[i] += tp->first[i - 1];
+	next = xmalloc((n ? n : 1) * sizeof(*next));
+	memcpy(next, tp->first, n * sizeof(*next));
+	for (size_t k = 0; k < n; k++) {
+		const struct node *c = pane->rows[order[k]];
+
+		if (c->parent)
+			tp->kids[next[c->parent->id]++] = c->id;
+	}
+	free(next);
+	free(order);
+	tp->kids_col = pane->sort_col;
+	tp->kids_desc = pane->sort_desc;
+	tp->has_kids = true;
+}
+
+static void add_row(struct pane *pane, size_t *nr, const struct node *n, uint32_t depth,
+		    size_t parent_row, uint8_t fold)
+{
+	struct tree_priv *tp = pane->priv;
+
+	if (*nr == tp->view_cap) {
+		tp->view_cap = tp->view_cap ? tp->view_cap * 2 : 1024;
+		pane->view = xrealloc(pane->view, tp->view_cap * sizeof(*pane->view));
+		tp->depth = xrealloc(tp->depth, tp->view_cap * sizeof(*tp->depth));
+		tp->fold = xrealloc(tp->fold, tp->view_cap);
+		tp->parent_row = xrealloc(tp->parent_row, tp->view_cap * sizeof(*tp->parent_row));
+	}
+	pane->view[*nr] = n->id;
+	tp->depth[*nr] = depth;
+	tp->parent_row[*nr] = parent_row;
+	tp->fold[*nr] = fold;
+	(*nr)++;
+}
+
+/* Whether N has a child the view shows. */
+static bool has_shown_kid(const struct pane *pane, const struct node *n)
+{
+	const struct tree_priv *tp = pane->priv;
+
+	for (uint32_t k = tp->first[n->id]; k < tp->first[n->id + 1]; k++)
+		if (shown(pane, pane->rows[tp->kids[k]]))
+			return true;
+	return false;
+}
+
 struct frame {
-	size_t *kids;
-	size_t nr, next;
-	size_t row;		/* view row of the parent, SIZE_MAX for the root */
-	uint32_t depth;
+	const struct node *n;	/* the open node whose children come next */
+	uint32_t next;		/* index into kids */
+	size_t row;		/* its view row, SIZE_MAX for the root */
+	uint32_t depth;		/* its children's depth */
 };
 
-/* The shown children of N, sorted; caller frees. */
-static size_t *children(struct pane *pane, const struct node *n, size_t *nr)
+/* The view: a depth-first walk of the shown nodes, into open ones only. */
+static void build_view(struct pane *pane)
 {
-	size_t count = 0, i = 0, *kids;
+	struct tree_priv *tp = pane->priv;
+	const struct node *root = pane->prof->root;
+	struct frame *stack = NULL;
+	size_t depth = 1, alloc = 0, nr = 0;
 
-	for (const struct node *c = n->child; c; c = c->next)
-		count += shown(pane, c);
-	if (!count) {
-		*nr = 0;
-		return NULL;
+	GROW(stack, alloc, 1);
+	stack[0] = (struct frame){ root, tp->first[root->id], SIZE_MAX, 0 };
+	while (depth) {
+		struct frame *f = &stack[depth - 1];
+		const struct node *n;
+		uint8_t fold;
+
+		if (f->next == tp->first[f->n->id + 1]) {
+			depth--;
+			continue;
+		}
+		n = pane->rows[tp->kids[f->next++]];
+		if (!shown(pane, n))
+			continue;
+		if (!n->child)
+			fold = 0;
+		else if (!is_open(pane, n))
+			fold = 2;
+		else
+			fold = has_shown_kid(pane, n) ? 1 : 0;
+		add_row(pane, &nr, n, f->depth, f->row, fold);
+		if (fold != 1)
+			continue;
+		GROW(stack, alloc, depth + 1);
+		f = &stack[depth - 1];
+		stack[depth++] = (struct frame){ n, tp->first[n->id], nr - 1, f->depth + 1 };
 	}
-	kids = xmalloc(count * sizeof(*kids));
-	for (const struct node *c = n->child; c; c = c->next)
-		if (shown(pane, c))
-			kids[i++] = c->id;
-	pane_sort_indices(pane, kids, count, pane->sort_col, pane->sort_desc);
-	*nr = count;
-	return kids;
+	free(stack);
+	pane->nr_view = nr;
 }
 
 static void tree_rebuild(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
-	struct frame *stack = NULL;
-	size_t depth = 0, alloc = 0, nr = 0, cap = 0;
 
-	mark(pane);
-	GROW(stack, alloc, 1);
-	stack[0].kids = children(pane, pane->prof->root, &stack[0].nr);
-	stack[0].next = 0;
-	stack[0].row = SIZE_MAX;
-	stack[0].depth = 0;
-	depth = 1;
-	while (depth) {
-		struct frame *f = &stack[depth - 1];
-		const struct node *n;
-		size_t nr_kids;
-		size_t *kids;
-
-		if (f->next == f->nr) {
-			free(f->kids);
-			depth--;
-			continue;
-		}
-		n = pane->rows[f->kids[f->next++]];
-		if (nr == cap) {
-			cap = cap ? cap * 2 : 1024;
-			pane->view = xrealloc(pane->view, cap * sizeof(*pane->view));
-			tp->depth = xrealloc(tp->depth, cap * sizeof(*tp->depth));
-			tp->fold = xrealloc(tp->fold, cap);
-			tp->parent_row = xrealloc(tp->parent_row, cap * sizeof(*tp->parent_row));
-		}
-		pane->view[nr] = n->id;
-		tp->depth[nr] = f->depth;
-		tp->parent_row[nr] = f->row;
-		if (!n->child) {
-			tp->fold[nr++] = 0;
-			continue;
-		}
-		if (!is_open(pane, n)) {
-			tp->fold[nr++] = 2;
-			continue;
-		}
-		kids = children(pane, n, &nr_kids);
-		tp->fold[nr] = nr_kids ? 1 : 0;
-		nr++;
-		if (!nr_kids)
-			continue;
-		GROW(stack, alloc, depth + 1);
-		f = &stack[depth++];
-		f->kids = kids;
-		f->nr = nr_kids;
-		f->next = 0;
-		f->row = nr - 1;
-		f->depth = stack[depth - 2].depth + 1;
-	}
-	free(stack);
-	pane->nr_view = nr;
+	/* A fold changes neither the marks nor the order. */
+	if (!tp->fold_only)
+		mark(pane);
+	tp->fold_only = false;
+	if (!tp->has_kids || tp->kids_col != pane->sort_col || tp->kids_desc != pane->sort_desc)
+		sort_kids(pane);
+	build_view(pane);
 }
 
 static int tree_depth(const struct pane *pane, size_t i)
@@ -389,12 +455,13 @@ static int tree_fold_state(const struct pane *pane, size_t i)
 	return i < pane->nr_view ? tp->fold[i] : 0;
 }
 
-void tree_fold(struct pane *pane, size_t i, int unfold)
+/* Fold or unfold view row I (UNFOLD < 0 toggles). */
+static void tree_fold(struct pane *pane, size_t i, int unfold)
 {
 	struct tree_priv *tp = pane->priv;
 	size_t id;
 
-	if (pane->ops != &tree_pane_ops || i >= pane->nr_view)
+	if (i >= pane->nr_view)
 		return;
 	id = pane->view[i];
 	if (unfold < 0)
@@ -407,6 +474,7 @@ void tree_fold(struct pane *pane, size_t i, int unfold)
 	 * user unfolds and folds it; say so by clearing the mark too. */
 	if (!unfold)
 		tp->state[id] &= (uint8_t)~TREE_ABOVE_SEED;
+	tp->fold_only = true;
 	pane_rebuild(pane);
 }
 
@@ -418,35 +486,79 @@ static bool unfold_one(struct node *n, void *ctx)
 	return true;
 }
 
-void tree_unfold_all(struct pane *pane, size_t i)
+/* Unfold everything under view row I. */
+static void tree_unfold_all(struct pane *pane, size_t i)
 {
 	struct tree_priv *tp = pane->priv;
-	struct node *from;
 
-	if (pane->ops != &tree_pane_ops)
+	if (i >= pane->nr_view)
 		return;
-	if (i == SIZE_MAX)
-		from = pane->prof->root;
-	else if (i < pane->nr_view)
-		from = (struct node *)pane->rows[pane->view[i]];
-	else
-		return;
-	node_walk(from, unfold_one, tp);
+	/* The walk only sets bits in the pane's own state: the profile is
+	 * not changed, whatever node_walk's signature says. */
+	node_walk((struct node *)pane->rows[pane->view[i]], unfold_one, tp);
+	tp->fold_only = true;
 	pane_rebuild(pane);
 }
 
-size_t tree_parent_row(const struct pane *pane, size_t i)
+/* The view row of I's parent, or I itself at the top. */
+static size_t tree_parent_row(const struct pane *pane, size_t i)
 {
 	const struct tree_priv *tp = pane->priv;
 
-	if (pane->ops != &tree_pane_ops || i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
+	if (i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
 		return i;
 	return tp->parent_row[i];
 }
 
+/* A step picked elsewhere: the marks change (the next rebuild makes
+ * them), not the rows -- no reload of millions of nodes. */
+static void tree_step_changed(struct pane *pane)
+{
+	(void)pane;
+}
+
+/* The Tree's own keys: perf report's folding. */
+static bool tree_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	int fold;
+
+	(void)req;
+	if (!pane->nr_view)
+		return false;	/* nothing to fold: open means drill, close goes back */
+	fold = tree_fold_state(pane, pane->cursor);
+	switch (act) {
+	case ACT_UNFOLD:
+		if (fold == 2)
+			tree_fold(pane, pane->cursor, 1);
+		else if (fold == 1 && pane->cursor + 1 < pane->nr_view)
+			pane->cursor++;	/* open already: step into it */
+		return true;
+	case ACT_FOLD:
+		if (fold == 1)
+			tree_fold(pane, pane->cursor, 0);
+		else
+			pane->cursor = tree_parent_row(pane, pane->cursor);
+		return true;
+	case ACT_TOGGLE_FOLD:
+		if (fold)
+			tree_fold(pane, pane->cursor, -1);
+		return true;
+	case ACT_UNFOLD_ALL:
+		tree_unfold_all(pane, pane->cursor);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static const enum action tree_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
+};
+
 const struct pane_ops tree_pane_ops = {
-	.name = "tree", .title = "Tree",
+	.id = PANE_TREE, .follows_step = true,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
+	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
 	.release = tree_release,
 };

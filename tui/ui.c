@@ -23,9 +23,23 @@
 #include "term.h"
 #include "ui_int.h"
 
-static const struct pane_ops *const tab_ops[NR_TABS] = {
-	&ops_pane_ops, &kernels_pane_ops, &steps_pane_ops, &tree_pane_ops, &info_pane_ops,
-};
+/* The tab a pane-NAME action shows, or -1. */
+static int tab_of_action(const struct ui *ui, enum action a)
+{
+	int id = -1;
+
+	switch (a) {
+#define X(pid, name, title, tab) PANE_IF_TAB(tab, case ACT_PANE_##pid: id = PANE_##pid; break;)
+	PANES(X)
+#undef X
+	default:
+		return -1;
+	}
+	for (int t = 0; t < ui->nr_tabs; t++)
+		if ((int)ui->tab_ops[t]->id == id)
+			return t;
+	return -1;
+}
 
 static void say(struct ui *ui, bool is_error, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
@@ -69,21 +83,7 @@ static const struct step *current_step(const struct ui *ui)
 
 static enum keymap_section section_of(const struct pane *pane)
 {
-	const struct pane_ops *ops = pane->ops;
-
-	if (ops == &ops_pane_ops)
-		return KS_OPS;
-	if (ops == &kernels_pane_ops)
-		return KS_KERNELS;
-	if (ops == &steps_pane_ops)
-		return KS_STEPS;
-	if (ops == &tree_pane_ops)
-		return KS_TREE;
-	if (ops == &info_pane_ops)
-		return KS_INFO;
-	if (ops == &help_pane_ops)
-		return KS_HELP;
-	return KS_DRILL;
+	return KS_PANE(pane->ops->id);
 }
 
 static void close_help(struct ui *ui)
@@ -95,7 +95,7 @@ static void close_help(struct ui *ui)
 static void free_panes(struct ui *ui)
 {
 	close_help(ui);
-	for (int t = 0; t < NR_TABS; t++) {
+	for (int t = 0; t < ui->nr_tabs; t++) {
 		for (int d = 0; d < ui->depth[t]; d++)
 			pane_free(ui->stack[t][d]);
 		ui->depth[t] = 0;
@@ -106,12 +106,12 @@ static void open_panes(struct ui *ui)
 {
 	struct pane_scope scope = { .step = current_step(ui), .first_run = ui->first };
 
-	for (int t = 0; t < NR_TABS; t++) {
-		ui->stack[t][0] = pane_new(tab_ops[t], ui->prof, &scope);
+	for (int t = 0; t < ui->nr_tabs; t++) {
+		ui->stack[t][0] = pane_new(ui->tab_ops[t], ui->prof, &scope);
 		ui->depth[t] = 1;
+		if (!ui->tab_ops[t]->follows_step)
+			pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
 	}
-	if (ui->step >= 0 && (size_t)ui->step < ui->stack[TAB_STEPS][0]->nr_view)
-		ui->stack[TAB_STEPS][0]->cursor = (size_t)ui->step;
 }
 
 /* ---------------------------------------------------------------------
@@ -216,15 +216,6 @@ static void drill(struct ui *ui)
 
 	if (ui->help)
 		return;
-	if (pane->ops == &steps_pane_ops) {
-		/* Enter on a step picks it: the other panes narrow to it. */
-		const void *row = pane_row(pane, pane->cursor);
-
-		for (size_t i = 0; row && i < ui->prof->nr_steps; i++)
-			if (row == &ui->prof->steps[i])
-				set_step(ui, (ssize_t)i);
-		return;
-	}
 	to = pane_drill_target(pane, &scope);
 	if (!to) {
 		say(ui, true, "nothing to drill into here");
@@ -237,9 +228,11 @@ static void drill(struct ui *ui)
 	scope.first_run = ui->first;
 	next = pane_new(to, ui->prof, &scope);
 	if (!next->nr_rows) {
-		say(ui, true, to == &drill_kernels_pane_ops ? "'%s' launched no device work"
-							    : "no op launched '%s'",
-		    scope.drill_name);
+		char why[512] = "nothing there";
+
+		if (next->ops->empty_text)
+			next->ops->empty_text(next, why, sizeof(why));
+		say(ui, true, "%s", why);
 		pane_free(next);
 		return;
 	}
@@ -261,7 +254,7 @@ static void back(struct ui *ui)
 
 static void set_step(struct ui *ui, ssize_t step)
 {
-	struct profile *p = ui->prof;
+	const struct profile *p = ui->prof;
 
 	if (!p->nr_steps) {
 		say(ui, true, "this profile has no steps");
@@ -273,17 +266,10 @@ static void set_step(struct ui *ui, ssize_t step)
 	}
 	close_help(ui);
 	ui->step = step;
-	for (int t = 0; t < NR_TABS; t++) {
-		if (t == TAB_STEPS || t == TAB_INFO)
-			continue;
+	for (int t = 0; t < ui->nr_tabs; t++)
 		for (int d = 0; d < ui->depth[t]; d++)
 			pane_set_step(ui->stack[t][d], current_step(ui));
-	}
 	if (step >= 0) {
-		ui->stack[TAB_STEPS][0]->cursor = 0;
-		for (size_t i = 0; i < ui->stack[TAB_STEPS][0]->nr_view; i++)
-			if (pane_row(ui->stack[TAB_STEPS][0], i) == current_step(ui))
-				ui->stack[TAB_STEPS][0]->cursor = i;
 		say(ui, false, "step %s of %zu", p->steps[step].name, p->nr_steps);
 	} else {
 		say(ui, false, "all steps");
@@ -324,7 +310,9 @@ static void set_run(struct ui *ui, int dir)
 	}
 	free_panes(ui);
 	ui->run = (size_t)r;
-	ui->prof = profile_run(ui->first, ui->run);
+	ui->prof = ui->first;
+	for (size_t i = 0; i < ui->run; i++)
+		ui->prof = ui->prof->next_run;
 	ui->step = -1;
 	open_panes(ui);
 	say(ui, false, "run %zu of %zu%s%s", ui->run + 1, nr, ui->prof->run_title ? ": " : "",
@@ -334,7 +322,7 @@ static void set_run(struct ui *ui, int dir)
 static void switch_tab(struct ui *ui, int tab)
 {
 	close_help(ui);
-	ui->tab = (tab + NR_TABS) % NR_TABS;
+	ui->tab = (tab + ui->nr_tabs) % ui->nr_tabs;
 }
 
 static void open_help(struct ui *ui)
@@ -351,18 +339,12 @@ static void open_help(struct ui *ui)
 }
 
 /* ---------------------------------------------------------------------
- * The bar's line editor: the filter and the export path
+ * The bar's prompts: the filter and the export path (lineedit.c edits)
  */
 
 static void edit_start(struct ui *ui, enum ui_mode mode, const char *text)
 {
-	size_t n = strlen(text);
-
-	if (n >= sizeof(ui->edit))
-		n = sizeof(ui->edit) - 1;
-	memcpy(ui->edit, text, n);
-	ui->edit[n] = '\0';
-	ui->edit_len = ui->edit_cur = n;
+	lineedit_start(&ui->edit, text);
 	ui->edit_error[0] = '\0';
 	ui->mode = mode;
 	ui->msg[0] = '\0';
@@ -374,7 +356,7 @@ static void filter_live(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	char err[256];
-	struct filter *f = filter_new(ui->edit, err, sizeof(err));
+	struct filter *f = filter_new(ui->edit.text, err, sizeof(err));
 
 	if (!f && *err) {
 		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", err);
@@ -391,13 +373,13 @@ static void set_filter_text(struct ui *ui, const char *pattern)
 	pane_set_filter(ui_pane(ui), filter_new(pattern, err, sizeof(err)));
 }
 
-/* "ops-sample.txt": the pane and the first file's name up to its first
- * dot, in the current directory. */
+/* "ops-sample.txt": the pane (and what it drilled into) and the first
+ * file's name up to its first dot, in the current directory. */
 static void default_export_path(struct ui *ui, char *buf, size_t size)
 {
 	const char *path = ui->prof->path, *base = strrchr(path, '/');
 	struct pane *pane = ui_pane(ui);
-	char stem[128], what[160];
+	char stem[128], what[160], more[128];
 	size_t n;
 
 	base = base ? base + 1 : path;
@@ -408,12 +390,13 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 	stem[n] = '\0';
 	if (!n)
 		strcpy(stem, "profile");
-	if (ui->depth[ui->tab] > 1 && !ui->help) {
-		snprintf(what, sizeof(what), "%s-%s-%s", tab_ops[ui->tab]->name,
-			 pane->scope.drill_name ? pane->scope.drill_name : "drill",
-			 pane->ops == &drill_kernels_pane_ops ? "kernels" : "ops");
+	if (ui->help) {
+		snprintf(what, sizeof(what), "help");
+	} else if (pane->ops->export_name) {
+		pane->ops->export_name(pane, more, sizeof(more));
+		snprintf(what, sizeof(what), "%s-%s", pane_name(ui->tab_ops[ui->tab]), more);
 	} else {
-		snprintf(what, sizeof(what), "%s", ui->help ? "help" : pane->ops->name);
+		snprintf(what, sizeof(what), "%s", pane_name(pane->ops));
 	}
 	for (char *p = what; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
@@ -426,7 +409,7 @@ static void do_export(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	char caption[1024], err[1024], path_title[512];
-	enum export_format fmt = export_format_of_path(ui->edit);
+	enum export_format fmt = export_format_of_path(ui->edit.text);
 	long rows;
 
 	ui_path(ui, path_title, sizeof(path_title));
@@ -438,11 +421,12 @@ static void do_export(struct ui *ui)
 		export_caption(pane, ui->opt->label, 0, caption, sizeof(caption));
 		pane->title = saved;
 	}
-	rows = export_to_path(pane, ui->edit, fmt, 0, caption, err, sizeof(err));
+	rows = export_to_path(pane, ui->edit.text, fmt, 0, caption, err, sizeof(err));
 	if (rows < 0)
 		say(ui, true, "cannot write %s", err);
 	else
-		say(ui, false, "wrote %ld rows to %s (%s)", rows, ui->edit, export_format_name(fmt));
+		say(ui, false, "wrote %ld rows to %s (%s)", rows, ui->edit.text,
+		    export_format_name(fmt));
 }
 
 static void edit_done(struct ui *ui, bool accept)
@@ -457,7 +441,7 @@ static void edit_done(struct ui *ui, bool accept)
 		} else if (ui->edit_error[0]) {
 			/* Enter on a broken pattern keeps the last good one. */
 			say(ui, true, "kept the last valid filter: %s", ui->edit_error);
-		} else if (!ui->edit_len) {
+		} else if (!ui->edit.len) {
 			say(ui, false, "filter cleared");
 		}
 		free(ui->filter_before);
@@ -465,11 +449,11 @@ static void edit_done(struct ui *ui, bool accept)
 		return;
 	}
 	if (mode == MODE_EXPORT) {
-		if (!accept || !ui->edit_len) {
+		if (!accept || !ui->edit.len) {
 			say(ui, false, "not exported");
 			return;
 		}
-		if (access(ui->edit, F_OK) == 0) {
+		if (access(ui->edit.text, F_OK) == 0) {
 			ui->mode = MODE_CONFIRM;
 			return;
 		}
@@ -477,48 +461,9 @@ static void edit_done(struct ui *ui, bool accept)
 	}
 }
 
-static void edit_insert(struct ui *ui, const char *s, size_t n)
-{
-	if (ui->edit_len + n >= sizeof(ui->edit))
-		return;
-	memmove(ui->edit + ui->edit_cur + n, ui->edit + ui->edit_cur, ui->edit_len - ui->edit_cur + 1);
-	memcpy(ui->edit + ui->edit_cur, s, n);
-	ui->edit_len += n;
-	ui->edit_cur += n;
-}
-
-/* The start of the UTF-8 character before / length of the one at POS. */
-static size_t prev_char(const char *s, size_t pos)
-{
-	while (pos > 0 && (s[--pos] & 0xc0) == 0x80)
-		;
-	return pos;
-}
-
-static size_t next_char(const char *s, size_t len, size_t pos)
-{
-	if (pos < len)
-		pos++;
-	while (pos < len && (s[pos] & 0xc0) == 0x80)
-		pos++;
-	return pos;
-}
-
-static void edit_delete(struct ui *ui, size_t from, size_t to)
-{
-	if (from >= to)
-		return;
-	memmove(ui->edit + from, ui->edit + to, ui->edit_len - to + 1);
-	ui->edit_len -= to - from;
-	ui->edit_cur = from;
-}
-
-/* A key while the bar edits.  Returns false when it was not an editing
- * key (ignored). */
+/* A key while the bar edits or asks. */
 static void edit_key(struct ui *ui, int key)
 {
-	bool changed = false;
-
 	if (ui->mode == MODE_CONFIRM) {
 		ui->mode = MODE_NORMAL;
 		if (key == 'y' || key == 'Y')
@@ -527,108 +472,45 @@ static void edit_key(struct ui *ui, int key)
 			say(ui, false, "not overwritten");
 		return;
 	}
-	switch (key) {
-	case '\n':
+	switch (lineedit_key(&ui->edit, key)) {
+	case LINEEDIT_ACCEPT:
 		edit_done(ui, true);
-		return;
-	case 27:
-	case 7:		/* C-g */
+		break;
+	case LINEEDIT_CANCEL:
 		edit_done(ui, false);
-		return;
-	case KEY_FN(KEY_LEFT):
-	case 2:		/* C-b */
-		ui->edit_cur = prev_char(ui->edit, ui->edit_cur);
-		return;
-	case KEY_FN(KEY_RIGHT):
-	case 6:		/* C-f */
-		ui->edit_cur = next_char(ui->edit, ui->edit_len, ui->edit_cur);
-		return;
-	case KEY_FN(KEY_HOME):
-	case 1:		/* C-a */
-		ui->edit_cur = 0;
-		return;
-	case KEY_FN(KEY_END):
-	case 5:		/* C-e */
-		ui->edit_cur = ui->edit_len;
-		return;
-	case KEY_FN(KEY_BACKSPACE):
-		edit_delete(ui, prev_char(ui->edit, ui->edit_cur), ui->edit_cur);
-		changed = true;
 		break;
-	case KEY_FN(KEY_DC):
-	case 4:		/* C-d */
-		edit_delete(ui, ui->edit_cur, next_char(ui->edit, ui->edit_len, ui->edit_cur));
-		changed = true;
+	case LINEEDIT_CHANGED:
+		if (ui->mode == MODE_FILTER)
+			filter_live(ui);
 		break;
-	case 21:	/* C-u: the whole line */
-		edit_delete(ui, 0, ui->edit_len);
-		changed = true;
-		break;
-	case 23: {	/* C-w: the word before the cursor */
-		size_t from = ui->edit_cur;
-
-		while (from > 0 && ui->edit[from - 1] == ' ')
-			from--;
-		while (from > 0 && ui->edit[from - 1] != ' ')
-			from--;
-		edit_delete(ui, from, ui->edit_cur);
-		changed = true;
+	case LINEEDIT_MOVED:
+	case LINEEDIT_IGNORED:
 		break;
 	}
-	default:
-		if (key >= ' ' && key < 0x110000 && key != 0x7f) {
-			char u[4];
-			size_t n = u8_encode((uint32_t)key, u);
-
-			edit_insert(ui, u, n);
-			changed = true;
-		}
-		break;
-	}
-	if (changed && ui->mode == MODE_FILTER)
-		filter_live(ui);
 }
 
 /* ---------------------------------------------------------------------
  * Dispatch
  */
 
-static void tree_action(struct ui *ui, enum action act)
+/* An action the pane on screen may know better than the UI (the Tree's
+ * folds, Enter on a step); what it asks for in return. */
+static bool pane_action(struct ui *ui, enum action a)
 {
-	struct pane *pane = ui_pane(ui);
-	int fold;
+	struct pane_request req;
 
-	if (pane->ops != &tree_pane_ops || !pane->nr_view) {
-		if (act == ACT_UNFOLD)
-			drill(ui);	/* outside the tree, "open" means drill */
-		else if (act == ACT_FOLD)
-			back(ui);
-		return;
+	if (ui->help || !pane_handle(ui_pane(ui), a, &req))
+		return false;
+	if (req.pick_step) {
+		for (size_t i = 0; req.step && i < ui->prof->nr_steps; i++)
+			if (req.step == &ui->prof->steps[i])
+				set_step(ui, (ssize_t)i);
+		if (!req.step)
+			set_step(ui, -1);
 	}
-	fold = pane->ops->row_fold(pane, pane->cursor);
-	switch (act) {
-	case ACT_UNFOLD:
-		if (fold == 2)
-			tree_fold(pane, pane->cursor, 1);
-		else if (fold == 1 && pane->cursor + 1 < pane->nr_view)
-			pane->cursor++;	/* open already: step into it */
-		break;
-	case ACT_FOLD:
-		if (fold == 1)
-			tree_fold(pane, pane->cursor, 0);
-		else
-			pane->cursor = tree_parent_row(pane, pane->cursor);
-		break;
-	case ACT_TOGGLE_FOLD:
-		if (fold)
-			tree_fold(pane, pane->cursor, -1);
-		break;
-	case ACT_UNFOLD_ALL:
-		tree_unfold_all(pane, pane->cursor);
-		break;
-	default:
-		break;
-	}
+	if (req.message)
+		say(ui, req.is_error, "%s", req.message);
+	return true;
 }
 
 static void act(struct ui *ui, enum action a)
@@ -641,6 +523,8 @@ static void act(struct ui *ui, enum action a)
 	static const char *const host_total[] = { "host_total", NULL };
 	static const char *const calls[] = { "calls", NULL };
 
+	if (pane_action(ui, a))
+		return;
 	switch (a) {
 	case ACT_NONE:
 		break;
@@ -680,12 +564,10 @@ static void act(struct ui *ui, enum action a)
 	case ACT_PREV_PANE:
 		switch_tab(ui, ui->tab - 1);
 		break;
-	case ACT_PANE_OPS:
-	case ACT_PANE_KERNELS:
-	case ACT_PANE_STEPS:
-	case ACT_PANE_TREE:
-	case ACT_PANE_INFO:
-		switch_tab(ui, (int)(a - ACT_PANE_OPS));
+#define X(pid, name, title, tab) PANE_IF_TAB(tab, case ACT_PANE_##pid:)
+	PANES(X)
+#undef X
+		switch_tab(ui, tab_of_action(ui, a));
 		break;
 	case ACT_DRILL:
 		drill(ui);
@@ -759,10 +641,13 @@ static void act(struct ui *ui, enum action a)
 		set_run(ui, 1);
 		break;
 	case ACT_UNFOLD:
+		drill(ui);	/* where no pane folds, "open" means drill */
+		break;
 	case ACT_FOLD:
+		back(ui);
+		break;
 	case ACT_TOGGLE_FOLD:
 	case ACT_UNFOLD_ALL:
-		tree_action(ui, a);
 		break;
 	case ACT_HELP:
 		open_help(ui);
@@ -799,7 +684,13 @@ static int read_key(void)
 static void apply_options(struct ui *ui)
 {
 	const struct ui_options *o = ui->opt;
-	struct pane *ops = ui->stack[TAB_OPS][0];
+	struct pane *ops = ui->stack[0][0];
+
+	/* --sort and --filter are the Operators pane's (by name: the UI
+	 * knows no pane type). */
+	for (int t = 0; t < ui->nr_tabs; t++)
+		if (ui->tab_ops[t] == pane_ops_find("ops"))
+			ops = ui->stack[t][0];
 
 	if (o->step) {
 		for (size_t i = 0; i < ui->prof->nr_steps; i++)
@@ -814,7 +705,7 @@ static void apply_options(struct ui *ui)
 		if (col >= 0)
 			pane_sort(ops, col, column_default_desc(&ops->cols[col]) != o->reverse);
 		else
-			say(ui, true, "no column '%s' in the Operators pane", o->sort);
+			say(ui, true, "no column '%s' in the %s pane", o->sort, pane_title(ops->ops));
 	} else if (o->reverse) {
 		pane_sort(ops, ops->sort_col, !ops->sort_desc);
 	}
@@ -829,7 +720,7 @@ static void apply_options(struct ui *ui)
 	}
 }
 
-int ui_run(struct profile *first, struct profile *shown, const struct ui_options *opt)
+int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt)
 {
 	struct ui ui;
 	const char *codeset;
@@ -839,7 +730,10 @@ int ui_run(struct profile *first, struct profile *shown, const struct ui_options
 	ui.prof = shown;
 	ui.opt = opt;
 	ui.step = -1;
-	for (struct profile *r = first; r && r != shown; r = r->next_run)
+	for (size_t i = 0; i < NR_PANES; i++)
+		if (pane_types[i].has_tab)
+			ui.tab_ops[ui.nr_tabs++] = pane_types[i].ops;
+	for (const struct profile *r = first; r && r != shown; r = r->next_run)
 		ui.run++;
 	codeset = nl_langinfo(CODESET);
 	ui.utf8 = !opt->ascii && codeset &&
@@ -850,8 +744,14 @@ int ui_run(struct profile *first, struct profile *shown, const struct ui_options
 	draw_init_hints(&ui);
 	/* Key file problems print before the screen takes over, and the
 	 * first stays in the bar. */
-	if (ui.km.messages)
-		fputs(ui.km.messages, stderr);
+	for (const char *m = ui.km.messages; m && *m;) {
+		size_t n = strcspn(m, "\n");
+
+		/* They quote the key file: escaped, a line at a time. */
+		escape_fprintf(stderr, "%.*s", (int)n, m);
+		fputc('\n', stderr);
+		m += n + (m[n] == '\n');
+	}
 
 	open_panes(&ui);
 	apply_options(&ui);
@@ -863,6 +763,15 @@ int ui_run(struct profile *first, struct profile *shown, const struct ui_options
 	} else if (opt->load_failed && !ui.msg[0]) {
 		say(&ui, true, "the load stopped at an error; showing what was read before it "
 			       "(see Info)");
+	} else if (!ui.msg[0]) {
+		/* Dropped or clipped events: said once, then in Info. */
+		uint64_t nr = 0;
+
+		for (const struct warning *w = shown->warnings; w; w = w->next)
+			nr += w->count;
+		if (nr)
+			say(&ui, false, "%llu warning%s while loading (see Info)",
+			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
 	if (term_start()) {

@@ -33,6 +33,6 @@ struct ui_options {
  * the terminal is left as it was found, whatever happens.  Returns the
  * exit status.
  */
-int ui_run(struct profile *first, struct profile *shown, const struct ui_options *opt);
+int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt);
 
 #endif

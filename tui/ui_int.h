@@ -10,10 +10,9 @@
 #include <sys/types.h>
 
 #include "keymap.h"
+#include "lineedit.h"
 #include "pane.h"
 #include "ui.h"
-
-enum { TAB_OPS, TAB_KERNELS, TAB_STEPS, TAB_TREE, TAB_INFO, NR_TABS };
 
 #define MAX_DRILL 32		/* drill-downs nest this deep at most */
 
@@ -25,13 +24,16 @@ enum ui_mode {
 };
 
 struct ui {
-	struct profile *first, *prof;	/* all runs, the one shown */
+	const struct profile *first, *prof;	/* all runs, the one shown */
 	size_t run;			/* index of prof among the runs */
 	const struct ui_options *opt;
 	struct keymap km;
 
-	struct pane *stack[NR_TABS][MAX_DRILL];	/* each tab: its pane, then drill-downs */
-	int depth[NR_TABS];
+	/* The tabs: the pane types with one, in panes.h's order. */
+	const struct pane_ops *tab_ops[NR_PANES];
+	int nr_tabs;
+	struct pane *stack[NR_PANES][MAX_DRILL];	/* each tab: its pane, then drill-downs */
+	int depth[NR_PANES];
 	int tab;
 	struct pane *help;		/* the help screen over the current pane */
 	ssize_t step;			/* index into prof->steps, -1: all */
@@ -41,13 +43,12 @@ struct ui {
 	int list_rows;			/* rows the list had at the last draw */
 	bool reveal_sort;		/* scroll the sort column into view */
 
-	char hint[2][256];		/* the bar's key hint: other panes, the Tree */
+	char hint[NR_PANES][256];	/* the bar's key hint, per pane type */
 	char msg[1024];			/* until the next key (tig's report()) */
 	bool msg_is_error;
 
 	enum ui_mode mode;
-	char edit[1024];		/* the bar's line editor */
-	size_t edit_len, edit_cur;	/* bytes */
+	struct lineedit edit;		/* the bar's line editor */
 	char *filter_before;		/* the pattern when the editor opened */
 	char edit_error[256];		/* PCRE2's complaint about the text */
 	bool quit;

@@ -3,11 +3,11 @@
 # SIGHUP (the SSH link drops), SIGSEGV, SIGABRT -- leave the terminal as
 # the shell had it (modes, normal screen, cursor), and proftui dies by the
 # signal itself, as the shell's $? shows.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 F=tests/golden/kineto/two-steps.json
 sane='echo "MODES: $(stty -a | tr " " "\n" | grep -x -e echo -e icanon -e ixon | tr "\n" " ")."'
 tui_start "env PS1='prompt\$ ' sh -i"
-tui_wait 'prompt$' || tui_done
+tui_wait 'prompt$'
 # No core files in the work tree.
 tui_text 'ulimit -c 0; clear'
 tui_keys Enter
@@ -25,7 +25,7 @@ after() {
 	tui_keys C-u
 	tui_text "clear; $env $PROFTUI $F; echo \"[status \$?]\""
 	tui_keys Enter
-	tui_wait 'sort: Dev self' || tui_done
+	tui_wait 'sort: Dev self'
 	check "SIG$sig: proftui took the alternate screen" tui_until 'the alternate screen' \
 		eval '[ "$(screen_state)" = "alternate=1 cursor=0" ]'
 	"$@"

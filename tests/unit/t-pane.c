@@ -98,6 +98,7 @@ static void test_tree_filter_and_fold(void)
 	struct profile p;
 	struct pane *pane;
 	struct node *t, *a, *b;
+	struct pane_request req;
 	char got[256], err[128];
 
 	profile_init(&p, "t");
@@ -110,24 +111,40 @@ static void test_tree_filter_and_fold(void)
 	pane = pane_new(&tree_pane_ops, &p, NULL);
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer other");	/* threads open, calls folded */
-	tree_fold(pane, 1, 1);
+	pane->cursor = 1;
+	CHECK(pane_handle(pane, ACT_UNFOLD, &req));
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer inner other");
-	CHECK_EQ(pane->cursor, 0);
+	CHECK_EQ(pane->cursor, 1);
+	/* Not the Tree's: left to the UI. */
+	CHECK(!pane_handle(pane, ACT_SORT_NAME, &req));
 	/* A match shows with its ancestors (opened) and its subtree. */
 	pane_set_filter(pane, filter_new("inner", err, sizeof(err)));
-	tree_unfold_all(pane, SIZE_MAX);
+	pane->cursor = 0;
+	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer inner kern");
 	CHECK_EQ(pane->ops->row_depth(pane, 3), 3);
-	CHECK_EQ(tree_parent_row(pane, 3), 2);
+	/* Left on a leaf goes to its parent. */
+	pane->cursor = 3;
+	CHECK(pane_handle(pane, ACT_FOLD, &req));
+	CHECK_EQ(pane->cursor, 2);
 	pane_free(pane);
+	/* --print's tree: everything open. */
+	{
+		struct pane_scope scope = { .expand_all = true };
+
+		pane = pane_new(&tree_pane_ops, &p, &scope);
+		names(pane, got, sizeof(got));
+		CHECK_STR(got, "thread 1 outer inner kern other");
+		pane_free(pane);
+	}
 	profile_release(&p);
 }
 
 /* Names sharing long prefixes, empty, short: the radix-and-merge text
  * sort must agree with strcmp() both ways. */
-static void test_text_sort_matches_strcmp(void)
+static void text_sort_matches_strcmp(int nr_names)
 {
 	struct profile p;
 	struct pane *pane;
@@ -135,7 +152,7 @@ static void test_text_sort_matches_strcmp(void)
 	int col;
 
 	profile_init(&p, "t");
-	for (int i = 0; i < 3000; i++) {
+	for (int i = 0; i < nr_names; i++) {
 		char name[64];
 		size_t len;
 
@@ -146,10 +163,30 @@ static void test_text_sort_matches_strcmp(void)
 			/* Few letters: many shared prefixes past 16 bytes. */
 			name[k] = k < 18 && (x >> 20) % 4 ? "void cudnn::detail"[k] : (char)('a' + (x >> 16) % 3);
 		}
-		node_new(&p, p.root, NODE_OP, name, len)->calls = 1;
+		node_new(&p, p.root, NODE_OP, name, len)->calls = 1 + (x >> 24) % 7;
 	}
 	profile_finish(&p);
 	pane = pane_new(&ops_pane_ops, &p, NULL);
+	/* Numbers: ordered, and equal ones keep the model's order (rows'
+	 * addresses rise with it). */
+	col = pane_column(pane, "calls");
+	for (int desc = 0; desc < 2; desc++) {
+		pane_sort(pane, col, desc);
+		for (size_t i = 1; i < pane->nr_view; i++) {
+			const struct agg_row *a = pane_row(pane, i - 1), *b = pane_row(pane, i);
+
+			if (desc ? a->calls < b->calls : a->calls > b->calls) {
+				fprintf(stderr, "  row %zu: calls out of order\n", i);
+				test_failed = 1;
+				break;
+			}
+			if (a->calls == b->calls && a > b) {
+				fprintf(stderr, "  row %zu: equal calls not stable\n", i);
+				test_failed = 1;
+				break;
+			}
+		}
+	}
 	col = pane_column(pane, "name");
 	for (int desc = 0; desc < 2; desc++) {
 		pane_sort(pane, col, desc);
@@ -166,6 +203,14 @@ static void test_text_sort_matches_strcmp(void)
 	}
 	pane_free(pane);
 	profile_release(&p);
+}
+
+/* Both sorts: the radix sort of many rows, the merge sort of a few. */
+static void test_text_sort_matches_strcmp(void)
+{
+	text_sort_matches_strcmp(3000);
+	text_sort_matches_strcmp(300);
+	text_sort_matches_strcmp(5);
 }
 
 const struct test tests[] = {

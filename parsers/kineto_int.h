@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kineto_int: what the files of the Kineto parser share, and nobody else.
+ *
+ * A trace becomes a profile in three passes over one struct kineto, which
+ * lives on kineto_parse()'s stack.  The numbers must equal torch-tb-
+ * profiler's, so each pass follows one part of its code (pytorch/kineto
+ * tb_plugin, profiler/; FORMATS.md a.4-a.7), and says so where it is odd.
+ *
+ * kineto.c is the parser object: probe, and parse, which runs the passes
+ * below in order, reports how the file ended and frees what they left
+ * (kineto_release()).  It owns struct kineto and the tokenizer's life.
+ *
+ * kineto_read.c turns JSON into records, on two threads.  The reading
+ * thread owns the tokenizer, the input, the diag (held, so warnings reach
+ * the profile only at the join) and the counts of what it does not pass
+ * on: it reads traceEvents, counts the events the model never uses by
+ * category and phase, drops those it cannot use (times absurd or missing)
+ * with a warning that gives the event's place, and packs the rest into
+ * blocks of compact messages.  The model thread owns the profile: it
+ * takes the messages in file order, types each event as trace.py does,
+ * interns its name, makes its node and its record (host_rec, rt_rec,
+ * dev_rec, raw_step) and adds its step role range (ranges_add()).  The
+ * top-level keys and deviceProperties go to the Info pane, and so do the
+ * counts, once both threads are done (kineto_report_unused()).
+ *
+ * kineto_link.c turns the records into the tree, once reading is done:
+ * device work joins its runtime call by correlation, runtime calls join
+ * their op by External id, each thread's host events nest by interval
+ * containment, a lone child of the same name folds into its op parent,
+ * and fill_stats works out self and total times (node.py).  Device work
+ * no op claims hangs under one group beneath the root and is counted.  It
+ * owns the per-thread lists and id maps, and frees them before it returns.
+ *
+ * kineto_steps.c makes the step breakdown (overall_parser.py): kernels
+ * sorted into Kernel and Communication by their External id, the host's
+ * ProfilerStep intervals (or one step over the host ops when there are
+ * none) widened to the device work their runtimes launched, then the role
+ * ranges carved by priority into each step's categories.  It owns the
+ * meaning of struct ranges and of the collective ids.
+ *
+ * Records point at their nodes; nodes live in the profile's arena, records
+ * in heap arrays of struct kineto that kineto_release() frees.
+ */
+#ifndef PARSERS_KINETO_INT_H
+#define PARSERS_KINETO_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "json.h"
+#include "parser.h"
+
+#define NO_ID INT64_MIN
+
+/* Event types, as trace.py's EventTypes (only those that matter here). */
+enum ev_type {
+	EV_OPERATOR,		/* cpu_op, operator */
+	EV_PYTHON,		/* python (old traces) */
+	EV_ANNOTATION,		/* user_annotation, gpu_user_annotation */
+	EV_STEP,		/* ProfilerStep#N, host side (cpu_op, user_annotation) */
+	EV_MODULE,		/* python_function with a Python module id */
+	EV_RUNTIME,
+	EV_KERNEL,
+	EV_MEMCPY,
+	EV_MEMSET,
+};
+
+/* A host event that is a tree node: an op, a step, a module... */
+struct host_rec {
+	struct node *node;
+	int64_t ext_id;
+	int64_t tid;
+	int64_t end_ns;
+	uint32_t index;		/* file order, breaks ties as a stable sort */
+	uint8_t type;		/* enum ev_type */
+	struct rt_rec *runtimes;	/* chain through rt_rec.next_of_op */
+};
+
+struct rt_rec {
+	struct node *node;
+	int64_t ext_id, corr;
+	int64_t tid;
+	int64_t end_ns;
+	uint32_t index;
+	struct rt_rec *next_of_op;
+	struct dev_rec *devices;	/* chain through dev_rec.next_of_rt */
+	int64_t device_ns;		/* Σ device durations */
+	bool used;			/* attached to an op or a thread */
+};
+
+struct dev_rec {
+	struct node *node;
+	int64_t end_ns;			/* ts + dur as the reference adds them */
+	int64_t corr, ext_id;
+	uint32_t index;
+	uint8_t type;
+	bool matched;			/* launched inside a step (steps) */
+	struct dev_rec *next_of_rt;
+};
+
+/* Intervals [start, end) in ns. */
+struct range {
+	int64_t start, end;
+};
+
+struct ranges {
+	struct range *v;
+	size_t nr, alloc;
+};
+
+/* Step categories in tb_plugin's priority order (event_parser.ProfileRole). */
+enum role { ROLE_KERNEL, ROLE_MEMCPY, ROLE_MEMSET, ROLE_COMM, ROLE_RUNTIME, ROLE_DATALOADER,
+	    ROLE_CPUOP, NR_ROLES };
+
+struct raw_step {
+	int64_t start, end;
+	const char *name;
+	uint32_t index;
+};
+
+struct pipe;
+struct unused;
+
+struct kineto {
+	struct profile *p;
+	struct diag *d;
+	struct json j;
+
+	struct host_rec *hosts;
+	size_t nr_hosts, alloc_hosts;
+	struct rt_rec *rts;
+	size_t nr_rts, alloc_rts;
+	struct dev_rec *devs;
+	size_t nr_devs, alloc_devs;
+
+	struct ranges roles[NR_ROLES];
+	struct raw_step *steps;
+	size_t nr_steps, alloc_steps;
+	int64_t cpu_min, cpu_max;	/* host extent: the step of a trace without steps */
+
+	/* External ids of collectives (nccl:/gloo: ops): their kernels are
+	 * Communication, not Kernel.  Sorted after the parse. */
+	int64_t *comm_ext;
+	size_t nr_comm_ext, alloc_comm_ext;
+
+	uint32_t nr_events;		/* every element of traceEvents */
+	/* What the reader did not pass on, counted for Info. */
+	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
+	struct unused *unused;		/* by category and phase (kineto_read.c) */
+	char *name_buf;			/* the event name being read, copied */
+	size_t name_cap;
+	struct pipe *pipe;		/* events from the reading to the model thread */
+};
+
+/* kineto_read.c */
+
+/* Read the members of the top-level object that KINETO_PARSE has just
+ * opened, events and all; *SAW_EVENTS says whether traceEvents was among
+ * them.  Returns the token that ended the object (JSON_OBJ_END) or the
+ * failure. */
+enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
+/* Read the events of the array just opened (traceEvents, or a legacy
+ * bare array) into records.  Returns JSON_ARR_END or the failure. */
+enum json_tok kineto_read_events(struct kineto *k);
+/* Tell Info about the events read but not used; after the read. */
+void kineto_report_unused(struct kineto *k);
+
+/* kineto_link.c */
+
+/* Build the call tree of the profile from the records. */
+void kineto_link(struct kineto *k);
+/* qsort(), but a no-op on arrays already in order -- Kineto writes each
+ * thread's events sorted by start, so the check usually saves the sort --
+ * and safe on empty (NULL) arrays, which qsort() is not. */
+void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* kineto_steps.c */
+
+/* Make the profile's steps and their categories; after kineto_link(),
+ * whose runtime and device links the step bounds follow. */
+void kineto_build_steps(struct kineto *k);
+/* Append [START, END) to R. */
+void ranges_add(struct ranges *r, int64_t start, int64_t end);
+
+#endif

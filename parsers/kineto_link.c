@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Linking a Kineto trace's records into the call tree (kineto_int.h):
+ *
+ *   1. device work joins its runtime call by args.correlation, runtime
+ *      calls join the op whose External id they carry (event_parser.py);
+ *   2. each thread's host events nest by interval containment, sorted by
+ *      (start, -end) with ties in file order (op_tree.py), and a lone child
+ *      of the same name as its op parent is folded into it;
+ *   3. self/total times as node.py's fill_stats() computes them.
+ *
+ * Device work that no op claims is not dropped: it hangs under a group of
+ * its own beneath the root and is counted as a warning.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "kineto_int.h"
+
+void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0)
+			break;
+	if (i < n)
+		qsort(base, n, size, cmp);
+}
+
+/* A hash map from int64 keys to record indices, open addressing. */
+struct idmap {
+	int64_t *keys;
+	uint32_t *vals;
+	size_t alloc;
+};
+
+static void idmap_init(struct idmap *m, size_t n)
+{
+	m->alloc = 16;
+	while (m->alloc < 2 * n + 1)
+		m->alloc *= 2;
+	m->keys = xmalloc(m->alloc * sizeof(*m->keys));
+	m->vals = xmalloc(m->alloc * sizeof(*m->vals));
+	for (size_t i = 0; i < m->alloc; i++)
+		m->keys[i] = NO_ID;
+}
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* The slot of KEY: m->keys[slot] == KEY if present, NO_ID if free. */
+static size_t idmap_slot(const struct idmap *m, int64_t key)
+{
+	size_t i = hash_u64((uint64_t)(key)) & (m->alloc - 1);
+
+	while (m->keys[i] != NO_ID && m->keys[i] != key)
+		i = (i + 1) & (m->alloc - 1);
+	return i;
+}
+
+/*
+ * Device events join the runtime call with the same correlation id
+ * (event_parser._parse_node; flows are not used).  When two runtimes share
+ * an id, each device event goes to the one seen last before it in time
+ * order, as tb_plugin's single pass does; with the usual unique ids this
+ * is a plain join.
+ */
+static void link_devices(struct kineto *k)
+{
+	struct idmap m;
+
+	/* Missing correlations match each other, as None == None does. */
+	idmap_init(&m, k->nr_rts);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t key = k->rts[i].corr == NO_ID ? NO_ID + 1 : k->rts[i].corr;
+		size_t s = idmap_slot(&m, key);
+
+		if (m.keys[s] == NO_ID) {
+			m.keys[s] = key;
+			m.vals[s] = (uint32_t)i;
+		} else if (k->rts[m.vals[s]].node->start_ns > k->rts[i].node->start_ns) {
+			m.vals[s] = (uint32_t)i;	/* keep the earliest; refined below */
+		}
+	}
+	for (size_t i = 0; i < k->nr_devs; i++) {
+		struct dev_rec *d = &k->devs[i];
+		int64_t key = d->corr == NO_ID ? NO_ID + 1 : d->corr;
+		size_t s = idmap_slot(&m, key);
+		struct rt_rec *r;
+
+		if (m.keys[s] == NO_ID)
+			continue;	/* stale: no runtime launched it */
+		r = &k->rts[m.vals[s]];
+		d->next_of_rt = r->devices;
+		r->devices = d;
+		r->device_ns += d->end_ns - d->node->start_ns;
+	}
+	idmap_release(&m);
+}
+
+static int cmp_host_claim(const void *a, const void *b)
+{
+	const struct host_rec *const *x = a, *const *y = b;
+
+	if ((*x)->node->start_ns != (*y)->node->start_ns)
+		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
+	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+}
+
+/* Threads in order of their first tree event, as tb_plugin's tid2list. */
+struct thread {
+	int64_t tid;
+	struct node *node;
+	struct host_rec **hosts;
+	size_t nr_hosts, alloc_hosts;
+	int64_t first_ts;
+	uint32_t first_index;
+};
+
+struct threads {
+	struct thread *v;
+	size_t nr, alloc;
+	struct idmap map;		/* tid -> index in v */
+};
+
+/*
+ * Each op takes every runtime whose External id equals its own; the first
+ * op (threads in first-seen order, ops in time order) with an id takes
+ * them all (event_parser.parse_nodes pops the list).  Runtimes with
+ * External id 0 belong to their thread's root.
+ */
+static void attach_runtimes(struct kineto *k, struct threads *th)
+{
+	struct idmap first_rt;	/* ext id -> first runtime of a chain */
+	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
+
+	idmap_init(&first_rt, k->nr_rts);
+	/* Chains in reverse, then walk: runtimes keep time order per id. */
+	for (size_t i = k->nr_rts; i-- > 0;) {
+		struct rt_rec *r = &k->rts[i];
+		size_t s;
+
+		if (r->ext_id == NO_ID || r->ext_id == 0)
+			continue;
+		s = idmap_slot(&first_rt, r->ext_id);
+		next_rt[i] = first_rt.keys[s] == NO_ID ? UINT32_MAX : first_rt.vals[s];
+		first_rt.keys[s] = r->ext_id;
+		first_rt.vals[s] = (uint32_t)i;
+	}
+	for (size_t t = 0; t < th->nr; t++) {
+		struct thread *thr = &th->v[t];
+
+		for (size_t i = 0; i < thr->nr_hosts; i++) {
+			struct host_rec *h = thr->hosts[i];
+			size_t s;
+			uint32_t ri;
+
+			if (h->ext_id == NO_ID || h->ext_id == 0)
+				continue;
+			s = idmap_slot(&first_rt, h->ext_id);
+			if (first_rt.keys[s] == NO_ID)
+				continue;
+			for (ri = first_rt.vals[s]; ri != UINT32_MAX; ri = next_rt[ri]) {
+				struct rt_rec *r = &k->rts[ri];
+
+				r->next_of_op = h->runtimes;
+				h->runtimes = r;
+				r->used = true;
+			}
+			first_rt.vals[s] = UINT32_MAX;	/* popped */
+		}
+	}
+	idmap_release(&first_rt);
+	free(next_rt);
+}
+
+static struct thread *thread_of(struct threads *th, int64_t tid)
+{
+	size_t s = idmap_slot(&th->map, tid);
+	struct thread *t;
+
+	if (th->map.keys[s] != NO_ID)
+		return &th->v[th->map.vals[s]];
+	GROW(th->v, th->alloc, th->nr + 1);
+	t = &th->v[th->nr];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->first_ts = INT64_MAX;
+	th->map.keys[s] = tid;
+	th->map.vals[s] = (uint32_t)th->nr++;
+	return t;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread *x = a, *y = b;
+
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return x->first_index < y->first_index ? -1 : x->first_index > y->first_index;
+}
+
+/* Tree order: (start, -end), ties in file order (Python's stable sort). */
+static int cmp_host_tree(const void *a, const void *b)
+{
+	const struct host_rec *const *x = a, *const *y = b;
+
+	if ((*x)->node->start_ns != (*y)->node->start_ns)
+		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
+	if ((*x)->end_ns != (*y)->end_ns)
+		return (*x)->end_ns > (*y)->end_ns ? -1 : 1;
+	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+}
+
+/* Rebuild the thread map bigger (threads are few). */
+static void grow_thread_map(struct threads *th)
+{
+	struct idmap bigger;
+
+	idmap_init(&bigger, 2 * th->map.alloc);
+	for (size_t j = 0; j < th->nr; j++) {
+		size_t s = idmap_slot(&bigger, th->v[j].tid);
+
+		bigger.keys[s] = th->v[j].tid;
+		bigger.vals[s] = (uint32_t)j;
+	}
+	idmap_release(&th->map);
+	th->map = bigger;
+}
+
+static void group_threads(struct kineto *k, struct threads *th)
+{
+	idmap_init(&th->map, 64);
+	for (size_t i = 0; i < k->nr_hosts; i++) {
+		struct host_rec *h = &k->hosts[i];
+		struct thread *t;
+
+		if (2 * (th->nr + 1) >= th->map.alloc)
+			grow_thread_map(th);
+		t = thread_of(th, h->tid);
+		GROW(t->hosts, t->alloc_hosts, t->nr_hosts + 1);
+		t->hosts[t->nr_hosts++] = h;
+		if (h->node->start_ns < t->first_ts ||
+		    (h->node->start_ns == t->first_ts && h->index < t->first_index)) {
+			t->first_ts = h->node->start_ns;
+			t->first_index = h->index;
+		}
+	}
+	kineto_sort(th->v, th->nr, sizeof(*th->v), cmp_thread);
+	for (size_t i = 0; i < th->nr; i++) {
+		th->map.vals[idmap_slot(&th->map, th->v[i].tid)] = (uint32_t)i;
+		kineto_sort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
+			    cmp_host_claim);
+	}
+}
+
+static struct node *unlinked_group(struct kineto *k, struct node **group)
+{
+	if (!*group) {
+		*group = node_new(k->p, k->p->root, NODE_GROUP, "<unlinked device work>", 22);
+		(*group)->flags = NODE_UNLINKED | NODE_NOT_A_ROW;
+	}
+	return *group;
+}
+
+/* Hang runtime R (and its device work) under PARENT. */
+static void hang_runtime(struct rt_rec *r, struct node *parent, bool unlinked)
+{
+	node_append(parent, r->node);
+	r->node->device_self_ns = r->node->device_total_ns = r->device_ns;
+	for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
+		node_append(r->node, d->node);
+		if (unlinked)
+			d->node->flags |= NODE_UNLINKED;
+	}
+}
+
+/*
+ * The per-thread tree: interval containment over the sorted host events
+ * (op_tree._build_tree_internal).  A node that overlaps its would-be parent
+ * without fitting inside is dropped, as there, with a warning; its
+ * runtimes then belong to no op.
+ */
+static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
+{
+	struct host_rec **stack;
+	size_t depth = 0;
+	char name[64];
+
+	kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
+	if (t->tid >= 0 && t->tid < (1LL << 62))
+		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
+	else
+		snprintf(name, sizeof(name), "thread %lld (named)", (long long)(t->tid & 0xffff));
+	t->node = node_new(k->p, k->p->root, NODE_THREAD, name, strlen(name));
+	t->node->flags = NODE_NOT_A_ROW;
+	stack = xmalloc((t->nr_hosts + 1) * sizeof(*stack));
+	for (size_t i = 0; i < t->nr_hosts; i++) {
+		struct host_rec *h = t->hosts[i];
+
+		for (;;) {
+			struct host_rec *top = depth ? stack[depth - 1] : NULL;
+
+			if (!top) {
+				node_append(t->node, h->node);
+				stack[depth++] = h;
+				break;
+			}
+			if (h->node->start_ns < top->end_ns) {
+				if (h->end_ns <= top->end_ns) {
+					node_append(top->node, h->node);
+					stack[depth++] = h;
+				} else {
+					struct pos none = { 0, 0 };
+
+					diag_warn(k->d, &none, "events overlapping their parent, dropped",
+						  "event '%s' overlaps '%s' on thread %lld without "
+						  "nesting in it; dropped, as torch-tb-profiler does",
+						  h->node->name, top->node->name, (long long)t->tid);
+					h->node = NULL;
+					for (struct rt_rec *r = h->runtimes; r; r = r->next_of_op)
+						hang_runtime(r, unlinked_group(k, dropped_group), true);
+					h->runtimes = NULL;
+				}
+				break;
+			}
+			depth--;
+		}
+	}
+	free(stack);
+}
+
+/* Per-node facts kept only while the tree is built, indexed by node id. */
+struct build {
+	struct kineto *k;
+	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
+	struct node **unlinked;
+};
+
+/*
+ * op_tree.remove_dup_nodes: an op whose only child is an op of the same
+ * name absorbs it -- the child's children and runtimes replace its own
+ * (the parent's own runtimes are dropped there; we keep them, unlinked,
+ * so their kernels still show in the Kernels pane).
+ */
+static void remove_dup(struct build *b, struct node *n)
+{
+	while (n->kind == NODE_OP && n->child && n->child == n->last_child &&
+	       n->child->kind == NODE_OP && n->child->name == n->name) {
+		struct node *child = n->child;
+		struct rt_rec *mine = b->runtimes_of[n->id];
+
+		for (struct rt_rec *r = mine; r; r = r->next_of_op)
+			hang_runtime(r, unlinked_group(b->k, b->unlinked), true);
+		if (mine) {
+			struct pos none = { 0, 0 };
+
+			diag_warn(b->k->d, &none, "runtime calls of folded duplicate ops, unlinked",
+				  "op '%s' folded into its lone child of the same name; its own "
+				  "runtime calls belong to no op (as in torch-tb-profiler)", n->name);
+		}
+		b->runtimes_of[n->id] = b->runtimes_of[child->id];
+		n->child = child->child;
+		n->last_child = child->last_child;
+		for (struct node *c = n->child; c; c = c->next)
+			c->parent = n;
+	}
+}
+
+static bool visit_dup(struct node *n, void *ctx)
+{
+	remove_dup(ctx, n);
+	return true;
+}
+
+/*
+ * A host self time below zero: child ops and runtime calls that add up to
+ * more than the node's own duration -- runtimes that share its External id
+ * but run elsewhere (ids reused, another thread), or a clock step.  The
+ * plugin shows the number as it comes out and so do we (parity), but
+ * marked and counted, never as if it were normal.
+ */
+static void note_negative(struct kineto *k, struct node *n)
+{
+	struct pos none = { 0, 0 };
+
+	n->flags |= NODE_NEGATIVE;
+	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
+		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
+		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
+		  n->name, (double)n->host_self_ns / 1e3);
+}
+
+/*
+ * node.py's fill_stats, bottom-up: host self = duration − children −
+ * own runtimes; device self = own runtimes' device time; device total =
+ * children's device total + device self.  Runtime nodes join the tree
+ * here, after the host children, so the walk above never saw them.
+ */
+static void fill_stats(struct build *b, struct node *root)
+{
+	struct node *n = root;
+
+	/* Post-order walk without recursion: traces nest deep. */
+	while (n->child)
+		n = n->child;
+	for (;;) {
+		struct rt_rec *rts = b->runtimes_of[n->id];
+
+		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
+		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
+			int64_t self = n->host_total_ns, dev_self = 0, dev_total = 0;
+
+			for (struct node *c = n->child; c; c = c->next) {
+				self -= c->host_total_ns;
+				dev_total += c->device_total_ns;
+			}
+			for (struct rt_rec *r = rts; r; r = r->next_of_op) {
+				self -= r->node->host_total_ns;
+				dev_self += r->device_ns;
+			}
+			n->host_self_ns = self;
+			n->device_self_ns = dev_self;
+			n->device_total_ns = dev_total + dev_self;
+			if (self < 0)
+				note_negative(b->k, n);
+		}
+		if (n == root)
+			break;
+		if (n->next) {
+			n = n->next;
+			while (n->child)
+				n = n->child;
+		} else {
+			n = n->parent;
+		}
+	}
+}
+
+static void hang_all_runtimes(struct build *b, struct node *root)
+{
+	struct node **todo = NULL;
+	size_t nr = 0, alloc = 0;
+
+	/* Collect first: hanging runtimes changes the child lists. */
+	for (struct node *n = root; n;) {
+		if (b->runtimes_of[n->id]) {
+			GROW(todo, alloc, nr + 1);
+			todo[nr++] = n;
+		}
+		if (n->child) {
+			n = n->child;
+			continue;
+		}
+		while (n != root && !n->next)
+			n = n->parent;
+		n = n == root ? NULL : n->next;
+	}
+	for (size_t i = 0; i < nr; i++)
+		for (struct rt_rec *r = b->runtimes_of[todo[i]->id]; r; r = r->next_of_op)
+			hang_runtime(r, todo[i], false);
+	free(todo);
+}
+
+/*
+ * Runtimes with External id 0 belong to their thread's root; those whose
+ * id no op has, and device work no runtime launched, to no op at all:
+ * both are kept, under the root, and counted.
+ */
+static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **unlinked)
+{
+	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
+
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		struct rt_rec *r = &k->rts[i];
+
+		if (r->used)
+			continue;
+		if (r->ext_id == 0) {
+			size_t s = idmap_slot(&th->map, r->tid);
+
+			if (th->map.keys[s] != NO_ID) {
+				hang_runtime(r, th->v[th->map.vals[s]].node, false);
+				r->used = true;
+				continue;
+			}
+		}
+		hang_runtime(r, unlinked_group(k, unlinked), true);
+		r->used = true;
+		if (r->devices)
+			nr_unlinked_rt++;
+	}
+	for (size_t i = 0; i < k->nr_devs; i++) {
+		struct dev_rec *d = &k->devs[i];
+
+		if (d->node->parent)
+			continue;
+		node_append(unlinked_group(k, unlinked), d->node);
+		d->node->flags |= NODE_UNLINKED;
+		nr_stale++;
+	}
+	if (*unlinked) {
+		for (struct node *c = (*unlinked)->child; c; c = c->next) {
+			(*unlinked)->device_total_ns += c->device_total_ns;
+			(*unlinked)->host_total_ns += c->host_total_ns;
+		}
+	}
+	if (nr_stale)
+		profile_warn(k->p, "device events launched by no runtime call (kept, unlinked)", nr_stale);
+	if (nr_unlinked_rt)
+		profile_warn(k->p, "runtime calls whose External id no op has (kept, unlinked)",
+			     nr_unlinked_rt);
+}
+
+/* Thread and root totals, for the Tree pane. */
+static void add_totals(struct kineto *k, struct threads *th, struct node *unlinked)
+{
+	for (size_t t = 0; t < th->nr; t++) {
+		struct node *tn = th->v[t].node;
+
+		for (struct node *c = tn->child; c; c = c->next) {
+			tn->device_total_ns += c->device_total_ns;
+			tn->host_total_ns += c->host_total_ns;
+		}
+		k->p->root->device_total_ns += tn->device_total_ns;
+		k->p->root->host_total_ns += tn->host_total_ns;
+	}
+	if (unlinked)
+		k->p->root->device_total_ns += unlinked->device_total_ns;
+}
+
+void kineto_link(struct kineto *k)
+{
+	struct threads th = { 0 };
+	struct node *unlinked = NULL;
+	struct build b = { .k = k, .unlinked = &unlinked };
+
+	link_devices(k);
+	group_threads(k, &th);
+	attach_runtimes(k, &th);
+	for (size_t t = 0; t < th.nr; t++)
+		build_thread_tree(k, &th.v[t], &unlinked);
+
+	/* Sized now: the thread nodes above are nodes too.  Nodes made later
+	 * (the unlinked group) are never looked up here. */
+	b.runtimes_of = xcalloc(k->p->nr_nodes + 1, sizeof(*b.runtimes_of));
+	for (size_t i = 0; i < k->nr_hosts; i++)
+		if (k->hosts[i].node)
+			b.runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
+	for (size_t t = 0; t < th.nr; t++) {
+		node_walk(th.v[t].node, visit_dup, &b);
+		fill_stats(&b, th.v[t].node);
+		hang_all_runtimes(&b, th.v[t].node);
+	}
+	hang_unclaimed(k, &th, &unlinked);
+	add_totals(k, &th, unlinked);
+
+	for (size_t t = 0; t < th.nr; t++)
+		free(th.v[t].hosts);
+	free(th.v);
+	idmap_release(&th.map);
+	free(b.runtimes_of);
+}

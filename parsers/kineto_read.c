@@ -1,0 +1,1156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a Kineto trace: JSON to records, on two threads (kineto_int.h
+ * says who owns what).  Events are typed by category as trace.py does;
+ * only complete ("X") events count, python_function frames without a
+ * module id are not nodes.
+ *
+ * Memory: one compact record per kept event plus its node; the records are
+ * freed when the tree is built.
+ */
+#include <assert.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "kineto_int.h"
+#include "text.h"
+
+/* One event's fields as they arrive, in any order. */
+struct raw_event {
+	bool is_complete;		/* ph == "X" */
+	bool has_cat;
+	uint8_t ts_state, dur_state;	/* enum time_state */
+	char bad_text[32];		/* the value of a BAD_TIME member, for the warning */
+	char ph;			/* its one letter; 0 none, 1 not one letter */
+	int cat;			/* enum cat */
+	uint16_t slot;			/* its category's slot (struct unused) */
+	const char *name;		/* interned (the model's side) */
+	const char *name_text;		/* the reading side: a copy, or NULL */
+	size_t name_len;
+	uint32_t ordinal;		/* its place among all trace events */
+	double ts_us, dur_us;		/* as Python's json reads them */
+	int64_t ts, dur;		/* ns, derived in take_event() */
+	int64_t tid;
+	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
+	int64_t corr;
+	bool has_module_id;
+	bool has_bpsm, has_occ;
+	double blocks_per_sm, occupancy;
+};
+
+enum cat {
+	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_GPU_ANNOTATION,
+	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
+};
+
+#define CAT(name, cat) { name, sizeof(name) - 1, cat }
+
+static const struct {
+	const char *name;
+	size_t len;
+	enum cat cat;
+} cats[] = {
+	/* trace.py's EventTypeMap, matched case-insensitively... */
+	CAT("cpu_op", CAT_OPERATOR),
+	CAT("operator", CAT_OPERATOR),
+	CAT("user_annotation", CAT_ANNOTATION),
+	CAT("gpu_user_annotation", CAT_GPU_ANNOTATION),
+	CAT("python_function", CAT_PYTHON_FUNCTION),
+	CAT("python", CAT_PYTHON),
+	CAT("cuda_runtime", CAT_RUNTIME),
+	CAT("runtime", CAT_RUNTIME),
+	CAT("privateuse1_runtime", CAT_RUNTIME),
+	CAT("mtia_runtime", CAT_RUNTIME),
+	CAT("xpu_runtime", CAT_RUNTIME),
+	CAT("glow_runtime", CAT_RUNTIME),
+	CAT("kernel", CAT_KERNEL),
+	CAT("gpu_memcpy", CAT_MEMCPY),
+	CAT("memcpy", CAT_MEMCPY),
+	CAT("gpu_memset", CAT_MEMSET),
+	CAT("memset", CAT_MEMSET),
+	CAT("trace", CAT_TRACE),
+	/* ...plus the Cambricon MLU fork's names.  Not in upstream
+	 * tb_plugin's map; "cuda_driver" (cuLaunchKernel) deliberately is not
+	 * either, so its kernels stay unlinked, as there. */
+	CAT("mlu_runtime", CAT_RUNTIME),
+	CAT("mlu_memcpy", CAT_MEMCPY),
+	CAT("mlu_memset", CAT_MEMSET),
+	/* Categories the model does not use, here only so that the common
+	 * ones have a slot of their own (struct unused). */
+	CAT("ac2g", CAT_UNKNOWN),
+	CAT("fwdbwd", CAT_UNKNOWN),
+	CAT("async", CAT_UNKNOWN),
+	CAT("cuda_sync", CAT_UNKNOWN),
+	CAT("cuda_driver", CAT_UNKNOWN),
+	CAT("cpu_instant_event", CAT_UNKNOWN),
+};
+
+/*
+ * Events the model does not use are counted by category and phase on the
+ * reading thread, and listed in Info at the end: nothing is dropped
+ * silently.  A category is a slot -- one per name in cats[], a few of our
+ * own, and the first NR_NEW_CATS other names as the file spells them; the
+ * rest share SLOT_OTHER -- so counting is an increment, and only the end
+ * formats text.
+ */
+#define NR_NEW_CATS 32
+#define CAT_NAME_MAX 32		/* longer names go to SLOT_OTHER */
+#define NR_PH 96		/* none, not one letter, '!'..'~' */
+
+enum {
+	SLOT_NONE = ARRAY_SIZE(cats),	/* no "cat" */
+	SLOT_MEMORY,			/* "[memory]" instants, whatever their cat */
+	SLOT_PY_FRAME,			/* python_function frames, not modules */
+	SLOT_OTHER,			/* past NR_NEW_CATS names, or too long */
+	SLOT_NEW,			/* the first new name */
+	NR_SLOTS = SLOT_NEW + NR_NEW_CATS
+};
+
+struct unused {
+	uint64_t count[NR_SLOTS][NR_PH];
+	char name[NR_SLOTS][CAT_NAME_MAX];	/* as the file first spells it */
+	bool is_listed[NR_SLOTS];
+	uint16_t order[NR_SLOTS];		/* slots in the order first counted */
+	size_t nr_order, nr_new;
+};
+
+/* The index in cats[] of category S, or -1. */
+static int cat_index(const char *s, size_t n)
+{
+	char lower[CAT_NAME_MAX];
+
+	if (n >= sizeof(lower))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		lower[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
+		if (cats[i].len == n && !memcmp(cats[i].name, lower, n))
+			return (int)i;
+	return -1;
+}
+
+/* The slot of a category not in cats[]: its own among the first
+ * NR_NEW_CATS names, else SLOT_OTHER. */
+static uint16_t new_slot(struct unused *u, const char *s, size_t n)
+{
+	size_t k;
+
+	if (n >= CAT_NAME_MAX)
+		return SLOT_OTHER;
+	for (k = SLOT_NEW; k < SLOT_NEW + u->nr_new; k++)
+		if (!strncmp(u->name[k], s, n) && !u->name[k][n])
+			return (uint16_t)k;
+	if (u->nr_new == NR_NEW_CATS)
+		return SLOT_OTHER;
+	memcpy(u->name[k], s, n);
+	u->nr_new++;
+	return (uint16_t)k;
+}
+
+/* Category S: its enum cat, and its slot in *SLOT. */
+static enum cat read_cat(struct unused *u, const char *s, size_t n, uint16_t *slot)
+{
+	int i = cat_index(s, n);
+
+	if (i < 0) {
+		*slot = new_slot(u, s, n);
+		return CAT_UNKNOWN;
+	}
+	if (!u->name[i][0])
+		memcpy(u->name[i], s, n);	/* n < CAT_NAME_MAX: cat_index() said so */
+	*slot = (uint16_t)i;
+	return cats[i].cat;
+}
+
+static void count_unused(struct unused *u, const struct raw_event *e)
+{
+	uint16_t slot = e->has_cat ? e->slot : SLOT_NONE;
+	int ph = e->ph == 0 ? 0 : e->ph == 1 ? 1 : e->ph - '!' + 2;
+
+	if (e->name_text && e->name_len == 8 && !memcmp(e->name_text, "[memory]", 8))
+		slot = SLOT_MEMORY;
+	if (!u->is_listed[slot]) {
+		u->is_listed[slot] = true;
+		u->order[u->nr_order++] = slot;
+	}
+	u->count[slot][ph]++;
+}
+
+/* trace.py's NcclOpNameSet / GlooOpNameSet: exact names only.  1 for
+ * NCCL, 2 for Gloo, 0 for anything else. */
+static int collective_lib(const char *name, size_t len)
+{
+	static const char *const ops[] = { "broadcast", "reduce", "all_reduce", "all_gather",
+					   "reduce_scatter" };
+	int lib;
+
+	if (text_starts(name, len, "nccl:"))
+		lib = 1;
+	else if (text_starts(name, len, "gloo:"))
+		lib = 2;
+	else
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		if (text_eq(name + 5, len - 5, ops[i]))
+			return lib;
+	return 0;
+}
+
+static bool is_dataloader(const char *name, size_t len)
+{
+	return (text_starts(name, len, "enumerate(DataLoader)#") &&
+		text_ends(name, len, ".__next__")) ||
+	       text_starts(name, len, "enumerate(DataPipe)#");
+}
+
+/* ---------------------------------------------------------------------
+ * Reading one event's members
+ */
+
+static struct pos here(struct kineto *k)
+{
+	return json_pos(&k->j);
+}
+
+/*
+ * Times are read as the double Python's json module makes of them, not as
+ * exact decimals: torch-tb-profiler computes every duration as
+ * (ts + dur) - ts in doubles, and for 16-digit epoch microseconds with a
+ * fraction that rounds each event by up to 0.125 us.  Matching its
+ * numbers (which is the point) means rounding the same way; traces with
+ * integer or boot-clock timestamps come out exact either way.
+ *
+ * num_double() gives the double strtod() would, as Python's float() does.
+ */
+enum time_state {
+	NO_TIME,		/* absent or null */
+	TIME_OK,		/* a number (maybe out of range: check_event() sees) */
+	BAD_TIME,		/* there, but not a number: nan, N/A, "abc", {} */
+};
+
+/*
+ * Bounds that keep every time in int64 nanoseconds with room for the sums
+ * made of them: a timestamp within 2^62 ns of zero (4.6e15 us: the epoch
+ * clock gets there in 2116), a duration of at most 10^15 ns (11.6 days,
+ * the bound the other parsers use).  Beyond them a value is garbage, and
+ * an event carrying one is dropped with a warning, never clamped.
+ */
+#define MAX_ABS_TS_US 4.6e15
+#define MAX_DUR_US 1e12
+
+/* Keep what the member held for the warning: printable ASCII only. */
+static void keep_bad_text(struct raw_event *e, const struct json *j, enum json_tok t)
+{
+	const char *what = t == JSON_OBJ_BEGIN ? "an object" : t == JSON_ARR_BEGIN ? "an array"
+			   : t == JSON_TRUE    ? "true"
+			   : t == JSON_FALSE   ? "false"
+					       : NULL;
+	size_t n = 0, max = sizeof(e->bad_text) - 4;
+
+	if (what) {
+		snprintf(e->bad_text, sizeof(e->bad_text), "%s", what);
+		return;
+	}
+	if (t == JSON_STRING)
+		e->bad_text[n++] = '"';
+	for (size_t i = 0; i < j->len && n < max; i++)
+		e->bad_text[n++] = j->s[i] > ' ' && j->s[i] < 127 ? j->s[i] : '?';
+	if (t == JSON_STRING)
+		e->bad_text[n++] = '"';
+	e->bad_text[n] = '\0';
+}
+
+static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_event *e, double *us)
+{
+	if (t == JSON_NULL)
+		return NO_TIME;
+	/* Some writers quote numbers: take those too. */
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_double(k->j.s, k->j.len, us) && *us == *us)
+		return TIME_OK;
+	keep_bad_text(e, &k->j, t);
+	return BAD_TIME;
+}
+
+/* The exact value of the double US (microseconds) in ns, rounded; US is
+ * within the bounds above (check_event() saw to it). */
+static int64_t us_to_ns(double us)
+{
+	double ip = floor(us);
+
+	assert(ip > -9.2e15 && ip < 9.2e15);
+	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
+}
+
+static bool read_int(struct kineto *k, enum json_tok t, int64_t *v)
+{
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_int(k->j.s, k->j.len, v))
+		return true;
+	/* Large ids sometimes come as floats ("12.0"). */
+	if (t == JSON_NUMBER && num_scaled(k->j.s, k->j.len, 0, v))
+		return true;
+	return false;
+}
+
+/* pid/tid: ints, or strings such as "25738" (int("25738") in tb_plugin) or
+ * "stream 7", which get a stable id of their own. */
+static int64_t read_tid(struct kineto *k, enum json_tok t)
+{
+	int64_t v;
+	uint64_t h = 1469598103934665603ULL;
+
+	if (read_int(k, t, &v))
+		return v;
+	for (size_t i = 0; i < k->j.len; i++)
+		h = (h ^ (unsigned char)k->j.s[i]) * 1099511628211ULL;
+	return (int64_t)(h | (1ULL << 62));
+}
+
+enum arg { A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE };
+
+/* Which of the args the model uses the current key names. */
+static enum arg arg_of(const struct json *j)
+{
+	switch (j->s[0]) {
+	case 'E':
+		if (json_is(j, "External id"))
+			return A_EXT;
+		break;
+	case 'e':
+		if (json_is(j, "external id"))
+			return A_EXT_LOWER;
+		if (json_is(j, "est. achieved occupancy %"))
+			return A_OCC;
+		break;
+	case 'c':
+		if (json_is(j, "correlation"))
+			return A_CORR;
+		break;
+	case 'b':
+		if (json_is(j, "blocks per SM"))
+			return A_BPSM;
+		break;
+	case 'P':
+		if (json_is(j, "Python module id"))
+			return A_MODULE;
+		break;
+	}
+	return A_OTHER;
+}
+
+static enum json_tok read_args(struct kineto *k, struct raw_event *e)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	while ((t = json_next_key(j)) == JSON_KEY) {
+		enum arg which = arg_of(j);
+
+		if (which == A_OTHER) {
+			t = json_skip_value(j);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		t = json_next(j);
+		switch (which) {
+		case A_EXT:
+			if (!read_int(k, t, &e->ext_id))
+				e->ext_id = NO_ID;
+			break;
+		case A_EXT_LOWER:
+			if (!read_int(k, t, &e->ext_id_lower))
+				e->ext_id_lower = NO_ID;
+			break;
+		case A_CORR:
+			if (!read_int(k, t, &e->corr))
+				e->corr = NO_ID;
+			break;
+		case A_BPSM:
+			e->has_bpsm = t == JSON_NUMBER && num_double(j->s, j->len, &e->blocks_per_sm);
+			break;
+		case A_OCC:
+			e->has_occ = t == JSON_NUMBER && num_double(j->s, j->len, &e->occupancy);
+			break;
+		case A_MODULE:
+			e->has_module_id = t != JSON_NULL;
+			break;
+		default:
+			break;
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+/* ---------------------------------------------------------------------
+ * Taking an event: the reader's checks, the model's records
+ */
+
+/* Whether "ProfilerStep#5" has the number tb_plugin's int() reads. */
+static bool step_number_ok(const char *name)
+{
+	const char *s = strchr(name, '#') + 1;
+	const char *end = strchr(s, '#');
+	int64_t v;
+
+	return num_int(s, end ? (size_t)(end - s) : strlen(s), &v);
+}
+
+/* "ProfilerStep#5" -> "5" as tb_plugin's str(int(name.split('#')[1])). */
+static const char *step_number(struct kineto *k, const char *name)
+{
+	const char *s = strchr(name, '#') + 1;
+	const char *end = strchr(s, '#');
+	size_t n = end ? (size_t)(end - s) : strlen(s);
+	int64_t v;
+	char buf[32];
+
+	if (!num_int(s, n, &v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return profile_intern(k->p, buf, strlen(buf));
+}
+
+/* Warn about the event that starts at MARK, working out where only when
+ * the warning will print. */
+#define warn_event(k, mark, kind, ...)                                          \
+	do {                                                                    \
+		struct pos at_ = { 0, 0 };                                      \
+		if (diag_would_print((k)->d, kind))                             \
+			at_ = json_mark_pos(&(k)->j, mark);                     \
+		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
+	} while (0)
+
+/* What the reader does with an event. */
+enum verdict {
+	TAKE,			/* pass it on to the model */
+	NOT_USED,		/* a kind the model has no use for: count it */
+	SKIPPED,		/* dropped, and counted where it was decided */
+};
+
+/*
+ * The reading thread's half of taking an event: drop what the model never
+ * uses, and warn (with the event's place, which only this thread can
+ * still work out) about what it cannot use.  Touches only the reader's
+ * state: the tokenizer, the diag and its own counts.
+ */
+static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	const char *name = e->name_text;
+
+	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
+		return NOT_USED;
+	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
+		e->slot = SLOT_PY_FRAME;	/* frames are not nodes (trace.py) */
+		return NOT_USED;
+	}
+	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
+		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
+		 * second step of it (FORMATS.md a.4), halving the average.
+		 * Steps are the host's ranges; this one is only counted. */
+		k->nr_gpu_step_copies++;
+		return SKIPPED;
+	}
+	if (e->ts_state == NO_TIME || !name) {
+		warn_event(k, at, "events without a name or timestamp, skipped",
+			  "complete event without %s; skipped", name ? "'ts'" : "'name'");
+		return SKIPPED;
+	}
+	if (e->ts_state == BAD_TIME || e->dur_state == BAD_TIME) {
+		bool ts = e->ts_state == BAD_TIME;
+
+		warn_event(k, at, "events with a time that is not a number, skipped",
+			  "event '%s' has '%s' %s, not a number; skipped", name, ts ? "ts" : "dur",
+			  e->bad_text);
+		return SKIPPED;
+	}
+	if (!(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+		warn_event(k, at, "events with a time out of range, skipped",
+			  "event '%s' has 'ts' %g us, out of range (|ts| < %g us); skipped", name,
+			  e->ts_us, MAX_ABS_TS_US);
+		return SKIPPED;
+	}
+	if (e->dur_state == NO_TIME)
+		e->dur_us = 0;
+	if (e->dur_us > MAX_DUR_US) {
+		warn_event(k, at, "events with a time out of range, skipped",
+			  "event '%s' has 'dur' %g us, out of range (at most %g us, 11.6 days); "
+			  "skipped", name, e->dur_us, MAX_DUR_US);
+		return SKIPPED;
+	}
+	if (e->dur_us < 0) {
+		warn_event(k, at, "events with a negative duration, skipped",
+			  "event '%s' has a negative 'dur' (%g us): it ends before it starts; "
+			  "skipped", name, e->dur_us);
+		return SKIPPED;
+	}
+	if ((e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION) &&
+	    text_starts(name, e->name_len, "ProfilerStep#") && !step_number_ok(name))
+		warn_event(k, at, "step events with no step number",
+			  "step event '%s' has no number after '#'; taken as an annotation", name);
+	return TAKE;
+}
+
+static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_type type,
+				 enum node_kind kind, uint8_t flags)
+{
+	struct host_rec *h;
+	struct node *n;
+
+	GROW(k->hosts, k->alloc_hosts, k->nr_hosts + 1);
+	h = &k->hosts[k->nr_hosts++];
+	memset(h, 0, sizeof(*h));
+	n = node_new_interned(k->p, NULL, kind, e->name);
+	n->flags = flags;
+	n->start_ns = e->ts;
+	n->calls = 1;
+	n->host_total_ns = e->dur;
+	h->node = n;
+	h->ext_id = e->ext_id;
+	h->tid = e->tid;
+	h->end_ns = e->ts + e->dur;
+	h->index = e->ordinal;
+	h->type = (uint8_t)type;
+	return h;
+}
+
+static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
+{
+	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
+										   : NODE_MEMSET;
+	struct dev_rec *d;
+	struct node *n;
+
+	GROW(k->devs, k->alloc_devs, k->nr_devs + 1);
+	d = &k->devs[k->nr_devs++];
+	memset(d, 0, sizeof(*d));
+	n = node_new_interned(k->p, NULL, kind, e->name);
+	n->start_ns = e->ts;
+	n->calls = 1;
+	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
+	 * while op device times use end - start: keep both. */
+	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
+	d->end_ns = e->ts + e->dur;
+	if (type == EV_KERNEL) {
+		if (e->has_bpsm)
+			attr_set_double(k->p, &n->attrs, "blocks_per_sm", e->blocks_per_sm);
+		if (e->has_occ)
+			attr_set_double(k->p, &n->attrs, "occupancy_pct", e->occupancy);
+	}
+	d->node = n;
+	d->corr = e->corr;
+	d->ext_id = e->ext_id;
+	d->index = e->ordinal;
+	d->type = (uint8_t)type;
+}
+
+static void add_runtime(struct kineto *k, struct raw_event *e)
+{
+	struct rt_rec *r;
+	struct node *n;
+
+	GROW(k->rts, k->alloc_rts, k->nr_rts + 1);
+	r = &k->rts[k->nr_rts++];
+	memset(r, 0, sizeof(*r));
+	n = node_new_interned(k->p, NULL, NODE_RUNTIME, e->name);
+	n->start_ns = e->ts;
+	n->calls = 1;
+	n->host_self_ns = n->host_total_ns = e->dur;
+	r->node = n;
+	r->ext_id = e->ext_id;
+	r->corr = e->corr;
+	r->tid = e->tid;
+	r->end_ns = e->ts + e->dur;
+	r->index = e->ordinal;
+}
+
+/* A ProfilerStep becomes a step and a node; false when its name has no
+ * number (check_event() said so), and it is an annotation instead. */
+static bool add_step(struct kineto *k, struct raw_event *e)
+{
+	const char *num = step_number(k, e->name);
+	struct raw_step *s;
+
+	if (!num)
+		return false;
+	GROW(k->steps, k->alloc_steps, k->nr_steps + 1);
+	s = &k->steps[k->nr_steps++];
+	s->start = e->ts;
+	s->end = e->ts + e->dur;
+	s->name = num;
+	s->index = e->ordinal;
+	add_host(k, e, EV_STEP, NODE_STEP, NODE_NOT_A_ROW);
+	return true;
+}
+
+/* Host tree nodes (node.py's create_operator_node and friends). */
+static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type type)
+{
+	const char *name = e->name;
+	int lib = collective_lib(name, e->name_len);
+	uint8_t flags = 0;
+	enum node_kind kind = NODE_OP;
+
+	if (lib) {
+		GROW(k->comm_ext, k->alloc_comm_ext, k->nr_comm_ext + 1);
+		/* ModuleNode drops its External id; collectives are ops
+		 * or annotations, so e->ext_id is what they key on. */
+		k->comm_ext[k->nr_comm_ext++] = e->ext_id;
+	}
+	if (type == EV_MODULE) {
+		e->ext_id = NO_ID;	/* node.py: modules never own runtimes */
+		kind = NODE_MODULE;
+		flags = NODE_NOT_A_ROW;
+	} else if (type == EV_PYTHON) {
+		kind = NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW;
+	} else if (is_dataloader(name, e->name_len) || text_starts(name, e->name_len, "Optimizer.step")) {
+		/* DataLoaderNode / OptimizerNode: in the tree, never rows. */
+		kind = type == EV_OPERATOR ? NODE_OP : NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW;
+	} else if (type == EV_ANNOTATION) {
+		if (!lib)
+			return;	/* a label, not a node (node.py) */
+		kind = NODE_ANNOTATION;
+		flags = NODE_NOT_A_ROW | NODE_COLLECTIVE;
+	} else if (!strcmp(name, "DataParallel.forward") ||
+		   !strcmp(name, "DistributedDataParallel.forward") ||
+		   text_starts(name, e->name_len, "Optimizer.")) {
+		flags = NODE_NOT_A_ROW;	/* is_operator_node()'s exclusions */
+	}
+	if (lib)
+		flags |= NODE_COLLECTIVE;
+	add_host(k, e, type, kind, flags);
+}
+
+/* The trace.py type of an event check_event() let through. */
+static enum ev_type type_of(const struct raw_event *e)
+{
+	bool is_step = text_starts(e->name, e->name_len, "ProfilerStep#");
+
+	switch (e->cat) {
+	case CAT_OPERATOR:
+		return is_step ? EV_STEP : EV_OPERATOR;
+	case CAT_ANNOTATION:
+		return is_step ? EV_STEP : EV_ANNOTATION;
+	case CAT_GPU_ANNOTATION:
+		return EV_ANNOTATION;	/* step copies never get here */
+	case CAT_PYTHON:
+		return EV_PYTHON;
+	case CAT_PYTHON_FUNCTION:
+		return EV_MODULE;
+	case CAT_RUNTIME:
+		return EV_RUNTIME;
+	case CAT_KERNEL:
+		return EV_KERNEL;
+	case CAT_MEMCPY:
+		return EV_MEMCPY;
+	default:
+		return EV_MEMSET;
+	}
+}
+
+/* The step-breakdown role of an event (event_parser.StepParser._parse_step),
+ * or NR_ROLES for none.  Kernels get theirs once the collectives' External
+ * ids are all known (kineto_steps.c). */
+static enum role role_of(enum ev_type type, const char *name, size_t len)
+{
+	switch (type) {
+	case EV_MEMCPY:
+		return ROLE_MEMCPY;
+	case EV_MEMSET:
+		return ROLE_MEMSET;
+	case EV_RUNTIME:
+		return ROLE_RUNTIME;
+	case EV_OPERATOR:
+	case EV_ANNOTATION:
+	case EV_PYTHON:
+		if (type != EV_PYTHON && is_dataloader(name, len))
+			return ROLE_DATALOADER;
+		if (collective_lib(name, len))
+			return ROLE_COMM;
+		return ROLE_CPUOP;
+	default:
+		return NR_ROLES;
+	}
+}
+
+/* The model thread's half: classify the event and keep what the model
+ * needs. */
+static void take_event(struct kineto *k, struct raw_event *e)
+{
+	enum ev_type type;
+	enum role role;
+
+	if (e->ext_id_lower != NO_ID)
+		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
+	e->ts = us_to_ns(e->ts_us);
+	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+
+	type = type_of(e);
+	role = role_of(type, e->name, e->name_len);
+	if (role != NR_ROLES)
+		ranges_add(&k->roles[role], e->ts, e->ts + e->dur);
+	if (type == EV_OPERATOR || type == EV_PYTHON || type == EV_STEP) {
+		if (e->ts < k->cpu_min)
+			k->cpu_min = e->ts;
+		if (e->ts + e->dur > k->cpu_max)
+			k->cpu_max = e->ts + e->dur;
+	}
+
+	switch (type) {
+	case EV_KERNEL:
+	case EV_MEMCPY:
+	case EV_MEMSET:
+		add_device(k, e, type);
+		return;
+	case EV_RUNTIME:
+		add_runtime(k, e);
+		return;
+	case EV_STEP:
+		if (add_step(k, e))
+			return;
+		type = EV_ANNOTATION;
+		break;
+	default:
+		break;
+	}
+	add_tree_node(k, e, type);
+}
+
+/* ---------------------------------------------------------------------
+ * Two threads: one reads JSON, one builds the model
+ *
+ * The tokenizer and the model are each about half of a load, and a GPU
+ * box has cores to spare, so the reading thread packs every event worth
+ * keeping into blocks of compact messages and the model thread takes
+ * them in file order (interning names, making nodes and records).  They
+ * share nothing else: the reader owns the tokenizer, the input and the
+ * diag (held, so its warnings reach the profile only at the end); the
+ * model thread owns the profile.  Without a thread the blocks are taken
+ * as they fill, on the reading thread.
+ */
+#define NR_BLOCKS 4
+#define BLOCK_BYTES (256u << 10)
+
+/* One event in a block, its name after it (NUL-terminated). */
+struct ev_msg {
+	uint32_t size;			/* of the whole message, 8-aligned */
+	uint32_t name_len;
+	uint32_t ordinal;
+	uint8_t cat;
+	uint8_t has_module_id, has_bpsm, has_occ;
+	double ts_us, dur_us;
+	int64_t tid, ext_id, ext_id_lower, corr;
+	double blocks_per_sm, occupancy;
+	char name[];
+};
+
+struct block {
+	char *data;
+	size_t used, cap;
+};
+
+struct pipe {
+	pthread_t thread;
+	bool has_thread;
+	pthread_mutex_t lock;
+	pthread_cond_t full, empty;	/* a block was filled / emptied */
+	struct block blocks[NR_BLOCKS];
+	size_t head, tail, nr_full;	/* blocks [tail, head) are full */
+	bool done;			/* no block after the full ones */
+	struct kineto *k;
+};
+
+static void take_block(struct kineto *k, struct block *b)
+{
+	for (size_t off = 0; off < b->used;) {
+		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
+		struct raw_event e = {
+			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
+			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
+			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
+			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
+			.has_occ = m->has_occ, .blocks_per_sm = m->blocks_per_sm,
+			.occupancy = m->occupancy, .name_len = m->name_len,
+		};
+
+		e.name = profile_intern(k->p, m->name, m->name_len);
+		take_event(k, &e);
+		off += m->size;
+	}
+	b->used = 0;
+}
+
+static void *model_main(void *arg)
+{
+	struct pipe *pp = arg;
+
+	for (;;) {
+		struct block *b;
+
+		pthread_mutex_lock(&pp->lock);
+		while (!pp->nr_full && !pp->done)
+			pthread_cond_wait(&pp->full, &pp->lock);
+		if (!pp->nr_full) {
+			pthread_mutex_unlock(&pp->lock);
+			break;
+		}
+		b = &pp->blocks[pp->tail];
+		pthread_mutex_unlock(&pp->lock);
+
+		take_block(pp->k, b);
+
+		pthread_mutex_lock(&pp->lock);
+		pp->tail = (pp->tail + 1) % NR_BLOCKS;
+		pp->nr_full--;
+		pthread_cond_signal(&pp->empty);
+		pthread_mutex_unlock(&pp->lock);
+	}
+	return NULL;
+}
+
+static void pipe_start(struct kineto *k)
+{
+	struct pipe *pp = xcalloc(1, sizeof(*pp));
+
+	pp->k = k;
+	for (int i = 0; i < NR_BLOCKS; i++) {
+		pp->blocks[i].cap = BLOCK_BYTES;
+		pp->blocks[i].data = xmalloc(BLOCK_BYTES);
+	}
+	pthread_mutex_init(&pp->lock, NULL);
+	pthread_cond_init(&pp->full, NULL);
+	pthread_cond_init(&pp->empty, NULL);
+	k->pipe = pp;
+	diag_hold(k->d);
+	pp->has_thread = pthread_create(&pp->thread, NULL, model_main, pp) == 0;
+}
+
+/* Hand the block being filled to the model thread; wait for a free one. */
+static void pipe_publish(struct pipe *pp)
+{
+	if (!pp->has_thread) {
+		take_block(pp->k, &pp->blocks[pp->head]);
+		return;
+	}
+	pthread_mutex_lock(&pp->lock);
+	pp->head = (pp->head + 1) % NR_BLOCKS;
+	pp->nr_full++;
+	pthread_cond_signal(&pp->full);
+	while (pp->nr_full == NR_BLOCKS)
+		pthread_cond_wait(&pp->empty, &pp->lock);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+static void pipe_put(struct kineto *k, const struct raw_event *e)
+{
+	struct pipe *pp = k->pipe;
+	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + 7) & ~(size_t)7;
+	struct block *b = &pp->blocks[pp->head];
+	struct ev_msg *m;
+
+	if (b->used + size > b->cap && b->used) {
+		pipe_publish(pp);
+		b = &pp->blocks[pp->head];
+	}
+	if (size > b->cap) {
+		/* A name longer than a block: this block grows to hold it. */
+		b->cap = size;
+		b->data = xrealloc(b->data, b->cap);
+	}
+	m = (struct ev_msg *)(b->data + b->used);
+	m->size = (uint32_t)size;
+	m->name_len = (uint32_t)e->name_len;
+	m->ordinal = e->ordinal;
+	m->cat = (uint8_t)e->cat;
+	m->has_module_id = e->has_module_id;
+	m->has_bpsm = e->has_bpsm;
+	m->has_occ = e->has_occ;
+	m->ts_us = e->ts_us;
+	m->dur_us = e->dur_us;
+	m->tid = e->tid;
+	m->ext_id = e->ext_id;
+	m->ext_id_lower = e->ext_id_lower;
+	m->corr = e->corr;
+	m->blocks_per_sm = e->blocks_per_sm;
+	m->occupancy = e->occupancy;
+	memcpy(m->name, e->name_text, e->name_len);
+	m->name[e->name_len] = '\0';
+	b->used += size;
+}
+
+/* Hand over the last block, wait until the model has taken everything. */
+static void pipe_finish(struct kineto *k)
+{
+	struct pipe *pp = k->pipe;
+
+	if (pp->blocks[pp->head].used)
+		pipe_publish(pp);
+	if (pp->has_thread) {
+		pthread_mutex_lock(&pp->lock);
+		pp->done = true;
+		pthread_cond_signal(&pp->full);
+		pthread_mutex_unlock(&pp->lock);
+		pthread_join(pp->thread, NULL);
+	}
+	diag_unhold(k->d);
+	for (int i = 0; i < NR_BLOCKS; i++)
+		free(pp->blocks[i].data);
+	pthread_mutex_destroy(&pp->lock);
+	pthread_cond_destroy(&pp->full);
+	pthread_cond_destroy(&pp->empty);
+	free(pp);
+	k->pipe = NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * The event list and the top level
+ */
+
+/* Keep a copy of the name token: the buffer moves on with the next one. */
+static void keep_name(struct kineto *k, struct raw_event *e)
+{
+	struct json *j = &k->j;
+
+	if (j->len + 1 > k->name_cap) {
+		k->name_cap = j->len + 1 > 2 * k->name_cap ? j->len + 1 : 2 * k->name_cap;
+		k->name_buf = xrealloc(k->name_buf, k->name_cap);
+	}
+	memcpy(k->name_buf, j->s, j->len);
+	k->name_buf[j->len] = '\0';
+	e->name_text = k->name_buf;
+	e->name_len = j->len;
+}
+
+static enum json_tok read_event(struct kineto *k)
+{
+	struct json *j = &k->j;
+	struct raw_event e = { .ext_id = NO_ID, .ext_id_lower = NO_ID, .corr = NO_ID };
+	uint64_t at = json_mark(j);
+	enum json_tok t;
+
+	while ((t = json_next_key(j)) == JSON_KEY) {
+		char c0 = j->len ? j->s[0] : 0;
+		size_t len = j->len;
+
+		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
+			t = json_next(j);
+			e.ph = t != JSON_STRING ? 0 : j->len == 1 && j->s[0] > ' ' && j->s[0] < 127 ? j->s[0] : 1;
+			e.is_complete = e.ph == 'X';
+		} else if (len == 3 && c0 == 'c' && !memcmp(j->s, "cat", 3)) {
+			t = json_next(j);
+			if (t == JSON_STRING) {
+				e.has_cat = true;
+				e.cat = read_cat(k->unused, j->s, j->len, &e.slot);
+			}
+		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
+			t = json_next(j);
+			if (t == JSON_STRING)
+				keep_name(k, &e);
+		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
+			t = json_next(j);
+			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
+		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
+			t = json_next(j);
+			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
+		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
+			t = json_next(j);
+			e.tid = read_tid(k, t);
+		} else if (len == 4 && c0 == 'a' && !memcmp(j->s, "args", 4)) {
+			t = json_next(j);
+			if (t == JSON_OBJ_BEGIN) {
+				t = read_args(k, &e);
+				if (t != JSON_OBJ_END)
+					return t;
+				continue;
+			}
+		} else {
+			t = json_skip_value(j);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	if (t != JSON_OBJ_END)
+		return t;
+	e.ordinal = k->nr_events++;
+	switch (check_event(k, &e, at)) {
+	case TAKE:
+		pipe_put(k, &e);
+		break;
+	case NOT_USED:
+		count_unused(k->unused, &e);
+		break;
+	case SKIPPED:
+		break;
+	}
+	return JSON_OBJ_END;
+}
+
+static enum json_tok read_event_list(struct kineto *k)
+{
+	enum json_tok t;
+
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		if (t == JSON_OBJ_BEGIN) {
+			t = read_event(k);
+			if (t != JSON_OBJ_END)
+				return t;
+			continue;
+		}
+		if (json_failed(t))
+			return t;
+		{
+			struct pos at = here(k);
+
+			diag_warn(k->d, &at, "trace events that are not objects, skipped",
+				  "trace event is not an object; skipped");
+		}
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+enum json_tok kineto_read_events(struct kineto *k)
+{
+	enum json_tok t;
+
+	if (!k->unused)
+		k->unused = xcalloc(1, sizeof(*k->unused));
+	pipe_start(k);
+	t = read_event_list(k);
+	pipe_finish(k);
+	return t;
+}
+
+/* Top-level scalars and deviceProperties go to the Info pane. */
+static enum json_tok read_device_props(struct kineto *k)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+	int nr = 0;
+
+	while ((t = json_next(j)) == JSON_OBJ_BEGIN) {
+		char section[32];
+
+		snprintf(section, sizeof(section), "device %d", nr++);
+		while ((t = json_next(j)) == JSON_KEY) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+			t = json_next(j);
+			if (t == JSON_STRING || t == JSON_NUMBER) {
+				char *v = xstrndup(j->s, j->len);
+
+				profile_meta(k->p, section, key, v);
+				free(v);
+			}
+			t = json_skip(j, t);
+			if (json_failed(t))
+				return t;
+		}
+		if (t != JSON_OBJ_END)
+			return t;
+	}
+	if (t != JSON_ARR_END) {
+		if (!json_failed(t))
+			t = json_skip(j, t);
+	}
+	return t;
+}
+
+/* The name of SLOT for Info. */
+static const char *slot_name(const struct unused *u, size_t slot)
+{
+	switch (slot) {
+	case SLOT_NONE:
+		return "no category";
+	case SLOT_MEMORY:
+		return "[memory]";
+	case SLOT_PY_FRAME:
+		return "python_function (not a module)";
+	case SLOT_OTHER:
+		return "other categories";
+	default:
+		return u->name[slot];
+	}
+}
+
+void kineto_report_unused(struct kineto *k)
+{
+	const struct unused *u = k->unused;
+	char key[CAT_NAME_MAX + 32], v[32];
+
+	for (size_t i = 0; u && i < u->nr_order; i++) {
+		size_t slot = u->order[i];
+
+		for (int ph = 0; ph < NR_PH; ph++) {
+			const char *name = slot_name(u, slot);
+
+			if (!u->count[slot][ph])
+				continue;
+			if (ph == 0)
+				snprintf(key, sizeof(key), "%s (no ph)", name);
+			else if (ph == 1)
+				snprintf(key, sizeof(key), "%s (ph not one letter)", name);
+			else
+				snprintf(key, sizeof(key), "%s (ph %c)", name, '!' + ph - 2);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)u->count[slot][ph]);
+			profile_meta(k->p, "events not used", key, v);
+		}
+	}
+	if (k->nr_gpu_step_copies) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->nr_gpu_step_copies);
+		profile_meta(k->p, "events not used", "GPU-side copies of ProfilerStep (not steps)", v);
+	}
+}
+
+enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	while ((t = json_next(j)) == JSON_KEY) {
+		char key[64];
+		bool is_events = json_is(j, "traceEvents");
+		bool is_props = json_is(j, "deviceProperties");
+
+		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+		t = json_next(j);
+		if (is_events && t == JSON_ARR_BEGIN) {
+			*saw_events = true;
+			t = kineto_read_events(k);
+			if (t != JSON_ARR_END)
+				return t;
+			continue;
+		}
+		if (is_props && t == JSON_ARR_BEGIN) {
+			t = read_device_props(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (t == JSON_STRING || t == JSON_NUMBER || t == JSON_TRUE || t == JSON_FALSE) {
+			char *v = t == JSON_TRUE ? xstrdup("true") : t == JSON_FALSE ? xstrdup("false")
+										    : xstrndup(j->s, j->len);
+
+			profile_meta(k->p, "trace", key, v);
+			free(v);
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}

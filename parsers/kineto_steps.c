@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The step breakdown of a Kineto trace (kineto_int.h), as torch-tb-
+ * profiler's StepParser and OverallParser make it: ProfilerStep intervals
+ * widened to the device work they launched, then carved into categories
+ * by priority -- each role (Kernel, Memcpy, ..., CPU Exec) takes what is
+ * left of the steps after the roles before it, and Other is the rest.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "kineto_int.h"
+
+void ranges_add(struct ranges *r, int64_t start, int64_t end)
+{
+	GROW(r->v, r->alloc, r->nr + 1);
+	r->v[r->nr].start = start;
+	r->v[r->nr].end = end;
+	r->nr++;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool is_comm_ext(const struct kineto *k, int64_t ext)
+{
+	return ext != NO_ID && k->nr_comm_ext &&
+	       bsearch(&ext, k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64) != NULL;
+}
+
+/* Kernels are Communication when their External id is a collective's,
+ * else Kernel (StepParser._parse_step). */
+static void add_kernel_roles(struct kineto *k)
+{
+	if (k->nr_comm_ext)
+		kineto_sort(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
+	for (size_t i = 0; i < k->nr_devs; i++) {
+		struct dev_rec *d = &k->devs[i];
+		int64_t s = d->node->start_ns, e = d->end_ns;
+
+		if (d->type != EV_KERNEL)
+			continue;
+		if (is_comm_ext(k, d->ext_id))
+			ranges_add(&k->roles[ROLE_COMM], s, e);
+		else
+			ranges_add(&k->roles[ROLE_KERNEL], s, e);
+	}
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Sort and merge overlapping ranges (range_utils.merge_ranges). */
+static void merge_ranges(struct ranges *r)
+{
+	size_t out = 0;
+
+	if (!r->nr)
+		return;
+	kineto_sort(r->v, r->nr, sizeof(*r->v), cmp_range);
+	for (size_t i = 1; i < r->nr; i++) {
+		if (r->v[i].start <= r->v[out].end) {
+			if (r->v[i].end > r->v[out].end)
+				r->v[out].end = r->v[i].end;
+		} else {
+			r->v[++out] = r->v[i];
+		}
+	}
+	r->nr = out + 1;
+}
+
+/* DST = A ∩ B, both merged. */
+static void intersect(const struct ranges *a, const struct ranges *b, struct ranges *dst)
+{
+	size_t i = 0, j = 0;
+
+	dst->nr = 0;
+	while (i < a->nr && j < b->nr) {
+		int64_t lo = a->v[i].start > b->v[j].start ? a->v[i].start : b->v[j].start;
+		int64_t hi = a->v[i].end < b->v[j].end ? a->v[i].end : b->v[j].end;
+
+		if (lo < hi)
+			ranges_add(dst, lo, hi);
+		if (a->v[i].end < b->v[j].end)
+			i++;
+		else
+			j++;
+	}
+}
+
+/* DST = A − B, both merged. */
+static void subtract(const struct ranges *a, const struct ranges *b, struct ranges *dst)
+{
+	size_t j = 0;
+
+	dst->nr = 0;
+	for (size_t i = 0; i < a->nr; i++) {
+		int64_t cur = a->v[i].start, end = a->v[i].end;
+
+		while (j < b->nr && b->v[j].end <= cur)
+			j++;
+		for (size_t jj = j; jj < b->nr && b->v[jj].start < end; jj++) {
+			if (b->v[jj].start > cur)
+				ranges_add(dst, cur, b->v[jj].start);
+			if (b->v[jj].end > cur)
+				cur = b->v[jj].end;
+			if (cur >= end)
+				break;
+		}
+		if (cur < end)
+			ranges_add(dst, cur, end);
+	}
+}
+
+/* Σ |R ∩ [lo, hi)| over a merged list (sorted, disjoint): a binary
+ * search for the first range that ends after LO, then the ranges until
+ * HI -- per step, not per step times every range of the trace. */
+static int64_t sum_within(const struct ranges *r, int64_t lo, int64_t hi)
+{
+	size_t a = 0, b = r->nr;
+	int64_t sum = 0;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (r->v[mid].end <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (size_t i = a; i < r->nr && r->v[i].start < hi; i++) {
+		int64_t s = r->v[i].start > lo ? r->v[i].start : lo;
+		int64_t e = r->v[i].end < hi ? r->v[i].end : hi;
+
+		if (s < e)
+			sum += e - s;
+	}
+	return sum;
+}
+
+static int cmp_rt_start(const void *a, const void *b)
+{
+	const struct rt_rec *const *x = a, *const *y = b;
+
+	if ((*x)->node->start_ns != (*y)->node->start_ns)
+		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
+	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct raw_step *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The device work each host step launched (StepParser._find_device_steps). */
+struct device_steps {
+	int64_t *min, *max;		/* per step: first start, last end; INT64_MAX
+					   / INT64_MIN when it launched nothing */
+	uint64_t *nr_matched;		/* per step: device events launched */
+	bool any_matched;
+};
+
+/*
+ * Walk the runtimes in time order beside the steps (a two-way merge): a
+ * runtime that lies entirely inside a host step lends it its device
+ * events; one that starts before the step or straddles its end is skipped.
+ */
+static void find_device_steps(struct kineto *k, struct device_steps *ds)
+{
+	size_t nr = k->nr_steps, i_step = 0, i_rt = 0;
+	struct rt_rec **rts = xmalloc((k->nr_rts + 1) * sizeof(*rts));
+	int64_t cur_min = INT64_MAX, cur_max = INT64_MIN;
+
+	ds->min = xmalloc((nr + 1) * sizeof(int64_t));
+	ds->max = xmalloc((nr + 1) * sizeof(int64_t));
+	ds->nr_matched = xcalloc(nr + 1, sizeof(uint64_t));
+	ds->any_matched = false;
+	for (size_t i = 0; i < k->nr_rts; i++)
+		rts[i] = &k->rts[i];
+	kineto_sort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
+	while (i_step < nr && i_rt < k->nr_rts) {
+		struct rt_rec *r = rts[i_rt];
+		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
+
+		if (r->node->start_ns < hs) {
+			i_rt++;
+		} else if (r->end_ns <= he) {
+			for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
+				int64_t dstart = d->node->start_ns, dend = d->end_ns;
+
+				if (dstart < cur_min)
+					cur_min = dstart;
+				if (dend > cur_max)
+					cur_max = dend;
+				d->matched = true;
+				ds->any_matched = true;
+				ds->nr_matched[i_step]++;
+			}
+			i_rt++;
+		} else if (r->node->start_ns < he) {
+			i_rt++;
+		} else {
+			ds->min[i_step] = cur_min;
+			ds->max[i_step] = cur_max;
+			i_step++;
+			cur_min = INT64_MAX;
+			cur_max = INT64_MIN;
+		}
+	}
+	for (; i_step < nr; i_step++) {
+		ds->min[i_step] = cur_min;
+		ds->max[i_step] = cur_max;
+		cur_min = INT64_MAX;
+		cur_max = INT64_MIN;
+	}
+	free(rts);
+}
+
+/* Drop trailing steps that launched nothing, or less than 80 % of the
+ * previous step's device events ("profiler may fail to capture all
+ * kernels"). */
+static void drop_tail_steps(struct kineto *k, const uint64_t *matched)
+{
+	size_t nr = k->nr_steps, last = nr, keep;
+
+	while (last > 0 && !matched[last - 1])
+		last--;
+	if (!last)
+		return;
+	keep = last;
+	if (last > 1 && (double)matched[last - 2] * 0.8 > (double)matched[last - 1])
+		keep = last - 1;
+	if (keep < nr) {
+		struct pos none = { 0, 0 };
+
+		diag_warn(k->d, &none, "trailing steps left out of the step breakdown",
+			  "the last %zu step(s) left out of the breakdown: the profiler "
+			  "may not have captured all their kernels (as torch-tb-profiler)",
+			  nr - keep);
+		k->nr_steps = keep;
+	}
+}
+
+/*
+ * Widen each host step to the device work its runtimes launched
+ * (StepParser._update_steps_duration): a step starts no earlier than the
+ * one before it ends (the first, than the last device work before it that
+ * no step launched), and ends no earlier than its device work.
+ */
+static void adjust_steps(struct kineto *k)
+{
+	size_t nr = k->nr_steps;
+	struct device_steps ds;
+	int64_t prev_end;
+
+	find_device_steps(k, &ds);
+	if (!ds.any_matched || !nr)
+		goto out;
+
+	prev_end = k->steps[0].start;
+	if (ds.min[0] != INT64_MAX) {
+		for (size_t i = 0; i < k->nr_devs; i++) {
+			struct dev_rec *d = &k->devs[i];
+			int64_t de = d->end_ns;
+
+			if (!d->matched && de < ds.min[0] && de > prev_end)
+				prev_end = de;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		int64_t start = prev_end > k->steps[i].start ? prev_end : k->steps[i].start;
+		int64_t end = k->steps[i].end;
+
+		if (ds.min[i] != INT64_MAX && ds.max[i] > end)
+			end = ds.max[i];
+		if (end < start)
+			end = start;
+		k->steps[i].start = start;
+		k->steps[i].end = end;
+		prev_end = end;
+	}
+	if (nr > 1)
+		drop_tail_steps(k, ds.nr_matched);
+out:
+	free(ds.min);
+	free(ds.max);
+	free(ds.nr_matched);
+}
+
+static const char *const role_names[NR_ROLES + 1] = {
+	"Kernel", "Memcpy", "Memset", "Communication", "Runtime", "DataLoader", "CPU Exec", "Other",
+};
+
+/* The step columns as run_generator shows them: device ones only with
+ * device activity, Communication only with collectives.  COL_OF[role]
+ * gets the role's column, or -1. */
+static void set_step_cats(struct kineto *k, int *col_of)
+{
+	const char *names[NR_ROLES + 1];
+	size_t nr_cols = 0;
+	bool gpu = k->roles[ROLE_KERNEL].nr || k->roles[ROLE_MEMCPY].nr ||
+		   k->roles[ROLE_MEMSET].nr || k->roles[ROLE_RUNTIME].nr;
+
+	for (int r = 0; r <= NR_ROLES; r++) {
+		bool show = true;
+
+		if (r == ROLE_KERNEL || r == ROLE_MEMCPY || r == ROLE_MEMSET || r == ROLE_RUNTIME)
+			show = gpu;
+		else if (r == ROLE_COMM)
+			show = k->roles[ROLE_COMM].nr > 0;
+		col_of[r] = show ? (int)nr_cols : -1;
+		if (show)
+			names[nr_cols++] = role_names[r];
+	}
+	profile_set_step_cats(k->p, names, nr_cols);
+}
+
+/*
+ * Priority carving: each role takes what is left of the steps after the
+ * roles before it; Other is what no role took (OverallParser.Statistics).
+ */
+static void carve_steps(struct kineto *k, const int *col_of)
+{
+	struct ranges slots = { 0 }, took = { 0 }, rest = { 0 }, carved[NR_ROLES + 1];
+
+	memset(carved, 0, sizeof(carved));
+	for (size_t i = 0; i < k->nr_steps; i++)
+		ranges_add(&slots, k->steps[i].start, k->steps[i].end);
+	merge_ranges(&slots);
+	for (int r = 0; r < NR_ROLES; r++) {
+		intersect(&slots, &k->roles[r], &carved[r]);
+		subtract(&slots, &carved[r], &rest);
+		took = slots;
+		slots = rest;
+		rest = took;
+	}
+	carved[NR_ROLES] = slots;
+	for (size_t i = 0; i < k->nr_steps; i++) {
+		struct step *s = profile_add_step(k->p, k->steps[i].name, strlen(k->steps[i].name));
+
+		s->start_ns = k->steps[i].start;
+		s->end_ns = k->steps[i].end;
+		s->total_ns = s->end_ns - s->start_ns;
+		for (int r = 0; r <= NR_ROLES; r++)
+			if (col_of[r] >= 0)
+				s->cat_ns[col_of[r]] = sum_within(&carved[r], s->start_ns, s->end_ns);
+	}
+	for (int r = 0; r < NR_ROLES; r++)
+		free(carved[r].v);
+	free(slots.v);
+	free(rest.v);
+}
+
+void kineto_build_steps(struct kineto *k)
+{
+	int col_of[NR_ROLES + 1];
+
+	add_kernel_roles(k);
+	if (!k->nr_steps) {
+		/* No ProfilerStep: one step "0" over the host ops, widened
+		 * below like any other (StepParser.parse_steps makes it before
+		 * _update_steps_duration runs). */
+		if (k->cpu_min > k->cpu_max)
+			return;	/* no host events at all: no step to speak of */
+		GROW(k->steps, k->alloc_steps, 1);
+		k->steps[0].start = k->cpu_min;
+		k->steps[0].end = k->cpu_max;
+		k->steps[0].name = profile_intern(k->p, "0", 1);
+		k->steps[0].index = 0;
+		k->nr_steps = 1;
+	}
+	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
+	adjust_steps(k);
+	for (int r = 0; r < NR_ROLES; r++)
+		merge_ranges(&k->roles[r]);
+	set_step_cats(k, col_of);
+	carve_steps(k, col_of);
+}

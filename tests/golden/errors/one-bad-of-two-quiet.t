@@ -1,0 +1,1 @@
+--print ops --limit 3 tests/golden/trtexec/graph-detailed.json tests/golden/errors/not-a-profile.txt

@@ -1,0 +1,1 @@
+--print steps --merge --limit 3 tests/samples/sample.pt.trace.json.gz tests/samples/sample.pt.trace.json.gz

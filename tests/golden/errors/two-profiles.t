@@ -1,0 +1,1 @@
+--print steps tests/samples/sample.pt.trace.json.gz tests/samples/sample.pt.trace.json.gz

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Kineto parser on small traces of our own: the fixtures under
+ * tests/golden/kineto/ and traces written here.  t-kineto-parity.c checks
+ * the numbers against torch-tb-profiler on the corpus; this file checks
+ * where proftui departs from it and how odd input is counted.
+ */
+#include "model/aggregate.h"
+#include "parsers/parser.h"
+#include "test.h"
+
+#define FIX "tests/golden/kineto/"
+
+static char msg[8192];
+
+/* The count of the warning of kind TEXT, 0 when there is none. */
+static uint64_t warnings_of(const struct profile *p, const char *text)
+{
+	for (const struct warning *w = p->warnings; w; w = w->next)
+		if (!strcmp(w->text, text))
+			return w->count;
+	return 0;
+}
+
+/* Load the trace TEXT, written to a file NAME, as a Kineto trace. */
+static int load_text(struct profile *p, const char *name, const char *text)
+{
+	return test_load(p, test_write(name, text, strlen(text)), "kineto", msg, sizeof(msg));
+}
+
+static const char *unused(const struct profile *p, const char *key)
+{
+	return profile_meta_get(p, "events not used", key);
+}
+
+static const struct agg_row *row_of(const struct agg *a, const char *name)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strcmp(a->rows[i].name, name))
+			return &a->rows[i];
+	return NULL;
+}
+
+static void test_gpu_step_copies(void)
+{
+	struct profile p;
+
+	CHECK_EQ(test_load(&p, FIX "gpu-step-copies.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(p.nr_steps, 2);
+	if (p.nr_steps == 2) {
+		CHECK_STR(p.steps[0].name, "1");
+		CHECK_STR(p.steps[1].name, "2");
+		CHECK_EQ(p.steps[0].total_ns, 1000000);
+		/* Step 2 reaches the end of its kernel, 100 us past its range. */
+		CHECK_EQ(p.steps[1].total_ns, 1100000);
+	}
+	CHECK_STR(profile_meta_get(&p, "events not used",
+				   "GPU-side copies of ProfilerStep (not steps)"), "2");
+	CHECK_EQ(warnings_of(&p, "trailing steps left out of the step breakdown"), 0);
+	profile_release(&p);
+}
+
+static void test_no_steps_device_tail(void)
+{
+	struct profile p;
+	int kernel;
+
+	CHECK_EQ(test_load(&p, FIX "no-steps-device-tail.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_EQ(p.nr_steps, 1);
+	kernel = profile_step_cat(&p, "Kernel");
+	CHECK(kernel >= 0);
+	if (p.nr_steps == 1 && kernel >= 0) {
+		CHECK_STR(p.steps[0].name, "0");
+		/* From the first op (1000 us) to the last kernel's end (1300 us),
+		 * not to the last op's (1200 us). */
+		CHECK_EQ(p.steps[0].start_ns, 1000000);
+		CHECK_EQ(p.steps[0].end_ns, 1300000);
+		CHECK_EQ(p.steps[0].cat_ns[kernel], 150000);
+	}
+	profile_release(&p);
+}
+
+static void test_negative_host_self(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *to, *copy;
+
+	CHECK_EQ(test_load(&p, FIX "negative.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	to = row_of(&ops, "aten::to");
+	copy = row_of(&ops, "aten::copy_");
+	CHECK(to && copy);
+	if (to && copy) {
+		/* 100 us - 60 us (aten::copy_) - 20 us - 200 us (its runtimes),
+		 * as the plugin computes it; marked, not hidden. */
+		CHECK_EQ(to->host_self_ns, -180000);
+		CHECK(to->node_flags & NODE_NEGATIVE);
+		CHECK(!(copy->node_flags & NODE_NEGATIVE));
+	}
+	CHECK_EQ(warnings_of(&p, "negative host self times (kept as torch-tb-profiler computes them)"),
+		 1);
+	CHECK(strstr(msg, "'aten::to' has a host self time of -180.000 us"));
+	agg_release(&ops);
+	profile_release(&p);
+}
+
+static void test_negative_dur(void)
+{
+	struct profile p;
+	struct agg ops, kernels;
+
+	CHECK_EQ(test_load(&p, FIX "negative.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	agg_kernels(&p, NULL, &kernels);
+	CHECK(!row_of(&ops, "aten::add"));
+	CHECK_EQ(kernels.nr, 0);
+	CHECK_EQ(warnings_of(&p, "events with a negative duration, skipped"), 2);
+	CHECK(strstr(msg, "negative.json:9:5: warning: event 'aten::add' has a negative 'dur'"));
+	agg_release(&ops);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
+static void test_unused_counted(void)
+{
+	struct profile p;
+
+	CHECK_EQ(test_load(&p, FIX "unused.json", NULL, msg, sizeof(msg)), 0);
+	CHECK_STR(unused(&p, "no category (ph M)"), "2");
+	CHECK_STR(unused(&p, "no category (ph C)"), "1");
+	CHECK_STR(unused(&p, "no category (ph X)"), "1");
+	CHECK_STR(unused(&p, "ac2g (ph s)"), "1");
+	CHECK_STR(unused(&p, "ac2g (ph f)"), "1");
+	CHECK_STR(unused(&p, "cuda_sync (ph X)"), "1");
+	/* Frames are not used, modules are. */
+	CHECK_STR(unused(&p, "python_function (not a module) (ph X)"), "1");
+	CHECK(!unused(&p, "python_function (ph X)"));
+	/* With cpu_instant_event (2.x) and without a category (1.x). */
+	CHECK_STR(unused(&p, "[memory] (ph i)"), "2");
+	CHECK_STR(unused(&p, "cpu_op (ph B)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (ph E)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (no ph)"), "1");
+	CHECK_STR(unused(&p, "cpu_op (ph not one letter)"), "1");
+	CHECK_STR(unused(&p, "My_Category (ph X)"), "2");
+	CHECK_STR(unused(&p, "Trace (ph X)"), "1");
+	CHECK(!unused(&p, "cpu_op (ph X)"));
+	CHECK(!unused(&p, "kernel (ph X)"));
+	profile_release(&p);
+}
+
+/* Categories past the first 32 new names, and names too long to keep,
+ * share one line: counting stays an increment, Info stays short. */
+static void test_unused_many_categories(void)
+{
+	struct profile p;
+	char trace[8192], *at = trace;
+
+	at += sprintf(at, "{\"traceEvents\": [");
+	for (int i = 0; i < 40; i++)
+		at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"c%d\", \"name\": \"e\", \"ts\": 1, "
+			      "\"dur\": 1},", i);
+	at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"c0\", \"name\": \"e\", \"ts\": 1},");
+	at += sprintf(at, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"e\", \"ts\": 1},",
+		      "a_category_name_of_forty_letters_long__");
+	sprintf(at, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"ts\": 1, "
+		"\"dur\": 2}]}");
+	CHECK_EQ(load_text(&p, "many-cats.json", trace), 0);
+	CHECK_STR(unused(&p, "c0 (ph X)"), "2");
+	CHECK_STR(unused(&p, "c31 (ph X)"), "1");
+	CHECK(!unused(&p, "c32 (ph X)"));
+	CHECK_STR(unused(&p, "other categories (ph X)"), "9");
+	profile_release(&p);
+}
+
+/* ts 1e20, dur 1e308 and their kin: dropped and counted, never clamped
+ * (they were clamped to 2^62 ns: dur 1e308 showed as 4611686018 s). */
+static void test_absurd_times(void)
+{
+	struct profile p;
+	struct agg ops, kernels;
+
+	CHECK_EQ(test_load(&p, FIX "absurd-times.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops(&p, NULL, &ops);
+	agg_kernels(&p, NULL, &kernels);
+	CHECK_EQ(ops.nr, 1);
+	CHECK(row_of(&ops, "aten::ok"));
+	CHECK_EQ(kernels.nr, 0);
+	CHECK_EQ(warnings_of(&p, "events with a time out of range, skipped"), 4);
+	CHECK_EQ(warnings_of(&p, "events with a time that is not a number, skipped"), 4);
+	CHECK_EQ(warnings_of(&p, "events with a negative duration, skipped"), 1);
+	CHECK(strstr(msg, "absurd-times.json:4:5: warning: event 'ts_huge' has 'ts' 1e+20 us, out of "
+			  "range"));
+	CHECK(strstr(msg, "event 'dur_huge' has 'dur' 1e+308 us, out of range"));
+	CHECK(strstr(msg, "event 'ts_nan' has 'ts' nan, not a number"));
+	CHECK(strstr(msg, "event 'dur_text' has 'dur' \"abc\", not a number"));
+	agg_release(&ops);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
+/* The bounds themselves: the last timestamp and duration in range load
+ * to the nanosecond; the first ones past them do not load at all. */
+static void test_time_bounds(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *r;
+
+	CHECK_EQ(load_text(&p, "bounds.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"edge\", "
+			   "\"ts\": 4599999999999999, \"dur\": 1000000000000},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_ts\", "
+			   "\"ts\": -4600000000000000, \"dur\": 1},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_dur\", "
+			   "\"ts\": 1, \"dur\": 1000000000000.001}]}"), 0);
+	agg_ops(&p, NULL, &ops);
+	CHECK_EQ(ops.nr, 1);
+	r = row_of(&ops, "edge");
+	CHECK(r);
+	if (r)
+		CHECK_EQ(r->host_total_ns, 1000000000000000LL);
+	CHECK_EQ(warnings_of(&p, "events with a time out of range, skipped"), 2);
+	agg_release(&ops);
+	profile_release(&p);
+}
+
+const struct test tests[] = {
+	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
+	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
+	{ "a negative host self time is kept, marked and counted", test_negative_host_self },
+	{ "events with a negative dur are dropped and counted", test_negative_dur },
+	{ "every event the parser does not use is counted in Info", test_unused_counted },
+	{ "new categories past the first 32 share one line", test_unused_many_categories },
+	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
+	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
+	{ 0 },
+};

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The columns of aggregate rows (Operators, Kernels, drill-downs).  Every
+ * number is the model's own or computed by the definition in its help
+ * text; where the file itself states a row's percentage or mean (a
+ * key_averages table, a Paddle summary: ATTR_FILE_* in profile.h), that
+ * value is shown rather than one recomputed from rounded cells.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/util.h"
+#include "pane_agg.h"
+
+#define ROW(r) ((const struct agg_row *)(r))
+
+const char *agg_row_name(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return ROW(row)->name;
+}
+
+const struct attr *agg_row_attrs(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return ROW(row)->first ? ROW(row)->first->attrs : NULL;
+}
+
+/*
+ * What the file states of ROW under KEY (a percentage or a mean), when it
+ * applies: the row is one node (a merged row sums several, and the file's
+ * value is of one), no step narrows it, and for a share (IS_SHARE) no
+ * drill-down changes what it is a share of.
+ */
+static const struct attr *file_value(const struct pane *pane, const void *row, const char *key,
+				     bool is_share)
+{
+	const struct attr *a;
+
+	if (!key || ROW(row)->nr_nodes != 1 || pane->scope.step ||
+	    (is_share && pane->scope.drill_to))
+		return NULL;
+	a = agg_row_attrs(pane, row);
+	return attr_find(a, key);
+}
+
+static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)c;
+	return cell_text(pane->ops->row_name(pane, row));
+}
+
+static struct cell get_kind(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->first ? node_kind_name(ROW(row)->first->kind) : NULL);
+}
+
+static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_int((int64_t)ROW(row)->calls);
+}
+
+/* What is odd about a row, in words: its time came out negative, or the
+ * file cut its name. */
+static struct cell get_note(const struct pane *pane, const void *row, const struct column *c)
+{
+	uint8_t f = ROW(row)->node_flags;
+
+	(void)pane, (void)c;
+	if ((f & NODE_NEGATIVE) && (f & NODE_NAME_TRUNCATED))
+		return cell_text("negative time; name cut");
+	if (f & NODE_NEGATIVE)
+		return cell_text("negative time");
+	if (f & NODE_NAME_TRUNCATED)
+		return cell_text("name cut");
+	return cell_none();
+}
+
+/* Integer division rounded half away from zero. */
+static int64_t div_round(int64_t a, uint64_t b)
+{
+	uint64_t m = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
+	uint64_t q = m / b + (m % b >= (b + 1) / 2);
+
+	return a < 0 ? -(int64_t)q : (int64_t)q;
+}
+
+/* Device total per call; the column's attr is the file's own mean. */
+static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct attr *given = file_value(pane, row, c->attr, false);
+
+	if (given && given->type == ATTR_NS)
+		return cell_int(given->v.i);
+	if (!ROW(row)->calls)
+		return cell_none();
+	return cell_int(div_round(ROW(row)->device_total_ns, ROW(row)->calls));
+}
+
+/* A field's share of pane->share_base_ns (the column's arg is the field's
+ * offset in agg_row); the column's attr is the file's own percentage. */
+static struct cell get_share(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct attr *given = file_value(pane, row, c->attr, true);
+	struct cell v;
+
+	if (given && given->type == ATTR_DOUBLE)
+		return cell_real(given->v.d);
+	v = pane_get_i64(pane, row, c);
+	if (pane->share_base_ns <= 0)
+		return cell_none();
+	return cell_real(100.0 * (double)v.v.i / (double)pane->share_base_ns);
+}
+
+static struct cell get_max(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return ROW(row)->max_ns >= 0 ? cell_int(ROW(row)->max_ns) : cell_none();
+}
+
+static struct cell get_min(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return ROW(row)->min_ns >= 0 ? cell_int(ROW(row)->min_ns) : cell_none();
+}
+
+/* tb_plugin's means of blocks per SM and occupancy: weighted by duration,
+ * with kernels that lack the value counted as 0. */
+static struct cell get_bpsm(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	if (!ROW(row)->has_blocks_per_sm || ROW(row)->device_total_ns <= 0)
+		return cell_none();
+	return cell_real(ROW(row)->blocks_per_sm_wsum / (double)ROW(row)->device_total_ns);
+}
+
+static struct cell get_occupancy(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	if (!ROW(row)->has_occupancy || ROW(row)->device_total_ns <= 0)
+		return cell_none();
+	return cell_real(ROW(row)->occupancy_wsum / (double)ROW(row)->device_total_ns);
+}
+
+#define I64(field) .get = pane_get_i64, .arg = offsetof(struct agg_row, field)
+
+static const struct column col_name = {
+	.key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	.help = "the operator, kernel or layer name as the profile gives it",
+};
+static const struct column col_kind = {
+	.key = "kind", .title = "Kind", .kind = COL_TEXT, .width = 7, .get = get_kind,
+	.help = "what the row is: kernel, memcpy, memset, source layer",
+};
+static const struct column col_calls = {
+	.key = "calls", .title = "Calls", .kind = COL_COUNT, .width = 6, .get = get_calls,
+	.help = "how many times it ran",
+};
+static const struct column col_dev_self = {
+	.key = "device_self", .title = "Dev self", .kind = COL_TIME, .width = 10,
+	I64(device_self_ns),
+	.help = "device time of the work this op launched itself, not counting the ops it "
+		"called (torch-tb-profiler's Device Self Duration)",
+};
+static const struct column col_dev_total = {
+	.key = "device_total", .title = "Dev total", .kind = COL_TIME, .width = 10,
+	I64(device_total_ns),
+	.help = "device time of the work this op and every op it called launched (Device "
+		"Total Duration)",
+};
+static const struct column col_host_self = {
+	.key = "host_self", .title = "Host self", .kind = COL_TIME, .width = 10,
+	I64(host_self_ns),
+	.help = "host (CPU) time in the op itself, minus its child ops and runtime calls "
+		"(Host Self Duration)",
+};
+static const struct column col_host_total = {
+	.key = "host_total", .title = "Host total", .kind = COL_TIME, .width = 10,
+	I64(host_total_ns),
+	.help = "host (CPU) time from the op's start to its end (Host Total Duration)",
+};
+static const struct column col_dev_mean = {
+	.key = "device_mean", .title = "Dev mean", .kind = COL_TIME, .width = 10,
+	.get = get_mean, .attr = ATTR_FILE_DEVICE_MEAN,
+	.help = "device total per call; where the file states the mean (key_averages' CUDA "
+		"time avg, a Paddle Avg), the file's value",
+};
+static const struct column col_dev_share = {
+	.key = "device_self_pct", .title = "Dev %", .kind = COL_PCT, .width = 7,
+	.get = get_share, .arg = offsetof(struct agg_row, device_self_ns),
+	.attr = ATTR_FILE_DEVICE_SELF_PCT,
+	.help = "device self time as a share of all ops' device self time; where the file "
+		"states the percentage (key_averages' Self CUDA %), the file's value",
+};
+static const struct column col_host_share = {
+	.key = "host_self_pct", .title = "Host %", .kind = COL_PCT, .width = 7,
+	.get = get_share, .arg = offsetof(struct agg_row, host_self_ns),
+	.attr = ATTR_FILE_HOST_SELF_PCT,
+	.help = "host self time as a share of all ops' host self time; where the file states "
+		"the percentage (key_averages' Self CPU %), the file's value",
+};
+static const struct column col_k_total = {
+	.key = "total", .title = "Total", .kind = COL_TIME, .width = 10, I64(device_total_ns),
+	.help = "the kernel's device time summed over its calls",
+};
+static const struct column col_k_mean = {
+	.key = "mean", .title = "Mean", .kind = COL_TIME, .width = 10, .get = get_mean,
+	.attr = ATTR_FILE_DEVICE_MEAN,
+	.help = "total per call; where the file states the mean, the file's value",
+};
+static const struct column col_k_max = {
+	.key = "max", .title = "Max", .kind = COL_TIME, .width = 10, .get = get_max,
+	.help = "the longest call",
+};
+static const struct column col_k_min = {
+	.key = "min", .title = "Min", .kind = COL_TIME, .width = 10, .get = get_min,
+	.help = "the shortest call",
+};
+static const struct column col_k_share = {
+	.key = "total_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,
+	.arg = offsetof(struct agg_row, device_total_ns), .attr = ATTR_FILE_DEVICE_TOTAL_PCT,
+	.help = "share of the total in this table; where the file states the percentage (a "
+		"Paddle Kernel Summary ratio), the file's value",
+};
+static const struct column col_k_op_share = {
+	.key = "share_pct", .title = "Share", .kind = COL_PCT, .width = 7, .get = get_share,
+	.arg = offsetof(struct agg_row, device_total_ns),
+	.help = "share of the drilled op's device total time",
+};
+static const struct column col_bpsm = {
+	.key = "blocks_per_sm", .title = "Blk/SM", .kind = COL_REAL, .width = 7, .get = get_bpsm,
+	.help = "mean blocks per SM, weighted by duration (kernels without the value count as "
+		"0, as torch-tb-profiler does)",
+};
+static const struct column col_occupancy = {
+	.key = "occupancy_pct", .title = "Occup %", .kind = COL_PCT, .width = 8,
+	.get = get_occupancy,
+	.help = "mean estimated achieved occupancy, weighted by duration",
+};
+static const struct column col_note = {
+	.key = "note", .title = "Note", .kind = COL_TEXT, .width = 14, .get = get_note,
+	.help = "what is odd about the row: a time that came out negative (overlapping calls in "
+		"the trace; counted in Info's warnings), or a name the file cut short",
+};
+
+void agg_pane_rows(struct pane *pane)
+{
+	pane->rows = xmalloc((pane->agg.nr ? pane->agg.nr : 1) * sizeof(*pane->rows));
+	for (size_t i = 0; i < pane->agg.nr; i++)
+		pane->rows[i] = &pane->agg.rows[i];
+	pane->nr_rows = pane->agg.nr;
+}
+
+static bool any_host_time(const struct agg *a)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (a->rows[i].host_total_ns || a->rows[i].host_self_ns)
+			return true;
+	return false;
+}
+
+/* The Note column, where some row has something to say. */
+static void add_note(struct pane *pane)
+{
+	for (size_t i = 0; i < pane->agg.nr; i++) {
+		if (pane->agg.rows[i].node_flags & (NODE_NEGATIVE | NODE_NAME_TRUNCATED)) {
+			pane_add_column(pane, &col_note);
+			return;
+		}
+	}
+}
+
+void agg_op_columns(struct pane *pane)
+{
+	bool dev = pane->prof->has_device_time, host = any_host_time(&pane->agg);
+	static const char *const skip[] = { NULL };
+
+	pane_add_column(pane, &col_name);
+	pane_add_column(pane, &col_calls);
+	if (dev) {
+		pane_add_column(pane, &col_dev_self);
+		pane_add_column(pane, &col_dev_total);
+	}
+	if (host) {
+		pane_add_column(pane, &col_host_self);
+		pane_add_column(pane, &col_host_total);
+	}
+	if (dev) {
+		pane_add_column(pane, &col_dev_share);
+		pane_add_column(pane, &col_dev_mean);
+	} else if (host) {
+		pane_add_column(pane, &col_host_share);
+	}
+	pane_add_attr_columns(pane, skip);
+	add_note(pane);
+	/* Device self time first, as torch-tb-profiler sorts; host self
+	 * when there is no device time. */
+	pane->sort_col = pane_column(pane, dev ? "device_self" : host ? "host_self" : "calls");
+	pane->sort_desc = true;
+	pane->share_base_ns = 0;
+	for (size_t i = 0; i < pane->agg.nr; i++)
+		pane->share_base_ns += dev ? pane->agg.rows[i].device_self_ns
+					   : pane->agg.rows[i].host_self_ns;
+}
+
+void agg_kernel_columns(struct pane *pane, bool drill)
+{
+	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", NULL };
+	bool bpsm = false, occ = false;
+
+	for (size_t i = 0; i < pane->agg.nr; i++) {
+		bpsm |= pane->agg.rows[i].has_blocks_per_sm;
+		occ |= pane->agg.rows[i].has_occupancy;
+	}
+	pane_add_column(pane, &col_name);
+	if (drill)
+		pane_add_column(pane, &col_kind);
+	pane_add_column(pane, &col_calls);
+	pane_add_column(pane, &col_k_total);
+	pane_add_column(pane, drill ? &col_k_op_share : &col_k_share);
+	pane_add_column(pane, &col_k_mean);
+	pane_add_column(pane, &col_k_max);
+	pane_add_column(pane, &col_k_min);
+	if (bpsm)
+		pane_add_column(pane, &col_bpsm);
+	if (occ)
+		pane_add_column(pane, &col_occupancy);
+	pane_add_attr_columns(pane, skip);
+	add_note(pane);
+	pane->sort_col = pane_column(pane, "total");
+	pane->sort_desc = true;
+}
+
+const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
+				 struct pane_scope *scope)
+{
+	const struct node *first = ROW(row)->first;
+
+	/* A source layer launched nothing: nothing to drill into. */
+	if (first && first->kind == NODE_SOURCE)
+		return NULL;
+	scope->step = pane->scope.step;
+	scope->drill_to = to;
+	scope->drill_name = ROW(row)->name;
+	if (first && (first->flags & NODE_DISTINCT))
+		scope->drill_node = first;
+	return &drill_pane_ops;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pane_agg: what the panes over aggregate rows (struct agg_row: Operators,
+ * Kernels, the drill-down) share -- their columns, with the definition of
+ * each number in its help text, and the hooks that read an agg_row.  Not
+ * a pane of its own; pane_ops.c, pane_kernels.c and pane_drill.c use it.
+ */
+#ifndef TUI_PANE_AGG_H
+#define TUI_PANE_AGG_H
+
+#include "pane.h"
+
+/* pane_ops hooks for agg_row rows. */
+const char *agg_row_name(const struct pane *pane, const void *row);
+const struct attr *agg_row_attrs(const struct pane *pane, const void *row);
+
+/* pane->rows from pane->agg, in the model's order. */
+void agg_pane_rows(struct pane *pane);
+/* The Operators columns (also the kernel -> ops drill-down's), the
+ * default sort and the share base; after agg_pane_rows(). */
+void agg_op_columns(struct pane *pane);
+/* The Kernels columns; DRILL: under an op (a Kind column, shares of the
+ * op's device time). */
+void agg_kernel_columns(struct pane *pane, bool drill);
+
+/* Where Enter on an agg row goes: the drill-down TO of the row's name (or
+ * node, for a distinct row), or NULL when there is nothing to open. */
+const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
+				 struct pane_scope *scope);
+
+#endif

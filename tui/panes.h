@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * panes: the one list of pane types.  Everything that names panes is made
+ * from it -- the pane ids, the table pane.c looks names up in, the tabs and
+ * their order, the keymap sections, the pane-switching actions, the list
+ * --print accepts and --list-panes prints (which the man-page lint reads)
+ * -- so a new pane is one file and one line here (see pane.h for the
+ * steps).
+ *
+ *	X(ID, NAME, TITLE, TAB)
+ *
+ * NAME is the --print name and the keymap section; the pane's ops are
+ * NAME_pane_ops.  TITLE labels its tab and titles its rows.  TAB is 1 for a
+ * pane with a tab of its own (in this order: 1-9, Tab, next-pane), 0 for
+ * one opened from another pane (a drill-down, the help).
+ *
+ * This header includes nothing, so keymap.h and actions.h can use it.
+ */
+#ifndef TUI_PANES_H
+#define TUI_PANES_H
+
+#define PANES_WITH(X, A) \
+	X(OPS, ops, "Operators", 1, A) \
+	X(KERNELS, kernels, "Kernels", 1, A) \
+	X(STEPS, steps, "Steps", 1, A) \
+	X(TREE, tree, "Tree", 1, A) \
+	X(INFO, info, "Info", 1, A) \
+	X(DRILL, drill, "Drill-down", 0, A) \
+	X(HELP, help, "Help", 0, A)
+
+/* The same list for a 4-argument X; PANES_WITH passes one more argument
+ * through to X (actions.h hands its own X macro through it). */
+#define PANE_CALL4(id, name, title, tab, X) X(id, name, title, tab)
+#define PANES(X) PANES_WITH(PANE_CALL4, X)
+
+enum pane_id {
+#define X(id, name, title, tab) PANE_##id,
+	PANES(X)
+#undef X
+	NR_PANES
+};
+
+/* PANE_IF_TAB(TAB, ...): the rest for a pane with a tab, nothing for the
+ * others. */
+#define PANE_IF_TAB_1(...) __VA_ARGS__
+#define PANE_IF_TAB_0(...)
+#define PANE_IF_TAB(tab, ...) PANE_IF_TAB_##tab(__VA_ARGS__)
+
+#endif
