@@ -20,6 +20,7 @@
 
 #include "../model/util.h"
 #include "export.h"
+#include "term.h"
 #include "ui_int.h"
 
 /* The tab a pane-NAME action shows, or -1. */
@@ -679,12 +680,6 @@ static int read_key(void)
 	return (int)ch;
 }
 
-static void end_curses(void)
-{
-	if (!isendwin())
-		endwin();
-}
-
 /* Apply the command line's initial sort, step and filter. */
 static void apply_options(struct ui *ui)
 {
@@ -779,20 +774,13 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
-	if (!newterm(NULL, stdout, stdin)) {
+	if (term_start()) {
 		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		free_panes(&ui);
 		keymap_release(&ui.km);
 		return 1;
 	}
-	die_hook = end_curses;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
 	ui.color = !opt->no_color && has_colors();
 	draw_init_colors(&ui);
 
@@ -816,8 +804,7 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 			a = ACT_BACK;
 		act(&ui, a);
 	}
-	end_curses();
-	die_hook = NULL;
+	term_end();
 	free_panes(&ui);
 	free(ui.filter_before);
 	keymap_release(&ui.km);
