@@ -4,9 +4,10 @@
  * global), carry out the action, redraw.  Painting is draw.c's; this file
  * only changes state.
  *
- * The terminal is restored whatever happens: endwin() on the way out, in
- * die()'s hook, and (ncurses' own handlers) on SIGINT, SIGTERM and
- * SIGTSTP, which ncurses also resumes from with a full redraw.
+ * The terminal is restored whatever happens: term.c owns it (every fatal
+ * signal, flow control), endwin() runs on the way out and in die()'s
+ * hook, and ncurses' own handlers take SIGINT, SIGTERM and SIGTSTP, which
+ * it also resumes from with a full redraw.
  */
 #include <curses.h>
 #include <errno.h>
