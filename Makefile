@@ -34,6 +34,16 @@ endif
 endif
 ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ZLIB_PKGS) 2>/dev/null)
 ZLIB_LIBS   := $(shell $(PKG_CONFIG) --libs $(ZLIB_PKGS) 2>/dev/null)
+# ISA-L's igzip (Debian libisal-dev) inflates about three times as fast as
+# zlib; used where found, zlib otherwise (ISAL=no builds without it).
+# `proftui --version` says which.  It joins zlib's flags: the same layer.
+ISAL ?= auto
+ifneq ($(ISAL),no)
+ifeq ($(shell $(PKG_CONFIG) --exists libisal 2>/dev/null && echo yes),yes)
+ZLIB_CFLAGS += -DHAVE_ISAL $(shell $(PKG_CONFIG) --cflags libisal)
+ZLIB_LIBS   += $(shell $(PKG_CONFIG) --libs libisal)
+endif
+endif
 TUI_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(TUI_PKGS) 2>/dev/null)
 TUI_LIBS    := $(shell $(PKG_CONFIG) --libs $(TUI_PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "gunzip.h"
 #include "input.h"
 
 /* Report progress every this many bytes read from disk. */
@@ -68,8 +68,8 @@ static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw, str
 static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof,
 		      struct fault *f)
 {
-	z_stream *z = in->z;
-	size_t done = 0;
+	size_t done = 0, room = space;
+	char *out = dst;
 
 	if (!in->is_gzip) {
 		while (done < space) {
@@ -83,44 +83,42 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 		}
 		return done;
 	}
-	z->next_out = (unsigned char *)dst;
-	z->avail_out = (uInt)(space > UINT32_MAX ? UINT32_MAX : space);
-	while (z->avail_out) {
-		int rc;
+	while (room) {
+		const char *err = NULL;
+		enum gunzip_status st;
 
-		if (!z->avail_in) {
-			z->next_in = in->zin;
-			z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw, f);
-			if (!z->avail_in) {
+		if (!in->zin_avail) {
+			in->zin_next = in->zin;
+			in->zin_avail = read_raw(in, in->zin, sizeof(in->zin), raw, f);
+			if (!in->zin_avail) {
 				if (!f->error)
 					f->msg = "truncated gzip data (the file ends mid-stream)";
 				*eof = true;
 				break;
 			}
 		}
-		rc = inflate(z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END) {
+		st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		if (st == GUNZIP_MEMBER_END) {
 			/* Another gzip member may follow (gzip files can be
 			 * concatenated); anything else after the end is ignored. */
-			if (!z->avail_in) {
-				z->next_in = in->zin;
-				z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw, f);
+			if (!in->zin_avail) {
+				in->zin_next = in->zin;
+				in->zin_avail = read_raw(in, in->zin, sizeof(in->zin), raw, f);
 			}
-			if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
-				inflateReset(z);
+			if (in->zin_avail >= 2 && in->zin_next[0] == 0x1f && in->zin_next[1] == 0x8b) {
+				gunzip_reset(in->z);
 				continue;
 			}
 			*eof = true;
 			break;
 		}
-		if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			f->msg = z->msg ? z->msg : "corrupt gzip data";
+		if (st == GUNZIP_ERROR) {
+			f->msg = err;
 			*eof = true;
 			break;
 		}
 	}
-	done = (size_t)((char *)z->next_out - dst);
-	return done;
+	return (size_t)(out - dst);
 }
 
 /*
@@ -314,13 +312,9 @@ int input_open(struct input *in, const char *path, struct diag *d)
 
 		note_read(in, raw);
 		if (n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b) {
-			z_stream *z = xcalloc(1, sizeof(*z));
-
-			if (inflateInit2(z, 16 + MAX_WBITS) != Z_OK)
-				die("out of memory");
-			z->next_in = in->zin;
-			z->avail_in = (uInt)n;
-			in->z = z;
+			in->z = gunzip_new();
+			in->zin_next = in->zin;
+			in->zin_avail = n;
 			in->is_gzip = true;
 		} else {
 			memcpy(in->buf, in->zin, n);
@@ -361,10 +355,7 @@ void input_close(struct input *in)
 		reader_stop(in);
 	if (in->fd >= 0)
 		die_load_done(in->read_bytes);
-	if (in->z) {
-		inflateEnd(in->z);
-		free(in->z);
-	}
+	gunzip_free(in->z);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in->buf);

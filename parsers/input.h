@@ -27,7 +27,9 @@
 struct input {
 	const char *path;
 	int fd;
-	void *z;			/* z_stream when is_gzip */
+	struct gunzip *z;		/* the decompressor when is_gzip */
+	const unsigned char *zin_next;	/* compressed bytes not yet inflated, */
+	size_t zin_avail;		/* in zin[] */
 	bool is_gzip;
 	bool at_eof;			/* nothing more to read into buf */
 	/* Why the input ended early; set with at_eof, in the parser's

@@ -19,6 +19,7 @@
 
 #include "../model/escape.h"
 #include "../model/util.h"
+#include "../parsers/gunzip.h"
 #include "../parsers/parser.h"
 #include "export.h"
 #include "keymap.h"
@@ -271,7 +272,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("proftui %s\n", PROFTUI_VERSION);
+			printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
 			return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -254,7 +254,85 @@ static void test_out_of_memory(void)
 	unlink(err_path);
 }
 
+/* All of the file GZ (SIZE bytes, written to disk) as input.c gives it,
+ * through the decompressor PROFTUI_GUNZIP names; *FAILED gets whether the
+ * read ended on an error.  Caller frees. */
+static char *inflate_with(const char *backend, const unsigned char *gz, size_t size,
+			  size_t *len, bool *failed)
+{
+	const char *path = test_write("both.json.gz", gz, size);
+	struct input in;
+	struct diag d;
+	char *all = NULL;
+	size_t cap = 0;
+
+	setenv("PROFTUI_GUNZIP", backend, 1);
+	diag_init(&d, path, NULL, NULL);
+	*len = 0;
+	*failed = true;
+	if (input_open(&in, path, &d) == 0) {
+		while (input_need(&in, INPUT_BUF_BYTES)) {
+			size_t n = (size_t)(in.end - in.cur);
+
+			GROW(all, cap, *len + n + 1);
+			memcpy(all + *len, in.cur, n);
+			*len += n;
+			in.cur = in.end;
+		}
+		*failed = input_failed(&in, &d);
+		input_close(&in);
+	}
+	diag_finish(&d);
+	unsetenv("PROFTUI_GUNZIP");
+	return all;
+}
+
+/* ISA-L and zlib give the same bytes and the same verdicts: a whole file,
+ * two members one after the other, a file cut short, a corrupt byte. */
+static void test_both_decompressors(void)
+{
+	size_t size, len[2];
+	unsigned char *gz = trace_gz(20000, &size), *two = xmalloc(2 * size), *bad = xmalloc(size);
+	static const char *const backends[] = { "isa-l", "zlib" };
+	struct {
+		const unsigned char *data;
+		size_t size;
+		bool fails;
+	} cases[4];
+
+	memcpy(two, gz, size);
+	memcpy(two + size, gz, size);
+	cases[0].data = gz, cases[0].size = size, cases[0].fails = false;
+	cases[1].data = two, cases[1].size = 2 * size, cases[1].fails = false;
+	cases[2].data = gz, cases[2].size = size / 2, cases[2].fails = true;
+	cases[3].data = bad, cases[3].size = size, cases[3].fails = true;
+	memcpy(bad, gz, size);
+	bad[size / 3] ^= 0x55;
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+		char *out[2];
+		bool failed[2];
+
+		for (int b = 0; b < 2; b++)
+			out[b] = inflate_with(backends[b], cases[c].data, cases[c].size, &len[b],
+					      &failed[b]);
+		CHECK_EQ(failed[0], cases[c].fails);
+		CHECK_EQ(failed[1], cases[c].fails);
+		if (!cases[c].fails) {
+			CHECK_EQ(len[0], len[1]);
+			CHECK(out[0] && out[1] && !memcmp(out[0], out[1], len[0]));
+		}
+		if (c == 1)
+			CHECK(len[0] > 2 * 20000 * 100);	/* both members */
+		free(out[0]);
+		free(out[1]);
+	}
+	free(bad);
+	free(two);
+	free(gz);
+}
+
 const struct test tests[] = {
+	{ "ISA-L and zlib inflate alike", test_both_decompressors },
 	{ "a cut gzip's error comes with its last bytes", test_error_at_the_end },
 	{ "a gzip cut in the first buffer fails at once", test_error_in_first_buffer },
 	{ "a cut gzip gives one output in 50 runs", test_same_output_every_run },
