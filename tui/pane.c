@@ -73,6 +73,7 @@ static void unload(struct pane *pane)
 	for (size_t i = 0; i < pane->nr_cols; i++) {
 		free(pane->cols[i].owned);
 		free(pane->cols[i].owned_title);
+		free(pane->cols[i].owned_json_key);
 	}
 	free(pane->cols);
 	free(pane->rows);
@@ -249,6 +250,8 @@ bool column_default_desc(const struct column *c)
 
 const char *column_json_key(const struct column *c, char *buf, size_t size)
 {
+	if (c->json_key)
+		return c->json_key;
 	if (c->kind != COL_TIME)
 		return c->key;
 	snprintf(buf, size, "%s_us", c->key);
@@ -799,6 +802,10 @@ void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, 
 			if (v.type == CELL_NONE) {
 				a[i].key = UINT64_MAX;
 			} else {
+				if (c->sort_by_magnitude && v.type == CELL_REAL)
+					v.v.d = v.v.d < 0 ? -v.v.d : v.v.d;
+				else if (c->sort_by_magnitude && v.v.i < 0)
+					v.v.i = v.v.i == INT64_MIN ? INT64_MAX : -v.v.i;
 				if (any_real)
 					k = real_key(v.type == CELL_REAL ? v.v.d : (double)v.v.i);
 				else
