@@ -230,15 +230,20 @@ static bool same_name(const char *a, const char *b)
 
 int pane_column(const struct pane *pane, const char *name)
 {
-	for (size_t i = 0; i < pane->nr_cols; i++) {
-		const struct column *c = &pane->cols[i];
-		char json[128];
+	/* Keys first: a diff's "total" is its change, though the base's
+	 * column is titled "Total". */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < pane->nr_cols; i++) {
+			const struct column *c = &pane->cols[i];
+			char json[128];
 
-		if (c->kind == COL_BAR)
-			continue;
-		if (same_name(c->key, name) || same_name(c->title, name) ||
-		    same_name(column_json_key(c, json, sizeof(json)), name))
-			return (int)i;
+			if (c->kind == COL_BAR)
+				continue;
+			if (same_name(c->key, name) ||
+			    (pass && (same_name(c->title, name) ||
+				      same_name(column_json_key(c, json, sizeof(json)), name))))
+				return (int)i;
+		}
 	}
 	return -1;
 }
