@@ -82,7 +82,7 @@ static void drill_empty_text(const struct pane *pane, char *buf, size_t size)
 }
 
 const struct pane_ops drill_pane_ops = {
-	.id = PANE_DRILL, .follows_step = true,
+	.id = PANE_DRILL, .follows_step = true, .align = ALIGN_BY_NAME,
 	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = drill_drill, .empty_text = drill_empty_text, .export_name = drill_export_name,
 };

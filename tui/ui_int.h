@@ -24,7 +24,10 @@ enum ui_mode {
 };
 
 struct ui {
-	const struct profile *first, *prof;	/* all runs, the one shown */
+	const struct profset *set;	/* every profile and how they relate */
+	long member;			/* the member of SET the panes show */
+	bool per_rank;			/* ranks: that member alone (Enter in Ranks) */
+	const struct profile *first, *prof;	/* its runs, the one shown */
 	size_t run;			/* index of prof among the runs */
 	const struct ui_options *opt;
 	struct keymap km;
