@@ -15,23 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/diff.h"
 #include "../model/profset.h"
 #include "../model/util.h"
 #include "pane_multi.h"
-
-enum status { ST_NONE, ST_ADDED, ST_REMOVED, ST_SLOWER, ST_FASTER, ST_SAME, ST_MORE, ST_FEWER };
-
-static const char *const status_names[] = {
-	[ST_NONE] = NULL,	    [ST_ADDED] = "added",  [ST_REMOVED] = "removed",
-	[ST_SLOWER] = "slower",	    [ST_FASTER] = "faster", [ST_SAME] = "same",
-	[ST_MORE] = "more",	    [ST_FEWER] = "fewer",
-};
 
 /* One row lined up across the inner panes. */
 struct mrow {
 	const char *name;
 	const void **side;	/* per inner pane: its row, or NULL */
-	uint8_t status;		/* a diff's enum status */
+	uint8_t status;		/* a diff's enum diff_status */
 };
 
 /* One column of the inner panes, by key, and where each inner pane has it. */
@@ -241,7 +234,7 @@ static struct cell get_name(const struct pane *pane, const void *row, const stru
 static struct cell get_status(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	return cell_text(status_names[ROW(row)->status]);
+	return cell_text(diff_status_name((enum diff_status)ROW(row)->status));
 }
 
 static struct cell get_nr_ranks(const struct pane *pane, const void *row, const struct column *c)
@@ -259,171 +252,66 @@ static struct cell get_nr_ranks(const struct pane *pane, const void *row, const 
  * Lining up the rows
  */
 
-struct slot {
-	const char *name;
-	size_t nth;		/* the nth row of this name in its pane */
-	size_t row;		/* index into mp->rows */
-};
-
-static uint64_t hash_name(const char *s, size_t nth)
-{
-	uint64_t h = 0xcbf29ce484222325ULL ^ nth;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return hash_u64(h);
-}
-
-struct index {
-	struct slot *slots;
-	size_t alloc, nr;
-};
-
-/* The slot of (NAME, NTH): found, or empty (its name NULL) for the caller
- * to fill. */
-static struct slot *index_find(struct index *ix, const char *name, size_t nth)
-{
-	size_t i;
-
-	if (2 * (ix->nr + 1) > ix->alloc) {
-		struct slot *old = ix->slots;
-		size_t old_alloc = ix->alloc;
-
-		ix->alloc = ix->alloc ? 2 * ix->alloc : 256;
-		ix->slots = xcalloc(ix->alloc, sizeof(*ix->slots));
-		for (size_t k = 0; k < old_alloc; k++) {
-			if (!old[k].name)
-				continue;
-			for (i = hash_name(old[k].name, old[k].nth) & (ix->alloc - 1); ix->slots[i].name;
-			     i = (i + 1) & (ix->alloc - 1))
-				;
-			ix->slots[i] = old[k];
-		}
-		free(old);
-	}
-	for (i = hash_name(name, nth) & (ix->alloc - 1); ix->slots[i].name; i = (i + 1) & (ix->alloc - 1))
-		if (ix->slots[i].nth == nth && !strcmp(ix->slots[i].name, name))
-			return &ix->slots[i];
-	return &ix->slots[i];
-}
-
-/* How many rows called NAME pane P had before; a small counting index of
- * its own (names repeat only for distinct rows). */
-static size_t nth_of(struct index *counts, const char *name)
-{
-	struct slot *s = index_find(counts, name, 0);
-
-	if (!s->name) {
-		s->name = name;
-		s->row = 0;
-		counts->nr++;
-	}
-	return s->row++;
-}
-
-static struct mrow *new_row(struct multi_priv *mp, size_t *alloc, const char *name)
-{
-	struct mrow *r;
-
-	GROW(mp->rows, *alloc, mp->nr_rows + 1);
-	r = &mp->rows[mp->nr_rows++];
-	r->name = name;
-	r->side = NULL;		/* pointed into mp->sides once all are made */
-	r->status = ST_NONE;
-	return r;
-}
-
 /*
- * Rows lined up by name (the k-th row of a name with the k-th): the
- * primary pane's rows in its order, then the others' rows it lacks.
- * Side pointers are kept as (row, pane) pairs while the rows array grows.
+ * The rows of the inner panes lined up (model/diff.c's diff_align(): by
+ * name, the primary pane's order first), or by position; foot rows (an
+ * average) by position.  A row's name is its primary side's, else the
+ * first side's.
  */
 static void line_up(struct pane *pane, bool by_name, const void **rows_of[], size_t nr_of[],
 		    const void **foot_of[], size_t nr_foot_of[])
 {
 	struct multi_priv *mp = PRIV(pane);
-	size_t n = mp->nr_inner, alloc = 0, order[64], *ord = n <= 64 ? order : xmalloc(n * sizeof(*ord));
-	struct index ix = { 0 };
-	struct pairs {
-		size_t row, pane;
-		const void *r;
-	} *pairs = NULL;
-	size_t nr_pairs = 0, alloc_pairs = 0;
-	size_t k = 0, longest_foot = 0;
+	size_t n = mp->nr_inner, *idx = NULL, longest = 0, longest_foot = 0;
 
-	ord[k++] = mp->primary;
-	for (size_t i = 0; i < n; i++)
-		if (i != mp->primary)
-			ord[k++] = i;
-	for (size_t o = 0; o < n; o++) {
-		size_t i = ord[o];
-		struct index counts = { 0 };
-
-		for (size_t j = 0; j < nr_of[i]; j++) {
-			const char *name = mp->inner[i]->ops->row_name(mp->inner[i], rows_of[i][j]);
-			size_t row;
-
-			if (by_name) {
-				size_t nth = nth_of(&counts, name);
-				struct slot *s = index_find(&ix, name, nth);
-
-				if (!s->name) {
-					s->name = name;
-					s->nth = nth;
-					s->row = mp->nr_rows;
-					ix.nr++;
-					new_row(mp, &alloc, name);
-				}
-				row = s->row;
-			} else {
-				row = j;
-				while (mp->nr_rows <= j)
-					new_row(mp, &alloc, name);
-			}
-			GROW(pairs, alloc_pairs, nr_pairs + 1);
-			pairs[nr_pairs++] = (struct pairs){ row, i, rows_of[i][j] };
-		}
-		free(counts.slots);
+	for (size_t i = 0; i < n; i++) {
+		if (nr_of[i] > longest)
+			longest = nr_of[i];
 		if (nr_foot_of[i] > longest_foot)
 			longest_foot = nr_foot_of[i];
 	}
-	free(ix.slots);
+	if (by_name) {
+		const char ***names = xcalloc(n, sizeof(*names));
 
-	/* Foot rows (an average) line up by position. */
+		for (size_t i = 0; i < n; i++) {
+			names[i] = xmalloc((nr_of[i] ? nr_of[i] : 1) * sizeof(**names));
+			for (size_t j = 0; j < nr_of[i]; j++)
+				names[i][j] = mp->inner[i]->ops->row_name(mp->inner[i], rows_of[i][j]);
+		}
+		mp->nr_rows = diff_align((const char *const *const *)names, nr_of, n, mp->primary, &idx);
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+	} else {
+		mp->nr_rows = longest;
+		idx = xmalloc((longest ? longest : 1) * n * sizeof(*idx));
+		for (size_t r = 0; r < longest; r++)
+			for (size_t i = 0; i < n; i++)
+				idx[r * n + i] = r < nr_of[i] ? r : SIZE_MAX;
+	}
 	mp->nr_foot = longest_foot;
+	mp->rows = xcalloc(mp->nr_rows ? mp->nr_rows : 1, sizeof(*mp->rows));
 	mp->foot = xcalloc(longest_foot ? longest_foot : 1, sizeof(*mp->foot));
 	mp->sides = xcalloc((mp->nr_rows + longest_foot) * n + 1, sizeof(*mp->sides));
-	for (size_t r = 0; r < mp->nr_rows; r++)
-		mp->rows[r].side = &mp->sides[r * n];
-	for (size_t p = 0; p < nr_pairs; p++)
-		mp->rows[pairs[p].row].side[pairs[p].pane] = pairs[p].r;
-	for (size_t f = 0; f < longest_foot; f++) {
-		struct mrow *r = &mp->foot[f];
+	for (size_t r = 0; r < mp->nr_rows + longest_foot; r++) {
+		bool is_foot = r >= mp->nr_rows;
+		struct mrow *m = is_foot ? &mp->foot[r - mp->nr_rows] : &mp->rows[r];
 
-		r->side = &mp->sides[(mp->nr_rows + f) * n];
+		m->side = &mp->sides[r * n];
 		for (size_t i = 0; i < n; i++) {
-			if (f < nr_foot_of[i]) {
-				r->side[i] = foot_of[i][f];
-				if (!r->name || i == mp->primary)
-					r->name = mp->inner[i]->ops->row_name(mp->inner[i], foot_of[i][f]);
-			}
-		}
-	}
-	/* By position, a row's name is the primary pane's, else the first
-	 * side's. */
-	for (size_t r = 0; !by_name && r < mp->nr_rows; r++) {
-		struct mrow *m = &mp->rows[r];
+			size_t j = is_foot ? r - mp->nr_rows : idx[r * n + i];
 
-		for (size_t o = 0; o < n; o++) {
-			if (m->side[ord[o]]) {
-				m->name = mp->inner[ord[o]]->ops->row_name(mp->inner[ord[o]], m->side[ord[o]]);
-				break;
-			}
+			if (is_foot ? j < nr_foot_of[i] : j != SIZE_MAX)
+				m->side[i] = is_foot ? foot_of[i][j] : rows_of[i][j];
+		}
+		for (size_t o = 0; o < n && !m->name; o++) {
+			size_t i = o == 0 ? mp->primary : o <= mp->primary ? o - 1 : o;
+
+			if (m->side[i])
+				m->name = mp->inner[i]->ops->row_name(mp->inner[i], m->side[i]);
 		}
 	}
-	free(pairs);
-	if (ord != order)
-		free(ord);
+	free(idx);
 }
 
 /* ---------------------------------------------------------------------
@@ -633,12 +521,10 @@ static void set_status(struct pane *pane)
 	for (size_t i = 0; i < mp->nr_rows + mp->nr_foot; i++) {
 		struct mrow *r = i < mp->nr_rows ? &mp->rows[i] : &mp->foot[i - mp->nr_rows];
 		struct cell b, n;
-		double d, base, tol;
-		bool is_time;
 		int by = g;
 
 		if (!r->side[0] || !r->side[1]) {
-			r->status = r->side[1] ? ST_ADDED : ST_REMOVED;
+			r->status = r->side[1] ? DIFF_ADDED : DIFF_REMOVED;
 			continue;
 		}
 		if (by < 0)
@@ -651,20 +537,9 @@ static void set_status(struct pane *pane)
 			b = side_cell(pane, r, 0, &mp->groups[by]);
 			n = side_cell(pane, r, 1, &mp->groups[by]);
 		}
-		if (!is_number(b) || !is_number(n))
-			continue;
-		is_time = mp->groups[by].proto->kind == COL_TIME;
-		base = as_real(b);
-		d = as_real(n) - base;
-		tol = fabs(base) * DIFF_SAME_PCT / 100.0;
-		if (is_time && tol < DIFF_SAME_NS)
-			tol = DIFF_SAME_NS;
-		if (fabs(d) <= tol)
-			r->status = ST_SAME;
-		else if (is_time)
-			r->status = d > 0 ? ST_SLOWER : ST_FASTER;
-		else
-			r->status = d > 0 ? ST_MORE : ST_FEWER;
+		if (is_number(b) && is_number(n))
+			r->status = (uint8_t)diff_status_of(as_real(b), as_real(n),
+							    mp->groups[by].proto->kind == COL_TIME);
 	}
 }
 

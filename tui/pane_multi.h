@@ -17,12 +17,6 @@
 
 #include "pane.h"
 
-/* What a diff calls a row that is close enough to its base: a time within
- * 2% of the base's, or within 1 us (run-to-run noise of a GPU step is a
- * few percent; a microsecond is below what a trace resolves). */
-#define DIFF_SAME_PCT 2
-#define DIFF_SAME_NS 1000
-
 /* The form of OPS that SCOPE asks for: its diff form (SCOPE's set is a
  * diff), its form across ranks (a set of ranks, not PER_RANK), or OPS
  * itself (one profile, or a pane type that does not line up). */
