@@ -790,6 +790,9 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 
 	if (!set || ops->align == ALIGN_NONE || ops->align == ALIGN_SELF)
 		return ops;
+	/* Nodes of one rank's tree mean nothing in another's. */
+	if (set->kind == PROFSET_RANKS && scope->nr_under)
+		return ops;
 	if (set->kind == PROFSET_DIFF)
 		which = 0;
 	else if (set->kind == PROFSET_RANKS && !scope->per_rank)
