@@ -24,6 +24,7 @@ extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
+extern const struct parser summary_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
@@ -39,6 +40,7 @@ static const struct parser *const parsers[] = {
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
+	&summary_parser,	/* proftui --summary files */
 	NULL			/* end of the list */
 };
 
