@@ -35,6 +35,13 @@ const struct profset_member *profset_member_of(const struct profset *s, const st
 	return NULL;
 }
 
+const char *profset_source_of(const struct profile *p)
+{
+	const char *src = p->is_summary ? profile_meta_get(p, "summary", "source") : NULL;
+
+	return src && *src ? src : p->path;
+}
+
 static bool ends_with(const char *s, size_t n, const char *suffix, size_t *stem)
 {
 	size_t k = strlen(suffix);
@@ -260,7 +267,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 	}
 	w = xcalloc(s->nr, sizeof(*w));
 	for (size_t i = 0; i < s->nr; i++) {
-		const char *base = base_name(s->members[i].files), *span;
+		const char *base = base_name(profset_source_of(s->members[i].prof)), *span;
 		size_t len, span_len;
 
 		profset_worker_of(base, &len, &span, &span_len);

@@ -59,6 +59,10 @@ const struct profset_member *profset_member_of(const struct profset *s, const st
  */
 bool profset_worker_of(const char *base, size_t *worker_len, const char **span, size_t *span_len);
 
+/* The file P stands for: a summary's trace (what it says it summarises),
+ * else P's own path.  Workers are named after it. */
+const char *profset_source_of(const struct profile *p);
+
 /* What decides how whole profiles relate (filled by the loader). */
 struct profset_hints {
 	bool want_diff;		/* --diff */

@@ -18,6 +18,8 @@
 
 #include "../model/escape.h"
 #include "../model/profset.h"
+#include "../model/strbuf.h"
+#include "../model/summary.h"
 #include "../model/util.h"
 #include "../parsers/parser.h"
 #include "export.h"
@@ -53,6 +55,7 @@ struct options {
 	/* Several profiles (issue 12) */
 	bool diff, ranks;		/* --diff, --ranks: say how they relate */
 	const char *rank;		/* --rank R: that rank's own panes */
+	bool summary;			/* --summary: write a summary, not a pane */
 	unsigned jobs;			/* --jobs N: threads that load files */
 };
 
@@ -87,6 +90,8 @@ static void usage(FILE *out)
 	      "                        (traces with one world size and distinct ranks,\n"
 	      "                        or a log directory, are read so anyway)\n"
 	      "      --rank R          with ranks: the panes of rank R (or worker R) alone\n"
+	      "      --summary         write a summary of one trace to -o FILE: its tables,\n"
+	      "                        for opening with many others (proftui-summary(5))\n"
 	      "  -j, --jobs N          load N files at a time (default: one per core)\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
@@ -131,7 +136,7 @@ static bool parse_count(const char *s, size_t *out)
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
        OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_DIFF,
-       OPT_RANKS, OPT_RANK };
+       OPT_RANKS, OPT_RANK, OPT_SUMMARY };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -150,6 +155,7 @@ static const struct option long_options[] = {
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "ranks", no_argument, NULL, OPT_RANKS },
 	{ "rank", required_argument, NULL, OPT_RANK },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
@@ -262,6 +268,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_RANK:
 			o->rank = optarg;
 			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
 		case 'j': {
 			size_t n;
 
@@ -313,6 +322,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("%s", "no file to read");
 	if (o->drill && o->drill_re)
 		return usage_error("%s", "--drill and --drill-re do not go together");
+	if (o->summary && (!o->output || o->print))
+		return usage_error("%s", "--summary writes a file: say where with -o FILE (and no --print)");
 	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
 		return usage_error("%s", "--merge, --diff and --ranks do not go together");
 	return -1;
@@ -539,11 +550,75 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
 		rc = EXIT_INPUT;
 	}
+	if (!pane->nr_rows && pane->ops->empty_text) {
+		/* Why the table is empty, as the TUI's bar would say. */
+		char why[512];
+
+		pane->ops->empty_text(pane, why, sizeof(why));
+		escape_fprintf(stderr, "proftui: %s", why);
+		fputc('\n', stderr);
+	}
 out:
 	pane_free(pane);
 out_filters:
 	filter_free(filter);
 	filter_free(drill_re);
+	return rc;
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* --summary: P's summary (model/summary.h) into -o FILE, replaced whole
+ * (a temporary file beside it, renamed), or to standard output for "-". */
+static int write_summary(const struct profset *set, const struct profile *p, const struct options *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *tmp = NULL;
+	FILE *out = stdout;
+	int fd = -1, rc = 0;
+
+	if (set->kind != PROFSET_ONE) {
+		rc = usage_error("%s", "--summary summarises one profile: give it one trace");
+		goto out;
+	}
+	summary_write(p, &b);
+	if (strcmp(o->output, "-")) {
+		const char *slash = strrchr(o->output, '/');
+		size_t dir = slash ? (size_t)(slash - o->output) + 1 : 0;
+
+		tmp = xmalloc(dir + 32);
+		memcpy(tmp, o->output, dir);
+		strcpy(tmp + dir, ".proftui-summary-XXXXXX");
+		fd = mkstemp(tmp);
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+			fputc('\n', stderr);
+			if (fd >= 0)
+				close(fd);
+			rc = EXIT_INPUT;
+			goto out_tmp;
+		}
+		/* mkstemp makes 0600; a summary is an ordinary file. */
+		fchmod(fd, 0644 & ~current_umask());
+	}
+	if (fwrite(b.s, 1, b.len, out) != b.len || fflush(out) ||
+	    (out != stdout && (fclose(out) || rename(tmp, o->output)))) {
+		escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+		fputc('\n', stderr);
+		rc = EXIT_INPUT;
+	}
+out_tmp:
+	if (tmp && rc)
+		unlink(tmp);
+	free(tmp);
+out:
+	strbuf_release(&b);
 	return rc;
 }
 
@@ -598,6 +673,12 @@ int main(int argc, char **argv)
 	p = pick_shown(&set, &o, &scope, &member);
 	if (!p) {
 		rc = EXIT_USAGE;
+	} else if (o.summary) {
+		int failed = rc > 0;
+
+		rc = write_summary(&set, p, &o);
+		if (failed && !rc)
+			rc = EXIT_INPUT;
 	} else if (interactive) {
 		struct ui_options uo = {
 			.label = set.label, .filter = o.filter, .step = o.step, .sort = o.sort,

@@ -442,10 +442,10 @@ size_t rank_set_of(const struct pane *pane, struct rank_set *rs)
 	rs->labels = xcalloc(n, sizeof(*rs->labels));
 	rs->ranks = xcalloc(n, sizeof(*rs->ranks));
 	if (!set) {
-		const char *slash = strrchr(pane->prof->path, '/');
+		const char *path = profset_source_of(pane->prof), *slash = strrchr(path, '/');
 
 		rs->profs[0] = pane->prof;
-		rs->labels[0] = slash && slash[1] ? slash + 1 : pane->prof->path;
+		rs->labels[0] = slash && slash[1] ? slash + 1 : path;
 		rs->ranks[0] = pane->prof->dist.present && pane->prof->dist.rank >= 0
 				       ? pane->prof->dist.rank : 0;
 		return 1;

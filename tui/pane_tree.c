@@ -17,6 +17,7 @@
  * and the view, a walk of what is open, for a fold.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,12 @@ static void tree_load(struct pane *pane)
 	struct tree_priv *tp;
 	bool dev = p->has_device_time, host = false;
 
+	if (p->is_summary || (pane_diff_base(&pane->scope) && pane_diff_base(&pane->scope)->is_summary)) {
+		/* A summary has no tree: the pane says so (tree_empty_text). */
+		pane->priv = xcalloc(1, sizeof(struct tree_priv));
+		pane_add_column(pane, &tree_cols[0]);
+		return;
+	}
 	if (pane_diff_base(&pane->scope)) {
 		diff_load(pane);
 		return;
@@ -457,6 +464,11 @@ static void build_view(struct pane *pane)
 static void tree_rebuild(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
+
+	if (!pane->nr_rows) {
+		pane->nr_view = 0;	/* a summary: no tree */
+		return;
+	}
 
 	/* A fold changes neither the marks nor the order. */
 	if (!tp->fold_only)
@@ -804,6 +816,17 @@ static const struct pane_ops *tree_drill(const struct pane *pane, const void *ro
 	return &under_pane_ops;
 }
 
+static void tree_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	const struct profile *base = pane_diff_base(&pane->scope);
+
+	if (pane->prof->is_summary || (base && base->is_summary))
+		snprintf(buf, size, "the Tree needs the trace: a summary holds its tables, not the "
+				    "call tree");
+	else
+		snprintf(buf, size, "no calls");
+}
+
 static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
@@ -814,4 +837,5 @@ const struct pane_ops tree_pane_ops = {
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
 	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
 	.release = tree_release, .drill = tree_drill, .align = ALIGN_SELF,
+	.empty_text = tree_empty_text,
 };
