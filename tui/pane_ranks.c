@@ -6,7 +6,8 @@
  * Transfer and Synchronizing time, a bar of the split and the stragglers
  * marked.  A rank's row is the mean over its steps (the plugin's "all");
  * + unfolds its steps, [ and ] show one step's rows.  Enter on a rank
- * opens that rank alone in every pane (and again, every rank).
+ * opens that rank alone in every pane; back (q) in this pane, or Enter on
+ * that rank again, shows every rank.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,13 @@ static bool ranks_handle(struct pane *pane, enum action act, struct pane_request
 		return false;
 	all = &rp->rows[rp->first_of[r->member]];
 	switch (act) {
+	case ACT_BACK:
+		/* One rank shown alone: back is every rank (not quit). */
+		if (!pane->scope.per_rank)
+			return false;
+		req->open_rank = true;
+		req->rank = -1;
+		return true;
 	case ACT_DRILL:
 		req->open_rank = true;
 		/* Enter on the rank shown alone shows every rank again. */

@@ -374,6 +374,19 @@ static void set_run(struct ui *ui, int dir)
 	    ui->prof->run_title ? ui->prof->run_title : "");
 }
 
+/* The title: the files, or the one rank shown alone. */
+static void set_label(struct ui *ui)
+{
+	if (ui->per_rank)
+		snprintf(ui->label, sizeof(ui->label), "%s (rank %ld of %zu)",
+			 ui->set->members[ui->member].label,
+			 ui->set->members[ui->member].rank >= 0 ? (long)ui->set->members[ui->member].rank
+								 : ui->member,
+			 ui->set->nr);
+	else
+		snprintf(ui->label, sizeof(ui->label), "%s", ui->opt->label ? ui->opt->label : "");
+}
+
 /* Ranks: show member M alone in every pane (-1: every rank again), the
  * run and step kept where they exist. */
 static void show_member(struct ui *ui, long m)
@@ -398,8 +411,9 @@ static void show_member(struct ui *ui, long m)
 			ui->step = (ssize_t)i;
 	make_tabs(ui);
 	open_panes(ui);
+	set_label(ui);
 	if (m >= 0)
-		say(ui, false, "rank %s alone (Enter on it in Ranks again: every rank)",
+		say(ui, false, "rank %s alone (q in the Ranks pane: every rank)",
 		    ui->set->members[m].label);
 	else
 		say(ui, false, "every rank");
@@ -504,7 +518,7 @@ static void do_export(struct ui *ui)
 		char *saved = pane->title;
 
 		pane->title = path_title;
-		export_caption(pane, ui->opt->label, 0, caption, sizeof(caption));
+		export_caption(pane, ui->label, 0, caption, sizeof(caption));
 		pane->title = saved;
 	}
 	rows = export_to_path(pane, ui->edit.text, fmt, 0, caption, err, sizeof(err));
@@ -829,6 +843,12 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	ui.opt = opt;
 	ui.step = -1;
 	make_tabs(&ui);
+	set_label(&ui);
+	/* The ranks of a job open on the Ranks pane (by name: the UI knows
+	 * no pane type). */
+	for (int t = 0; set->kind == PROFSET_RANKS && !ui.per_rank && t < ui.nr_tabs; t++)
+		if (ui.tab_ops[t] == pane_ops_find("ranks"))
+			ui.tab = t;
 	codeset = nl_langinfo(CODESET);
 	ui.utf8 = !opt->ascii && codeset &&
 		  (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
