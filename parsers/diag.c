@@ -5,6 +5,7 @@
 
 #include "../model/escape.h"
 #include "../model/profile.h"
+#include "../model/strbuf.h"
 #include "diag.h"
 
 struct diag_kind {
@@ -42,11 +43,31 @@ static void report(struct diag *d, const struct pos *at, const char *level, cons
 	fputc('\n', d->out);
 }
 
+/* Keep the first error's text, escaped, for the Info pane. */
+static void keep_first_error(struct diag *d, const struct pos *at, const char *fmt, va_list ap)
+{
+	struct strbuf b = STRBUF_INIT;
+	char msg[1024], where[64] = "";
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (at && at->line)
+		snprintf(where, sizeof(where), "%llu:%llu: ", (unsigned long long)at->line,
+			 (unsigned long long)at->col);
+	strbuf_addstr(&b, where);
+	escape_add(&b, msg, strlen(msg));
+	d->first_error = b.s ? b.s : xstrdup("");
+}
+
 void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...)
 {
 	va_list ap;
 
 	d->nr_errors++;
+	if (!d->first_error) {
+		va_start(ap, fmt);
+		keep_first_error(d, at, fmt, ap);
+		va_end(ap);
+	}
 	va_start(ap, fmt);
 	report(d, at, "error", fmt, ap);
 	va_end(ap);
@@ -120,4 +141,6 @@ void diag_finish(struct diag *d)
 		k = next;
 	}
 	d->kinds = NULL;
+	free(d->first_error);
+	d->first_error = NULL;
 }

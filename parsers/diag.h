@@ -44,6 +44,10 @@ struct diag {
 	uint64_t nr_warnings;
 	bool is_held;			/* see diag_hold() */
 	struct diag_kind *kinds;	/* heap list, freed by diag_finish() */
+	/* The first error, escaped, as "LINE:COL: MSG" (no path, no level):
+	 * what the Info pane says stopped a load.  Heap, freed by
+	 * diag_finish(); NULL when there was none. */
+	char *first_error;
 };
 
 void diag_init(struct diag *d, const char *path, FILE *out, struct profile *p);
@@ -64,7 +68,8 @@ void diag_unhold(struct diag *d);
 /* Whether the next warning of KIND would be printed; callers skip working
  * out a position (a scan of the buffer) for one that would not. */
 bool diag_would_print(const struct diag *d, const char *kind);
-/* Print the "... and N more like this" lines and free the kind list. */
+/* Print the "... and N more like this" lines and free what D holds
+ * (first_error too: take it before). */
 void diag_finish(struct diag *d);
 
 #endif

@@ -171,7 +171,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		if (!(parser = detect_past_head(&in))) {
 			if (!input_failed(&in, &d))
 				diag_error(&d, NULL, "no parser recognises this file "
-					   "(see --list-formats; --format NAME forces one)");
+					   "(see --list-formats; -F NAME forces one)");
 			goto out_close;
 		}
 	}
@@ -186,6 +186,10 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 	rc = parser->parse(p, &in, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;
+	/* A load that kept what came before an error says where it
+	 * stopped, for as long as the profile is shown (Info). */
+	if (rc == 1 && d.first_error)
+		profile_meta(p, "load", "stopped at", d.first_error);
 	if (rc >= 0 && !ls->first) {
 		ls->first = parser;
 		ls->first_path = path;
@@ -193,6 +197,15 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 out_close:
 	input_close(&in);
 out:
+	/* A file of several that did not load says so beside the others. */
+	if (rc < 0 && d.first_error) {
+		size_t n = strlen(path) + strlen(d.first_error) + 3;
+		char *what = xmalloc(n);
+
+		snprintf(what, n, "%s: %s", path, d.first_error);
+		profile_meta(p, "load", "not loaded", what);
+		free(what);
+	}
 	diag_finish(&d);
 	return rc;
 }

@@ -519,6 +519,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,
 		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->label));
 	right[0] = '\0';
+	/* What was read before an error: never mistaken for the whole. */
+	if (ui->opt->load_failed)
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "partial  ");
 	if (pane->sort_col >= 0)
 		n += (size_t)snprintf(right + n, sizeof(right) - n, "sort: %s %s  ",
 				      pane->cols[pane->sort_col].title,

@@ -136,26 +136,45 @@ static size_t tree_prefix(const struct pane *pane, size_t i, char *buf, size_t s
 }
 
 /* Text in a Markdown table cell: a '|' would end the cell. */
-static void md_text(FILE *out, const char *s)
+static void md_text(struct strbuf *line, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
-			fputc('\\', out);
-		fputc(*s, out);
+			strbuf_addch(line, '\\');
+		strbuf_addch(line, *s);
 	}
 }
 
-static void put_padded(FILE *out, const char *s, size_t width, bool left, bool last)
+static void add_blanks(struct strbuf *line, size_t n)
+{
+	strbuf_grow(line, n);
+	memset(line->s + line->len, ' ', n);
+	line->len += n;
+	line->s[line->len] = '\0';
+}
+
+/* S in WIDTH cells, right- or left-aligned. */
+static void add_padded(struct strbuf *line, const char *s, size_t width, bool left)
 {
 	size_t w = u8_width(s, strlen(s));
 
-	if (!left)
-		for (size_t i = w; i < width; i++)
-			fputc(' ', out);
-	fputs(s, out);
-	if (left && !last)
-		for (size_t i = w; i < width; i++)
-			fputc(' ', out);
+	if (!left && w < width)
+		add_blanks(line, width - w);
+	strbuf_addstr(line, s);
+	if (left && w < width)
+		add_blanks(line, width - w);
+}
+
+/* End LINE: no blanks at its end (an empty last cell leaves none), one
+ * write for the whole line -- a tree of millions of rows is written at
+ * the speed of the disk, not of putc(). */
+static void end_line(struct strbuf *line, FILE *out)
+{
+	while (line->len && line->s[line->len - 1] == ' ')
+		line->len--;
+	strbuf_addch(line, '\n');
+	fwrite(line->s, 1, line->len, out);
+	strbuf_reset(line);
 }
 
 /* Rows to write: view rows 0..nr-1, then (FOOT) the summary rows. */
@@ -164,121 +183,144 @@ static const void *nth_row(const struct pane *pane, size_t i, size_t nr)
 	return i < nr ? pane_row(pane, i) : pane->foot[i - nr];
 }
 
-static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+/* A rule of dashes under the header (and above the summary rows). */
+static void add_rule(struct strbuf *line, const struct pane *pane, const size_t *width, bool md)
 {
-	size_t nr_cols = pane->nr_cols, total = nr + pane->nr_foot;
-	size_t *width = xcalloc(nr_cols, sizeof(*width));
-	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
-	char prefix[512];
-	size_t last = 0;
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		if (!exported(&pane->cols[c]))
+			continue;
+		if (md) {
+			strbuf_addstr(line, left_aligned(&pane->cols[c]) ? "|---" : "|--:");
+			continue;
+		}
+		if (line->len)
+			strbuf_addstr(line, "  ");
+		strbuf_grow(line, width[c]);
+		memset(line->s + line->len, '-', width[c]);
+		line->len += width[c];
+		line->s[line->len] = '\0';
+	}
+	if (md)
+		strbuf_addch(line, '|');
+}
 
-	for (size_t c = 0; c < nr_cols; c++)
-		if (exported(&pane->cols[c]))
-			last = c;
-	for (size_t c = 0; c < nr_cols; c++) {
-		const char *t = shown(pane->cols[c].title, &esc);
+/* Each column's width in txt: its widest cell (the tree's indentation
+ * counted in the name), at least its title. */
+static size_t *txt_widths(const struct pane *pane, size_t nr, struct strbuf *raw, struct strbuf *esc)
+{
+	size_t *width = xcalloc(pane->nr_cols ? pane->nr_cols : 1, sizeof(*width));
+	char prefix[512];
+
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const char *t = shown(pane->cols[c].title, esc);
 
 		width[c] = u8_width(t, strlen(t));
 	}
-	if (!md) {
-		for (size_t i = 0; i < total; i++) {
-			const void *row = nth_row(pane, i, nr);
-			size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
+		const void *row = nth_row(pane, i, nr);
+		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
-			for (size_t c = 0; c < nr_cols; c++) {
-				const char *s;
-				size_t w;
+		for (size_t c = 0; c < pane->nr_cols; c++) {
+			const char *s;
+			size_t w;
 
-				if (!exported(&pane->cols[c]))
-					continue;
-				s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-				w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
-				if (w > width[c])
-					width[c] = w;
-			}
+			if (!exported(&pane->cols[c]))
+				continue;
+			s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+			w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
+			if (w > width[c])
+				width[c] = w;
 		}
 	}
+	return width;
+}
+
+/* One row of the table into LINE: txt cells padded to WIDTH (NULL for
+ * md), the name after the tree's indentation PREFIX. */
+static void add_row(struct strbuf *line, const struct pane *pane, const void *row,
+		    const char *prefix, const size_t *width, struct strbuf *raw, struct strbuf *esc)
+{
+	bool first = true;
+
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const struct column *col = &pane->cols[c];
+		const char *s;
+		size_t start;
+
+		if (!exported(col))
+			continue;
+		s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+		if (!width) {
+			strbuf_addstr(line, "| ");
+			if (col->kind == COL_NAME)
+				strbuf_addstr(line, prefix);
+			md_text(line, s);
+			strbuf_addch(line, ' ');
+			continue;
+		}
+		if (!first)
+			strbuf_addstr(line, "  ");
+		first = false;
+		if (col->kind != COL_NAME || !*prefix) {
+			add_padded(line, s, width[c], left_aligned(col));
+			continue;
+		}
+		start = line->len;
+		strbuf_addstr(line, prefix);
+		strbuf_addstr(line, s);
+		if (u8_width(line->s + start, line->len - start) < width[c])
+			add_blanks(line, width[c] - u8_width(line->s + start, line->len - start));
+	}
+	if (!width)
+		strbuf_addch(line, '|');
+}
+
+static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+{
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT, line = STRBUF_INIT;
+	size_t *width = md ? NULL : txt_widths(pane, nr, &raw, &esc);
+	char prefix[512];
+	bool first = true;
+
 	if (caption)
 		fprintf(out, md ? "%s\n\n" : "# %s\n", shown(caption, &esc));
 	/* Header and rule. */
-	for (size_t c = 0; c < nr_cols; c++) {
+	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
 
 		if (!exported(col))
 			continue;
 		if (md) {
-			fputs("| ", out);
-			md_text(out, shown(col->title, &esc));
-			fputc(' ', out);
+			strbuf_addstr(&line, "| ");
+			md_text(&line, shown(col->title, &esc));
+			strbuf_addch(&line, ' ');
 		} else {
-			put_padded(out, shown(col->title, &esc), width[c], left_aligned(col), c == last);
-			if (c != last)
-				fputs("  ", out);
+			if (!first)
+				strbuf_addstr(&line, "  ");
+			add_padded(&line, shown(col->title, &esc), width[c], left_aligned(col));
 		}
+		first = false;
 	}
-	fputs(md ? "|\n" : "\n", out);
-	for (size_t c = 0; c < nr_cols; c++) {
-		if (!exported(&pane->cols[c]))
-			continue;
-		if (md) {
-			fputs(left_aligned(&pane->cols[c]) ? "|---" : "|--:", out);
-		} else {
-			for (size_t k = 0; k < width[c]; k++)
-				fputc('-', out);
-			if (c != last)
-				fputs("  ", out);
-		}
-	}
-	fputs(md ? "|\n" : "\n", out);
-	for (size_t i = 0; i < total; i++) {
-		const void *row = nth_row(pane, i, nr);
-		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
-
+	if (md)
+		strbuf_addch(&line, '|');
+	end_line(&line, out);
+	add_rule(&line, pane, width, md);
+	end_line(&line, out);
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
 		if (i == nr && !md) {
 			/* The summary rows under a rule of their own. */
-			for (size_t c = 0; c < nr_cols; c++) {
-				if (!exported(&pane->cols[c]))
-					continue;
-				for (size_t k = 0; k < width[c]; k++)
-					fputc('-', out);
-				if (c != last)
-					fputs("  ", out);
-			}
-			fputc('\n', out);
+			add_rule(&line, pane, width, false);
+			end_line(&line, out);
 		}
-		for (size_t c = 0; c < nr_cols; c++) {
-			const struct column *col = &pane->cols[c];
-			const char *s;
-
-			if (!exported(col))
-				continue;
-			s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-			if (md) {
-				fputs("| ", out);
-				if (col->kind == COL_NAME && pre)
-					fputs(prefix, out);
-				md_text(out, s);
-				fputc(' ', out);
-				continue;
-			}
-			if (col->kind == COL_NAME && pre) {
-				char *both = xmalloc(pre + strlen(s) + 1);
-
-				memcpy(both, prefix, pre);
-				strcpy(both + pre, s);
-				put_padded(out, both, width[c], true, c == last);
-				free(both);
-			} else {
-				put_padded(out, s, width[c], left_aligned(col), c == last);
-			}
-			if (c != last)
-				fputs("  ", out);
-		}
-		fputs(md ? "|\n" : "\n", out);
+		if (i >= nr || !tree_prefix(pane, i, prefix, sizeof(prefix)))
+			prefix[0] = '\0';
+		add_row(&line, pane, nth_row(pane, i, nr), prefix, width, &raw, &esc);
+		end_line(&line, out);
 	}
 	free(width);
 	strbuf_release(&raw);
 	strbuf_release(&esc);
+	strbuf_release(&line);
 	return (long)nr;
 }
 

@@ -6,6 +6,40 @@
 
 #include "format.h"
 
+/*
+ * "-123.456 us" for NEG, V = 123456, SUFFIX " us", into BUF (SIZE bytes,
+ * cut if it must): numbers are most of what an export writes, and a tree
+ * of millions of rows wants this without snprintf's parsing of a format.
+ * With THREE false, just "-123456" and the suffix.
+ */
+static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three, const char *suffix)
+{
+	char tmp[48];
+	size_t n = sizeof(tmp), len;
+
+	if (three) {
+		for (int i = 0; i < 3; i++) {
+			tmp[--n] = (char)('0' + v % 10);
+			v /= 10;
+		}
+		tmp[--n] = '.';
+	}
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		tmp[--n] = '-';
+	len = sizeof(tmp) - n;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, tmp + n, len);
+	for (; *suffix && len + 1 < size; suffix++)
+		buf[len++] = *suffix;
+	buf[len] = '\0';
+	return len;
+}
+
 /* |NS| rounded to DIGITS fewer decimal places, half away from zero. */
 static uint64_t scaled(int64_t ns, uint64_t div)
 {
@@ -34,35 +68,36 @@ static size_t trim_fraction(char *buf, int n, size_t size)
 size_t fmt_us(int64_t ns, char *buf, size_t size)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	if (!size)
+		return 0;
 	/* No trailing zeros, no bare point: "62969", "110.88". */
-	return trim_fraction(buf, snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
-					   m / 1000, m % 1000), size);
+	return trim_fraction(buf, (int)put_fixed(buf, size, ns < 0, m, true, ""), size);
 }
 
 size_t fmt_time(int64_t ns, char *buf, size_t size)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	const char *sign = ns < 0 ? "-" : "";
 	const char *unit;
 	uint64_t v;
-	int n;
 
+	if (!size)
+		return 0;
 	if (m == 0)
-		return (size_t)snprintf(buf, size, "0");
+		return put_fixed(buf, size, false, 0, false, "");
 	/* Three decimals of the unit that keeps the integer part below
 	 * 1000, as PyTorch's tables print (and with the same thresholds). */
 	if (m < 1000000) {
 		v = m;	/* ns: us with three decimals is exact */
-		unit = "us";
+		unit = " us";
 	} else if (m < 1000000000) {
 		v = scaled(ns, 1000);
-		unit = "ms";
+		unit = " ms";
 	} else {
 		v = scaled(ns, 1000000);
-		unit = "s";
+		unit = " s";
 	}
-	n = snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64 " %s", sign, v / 1000, v % 1000, unit);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	return put_fixed(buf, size, ns < 0, v, true, unit);
 }
 
 static size_t fmt_bytes(int64_t b, char *buf, size_t size)
@@ -139,8 +174,8 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 			return style == FMT_RAW ? fmt_us(v.v.i, buf, size) : fmt_time(v.v.i, buf, size);
 		if (kind == COL_BYTES && style == FMT_HUMAN)
 			return fmt_bytes(v.v.i, buf, size);
-		n = snprintf(buf, size, "%" PRId64, v.v.i);
-		break;
+		return put_fixed(buf, size, v.v.i < 0,
+				 v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i, false, "");
 	case CELL_REAL:
 		if (style == FMT_RAW)
 			return fmt_raw_real(v.v.d, buf, size);

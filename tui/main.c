@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,10 +112,16 @@ static void usage(FILE *out)
 
 /* Messages quote arguments, file names and names from the files: all of
  * them go out through escape_fprintf() (model/escape.h), never raw. */
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("proftui: ", stderr);
-	escape_fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	escape_vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'proftui --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -205,11 +212,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg)) {
-				char names[256], fmt[320];
+				char names[256];
 
-				snprintf(fmt, sizeof(fmt), "unknown pane '%%s' (%s)",
-					 pane_print_names(names, sizeof(names)));
-				return usage_error(fmt, optarg);
+				return usage_error("unknown pane '%s' (%s)", optarg,
+						   pane_print_names(names, sizeof(names)));
 			}
 			o->print = optarg;
 			break;
@@ -319,13 +325,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no file to read");
+		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
-		return usage_error("%s", "--drill and --drill-re do not go together");
+		return usage_error("--drill and --drill-re do not go together");
 	if (o->summary && (!o->output || o->print))
-		return usage_error("%s", "--summary writes a file: say where with -o FILE (and no --print)");
+		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
 	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
-		return usage_error("%s", "--merge, --diff and --ranks do not go together");
+		return usage_error("--merge, --diff and --ranks do not go together");
 	return -1;
 }
 
@@ -445,7 +451,7 @@ static const struct profile *pick_shown(const struct profset *set, const struct 
 	scope->run = run;
 	if (o->rank) {
 		if (set->kind != PROFSET_RANKS) {
-			usage_error("%s", "--rank picks one of the ranks of a job (see --ranks)");
+			usage_error("--rank picks one of the ranks of a job (see --ranks)");
 			return NULL;
 		}
 		for (m = 0; m < set->nr; m++) {
@@ -499,7 +505,7 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	}
 	if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
-			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
 					       "or --print ops (a kernel's ops)");
 			goto out_filters;
 		}
@@ -584,7 +590,7 @@ static int write_summary(const struct profset *set, const struct profile *p, con
 	int fd = -1, rc = 0;
 
 	if (set->kind != PROFSET_ONE) {
-		rc = usage_error("%s", "--summary summarises one profile: give it one trace");
+		rc = usage_error("--summary summarises one profile: give it one trace");
 		goto out;
 	}
 	summary_write(p, &b);

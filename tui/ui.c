@@ -877,6 +877,15 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	} else if (opt->load_failed && !ui.msg[0]) {
 		say(&ui, true, "the load stopped at an error; showing what was read before it "
 			       "(see Info)");
+	} else if (!ui.msg[0]) {
+		/* Dropped or clipped events: said once, then in Info. */
+		uint64_t nr = 0;
+
+		for (const struct warning *w = ui.prof->warnings; w; w = w->next)
+			nr += w->count;
+		if (nr)
+			say(&ui, false, "%llu warning%s while loading (see Info)",
+			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
 	if (!newterm(NULL, stdout, stdin)) {

@@ -3,8 +3,8 @@
 # Bad input through the whole program: each case must end with exit 2,
 # one "FILE[:LINE:COL]: error: ..." line, no crash, no hang, and no output
 # file -- neither a new one nor damage to one that was there.
-PROFTUI=${PROFTUI:-build/proftui}
-O=${O:-build}
+. "$(dirname "$0")/../test-lib.sh"
+need_proftui
 dir=$O/tests/badinput
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -23,7 +23,6 @@ awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$dir/deep.json"
 printf '{"traceEvents": [\000\000]}' >"$dir/nul.json"
 mkdir -p "$dir/a-directory"
 
-failed=0
 for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz wrong-top.json \
 	bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
 	out=$dir/out-$input.txt
@@ -49,11 +48,10 @@ for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz w
 		ls -A "$dir" | grep -q '^\.proftui-' && why="a temporary file was left behind"
 	fi
 	if [ -z "$why" ]; then
-		echo "PASS: badinput: $input"
+		pass "badinput: $input"
 	else
-		echo "FAIL: badinput: $input ($why)"
+		fail "badinput: $input ($why)"
 		head -n 3 "$dir/stderr"
-		failed=1
 	fi
 done
 # An unreadable file.  Root reads any file, so as root the binary runs as
@@ -80,14 +78,13 @@ chmod 000 "$dir/secret.json"
 unreadable "$dir/secret.json" >"$dir/stdout" 2>"$dir/stderr"
 rc=$?
 if [ "$rc" -eq 77 ]; then
-	echo "SKIP: badinput: an unreadable file (root, and no setpriv to drop it)"
+	skip "badinput: an unreadable file" "root, and no setpriv to drop it"
 elif [ "$rc" -eq 2 ] && grep -q 'secret.json: error: cannot open: Permission denied' "$dir/stderr" &&
 	[ "$(grep -c . "$dir/stderr")" -eq 1 ]; then
-	echo "PASS: badinput: an unreadable file"
+	pass "badinput: an unreadable file"
 else
-	echo "FAIL: badinput: an unreadable file (exit $rc)"
+	fail "badinput: an unreadable file (exit $rc)"
 	cat "$dir/stderr"
-	failed=1
 fi
 chmod 644 "$dir/secret.json"
 
@@ -117,11 +114,10 @@ hostile() {
 	cat "$hdir/stdout" "$hdir/stderr" "$hdir/export"* 2>/dev/null | grep -qF -- "$want_text" ||
 		[ -n "$why" ] || why="no '$want_text' in what it wrote"
 	if [ -z "$why" ]; then
-		echo "PASS: badinput: hostile text: $what"
+		pass "badinput: hostile text: $what"
 	else
-		echo "FAIL: badinput: hostile text: $what ($why)"
+		fail "badinput: hostile text: $what ($why)"
 		cat "$hdir/stderr" "$hdir/stdout" | head -n 5 | od -c | head -n 10
-		failed=1
 	fi
 }
 printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op", "ts": 1, "dur": 2, "pid": 1, "tid": 1}' \
@@ -187,7 +183,7 @@ trace=tests/golden/kineto/two-steps.json
 echo old >"$ldir/real.txt"
 ln -s real.txt "$ldir/rel.txt"
 echo old >"$ldir/abs-target.txt"
-ln -s "$PWD/$ldir/abs-target.txt" "$ldir/abs.txt"
+ln -s "$ldir/abs-target.txt" "$ldir/abs.txt"
 echo old >"$ldir/chain-end.txt"
 ln -s ../chain-end.txt "$ldir/sub/chain2.txt"
 ln -s sub/chain2.txt "$ldir/chain1.txt"
@@ -202,10 +198,9 @@ for case in rel.txt:real.txt abs.txt:abs-target.txt chain1.txt:chain-end.txt dan
 	[ -z "$why" ] && ! cmp -s "$ldir/want" "$ldir/$target" && why="$target does not hold the export"
 	[ -z "$why" ] && ls -A "$ldir" "$ldir/sub" | grep -q '^\.proftui-' && why="a temporary file was left"
 	if [ -z "$why" ]; then
-		echo "PASS: badinput: -o onto a symbolic link writes its target ($link)"
+		pass "badinput: -o onto a symbolic link writes its target ($link)"
 	else
-		echo "FAIL: badinput: -o onto a symbolic link writes its target ($link: $why)"
-		failed=1
+		fail "badinput: -o onto a symbolic link writes its target ($link: $why)"
 	fi
 done
 # ...but not a link someone else planted in a sticky shared directory
@@ -221,14 +216,13 @@ if [ "$(id -u)" -eq 0 ]; then
 	if [ "$rc" -eq 2 ] && [ "$(cat "$ldir/precious.txt")" = precious ] &&
 		grep -q 'out.txt: a symbolic link someone else owns, in a shared directory; not followed' \
 			"$ldir/stderr"; then
-		echo "PASS: badinput: a planted link in a sticky directory is refused"
+		pass "badinput: a planted link in a sticky directory is refused"
 	else
-		echo "FAIL: badinput: a planted link in a sticky directory is refused (exit $rc)"
+		fail "badinput: a planted link in a sticky directory is refused (exit $rc)"
 		cat "$ldir/stderr"
-		failed=1
 	fi
 else
-	echo "SKIP: badinput: a planted link in a sticky directory (needs root to plant it as another user)"
+	skip "badinput: a planted link in a sticky directory" "needs root to plant it as another user"
 fi
 
 # A file we may write in a directory we may not: no temporary file can be
@@ -262,11 +256,10 @@ why=
 [ -z "$why" ] && [ "$(stat -c %a "$wdir/ro/out.txt")" != 666 ] && why="its mode changed"
 [ -z "$why" ] && ls -A "$wdir/ro" | grep -q '^\.proftui-' && why="a temporary file was left"
 case $why in
-'') echo "PASS: badinput: a writable file in a read-only directory is written in place" ;;
-skip) echo "SKIP: badinput: a writable file in a read-only directory (root, and no setpriv)" ;;
+'') pass "badinput: a writable file in a read-only directory is written in place" ;;
+skip) skip "badinput: a writable file in a read-only directory" "root, and no setpriv" ;;
 *)
-	echo "FAIL: badinput: a writable file in a read-only directory is written in place ($why)"
-	failed=1
+	fail "badinput: a writable file in a read-only directory is written in place ($why)"
 	;;
 esac
 # In place, a write that cannot complete leaves the old contents: here the
@@ -278,15 +271,14 @@ printf 'old contents\n' >"$wdir/ro/out.txt"
 	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
 rc=$?
 if [ "$rc" -eq 77 ]; then
-	echo "SKIP: badinput: a failed in-place write (root, and no setpriv)"
+	skip "badinput: a failed in-place write" "root, and no setpriv"
 elif [ "$rc" -eq 2 ] && [ "$(cat "$wdir/ro/out.txt")" = "old contents" ] &&
 	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
-	echo "PASS: badinput: a failed in-place write leaves the old contents"
+	pass "badinput: a failed in-place write leaves the old contents"
 else
-	echo "FAIL: badinput: a failed in-place write leaves the old contents (exit $rc)"
+	fail "badinput: a failed in-place write leaves the old contents (exit $rc)"
 	cat "$ldir/stderr"
 	head -c 200 "$wdir/ro/out.txt"
-	failed=1
 fi
 # The same when the old file is larger than the limit: there is room, so
 # the write starts, stops at the limit, and the old contents go back.
@@ -297,15 +289,14 @@ cp "$wdir/ro/out.txt" "$ldir/old"
 	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
 rc=$?
 if [ "$rc" -eq 77 ]; then
-	echo "SKIP: badinput: an in-place write failing half-way (root, and no setpriv)"
+	skip "badinput: an in-place write failing half-way" "root, and no setpriv"
 elif [ "$rc" -eq 2 ] && cmp -s "$ldir/old" "$wdir/ro/out.txt" &&
 	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
-	echo "PASS: badinput: an in-place write failing half-way puts the old contents back"
+	pass "badinput: an in-place write failing half-way puts the old contents back"
 else
-	echo "FAIL: badinput: an in-place write failing half-way puts the old contents back (exit $rc)"
+	fail "badinput: an in-place write failing half-way puts the old contents back (exit $rc)"
 	cat "$ldir/stderr"
-	failed=1
 fi
 chmod 755 "$wdir/ro"
 rm -rf "$wdir"
-exit $failed
+test_done

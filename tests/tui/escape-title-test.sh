@@ -3,12 +3,12 @@
 # the warnings printed before it starts: an OSC 0 (set the title) from the
 # file must not change the terminal's title.  tmux keeps what a program
 # set as #{pane_title}, so a raw sequence anywhere shows there.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 pane_title() { $T display-message -p -t t '#{pane_title}'; }
 not_pwned() { [ "$(pane_title)" != PWNED ]; }
 # A name in a warning on stderr, before curses starts.
 tui_start "$PROFTUI tests/golden/errors/hostile.json"
-tui_wait 'sort: Host self' || tui_done
+tui_wait 'sort: Host self'
 check "a warning's name leaves the title alone" not_pwned
 check "names shown escaped" tui_wait 'evil\x1b]0;PWNED\x07op'
 tui_keys 5
@@ -16,7 +16,7 @@ check "Info's values escaped" tui_wait 'value\x1b]52'
 check "Info leaves the title alone" not_pwned
 # A column title and a step category from the file (the Steps pane).
 tui_start "$PROFTUI tests/golden/errors/hostile-steps.json"
-tui_wait 'Steps' || tui_done
+tui_wait 'Steps'
 tui_keys 3
 check "a column title from the file, escaped" tui_wait 'Ker\x1b]0;PWNED\x07nel'
 check "a step name from the file, escaped" tui_wait '7\x1b]0;PWNED\x07'

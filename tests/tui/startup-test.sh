@@ -1,6 +1,6 @@
 #!/bin/sh
 # The first screen: Operators sorted by device self time, tabs, status, hint.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 check "opens on the Operators pane" tui_wait 'sort: Dev self'
 check "the first screen" tui_expect startup

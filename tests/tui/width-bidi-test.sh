@@ -3,9 +3,9 @@
 # U+2066...) are shown escaped ("\u202e"), and each row keeps its columns
 # in line: a terminal draws them as nothing, or reorders the row, while a
 # layout that counted them as one cell each pushed the numbers around.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/errors/bidi.json"
-tui_wait 'sort: Host self' || tui_done
+tui_wait 'sort: Host self'
 check "a right-to-left override, escaped" tui_wait 'rlo\u202eabc'
 check "zero-width characters, escaped" tui_wait 'zw\u200bsp\u200dzwj\ufeffbom'
 # Every row's call count (1) starts in the same screen column.

@@ -28,6 +28,19 @@ static void test_times(void)
 	CHECK_STR(b, "1000.000 ms");
 	fmt_time(1234500, b, sizeof(b));
 	CHECK_STR(b, "1.235 ms");
+	fmt_time(-45800000, b, sizeof(b));
+	CHECK_STR(b, "-45.800 ms");
+	fmt_us(0, b, sizeof(b));
+	CHECK_STR(b, "0");
+	/* The extremes, and a buffer too small: cut, still terminated. */
+	fmt_us(INT64_MIN, b, sizeof(b));
+	CHECK_STR(b, "-9223372036854775.808");
+	fmt_time(INT64_MAX, b, sizeof(b));
+	CHECK_STR(b, "9223372036.855 s");
+	CHECK_EQ(fmt_time(45800000, b, 4), 3);
+	CHECK_STR(b, "45.");
+	CHECK_EQ(fmt_cell(COL_COUNT, cell_int(INT64_MIN), FMT_HUMAN, b, sizeof(b)), 20);
+	CHECK_STR(b, "-9223372036854775808");
 }
 
 static void test_cells(void)
