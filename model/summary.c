@@ -162,8 +162,9 @@ struct group {
 	uint8_t flags;
 	uint64_t calls;
 	int64_t host_self, host_total, dev_self, dev_total, min, max;
-	double bpsm, occ;		/* the kernels' (key) */
+	double bpsm_wsum, occ_wsum;	/* kernels: Σ value × duration */
 	bool has_bpsm, has_occ;
+	size_t name;			/* its number in the name table */
 };
 
 struct groups {
@@ -173,63 +174,37 @@ struct groups {
 	size_t nr_slots;
 };
 
-static uint64_t key_hash(const void *key, long bucket, uint64_t bpsm, uint64_t occ)
-{
-	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket * 31 + bpsm * 7 + occ));
-}
-
 static const void *key_of(const struct node *n)
 {
 	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
 }
 
-static uint64_t bits(double d, bool has)
+static uint64_t key_hash(const void *key, long bucket)
 {
-	uint64_t u = 0;
-
-	if (has)
-		memcpy(&u, &d, sizeof(u));
-	return u ^ has;
+	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket));
 }
 
-static double attr_real(const struct node *n, const char *key, bool *has)
+static struct group *group_for(struct groups *g, const struct node *n, long bucket)
 {
-	const struct attr *a = attr_find(n->attrs, key);
-
-	*has = a && (a->type == ATTR_DOUBLE || a->type == ATTR_INT);
-	return !*has ? 0 : a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i;
-}
-
-static struct group *group_for(struct groups *g, const struct node *n, long bucket, bool kernel)
-{
-	bool has_b = false, has_o = false;
-	double b = kernel ? attr_real(n, "blocks_per_sm", &has_b) : 0;
-	double o = kernel ? attr_real(n, "occupancy_pct", &has_o) : 0;
-	uint64_t bb = bits(b, has_b), ob = bits(o, has_o);
 	const void *key = key_of(n);
-	size_t i;
 	struct group *r;
+	size_t i;
 
 	if (2 * (g->nr + 1) > g->nr_slots) {
 		free(g->slots);
 		g->nr_slots = g->nr_slots ? 2 * g->nr_slots : 1024;
 		g->slots = xcalloc(g->nr_slots, sizeof(*g->slots));
 		for (size_t k = 0; k < g->nr; k++) {
-			const struct group *e = &g->v[k];
-
-			for (i = key_hash(key_of(e->first), e->bucket, bits(e->bpsm, e->has_bpsm),
-					  bits(e->occ, e->has_occ)) & (g->nr_slots - 1);
+			for (i = key_hash(key_of(g->v[k].first), g->v[k].bucket) & (g->nr_slots - 1);
 			     g->slots[i]; i = (i + 1) & (g->nr_slots - 1))
 				;
 			g->slots[i] = k + 1;
 		}
 	}
-	for (i = key_hash(key, bucket, bb, ob) & (g->nr_slots - 1); g->slots[i];
-	     i = (i + 1) & (g->nr_slots - 1)) {
+	for (i = key_hash(key, bucket) & (g->nr_slots - 1); g->slots[i]; i = (i + 1) & (g->nr_slots - 1)) {
 		struct group *e = &g->v[g->slots[i] - 1];
 
-		if (key_of(e->first) == key && e->bucket == bucket && bits(e->bpsm, e->has_bpsm) == bb &&
-		    bits(e->occ, e->has_occ) == ob)
+		if (key_of(e->first) == key && e->bucket == bucket)
 			return e;
 	}
 	GROW(g->v, g->alloc, g->nr + 1);
@@ -238,10 +213,6 @@ static struct group *group_for(struct groups *g, const struct node *n, long buck
 	r->first = n;
 	r->bucket = bucket;
 	r->min = r->max = -1;
-	r->bpsm = b;
-	r->occ = o;
-	r->has_bpsm = has_b;
-	r->has_occ = has_o;
 	g->slots[i] = ++g->nr;
 	return r;
 }
@@ -252,6 +223,17 @@ static void minmax(struct group *r, int64_t lo, int64_t hi)
 		r->min = lo;
 	if (hi >= 0 && hi > r->max)
 		r->max = hi;
+}
+
+/* A kernel's attribute as aggregate.c reads it, counted into *WSUM. */
+static void weigh(const struct node *n, const char *key, double *wsum, bool *has)
+{
+	const struct attr *a = attr_find(n->attrs, key);
+
+	if (!a)
+		return;
+	*has = true;
+	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)n->device_total_ns;
 }
 
 struct walk {
@@ -288,7 +270,7 @@ static bool visit(struct node *n, void *ctx)
 
 	if (node_is_op_row(n)) {
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
-		r = group_for(&w->ops, n, b, false);
+		r = group_for(&w->ops, n, b);
 		r->flags |= n->flags;
 		r->calls += n->calls;
 		r->host_self += n->host_self_ns;
@@ -298,7 +280,7 @@ static bool visit(struct node *n, void *ctx)
 		minmax(r, n->min_ns, n->max_ns);
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
-		r = group_for(&w->kernels, n, b, true);
+		r = group_for(&w->kernels, n, b);
 		r->flags |= n->flags;
 		r->calls += n->calls;
 		r->dev_self += n->device_self_ns;
@@ -307,6 +289,8 @@ static bool visit(struct node *n, void *ctx)
 			minmax(r, n->device_total_ns, n->device_total_ns);
 		else
 			minmax(r, n->min_ns, n->max_ns);
+		weigh(n, "blocks_per_sm", &r->bpsm_wsum, &r->has_bpsm);
+		weigh(n, "occupancy_pct", &r->occ_wsum, &r->has_occ);
 	}
 	return true;
 }
@@ -324,52 +308,85 @@ static bool steps_partition(const struct profile *p)
 	return true;
 }
 
-static void write_group(struct strbuf *b, const struct group *r, bool kernel, int64_t start)
+/* A row's start: the start of its step ("sN"), after the last step
+ * ("-"), or, one row per trace row, its own. */
+static void write_at(struct strbuf *b, const struct group *r, bool by_node)
 {
-	if (kernel)
-		fmt(b, "kernel\t%" PRId64 "\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
-		       "\t%" PRId64,
-		    start, r->flags, r->calls, r->dev_self, r->dev_total, r->min, r->max);
+	if (by_node)
+		fmt(b, "\t%" PRId64, r->first->start_ns);
+	else if (r->bucket >= 0)
+		fmt(b, "\ts%ld", r->bucket);
 	else
-		fmt(b, "op\t%" PRId64 "\t%s\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
-		       "\t%" PRId64 "\t%" PRId64 "\t%" PRId64,
-		    start, node_kind_name(r->first->kind), r->flags, r->calls, r->host_self,
-		    r->host_total, r->dev_self, r->dev_total, r->min, r->max);
-	name_eol(b, r->first->name);
-	if (!kernel) {
-		write_attrs(b, "attr", r->first->attrs);
-		return;
+		strbuf_add(b, "\t-", 2);
+}
+
+/* A duration-weighted mean as the Kernels pane makes it (missing values
+ * counted as 0), or "-" when no kernel of the row had the value. */
+static void write_mean(struct strbuf *b, double wsum, bool has, int64_t dur)
+{
+	if (!has)
+		strbuf_add(b, "\t-", 2);
+	else
+		fmt(b, "\t%.17g", dur > 0 ? wsum / (double)dur : 0.0);
+}
+
+static void write_group(struct strbuf *b, const struct group *r, bool kernel, bool by_node)
+{
+	strbuf_addstr(b, kernel ? "kernel" : "op");
+	write_at(b, r, by_node);
+	if (kernel) {
+		fmt(b, "\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, r->flags,
+		    r->calls, r->dev_self, r->dev_total, r->min, r->max);
+		write_mean(b, r->bpsm_wsum, r->has_bpsm, r->dev_total);
+		write_mean(b, r->occ_wsum, r->has_occ, r->dev_total);
+	} else {
+		fmt(b, "\t%s\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+		       "\t%" PRId64 "\t%" PRId64,
+		    node_kind_name(r->first->kind), r->flags, r->calls, r->host_self, r->host_total,
+		    r->dev_self, r->dev_total, r->min, r->max);
 	}
-	/* The key's two first, then what else the first kernel had. */
-	if (r->has_bpsm)
-		fmt(b, "attr\tblocks_per_sm\td\t%.17g\n", r->bpsm);
-	if (r->has_occ)
-		fmt(b, "attr\toccupancy_pct\td\t%.17g\n", r->occ);
+	fmt(b, "\t%zu\n", r->name);
 	for (const struct attr *a = r->first->attrs; a; a = a->next)
-		if (strcmp(a->key, "blocks_per_sm") && strcmp(a->key, "occupancy_pct"))
+		if (!kernel || (strcmp(a->key, "blocks_per_sm") && strcmp(a->key, "occupancy_pct")))
 			write_attr(b, "attr", a);
 }
 
-/* The start a row of bucket B gets: its step's start, or for no step a
- * time in none (after the last step's end; never 0, which means
- * "untimed"). */
-static int64_t bucket_start(const struct profile *p, const struct group *r, bool by_node)
-{
-	int64_t after = 1;
+/* The name table: each name once, numbered as first written. */
+struct names {
+	const char **v;
+	size_t nr, alloc;
+	size_t *slots;			/* index + 1, keyed by the interned pointer */
+	size_t nr_slots;
+};
 
-	if (by_node)
-		return r->first->start_ns;
-	if (r->bucket >= 0)
-		return p->steps[r->bucket].start_ns;
-	for (size_t i = 0; i < p->nr_steps; i++)
-		if (p->steps[i].end_ns > after)
-			after = p->steps[i].end_ns;
-	return after;
+static size_t name_id(struct names *t, const char *name)
+{
+	size_t i;
+
+	if (2 * (t->nr + 1) > t->nr_slots) {
+		free(t->slots);
+		t->nr_slots = t->nr_slots ? 2 * t->nr_slots : 256;
+		t->slots = xcalloc(t->nr_slots, sizeof(*t->slots));
+		for (size_t k = 0; k < t->nr; k++) {
+			for (i = hash_ptr(t->v[k]) & (t->nr_slots - 1); t->slots[i];
+			     i = (i + 1) & (t->nr_slots - 1))
+				;
+			t->slots[i] = k + 1;
+		}
+	}
+	for (i = hash_ptr(name) & (t->nr_slots - 1); t->slots[i]; i = (i + 1) & (t->nr_slots - 1))
+		if (t->v[t->slots[i] - 1] == name)
+			return t->slots[i] - 1;
+	GROW(t->v, t->alloc, t->nr + 1);
+	t->v[t->nr] = name;
+	t->slots[i] = ++t->nr;
+	return t->nr - 1;
 }
 
 void summary_write(const struct profile *p, struct strbuf *b)
 {
 	struct walk w = { .p = p };
+	struct names names = { 0 };
 	struct rank_local rl;
 
 	fmt(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
@@ -420,16 +437,28 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	 * one per row of the trace, each with its own start. */
 	w.by_node = !(p->has_timeline && steps_partition(p));
 	node_walk(p->root, visit, &w);
+	rank_local_of(p, &rl);
+	/* Every name once, then rows that number them (a kernel's name is
+	 * often longer than all its numbers). */
 	for (size_t i = 0; i < w.ops.nr; i++)
-		write_group(b, &w.ops.v[i], false, bucket_start(p, &w.ops.v[i], w.by_node));
+		w.ops.v[i].name = name_id(&names, w.ops.v[i].first->name);
 	for (size_t i = 0; i < w.kernels.nr; i++)
-		write_group(b, &w.kernels.v[i], true, bucket_start(p, &w.kernels.v[i], w.by_node));
+		w.kernels.v[i].name = name_id(&names, w.kernels.v[i].first->name);
+	for (size_t i = 0; i < rl.nr_calls; i++)
+		name_id(&names, rl.calls[i].name);
+	for (size_t i = 0; i < names.nr; i++) {
+		strbuf_addstr(b, "name");
+		name_eol(b, names.v[i]);
+	}
+	for (size_t i = 0; i < w.ops.nr; i++)
+		write_group(b, &w.ops.v[i], false, w.by_node);
+	for (size_t i = 0; i < w.kernels.nr; i++)
+		write_group(b, &w.kernels.v[i], true, w.by_node);
 	free(w.ops.v);
 	free(w.ops.slots);
 	free(w.kernels.v);
 	free(w.kernels.slots);
 
-	rank_local_of(p, &rl);
 	for (size_t i = 0; i < rl.nr_steps; i++)
 		fmt(b, "overlap\t%zu\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", i,
 		    rl.steps[i].computation, rl.steps[i].overlap, rl.steps[i].communication,
@@ -442,8 +471,10 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		    c->size_bytes, c->start_ns, c->end_ns, c->nr_ranges);
 		for (size_t j = 0; j < c->nr_ranges; j++)
 			fmt(b, "\t%" PRId64 "\t%" PRId64, c->ranges[j].start, c->ranges[j].end);
-		name_eol(b, c->name);
+		fmt(b, "\t%zu\n", name_id(&names, c->name));
 	}
 	rank_local_release(&rl);
+	free(names.v);
+	free(names.slots);
 	strbuf_addstr(b, "end\n");
 }

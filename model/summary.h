@@ -28,23 +28,24 @@
  *   cats    N NAME...                step categories
  *   step    START END TOTAL CAT... NAME   (a category is -1 where none)
  *   stepattr KEY TYPE VALUE          of the step before (TYPE i, n, d, s)
- *   op      START KIND FLAGS CALLS HOSTSELF HOSTTOTAL DEVSELF DEVTOTAL MIN MAX NAME
- *   kernel  START FLAGS CALLS DEVSELF DEVTOTAL MIN MAX NAME
+ *   name    TEXT                     the names rows refer to, numbered from 0
+ *   op      AT KIND FLAGS CALLS HOSTSELF HOSTTOTAL DEVSELF DEVTOTAL MIN MAX NAMENR
+ *   kernel  AT FLAGS CALLS DEVSELF DEVTOTAL MIN MAX BLOCKS/SM OCCUPANCY NAMENR
  *   attr    KEY TYPE VALUE           of the op or kernel before
  *   overlap STEP COMPUTATION OVERLAP COMMUNICATION OTHER
  *   comm    HAS_COMMUNICATION
- *   call    STEP BYTES START END N S1 E1 ... SN EN NAME
+ *   call    STEP BYTES START END N S1 E1 ... SN EN NAMENR
  *   end
  *
  * An op or kernel record is the sum of the trace's nodes of one name that
  * started in one step, in the order the trace's walk first met each
- * (name, step), with START that step's start (for the nodes of no step,
- * a time after the last): summed over the steps they are the trace's
- * rows, in its order, and within one step they are the step's.  Kernels
- * of one name split further by their blocks per SM and occupancy (attr
- * records), so the duration-weighted means come out the same.  Where
- * steps overlap (or a profile has no times) each row of the trace is a
- * record of its own, with its own start.
+ * (name, step); AT is "sN" (the start of step N) or "-" (a time after the
+ * last step, for the nodes of no step): summed over the steps they are
+ * the trace's rows, in its order, and within one step they are the
+ * step's.  A kernel record carries its kernels' duration-weighted blocks
+ * per SM and occupancy ("-" where none had them), so the Kernels pane's
+ * means come out the trace's.  Where steps overlap (or a profile has no
+ * times) each row of the trace is a record of its own, AT its start.
  */
 #ifndef MODEL_SUMMARY_H
 #define MODEL_SUMMARY_H

@@ -18,7 +18,7 @@
 #define MAX_FIELDS 4096
 
 /* Records in the order they must come. */
-enum stage { S_HEAD, S_META, S_CATS, S_STEPS, S_ROWS, S_OVERLAP, S_COMM, S_END };
+enum stage { S_HEAD, S_META, S_CATS, S_STEPS, S_NAMES, S_ROWS, S_OVERLAP, S_COMM, S_END };
 
 struct sum {
 	struct profile *p;
@@ -35,6 +35,10 @@ struct sum {
 	bool has_communication;
 	struct comm_call *calls;	/* heap; ranges in the arena */
 	size_t nr_calls, alloc_calls;
+	const char **names;		/* the name table (heap; names interned) */
+	size_t nr_names, alloc_names;
+	int64_t after_steps;		/* the start "-" means */
+	bool after_known;
 };
 
 /* An error at field FIELD of the current line (its column). */
@@ -173,14 +177,66 @@ static int read_step(struct sum *s)
 	return 0;
 }
 
+/* Field F: a number of the name table. */
+static int get_name(struct sum *s, size_t f, const char **name)
+{
+	int64_t i;
+
+	if (get_range(s, f, 0, (int64_t)s->nr_names - 1, &i))
+		return -1;
+	*name = s->names[i];
+	return 0;
+}
+
+/* Field F: a row's start -- "sN", the start of step N; "-", after the
+ * last step; else nanoseconds. */
+static int get_at(struct sum *s, size_t f, int64_t *at)
+{
+	const char *v = s->field[f];
+	int64_t i;
+
+	if (!strcmp(v, "-")) {
+		if (!s->after_known) {
+			s->after_steps = 1;
+			for (size_t k = 0; k < s->p->nr_steps; k++)
+				if (s->p->steps[k].end_ns > s->after_steps)
+					s->after_steps = s->p->steps[k].end_ns;
+			s->after_known = true;
+		}
+		*at = s->after_steps;
+		return 0;
+	}
+	if (v[0] == 's') {
+		if (!num_int(v + 1, strlen(v + 1), &i) || i < 0 || i >= (int64_t)s->p->nr_steps)
+			return fail(s, f, "no such step");
+		*at = s->p->steps[i].start_ns;
+		return 0;
+	}
+	return get_int(s, f, at);
+}
+
+/* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */
+static int get_mean(struct sum *s, size_t f, struct node *n, const char *key)
+{
+	double d;
+
+	if (!strcmp(s->field[f], "-"))
+		return 0;
+	if (!num_double(s->field[f], strlen(s->field[f]), &d))
+		return fail(s, f, "expected a number or -");
+	attr_set_double(s->p, &n->attrs, key, d);
+	return 0;
+}
+
 static int read_row(struct sum *s, bool kernel)
 {
-	size_t nf = kernel ? 9 : 12, len, f = 1;
+	size_t nf = kernel ? 11 : 12, f = 1;
 	int64_t start, flags, calls, v[6];
 	enum node_kind kind = NODE_KERNEL;
+	const char *name;
 	struct node *n;
 
-	if (want_fields(s, nf, kernel ? "kernel" : "op") || get_int(s, f++, &start))
+	if (want_fields(s, nf, kernel ? "kernel" : "op") || get_at(s, f++, &start))
 		return -1;
 	if (!kernel) {
 		if (!strcmp(s->field[f], "op"))
@@ -196,9 +252,9 @@ static int read_row(struct sum *s, bool kernel)
 	for (size_t i = 0; i < (kernel ? 4u : 6u); i++)
 		if (get_int(s, f++, &v[i]))
 			return -1;
-	if (get_text(s, nf - 1, &len))
+	if (get_name(s, nf - 1, &name))
 		return -1;
-	n = node_new(s->p, s->p->root, kind, s->field[nf - 1], len);
+	n = node_new_interned(s->p, s->p->root, kind, name);
 	n->start_ns = start;
 	n->flags = (uint8_t)flags;
 	n->calls = (uint64_t)calls;
@@ -207,6 +263,8 @@ static int read_row(struct sum *s, bool kernel)
 		n->device_total_ns = v[1];
 		n->min_ns = v[2];
 		n->max_ns = v[3];
+		if (get_mean(s, f, n, "blocks_per_sm") || get_mean(s, f + 1, n, "occupancy_pct"))
+			return -1;
 	} else {
 		n->host_self_ns = v[0];
 		n->host_total_ns = v[1];
@@ -216,7 +274,7 @@ static int read_row(struct sum *s, bool kernel)
 		n->max_ns = v[5];
 	}
 	if (n->min_ns < -1 || n->max_ns < -1)
-		return fail(s, nf - 3, "a least or greatest call time below -1");
+		return fail(s, kernel ? 6 : 10, "a least or greatest call time below -1");
 	s->last_row = n;
 	return 0;
 }
@@ -224,7 +282,7 @@ static int read_row(struct sum *s, bool kernel)
 static int read_call(struct sum *s)
 {
 	int64_t step, bytes, start, end, nr;
-	size_t len;
+	const char *name;
 	struct comm_call *c;
 
 	if (s->nr < 7)
@@ -233,14 +291,14 @@ static int read_call(struct sum *s)
 	    get_range(s, 2, -1, INT64_MAX, &bytes) || get_int(s, 3, &start) || get_int(s, 4, &end) ||
 	    get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
 		return -1;
-	if (want_fields(s, 7 + 2 * (size_t)nr, "call") || get_text(s, s->nr - 1, &len))
+	if (want_fields(s, 7 + 2 * (size_t)nr, "call") || get_name(s, s->nr - 1, &name))
 		return -1;
 	if (end < start)
 		return fail(s, 4, "a call that ends before it starts");
 	GROW(s->calls, s->alloc_calls, s->nr_calls + 1);
 	c = &s->calls[s->nr_calls];
 	memset(c, 0, sizeof(*c));
-	c->name = profile_intern(s->p, s->field[s->nr - 1], len);
+	c->name = name;
 	c->step = (int32_t)step;
 	c->size_bytes = bytes;
 	c->start_ns = start;
@@ -349,6 +407,11 @@ static int read_record(struct sum *s)
 		if (!s->last_step)
 			return fail(s, 0, "'stepattr' before any 'step'");
 		return read_attr(s, &s->last_step->attrs);
+	} else if (!strcmp(r, "name")) {
+		if (enter(s, S_NAMES, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
+			return -1;
+		GROW(s->names, s->alloc_names, s->nr_names + 1);
+		s->names[s->nr_names++] = profile_intern(p, s->field[1], len);
 	} else if (!strcmp(r, "op") || !strcmp(r, "kernel")) {
 		if (enter(s, S_ROWS, r))
 			return -1;
@@ -472,6 +535,7 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 		store_rank_local(&s);
 	free(s.overlap);
 	free(s.calls);
+	free(s.names);
 	return rc;
 }
 

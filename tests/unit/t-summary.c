@@ -187,8 +187,12 @@ static void test_bad(void)
 		  "bad.summary:3:1: error: 'source' comes too late (records go in the documented order)");
 	CHECK_STR(refused("proftui-summary\t1\nop\t1\top\t0\tx\t0\t0\t0\t0\t-1\t-1\tmm\nend\n"),
 		  "bad.summary:2:11: error: expected an integer");
-	CHECK_STR(refused("proftui-summary\t1\nop\t1\top\t0\t1\t0\t0\t0\t0\t-1\t-1\tm\\q\nend\n"),
-		  "bad.summary:2:27: error: bad escape in text (\\\\, \\t, \\n, \\r or \\xNN)");
+	CHECK_STR(refused("proftui-summary\t1\nname\tm\\q\nend\n"),
+		  "bad.summary:2:6: error: bad escape in text (\\\\, \\t, \\n, \\r or \\xNN)");
+	CHECK_STR(refused("proftui-summary\t1\nname\tk\nkernel\t-\t0\t1\t0\t0\t-1\t-1\t-\t-\t5\nend\n"),
+		  "bad.summary:3:28: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t1\nname\tk\nkernel\ts0\t0\t1\t0\t0\t-1\t-1\t-\t-\t0\nend\n"),
+		  "bad.summary:3:8: error: no such step");
 	CHECK_STR(refused("proftui-summary\t1\ncall\t0\t-1\t0\t1\t0\tnccl:all_reduce\nend\n"),
 		  "bad.summary:2:6: error: number out of range");
 	CHECK_STR(refused("proftui-summary\t1\ncall\t-1\t-1\t0\t1\t2\t0\t1\tnccl:all_reduce\nend\n"),
