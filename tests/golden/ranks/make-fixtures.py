@@ -7,6 +7,8 @@
 #   ranks/job/worker{0,1,2}.pt.trace.json: three ranks of one NCCL job, two steps
 #   each; per step a GEMM kernel and one nccl:all_reduce whose kernel starts
 #   later on some ranks (they wait for the last one), and worker2 is slow.
+#   ranks/spans/worker{0,1}.{1000,2000}.pt.trace.json: two workers of a job of
+#   two, two spans each (the second slower), as torch-tb-profiler names spans.
 #   diff/{base,new}.json: one step each; new drops aten::relu, adds aten::gelu,
 #   makes aten::mm's kernel slower and aten::add's faster, keeps aten::copy_.
 import json, os
@@ -15,7 +17,7 @@ def ev(cat, name, ts, dur, tid=1, pid=1, **args):
     return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid, "ts": ts, "dur": dur,
             "args": args}
 
-def rank_trace(rank, gemm, nccl_start, step_len):
+def rank_trace(rank, gemm, nccl_start, step_len, world=3):
     events, corr = [], 0
     for s in range(2):
         t0 = 1000 + s * 2000
@@ -39,7 +41,7 @@ def rank_trace(rank, gemm, nccl_start, step_len):
             "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB",
                                   "totalGlobalMem": 85198045184, "computeMajor": 8,
                                   "computeMinor": 0, "numSms": 108}],
-            "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": 3},
+            "distributedInfo": {"backend": "nccl", "rank": rank, "world_size": world},
             "traceEvents": events}
 
 def diff_trace(new):
@@ -63,5 +65,10 @@ def write(path, doc):
 write("tests/golden/ranks/job/worker0.pt.trace.json", rank_trace(0, 300, 540, 1600))
 write("tests/golden/ranks/job/worker1.pt.trace.json", rank_trace(1, 320, 560, 1600))
 write("tests/golden/ranks/job/worker2.pt.trace.json", rank_trace(2, 400, 600, 1800))
+os.makedirs("tests/golden/ranks/spans", exist_ok=True)
+for w, gemm in ((0, 300), (1, 320)):
+    write(f"tests/golden/ranks/spans/worker{w}.1000.pt.trace.json", rank_trace(w, gemm, 540, 1600, 2))
+    write(f"tests/golden/ranks/spans/worker{w}.2000.pt.trace.json",
+          rank_trace(w, gemm + 100, 560, 1700, 2))
 write("tests/golden/diff/base.json", diff_trace(False))
 write("tests/golden/diff/new.json", diff_trace(True))
