@@ -357,7 +357,8 @@ static int walk_dir(const char *dir, struct file_list *out, char *err, size_t si
 		files_release(&dirs);
 		return 0;
 	}
-	qsort(dirs.v, dirs.nr, sizeof(*dirs.v), cmp_str);
+	if (dirs.nr)
+		qsort(dirs.v, dirs.nr, sizeof(*dirs.v), cmp_str);
 	for (size_t i = 0; i < dirs.nr && !rc; i++) {
 		struct file_list sub = { 0 };
 
