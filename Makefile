@@ -99,14 +99,24 @@ check: tests
 asan:
 	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
-# Both runs, then one combined total: what .ci/run and README call.  Each
+# The loading threads (input.c's reader, Kineto's model thread) under
+# ThreadSanitizer, on the corpus plain, gzipped and cut: tests/tsan.sh.
+TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer
+tsan:
+	@$(MAKE) --no-print-directory O=build-tsan CFLAGS="-O1 -g $(TSAN_FLAGS)" \
+		LDFLAGS="$(TSAN_FLAGS)" build-tsan/$(PROG) build-tsan/tests/unit/t-input
+	@O=build-tsan PROFTUI=build-tsan/$(PROG) sh tests/run.sh tests/tsan.sh
+
+# Every run, then one combined total: what .ci/run and README call.  Each
 # log ends with its make's exit status, which tests/total.sh weighs too.
 check-all:
 	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; \
 	echo "# exit $$?" >>$(O)-check.log; cat $(O)-check.log
 	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; \
 	echo "# exit $$?" >>$(O)-asan.log; cat $(O)-asan.log
-	@sh tests/total.sh $(O)-check.log $(O)-asan.log
+	@$(MAKE) --no-print-directory tsan >$(O)-tsan.log 2>&1; \
+	echo "# exit $$?" >>$(O)-tsan.log; cat $(O)-tsan.log
+	@sh tests/total.sh $(O)-check.log $(O)-asan.log $(O)-tsan.log
 
 # Install what the build and the tests need on Debian (root or sudo).
 deps:
@@ -158,9 +168,9 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5
 
 clean:
-	rm -rf build build-asan build-fuzz build-*.log
+	rm -rf build build-asan build-tsan build-fuzz build-*.log
 
-.PHONY: all tests check asan check-all deps run golden bench fuzz install uninstall clean
+.PHONY: all tests check asan tsan check-all deps run golden bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -270,14 +270,12 @@ struct launch_index {
 	size_t nr, alloc;
 };
 
+/* Keyed (siphash.h): the fields are the file's, and FNV-1a, used here
+ * before, has collisions one can construct, which no mixing after it
+ * would have undone. */
 static uint64_t launch_hash(const struct launch *l)
 {
-	const unsigned char *b = (const unsigned char *)l;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < sizeof(*l); i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return hash_u64(h);
+	return siphash13(&hash_key, l, sizeof(*l));
 }
 
 static void launch_index_free(struct launch_index *ix)

@@ -20,7 +20,7 @@ extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
 extern const struct parser tb_json_parser;
 extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
-	trtexec_log_parser, trex_metadata_parser;
+	trtexec_log_parser, trex_metadata_parser, trex_device_parser;
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
@@ -37,6 +37,7 @@ static const struct parser *const parsers[] = {
 	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
 	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
 	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
+	&trex_device_parser,	/* trex's <engine>.metadata.json: GPU properties */
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */

@@ -4,9 +4,10 @@
  * global), carry out the action, redraw.  Painting is draw.c's; this file
  * only changes state.
  *
- * The terminal is restored whatever happens: endwin() on the way out, in
- * die()'s hook, and (ncurses' own handlers) on SIGINT, SIGTERM and
- * SIGTSTP, which ncurses also resumes from with a full redraw.
+ * The terminal is restored whatever happens: term.c owns it (every fatal
+ * signal, flow control), endwin() runs on the way out and in die()'s
+ * hook, and ncurses' own handlers take SIGINT, SIGTERM and SIGTSTP, which
+ * it also resumes from with a full redraw.
  */
 #include <curses.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "../model/util.h"
 #include "export.h"
 #include "pane_multi.h"
+#include "term.h"
 #include "ui_int.h"
 
 /* The tab a pane-NAME action shows, or -1. */
@@ -782,12 +784,6 @@ static int read_key(void)
 	return (int)ch;
 }
 
-static void end_curses(void)
-{
-	if (!isendwin())
-		endwin();
-}
-
 /* Apply the command line's initial sort, step and filter. */
 static void apply_options(struct ui *ui)
 {
@@ -888,20 +884,13 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
-	if (!newterm(NULL, stdout, stdin)) {
+	if (term_start()) {
 		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		free_panes(&ui);
 		keymap_release(&ui.km);
 		return 1;
 	}
-	die_hook = end_curses;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
 	ui.color = !opt->no_color && has_colors();
 	draw_init_colors(&ui);
 
@@ -925,8 +914,7 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 			a = ACT_BACK;
 		act(&ui, a);
 	}
-	end_curses();
-	die_hook = NULL;
+	term_end();
 	free_panes(&ui);
 	free(ui.filter_before);
 	keymap_release(&ui.km);
