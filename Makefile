@@ -171,10 +171,11 @@ install: $(O)/$(PROG)
 	install -m 755 $(O)/$(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
 	install -m 644 man/proftui.1 $(DESTDIR)$(MANDIR)/man1/proftui.1
 	install -m 644 man/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+	install -m 644 man/proftui-summary.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/man1/proftui.1 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
+	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-*.log

@@ -481,9 +481,16 @@ static bool number_node(struct node *n, void *ctx)
 void profile_finish(struct profile *p)
 {
 	struct finish_ctx f = { p, 0 };
+	bool device = p->has_device_time, timeline = p->has_timeline;
 
 	p->has_device_time = false;
 	p->has_timeline = false;
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
+	/* A summary states both of the trace it was made from; its rows
+	 * alone may not show them (device time only off the rows). */
+	if (p->is_summary) {
+		p->has_device_time = device;
+		p->has_timeline = timeline;
+	}
 }

@@ -25,7 +25,10 @@
 	X(STEPS, steps, "Steps", 1, A) \
 	X(TREE, tree, "Tree", 1, A) \
 	X(INFO, info, "Info", 1, A) \
+	X(RANKS, ranks, "Ranks", 1, A) \
+	X(COMM, comm, "Comm ops", 1, A) \
 	X(DRILL, drill, "Drill-down", 0, A) \
+	X(UNDER, under, "Ops under", 0, A) \
 	X(HELP, help, "Help", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
