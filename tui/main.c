@@ -20,12 +20,17 @@
 #include <unistd.h>
 
 #include "../model/escape.h"
+#include "../model/profset.h"
+#include "../model/strbuf.h"
+#include "../model/summary.h"
 #include "../model/util.h"
+#include "../parsers/gunzip.h"
 #include "../parsers/parser.h"
 #include "export.h"
 #include "keymap.h"
 #include "loading.h"
 #include "pane.h"
+#include "pane_multi.h"
 #include "shortnames.h"
 #include "ui.h"
 
@@ -53,6 +58,11 @@ struct options {
 	bool ascii, no_color;
 	bool keep_going;		/* print what a failed load kept */
 	bool merge;			/* sum whole profiles given together */
+	/* Several profiles (issue 12) */
+	bool diff, ranks;		/* --diff, --ranks: say how they relate */
+	const char *rank;		/* --rank R: that rank's own panes */
+	bool summary;			/* --summary: write a summary, not a pane */
+	unsigned jobs;			/* --jobs N: threads that load files */
 	/* Reading names, the mouse (issue 15) */
 	bool short_names;		/* --short-names */
 	bool no_mouse;			/* --no-mouse */
@@ -80,8 +90,18 @@ static void usage(FILE *out)
 	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
 	      "                        rows before a cut, the other files); the exit\n"
 	      "                        status is still 2\n"
-	      "      --merge           sum whole profiles given together (without it, two\n"
-	      "                        are an error; files of one run always merge)\n"
+	      "      --merge           sum whole profiles given together (files of one run\n"
+	      "                        always merge)\n"
+	      "      --diff            compare two profiles: BASE, then NEW (two whole\n"
+	      "                        profiles given together are a diff anyway, unless\n"
+	      "                        they are ranks of one job)\n"
+	      "      --ranks           read the files as the ranks (workers) of one job\n"
+	      "                        (traces with one world size and distinct ranks,\n"
+	      "                        or a log directory, are read so anyway)\n"
+	      "      --rank R          with ranks: the panes of rank R (or worker R) alone\n"
+	      "      --summary         write a summary of one trace to -o FILE: its tables,\n"
+	      "                        for opening with many others (proftui-summary(5))\n"
+	      "  -j, --jobs N          load N files at a time (default: one per core)\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
 	      "      --list-panes      list the panes --print takes and exit\n"
@@ -134,8 +154,8 @@ static bool parse_count(const char *s, size_t *out)
 }
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE,
-       OPT_SHORT_NAMES, OPT_NO_MOUSE };
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_DIFF,
+       OPT_RANKS, OPT_RANK, OPT_SUMMARY, OPT_SHORT_NAMES, OPT_NO_MOUSE };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -151,6 +171,11 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep-going", no_argument, NULL, 'k' },
 	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "ranks", no_argument, NULL, OPT_RANKS },
+	{ "rank", required_argument, NULL, OPT_RANK },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
 	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
@@ -197,7 +222,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:j:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg)) {
@@ -254,6 +279,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_MERGE:
 			o->merge = true;
 			break;
+		case OPT_DIFF:
+			o->diff = true;
+			break;
+		case OPT_RANKS:
+			o->ranks = true;
+			break;
+		case OPT_RANK:
+			o->rank = optarg;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case 'j': {
+			size_t n;
+
+			if (!parse_count(optarg, &n) || n == 0 || n > 4096)
+				return usage_error("--jobs wants a number of threads, not '%s'", optarg);
+			o->jobs = (unsigned)n;
+			break;
+		}
 		case 'F':
 			if (!parser_find(optarg))
 				return usage_error("unknown input format '%s' (see --list-formats)",
@@ -291,7 +336,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("proftui %s\n", PROFTUI_VERSION);
+			printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
 			return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -303,12 +348,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
 		return usage_error("--drill and --drill-re do not go together");
+	if (o->summary && (!o->output || o->print))
+		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
+	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
+		return usage_error("--merge, --diff and --ranks do not go together");
 	return -1;
 }
 
 /* The files to load, for loading.c's callback. */
 struct load_job {
-	struct profile *p;
+	struct profset *set;
 	const char *const *paths;
 	size_t nr;
 };
@@ -317,24 +366,7 @@ static int load_files(void *ctx, const struct load_options *lo)
 {
 	struct load_job *j = ctx;
 
-	return profile_load(j->p, j->paths, j->nr, lo);
-}
-
-static char *label_of(char **paths, int n)
-{
-	size_t len = 1;
-	char *s;
-
-	for (int i = 0; i < n; i++)
-		len += strlen(paths[i]) + 3;
-	s = xmalloc(len);
-	s[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (i)
-			strcat(s, " + ");
-		strcat(s, paths[i]);
-	}
-	return s;
+	return profset_load(j->set, j->paths, j->nr, lo);
 }
 
 static const struct step *find_step(const struct profile *p, const char *name)
@@ -482,11 +514,58 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
-static int print_pane(const struct profile *first, const struct profile *p, const struct options *o,
+/* The profile the panes show, and the scope that says what else is open:
+ * the new run of a diff, the first rank (or --rank's) of a set of ranks,
+ * the one profile; --run picks the run of each.  NULL after a message. */
+static const struct profile *pick_shown(const struct profset *set, const struct options *o,
+					struct pane_scope *scope, long *member)
+{
+	size_t run = o->run ? o->run - 1 : 0, m = set->kind == PROFSET_DIFF ? 1 : 0;
+	const struct profile *p;
+
+	memset(scope, 0, sizeof(*scope));
+	scope->set = set->kind == PROFSET_ONE ? NULL : set;
+	scope->run = run;
+	if (o->rank) {
+		if (set->kind != PROFSET_RANKS) {
+			usage_error("--rank picks one of the ranks of a job (see --ranks)");
+			return NULL;
+		}
+		for (m = 0; m < set->nr; m++) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
+			if (!strcmp(set->members[m].label, o->rank) ||
+			    (set->members[m].rank >= 0 && !strcmp(num, o->rank)))
+				break;
+		}
+		if (m == set->nr) {
+			escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)",
+				       o->rank, set->nr, set->label);
+			fputc('\n', stderr);
+			return NULL;
+		}
+		scope->per_rank = true;
+	}
+	for (size_t i = 0; i < set->nr; i++) {
+		if (!profile_run(set->members[i].prof, run)) {
+			escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", run + 1,
+				       set->members[i].files, profile_nr_runs(set->members[i].prof));
+			fputc('\n', stderr);
+			return NULL;
+		}
+	}
+	p = profile_run(set->members[m].prof, run);
+	scope->first_run = set->members[m].prof;
+	*member = (long)m;
+	return p;
+}
+
+static int print_pane(const struct pane_scope *shown, const struct profile *p, const struct options *o,
 		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
-	struct pane_scope scope = { .first_run = first, .drill_re = drill_re };
+	struct pane_scope scope = *shown;
 	struct pane *pane;
 	char err[512], caption[1024];
 	int rc = 0;
@@ -513,8 +592,8 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 			/* The op (or kernel) must be there: an empty table
 			 * would pass for "it launched nothing". */
 			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
-			struct pane_scope in = { .step = scope.step, .first_run = first };
-			struct pane *names = pane_new(is_op ? &ops_pane_ops : &kernels_pane_ops, p, &in);
+			struct pane *names = pane_open(is_op ? &ops_pane_ops : &kernels_pane_ops, p,
+						       &scope);
 
 			if (!pane_seek(names, o->drill)) {
 				rc = no_such_name(names, o->drill, is_op ? "op" : "kernel", scope.step);
@@ -526,7 +605,8 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		ops = &drill_pane_ops;
 	}
 	scope.expand_all = true;	/* print every row of a tree */
-	pane = pane_new(ops, p, &scope);
+	scope.drill_re = drill_re;
+	pane = pane_open(ops, p, &scope);
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
 
@@ -567,12 +647,111 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
 		rc = EXIT_INPUT;
 	}
+	if (!pane->nr_rows && pane->ops->empty_text) {
+		/* Why the table is empty, as the TUI's bar would say. */
+		char why[512];
+
+		pane->ops->empty_text(pane, why, sizeof(why));
+		escape_fprintf(stderr, "proftui: %s", why);
+		fputc('\n', stderr);
+	}
 out:
 	pane_free(pane);
 out_filters:
 	filter_free(filter);
 	filter_free(drill_re);
 	return rc;
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* --summary: P's summary (model/summary.h) into -o FILE, replaced whole
+ * (a temporary file beside it, renamed), or to standard output for "-". */
+static int write_summary(const struct profset *set, const struct profile *p, const struct options *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *tmp = NULL;
+	FILE *out = stdout;
+	int fd = -1, rc = 0;
+
+	if (set->kind != PROFSET_ONE) {
+		rc = usage_error("--summary summarises one profile: give it one trace");
+		goto out;
+	}
+	summary_write(p, &b);
+	if (strcmp(o->output, "-")) {
+		const char *slash = strrchr(o->output, '/');
+		size_t dir = slash ? (size_t)(slash - o->output) + 1 : 0;
+
+		tmp = xmalloc(dir + 32);
+		memcpy(tmp, o->output, dir);
+		strcpy(tmp + dir, ".proftui-summary-XXXXXX");
+		fd = mkstemp(tmp);
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+			fputc('\n', stderr);
+			if (fd >= 0)
+				close(fd);
+			rc = EXIT_INPUT;
+			goto out_tmp;
+		}
+		/* mkstemp makes 0600; a summary is an ordinary file. */
+		fchmod(fd, 0644 & ~current_umask());
+	}
+	if (fwrite(b.s, 1, b.len, out) != b.len || fflush(out) ||
+	    (out != stdout && (fclose(out) || rename(tmp, o->output)))) {
+		escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+		fputc('\n', stderr);
+		rc = EXIT_INPUT;
+	}
+out_tmp:
+	if (tmp && rc)
+		unlink(tmp);
+	free(tmp);
+out:
+	strbuf_release(&b);
+	return rc;
+}
+
+/*
+ * Hold what goes to stderr (fd 2: stdio or not) while the screen is up
+ * (HOLD true), and add it to *MESSAGES when done (HOLD false).
+ */
+static void stderr_hold(bool hold, char **messages)
+{
+	static FILE *held;
+	static int saved = -1;
+	char buf[4096];
+	size_t n, len;
+
+	fflush(stderr);
+	if (hold) {
+		held = tmpfile();
+		saved = held ? dup(STDERR_FILENO) : -1;
+		if (saved >= 0)
+			dup2(fileno(held), STDERR_FILENO);
+		return;
+	}
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	saved = -1;
+	rewind(held);
+	len = *messages ? strlen(*messages) : 0;
+	while ((n = fread(buf, 1, sizeof(buf), held)) > 0) {
+		*messages = xrealloc(*messages, len + n + 1);
+		memcpy(*messages + len, buf, n);
+		len += n;
+		(*messages)[len] = '\0';
+	}
+	fclose(held);
 }
 
 /* The first line of MESSAGES, into BUF; NULL when there is none. */
@@ -588,11 +767,14 @@ int main(int argc, char **argv)
 {
 	struct options o = { .format = EXPORT_TXT };
 	struct load_options lo = { .err = stderr };
-	struct profile first, *p = NULL;
+	struct profset set = { 0 };
+	struct pane_scope scope;
+	const struct profile *p = NULL;
 	struct filter *filter = NULL, *drill_re = NULL;
 	struct load_job job;
-	char *label, *messages = NULL;
+	char *messages = NULL;
 	bool interactive;
+	long member = 0;
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -611,17 +793,23 @@ int main(int argc, char **argv)
 	}
 	lo.format = o.input_format;
 	lo.merge = o.merge;
-	label = label_of(argv + optind, argc - optind);
-	profile_init(&first, label);
-	job.p = &first;
+	lo.diff = o.diff;
+	lo.ranks = o.ranks;
+	lo.jobs = o.jobs;
+	job.set = &set;
 	job.paths = (const char *const *)argv + optind;
 	job.nr = (size_t)(argc - optind);
 	/* Interactive, the screen is up at once and the load runs behind
 	 * its progress; its messages wait until the screen is gone. */
 	if (interactive)
-		rc = loading_run(load_files, &job, &lo, label, &messages);
+		rc = loading_run(load_files, &job, &lo, job.nr == 1 ? job.paths[0] : "the files",
+				 &messages);
 	else
 		rc = loading_batch(load_files, &job, &lo);
+	if (rc == -2) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* Batch output is all or nothing: a file that failed to load (even
 	 * one that kept what came before the error) prints no table, unless
 	 * --keep-going asks for what was kept.  The TUI opens what was kept
@@ -630,31 +818,44 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	p = o.run ? profile_run(&first, o.run - 1) : &first;
+	if (interactive && !set.nr) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	/* Its words for stderr wait, while the screen is up, with the
+	 * load's. */
+	if (interactive)
+		stderr_hold(true, &messages);
+	p = pick_shown(&set, &o, &scope, &member);
+	if (interactive)
+		stderr_hold(false, &messages);
 	if (!p) {
-		if (interactive)
-			ui_term_end();
-		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
-			       profile_nr_runs(&first));
-		fputc('\n', stderr);
 		rc = EXIT_USAGE;
+	} else if (o.summary) {
+		int failed = rc > 0;
+
+		rc = write_summary(&set, p, &o);
+		if (failed && !rc)
+			rc = EXIT_INPUT;
 	} else if (interactive) {
 		char msg[512];
 		struct ui_options uo = {
-			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
+			.label = set.label, .filter = o.filter, .step = o.step, .sort = o.sort,
 			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
 			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
-			.load_failed = rc > 0, .short_names = o.short_names, .no_mouse = o.no_mouse,
+			.load_failed = rc > 0, .run = scope.run,
+			.rank = scope.per_rank ? member : -1,
+			.short_names = o.short_names, .no_mouse = o.no_mouse,
 			.message = first_line(messages, msg, sizeof(msg)),
 		};
 
-		rc = ui_run(&first, p, &uo);
+		rc = ui_run(&set, &uo);
 	} else {
 		int failed = rc > 0;
 		struct shortnames *sn = o.short_names ? shortnames_new(p, false) : NULL;
 
 		export_set_short_names(sn);
-		rc = print_pane(&first, p, &o, label, filter, drill_re);
+		rc = print_pane(&scope, p, &o, set.label, filter, drill_re);
 		filter = drill_re = NULL;
 		export_set_short_names(NULL);
 		shortnames_free(sn);
@@ -671,7 +872,6 @@ out:
 	free(messages);
 	filter_free(filter);
 	filter_free(drill_re);
-	profile_release(&first);
-	free(label);
+	profset_release(&set);
 	return rc;
 }

@@ -46,6 +46,7 @@
 
 struct pane;
 struct column;
+struct profset;
 
 typedef struct cell col_get(const struct pane *pane, const void *row, const struct column *col);
 
@@ -62,6 +63,12 @@ struct column {
 				   rather than cut (the help's Meaning) */
 	char *owned;		/* heap key/title of a generated column, or NULL */
 	char *owned_title;
+	/* Several profiles (pane_multi.c): the JSON/CSV key when it is not
+	 * the key with "_us" for times ("device_self_us_delta"), and whether
+	 * sorting goes by the magnitude (a change either way: |delta|). */
+	const char *json_key;
+	bool sort_by_magnitude;
+	char *owned_json_key;
 };
 
 /* Which way a drill-down goes. */
@@ -81,6 +88,17 @@ struct pane_scope {
 	const struct profile *first_run;	/* Info lists every run from here */
 	bool expand_all;		/* hierarchical panes: nothing folded (--print) */
 	const void *arg;		/* a pane type's own argument (help) */
+	/* Several profiles (model/profset.h): a diff shows its base against
+	 * pane->prof (the new one); across ranks, panes show every rank (the
+	 * run RUN of each) unless PER_RANK asks for pane->prof alone (a rank
+	 * opened from the Ranks pane).  NULL: one profile. */
+	const struct profset *set;
+	size_t run;
+	bool per_rank;
+	/* The ops under these nodes only (a diff Tree node's ops): of
+	 * pane->prof, and in a diff the base's. */
+	const struct node *const *under, *const *base_under;
+	size_t nr_under, nr_base_under;
 };
 
 /* What a pane's handle() asks of the UI beyond changing itself. */
@@ -93,6 +111,20 @@ struct pane_request {
 	 * GO_NAME (a name the profile holds: it outlives the request). */
 	const struct pane_ops *go_to;
 	const char *go_name;
+	/* Ranks: show this member of the set alone in every pane (-1: every
+	 * rank again). */
+	bool open_rank;
+	long rank;
+};
+
+/* How a pane type's rows line up across several profiles (pane_multi.c
+ * makes the diff and across-ranks forms of a pane from it). */
+enum pane_align {
+	ALIGN_NONE,		/* it shows pane->prof alone */
+	ALIGN_BY_NAME,		/* rows of one name match (the k-th of a name the
+				   k-th: distinct rows may share names) */
+	ALIGN_BY_POSITION,	/* the i-th row matches the i-th (steps) */
+	ALIGN_SELF,		/* it reads scope.set itself (the diff Tree) */
 };
 
 struct detail;
@@ -102,6 +134,9 @@ struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
 	const char *const *aliases;	/* more --print names, NULL-ended */
 	bool follows_step;	/* [ and ] narrow it to a step */
+	enum pane_align align;	/* several profiles: see enum pane_align */
+	/* Whether its tab is shown for SCOPE over PROF; NULL: always. */
+	bool (*available)(const struct profile *prof, const struct pane_scope *scope);
 	enum drill_to print_drill;	/* --print NAME --drill X: this way */
 
 	/* Fill pane->rows and pane->cols (and the default sort) from

@@ -500,13 +500,20 @@ static void tl_detail(const struct pane *pane, const void *row, struct detail *d
 	detail_node(d, BLOCK(row)->node);
 }
 
+/* A tab where there are times to draw, for one profile (a diff or the
+ * ranks of a job together are not one timeline; one rank alone is). */
+static bool tl_available(const struct profile *prof, const struct pane_scope *scope)
+{
+	return prof->has_timeline && (!scope->set || scope->per_rank);
+}
+
 static const enum action tl_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_NEXT_BLOCK, ACT_NEXT_INSTANCE,
 	ACT_INSPECT, ACT_BACK, ACT_NONE,
 };
 
 const struct pane_ops timeline_pane_ops = {
-	.id = PANE_TIMELINE, .follows_step = true,
+	.id = PANE_TIMELINE, .follows_step = true, .available = tl_available,
 	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name,
 	.row_attrs = tl_row_attrs, .handle = tl_handle, .step_changed = tl_step_changed,
 	.status = tl_status, .empty_text = tl_empty_text, .detail = tl_detail,

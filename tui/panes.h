@@ -26,7 +26,10 @@
 	X(TREE, tree, "Tree", 1, A) \
 	X(INFO, info, "Info", 1, A) \
 	X(TIMELINE, timeline, "Timeline", 1, A) \
+	X(RANKS, ranks, "Ranks", 1, A) \
+	X(COMM, comm, "Comm ops", 1, A) \
 	X(DRILL, drill, "Drill-down", 0, A) \
+	X(UNDER, under, "Ops under", 0, A) \
 	X(HELP, help, "Help", 0, A) \
 	X(DETAIL, detail, "Detail", 0, A) \
 	X(COLUMNS, columns, "Columns", 0, A)

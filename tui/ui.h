@@ -31,14 +31,17 @@ struct ui_options {
 	bool load_failed;		/* the load stopped at an error: say so */
 	const char *message;		/* for the bar at first (the load's first
 					   warning), or NULL */
+	size_t run;			/* the run shown of each profile (--run) */
+	long rank;			/* ranks: the member shown alone, -1: all */
 };
 
 /*
- * Run the UI on SHOWN (a run of the profile FIRST) until the user quits;
- * the terminal is left as it was found, whatever happens.  Returns the
- * exit status.
+ * Run the UI on SET (one profile, a diff, the ranks of a job) until the
+ * user quits; the terminal is left as it was found, whatever happens.
+ * Returns the exit status.
  */
-int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt);
+struct profset;
+int ui_run(const struct profset *set, const struct ui_options *opt);
 
 /* The loading screen (loading.c asks, draw.c paints): LABEL, bytes DONE
  * of TOTAL (0: unknown) after ELAPSED_S seconds, and MESSAGE (the load's

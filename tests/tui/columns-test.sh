@@ -30,8 +30,8 @@ check "200x50: the whole name and every column" \
 	tui_line 4 'autograd::engine::evaluate_function: ConvolutionBackward0       2'
 tui_resize 80 24
 # The chooser: hide Calls, move it down, sort by device total; saved.
-tui_keys t C
-check "C opens the column chooser" tui_line 1 'Operators › columns'
+tui_keys t '|'
+check "| opens the column chooser" tui_line 1 'Operators › columns'
 check "it lists the columns, shown" tui_wait '[x]   Calls'
 check "the chooser" tui_expect chooser-80x24
 tui_keys j Space
@@ -46,7 +46,7 @@ check "and the sort" grep -qx 'sort ops device_total descending' "$cfg/proftui/c
 tui_start -x 120 -y 35 "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
 check "120x35: the next start reads them" tui_wait 'sort: Dev total'
 check "120x35: Calls hidden" sh -c "! $T capture-pane -p -t t | sed -n 3p | grep -q Calls"
-tui_keys C j j Space Escape
+tui_keys '|' j j Space Escape
 check "120x35: shown again, where it was moved" tui_line 3 'Dev self   Calls  Dev total▼'
 printf 'set mouse maybe\nsort ops nope\n' >"$cfg/proftui/config"
 tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"

@@ -48,7 +48,9 @@ for size in 80x24 120x35; do
 done
 tui_start "$PROFTUI tests/golden/torch-table/modern.txt"
 tui_wait 'Operators'
+check "an untimed profile has no Timeline tab" sh -c "! $T capture-pane -p -t t | sed -n 2p | grep -q Timeline"
 tui_keys 6
-check "an untimed profile says why there is no timeline" \
-	tui_wait "this profile's rows carry no times: no timeline to draw"
+check "and 6 says so" tui_wait 'no tab for that pane here (Timeline pane)'
+check "staying where it is" tui_line 1 'proftui · Operators'
+
 tui_done
