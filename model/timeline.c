@@ -330,7 +330,8 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 			break;
 		n = n->next;
 	}
-	qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
+	if (b.nr_lanes)
+		qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
 	for (size_t i = 0; i < b.nr_lanes; i++) {

@@ -33,7 +33,6 @@ struct tl_priv {
 	const char **names;
 	bool *match;
 	size_t cap, nr;
-	const struct filter *for_filter;
 };
 
 static const char *tl_row_name(const struct pane *pane, const void *row)
@@ -138,11 +137,6 @@ static bool verdict(struct tl_priv *tp, const struct filter *f, const char *name
 
 	if (!f)
 		return true;
-	if (tp->for_filter != f) {
-		memset(tp->names, 0, tp->cap * sizeof(*tp->names));
-		tp->nr = 0;
-		tp->for_filter = f;
-	}
 	if (2 * (tp->nr + 1) > tp->cap) {
 		const char **old_names = tp->names;
 		bool *old_match = tp->match;
@@ -207,10 +201,17 @@ static size_t first_row_from(const struct pane *pane, int64_t t)
  */
 static void tl_rebuild(struct pane *pane)
 {
+	struct tl_priv *tp = pane->priv;
 	const struct step *s = pane->scope.step;
 	size_t n = 0, from = 0, to = pane->nr_rows;
 
 	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
+	/* The verdicts are the filter's: a new one (which may sit where a
+	 * freed one did) starts them afresh. */
+	if (tp->nr) {
+		memset(tp->names, 0, tp->cap * sizeof(*tp->names));
+		tp->nr = 0;
+	}
 	if (s && s->end_ns > s->start_ns) {
 		from = first_row_from(pane, s->start_ns);
 		to = first_row_from(pane, s->end_ns);
