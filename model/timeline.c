@@ -105,6 +105,54 @@ static size_t host_lane(struct build *b, const struct node *thread)
 	return b->nr_lanes - 1;
 }
 
+/* Up to this many ascending runs, blocks are merged rather than radix
+ * sorted: a lane's device work comes as one run per thread that launched
+ * it, nearly in order already. */
+#define MAX_RUNS 64
+
+/* Stable bottom-up merge of the ascending runs of V[0..N) by start. */
+static void merge_runs(struct tl_block *v, size_t n)
+{
+	struct tl_block *tmp = xmalloc(n * sizeof(*tmp)), *from = v, *to = tmp;
+	size_t *bound = xmalloc((MAX_RUNS + 1) * sizeof(*bound)), nr = 0;
+
+	bound[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].start_ns < v[i - 1].start_ns)
+			bound[nr++] = i;
+	bound[nr] = n;
+	/* nr runs, [bound[r], bound[r + 1]); merge them two by two. */
+	while (nr > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nr; r += 2) {
+			size_t a = bound[r], a_end = bound[r + 1];
+			size_t b = a_end, b_end = r + 2 <= nr ? bound[r + 2] : a_end;
+			size_t k = a;
+
+			while (a < a_end && b < b_end)
+				to[k++] = from[b].start_ns < from[a].start_ns ? from[b++] : from[a++];
+			while (a < a_end)
+				to[k++] = from[a++];
+			while (b < b_end)
+				to[k++] = from[b++];
+			bound[out++] = bound[r];
+		}
+		bound[out] = n;
+		nr = out;
+		{
+			struct tl_block *t = from;
+
+			from = to;
+			to = t;
+		}
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	free(bound);
+	free(tmp);
+}
+
 /*
  * Stable LSD radix sort of blocks by start, 16 bits a pass, skipping the
  * passes in which every key has the same digit.  Blocks of one row come
@@ -115,18 +163,21 @@ static size_t host_lane(struct build *b, const struct node *thread)
 static void sort_by_start(struct tl_block *v, size_t n)
 {
 	struct tl_block *tmp;
-	size_t *count;
+	size_t *count, nr_runs = 1;
 	int64_t min = INT64_MAX;
-	bool sorted = true;
 
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].start_ns < min)
 			min = v[i].start_ns;
 		if (i && v[i].start_ns < v[i - 1].start_ns)
-			sorted = false;
+			nr_runs++;
 	}
-	if (sorted)
+	if (nr_runs == 1)
 		return;
+	if (nr_runs <= MAX_RUNS) {
+		merge_runs(v, n);
+		return;
+	}
 	tmp = xmalloc(n * sizeof(*tmp));
 	count = xmalloc(65536 * sizeof(*count));
 	for (int shift = 0; shift < 64; shift += 16) {
@@ -203,59 +254,65 @@ static void pack(struct build_lane *l)
 	l->nr_depths = nr ? nr : 1;
 }
 
-/* Every block, by start (ties: lane by lane, row by row), by the same
- * radix sort on a copy of the keys. */
+/*
+ * Every block, by start (ties: lane by lane, row by row): the rows are
+ * sorted already, so a merge of them, a small heap of row cursors
+ * keyed by the start of each one's next block.
+ */
+struct cursor {
+	int64_t start;
+	size_t row, i;
+};
+
+static bool before(const struct cursor *a, const struct cursor *b)
+{
+	return a->start < b->start || (a->start == b->start && a->row < b->row);
+}
+
+static void sift_down(struct cursor *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		{
+			struct cursor t = h[i];
+
+			h[i] = h[m];
+			h[m] = t;
+		}
+		i = m;
+	}
+}
+
 static void by_start(struct timeline *tl)
 {
-	size_t n = tl->nr_blocks, k = 0;
-	const struct tl_block **v = xmalloc((n ? n : 1) * sizeof(*v)), **tmp;
-	uint64_t *key = xmalloc((n ? n : 1) * sizeof(*key)), *ktmp;
-	size_t *count;
+	size_t n = tl->nr_blocks, k = 0, nr = 0;
+	const struct tl_block **v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct cursor *h = xmalloc((tl->nr_rows ? tl->nr_rows : 1) * sizeof(*h));
 
 	for (size_t r = 0; r < tl->nr_rows; r++)
-		for (size_t i = 0; i < tl->rows[r].nr; i++)
-			v[k++] = &tl->rows[r].blocks[i];
-	for (size_t i = 0; i < n; i++)
-		key[i] = (uint64_t)(v[i]->start_ns - tl->start_ns);
+		if (tl->rows[r].nr)
+			h[nr++] = (struct cursor){ tl->rows[r].blocks[0].start_ns, r, 0 };
+	for (size_t i = nr / 2; i-- > 0;)
+		sift_down(h, nr, i);
+	while (nr) {
+		const struct tl_row *row = &tl->rows[h[0].row];
+
+		v[k++] = &row->blocks[h[0].i];
+		if (++h[0].i < row->nr)
+			h[0].start = row->blocks[h[0].i].start_ns;
+		else
+			h[0] = h[--nr];
+		sift_down(h, nr, 0);
+	}
+	free(h);
 	tl->by_start = v;
-	if (n < 2) {
-		free(key);
-		return;
-	}
-	tmp = xmalloc(n * sizeof(*tmp));
-	ktmp = xmalloc(n * sizeof(*ktmp));
-	count = xmalloc(65536 * sizeof(*count));
-	for (int shift = 0; shift < 64; shift += 16) {
-		uint64_t first = (key[0] >> shift) & 0xffff;
-		bool same = true;
-		size_t sum = 0;
-
-		for (size_t i = 1; i < n && same; i++)
-			same = ((key[i] >> shift) & 0xffff) == first;
-		if (same)
-			continue;
-		memset(count, 0, 65536 * sizeof(*count));
-		for (size_t i = 0; i < n; i++)
-			count[(key[i] >> shift) & 0xffff]++;
-		for (size_t d = 0; d < 65536; d++) {
-			size_t c = count[d];
-
-			count[d] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++) {
-			size_t to = count[(key[i] >> shift) & 0xffff]++;
-
-			tmp[to] = v[i];
-			ktmp[to] = key[i];
-		}
-		memcpy(v, tmp, n * sizeof(*v));
-		memcpy(key, ktmp, n * sizeof(*key));
-	}
-	free(count);
-	free(ktmp);
-	free(tmp);
-	free(key);
 }
 
 struct walk {
