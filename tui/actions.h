@@ -54,13 +54,13 @@
 	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
 	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
-	X(INSPECT, "inspect", "Show all about the row: its full name, each column with its meaning, its attributes, what it launched or what launched it") \
-	X(SHORT_NAMES, "short-names", "Show names short (C++ template arguments, parameters and namespaces elided) or in full") \
-	X(COLUMNS, "columns", "Choose which columns the pane shows and their order (saved in the config file)") \
+	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
+	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \
+	X(COLUMNS, "columns", "Choose the pane's columns and their order (saved in the config file)") \
 	X(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
 	X(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
 	X(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
-	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first instance") \
+	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first block") \
 	X(ZOOM_IN, "zoom-in", "Timeline: show less time, around the selected block") \
 	X(ZOOM_OUT, "zoom-out", "Timeline: show more time, around the selected block") \
 	X(ZOOM_ALL, "zoom-all", "Timeline: show the whole step (or profile)") \

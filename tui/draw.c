@@ -687,7 +687,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 			if (strncmp(path, first, fl) || strncmp(path + fl, sep, strlen(sep)))
 				fl = 0;		/* not the path of a stack: cut its end */
 			tail = fl ? path + fl + strlen(sep) : path;
-			budget = avail - head - (fl ? (int)u8_width(first, fl) + (int)u8_width(sep, strlen(sep)) : 0) - 1;
+			budget = avail - head - 1;
+			if (fl)
+				budget -= (int)u8_width(first, fl) + (int)u8_width(sep, strlen(sep));
 			pw = (int)u8_width(tail, strlen(tail));
 			while (*tail && pw > budget) {
 				uint32_t cp;

@@ -143,7 +143,8 @@ int loading_run(loading_fn *load, void *ctx, const struct load_options *lo, cons
 		size_t n = 64 + (term ? strlen(term) : 0);
 
 		*messages = xmalloc(n);
-		snprintf(*messages, n, "proftui: cannot use this terminal (TERM=%s)\n", term ? term : "");
+		snprintf(*messages, n, "proftui: cannot use this terminal (TERM=%s)\n",
+			 term ? term : "");
 		free(j);
 		return -1;
 	}

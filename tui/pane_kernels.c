@@ -29,6 +29,7 @@ static const char *const kernels_aliases[] = { "kernel", NULL };
 const struct pane_ops kernels_pane_ops = {
 	.id = PANE_KERNELS, .aliases = kernels_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
 	.print_drill = DRILL_TO_KERNELS,
-	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs, .detail = agg_detail,
+	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
+	.detail = agg_detail,
 	.drill = kernels_drill,
 };

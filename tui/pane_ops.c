@@ -26,6 +26,7 @@ static const char *const ops_aliases[] = { "operators", "op", NULL };
 const struct pane_ops ops_pane_ops = {
 	.id = PANE_OPS, .aliases = ops_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
 	.print_drill = DRILL_TO_OPS,
-	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs, .detail = agg_detail,
+	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
+	.detail = agg_detail,
 	.drill = ops_drill,
 };

@@ -168,7 +168,8 @@ static bool verdict(struct tl_priv *tp, const struct filter *f, const char *name
 
 static bool in_step(const struct step *s, const struct tl_block *b)
 {
-	return !s || s->end_ns <= s->start_ns || (b->start_ns >= s->start_ns && b->start_ns < s->end_ns);
+	return !s || s->end_ns <= s->start_ns ||
+	       (b->start_ns >= s->start_ns && b->start_ns < s->end_ns);
 }
 
 /* Whether the view holds B: it started in the step (node_in_step()'s
