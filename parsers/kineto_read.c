@@ -1070,6 +1070,44 @@ static enum json_tok read_device_props(struct kineto *k)
 	return t;
 }
 
+/*
+ * distributedInfo: which rank of which job the trace is (the Ranks pane
+ * and the Distributed view need backend, rank and world size).  Its
+ * scalars go to Info as the file gives them; pg_config, a list of every
+ * process group with every rank in it, is skipped.
+ */
+static enum json_tok read_dist_info(struct kineto *k)
+{
+	struct json *j = &k->j;
+	struct dist_info *di = &k->p->dist;
+	enum json_tok t;
+
+	di->present = true;
+	while ((t = json_next(j)) == JSON_KEY) {
+		char key[64];
+		int64_t v;
+		bool is_backend = json_is(j, "backend"), is_rank = json_is(j, "rank");
+		bool is_world = json_is(j, "world_size");
+
+		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+		t = json_next(j);
+		if (t == JSON_STRING || t == JSON_NUMBER) {
+			char *text = xstrndup(j->s, j->len);
+
+			profile_meta(k->p, "distributed", key, text);
+			free(text);
+		}
+		if (is_backend && t == JSON_STRING)
+			di->backend = profile_intern(k->p, j->s, j->len);
+		else if ((is_rank || is_world) && read_int(k, t, &v) && v >= 0 && v <= INT32_MAX)
+			*(is_rank ? &di->rank : &di->world_size) = (int32_t)v;
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
 /* The name of SLOT for Info. */
 static const char *slot_name(const struct unused *u, size_t slot)
 {
@@ -1125,6 +1163,7 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
 		char key[64];
 		bool is_events = json_is(j, "traceEvents");
 		bool is_props = json_is(j, "deviceProperties");
+		bool is_dist = json_is(j, "distributedInfo");
 
 		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
 		t = json_next(j);
@@ -1137,6 +1176,12 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
 		}
 		if (is_props && t == JSON_ARR_BEGIN) {
 			t = read_device_props(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (is_dist && t == JSON_OBJ_BEGIN) {
+			t = read_dist_info(k);
 			if (json_failed(t))
 				return t;
 			continue;

@@ -226,6 +226,38 @@ static void test_time_bounds(void)
 	profile_release(&p);
 }
 
+/* distributedInfo: backend, rank and world size in the model, every
+ * scalar in Info; the list of process groups is not kept. */
+static void test_dist_info(void)
+{
+	struct profile p;
+
+	CHECK_EQ(load_text(&p, "dist.json",
+			   "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, "
+			   "\"world_size\": 8, \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", "
+			   "\"ranks\": [0, 1, 2, 3, 4, 5, 6, 7]}], \"nccl_version\": \"2.17.1\"},"
+			   "\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
+			   "\"ts\": 1, \"dur\": 2}]}"), 0);
+	CHECK(p.dist.present);
+	CHECK_STR(p.dist.backend, "nccl");
+	CHECK_EQ(p.dist.rank, 3);
+	CHECK_EQ(p.dist.world_size, 8);
+	CHECK_STR(profile_meta_get(&p, "distributed", "nccl_version"), "2.17.1");
+	CHECK_STR(profile_meta_get(&p, "distributed", "world_size"), "8");
+	CHECK(!profile_meta_get(&p, "distributed", "pg_config"));
+	profile_release(&p);
+
+	/* Without it: absent, and a rank that is not a number stays unknown. */
+	CHECK_EQ(load_text(&p, "nodist.json",
+			   "{\"distributedInfo\": {\"rank\": \"x\"}, \"traceEvents\": []}"), 0);
+	CHECK(p.dist.present && !p.dist.backend);
+	CHECK_EQ(p.dist.rank, -1);
+	profile_release(&p);
+	CHECK_EQ(load_text(&p, "nodist2.json", "{\"traceEvents\": []}"), 0);
+	CHECK(!p.dist.present);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -235,5 +267,6 @@ const struct test tests[] = {
 	{ "new categories past the first 32 share one line", test_unused_many_categories },
 	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
+	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
 	{ 0 },
 };
