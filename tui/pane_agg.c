@@ -22,10 +22,13 @@ const char *agg_row_name(const struct pane *pane, const void *row)
 	return ROW(row)->name;
 }
 
+/* A row's attributes are its node's: a row that merges several nodes
+ * has none, since its first node's value (one call's input shapes, one
+ * call's size) would pass for the row's. */
 const struct attr *agg_row_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return ROW(row)->first ? ROW(row)->first->attrs : NULL;
+	return ROW(row)->first && ROW(row)->nr_nodes == 1 ? ROW(row)->first->attrs : NULL;
 }
 
 /*
