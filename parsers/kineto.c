@@ -13,6 +13,9 @@
 static void kineto_release(struct kineto *k)
 {
 	free(k->name_buf);
+	strbuf_release(&k->dims_text);
+	strbuf_release(&k->coll_text);
+	strbuf_release(&k->dtype_text);
 	free(k->hosts);
 	free(k->rts);
 	free(k->devs);

@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../model/strbuf.h"
 #include "json.h"
 #include "parser.h"
 
@@ -150,6 +151,12 @@ struct kineto {
 	struct unused *unused;		/* by category and phase (kineto_read.c) */
 	char *name_buf;			/* the event name being read, copied */
 	size_t name_cap;
+	/* The reading thread's copies of an event's text args, valid until
+	 * the next event (kineto_read.c). */
+	struct strbuf dims_text;	/* "Input Dims" as Python's str() */
+	struct strbuf coll_text, dtype_text;	/* record_param_comms' names */
+	int64_t in_elems[64];		/* each input's element count ("Input Dims") */
+	uint8_t in_size[64];		/* each input's element size ("Input type") */
 	struct pipe *pipe;		/* events from the reading to the model thread */
 };
 

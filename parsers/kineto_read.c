@@ -18,6 +18,23 @@
 #include "kineto_int.h"
 #include "text.h"
 
+/*
+ * What an op's args say beyond its ids: its input shapes (record_shapes)
+ * and, for communication, what it moved.  Text and the inputs' sizes go
+ * to the reader's scratch in struct kineto (dims_text, in_elems...), so
+ * that an event costs nothing more to start.
+ */
+struct op_args {
+	bool has_dims;			/* "Input Dims" (k->dims_text holds it) */
+	bool dims_new;			/* ...from "Input Dims", not "Input dims" */
+	bool dims_sized;		/* every input's element count is known */
+	uint8_t nr_elems, nr_sizes;	/* in k->in_elems, k->in_size */
+	bool has_coll, has_dtype;	/* in k->coll_text, k->dtype_text */
+	uint8_t has_nelems;		/* bits: 1 in_nelems, 2 out_nelems, 4 group_size */
+	/* record_param_comms (PyTorch 2.x), as the file gives them */
+	int64_t in_nelems, out_nelems, group_size;
+};
+
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
@@ -39,6 +56,9 @@ struct raw_event {
 	bool has_module_id;
 	bool has_bpsm, has_occ;
 	double blocks_per_sm, occupancy;
+	struct op_args op;
+	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
+	const char *coll, *dtype;	/* interned (the model's side), or NULL */
 };
 
 enum cat {
@@ -308,7 +328,10 @@ static int64_t read_tid(struct kineto *k, enum json_tok t)
 	return (int64_t)(h | (1ULL << 62));
 }
 
-enum arg { A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE };
+enum arg {
+	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
+	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE,
+};
 
 /* Which of the args the model uses the current key names. */
 static enum arg arg_of(const struct json *j)
@@ -336,8 +359,219 @@ static enum arg arg_of(const struct json *j)
 		if (json_is(j, "Python module id"))
 			return A_MODULE;
 		break;
+	case 'I':
+		if (json_is(j, "Input Dims"))
+			return A_DIMS;
+		if (json_is(j, "Input dims"))
+			return A_DIMS_OLD;
+		if (json_is(j, "Input type"))
+			return A_TYPES;
+		if (json_is(j, "In msg nelems"))
+			return A_IN_NELEMS;
+		break;
+	case 'C':
+		if (json_is(j, "Collective name"))
+			return A_COLL;
+		break;
+	case 'd':
+		if (json_is(j, "dtype"))
+			return A_DTYPE;
+		break;
+	case 'O':
+		if (json_is(j, "Out msg nelems"))
+			return A_OUT_NELEMS;
+		break;
+	case 'G':
+		if (json_is(j, "Group size"))
+			return A_GROUP_SIZE;
+		break;
 	}
 	return A_OTHER;
+}
+
+/* Python's repr() of the string S[0..N): quoted, with its escapes (the
+ * common cases; non-ASCII text is printable there and kept as it is). */
+static void add_py_str(struct strbuf *b, const char *s, size_t n)
+{
+	char q = memchr(s, '\'', n) && !memchr(s, '"', n) ? '"' : '\'';
+
+	strbuf_addch(b, q);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[8];
+
+		if (c == '\\' || c == (unsigned char)q) {
+			strbuf_addch(b, '\\');
+			strbuf_addch(b, (char)c);
+		} else if (c == '\n' || c == '\r' || c == '\t') {
+			strbuf_addch(b, '\\');
+			strbuf_addch(b, c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+			strbuf_addstr(b, esc);
+		} else {
+			strbuf_addch(b, (char)c);
+		}
+	}
+	strbuf_addch(b, q);
+}
+
+/* Python's repr() of a JSON number as json.loads() reads it: integers
+ * as written, other numbers as the shortest float that reads back. */
+static void add_py_num(struct strbuf *b, const char *s, size_t n)
+{
+	char buf[40];
+	double d;
+
+	if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n)) {
+		strbuf_add(b, s, n);
+		return;
+	}
+	if (!num_double(s, n, &d) || d != d || d - d != 0) {
+		strbuf_addstr(b, d != d ? "nan" : d > 0 ? "inf" : "-inf");
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		double back;
+
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (num_double(buf, strlen(buf), &back) && back == d)
+			break;
+	}
+	strbuf_addstr(b, buf);
+	if (!strpbrk(buf, ".en"))
+		strbuf_addstr(b, ".0");
+}
+
+/*
+ * "Input Dims", the value whose first token T was just read, into
+ * k->dims_text as Python's str() prints the list json.loads() makes of
+ * it -- "[[1, 512], []]" -- which is the key torch-tb-profiler groups
+ * ops by (str(op.input_shape)).  Each top-level element's element count
+ * (the product of its dims, for sizing a collective) goes to OA.
+ */
+static enum json_tok read_dims(struct kineto *k, enum json_tok t, struct op_args *oa)
+{
+	struct json *j = &k->j;
+	struct strbuf *b = &k->dims_text;
+	int base = j->depth - (t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN);
+	bool first = true;		/* no element yet in the open container */
+	bool elem_ok = false;		/* the top-level element is a list of ints */
+	int64_t elems = 1;
+
+	strbuf_reset(b);
+	oa->has_dims = true;
+	oa->dims_sized = t == JSON_ARR_BEGIN;
+	oa->nr_elems = 0;
+	for (;;) {
+		int depth = j->depth - base;	/* of the token T, once read */
+
+		if (t == JSON_ARR_END || t == JSON_OBJ_END) {
+			strbuf_addch(b, t == JSON_ARR_END ? ']' : '}');
+			if (depth == 1 && elem_ok) {
+				if (oa->nr_elems < ARRAY_SIZE(k->in_elems))
+					k->in_elems[oa->nr_elems++] = elems;
+				else
+					oa->dims_sized = false;
+			} else if (depth == 1) {
+				oa->dims_sized = false;
+			}
+			first = false;
+			if (depth <= 0)
+				return t;
+		} else {
+			if (!first && t != JSON_KEY && b->len && b->s[b->len - 1] != ' ')
+				strbuf_addstr(b, ", ");
+			first = false;
+			switch (t) {
+			case JSON_ARR_BEGIN:
+			case JSON_OBJ_BEGIN:
+				strbuf_addch(b, t == JSON_ARR_BEGIN ? '[' : '{');
+				first = true;
+				if (depth == 2) {
+					elem_ok = t == JSON_ARR_BEGIN;
+					elems = 1;
+				}
+				break;
+			case JSON_KEY:
+				if (b->s[b->len - 1] != '{')
+					strbuf_addstr(b, ", ");
+				add_py_str(b, j->s, j->len);
+				strbuf_addstr(b, ": ");
+				break;
+			case JSON_NUMBER: {
+				int64_t v;
+
+				add_py_num(b, j->s, j->len);
+				if (depth == 2 && num_int(j->s, j->len, &v) && v >= 0) {
+					/* Saturating: a size past 2^62 is garbage anyway. */
+					elems = v && elems > INT64_MAX / 4 / v ? INT64_MAX / 4 : elems * v;
+				} else if (depth == 2) {
+					elem_ok = false;
+				} else if (depth == 1) {
+					oa->dims_sized = false;
+				}
+				break;
+			}
+			case JSON_STRING:
+				add_py_str(b, j->s, j->len);
+				elem_ok = elem_ok && depth != 2;
+				oa->dims_sized = oa->dims_sized && depth != 1;
+				break;
+			case JSON_TRUE:
+			case JSON_FALSE:
+			case JSON_NULL:
+			case JSON_BARE:
+				strbuf_addstr(b, t == JSON_TRUE ? "True" : t == JSON_FALSE ? "False"
+								 : "None");
+				elem_ok = elem_ok && depth != 2;
+				oa->dims_sized = oa->dims_sized && depth != 1;
+				break;
+			default:
+				return t;	/* a failure */
+			}
+			if (depth <= 0)
+				return t;	/* a scalar: the whole value */
+		}
+		t = json_next(j);
+		if (json_failed(t))
+			return t;
+	}
+}
+
+/* torch-tb-profiler's sizes of tensor elements by "Input type"
+ * (communication.py); any other type weighs 0 there, and here. */
+static uint8_t elem_size(const char *s, size_t n)
+{
+	static const struct {
+		const char *type;
+		uint8_t size;
+	} sizes[] = {
+		{ "long int", 8 }, { "float", 4 },	     { "int", 4 },
+		{ "c10::Half", 2 }, { "c10::BFloat16", 2 }, { "unsigned char", 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (text_eq(s, n, sizes[i].type))
+			return sizes[i].size;
+	return 0;
+}
+
+static enum json_tok read_types(struct kineto *k, enum json_tok t, struct op_args *oa)
+{
+	if (t != JSON_ARR_BEGIN)
+		return json_skip(&k->j, t);
+	oa->nr_sizes = 0;
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		if (json_failed(t))
+			return t;
+		if (oa->nr_sizes < ARRAY_SIZE(k->in_size))
+			k->in_size[oa->nr_sizes++] = t == JSON_STRING ? elem_size(k->j.s, k->j.len) : 0;
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
 }
 
 static enum json_tok read_args(struct kineto *k, struct raw_event *e)
@@ -377,9 +611,50 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 		case A_MODULE:
 			e->has_module_id = t != JSON_NULL;
 			break;
+		case A_DIMS_OLD:
+			/* trace.py takes "Input Dims", the old spelling only
+			 * when that is absent. */
+			if (e->op.has_dims && e->op.dims_new)
+				break;
+			/* fall through */
+		case A_DIMS:
+			t = read_dims(k, t, &e->op);
+			e->op.dims_new = which == A_DIMS;
+			break;
+		case A_TYPES:
+			t = read_types(k, t, &e->op);
+			break;
+		case A_COLL:
+		case A_DTYPE:
+			if (t == JSON_STRING) {
+				struct strbuf *b = which == A_COLL ? &k->coll_text : &k->dtype_text;
+
+				strbuf_reset(b);
+				strbuf_add(b, j->s, j->len);
+				*(which == A_COLL ? &e->op.has_coll : &e->op.has_dtype) = true;
+			}
+			break;
+		case A_IN_NELEMS:
+		case A_OUT_NELEMS:
+		case A_GROUP_SIZE: {
+			int64_t v;
+
+			if (!read_int(k, t, &v) || v < 0)
+				break;
+			if (which == A_IN_NELEMS)
+				e->op.in_nelems = v;
+			else if (which == A_OUT_NELEMS)
+				e->op.out_nelems = v;
+			else
+				e->op.group_size = v;
+			e->op.has_nelems |= which == A_IN_NELEMS ? 1 : which == A_OUT_NELEMS ? 2 : 4;
+			break;
+		}
 		default:
 			break;
 		}
+		if (json_failed(t))
+			return t;
 		t = json_skip(j, t);
 		if (json_failed(t))
 			return t;
@@ -588,6 +863,25 @@ static bool add_step(struct kineto *k, struct raw_event *e)
 	return true;
 }
 
+/*
+ * PyTorch 2.x wraps each collective in a record_param_comms op whose args
+ * say what it moved; torch-tb-profiler never read them, HTA does.  Kept
+ * as the file gives them, on the node (a handful per step).
+ */
+static void add_comms_args(struct kineto *k, const struct raw_event *e, struct node *n)
+{
+	if (e->coll)
+		attr_set_interned(k->p, &n->attrs, "collective_name", e->coll);
+	if (e->dtype)
+		attr_set_interned(k->p, &n->attrs, "dtype", e->dtype);
+	if (e->op.has_nelems & 1)
+		attr_set_int(k->p, &n->attrs, "in_msg_nelems", e->op.in_nelems);
+	if (e->op.has_nelems & 2)
+		attr_set_int(k->p, &n->attrs, "out_msg_nelems", e->op.out_nelems);
+	if (e->op.has_nelems & 4)
+		attr_set_int(k->p, &n->attrs, "group_size", e->op.group_size);
+}
+
 /* Host tree nodes (node.py's create_operator_node and friends). */
 static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
@@ -595,6 +889,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	int lib = collective_lib(name, e->name_len);
 	uint8_t flags = 0;
 	enum node_kind kind = NODE_OP;
+	struct host_rec *h;
 
 	if (lib) {
 		GROW(k->comm_ext, k->alloc_comm_ext, k->nr_comm_ext + 1);
@@ -625,7 +920,11 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	}
 	if (lib)
 		flags |= NODE_COLLECTIVE;
-	add_host(k, e, type, kind, flags);
+	h = add_host(k, e, type, kind, flags);
+	if (lib && e->comm_bytes >= 0)
+		attr_set_int(k->p, &h->node->attrs, "comm_bytes", e->comm_bytes);
+	if (kind == NODE_OP && !strcmp(name, "record_param_comms"))
+		add_comms_args(k, e, h->node);
 }
 
 /* The trace.py type of an event check_event() let through. */
@@ -748,6 +1047,10 @@ struct ev_msg {
 	double ts_us, dur_us;
 	int64_t tid, ext_id, ext_id_lower, corr;
 	double blocks_per_sm, occupancy;
+	int64_t comm_bytes;
+	int64_t in_nelems, out_nelems, group_size;
+	uint8_t has_nelems;
+	uint32_t coll_len, dtype_len;	/* after the name, each NUL-ended */
 	char name[];
 };
 
@@ -780,7 +1083,16 @@ static void take_block(struct kineto *k, struct block *b)
 			.occupancy = m->occupancy, .name_len = m->name_len,
 		};
 
+		e.comm_bytes = m->comm_bytes;
+		e.op.in_nelems = m->in_nelems;
+		e.op.out_nelems = m->out_nelems;
+		e.op.group_size = m->group_size;
+		e.op.has_nelems = m->has_nelems;
 		e.name = profile_intern(k->p, m->name, m->name_len);
+		e.coll = m->coll_len ? profile_intern(k->p, m->name + m->name_len + 1, m->coll_len) : NULL;
+		e.dtype = m->dtype_len ? profile_intern(k->p, m->name + m->name_len + 1 + m->coll_len + 1,
+							m->dtype_len)
+				       : NULL;
 		take_event(k, &e);
 		off += m->size;
 	}
@@ -851,7 +1163,10 @@ static void pipe_publish(struct pipe *pp)
 static void pipe_put(struct kineto *k, const struct raw_event *e)
 {
 	struct pipe *pp = k->pipe;
-	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + 7) & ~(size_t)7;
+	size_t coll_len = e->op.has_coll ? k->coll_text.len : 0;
+	size_t dtype_len = e->op.has_dtype ? k->dtype_text.len : 0;
+	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + coll_len + 1 + dtype_len + 1 +
+		       7) & ~(size_t)7;
 	struct block *b = &pp->blocks[pp->head];
 	struct ev_msg *m;
 
@@ -880,8 +1195,19 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->corr = e->corr;
 	m->blocks_per_sm = e->blocks_per_sm;
 	m->occupancy = e->occupancy;
+	m->comm_bytes = e->comm_bytes;
+	m->in_nelems = e->op.in_nelems;
+	m->out_nelems = e->op.out_nelems;
+	m->group_size = e->op.group_size;
+	m->has_nelems = e->op.has_nelems;
+	m->coll_len = (uint32_t)coll_len;
+	m->dtype_len = (uint32_t)dtype_len;
 	memcpy(m->name, e->name_text, e->name_len);
 	m->name[e->name_len] = '\0';
+	memcpy(m->name + e->name_len + 1, coll_len ? k->coll_text.s : "", coll_len);
+	m->name[e->name_len + 1 + coll_len] = '\0';
+	memcpy(m->name + e->name_len + 1 + coll_len + 1, dtype_len ? k->dtype_text.s : "", dtype_len);
+	m->name[e->name_len + 1 + coll_len + 1 + dtype_len] = '\0';
 	b->used += size;
 }
 
@@ -926,6 +1252,30 @@ static void keep_name(struct kineto *k, struct raw_event *e)
 	k->name_buf[j->len] = '\0';
 	e->name_text = k->name_buf;
 	e->name_len = j->len;
+}
+
+/*
+ * What a collective (nccl:all_reduce...) moved, as torch-tb-profiler's
+ * Distributed view sizes it (communication.py): over its inputs, the
+ * element count ("Input Dims") times the element size of its "Input
+ * type" (0 for a type the plugin does not know).  -1 when the event is
+ * no collective or has no shapes.
+ */
+static int64_t comm_bytes(const struct kineto *k, const struct raw_event *e)
+{
+	int64_t sum = 0;
+
+	if (!e->name_text || !collective_lib(e->name_text, e->name_len) || !e->op.has_dims ||
+	    !e->op.dims_sized)
+		return -1;
+	for (size_t i = 0; i < e->op.nr_elems; i++) {
+		int64_t size = i < e->op.nr_sizes ? k->in_size[i] : 0;
+
+		if (size && k->in_elems[i] > (INT64_MAX / 4 - sum) / size)
+			return -1;	/* beyond any real message */
+		sum += k->in_elems[i] * size;
+	}
+	return sum;
 }
 
 static enum json_tok read_event(struct kineto *k)
@@ -983,6 +1333,7 @@ static enum json_tok read_event(struct kineto *k)
 	if (t != JSON_OBJ_END)
 		return t;
 	e.ordinal = k->nr_events++;
+	e.comm_bytes = comm_bytes(k, &e);
 	switch (check_event(k, &e, at)) {
 	case TAKE:
 		pipe_put(k, &e);

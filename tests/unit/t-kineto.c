@@ -258,6 +258,83 @@ static void test_dist_info(void)
 	profile_release(&p);
 }
 
+/* The first node called NAME in a depth-first walk, or NULL. */
+struct find_ctx {
+	const char *name;
+	const struct node *found;
+};
+
+static bool visit_find(struct node *n, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (!f->found && !strcmp(n->name, f->name))
+		f->found = n;
+	return !f->found;
+}
+
+static const struct node *find_node(const struct profile *p, const char *name)
+{
+	struct find_ctx f = { name, NULL };
+
+	node_walk(p->root, visit_find, &f);
+	return f.found;
+}
+
+static int64_t int_attr(const struct node *n, const char *key)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_INT ? a->v.i : -1;
+}
+
+/*
+ * What a collective moved, as torch-tb-profiler's Distributed view sizes
+ * it: element counts from "Input Dims" times the element size of "Input
+ * type" (long int 8, float 4, c10::Half 2; a type it does not know, 0),
+ * summed over the inputs; and record_param_comms' own args as given.
+ */
+static void test_comm_bytes(void)
+{
+	struct profile p;
+	const struct node *n;
+	const struct attr *a;
+
+	CHECK_EQ(load_text(&p, "comm.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", "
+			   "\"ts\": 10, \"dur\": 50, \"args\": {\"External id\": 1, "
+			   "\"Collective name\": \"allreduce\", \"dtype\": \"Float\", "
+			   "\"In msg nelems\": 2049000, \"Out msg nelems\": 2049000, \"Group size\": 8}},"
+			   "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"nccl:all_reduce\", "
+			   "\"ts\": 12, \"dur\": 20, \"args\": {\"External id\": 2, "
+			   "\"Input Dims\": [[8, 1024], [3], []], "
+			   "\"Input type\": [\"float\", \"long int\", \"c10::Half\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:broadcast\", "
+			   "\"ts\": 70, \"dur\": 10, \"args\": {\"Input dims\": [[5, 5]], "
+			   "\"Input type\": [\"unknown thing\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_gather\", "
+			   "\"ts\": 90, \"dur\": 10, \"args\": {\"Input type\": [\"float\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", "
+			   "\"ts\": 110, \"dur\": 10, \"args\": {\"Input Dims\": [[4]], "
+			   "\"Input type\": [\"float\"]}}]}"), 0);
+	/* 8*1024 floats, 3 longs, one scalar Half. */
+	CHECK_EQ(int_attr(find_node(&p, "nccl:all_reduce"), "comm_bytes"), 8 * 1024 * 4 + 3 * 8 + 2);
+	CHECK_EQ(int_attr(find_node(&p, "nccl:broadcast"), "comm_bytes"), 0);
+	/* No shapes recorded: no size, rather than a made-up 0. */
+	CHECK_EQ(int_attr(find_node(&p, "nccl:all_gather"), "comm_bytes"), -1);
+	CHECK_EQ(int_attr(find_node(&p, "aten::add"), "comm_bytes"), -1);
+	n = find_node(&p, "record_param_comms");
+	CHECK_EQ(int_attr(n, "in_msg_nelems"), 2049000);
+	CHECK_EQ(int_attr(n, "out_msg_nelems"), 2049000);
+	CHECK_EQ(int_attr(n, "group_size"), 8);
+	a = n ? attr_find(n->attrs, "collective_name") : NULL;
+	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "allreduce"));
+	a = n ? attr_find(n->attrs, "dtype") : NULL;
+	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "Float"));
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -268,5 +345,6 @@ const struct test tests[] = {
 	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
 	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
+	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
 	{ 0 },
 };
