@@ -1385,7 +1385,52 @@ enum json_tok kineto_read_events(struct kineto *k)
 	return t;
 }
 
-/* Top-level scalars and deviceProperties go to the Info pane. */
+/* One member of a deviceProperties entry into D, when it is one the
+ * model knows (numbers only; the name is taken by the caller). */
+static void device_prop(struct device_info *d, const char *key, int64_t v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool is64;
+	} props[] = {
+#define PROP(key, field, is64) { key, offsetof(struct device_info, field), is64 }
+		PROP("id", id, false),
+		PROP("totalGlobalMem", total_memory_bytes, true),
+		PROP("computeMajor", cc_major, false),
+		PROP("computeMinor", cc_minor, false),
+		PROP("numSms", num_sms, false),
+		PROP("maxThreadsPerMultiprocessor", max_threads_per_sm, false),
+		PROP("maxThreadsPerBlock", max_threads_per_block, false),
+		PROP("regsPerMultiprocessor", regs_per_sm, false),
+		PROP("warpSize", warp_size, false),
+		PROP("sharedMemPerMultiprocessor", shared_mem_per_sm_bytes, true),
+		/* ROCm's spelling */
+		PROP("maxSharedMemoryPerMultiProcessor", shared_mem_per_sm_bytes, true),
+#undef PROP
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+		if (strcmp(key, props[i].key))
+			continue;
+		if (props[i].is64) {
+			int64_t v64 = v;
+
+			memcpy((char *)d + props[i].off, &v64, sizeof(v64));
+		} else if (v <= INT32_MAX) {
+			int32_t v32 = (int32_t)v;
+
+			memcpy((char *)d + props[i].off, &v32, sizeof(v32));
+		}
+		return;
+	}
+}
+
+/*
+ * deviceProperties: one object per GPU of the machine.  Each becomes a
+ * device of the model (the Overview names it, the tensor-core and memory
+ * rules read it) and its scalars go to Info as the file gives them.
+ */
 static enum json_tok read_device_props(struct kineto *k)
 {
 	struct json *j = &k->j;
@@ -1394,18 +1439,25 @@ static enum json_tok read_device_props(struct kineto *k)
 
 	while ((t = json_next(j)) == JSON_OBJ_BEGIN) {
 		char section[32];
+		struct device_info *d = profile_add_device(k->p, nr);
 
 		snprintf(section, sizeof(section), "device %d", nr++);
 		while ((t = json_next(j)) == JSON_KEY) {
 			char key[64];
+			bool is_name = json_is(j, "name");
 
 			snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
 			t = json_next(j);
 			if (t == JSON_STRING || t == JSON_NUMBER) {
 				char *v = xstrndup(j->s, j->len);
+				int64_t iv;
 
 				profile_meta(k->p, section, key, v);
 				free(v);
+				if (is_name && t == JSON_STRING)
+					d->name = profile_intern(k->p, j->s, j->len);
+				else if (t == JSON_NUMBER && num_int(j->s, j->len, &iv) && iv >= 0)
+					device_prop(d, key, iv);
 			}
 			t = json_skip(j, t);
 			if (json_failed(t))

@@ -335,6 +335,46 @@ static void test_comm_bytes(void)
 	profile_release(&p);
 }
 
+/* deviceProperties: each GPU a device of the model, by its id. */
+static void test_devices(void)
+{
+	struct profile p;
+	const struct device_info *d;
+
+	CHECK_EQ(load_text(&p, "devices.json",
+			   "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", "
+			   "\"totalGlobalMem\": 85018279936, \"computeMajor\": 9, \"computeMinor\": 0, "
+			   "\"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048, "
+			   "\"warpSize\": 32, \"numSms\": 132, \"regsPerMultiprocessor\": 65536, "
+			   "\"sharedMemPerMultiprocessor\": 233472}, "
+			   "{\"id\": 1, \"name\": \"AMD Radeon Graphics\", \"warpSize\": 64, "
+			   "\"maxSharedMemoryPerMultiProcessor\": 65536}], \"traceEvents\": []}"), 0);
+	CHECK_EQ(p.nr_devices, 2);
+	d = profile_device(&p, 0);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_STR(d->name, "NVIDIA H100 80GB HBM3");
+		CHECK_EQ(d->total_memory_bytes, 85018279936LL);
+		CHECK_EQ(d->cc_major, 9);
+		CHECK_EQ(d->cc_minor, 0);
+		CHECK_EQ(d->num_sms, 132);
+		CHECK_EQ(d->max_threads_per_sm, 2048);
+		CHECK_EQ(d->shared_mem_per_sm_bytes, 233472);
+	}
+	d = profile_device(&p, 1);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_EQ(d->warp_size, 64);
+		CHECK_EQ(d->shared_mem_per_sm_bytes, 65536);
+		/* What the file does not give stays unknown. */
+		CHECK_EQ(d->total_memory_bytes, -1);
+		CHECK_EQ(d->cc_major, -1);
+	}
+	/* Info still lists them as the file gives them. */
+	CHECK_STR(profile_meta_get(&p, "device 0", "numSms"), "132");
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -346,5 +386,6 @@ const struct test tests[] = {
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
 	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
 	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
+	{ "deviceProperties become the profile's devices", test_devices },
 	{ 0 },
 };
