@@ -295,6 +295,19 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 	return cell_none();
 }
 
+/* A kernel's launch (ATTR_LAUNCH) shows as the two columns Kineto's
+ * kernel args gave before launches were interned: blocks per SM and the
+ * estimated achieved occupancy (the column's arg says which). */
+static struct cell get_launch(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct attr *a = pane->ops->row_attrs(pane, row);
+
+	for (; a; a = a->next)
+		if (a->type == ATTR_LAUNCH)
+			return cell_real(c->arg ? a->v.launch->occupancy_pct : a->v.launch->blocks_per_sm);
+	return cell_none();
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
@@ -350,6 +363,27 @@ static char *title_of(const char *key)
 	return t;
 }
 
+static void add_launch_columns(struct pane *pane)
+{
+	static const char *const keys[] = { "blocks_per_sm", "occupancy_pct" };
+
+	for (int k = 0; k < 2; k++) {
+		struct column c = { .get = get_launch, .kind = k ? COL_PCT : COL_REAL, .width = 10,
+				    .arg = k, .attr = "launch" };
+
+		for (size_t i = 0; i < pane->nr_cols; i++)
+			if (!strcmp(pane->cols[i].key, keys[k]))
+				return;
+		c.owned = xstrdup(keys[k]);
+		c.key = c.owned;
+		c.owned_title = title_of(keys[k]);
+		c.title = c.owned_title;
+		c.help = k ? "the kernel's estimated achieved occupancy, as the trace gives it"
+			   : "the kernel's blocks per SM, as the trace gives it";
+		pane_add_column(pane, &c);
+	}
+}
+
 static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
 {
 	struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
@@ -358,10 +392,13 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 	for (i = 0; skip && skip[i]; i++)
 		if (!strcmp(skip[i], a->key))
 			return;
+	if (a->type == ATTR_LAUNCH) {
+		add_launch_columns(pane);
+		return;
+	}
 	/* What the file states of the standard columns feeds them, not
-	 * columns of its own (profile.h, ATTR_FILE_*); so does a kernel's
-	 * launch. */
-	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)) || a->type == ATTR_LAUNCH)
+	 * columns of its own (profile.h, ATTR_FILE_*). */
+	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
 		return;
 	for (i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
@@ -385,7 +422,7 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		c.width = 16;
 		break;
 	case ATTR_LAUNCH:
-		return;		/* not reached: skipped above */
+		return;		/* not reached: added above */
 	}
 	c.owned = xstrdup(a->key);
 	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
