@@ -106,6 +106,7 @@ static void add_op(struct agg_row *row, const struct node *n)
 static void add_kernel(struct agg_row *row, const struct node *n)
 {
 	int64_t dur = n->device_total_ns;
+	const struct launch *l = node_launch(n);
 	const struct attr *a;
 
 	row->nr_nodes++;
@@ -117,11 +118,19 @@ static void add_kernel(struct agg_row *row, const struct node *n)
 		add_minmax(row, dur, dur);
 	else
 		add_minmax(row, n->min_ns, n->max_ns);
-	if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
+	/* A kernel's launch (Kineto) or the row's own values (a tb_plugin
+	 * kernel table states its means as attributes). */
+	if (l && l->blocks_per_sm == l->blocks_per_sm) {
+		row->has_blocks_per_sm = true;
+		row->blocks_per_sm_wsum += l->blocks_per_sm * (double)dur;
+	} else if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
 		row->has_blocks_per_sm = true;
 		row->blocks_per_sm_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}
-	if ((a = attr_find(n->attrs, "occupancy_pct"))) {
+	if (l && l->occupancy_pct == l->occupancy_pct) {
+		row->has_occupancy = true;
+		row->occupancy_wsum += l->occupancy_pct * (double)dur;
+	} else if ((a = attr_find(n->attrs, "occupancy_pct"))) {
 		row->has_occupancy = true;
 		row->occupancy_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}

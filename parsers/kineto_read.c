@@ -35,6 +35,20 @@ struct op_args {
 	int64_t in_nelems, out_nelems, group_size;
 };
 
+/* How a kernel was launched: its args, which become a struct launch. */
+enum {
+	KA_DEVICE = 1 << 0, KA_STREAM = 1 << 1, KA_REGS = 1 << 2, KA_SMEM = 1 << 3,
+	KA_BPSM = 1 << 4, KA_OCC = 1 << 5,
+};
+
+struct kernel_args {
+	uint8_t has;			/* KA_* bits */
+	int32_t device, stream, regs;
+	int32_t grid[3], block[3];	/* 0: not given */
+	int64_t smem;
+	double blocks_per_sm, occupancy;
+};
+
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
@@ -54,8 +68,7 @@ struct raw_event {
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
 	int64_t corr;
 	bool has_module_id;
-	bool has_bpsm, has_occ;
-	double blocks_per_sm, occupancy;
+	struct kernel_args ka;
 	struct op_args op;
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
@@ -330,7 +343,8 @@ static int64_t read_tid(struct kineto *k, enum json_tok t)
 
 enum arg {
 	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
-	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE,
+	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
+	A_BLOCK, A_REGS, A_SMEM,
 };
 
 /* Which of the args the model uses the current key names. */
@@ -354,6 +368,22 @@ static enum arg arg_of(const struct json *j)
 	case 'b':
 		if (json_is(j, "blocks per SM"))
 			return A_BPSM;
+		if (json_is(j, "block"))
+			return A_BLOCK;
+		break;
+	case 's':
+		if (json_is(j, "stream"))
+			return A_STREAM;
+		if (json_is(j, "shared memory"))
+			return A_SMEM;
+		break;
+	case 'g':
+		if (json_is(j, "grid"))
+			return A_GRID;
+		break;
+	case 'r':
+		if (json_is(j, "registers per thread"))
+			return A_REGS;
 		break;
 	case 'P':
 		if (json_is(j, "Python module id"))
@@ -376,6 +406,8 @@ static enum arg arg_of(const struct json *j)
 	case 'd':
 		if (json_is(j, "dtype"))
 			return A_DTYPE;
+		if (json_is(j, "device"))
+			return A_DEVICE;
 		break;
 	case 'O':
 		if (json_is(j, "Out msg nelems"))
@@ -574,6 +606,35 @@ static enum json_tok read_types(struct kineto *k, enum json_tok t, struct op_arg
 	return t;
 }
 
+/* A kernel's "grid" or "block": three positive ints into DIM, else
+ * nothing (0, unknown). */
+static enum json_tok read_dim3(struct kineto *k, enum json_tok t, int32_t *dim)
+{
+	int32_t v3[3];
+	size_t n = 0;
+	bool ok = t == JSON_ARR_BEGIN;
+
+	if (!ok)
+		return json_skip(&k->j, t);
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		int64_t v;
+
+		if (json_failed(t))
+			return t;
+		if (n < 3 && read_int(k, t, &v) && v > 0 && v <= INT32_MAX)
+			v3[n] = (int32_t)v;
+		else
+			ok = false;
+		n++;
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	if (ok && n == 3)
+		memcpy(dim, v3, sizeof(v3));
+	return t;
+}
+
 static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 {
 	struct json *j = &k->j;
@@ -603,10 +664,36 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				e->corr = NO_ID;
 			break;
 		case A_BPSM:
-			e->has_bpsm = t == JSON_NUMBER && num_double(j->s, j->len, &e->blocks_per_sm);
+			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->ka.blocks_per_sm))
+				e->ka.has |= KA_BPSM;
 			break;
 		case A_OCC:
-			e->has_occ = t == JSON_NUMBER && num_double(j->s, j->len, &e->occupancy);
+			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->ka.occupancy))
+				e->ka.has |= KA_OCC;
+			break;
+		case A_DEVICE:
+		case A_STREAM:
+		case A_REGS:
+		case A_SMEM: {
+			int64_t v;
+
+			if (!read_int(k, t, &v) || v < 0 || (which != A_SMEM && v > INT32_MAX))
+				break;
+			if (which == A_DEVICE)
+				e->ka.device = (int32_t)v;
+			else if (which == A_STREAM)
+				e->ka.stream = (int32_t)v;
+			else if (which == A_REGS)
+				e->ka.regs = (int32_t)v;
+			else
+				e->ka.smem = v;
+			e->ka.has |= which == A_DEVICE ? KA_DEVICE : which == A_STREAM ? KA_STREAM
+				     : which == A_REGS ? KA_REGS : KA_SMEM;
+			break;
+		}
+		case A_GRID:
+		case A_BLOCK:
+			t = read_dim3(k, t, which == A_GRID ? e->ka.grid : e->ka.block);
 			break;
 		case A_MODULE:
 			e->has_module_id = t != JSON_NULL;
@@ -794,6 +881,30 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	return h;
 }
 
+/* The profile's one copy of a kernel's launch (a million kernels of a
+ * big trace share a few hundred). */
+static const struct launch *launch_of(struct kineto *k, const struct kernel_args *ka)
+{
+	struct launch l;
+
+	launch_init(&l);
+	if (ka->has & KA_DEVICE)
+		l.device = ka->device;
+	if (ka->has & KA_STREAM)
+		l.stream = ka->stream;
+	if (ka->has & KA_REGS)
+		l.registers_per_thread = ka->regs;
+	if (ka->has & KA_SMEM)
+		l.shared_memory_bytes = ka->smem;
+	if (ka->has & KA_BPSM)
+		l.blocks_per_sm = ka->blocks_per_sm;
+	if (ka->has & KA_OCC)
+		l.occupancy_pct = ka->occupancy;
+	memcpy(l.grid, ka->grid, sizeof(l.grid));
+	memcpy(l.block, ka->block, sizeof(l.block));
+	return profile_launch(k->p, &l);
+}
+
 static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
 	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
@@ -811,12 +922,8 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	 * while op device times use end - start: keep both. */
 	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
 	d->end_ns = e->ts + e->dur;
-	if (type == EV_KERNEL) {
-		if (e->has_bpsm)
-			attr_set_double(k->p, &n->attrs, "blocks_per_sm", e->blocks_per_sm);
-		if (e->has_occ)
-			attr_set_double(k->p, &n->attrs, "occupancy_pct", e->occupancy);
-	}
+	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
+		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
 	d->node = n;
 	d->corr = e->corr;
 	d->ext_id = e->ext_id;
@@ -1043,10 +1150,10 @@ struct ev_msg {
 	uint32_t name_len;
 	uint32_t ordinal;
 	uint8_t cat;
-	uint8_t has_module_id, has_bpsm, has_occ;
+	uint8_t has_module_id;
 	double ts_us, dur_us;
 	int64_t tid, ext_id, ext_id_lower, corr;
-	double blocks_per_sm, occupancy;
+	struct kernel_args ka;
 	int64_t comm_bytes;
 	int64_t in_nelems, out_nelems, group_size;
 	uint8_t has_nelems;
@@ -1078,9 +1185,8 @@ static void take_block(struct kineto *k, struct block *b)
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
 			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
-			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
-			.has_occ = m->has_occ, .blocks_per_sm = m->blocks_per_sm,
-			.occupancy = m->occupancy, .name_len = m->name_len,
+			.corr = m->corr, .has_module_id = m->has_module_id, .ka = m->ka,
+			.name_len = m->name_len,
 		};
 
 		e.comm_bytes = m->comm_bytes;
@@ -1185,16 +1291,13 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->ordinal = e->ordinal;
 	m->cat = (uint8_t)e->cat;
 	m->has_module_id = e->has_module_id;
-	m->has_bpsm = e->has_bpsm;
-	m->has_occ = e->has_occ;
 	m->ts_us = e->ts_us;
 	m->dur_us = e->dur_us;
 	m->tid = e->tid;
 	m->ext_id = e->ext_id;
 	m->ext_id_lower = e->ext_id_lower;
 	m->corr = e->corr;
-	m->blocks_per_sm = e->blocks_per_sm;
-	m->occupancy = e->occupancy;
+	m->ka = e->ka;
 	m->comm_bytes = e->comm_bytes;
 	m->in_nelems = e->op.in_nelems;
 	m->out_nelems = e->op.out_nelems;

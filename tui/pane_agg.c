@@ -312,7 +312,7 @@ void agg_op_columns(struct pane *pane)
 
 void agg_kernel_columns(struct pane *pane, bool drill)
 {
-	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", NULL };
+	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", "launch", NULL };
 	bool bpsm = false, occ = false;
 
 	for (size_t i = 0; i < pane->agg.nr; i++) {

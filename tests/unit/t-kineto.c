@@ -375,6 +375,59 @@ static void test_devices(void)
 	profile_release(&p);
 }
 
+/* A kernel's args become one interned launch: equal launches are one. */
+static void test_launches(void)
+{
+	struct profile p;
+	const struct node *k1, *k2;
+	const struct launch *l;
+	struct agg kernels;
+	const struct agg_row *r;
+
+	CHECK_EQ(load_text(&p, "launch.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"ts\": 10, "
+			   "\"dur\": 3, \"args\": {\"device\": 1, \"stream\": 7, \"correlation\": 5, "
+			   "\"registers per thread\": 32, \"shared memory\": 1024, "
+			   "\"blocks per SM\": 4.272727, \"grid\": [564, 1, 1], \"block\": [128, 1, 1], "
+			   "\"est. achieved occupancy %\": 27}},"
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"ts\": 20, "
+			   "\"dur\": 1, \"args\": {\"device\": 1, \"stream\": 7, "
+			   "\"registers per thread\": 32, \"shared memory\": 1024, "
+			   "\"blocks per SM\": 4.272727, \"grid\": [564, 1, 1], \"block\": [128, 1, 1], "
+			   "\"est. achieved occupancy %\": 27}},"
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"amd\", \"ts\": 30, "
+			   "\"dur\": 1, \"args\": {\"device\": 2, \"grid\": [1, 2], \"block\": \"x\"}}]}"),
+		 0);
+	k1 = find_node(&p, "k1");
+	k2 = find_node(&p, "k2");
+	l = k1 ? node_launch(k1) : NULL;
+	CHECK(l != NULL);
+	if (l) {
+		CHECK_EQ(l->device, 1);
+		CHECK_EQ(l->stream, 7);
+		CHECK_EQ(l->grid[0], 564);
+		CHECK_EQ(l->block[0], 128);
+		CHECK_EQ(l->block[2], 1);
+		CHECK_EQ(l->registers_per_thread, 32);
+		CHECK_EQ(l->shared_memory_bytes, 1024);
+		CHECK(l->blocks_per_sm == 4.272727);
+		CHECK(l->occupancy_pct == 27);
+		/* One copy for both kernels, and nothing else on the node. */
+		CHECK(k2 && node_launch(k2) == l);
+		CHECK(k1->attrs && !k1->attrs->next);
+	}
+	l = node_launch(find_node(&p, "amd"));
+	CHECK(l && l->device == 2 && l->grid[0] == 0 && l->block[0] == 0);
+	CHECK(l && l->registers_per_thread == -1 && l->blocks_per_sm != l->blocks_per_sm);
+	/* The kernel table's means read the launch. */
+	agg_kernels(&p, NULL, &kernels);
+	r = row_of(&kernels, "k1");
+	CHECK(r && r->has_blocks_per_sm && r->has_occupancy);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -387,5 +440,6 @@ const struct test tests[] = {
 	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
 	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
 	{ "deviceProperties become the profile's devices", test_devices },
+	{ "a kernel's args are one interned launch", test_launches },
 	{ 0 },
 };
