@@ -16,6 +16,7 @@ static void kineto_release(struct kineto *k)
 	strbuf_release(&k->dims_text);
 	strbuf_release(&k->coll_text);
 	strbuf_release(&k->dtype_text);
+	strbuf_release(&k->stack_text);
 	free(k->hosts);
 	free(k->rts);
 	free(k->devs);

@@ -155,6 +155,7 @@ struct kineto {
 	 * the next event (kineto_read.c). */
 	struct strbuf dims_text;	/* "Input Dims" as Python's str() */
 	struct strbuf coll_text, dtype_text;	/* record_param_comms' names */
+	struct strbuf stack_text;	/* "Call stack" */
 	int64_t in_elems[64];		/* each input's element count ("Input Dims") */
 	uint8_t in_size[64];		/* each input's element size ("Input type") */
 	struct pipe *pipe;		/* events from the reading to the model thread */

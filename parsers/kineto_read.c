@@ -30,6 +30,7 @@ struct op_args {
 	bool dims_sized;		/* every input's element count is known */
 	uint8_t nr_elems, nr_sizes;	/* in k->in_elems, k->in_size */
 	bool has_coll, has_dtype;	/* in k->coll_text, k->dtype_text */
+	bool has_stack;			/* "Call stack" (old traces), in k->stack_text */
 	uint8_t has_nelems;		/* bits: 1 in_nelems, 2 out_nelems, 4 group_size */
 	/* record_param_comms (PyTorch 2.x), as the file gives them */
 	int64_t in_nelems, out_nelems, group_size;
@@ -68,10 +69,12 @@ struct raw_event {
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
 	int64_t corr;
 	bool has_module_id;
+	int64_t module_id;		/* "Python module id"; -1 not a number */
 	struct kernel_args ka;
 	struct op_args op;
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
+	const char *dims, *stack;	/* interned, or NULL */
 };
 
 enum cat {
@@ -344,7 +347,7 @@ static int64_t read_tid(struct kineto *k, enum json_tok t)
 enum arg {
 	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
 	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
-	A_BLOCK, A_REGS, A_SMEM,
+	A_BLOCK, A_REGS, A_SMEM, A_STACK,
 };
 
 /* Which of the args the model uses the current key names. */
@@ -402,6 +405,8 @@ static enum arg arg_of(const struct json *j)
 	case 'C':
 		if (json_is(j, "Collective name"))
 			return A_COLL;
+		if (json_is(j, "Call stack"))
+			return A_STACK;
 		break;
 	case 'd':
 		if (json_is(j, "dtype"))
@@ -697,6 +702,8 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			break;
 		case A_MODULE:
 			e->has_module_id = t != JSON_NULL;
+			if (!read_int(k, t, &e->module_id))
+				e->module_id = -1;
 			break;
 		case A_DIMS_OLD:
 			/* trace.py takes "Input Dims", the old spelling only
@@ -713,12 +720,15 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			break;
 		case A_COLL:
 		case A_DTYPE:
-			if (t == JSON_STRING) {
-				struct strbuf *b = which == A_COLL ? &k->coll_text : &k->dtype_text;
+		case A_STACK:
+			if (t == JSON_STRING && j->len) {
+				struct strbuf *b = which == A_COLL ? &k->coll_text : which == A_DTYPE
+						   ? &k->dtype_text : &k->stack_text;
 
 				strbuf_reset(b);
 				strbuf_add(b, j->s, j->len);
-				*(which == A_COLL ? &e->op.has_coll : &e->op.has_dtype) = true;
+				*(which == A_COLL ? &e->op.has_coll : which == A_DTYPE ? &e->op.has_dtype
+				  : &e->op.has_stack) = true;
 			}
 			break;
 		case A_IN_NELEMS:
@@ -1028,6 +1038,15 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	if (lib)
 		flags |= NODE_COLLECTIVE;
 	h = add_host(k, e, type, kind, flags);
+	/* Op rows group by input shape, and show their stack: interned,
+	 * so the many calls of one shape share one string. */
+	if (kind == NODE_OP && e->dims)
+		attr_set_interned(k->p, &h->node->attrs, "input_shapes", e->dims);
+	if (kind == NODE_OP && e->stack)
+		attr_set_interned(k->p, &h->node->attrs, "call_stack", e->stack);
+	/* The Module view keys a module by its name and module id. */
+	if (kind == NODE_MODULE && e->module_id >= 0)
+		attr_set_int(k->p, &h->node->attrs, "module_id", e->module_id);
 	if (lib && e->comm_bytes >= 0)
 		attr_set_int(k->p, &h->node->attrs, "comm_bytes", e->comm_bytes);
 	if (kind == NODE_OP && !strcmp(name, "record_param_comms"))
@@ -1157,9 +1176,14 @@ struct ev_msg {
 	int64_t comm_bytes;
 	int64_t in_nelems, out_nelems, group_size;
 	uint8_t has_nelems;
-	uint32_t coll_len, dtype_len;	/* after the name, each NUL-ended */
+	int64_t module_id;
+	/* Text after the name, each NUL-ended, in this order (0: none). */
+	uint32_t dims_len, stack_len, coll_len, dtype_len;
 	char name[];
 };
+
+/* The texts of a message after its name, in order. */
+enum { TEXT_DIMS, TEXT_STACK, TEXT_COLL, TEXT_DTYPE, NR_TEXTS };
 
 struct block {
 	char *data;
@@ -1194,11 +1218,20 @@ static void take_block(struct kineto *k, struct block *b)
 		e.op.out_nelems = m->out_nelems;
 		e.op.group_size = m->group_size;
 		e.op.has_nelems = m->has_nelems;
+		const uint32_t lens[NR_TEXTS] = { m->dims_len, m->stack_len, m->coll_len,
+						  m->dtype_len };
+		const char *texts[NR_TEXTS], *at = m->name + m->name_len + 1;
+
+		for (int i = 0; i < NR_TEXTS; i++) {
+			texts[i] = lens[i] ? profile_intern(k->p, at, lens[i]) : NULL;
+			at += lens[i] + 1;
+		}
+		e.module_id = m->module_id;
 		e.name = profile_intern(k->p, m->name, m->name_len);
-		e.coll = m->coll_len ? profile_intern(k->p, m->name + m->name_len + 1, m->coll_len) : NULL;
-		e.dtype = m->dtype_len ? profile_intern(k->p, m->name + m->name_len + 1 + m->coll_len + 1,
-							m->dtype_len)
-				       : NULL;
+		e.dims = texts[TEXT_DIMS];
+		e.stack = texts[TEXT_STACK];
+		e.coll = texts[TEXT_COLL];
+		e.dtype = texts[TEXT_DTYPE];
 		take_event(k, &e);
 		off += m->size;
 	}
@@ -1269,10 +1302,23 @@ static void pipe_publish(struct pipe *pp)
 static void pipe_put(struct kineto *k, const struct raw_event *e)
 {
 	struct pipe *pp = k->pipe;
-	size_t coll_len = e->op.has_coll ? k->coll_text.len : 0;
-	size_t dtype_len = e->op.has_dtype ? k->dtype_text.len : 0;
-	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + coll_len + 1 + dtype_len + 1 +
-		       7) & ~(size_t)7;
+	/* Text only events that become op nodes use: shapes and stacks of
+	 * host events, names of record_param_comms. */
+	bool is_host = e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION || e->cat == CAT_PYTHON;
+	const struct strbuf *text[NR_TEXTS] = {
+		is_host && e->op.has_dims ? &k->dims_text : NULL,
+		is_host && e->op.has_stack ? &k->stack_text : NULL,
+		is_host && e->op.has_coll ? &k->coll_text : NULL,
+		is_host && e->op.has_dtype ? &k->dtype_text : NULL,
+	};
+	size_t lens[NR_TEXTS], size = offsetof(struct ev_msg, name) + e->name_len + 1;
+	char *at;
+
+	for (int i = 0; i < NR_TEXTS; i++) {
+		lens[i] = text[i] && text[i]->len < UINT32_MAX / 4 ? text[i]->len : 0;
+		size += lens[i] + 1;
+	}
+	size = (size + 7) & ~(size_t)7;
 	struct block *b = &pp->blocks[pp->head];
 	struct ev_msg *m;
 
@@ -1303,14 +1349,20 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->out_nelems = e->op.out_nelems;
 	m->group_size = e->op.group_size;
 	m->has_nelems = e->op.has_nelems;
-	m->coll_len = (uint32_t)coll_len;
-	m->dtype_len = (uint32_t)dtype_len;
+	m->module_id = e->module_id;
+	m->dims_len = (uint32_t)lens[TEXT_DIMS];
+	m->stack_len = (uint32_t)lens[TEXT_STACK];
+	m->coll_len = (uint32_t)lens[TEXT_COLL];
+	m->dtype_len = (uint32_t)lens[TEXT_DTYPE];
 	memcpy(m->name, e->name_text, e->name_len);
 	m->name[e->name_len] = '\0';
-	memcpy(m->name + e->name_len + 1, coll_len ? k->coll_text.s : "", coll_len);
-	m->name[e->name_len + 1 + coll_len] = '\0';
-	memcpy(m->name + e->name_len + 1 + coll_len + 1, dtype_len ? k->dtype_text.s : "", dtype_len);
-	m->name[e->name_len + 1 + coll_len + 1 + dtype_len] = '\0';
+	at = m->name + e->name_len + 1;
+	for (int i = 0; i < NR_TEXTS; i++) {
+		if (lens[i])
+			memcpy(at, text[i]->s, lens[i]);
+		at[lens[i]] = '\0';
+		at += lens[i] + 1;
+	}
 	b->used += size;
 }
 

@@ -428,6 +428,49 @@ static void test_launches(void)
 	profile_release(&p);
 }
 
+static const char *str_attr(const struct node *n, const char *key)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_STRING ? a->v.s : NULL;
+}
+
+/*
+ * An op's input shapes as Python's str() prints the list -- the key
+ * torch-tb-profiler groups ops by -- interned, so calls of one shape
+ * share a string; "Input dims" (old) only where "Input Dims" is absent;
+ * an old trace's "Call stack"; a module's id.
+ */
+static void test_shapes_stack_module(void)
+{
+	struct profile p;
+	const struct node *a, *b, *c, *m;
+
+	CHECK_EQ(load_text(&p, "shapes.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1, \"dur\": 1, "
+			   "\"args\": {\"Input Dims\": [[1, 512], [], [3.5, 1e20], [true, null, \"s'q\"]]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"ts\": 3, \"dur\": 1, "
+			   "\"args\": {\"Input dims\": [[7]], \"Input Dims\": [[1, 512], [], [3.5, 1e20], "
+			   "[true, null, \"s'q\"]], \"Call stack\": \"a.py(1): f;b.py(2): g\"}},"
+			   "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"c\", \"ts\": 5, \"dur\": 1, "
+			   "\"args\": {\"Input dims\": [[2, {\"k\": 1}]], \"Call stack\": \"\"}},"
+			   "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: M_0\", "
+			   "\"ts\": 7, \"dur\": 1, \"args\": {\"Python id\": 3, \"Python module id\": 4}}]}"),
+		 0);
+	a = find_node(&p, "a");
+	b = find_node(&p, "b");
+	c = find_node(&p, "c");
+	m = find_node(&p, "nn.Module: M_0");
+	CHECK_STR(str_attr(a, "input_shapes"), "[[1, 512], [], [3.5, 1e+20], [True, None, \"s'q\"]]");
+	CHECK(str_attr(a, "input_shapes") == str_attr(b, "input_shapes"));
+	CHECK_STR(str_attr(c, "input_shapes"), "[[2, {'k': 1}]]");
+	CHECK_STR(str_attr(b, "call_stack"), "a.py(1): f;b.py(2): g");
+	CHECK(!str_attr(a, "call_stack") && !str_attr(c, "call_stack"));
+	CHECK_EQ(int_attr(m, "module_id"), 4);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -441,5 +484,6 @@ const struct test tests[] = {
 	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
 	{ "deviceProperties become the profile's devices", test_devices },
 	{ "a kernel's args are one interned launch", test_launches },
+	{ "ops keep their input shapes and stack, modules their id", test_shapes_stack_module },
 	{ 0 },
 };
