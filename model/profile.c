@@ -367,6 +367,7 @@ struct mem_event *profile_add_mem_event(struct profile *p)
 	m = &p->mem_events[p->nr_mem_events++];
 	memset(m, 0, sizeof(*m));
 	m->total_allocated = m->total_reserved = -1;
+	m->addr = MEM_NO_ADDR;
 	m->device = -1;
 	return m;
 }
