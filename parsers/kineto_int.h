@@ -146,6 +146,7 @@ struct kineto {
 	size_t nr_comm_ext, alloc_comm_ext;
 
 	uint32_t nr_events;		/* every element of traceEvents */
+	double origin_us;		/* the earliest event's ts (the reader's) */
 	/* What the reader did not pass on, counted for Info. */
 	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
 	struct unused *unused;		/* by category and phase (kineto_read.c) */
@@ -173,6 +174,8 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
 enum json_tok kineto_read_events(struct kineto *k);
 /* Tell Info about the events read but not used; after the read. */
 void kineto_report_unused(struct kineto *k);
+/* Set the profile's time origin (its earliest event); after the read. */
+void kineto_set_origin(struct kineto *k);
 
 /* kineto_link.c */
 

@@ -535,6 +535,85 @@ static void add_totals(struct kineto *k, struct threads *th, struct node *unlink
 		k->p->root->device_total_ns += unlinked->device_total_ns;
 }
 
+/* Memory events by thread, then time, then file order. */
+static const struct mem_event *sort_base;
+
+static int cmp_mem(const void *a, const void *b)
+{
+	const struct mem_event *x = &sort_base[*(const uint32_t *)a];
+	const struct mem_event *y = &sort_base[*(const uint32_t *)b];
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int64_t end_of(const struct node *n)
+{
+	return n->start_ns + n->host_total_ns;
+}
+
+/*
+ * Each memory event belongs to the innermost host node of its thread
+ * whose [start, end) holds it (memory_parser.find_memory_nodes): one
+ * forward pass over the thread's events in time order beside its tree,
+ * which is sorted and nested.  Events before the thread's first node or
+ * after its last belong to none; so do those between its top-level nodes.
+ * Run before runtime calls join the tree, when every child is a host node.
+ */
+static void link_memory(struct kineto *k, struct threads *th)
+{
+	struct profile *p = k->p;
+	uint32_t *idx;
+	size_t nr = p->nr_mem_events, i = 0;
+	struct node **stack = NULL;
+	size_t alloc = 0;
+
+	if (!nr)
+		return;
+	idx = xmalloc(nr * sizeof(*idx));
+	for (size_t r = 0; r < nr; r++)
+		idx[r] = (uint32_t)r;
+	sort_base = p->mem_events;
+	qsort(idx, nr, sizeof(*idx), cmp_mem);
+	while (i < nr) {
+		int64_t tid = p->mem_events[idx[i]].tid;
+		size_t s = idmap_slot(&th->map, tid), depth = 0;
+		struct node *root = th->map.keys[s] != NO_ID ? th->v[th->map.vals[s]].node : NULL;
+		struct node *cur = root, *child = root ? root->child : NULL;
+
+		for (; i < nr && p->mem_events[idx[i]].tid == tid; i++) {
+			struct mem_event *m = &p->mem_events[idx[i]];
+
+			m->op = NULL;
+			if (!root || !root->child || m->ts_ns < root->child->start_ns ||
+			    m->ts_ns >= end_of(root->last_child))
+				continue;
+			/* Up while the event is past the node, then down. */
+			while (cur != root && m->ts_ns >= end_of(cur)) {
+				child = cur->next;
+				cur = depth > 1 ? stack[depth - 2] : root;
+				depth--;
+			}
+			while (child && m->ts_ns >= child->start_ns) {
+				if (m->ts_ns >= end_of(child)) {
+					child = child->next;
+					continue;
+				}
+				GROW(stack, alloc, depth + 1);
+				stack[depth++] = child;
+				cur = child;
+				child = cur->child;
+			}
+			m->op = cur != root ? cur : NULL;
+		}
+	}
+	free(stack);
+	free(idx);
+}
+
 void kineto_link(struct kineto *k)
 {
 	struct threads th = { 0 };
@@ -556,8 +635,10 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++) {
 		node_walk(th.v[t].node, visit_dup, &b);
 		fill_stats(&b, th.v[t].node);
-		hang_all_runtimes(&b, th.v[t].node);
 	}
+	link_memory(k, &th);
+	for (size_t t = 0; t < th.nr; t++)
+		hang_all_runtimes(&b, th.v[t].node);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
 

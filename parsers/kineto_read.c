@@ -50,6 +50,18 @@ struct kernel_args {
 	double blocks_per_sm, occupancy;
 };
 
+/* A [memory] instant's args (profile_memory=True). */
+enum {
+	MA_DEV_TYPE = 1 << 0, MA_DEV_ID = 1 << 1, MA_ADDR = 1 << 2, MA_BYTES = 1 << 3,
+	MA_ALLOCATED = 1 << 4, MA_RESERVED = 1 << 5,
+};
+
+struct mem_args {
+	uint8_t has;			/* MA_* bits */
+	int64_t dev_type, dev_id, bytes, allocated, reserved;
+	uint64_t addr;
+};
+
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
@@ -71,6 +83,7 @@ struct raw_event {
 	bool has_module_id;
 	int64_t module_id;		/* "Python module id"; -1 not a number */
 	struct kernel_args ka;
+	struct mem_args mem;
 	struct op_args op;
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
@@ -80,6 +93,7 @@ struct raw_event {
 enum cat {
 	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_GPU_ANNOTATION,
 	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
+	CAT_MEMORY,		/* not a category: a [memory] instant, whatever its cat */
 };
 
 #define CAT(name, cat) { name, sizeof(name) - 1, cat }
@@ -347,7 +361,8 @@ static int64_t read_tid(struct kineto *k, enum json_tok t)
 enum arg {
 	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
 	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
-	A_BLOCK, A_REGS, A_SMEM, A_STACK,
+	A_BLOCK, A_REGS, A_SMEM, A_STACK, A_DEV_TYPE, A_DEV_ID, A_ADDR, A_BYTES, A_ALLOCATED,
+	A_RESERVED,
 };
 
 /* Which of the args the model uses the current key names. */
@@ -417,6 +432,26 @@ static enum arg arg_of(const struct json *j)
 	case 'O':
 		if (json_is(j, "Out msg nelems"))
 			return A_OUT_NELEMS;
+		break;
+	case 'D':
+		if (json_is(j, "Device Type"))
+			return A_DEV_TYPE;
+		if (json_is(j, "Device Id"))
+			return A_DEV_ID;
+		break;
+	case 'A':
+		if (json_is(j, "Addr"))
+			return A_ADDR;
+		break;
+	case 'B':
+		if (json_is(j, "Bytes"))
+			return A_BYTES;
+		break;
+	case 'T':
+		if (json_is(j, "Total Allocated"))
+			return A_ALLOCATED;
+		if (json_is(j, "Total Reserved"))
+			return A_RESERVED;
 		break;
 	case 'G':
 		if (json_is(j, "Group size"))
@@ -696,6 +731,36 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				     : which == A_REGS ? KA_REGS : KA_SMEM;
 			break;
 		}
+		case A_DEV_TYPE:
+		case A_DEV_ID:
+		case A_ADDR:
+		case A_BYTES:
+		case A_ALLOCATED:
+		case A_RESERVED: {
+			static const uint8_t bit[] = {
+				[A_DEV_TYPE] = MA_DEV_TYPE, [A_DEV_ID] = MA_DEV_ID, [A_ADDR] = MA_ADDR,
+				[A_BYTES] = MA_BYTES, [A_ALLOCATED] = MA_ALLOCATED,
+				[A_RESERVED] = MA_RESERVED,
+			};
+			int64_t v;
+
+			if (!read_int(k, t, &v))
+				break;
+			if (which == A_DEV_TYPE)
+				e->mem.dev_type = v;
+			else if (which == A_DEV_ID)
+				e->mem.dev_id = v;
+			else if (which == A_ADDR)
+				e->mem.addr = (uint64_t)v;
+			else if (which == A_BYTES)
+				e->mem.bytes = v;
+			else if (which == A_ALLOCATED)
+				e->mem.allocated = v;
+			else
+				e->mem.reserved = v;
+			e->mem.has |= bit[which];
+			break;
+		}
 		case A_GRID:
 		case A_BLOCK:
 			t = read_dim3(k, t, which == A_GRID ? e->ka.grid : e->ka.block);
@@ -806,6 +871,31 @@ enum verdict {
 };
 
 /*
+ * A [memory] instant: an allocation or a free on the CPU (Device Type 0)
+ * or a GPU (1, Device Id).  One the Memory view cannot place -- no time,
+ * another device type, a GPU without an id -- is dropped and counted.
+ */
+static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	const struct mem_args *m = &e->mem;
+
+	if (e->ts_state != TIME_OK || !(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+		warn_event(k, at, "memory events without a usable time, skipped",
+			  "[memory] event without a usable 'ts'; skipped");
+		return SKIPPED;
+	}
+	if (!(m->has & MA_DEV_TYPE) || (m->dev_type != 0 && m->dev_type != 1) ||
+	    (m->dev_type == 1 && (!(m->has & MA_DEV_ID) || m->dev_id < 0 || m->dev_id > INT32_MAX))) {
+		warn_event(k, at, "memory events on no device proftui knows, skipped",
+			  "[memory] event with no CPU (Device Type 0) or GPU (1, with a Device "
+			  "Id) to put it on; skipped");
+		return SKIPPED;
+	}
+	e->cat = CAT_MEMORY;
+	return TAKE;
+}
+
+/*
  * The reading thread's half of taking an event: drop what the model never
  * uses, and warn (with the event's place, which only this thread can
  * still work out) about what it cannot use.  Touches only the reader's
@@ -814,7 +904,16 @@ enum verdict {
 static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	const char *name = e->name_text;
+	bool is_memory = e->ph == 'i' && name && text_eq(name, e->name_len, "[memory]");
 
+	/* Where the recording starts: the earliest of the events torch-tb-
+	 * profiler makes objects of (complete events of a category it
+	 * knows, [memory] instants), for times since the profiler started. */
+	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN)) &&
+	    e->ts_state == TIME_OK && fabs(e->ts_us) < MAX_ABS_TS_US && e->ts_us < k->origin_us)
+		k->origin_us = e->ts_us;
+	if (is_memory)
+		return check_memory(k, e, at);
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
 		return NOT_USED;
 	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
@@ -1053,6 +1152,22 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 		add_comms_args(k, e, h->node);
 }
 
+static void add_memory(struct kineto *k, const struct raw_event *e)
+{
+	struct mem_event *m = profile_add_mem_event(k->p);
+
+	m->ts_ns = us_to_ns(e->ts_us);
+	m->tid = e->tid;
+	m->device = e->mem.dev_type == 0 ? -1 : (int32_t)e->mem.dev_id;
+	m->bytes = e->mem.has & MA_BYTES ? e->mem.bytes : 0;	/* trace.py: 0 */
+	if (e->mem.has & MA_ADDR)
+		m->addr = e->mem.addr;
+	if ((e->mem.has & MA_ALLOCATED) && e->mem.allocated >= 0)
+		m->total_allocated = e->mem.allocated;
+	if ((e->mem.has & MA_RESERVED) && e->mem.reserved >= 0)
+		m->total_reserved = e->mem.reserved;
+}
+
 /* The trace.py type of an event check_event() let through. */
 static enum ev_type type_of(const struct raw_event *e)
 {
@@ -1112,6 +1227,10 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	enum ev_type type;
 	enum role role;
 
+	if (e->cat == CAT_MEMORY) {
+		add_memory(k, e);
+		return;
+	}
 	if (e->ext_id_lower != NO_ID)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
 	e->ts = us_to_ns(e->ts_us);
@@ -1172,7 +1291,10 @@ struct ev_msg {
 	uint8_t has_module_id;
 	double ts_us, dur_us;
 	int64_t tid, ext_id, ext_id_lower, corr;
-	struct kernel_args ka;
+	union {
+		struct kernel_args ka;	/* kernels */
+		struct mem_args mem;	/* CAT_MEMORY */
+	} u;
 	int64_t comm_bytes;
 	int64_t in_nelems, out_nelems, group_size;
 	uint8_t has_nelems;
@@ -1209,8 +1331,7 @@ static void take_block(struct kineto *k, struct block *b)
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
 			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
-			.corr = m->corr, .has_module_id = m->has_module_id, .ka = m->ka,
-			.name_len = m->name_len,
+			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
 		};
 
 		e.comm_bytes = m->comm_bytes;
@@ -1226,6 +1347,10 @@ static void take_block(struct kineto *k, struct block *b)
 			texts[i] = lens[i] ? profile_intern(k->p, at, lens[i]) : NULL;
 			at += lens[i] + 1;
 		}
+		if (m->cat == CAT_MEMORY)
+			e.mem = m->u.mem;
+		else
+			e.ka = m->u.ka;
 		e.module_id = m->module_id;
 		e.name = profile_intern(k->p, m->name, m->name_len);
 		e.dims = texts[TEXT_DIMS];
@@ -1343,7 +1468,10 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->ext_id = e->ext_id;
 	m->ext_id_lower = e->ext_id_lower;
 	m->corr = e->corr;
-	m->ka = e->ka;
+	if (e->cat == CAT_MEMORY)
+		m->u.mem = e->mem;
+	else
+		m->u.ka = e->ka;
 	m->comm_bytes = e->comm_bytes;
 	m->in_nelems = e->op.in_nelems;
 	m->out_nelems = e->op.out_nelems;
@@ -1681,6 +1809,14 @@ static const char *slot_name(const struct unused *u, size_t slot)
 	default:
 		return u->name[slot];
 	}
+}
+
+void kineto_set_origin(struct kineto *k)
+{
+	if (k->origin_us == INFINITY)
+		return;
+	k->p->has_time_origin = true;
+	k->p->time_origin_ns = us_to_ns(k->origin_us);
 }
 
 void kineto_report_unused(struct kineto *k)

@@ -136,8 +136,10 @@ static void test_unused_counted(void)
 	/* Frames are not used, modules are. */
 	CHECK_STR(unused(&p, "python_function (not a module) (ph X)"), "1");
 	CHECK(!unused(&p, "python_function (ph X)"));
-	/* With cpu_instant_event (2.x) and without a category (1.x). */
-	CHECK_STR(unused(&p, "[memory] (ph i)"), "2");
+	/* [memory] instants, with cpu_instant_event (2.x) and without a
+	 * category (1.x), are memory events now. */
+	CHECK(!unused(&p, "[memory] (ph i)"));
+	CHECK_EQ(p.nr_mem_events, 2);
 	CHECK_STR(unused(&p, "cpu_op (ph B)"), "1");
 	CHECK_STR(unused(&p, "cpu_op (ph E)"), "1");
 	CHECK_STR(unused(&p, "cpu_op (no ph)"), "1");
