@@ -133,12 +133,16 @@ struct threads {
  * Each op takes every runtime whose External id equals its own; the first
  * op (threads in first-seen order, ops in time order) with an id takes
  * them all (event_parser.parse_nodes pops the list).  Runtimes with
- * External id 0 belong to their thread's root.
+ * External id 0 belong to their thread's root.  Runtimes without an
+ * External id go, all of them, to the first host event without one --
+ * the plugin's None equals None: in a PyTorch 2.x trace, the first
+ * nn.Module call (modules drop their id), whose self time they shorten.
  */
 static void attach_runtimes(struct kineto *k, struct threads *th)
 {
 	struct idmap first_rt;	/* ext id -> first runtime of a chain */
 	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
+	uint32_t no_id = UINT32_MAX;	/* the chain of runtimes without an id */
 
 	idmap_init(&first_rt, k->nr_rts);
 	/* Chains in reverse, then walk: runtimes keep time order per id. */
@@ -146,7 +150,12 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 		struct rt_rec *r = &k->rts[i];
 		size_t s;
 
-		if (r->ext_id == NO_ID || r->ext_id == 0)
+		if (r->ext_id == NO_ID) {
+			next_rt[i] = no_id;
+			no_id = (uint32_t)i;
+			continue;
+		}
+		if (r->ext_id == 0)
 			continue;
 		s = idmap_slot(&first_rt, r->ext_id);
 		next_rt[i] = first_rt.keys[s] == NO_ID ? UINT32_MAX : first_rt.vals[s];
@@ -161,19 +170,25 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			size_t s;
 			uint32_t ri;
 
-			if (h->ext_id == NO_ID || h->ext_id == 0)
+			if (h->ext_id == 0)
 				continue;
-			s = idmap_slot(&first_rt, h->ext_id);
-			if (first_rt.keys[s] == NO_ID)
-				continue;
-			for (ri = first_rt.vals[s]; ri != UINT32_MAX; ri = next_rt[ri]) {
+			if (h->ext_id == NO_ID) {
+				ri = no_id;
+				no_id = UINT32_MAX;	/* popped */
+			} else {
+				s = idmap_slot(&first_rt, h->ext_id);
+				if (first_rt.keys[s] == NO_ID)
+					continue;
+				ri = first_rt.vals[s];
+				first_rt.vals[s] = UINT32_MAX;	/* popped */
+			}
+			for (; ri != UINT32_MAX; ri = next_rt[ri]) {
 				struct rt_rec *r = &k->rts[ri];
 
 				r->next_of_op = h->runtimes;
 				h->runtimes = r;
 				r->used = true;
 			}
-			first_rt.vals[s] = UINT32_MAX;	/* popped */
 		}
 	}
 	idmap_release(&first_rt);

@@ -473,6 +473,22 @@ static void test_shapes_stack_module(void)
 	profile_release(&p);
 }
 
+/* Runtime calls without an External id go to the first host event
+ * without one, as the plugin's None == None has it: here the first
+ * nn.Module call (modules drop their id), not the unlinked group. */
+static void test_runtime_without_id(void)
+{
+	struct profile p;
+	const struct node *sync;
+
+	CHECK_EQ(test_load(&p, "tests/golden/modules/small.json", NULL, msg, sizeof(msg)), 0);
+	sync = find_node(&p, "cudaDeviceSynchronize");
+	CHECK(sync && sync->parent && sync->parent->kind == NODE_MODULE &&
+	      !strcmp(sync->parent->name, "nn.Module: Net_0") && sync->parent->start_ns == 10000);
+	CHECK_EQ(warnings_of(&p, "runtime calls whose External id no op has (kept, unlinked)"), 0);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -487,5 +503,7 @@ const struct test tests[] = {
 	{ "deviceProperties become the profile's devices", test_devices },
 	{ "a kernel's args are one interned launch", test_launches },
 	{ "ops keep their input shapes and stack, modules their id", test_shapes_stack_module },
+	{ "runtime calls without an External id go to the first node without one",
+	  test_runtime_without_id },
 	{ 0 },
 };
