@@ -1028,8 +1028,11 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	n->start_ns = e->ts;
 	n->calls = 1;
 	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
-	 * while op device times use end - start: keep both. */
-	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
+	 * while the op tree's times are end - start (which differ by the
+	 * rounding of ts + dur in doubles): device total is the first,
+	 * device self the second. */
+	n->device_total_ns = us_to_ns(e->dur_us);
+	n->device_self_ns = e->dur;
 	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
