@@ -53,6 +53,14 @@
 	X(FOLD, "fold", "Tree: close the node (on a closed one: go to its parent)") \
 	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
 	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
+	X(TOGGLE_VIEW, "toggle-view", "Switch the grouping: Operators by input shape, Kernels by launching op; Memory: all its events") \
+	X(DEVICE_PREV, "device-prev", "Memory: show the previous device") \
+	X(DEVICE_NEXT, "device-next", "Memory: show the next device") \
+	X(CHART_LEFT, "chart-left", "Memory: move the chart's cursor to an earlier time") \
+	X(CHART_RIGHT, "chart-right", "Memory: move the chart's cursor to a later time") \
+	X(ZOOM_IN, "zoom-in", "Memory: zoom the chart and its tables in around the cursor") \
+	X(ZOOM_OUT, "zoom-out", "Memory: zoom the chart and its tables out") \
+	X(ZOOM_ALL, "zoom-all", "Memory: show the whole time again") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(REDRAW, "redraw", "Redraw the screen")
 

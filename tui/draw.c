@@ -27,6 +27,12 @@ enum {
 };
 
 static attr_t attr_title, attr_tab, attr_match, attr_error, attr_header, attr_foot;
+/* A canvas's parts (enum canvas_attr): axes, two series, a mark. */
+static attr_t attr_canvas[CANVAS_TITLE + 1];
+
+#define PAIR_SERIES1 (PAIR_BAR0 + NR_BAR_COLORS)
+#define PAIR_SERIES2 (PAIR_SERIES1 + 1)
+#define PAIR_MARK (PAIR_SERIES1 + 2)
 
 void draw_init_colors(struct ui *ui)
 {
@@ -42,6 +48,13 @@ void draw_init_colors(struct ui *ui)
 	attr_error = A_BOLD;
 	attr_header = A_BOLD | A_UNDERLINE;
 	attr_foot = A_BOLD;
+	attr_canvas[CANVAS_PLAIN] = A_NORMAL;
+	attr_canvas[CANVAS_AXIS] = A_DIM;
+	attr_canvas[CANVAS_SERIES1] = A_BOLD;
+	attr_canvas[CANVAS_SERIES2] = A_NORMAL;
+	attr_canvas[CANVAS_MARK] = A_BOLD | A_UNDERLINE;
+	attr_canvas[CANVAS_CURSOR] = A_REVERSE;
+	attr_canvas[CANVAS_TITLE] = A_BOLD;
 	if (!ui->color)
 		return;
 	start_color();
@@ -60,6 +73,12 @@ void draw_init_colors(struct ui *ui)
 	attr_error = COLOR_PAIR(PAIR_ERROR) | A_BOLD;
 	attr_header = COLOR_PAIR(PAIR_HEADER) | A_BOLD;
 	attr_foot = COLOR_PAIR(PAIR_FOOT) | A_BOLD;
+	init_pair(PAIR_SERIES1, COLOR_GREEN, -1);
+	init_pair(PAIR_SERIES2, COLOR_CYAN, -1);
+	init_pair(PAIR_MARK, COLOR_RED, -1);
+	attr_canvas[CANVAS_SERIES1] = COLOR_PAIR(PAIR_SERIES1) | A_BOLD;
+	attr_canvas[CANVAS_SERIES2] = COLOR_PAIR(PAIR_SERIES2);
+	attr_canvas[CANVAS_MARK] = COLOR_PAIR(PAIR_MARK) | A_BOLD;
 }
 
 /* ---------------------------------------------------------------------
@@ -751,11 +770,42 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 	attroff(A_DIM);
 }
 
+/* A pane's drawing above its table (pane_ops.canvas): each line's
+ * characters in the attributes its spans give (one cell a character). */
+static void draw_canvas(const struct canvas *cv, int top)
+{
+	for (size_t l = 0; l < cv->nr; l++) {
+		const struct canvas_line *line = &cv->lines[l];
+		const char *s = line->text ? line->text : "";
+		size_t len = strlen(s), at = 0;
+		int cell = 0;
+
+		move(top + (int)l, 0);
+		clrtoeol();
+		while (at < len && cell < COLS) {
+			uint32_t cp;
+			size_t n = u8_decode(s + at, len - at, &cp);
+			attr_t a = A_NORMAL;
+
+			for (size_t k = 0; k < line->nr_spans; k++)
+				if (cell >= line->spans[k].start &&
+				    cell < line->spans[k].start + line->spans[k].len)
+					a |= attr_canvas[line->spans[k].attr];
+			attron(a);
+			mvaddnstr(top + (int)l, cell, s + at, (int)n);
+			attroff(a);
+			at += n;
+			cell++;
+		}
+	}
+}
+
 void draw_screen(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct layout L;
-	int list_top = 3, list_rows, foot_rows;
+	int list_top = 3, list_rows, foot_rows, canvas_rows = 0;
+	struct canvas cv = { 0 };
 
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -767,6 +817,17 @@ void draw_screen(struct ui *ui)
 		curs_set(0);
 		refresh();
 		return;
+	}
+	if (pane->ops->canvas) {
+		/* The drawing takes up to half of what the table would have,
+		 * and leaves the table 5 rows at least. */
+		int room = LINES - list_top - 2 - 6, want = (LINES - list_top - 2) / 2;
+
+		if (want > room)
+			want = room;
+		if (want >= 3)
+			canvas_rows = (int)pane->ops->canvas(pane, COLS, want, ui->utf8, &cv);
+		list_top += canvas_rows;
 	}
 	foot_rows = (int)pane->nr_foot;
 	list_rows = LINES - list_top - 2 - foot_rows;
@@ -804,7 +865,9 @@ void draw_screen(struct ui *ui)
 	bar_init(pane, &L);
 	draw_title(ui, pane);
 	draw_tabs(ui);
-	draw_header(ui, pane, &L, 2);
+	draw_canvas(&cv, 2);
+	canvas_release(&cv);
+	draw_header(ui, pane, &L, list_top - 1);
 	for (int r = 0; r < list_rows; r++) {
 		size_t i = pane->top + (size_t)r;
 

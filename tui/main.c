@@ -41,6 +41,7 @@ struct options {
 	const char *input_format;
 	const char *output;
 	const char *drill, *drill_re;
+	const char *group;		/* --group shape|op */
 	size_t run;			/* 1-based, 0: the first */
 	const char *keymap;		/* --keymap vi|emacs|FILE */
 	const char *keys;		/* --keys FILE: a user file */
@@ -64,6 +65,8 @@ static void usage(FILE *out)
 	      "      --drill NAME      with --print kernels: the kernels op NAME launched;\n"
 	      "                        with --print ops: the ops that launched kernel NAME\n"
 	      "      --drill-re RE     the same for every name RE matches\n"
+	      "      --group G         group Operators by name and input shape (G: shape),\n"
+	      "                        Kernels by kernel, launching op and launch (G: op)\n"
 	      "      --run N           the Nth run of a file that holds several (from 1)\n"
 	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
@@ -113,7 +116,7 @@ static bool parse_count(const char *s, size_t *out)
 }
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE };
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_GROUP };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -123,6 +126,7 @@ static const struct option long_options[] = {
 	{ "step", required_argument, NULL, OPT_STEP },
 	{ "drill", required_argument, NULL, OPT_DRILL },
 	{ "drill-re", required_argument, NULL, OPT_DRILL_RE },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "run", required_argument, NULL, OPT_RUN },
 	{ "limit", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -157,8 +161,8 @@ static void list_formats(void)
 static void list_panes(void)
 {
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab)
-			printf("%-16s %s\n", pane_types[i].name, pane_types[i].title);
+		if (pane_types[i].has_tab || pane_types[i].ops->printable)
+			printf("%-16s %s\n", pane_print_name(pane_types[i].ops), pane_types[i].title);
 }
 
 static void list_actions(void)
@@ -202,6 +206,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_DRILL_RE:
 			o->drill_re = optarg;
+			break;
+		case OPT_GROUP:
+			if (strcmp(optarg, "shape") && strcmp(optarg, "op"))
+				return usage_error("--group wants shape (Operators) or op (Kernels), "
+						   "not '%s'", optarg);
+			o->group = optarg;
 			break;
 		case OPT_RUN:
 			if (!parse_count(optarg, &o->run) || o->run == 0)
@@ -274,6 +284,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("%s", "no file to read");
 	if (o->drill && o->drill_re)
 		return usage_error("%s", "--drill and --drill-re do not go together");
+	if (o->group && o->print) {
+		const struct pane_ops *ops = pane_ops_find(o->print);
+
+		if (!ops->group_by || strcmp(ops->group_by, o->group))
+			return usage_error("%s", "--group shape goes with --print ops, --group op with "
+					   "--print kernels");
+	}
 	return -1;
 }
 
@@ -397,7 +414,7 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
-	struct pane_scope scope = { .first_run = first, .drill_re = drill_re };
+	struct pane_scope scope = { .first_run = first, .drill_re = drill_re, .group = o->group };
 	struct pane *pane;
 	char err[512], caption[1024];
 	int rc = 0;
@@ -517,7 +534,7 @@ int main(int argc, char **argv)
 	} else if (interactive) {
 		struct ui_options uo = {
 			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
-			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
+			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys, .group = o.group,
 			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
 			.load_failed = rc > 0,
 		};

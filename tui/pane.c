@@ -13,6 +13,17 @@
 #include "../model/util.h"
 #include "pane.h"
 
+void canvas_release(struct canvas *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->lines[i].text);
+		free(c->lines[i].spans);
+	}
+	free(c->lines);
+	c->lines = NULL;
+	c->nr = 0;
+}
+
 const struct pane_type pane_types[NR_PANES] = {
 #define X(id, name, title, tab) [PANE_##id] = { #name, title, tab, &name##_pane_ops },
 	PANES(X)
@@ -24,8 +35,9 @@ const struct pane_ops *pane_ops_find(const char *name)
 	for (size_t i = 0; i < NR_PANES; i++) {
 		const struct pane_ops *ops = pane_types[i].ops;
 
-		/* Panes opened from another are not reached by name. */
-		if (!pane_types[i].has_tab)
+		/* Panes opened from another are not reached by name, but
+		 * for those --print takes. */
+		if (!pane_types[i].has_tab && !ops->printable)
 			continue;
 		if (!strcasecmp(pane_types[i].name, name))
 			return ops;
@@ -42,9 +54,9 @@ const char *pane_print_names(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NR_PANES && n < size; i++)
-		if (pane_types[i].has_tab)
+		if (pane_types[i].has_tab || pane_types[i].ops->printable)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-					      pane_types[i].name);
+					      pane_print_name(pane_types[i].ops));
 	return buf;
 }
 
@@ -97,9 +109,6 @@ void pane_free(struct pane *pane)
 
 void pane_set_step(struct pane *pane, const struct step *step)
 {
-	char *sel = NULL, *sort_key = NULL;
-	bool desc = pane->sort_desc;
-
 	/* A pane that handles the step itself (the Tree marks nodes: no
 	 * reload of 2.5 M rows), or one that does not follow steps. */
 	if (!pane->ops->follows_step || pane->ops->step_changed) {
@@ -110,12 +119,20 @@ void pane_set_step(struct pane *pane, const struct step *step)
 			pane_rebuild(pane);
 		return;
 	}
+	pane->scope.step = step;
+	pane_reload(pane);
+}
+
+void pane_reload(struct pane *pane)
+{
+	char *sel = NULL, *sort_key = NULL;
+	bool desc = pane->sort_desc;
+
 	if (pane->nr_view)
 		sel = xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor)));
 	if (pane->sort_col >= 0)
 		sort_key = xstrdup(pane->cols[pane->sort_col].key);
 	unload(pane);
-	pane->scope.step = step;
 	pane->ops->load(pane);
 	/* The same sort column by key: a step can change the columns. */
 	if (sort_key) {

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../model/aggregate.h"
 #include "../model/profile.h"
@@ -79,6 +80,11 @@ struct pane_scope {
 	const struct profile *first_run;	/* Info lists every run from here */
 	bool expand_all;		/* hierarchical panes: nothing folded (--print) */
 	const void *arg;		/* a pane type's own argument (help) */
+	const char *group;		/* --group: a pane's other grouping
+					   (Operators: "shape", Kernels: "op") */
+	bool has_range;			/* a time range narrows it (the Memory
+					   chart's zoom): */
+	int64_t range_start_ns, range_end_ns;	/* absolute, inclusive */
 };
 
 /* What a pane's handle() asks of the UI beyond changing itself. */
@@ -87,7 +93,35 @@ struct pane_request {
 	const struct step *step;
 	const char *message;		/* for the bar; static text */
 	bool is_error;
+	const struct pane_ops *jump_to;	/* show this pane's tab... */
+	const char *jump_row;		/* ...with the cursor on this row */
 };
+
+/* A drawing above a pane's table (the Memory curve): lines of text, each
+ * with spans saying how to paint its parts.  Built by the pane (tui/
+ * chart.c makes them), painted by draw.c; curses-free. */
+enum canvas_attr {
+	CANVAS_PLAIN, CANVAS_AXIS, CANVAS_SERIES1, CANVAS_SERIES2, CANVAS_MARK, CANVAS_CURSOR,
+	CANVAS_TITLE,
+};
+
+struct canvas_span {
+	int start, len;			/* in cells */
+	enum canvas_attr attr;
+};
+
+struct canvas_line {
+	char *text;			/* UTF-8 (ASCII with --ascii), one cell a char */
+	struct canvas_span *spans;
+	size_t nr_spans, alloc_spans;
+};
+
+struct canvas {
+	struct canvas_line *lines;
+	size_t nr;
+};
+
+void canvas_release(struct canvas *c);
 
 struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
@@ -135,6 +169,21 @@ struct pane_ops {
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
+	/* A pane without a tab that --print reaches by name (memory-events,
+	 * memory-curve). */
+	bool printable;
+	/* The --group value that gives this pane its other grouping (scope
+	 * .group holds it; toggle-view switches), or NULL. */
+	const char *group_by;
+	/* A drawing above the table, HEIGHT lines of WIDTH cells at most
+	 * (UTF8: may use Unicode), into OUT; returns the lines made (0: none,
+	 * the table takes the screen).  NULL: no drawing. */
+	size_t (*canvas)(const struct pane *pane, int width, int height, bool utf8,
+			 struct canvas *out);
+	/* --print/export as JSON when it is not one object per row (the
+	 * Overview's contract): write the first LIMIT rows' worth (0: all)
+	 * to OUT, return the rows written or -1.  NULL: the generic form. */
+	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
 	/* Free what load() allocated in pane->priv. */
 	void (*release)(struct pane *pane);
 };
@@ -185,6 +234,15 @@ static inline const char *pane_name(const struct pane_ops *ops)
 	return pane_types[ops->id].name;
 }
 
+/* The name --print knows a pane by: its own, or for a printable pane
+ * without a tab its first alias ("memory-events"). */
+static inline const char *pane_print_name(const struct pane_ops *ops)
+{
+	if (ops->printable && ops->aliases && ops->aliases[0])
+		return ops->aliases[0];
+	return pane_types[ops->id].name;
+}
+
 static inline const char *pane_title(const struct pane_ops *ops)
 {
 	return pane_types[ops->id].title;
@@ -223,6 +281,10 @@ void pane_set_filter(struct pane *pane, struct filter *f);
 void pane_sort(struct pane *pane, int col, bool desc);
 /* Rebuild the view (after a fold, say), keeping the cursor on its row. */
 void pane_rebuild(struct pane *pane);
+/* Load the rows again from the profile and pane->scope (a grouping or a
+ * range changed), keeping the sort column (by key), the filter and the
+ * cursor's row (by name) where they still exist. */
+void pane_reload(struct pane *pane);
 
 /* The column called NAME (key, JSON key or title, any case), or -1. */
 int pane_column(const struct pane *pane, const char *name);

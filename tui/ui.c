@@ -103,7 +103,8 @@ static void free_panes(struct ui *ui)
 
 static void open_panes(struct ui *ui)
 {
-	struct pane_scope scope = { .step = current_step(ui), .first_run = ui->first };
+	struct pane_scope scope = { .step = current_step(ui), .first_run = ui->first,
+				    .group = ui->opt->group };
 
 	for (int t = 0; t < ui->nr_tabs; t++) {
 		ui->stack[t][0] = pane_new(ui->tab_ops[t], ui->prof, &scope);
@@ -492,6 +493,37 @@ static void edit_key(struct ui *ui, int key)
  * Dispatch
  */
 
+/* Show the tab of pane type TO (its top pane) with the cursor on the row
+ * called ROW: the Overview's top ops and kernels lead there. */
+static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
+{
+	struct pane *pane;
+
+	for (int t = 0; t < ui->nr_tabs; t++) {
+		if (ui->tab_ops[t] != to)
+			continue;
+		switch_tab(ui, t);
+		while (ui->depth[t] > 1)
+			pane_free(ui->stack[t][--ui->depth[t]]);
+		pane = ui->stack[t][0];
+		for (int pass = 0; row && pass < 2; pass++) {
+			for (size_t i = 0; i < pane->nr_view; i++) {
+				if (!strcmp(pane_row_name(pane, pane_row(pane, i)), row)) {
+					pane->cursor = i;
+					return;
+				}
+			}
+			/* A filter hid it: clear the filter and look again. */
+			if (!pane->filter)
+				break;
+			pane_set_filter(pane, NULL);
+		}
+		if (row)
+			say(ui, true, "no row '%s' in the %s pane", row, pane_title(to));
+		return;
+	}
+}
+
 /* An action the pane on screen may know better than the UI (the Tree's
  * folds, Enter on a step); what it asks for in return. */
 static bool pane_action(struct ui *ui, enum action a)
@@ -507,6 +539,8 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
+	if (req.jump_to)
+		jump(ui, req.jump_to, req.jump_row);
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
 	return true;
@@ -648,6 +682,18 @@ static void act(struct ui *ui, enum action a)
 	case ACT_TOGGLE_FOLD:
 	case ACT_UNFOLD_ALL:
 		break;
+	case ACT_TOGGLE_VIEW:
+		say(ui, true, "this pane has no other grouping");
+		break;
+	case ACT_DEVICE_PREV:
+	case ACT_DEVICE_NEXT:
+	case ACT_CHART_LEFT:
+	case ACT_CHART_RIGHT:
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+	case ACT_ZOOM_ALL:
+		say(ui, true, "this pane has no chart");
+		break;
 	case ACT_HELP:
 		open_help(ui);
 		break;
@@ -704,6 +750,11 @@ static void apply_options(struct ui *ui)
 		if (ui->step < 0)
 			say(ui, true, "no step '%s' in this profile", o->step);
 	}
+	/* Those are the Operators pane's: show it. */
+	if (o->sort || o->filter)
+		for (int t = 0; t < ui->nr_tabs; t++)
+			if (ui->stack[t][0] == ops)
+				ui->tab = t;
 	if (o->sort) {
 		int col = pane_column(ops, o->sort);
 
@@ -753,6 +804,14 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 		fputs(ui.km.messages, stderr);
 
 	open_panes(&ui);
+	/* The first pane that has something to show (the Overview, when
+	 * the profile has steps or device time). */
+	for (int t = 0; t < ui.nr_tabs; t++) {
+		if (ui.stack[t][0]->nr_rows) {
+			ui.tab = t;
+			break;
+		}
+	}
 	apply_options(&ui);
 	if (ui.km.messages) {
 		size_t n = strcspn(ui.km.messages, "\n");
