@@ -20,6 +20,7 @@
 #define TUI_PANES_H
 
 #define PANES_WITH(X, A) \
+	X(OVERVIEW, overview, "Overview", 1, A) \
 	X(OPS, ops, "Operators", 1, A) \
 	X(KERNELS, kernels, "Kernels", 1, A) \
 	X(STEPS, steps, "Steps", 1, A) \
