@@ -95,6 +95,8 @@ struct pane_request {
 	bool is_error;
 	const struct pane_ops *jump_to;	/* show this pane's tab... */
 	const char *jump_row;		/* ...with the cursor on this row */
+	const struct pane_ops *open;	/* open this pane over this one, as a */
+	struct pane_scope open_scope;	/* drill-down does, in this scope */
 };
 
 /* A drawing above a pane's table (the Memory curve): lines of text, each

@@ -208,9 +208,11 @@ static void sort_step(struct ui *ui, int dir)
 
 static void set_step(struct ui *ui, ssize_t step);
 
+static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope);
+
 static void drill(struct ui *ui)
 {
-	struct pane *pane = ui_pane(ui), *next;
+	struct pane *pane = ui_pane(ui);
 	struct pane_scope scope;
 	const struct pane_ops *to;
 
@@ -221,6 +223,14 @@ static void drill(struct ui *ui)
 		say(ui, true, "nothing to drill into here");
 		return;
 	}
+	open_over(ui, to, scope);
+}
+
+/* A pane of type TO in SCOPE over the one on screen, as a drill-down. */
+static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope)
+{
+	struct pane *next;
+
 	if (ui->depth[ui->tab] >= MAX_DRILL) {
 		say(ui, true, "drill-downs nest %d deep at most", MAX_DRILL);
 		return;
@@ -541,6 +551,8 @@ static bool pane_action(struct ui *ui, enum action a)
 	}
 	if (req.jump_to)
 		jump(ui, req.jump_to, req.jump_row);
+	if (req.open)
+		open_over(ui, req.open, req.open_scope);
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
 	return true;
