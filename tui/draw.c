@@ -581,23 +581,48 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	attroff(attr_title);
 }
 
+/* Tab I's label in form FORM: 0 " 1 Title ", 1 " 1 Title", 2 " 1 Titl"
+ * (the inactive ones, when the full labels do not fit). */
+static void tab_label(const struct ui *ui, int t, int form, char *buf, size_t size)
+{
+	const char *title = pane_title(ui->tab_ops[t]);
+
+	if (form == 2 && t != ui->tab)
+		snprintf(buf, size, " %d %.4s", t + 1, title);
+	else
+		snprintf(buf, size, form ? " %d %s" : " %d %s ", t + 1, title);
+}
+
 static void draw_tabs(const struct ui *ui)
 {
-	int x = 0;
+	int x = 0, form = 0;
 
+	/* The shortest form the terminal needs. */
+	for (; form < 2; form++) {
+		int width = 0;
+
+		for (int t = 0; t < ui->nr_tabs; t++) {
+			char label[64];
+
+			tab_label(ui, t, form, label, sizeof(label));
+			width += (int)u8_width(label, strlen(label)) + !form;
+		}
+		if (width <= COLS)
+			break;
+	}
 	move(1, 0);
 	clrtoeol();
 	for (int t = 0; t < ui->nr_tabs && x < COLS; t++) {
 		char label[64];
 		bool active = t == ui->tab;
 
-		snprintf(label, sizeof(label), " %d %s ", t + 1, pane_title(ui->tab_ops[t]));
+		tab_label(ui, t, form, label, sizeof(label));
 		if (active)
 			attron(attr_tab);
 		x += put_cut(ui, 1, x, label, COLS - x, false);
 		if (active)
 			attroff(attr_tab);
-		if (x < COLS)
+		if (x < COLS && !form)
 			mvaddch(1, x++, ' ');
 	}
 }

@@ -116,7 +116,7 @@ static void add_gpus(const struct profile *p, struct ov_priv *op)
 		add_pct(op, "GPU utilization", g->utilization, 100);
 		add_pct(op, "Est. SM efficiency", g->sm_efficiency, 100);
 		add_pct(op, "Est. achieved occupancy", g->occupancy_pct, 1);
-		add_pct(op, "Kernel time using tensor cores", g->tensor_core, 100);
+		add_pct(op, "Tensor-core kernel time", g->tensor_core, 100);
 	}
 	/* Devices the trace names but no kernel ran on, or a format's own
 	 * description of its device (trtexec's log). */
