@@ -268,6 +268,7 @@ void launch_init(struct launch *l)
 struct launch_index {
 	const struct launch **slots;
 	size_t nr, alloc;
+	const struct launch *last;	/* kernels in a row often share one */
 };
 
 static uint64_t launch_hash(const struct launch *l)
@@ -306,6 +307,8 @@ const struct launch *profile_launch(struct profile *p, const struct launch *l)
 	key.occupancy_pct = l->occupancy_pct;
 	if (!ix)
 		ix = p->launches = xcalloc(1, sizeof(*ix));
+	if (ix->last && !memcmp(ix->last, &key, sizeof(key)))
+		return ix->last;
 	if (2 * (ix->nr + 1) > ix->alloc) {
 		const struct launch **old = ix->slots;
 		size_t old_alloc = ix->alloc;
@@ -324,14 +327,14 @@ const struct launch *profile_launch(struct profile *p, const struct launch *l)
 	}
 	for (i = launch_hash(&key) & (ix->alloc - 1); ix->slots[i]; i = (i + 1) & (ix->alloc - 1))
 		if (!memcmp(ix->slots[i], &key, sizeof(key)))
-			return ix->slots[i];
+			return ix->last = ix->slots[i];
 	{
 		struct launch *copy = arena_alloc(&p->arena, sizeof(*copy));
 
 		memcpy(copy, &key, sizeof(key));
 		ix->slots[i] = copy;
 		ix->nr++;
-		return copy;
+		return ix->last = copy;
 	}
 }
 

@@ -494,8 +494,12 @@ static void add_py_num(struct strbuf *b, const char *s, size_t n)
 {
 	char buf[40];
 	double d;
+	size_t i = 0;
 
-	if (!memchr(s, '.', n) && !memchr(s, 'e', n) && !memchr(s, 'E', n)) {
+	/* Dims are integers: copied as written (one pass to tell). */
+	while (i < n && s[i] != '.' && s[i] != 'e' && s[i] != 'E')
+		i++;
+	if (i == n) {
 		strbuf_add(b, s, n);
 		return;
 	}
@@ -781,7 +785,12 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			e->op.dims_new = which == A_DIMS;
 			break;
 		case A_TYPES:
-			t = read_types(k, t, &e->op);
+			/* Only a collective's types are used: Kineto writes the
+			 * name before the args, so most ops skip them. */
+			if (e->name_text && !collective_lib(e->name_text, e->name_len))
+				t = json_skip(j, t);
+			else
+				t = read_types(k, t, &e->op);
 			break;
 		case A_COLL:
 		case A_DTYPE:
