@@ -9,20 +9,39 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man
 # Objects go under $(O); `make asan` uses a directory of its own.
 O       ?= build
-# Debian packages: libncurses-dev libpcre2-dev zlib1g-dev pkg-config
-PKGS     = ncursesw libpcre2-8 zlib
 # Packagers who do not want -Werror say WERROR=
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
-           -Wmissing-prototypes -Wformat=2 -Wvla -Wno-format-nonliteral
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-# model/ and parsers/ need only zlib; only tui/ sees curses and PCRE2.
+           -Wmissing-prototypes -Wformat=2 -Wvla
+PKG_CONFIG ?= pkg-config
+# Debian packages: libncurses-dev libpcre2-dev zlib1g-dev pkg-config.
+# parsers/ reads gzip through zlib; only tui/ sees curses and PCRE2.
+ZLIB_PKGS = zlib
+TUI_PKGS  = ncursesw libpcre2-8
+
+# Without pkg-config or a package the compiler would fail later, on a
+# missing header, far from the cause: stop here and name it.  `make deps`
+# installs them, and it and `make clean` must work without them.
+ifneq ($(filter-out deps clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
+$(error '$(PKG_CONFIG)' not found: install pkg-config ('make deps' does, on Debian) or set PKG_CONFIG to one)
+endif
+PKGS_MISSING := $(shell for p in $(ZLIB_PKGS) $(TUI_PKGS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
+ifneq ($(PKGS_MISSING),)
+$(error $(PKG_CONFIG) finds no $(PKGS_MISSING): install the development packages ('make deps' does, on Debian))
+endif
+endif
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ZLIB_PKGS) 2>/dev/null)
+ZLIB_LIBS   := $(shell $(PKG_CONFIG) --libs $(ZLIB_PKGS) 2>/dev/null)
+TUI_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(TUI_PKGS) 2>/dev/null)
+TUI_LIBS    := $(shell $(PKG_CONFIG) --libs $(TUI_PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
 # and defining it twice with two values is an error under -Werror.
 ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
-ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MMD -MP
+# -MD, not -MMD: the dependency files list system headers too, and
+# tests/lint.sh reads them to check which layer includes curses and PCRE2.
+ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MD -MP
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -42,45 +61,51 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/fuzz/%)
 all: $(O)/$(PROG)
 
 $(O)/$(PROG): $(CORE_OBJ) $(TUI_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
-# tui/ is the only layer that sees curses and PCRE2 headers.
-$(O)/tui/%.o: tui/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+# Each layer is compiled with its own libraries' flags and no others.
+$(O)/parsers/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
+$(O)/tui/%.o: LAYER_CFLAGS = $(TUI_CFLAGS)
+$(O)/fuzz/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
 
-$(O)/%.o: %.c
+# Objects depend on the Makefile too: new flags (-MD for tests/lint.sh,
+# say) must not meet objects built with the old ones.
+$(O)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LAYER_CFLAGS) -c -o $@ $<
 
 # keymaps/default.keys is compiled in and parsed like a user's file.
 $(O)/keymaps/builtin.c: keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys keymaps/embed.sh
 	@mkdir -p $(dir $@)
 	sh keymaps/embed.sh keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys >$@
 
-$(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c
+$(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Unit tests link model/, parsers/ and the terminal-free part of tui/;
 # tests of tui/ code see its headers (and so PCRE2's and curses' flags).
-$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ)
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
 tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
-# Every suite: unit, golden, bad input, tmux, man lint, layering.  Ends
-# with one "N passed, N failed[, N skipped]" line.
+# Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
+# seed replays, tmux; tests/run.sh sums each suite's own count line and
+# ends with one "N passed, N failed, N skipped" line.
 check: tests
 	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
 
 asan:
 	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
-# Both runs, then one combined total: what .ci/run and README call.
+# Both runs, then one combined total: what .ci/run and README call.  Each
+# log ends with its make's exit status, which tests/total.sh weighs too.
 check-all:
-	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; cat $(O)-check.log
-	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; cat $(O)-asan.log
+	@$(MAKE) --no-print-directory check >$(O)-check.log 2>&1; \
+	echo "# exit $$?" >>$(O)-check.log; cat $(O)-check.log
+	@$(MAKE) --no-print-directory asan >$(O)-asan.log 2>&1; \
+	echo "# exit $$?" >>$(O)-asan.log; cat $(O)-asan.log
 	@sh tests/total.sh $(O)-check.log $(O)-asan.log
 
 # Install what the build and the tests need on Debian (root or sudo).
@@ -90,18 +115,20 @@ deps:
 run: $(O)/$(PROG)
 	$(O)/$(PROG) $(or $(FILE),tests/samples/sample.pt.trace.json.gz)
 
+# Every kind of expected output: the --print goldens and the tmux screens.
 golden: $(O)/$(PROG)
-	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/golden/run.sh
+	@O=$(O) PROFTUI=$(O)/$(PROG) UPDATE_GOLDEN=1 sh tests/run.sh \
+		tests/golden/run.sh $(sort $(wildcard tests/tui/*-test.sh))
 
 # The pane engine on a million rows (sort and filter times).
 $(O)/bench/panes: bench/panes.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
 # Per-key latencies on a loaded trace.
 $(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(PKG_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
 bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
@@ -111,13 +138,13 @@ FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
 build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC)
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_DEFAULT_SOURCE -I. $(FUZZ_FLAGS) -pthread -o $@ $(filter %.c,$^) -lz -lm
+	clang -std=c11 -D_DEFAULT_SOURCE -I. $(ZLIB_CFLAGS) $(FUZZ_FLAGS) -pthread -o $@ $(filter %.c,$^) $(ZLIB_LIBS) -lm
 
 # The same targets with fuzz/driver.c instead of libFuzzer, built by
 # `make tests`: tests/run.sh replays the seed corpora through them.
-$(O)/fuzz/%: fuzz/%.c fuzz/fuzz.h fuzz/driver.c $(CORE_OBJ)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Wno-missing-prototypes -o $@ $< fuzz/driver.c $(CORE_OBJ) -lz -lm
+# Each source is compiled on its own, so that each has its dependency file.
+$(FUZZ_REPLAY): $(O)/fuzz/%: $(O)/fuzz/%.o $(O)/fuzz/driver.o $(CORE_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(ZLIB_LIBS) -lm
 
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the trtexec parsers (graph, profile, times, log, trex
- * metadata) and the aggregations over what they build must survive any
- * input.  Every parser reads the whole input; then, when the input holds
- * a NUL byte, the part before it and the part after it load one after the
- * other into one profile, as the files of one engine do, so the joining of
- * layers is fuzzed too. */
+ * metadata and device properties) and the aggregations over what they
+ * build must survive any input.  Every parser reads the whole input;
+ * then, when the input holds a NUL byte, the part before it and the part
+ * after it load one after the other into one profile, as the files of one
+ * engine do, so the joining of layers is fuzzed too. */
 #include <string.h>
 
 #include "fuzz.h"
 
 extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
-	trtexec_log_parser, trex_metadata_parser;
+	trtexec_log_parser, trex_metadata_parser, trex_device_parser;
 static const struct parser *const parsers[] = {
 	&trtexec_graph_parser, &trtexec_profile_parser, &trtexec_times_parser,
-	&trtexec_log_parser, &trex_metadata_parser,
+	&trtexec_log_parser, &trex_metadata_parser, &trex_device_parser,
 };
 
 /* The trtexec parser whose probe claims HEAD most surely, or NULL.  Only
- * these parsers' probes: the target fuzzes this file's code. */
+ * these parsers' probes: the target fuzzes their code. */
 static const struct parser *detect(const uint8_t *head, size_t len)
 {
 	const struct parser *best = NULL;

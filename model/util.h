@@ -48,6 +48,14 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Grow *P (an array of *ALLOC elements of SIZE bytes) to hold NEED. */
 void grow_array(void **p, size_t *alloc, size_t need, size_t size);
-#define GROW(p, alloc, need) grow_array((void **)&(p), &(alloc), (need), sizeof(*(p)))
+/* Grow the array P (of ALLOC elements, a size_t) to hold NEED.  The array
+ * passes through a void * and is assigned back, so the compiler checks
+ * that P is a pointer and nothing writes a T * through a void **. */
+#define GROW(p, alloc, need)                                               \
+	do {                                                               \
+		void *grow_p_ = (p);                                       \
+		grow_array(&grow_p_, &(alloc), (need), sizeof(*(p)));      \
+		(p) = grow_p_;                                             \
+	} while (0)
 
 #endif

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/escape.h"
 #include "../model/profile.h"
+#include "../model/strbuf.h"
 #include "diag.h"
 
 struct diag_kind {
@@ -21,18 +23,39 @@ void diag_init(struct diag *d, const char *path, FILE *out, struct profile *p)
 	d->profile = p;
 }
 
-static void vreport(struct diag *d, const struct pos *at, const char *level,
-		    const char *fmt, va_list ap)
+/*
+ * "PATH:LINE:COL: LEVEL: MSG".  The path and the message quote the file
+ * (names, lines, the file's own name), and a name can hold a terminal's
+ * escape sequences: every byte of the line goes out through
+ * escape_fprintf(), here, where no caller can forget it.
+ */
+static void report(struct diag *d, const struct pos *at, const char *level, const char *fmt,
+		   va_list ap)
 {
 	if (!d->out)
 		return;
 	if (at && at->line)
-		fprintf(d->out, "%s:%llu:%llu: %s: ", d->path,
-			(unsigned long long)at->line, (unsigned long long)at->col, level);
+		escape_fprintf(d->out, "%s:%llu:%llu: %s: ", d->path,
+			       (unsigned long long)at->line, (unsigned long long)at->col, level);
 	else
-		fprintf(d->out, "%s: %s: ", d->path, level);
-	vfprintf(d->out, fmt, ap);
+		escape_fprintf(d->out, "%s: %s: ", d->path, level);
+	escape_vfprintf(d->out, fmt, ap);
 	fputc('\n', d->out);
+}
+
+/* Keep the first error's text, escaped, for the Info pane. */
+static void keep_first_error(struct diag *d, const struct pos *at, const char *fmt, va_list ap)
+{
+	struct strbuf b = STRBUF_INIT;
+	char msg[1024], where[64] = "";
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (at && at->line)
+		snprintf(where, sizeof(where), "%llu:%llu: ", (unsigned long long)at->line,
+			 (unsigned long long)at->col);
+	strbuf_addstr(&b, where);
+	escape_add(&b, msg, strlen(msg));
+	d->first_error = b.s ? b.s : xstrdup("");
 }
 
 void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...)
@@ -40,8 +63,13 @@ void diag_error(struct diag *d, const struct pos *at, const char *fmt, ...)
 	va_list ap;
 
 	d->nr_errors++;
+	if (!d->first_error) {
+		va_start(ap, fmt);
+		keep_first_error(d, at, fmt, ap);
+		va_end(ap);
+	}
 	va_start(ap, fmt);
-	vreport(d, at, "error", fmt, ap);
+	report(d, at, "error", fmt, ap);
 	va_end(ap);
 }
 
@@ -68,7 +96,7 @@ void diag_warn(struct diag *d, const struct pos *at, const char *kind,
 	if (++k->count > DIAG_SHOW_PER_KIND)
 		return;
 	va_start(ap, fmt);
-	vreport(d, at, "warning", fmt, ap);
+	report(d, at, "warning", fmt, ap);
 	va_end(ap);
 }
 
@@ -104,11 +132,15 @@ void diag_finish(struct diag *d)
 	while (k) {
 		struct diag_kind *next = k->next;
 
-		if (k->count > DIAG_SHOW_PER_KIND && d->out)
-			fprintf(d->out, "%s: warning: ... and %llu more like this (%s)\n", d->path,
-				(unsigned long long)(k->count - DIAG_SHOW_PER_KIND), k->text);
+		if (k->count > DIAG_SHOW_PER_KIND && d->out) {
+			escape_fprintf(d->out, "%s: warning: ... and %llu more like this (%s)", d->path,
+				       (unsigned long long)(k->count - DIAG_SHOW_PER_KIND), k->text);
+			fputc('\n', d->out);
+		}
 		free(k);
 		k = next;
 	}
 	d->kinds = NULL;
+	free(d->first_error);
+	d->first_error = NULL;
 }

@@ -10,6 +10,11 @@
  * is a warning, counted per kind into the profile (the Info pane lists the
  * counts).  Only the first DIAG_SHOW_PER_KIND warnings of a kind print;
  * diag_finish() adds "... and N more like this".
+ *
+ * Messages quote the file, and a file is untrusted: each line is written
+ * through model/escape.h (controls as "\x1b"), the path and the
+ * arguments included, so a message never carries a terminal escape
+ * sequence and never needs a newline of its own.
  */
 #ifndef PARSERS_DIAG_H
 #define PARSERS_DIAG_H
@@ -39,6 +44,10 @@ struct diag {
 	uint64_t nr_warnings;
 	bool is_held;			/* see diag_hold() */
 	struct diag_kind *kinds;	/* heap list, freed by diag_finish() */
+	/* The first error, escaped, as "LINE:COL: MSG" (no path, no level):
+	 * what the Info pane says stopped a load.  Heap, freed by
+	 * diag_finish(); NULL when there was none. */
+	char *first_error;
 };
 
 void diag_init(struct diag *d, const char *path, FILE *out, struct profile *p);
@@ -59,7 +68,8 @@ void diag_unhold(struct diag *d);
 /* Whether the next warning of KIND would be printed; callers skip working
  * out a position (a scan of the buffer) for one that would not. */
 bool diag_would_print(const struct diag *d, const char *kind);
-/* Print the "... and N more like this" lines and free the kind list. */
+/* Print the "... and N more like this" lines and free what D holds
+ * (first_error too: take it before). */
 void diag_finish(struct diag *d);
 
 #endif

@@ -7,6 +7,8 @@
  * out in place; only escaped ones are copied (into j->scratch).
  */
 #include <stdio.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +88,20 @@ int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t 
 	return 0;
 }
 
-static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, const char *arg)
+static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
+
+/* Report FMT at AT and stop the tokenizer. */
+static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, ...)
 {
 	struct pos pos = input_pos(j->in, at);
+	char msg[512];
+	va_list ap;
 
-	diag_error(j->diag, &pos, fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error(j->diag, &pos, "%s", msg);
 	j->state = -1;
 	return JSON_ERROR;
 }
@@ -233,7 +244,7 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 			p++;
 		off = (size_t)((const char *)p - in->cur);
 		if (off > JSON_MAX_STRING + 1)
-			return fail_at(j, in->cur, "string longer than %s bytes", "1048576");
+			return fail_at(j, in->cur, "string longer than %d bytes", JSON_MAX_STRING);
 		if (p == end) {
 			if (!have(j, off + 1 + 4096 > INPUT_MAX_SPAN ? off + 1 : off + 4096) &&
 			    (size_t)(in->end - in->cur) <= off)
@@ -269,7 +280,7 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 		}
 		if (*p < 0x20) {
 			if (*p == 0)
-				return fail_at(j, (const char *)p, "NUL byte inside a string%s", "");
+				return fail_at(j, (const char *)p, "NUL byte inside a string");
 			j->nr_raw_control++;
 			off++;
 			continue;
@@ -288,7 +299,7 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 				continue;
 			}
 			if (!n)
-				return fail_at(j, (const char *)p, "invalid UTF-8 in a string%s", "");
+				return fail_at(j, (const char *)p, "invalid UTF-8 in a string");
 			off += n;
 		}
 	}
@@ -322,13 +333,13 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 			case 't': *out++ = '\t'; break;
 			case 'u':
 				if (send - src < 4)
-					return fail_at(j, src - 2, "bad \\u escape%s", "");
+					return fail_at(j, src - 2, "bad \\u escape");
 				cp = 0;
 				for (int i = 0; i < 4; i++) {
 					int h = hexval(src[i]);
 
 					if (h < 0)
-						return fail_at(j, src - 2, "bad \\u escape%s", "");
+						return fail_at(j, src - 2, "bad \\u escape");
 					cp = cp << 4 | (uint32_t)h;
 				}
 				src += 4;
@@ -352,7 +363,7 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 				if (cp >= 0xd800 && cp <= 0xdfff)
 					cp = 0xfffd;	/* a lone surrogate */
 				if (cp == 0)
-					return fail_at(j, src - 6, "\\u0000 inside a string%s", "");
+					return fail_at(j, src - 6, "\\u0000 inside a string");
 				out += put_utf8(out, cp);
 				break;
 			default:
@@ -434,8 +445,8 @@ static enum json_tok scan_scalar(struct json *j)
 	for (;;) {
 		while (in->cur + off < in->end && (byte_class[(unsigned char)in->cur[off]] & CL_SCALAR))
 			if (++off > JSON_MAX_NUMBER)
-				return fail_at(j, in->cur, "number or word longer than %s characters",
-					       "64");
+				return fail_at(j, in->cur, "number or word longer than %d characters",
+					       JSON_MAX_NUMBER);
 		if (in->cur + off < in->end || !have(j, off + 1))
 			break;
 	}
@@ -571,7 +582,7 @@ again:
 	case '{':
 	case '[':
 		if (j->depth >= JSON_MAX_DEPTH)
-			return fail_at(j, in->cur, "nesting deeper than %s levels", "512");
+			return fail_at(j, in->cur, "nesting deeper than %d levels", JSON_MAX_DEPTH);
 		j->stack[j->depth++] = c == '{' ? 'o' : 'a';
 		in->cur++;
 		j->state = c == '{' ? ST_OBJECT_FIRST : ST_ARRAY_FIRST;
@@ -608,7 +619,7 @@ static bool more(struct json *j, size_t n)
 	size_t want = n + 4096 > INPUT_MAX_SPAN ? n + 1 : n + 4096;
 
 	if (n + 1 > INPUT_MAX_SPAN) {
-		fail_at(j, in->cur, "value longer than %s bytes", "4194304");
+		fail_at(j, in->cur, "value longer than %d bytes", INPUT_MAX_SPAN);
 		return false;
 	}
 	input_need(in, want);
@@ -712,7 +723,7 @@ enum json_tok json_skip_value(struct json *j)
 			off = (size_t)(q - in->cur) + 1;
 		} else if (c == '{' || c == '[') {
 			if (++depth > JSON_MAX_DEPTH - j->depth)
-				return fail_at(j, p, "nesting deeper than %s levels", "512");
+				return fail_at(j, p, "nesting deeper than %d levels", JSON_MAX_DEPTH);
 			off++;
 		} else if (c == '}' || c == ']') {
 			if (depth == 0)

@@ -22,7 +22,9 @@
  *                     -> kernel, MEMCPY_*, MEMSET (any deeper level, or
  *                     level 1 when launched by the op directly); the tree's
  *                     kernels are NODE_NOT_A_ROW, the Kernel Summary fills
- *                     the Kernels pane.  One group per thread title line.
+ *                     the Kernels pane, and a tree kernel's cut name takes
+ *                     a Kernel Summary row's only where that row is certain
+ *                     (link_kernels()).  One group per thread title line.
  *   Kernel Summary    kernels under a group "Kernel Summary"
  *   Memory Manipulation Summary  memcpy nodes; UserDefined Summary  user
  *                     nodes; Memory Summary  one group row per table row,
@@ -32,6 +34,8 @@
  *                     the file has no iteration lines
  *   iteration lines   one step each: "Data" = data_cost (or reader_cost),
  *                     "Compute" = batch_cost - data_cost, total = batch_cost
+ *                     (neither category without a data cost); the line's
+ *                     other numbers are step values, integers as written
  *
  * Several summaries in one file (a log that prints one per epoch) become
  * runs: a section that comes back in print order starts a new run, and the
@@ -45,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../model/util.h"
 #include "num.h"
@@ -106,6 +111,8 @@ struct cell {
 	double d;			/* PCT, FLOPS */
 	bool is_int;			/* FLOPS: printed as an integer */
 	int64_t total_ns, avg_ns, max_ns, min_ns;	/* COMPOSITE; -1: "-" */
+	double ratio;			/* COMPOSITE: its Ratio(%), 0..100 */
+	bool has_ratio;			/* ... not "-" */
 };
 
 struct row {
@@ -143,12 +150,25 @@ struct table {
 	int top;			/* deepest valid level in stack, or -1 */
 	bool after_skip;		/* a row above was skipped */
 	bool complete;			/* its closing separator was seen */
+	/* Lines inside the table that are no rows of it ("# 此处有省略",
+	 * "omitted here", in Paddle's own documentation): rows are missing
+	 * there, so no sum runs across one.  STACK_GAPS: how many there had
+	 * been when the row of each level in STACK was read. */
+	uint32_t nr_gaps;
+	uint32_t stack_gaps[MAX_DEPTH];
 	char thread[64];		/* "1234" under a per-thread title */
 	uint64_t nr_rows;
 	/* A row that did not parse: a warning once the next line shows it
 	 * was not the file's last, an error ("cut mid-row") if it was. */
 	bool has_bad;
 	struct pos bad_at;
+};
+
+/* A kernel row of the Operator Summary, where it was read. */
+struct tree_kernel {
+	struct node *n;
+	struct pos at;
+	int64_t half_ns;		/* half the last printed digit of its table */
 };
 
 /* What one run (one summary and its iterations) has beyond its profile. */
@@ -164,7 +184,10 @@ struct run {
 	char model_names[MAX_MODEL_CATS][40];
 	int64_t model_ns[MAX_MODEL_CATS];
 	struct node *kernel_summary;	/* its Kernel Summary group */
-	bool kernels_cut;		/* ... cut short with "..." */
+	bool kernels_cut;		/* ... some of whose rows are missing */
+	int64_t kernel_half_ns;		/* half its last printed digit */
+	struct tree_kernel *tree_kernels;	/* heap; for link_kernels() */
+	size_t nr_tree_kernels, alloc_tree_kernels;
 	struct run *next;
 };
 
@@ -202,21 +225,7 @@ static size_t leading_blanks(const char *s, size_t n)
 
 static bool eq_nocase(const char *s, size_t n, const char *word)
 {
-	size_t k = strlen(word);
-
-	if (n != k)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (tolower((unsigned char)s[i]) != tolower((unsigned char)word[i]))
-			return false;
-	return true;
-}
-
-static bool ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && !memcmp(s + n - k, suffix, k);
+	return n == strlen(word) && !strncasecmp(s, word, n);
 }
 
 /*
@@ -309,6 +318,13 @@ static int paddle_probe(const char *head, size_t len)
 		if (text_find(s, n, "batch_cost: ") &&
 		    (text_find(s, n, "data_cost: ") || text_find(s, n, "reader_cost: "))) {
 			int k = text_find(s, n, "ppdet.") ? 70 : 50;
+
+			score = score > k ? score : k;
+		}
+		/* PaddleFleetX: "[train] epoch: 0, batch: 0, loss: ...,
+		 * avg_batch_cost: 1.18 sec, ..., ips: 3455 tokens/s" */
+		if (text_find(s, n, "avg_batch_cost: ") && text_find(s, n, "ips: ")) {
+			int k = text_find(s, n, "[train] ") ? 60 : 50;
 
 			score = score > k ? score : k;
 		}
@@ -408,6 +424,19 @@ static int64_t div_round(int64_t a, int64_t b)
 	return a / b + (rem >= b - rem);	/* no a + b / 2: it may overflow */
 }
 
+/* Half the last digit a table in 10^POW10 ns prints (two decimals): what
+ * rounding may have moved one of its numbers by. */
+static int64_t half_digit_ns(int pow10)
+{
+	int64_t v = 5;
+
+	if (pow10 < 3)
+		return 0;
+	for (int i = 3; i < pow10; i++)
+		v *= 10;
+	return v;
+}
+
 /* NAME without the "..." of a cut name; *LEN gets its length. */
 static const char *name_stem(const struct node *n, size_t *len)
 {
@@ -432,50 +461,171 @@ static bool same_kernel(const struct node *tree, const struct node *sum)
 	return (tree->flags & NODE_NAME_TRUNCATED) && !memcmp(t, s, tl);
 }
 
-struct link_ctx {
-	struct node *sums;		/* the Kernel Summary group */
-	uint64_t nr_kernels;		/* count_kernel(): tree kernels */
-};
-
-static bool count_kernel(struct node *n, void *ctx)
+static bool within(int64_t a, int64_t b, int64_t tol)
 {
-	struct link_ctx *l = ctx;
-
-	l->nr_kernels += n->kind == NODE_KERNEL;
-	return true;
+	return a - b <= tol && b - a <= tol;
 }
 
-static bool link_kernel(struct node *n, void *ctx)
-{
-	struct link_ctx *l = ctx;
-	struct node *match = NULL, *exact = NULL;
-	size_t nr = 0, nr_exact = 0;
+/* How a Kernel Summary row compares with a kernel of the tree. */
+enum fit {
+	FIT_NONE,		/* not that kernel */
+	FIT_SOME,		/* could be: it launched there, and elsewhere */
+	FIT_EXACT,		/* every number the same: launched there only */
+};
 
-	if (n->kind != NODE_KERNEL)
-		return true;
-	for (struct node *s = l->sums->child; s; s = s->next) {
-		if (s->name == n->name)
-			return true;		/* already the same name */
-		/* The summary row counts every launch of the kernel, so it
-		 * has at least as many as one place in the tree. */
-		if (!same_kernel(n, s) || s->calls < n->calls)
-			continue;
-		match = s;
-		nr++;
-		/* Launched from this one place only: the same numbers. */
-		if (s->calls == n->calls && s->device_total_ns == n->device_total_ns) {
-			exact = s;
+/*
+ * Whether SUM, whose numbers are rounded to SUM_HALF_NS, can be the kernel
+ * K: its name fits, and every count of K fits in SUM's -- the summary row
+ * counts every launch of the kernel, so it has at least K's calls and
+ * time, a max at least K's and a min at most K's.
+ */
+static enum fit kernel_fit(const struct tree_kernel *k, const struct node *sum, int64_t sum_half_ns)
+{
+	const struct node *n = k->n;
+	/* Tables in one unit print one number the same: rounding is
+	 * monotonic.  Across units each may be off by half its last digit. */
+	int64_t tol = k->half_ns == sum_half_ns ? 0 : k->half_ns + sum_half_ns;
+
+	if (!same_kernel(n, sum) || sum->calls < n->calls ||
+	    sum->device_total_ns + tol < n->device_total_ns)
+		return FIT_NONE;
+	if (n->max_ns >= 0 && sum->max_ns >= 0 && sum->max_ns + tol < n->max_ns)
+		return FIT_NONE;
+	if (n->min_ns >= 0 && sum->min_ns >= 0 && n->min_ns + tol < sum->min_ns)
+		return FIT_NONE;
+	if (sum->calls == n->calls && within(sum->device_total_ns, n->device_total_ns, tol) &&
+	    within(sum->max_ns, n->max_ns, tol) && within(sum->min_ns, n->min_ns, tol))
+		return FIT_EXACT;
+	return FIT_SOME;
+}
+
+/* What link_kernels() works out for the tree kernels and the summary
+ * rows.  Heap arrays, freed by link_release(). */
+struct link {
+	struct node **sums;		/* the Kernel Summary's rows */
+	size_t nr_sums;
+	uint64_t *calls;		/* per row: calls of the tree kernels named after it */
+	int64_t *ns, *tol_ns;		/* ... their time, and its rounding */
+	size_t *match;			/* per tree kernel: its row, or NO_ROW */
+	uint8_t *how;			/* ... and how it was found (enum link_how) */
+	size_t *nr_fit;			/* ... how many rows it could be */
+};
+
+enum link_how {
+	LINK_GUESS,			/* the one row it fits: to be checked */
+	LINK_EXACT,			/* the one row with its every number */
+	LINK_NAMED,			/* it has a row's very name already */
+};
+
+#define NO_ROW SIZE_MAX
+
+static void link_release(struct link *l)
+{
+	free(l->sums);
+	free(l->calls);
+	free(l->ns);
+	free(l->tol_ns);
+	free(l->match);
+	free(l->how);
+	free(l->nr_fit);
+}
+
+/* The row tree kernel K can be for certain: the one row with its very
+ * numbers, or else the one row that fits at all when no row of the table
+ * is missing.  NO_ROW when none or several can be; *NR_FIT: how many fit. */
+static size_t certain_row(const struct run *r, const struct link *l, const struct tree_kernel *k,
+			  uint8_t *how, size_t *nr_fit)
+{
+	size_t exact = NO_ROW, fit = NO_ROW, nr_exact = 0;
+
+	*nr_fit = 0;
+	for (size_t i = 0; i < l->nr_sums; i++) {
+		switch (kernel_fit(k, l->sums[i], r->kernel_half_ns)) {
+		case FIT_EXACT:
+			exact = i;
 			nr_exact++;
+			/* fall through */
+		case FIT_SOME:
+			fit = i;
+			(*nr_fit)++;
+			break;
+		default:
+			break;
 		}
 	}
-	if (nr != 1)
-		match = nr_exact == 1 ? exact : NULL;	/* else: ambiguous, leave it */
-	if (match) {
-		n->name = match->name;
-		n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
-		n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
+	*how = nr_exact == 1 ? LINK_EXACT : LINK_GUESS;
+	if (nr_exact == 1)
+		return exact;
+	if (!nr_exact && *nr_fit == 1 && !r->kernels_cut)
+		return fit;
+	return NO_ROW;
+}
+
+/* Tree kernel K adds itself to row ROW's sums. */
+static void link_count(struct link *l, const struct tree_kernel *k, size_t row)
+{
+	l->calls[row] += k->n->calls;
+	l->ns[row] += k->n->device_total_ns;
+	l->tol_ns[row] += k->half_ns;
+}
+
+/* Report tree kernel K, cut short and left so: which rows could be it. */
+static void link_refused(struct paddle *pd, const struct run *r, const struct tree_kernel *k,
+			 size_t nr_fit)
+{
+	static const char kind[] = "cut kernel names no Kernel Summary row is certain to be, kept as printed";
+	const char *name = k->n->name;
+	int len = (int)(strlen(name) > 60 ? 60 : strlen(name));
+
+	if (!nr_fit && r->kernels_cut)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits none of the Kernel Summary rows "
+			  "shown, and rows of it are missing; its cut name is kept", len, name);
+	else if (!nr_fit)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits no Kernel Summary row; "
+			  "its cut name is kept", len, name);
+	else if (nr_fit > 1)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' could be any of %zu Kernel Summary "
+			  "rows; its cut name is kept", len, name, nr_fit);
+	else if (r->kernels_cut)
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits one Kernel Summary row, but rows "
+			  "of that table are missing; its cut name is kept", len, name);
+	else
+		diag_warn(pd->d, &k->at, kind, "kernel '%.*s' fits one Kernel Summary row, but other "
+			  "kernels of the tree take its calls or time; its cut name is kept", len, name);
+}
+
+/* Work out each tree kernel's row, then take back the guesses (not exact
+ * matches) at rows the tree would count more calls or time for than the
+ * row has. */
+static void link_match(struct run *r, struct link *l)
+{
+	for (size_t i = 0; i < r->nr_tree_kernels; i++) {
+		const struct tree_kernel *k = &r->tree_kernels[i];
+		size_t same = NO_ROW;
+
+		for (size_t j = 0; j < l->nr_sums && same == NO_ROW; j++)
+			if (l->sums[j]->name == k->n->name)
+				same = j;
+		if (same != NO_ROW) {
+			l->match[i] = same;
+			l->how[i] = LINK_NAMED;
+		} else {
+			l->match[i] = certain_row(r, l, k, &l->how[i], &l->nr_fit[i]);
+		}
+		if (l->match[i] != NO_ROW)
+			link_count(l, k, l->match[i]);
 	}
-	return true;
+	for (size_t i = 0; i < r->nr_tree_kernels; i++) {
+		size_t row = l->match[i];
+		const struct node *sum;
+
+		if (row == NO_ROW || l->how[i] != LINK_GUESS)
+			continue;
+		sum = l->sums[row];
+		if (l->calls[row] > sum->calls ||
+		    l->ns[row] > sum->device_total_ns + l->tol_ns[row] + r->kernel_half_ns)
+			l->match[i] = NO_ROW;
+	}
 }
 
 /*
@@ -483,30 +633,59 @@ static bool link_kernel(struct node *n, void *ctx)
  * a kernel's name cut at 45-47 characters with its argument list, and
  * the Kernel Summary the same kernel's name without arguments, cut at 87
  * ("void phi::GPURoiAlignBackward<float>(int, flo..." and "void
- * phi::GPURoiAlignBackward<float>").  A tree kernel whose name fits
- * exactly one Kernel Summary row with at least its calls, or several but
- * one with its very calls and total, takes that row's name; the others
- * ("void xmma_cudnn::gemm::kernel<xmma_cudnn::imp..." fits dozens) keep
- * theirs.  Quadratic: skipped for tables too large for it to stay cheap.
+ * phi::GPURoiAlignBackward<float>").  A tree kernel takes a Kernel Summary
+ * row's name only when it is certain to be that kernel: the one row with
+ * its very calls, time, max and min (launched from there only), or the one
+ * row of a complete table whose name and counts it fits at all, and whose
+ * calls and time the tree's kernels of that name do not overrun.  A guess
+ * would do worse than a cut name: drill-down would list an op under a
+ * kernel it never launched.  The others keep the cut name, NODE_NAME_
+ * TRUNCATED, with a warning each ("void xmma_cudnn::gemm::kernel<xmma_
+ * cudnn::imp..." fits dozens).  Quadratic: skipped for tables too large
+ * for it to stay cheap.
  */
-static void link_kernels(struct run *r)
+static void link_kernels(struct paddle *pd, struct run *r)
 {
-	struct link_ctx l = { .sums = r->kernel_summary };
-	uint64_t nr_sums = 0;
+	struct link l = { 0 };
+	size_t nr = r->nr_tree_kernels;
 
-	/* A tree kernel may be one of the rows left out. */
-	if (!l.sums || r->kernels_cut)
+	if (!r->kernel_summary || !nr)
 		return;
-	for (struct node *s = l.sums->child; s; s = s->next)
-		nr_sums++;
-	for (struct node *g = r->p->root->child; g; g = g->next)
-		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
-			node_walk(g, count_kernel, &l);
-	if (!nr_sums || !l.nr_kernels || nr_sums > UINT64_C(20000000) / l.nr_kernels)
+	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+		l.nr_sums++;
+	if (!l.nr_sums || l.nr_sums > 20000000 / nr) {
+		struct pos none = { 0, 0 };
+
+		if (l.nr_sums)
+			diag_warn(pd->d, &none, "kernel names not linked to the Kernel Summary",
+				  "%zu kernels and %zu Kernel Summary rows: too many to link by name; "
+				  "cut names are kept", nr, l.nr_sums);
 		return;
-	for (struct node *g = r->p->root->child; g; g = g->next)
-		if (g->kind == NODE_GROUP && !strcmp(g->name, "Operator Summary"))
-			node_walk(g, link_kernel, &l);
+	}
+	l.sums = xmalloc(l.nr_sums * sizeof(*l.sums));
+	l.nr_sums = 0;
+	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+		l.sums[l.nr_sums++] = s;
+	l.calls = xcalloc(l.nr_sums, sizeof(*l.calls));
+	l.ns = xcalloc(l.nr_sums, sizeof(*l.ns));
+	l.tol_ns = xcalloc(l.nr_sums, sizeof(*l.tol_ns));
+	l.match = xcalloc(nr, sizeof(*l.match));
+	l.how = xcalloc(nr, sizeof(*l.how));
+	l.nr_fit = xcalloc(nr, sizeof(*l.nr_fit));
+	link_match(r, &l);
+	for (size_t i = 0; i < nr; i++) {
+		struct node *n = r->tree_kernels[i].n;
+		const struct node *match = l.match[i] == NO_ROW ? NULL : l.sums[l.match[i]];
+
+		if (match && l.how[i] != LINK_NAMED) {
+			n->name = match->name;
+			n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
+			n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
+		} else if (!match && (n->flags & NODE_NAME_TRUNCATED)) {
+			link_refused(pd, r, &r->tree_kernels[i], l.nr_fit[i]);
+		}
+	}
+	link_release(&l);
 }
 
 /*
@@ -515,11 +694,11 @@ static void link_kernels(struct run *r)
  * several epochs, "EPOCH/INDEX" ("1/19"), since ppdet restarts the index
  * every epoch.
  */
-static void finish_run(struct run *r)
+static void finish_run(struct paddle *pd, struct run *r)
 {
 	struct profile *p = r->p;
 
-	link_kernels(r);
+	link_kernels(pd, r);
 	if (p->nr_steps > r->first_step) {
 		int64_t epoch = -1;
 		bool several = false;
@@ -651,60 +830,85 @@ static bool is_key(const char *k, size_t n, const char *const *list)
 	return false;
 }
 
-/*
- * One iteration line: "key: value" pairs anywhere in it (FORMATS.md c.4
- * suggests exactly that), plus ppdet's "Epoch: [0] [ 19/12500]" and
- * PaddleClas's "[Epoch 1/120][Iter: 0/5005]".  Only a line with a batch
- * cost is an iteration.  Returns false for any other line.
- */
-static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t lineno)
-{
-	static const char *const batch_keys[] = { "batch_cost", "avg_batch_cost", NULL };
-	static const char *const data_keys[] = { "data_cost", "reader_cost", "avg_reader_cost", NULL };
-	static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", NULL };
-	struct {
-		const char *k, *v;
-		size_t klen, vlen;
-	} kv[48];
-	size_t nr = 0;
-	int64_t batch_ns = -1, data_ns = -1, epoch = -1, eta_ns = -1;
-	const char *index = NULL, *at;
-	size_t index_len = 0;
-	struct profile *p = pd->cur->p;
-	struct pos pos = { lineno, 1 };
-	struct step *st;
-	char ordinal[32];
+/* A "key: value" pair of a log line, as printed. */
+struct kv {
+	const char *k, *v;
+	size_t klen, vlen;
+};
 
-	if (!text_find(s, n, "batch_cost"))
-		return false;
-	for (size_t i = 0; i + 1 < n && nr < ARRAY_SIZE(kv); i++) {
+#define MAX_KV 48
+
+/* What a log line says, cut into pairs; INDEX: the iteration index when
+ * the line prints one in its own way (ppdet's "[ 19/12500]"). */
+struct log_line {
+	struct kv kv[MAX_KV];
+	size_t nr;
+	const char *index;
+	size_t index_len;
+};
+
+static const char *const batch_keys[] = { "batch_cost", "avg_batch_cost", NULL };
+static const char *const data_keys[] = { "data_cost", "reader_cost", "avg_reader_cost", NULL };
+/* "batch": PaddleFleetX's and PaddleNLP's index within the epoch. */
+static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", "batch", NULL };
+/* Keys that are not values of a step of their own (they are its time,
+ * name or epoch). */
+static const char *const label_keys[] = { "epoch", "eta", "batch_cost", "avg_batch_cost",
+					  "data_cost", "reader_cost", "avg_reader_cost", "iter",
+					  "iteration", "step", "global_step", "batch", NULL };
+
+/* The end of the value that starts at S[VS]: a "[...]" group, or up to a
+ * blank or a separator. */
+static size_t value_end(const char *s, size_t n, size_t vs)
+{
+	size_t ve = vs;
+
+	if (ve < n && s[ve] == '[') {
+		while (ve < n && s[ve] != ']')
+			ve++;
+		return ve < n ? ve + 1 : ve;
+	}
+	while (ve < n && !is_blank(s[ve]) && s[ve] != ',' && s[ve] != ']' && s[ve] != '|')
+		ve++;
+	return ve;
+}
+
+/* Where the key before the colon at S[COLON] starts: a word of letters,
+ * digits and '_', or two words when a ", " comes before them ("...,
+ * learning rate: 2.5e-05", PaddleFleetX). */
+static size_t key_start(const char *s, size_t colon)
+{
+	size_t ks = colon, w;
+
+	while (ks > 0 && is_ident(s[ks - 1]))
+		ks--;
+	if (ks == colon || ks < 2 || s[ks - 1] != ' ' || !isalpha((unsigned char)s[ks - 2]))
+		return ks;
+	w = ks - 1;
+	while (w > 0 && isalpha((unsigned char)s[w - 1]))
+		w--;
+	return w >= 2 && s[w - 1] == ' ' && s[w - 2] == ',' ? w : ks;
+}
+
+/* Cut S[0..N) into "key: value" pairs wherever they are (FORMATS.md c.4
+ * suggests exactly that); "12:00:35" and "5:05:37" have no blank after the
+ * colon and are no pairs. */
+static void scan_pairs(const char *s, size_t n, struct log_line *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i + 1 < n && l->nr < ARRAY_SIZE(l->kv); i++) {
 		size_t ks = i, vs, ve;
 
-		/* "key: value"; "12:00:35" and "5:05:37" have no blank. */
 		if (s[i] != ':' || s[i + 1] != ' ')
 			continue;
-		while (ks > 0 && is_ident(s[ks - 1]))
-			ks--;
+		ks = key_start(s, i);
 		if (ks == i)
 			continue;
 		vs = i + 1;
 		while (vs < n && s[vs] == ' ')
 			vs++;
-		ve = vs;
-		if (ve < n && s[ve] == '[') {
-			while (ve < n && s[ve] != ']')
-				ve++;
-			if (ve < n)
-				ve++;
-		} else {
-			while (ve < n && !is_blank(s[ve]) && s[ve] != ',' && s[ve] != ']' && s[ve] != '|')
-				ve++;
-		}
-		kv[nr].k = s + ks;
-		kv[nr].klen = i - ks;
-		kv[nr].v = s + vs;
-		kv[nr].vlen = ve - vs;
-		nr++;
+		ve = value_end(s, n, vs);
+		l->kv[l->nr++] = (struct kv){ s + ks, s + vs, i - ks, ve - vs };
 		/* ppdet: "Epoch: [0] [   19/12500]" -- the index follows. */
 		if (eq_nocase(s + ks, i - ks, "epoch") && ve > vs && s[vs] == '[') {
 			size_t j = ve;
@@ -712,82 +916,132 @@ static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t 
 			while (j < n && s[j] == ' ')
 				j++;
 			if (j < n && s[j] == '[')
-				leading_int(s + j, n - j, &index, &index_len);
+				leading_int(s + j, n - j, &l->index, &l->index_len);
 		}
 	}
-	for (size_t i = 0; i < nr; i++) {
-		const char *k = kv[i].k, *v = kv[i].v;
-		size_t kl = kv[i].klen, vl = kv[i].vlen;
+}
+
+/* The batch and data costs of a line, in ns (-1: none).  Seconds, or with
+ * a unit: "2.18455s" (PaddleClas). */
+static void read_costs(const struct log_line *l, int64_t *batch_ns, int64_t *data_ns)
+{
+	*batch_ns = *data_ns = -1;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct kv *kv = &l->kv[i];
 		int64_t ns;
 
-		/* Seconds, or with a unit: "2.18455s" (PaddleClas). */
-		if (!num_time_ns(v, vl, 9, &ns) || ns < 0)
+		if (!num_time_ns(kv->v, kv->vlen, 9, &ns) || ns < 0)
 			continue;
-		if (is_key(k, kl, batch_keys))
-			batch_ns = ns;
-		else if (is_key(k, kl, data_keys))
-			data_ns = ns;
+		if (is_key(kv->k, kv->klen, batch_keys))
+			*batch_ns = ns;
+		else if (is_key(kv->k, kv->klen, data_keys))
+			*data_ns = ns;
 	}
+}
+
+/* The epoch, index and eta of line S[0..N) into L and *EPOCH, *ETA_NS
+ * (-1: none): "epoch: 3", PaddleClas's "[Epoch 1/120]", "iter: 7",
+ * ppdet's "eta: 1 day, 2:03:04". */
+static void read_labels(const char *s, size_t n, struct log_line *l, int64_t *epoch, int64_t *eta_ns)
+{
+	const char *at = text_find(s, n, "[Epoch ");
+
+	*epoch = *eta_ns = -1;
+	if (at)
+		*epoch = leading_int(at + 7, n - (size_t)(at + 7 - s), NULL, NULL);
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct kv *kv = &l->kv[i];
+
+		if (eq_nocase(kv->k, kv->klen, "epoch"))
+			*epoch = leading_int(kv->v, kv->vlen, NULL, NULL);
+		else if (is_key(kv->k, kv->klen, index_keys) && !l->index)
+			leading_int(kv->v, kv->vlen, &l->index, &l->index_len);
+		else if (eq_nocase(kv->k, kv->klen, "eta"))
+			parse_eta(kv->v, n - (size_t)(kv->v - s), eta_ns);
+	}
+}
+
+/* Every other numeric value of the line (losses, learning rate, ips) is a
+ * column of its own, keyed by its name in lower case ("learning rate":
+ * "learning_rate"): an integer where the file writes one ("ips: 3455"), a
+ * double where it writes a decimal. */
+static void step_values(struct profile *p, struct step *st, const struct log_line *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct kv *kv = &l->kv[i];
+		char key[64];
+		int64_t v;
+		double d;
+
+		if (kv->klen >= sizeof(key) || is_key(kv->k, kv->klen, label_keys))
+			continue;
+		for (size_t j = 0; j < kv->klen; j++)
+			key[j] = kv->k[j] == ' ' ? '_' : (char)tolower((unsigned char)kv->k[j]);
+		key[kv->klen] = '\0';
+		if (num_int(kv->v, kv->vlen, &v))
+			attr_set_int(p, &st->attrs, key, v);
+		else if (num_double(kv->v, kv->vlen, &d) && d == d)
+			attr_set_double(p, &st->attrs, key, d);
+	}
+}
+
+/* The step's categories from its batch and data costs.  Without a data
+ * cost (PaddleFleetX prints none) neither is known: the line does not
+ * say that no time went to data. */
+static void step_split(struct paddle *pd, struct step *st, int64_t batch_ns, int64_t data_ns,
+		       const struct pos *at)
+{
+	st->total_ns = batch_ns;
+	if (data_ns < 0)
+		return;
+	st->cat_ns[0] = data_ns;
+	if (data_ns > batch_ns) {
+		diag_warn(pd->d, at, "iterations whose data time exceeds the batch time",
+			  "data_cost exceeds batch_cost; compute time taken as 0");
+		st->cat_ns[1] = 0;
+	} else {
+		st->cat_ns[1] = batch_ns - data_ns;
+	}
+}
+
+/*
+ * One iteration line: "key: value" pairs anywhere in it, plus ppdet's
+ * "Epoch: [0] [ 19/12500]" and PaddleClas's "[Epoch 1/120][Iter: 0/5005]".
+ * Only a line with a batch cost is an iteration.  Returns false for any
+ * other line.
+ */
+static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t lineno)
+{
+	struct log_line l;
+	int64_t batch_ns, data_ns, epoch, eta_ns;
+	struct profile *p = pd->cur->p;
+	struct pos pos = { lineno, 1 };
+	struct step *st;
+	char ordinal[32];
+
+	if (!text_find(s, n, "batch_cost"))
+		return false;
+	scan_pairs(s, n, &l);
+	read_costs(&l, &batch_ns, &data_ns);
 	if (batch_ns < 0)
 		return false;
-	/* PaddleClas: "[Epoch 1/120]". */
-	if ((at = text_find(s, n, "[Epoch ")))
-		epoch = leading_int(at + 7, n - (size_t)(at + 7 - s), NULL, NULL);
 	if (!want_steps(pd, p, &pos))
 		return true;
 	pd->found = true;
-	for (size_t i = 0; i < nr; i++) {
-		const char *k = kv[i].k, *v = kv[i].v;
-		size_t kl = kv[i].klen, vl = kv[i].vlen;
-
-		if (eq_nocase(k, kl, "epoch"))
-			epoch = leading_int(v, vl, NULL, NULL);
-		else if (is_key(k, kl, index_keys) && !index)
-			leading_int(v, vl, &index, &index_len);
-		else if (eq_nocase(k, kl, "eta"))
-			parse_eta(v, n - (size_t)(v - s), &eta_ns);
-	}
-	if (!index) {
+	read_labels(s, n, &l, &epoch, &eta_ns);
+	if (!l.index) {
 		/* No index printed: number the run's iterations from 0. */
 		snprintf(ordinal, sizeof(ordinal), "%zu", p->nr_steps - pd->cur->first_step);
-		index = ordinal;
-		index_len = strlen(ordinal);
+		l.index = ordinal;
+		l.index_len = strlen(ordinal);
 	}
-	st = profile_add_step(p, index, index_len);
-	st->total_ns = batch_ns;
-	if (data_ns >= 0) {
-		st->cat_ns[0] = data_ns;
-		if (data_ns > batch_ns) {
-			diag_warn(pd->d, &pos, "iterations whose data time exceeds the batch time",
-				  "data_cost exceeds batch_cost; compute time taken as 0");
-			st->cat_ns[1] = 0;
-		} else {
-			st->cat_ns[1] = batch_ns - data_ns;
-		}
-	} else {
-		st->cat_ns[1] = batch_ns;
-	}
+	st = profile_add_step(p, l.index, l.index_len);
+	step_split(pd, st, batch_ns, data_ns, &pos);
 	if (epoch >= 0)
 		attr_set_int(p, &st->attrs, "epoch", epoch);
 	if (eta_ns >= 0)
 		attr_set_ns(p, &st->attrs, "eta_ns", eta_ns);
-	/* Every other numeric value (losses, learning rate, ips) is a column
-	 * of its own, keyed by its name in lower case. */
-	for (size_t i = 0; i < nr; i++) {
-		static const char *const skip[] = { "epoch", "eta", "batch_cost", "avg_batch_cost",
-						    "data_cost", "reader_cost", "avg_reader_cost",
-						    "iter", "iteration", "step", "global_step", NULL };
-		char key[64];
-		double d;
-
-		if (kv[i].klen >= sizeof(key) || is_key(kv[i].k, kv[i].klen, skip) ||
-		    !num_double(kv[i].v, kv[i].vlen, &d) || d != d)
-			continue;
-		for (size_t j = 0; j < kv[i].klen; j++)
-			key[j] = (char)tolower((unsigned char)kv[i].k[j]);
-		key[kv[i].klen] = '\0';
-		attr_set_double(p, &st->attrs, key, d);
-	}
+	step_values(p, st, &l);
 	return true;
 }
 
@@ -890,7 +1144,7 @@ static bool perf_line(struct paddle *pd, const char *s, size_t n, uint64_t linen
 	{
 		char key[64], val[256];
 		size_t used = 0;
-		const char *unit = ends_with(cells[0].s, cells[0].len, "_cost") ? pd->time_unit :
+		const char *unit = text_ends(cells[0].s, cells[0].len, "_cost") ? pd->time_unit :
 				   eq_nocase(cells[0].s, cells[0].len, "ips") ? pd->ips_unit : "";
 
 		if (nr != pd->nr_perf_cols + 1 || nr > 8) {
@@ -926,36 +1180,63 @@ static bool perf_line(struct paddle *pd, const char *s, size_t n, uint64_t linen
 
 /* ---- tables ------------------------------------------------------------ */
 
+/* How a column title is matched: whole, by its end, or anywhere in it. */
+enum title_match { TITLE_IS, TITLE_ENDS, TITLE_HAS };
+
+/*
+ * Column titles as _build_table prints them, in the order they are tried
+ * (a composite title also ends in "(%)"); lnav keeps a format's fields as
+ * data the same way.  The first column is the name ("" in Overview's
+ * second header).
+ */
+static const struct column_title {
+	enum title_match match;
+	const char *text;
+	enum col_kind kind;
+} column_titles[] = {
+	{ TITLE_IS, "Calls", COL_CALLS },
+	{ TITLE_HAS, " Total / Avg / Max / Min / Ratio", COL_COMPOSITE },	/* "CPU Total / ..." */
+	{ TITLE_ENDS, " Time", COL_TIME },		/* "CPU Time", "Total Time" */
+	{ TITLE_ENDS, "(%)", COL_PCT },			/* "Ratio (%)", "Utilization (%)" */
+	{ TITLE_IS, "FLOPs", COL_FLOPS },
+	{ TITLE_ENDS, " Count", COL_COUNT },		/* "Allocation Count" */
+	{ TITLE_ENDS, " Size", COL_BYTES },		/* "Increased Size" */
+	{ TITLE_IS, "Type", COL_TEXT },
+};
+static const char *const name_titles[] = { "", "Name", "Event Type", "Device" };
+
+static bool title_matches(const struct column_title *ct, const char *s, size_t n)
+{
+	switch (ct->match) {
+	case TITLE_IS:
+		return text_eq(s, n, ct->text);
+	case TITLE_ENDS:
+		return text_ends(s, n, ct->text);
+	default:
+		return text_find(s, n, ct->text) != NULL;
+	}
+}
+
+/* Column C from its title S[0..N) (FIRST: the table's first column);
+ * false for a title we do not know, which is read as text. */
 static bool classify(const char *s, size_t n, bool first, struct column *c)
 {
-	const char *total = text_find(s, n, " Total / Avg / Max / Min / Ratio");
-
 	copy_field(c->title, sizeof(c->title), s, n);
 	c->is_host = text_starts(s, n, "CPU");
-	if (first && (!n || text_eq(s, n, "Name") || text_eq(s, n, "Event Type") ||
-		      text_eq(s, n, "Device")))
-		c->kind = COL_NAME;
-	else if (text_eq(s, n, "Calls"))
-		c->kind = COL_CALLS;
-	else if (total && total > s)
-		c->kind = COL_COMPOSITE;
-	else if (ends_with(s, n, " Time"))
-		c->kind = COL_TIME;
-	else if (ends_with(s, n, "(%)"))
-		c->kind = COL_PCT;
-	else if (text_eq(s, n, "FLOPs"))
-		c->kind = COL_FLOPS;
-	else if (ends_with(s, n, " Count"))
-		c->kind = COL_COUNT;
-	else if (ends_with(s, n, " Size"))
-		c->kind = COL_BYTES;
-	else if (text_eq(s, n, "Type"))
-		c->kind = COL_TEXT;
-	else {
-		c->kind = COL_TEXT;
-		return false;
+	c->kind = COL_TEXT;
+	for (size_t i = 0; first && i < ARRAY_SIZE(name_titles); i++) {
+		if (text_eq(s, n, name_titles[i])) {
+			c->kind = COL_NAME;
+			return true;
+		}
 	}
-	return true;
+	for (size_t i = 0; i < ARRAY_SIZE(column_titles); i++) {
+		if (title_matches(&column_titles[i], s, n)) {
+			c->kind = column_titles[i].kind;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -1120,7 +1401,6 @@ static bool parse_cell(const struct table *t, size_t c, const struct field *tok,
 		return cell->present;
 	case COL_COMPOSITE: {
 		int64_t *v[4] = { &cell->total_ns, &cell->avg_ns, &cell->max_ns, &cell->min_ns };
-		double ratio;
 
 		for (size_t k = 1; k < 9; k += 2) {
 			if (tok[k].len != 1 || tok[k].s[0] != '/') {
@@ -1134,10 +1414,11 @@ static bool parse_cell(const struct table *t, size_t c, const struct field *tok,
 				return false;
 			}
 		}
-		if (!is_dash(&tok[8]) && !num_double(tok[8].s, tok[8].len, &ratio)) {
+		if (!is_dash(&tok[8]) && !num_double(tok[8].s, tok[8].len, &cell->ratio)) {
 			*bad = tok[8].col;
 			return false;
 		}
+		cell->has_ratio = !is_dash(&tok[8]) && cell->ratio == cell->ratio;
 		cell->present = cell->total_ns >= 0;
 		return true;
 	}
@@ -1195,9 +1476,9 @@ static void end_table(struct paddle *pd, uint64_t lineno, bool closed)
 			  "row of '%s' does not match the table's columns; skipped", t->title);
 		t->has_bad = false;
 	}
-	/* Tree kernels are named after Kernel Summary rows (link_kernels())
-	 * only when none of its rows may be missing. */
-	if (t->sec == SEC_KERNEL && !t->complete)
+	/* Tree kernels are named after the only Kernel Summary row they fit
+	 * (link_kernels()) only when none of its rows may be missing. */
+	if (t->sec == SEC_KERNEL && (!t->complete || t->nr_gaps))
 		pd->cur->kernels_cut = true;
 	if (t->state == T_HEADER || t->state == T_HEADSEP || (t->state == T_ROWS && !t->nr_rows))
 		diag_warn(pd->d, &at, "tables with a header but no rows",
@@ -1379,6 +1660,23 @@ static enum node_kind op_row_kind(const struct row *r, int level, bool has_host)
 	return NODE_PHASE;
 }
 
+/* The node kind of a row of the table being read. */
+static enum node_kind row_kind(const struct table *t, const struct row *r, int level, bool has_host)
+{
+	switch (t->sec) {
+	case SEC_OPERATOR:
+		return op_row_kind(r, level, has_host);
+	case SEC_KERNEL:
+		return NODE_KERNEL;
+	case SEC_MEMCPY:
+		return NODE_MEMCPY;
+	case SEC_USER:
+		return NODE_USER;
+	default:
+		return NODE_GROUP;	/* Memory Summary rows */
+	}
+}
+
 /* Snake-case attribute key from a column title: "Allocation Size" ->
  * "allocation_size_bytes". */
 static void column_key(const struct column *col, char *key, size_t cap)
@@ -1398,58 +1696,165 @@ static void column_key(const struct column *col, char *key, size_t cap)
 	key[k] = '\0';
 }
 
-static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
+/* The level a row at LEVEL takes in the tree: under the last row one
+ * level up.  A row indented deeper than that hangs under the deepest row
+ * there is, said once -- unless lines that are no rows came just before
+ * it: then the row it belongs under was left out, and it is skipped (-1),
+ * as are the rows after it until one fits the tree again. */
+static int row_level(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
 {
 	struct table *t = &pd->t;
+	struct pos at = { lineno, r->indent + 1 };
+
+	if (level > MAX_DEPTH - 1)
+		level = MAX_DEPTH - 1;
+	if (level <= t->top + 1)
+		return level;
+	if (t->after_skip) {
+		diag_warn(pd->d, &at, "rows whose parent row was left out, skipped",
+			  "row '%.*s' is indented under a row that is not in the table; skipped",
+			  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
+		return -1;
+	}
+	diag_warn(pd->d, &at, "rows indented more than one level below the row above",
+		  "row '%.*s' is indented more than one level below the row above",
+		  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
+	return t->top + 1;
+}
+
+/*
+ * What the file states of row N beyond its totals, which panes show rather
+ * than recompute from rounded cells (profile.h, ATTR_FILE_*): the Avg of a
+ * composite cell is its Total over the row's calls on either side.  Of the
+ * Ratio(%) cells only the Kernel Summary's has a key's meaning, a kernel's
+ * share of all kernel time (profiler_statistic.py: of the sum over the
+ * kernel rows; older releases: of ProfileStep's GPU time); the others are
+ * shares of their parent row (inner rows), of the sum of the rows in their
+ * thread (ops), or of ProfileStep's time, none of which a pane has.
+ */
+static void file_values(struct paddle *pd, struct node *n, const struct cell *hc,
+			const struct cell *dc)
+{
+	struct profile *p = pd->cur->p;
+
+	if (hc && hc->avg_ns >= 0)
+		attr_set_ns(p, &n->attrs, ATTR_FILE_HOST_MEAN, hc->avg_ns);
+	if (dc && dc->avg_ns >= 0)
+		attr_set_ns(p, &n->attrs, ATTR_FILE_DEVICE_MEAN, dc->avg_ns);
+	if (pd->t.sec == SEC_KERNEL && dc && dc->has_ratio)
+		attr_set_double(p, &n->attrs, ATTR_FILE_DEVICE_TOTAL_PCT, dc->ratio);
+}
+
+/*
+ * A row with composite CPU and GPU cells (ops and their phases and
+ * kernels, Kernel Summary, memcpy and UserDefined rows): N's calls, times
+ * and FLOPs.
+ *
+ * Self times.  Host: the Total is inclusive and the rows under an op are
+ * its phases (infer_meta, compute, node_creation) and memcpy calls, so an
+ * op's own host time is its Total minus theirs, clamped at 0 (rounding,
+ * and events of the same name nested in each other -- conv2d dygraph has
+ * 1140 calls over 570 of its compute -- can make the children add up to
+ * more).
+ *
+ * Device: self = total.  Nothing under an op is another op; every kernel
+ * in its subtree was launched by the op itself (by way of its compute
+ * phase), which is what device self means for the Operators pane
+ * (tb_plugin subtracts only child *ops*).  Subtracting the phases would
+ * leave 0 for every op -- RoiAlignGradNode's 239.7 ms would read 0 -- and
+ * rank ops by noise.  LEVEL: the row's level in the tree.
+ */
+static void timed_row(struct paddle *pd, const struct row *r, struct node *n, int level)
+{
+	const struct table *t = &pd->t;
 	struct profile *p = pd->cur->p;
 	int cpu = find_col(t, COL_COMPOSITE, 1), gpu = find_col(t, COL_COMPOSITE, 0);
 	int calls = find_col(t, COL_CALLS, -1), flops = find_col(t, COL_FLOPS, -1);
-	const struct cell *hc = cpu >= 0 ? &r->cells[cpu] : NULL;
-	const struct cell *dc = gpu >= 0 ? &r->cells[gpu] : NULL;
-	bool has_host = hc && hc->present;
+	const struct cell *hc = cpu >= 0 && r->cells[cpu].present ? &r->cells[cpu] : NULL;
+	const struct cell *dc = gpu >= 0 && r->cells[gpu].present ? &r->cells[gpu] : NULL;
+	struct node *parent = n->parent;
+
+	if (calls >= 0 && r->cells[calls].present)
+		n->calls = (uint64_t)r->cells[calls].i;
+	if (hc)
+		n->host_total_ns = hc->total_ns;
+	if (dc)
+		n->device_total_ns = dc->total_ns;
+	n->host_self_ns = n->host_total_ns;
+	n->device_self_ns = n->device_total_ns;
+	/* Not across rows left out: the parent read before them may not be
+	 * this row's at all. */
+	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP &&
+	    t->stack_gaps[level - 1] == t->nr_gaps) {
+		parent->host_self_ns -= n->host_total_ns;
+		if (parent->host_self_ns < 0)
+			parent->host_self_ns = 0;
+	}
+	/* Per-call extremes: the host side's when the row has one (ops,
+	 * phases, memcpy calls), else the device side's (kernels). */
+	if (hc || dc) {
+		n->min_ns = (hc ? hc : dc)->min_ns;
+		n->max_ns = (hc ? hc : dc)->max_ns;
+	}
+	if (flops >= 0 && r->cells[flops].present) {
+		if (r->cells[flops].is_int)
+			attr_set_int(p, &n->attrs, "flops", r->cells[flops].i);
+		else
+			attr_set_double(p, &n->attrs, "flops", r->cells[flops].d);
+	}
+	file_values(pd, n, hc, dc);
+}
+
+/* A Memory Summary row: its columns as attributes of N. */
+static void memory_row(struct paddle *pd, const struct row *r, struct node *n)
+{
+	const struct table *t = &pd->t;
+	struct profile *p = pd->cur->p;
+
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		const struct cell *cell = &r->cells[c];
+		char key[64];
+
+		column_key(&t->cols[c], key, sizeof(key));
+		if (!*key)
+			continue;
+		if (t->cols[c].kind == COL_TEXT)
+			attr_set_str(p, &n->attrs, key, cell->s, cell->len);
+		else if (cell->present && (t->cols[c].kind == COL_COUNT || t->cols[c].kind == COL_BYTES))
+			attr_set_int(p, &n->attrs, key, cell->i);
+	}
+}
+
+/* A row of a section that becomes nodes: where it hangs, what it is,
+ * then its numbers by the shape of its table.  False when it has no place
+ * in the tree (row_level()). */
+static bool tree_row(struct paddle *pd, const struct row *r, int level, uint64_t lineno)
+{
+	struct table *t = &pd->t;
+	struct profile *p = pd->cur->p;
+	int cpu = find_col(t, COL_COMPOSITE, 1);
+	bool has_host = cpu >= 0 && r->cells[cpu].present;
 	struct node *parent, *n;
 	enum node_kind kind;
 
-	/* Where it hangs: under the last row one level up.  A row indented
-	 * deeper than that hangs under the deepest row there is. */
-	if (level > MAX_DEPTH - 1)
-		level = MAX_DEPTH - 1;
-	if (level > t->top + 1) {
-		if (!t->after_skip) {
-			struct pos at = { lineno, r->indent + 1 };
-
-			diag_warn(pd->d, &at, "rows indented more than one level below the row above",
-				  "row '%.*s' is indented more than one level below the row above",
-				  (int)(r->name_len > 60 ? 60 : r->name_len), r->name);
-		}
-		level = t->top + 1;
-	}
+	level = row_level(pd, r, level, lineno);
+	if (level < 0)
+		return false;
 	parent = level ? t->stack[level - 1] : t->parent0;
-
-	switch (t->sec) {
-	case SEC_OPERATOR:
-		kind = op_row_kind(r, level, has_host);
-		break;
-	case SEC_KERNEL:
-		kind = NODE_KERNEL;
-		break;
-	case SEC_MEMCPY:
-		kind = NODE_MEMCPY;
-		break;
-	case SEC_USER:
-		kind = NODE_USER;
-		break;
-	default:
-		kind = NODE_GROUP;	/* Memory Summary rows */
-		break;
-	}
+	kind = row_kind(t, r, level, has_host);
 	n = node_new(p, parent, kind, r->name, r->name_len);
-	if (r->name_len >= 3 && !memcmp(r->name + r->name_len - 3, "...", 3))
+	if (text_ends(r->name, r->name_len, "..."))
 		/* A cut name does not identify a kernel: rows that share one
 		 * stay separate, as printed. */
 		n->flags |= NODE_NAME_TRUNCATED | NODE_DISTINCT;
-	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL)
+	if (t->sec == SEC_OPERATOR && kind == NODE_KERNEL) {
+		struct run *run = pd->cur;
+
 		n->flags |= NODE_NOT_A_ROW;	/* the Kernel Summary has them */
+		GROW(run->tree_kernels, run->alloc_tree_kernels, run->nr_tree_kernels + 1);
+		run->tree_kernels[run->nr_tree_kernels++] = (struct tree_kernel){
+			n, { lineno, r->indent + 1 }, half_digit_ns(t->pow10) };
+	}
 	/* thread_sep=True: one table per thread, where an op can appear under
 	 * several.  Merging them by name would add calls and times up but
 	 * show one thread's FLOPs (a row's attributes are its first node's),
@@ -1458,66 +1863,13 @@ static void tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 		n->flags |= NODE_DISTINCT;
 		attr_set_str(p, &n->attrs, "thread", t->thread, strlen(t->thread));
 	}
-	if (calls >= 0 && r->cells[calls].present)
-		n->calls = (uint64_t)r->cells[calls].i;
-	if (has_host)
-		n->host_total_ns = hc->total_ns;
-	if (dc && dc->present)
-		n->device_total_ns = dc->total_ns;
-	/*
-	 * Self times.  Host: the Total is inclusive and the rows under an op
-	 * are its phases (infer_meta, compute, node_creation) and memcpy
-	 * calls, so an op's own host time is its Total minus theirs, clamped
-	 * at 0 (rounding, and events of the same name nested in each other
-	 * -- conv2d dygraph has 1140 calls over 570 of its compute -- can
-	 * make the children add up to more).
-	 *
-	 * Device: self = total.  Nothing under an op is another op; every
-	 * kernel in its subtree was launched by the op itself (by way of its
-	 * compute phase), which is what device self means for the Operators
-	 * pane (tb_plugin subtracts only child *ops*).  Subtracting the
-	 * phases would leave 0 for every op -- RoiAlignGradNode's 239.7 ms
-	 * would read 0 -- and rank ops by noise.
-	 */
-	n->host_self_ns = n->host_total_ns;
-	n->device_self_ns = n->device_total_ns;
-	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP) {
-		parent->host_self_ns -= n->host_total_ns;
-		if (parent->host_self_ns < 0)
-			parent->host_self_ns = 0;
-	}
-	/* Per-call extremes: the host side's when the row has one (ops,
-	 * phases, memcpy calls), else the device side's (kernels). */
-	if (has_host) {
-		n->min_ns = hc->min_ns;
-		n->max_ns = hc->max_ns;
-	} else if (dc && dc->present) {
-		n->min_ns = dc->min_ns;
-		n->max_ns = dc->max_ns;
-	}
-	if (flops >= 0 && r->cells[flops].present) {
-		if (r->cells[flops].is_int)
-			attr_set_int(p, &n->attrs, "flops", r->cells[flops].i);
-		else
-			attr_set_double(p, &n->attrs, "flops", r->cells[flops].d);
-	}
-	if (t->sec == SEC_MEMORY) {
-		for (size_t c = 1; c < t->nr_cols; c++) {
-			const struct cell *cell = &r->cells[c];
-			char key[64];
-
-			column_key(&t->cols[c], key, sizeof(key));
-			if (!*key)
-				continue;
-			if (t->cols[c].kind == COL_TEXT)
-				attr_set_str(p, &n->attrs, key, cell->s, cell->len);
-			else if (cell->present && (t->cols[c].kind == COL_COUNT ||
-						   t->cols[c].kind == COL_BYTES))
-				attr_set_int(p, &n->attrs, key, cell->i);
-		}
-	}
+	timed_row(pd, r, n, level);
+	if (t->sec == SEC_MEMORY)
+		memory_row(pd, r, n);
 	t->stack[level] = n;
+	t->stack_gaps[level] = t->nr_gaps;
 	t->top = level;
+	return true;
 }
 
 static void table_row(struct paddle *pd, const struct row *r, uint64_t lineno)
@@ -1545,8 +1897,8 @@ static void table_row(struct paddle *pd, const struct row *r, uint64_t lineno)
 		model_row(pd, r, level);
 	if (meta_section[t->sec])
 		meta_row(pd, r);
-	else
-		tree_row(pd, r, level, lineno);
+	else if (!tree_row(pd, r, level, lineno))
+		return;
 	t->after_skip = false;
 }
 
@@ -1576,185 +1928,241 @@ static void flush_bad_row(struct paddle *pd)
 	t->has_bad = false;
 }
 
-/*
- * A line while a table is open.  Returns true when the table took it;
- * false hands it to the general dispatch (after closing the table when
- * the line ends it).
- */
-static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
+/* "Peak Allocated Memory: 123456" above a Memory Summary's table: an Info
+ * line, keyed by the place ("Peak Allocated Memory (Place(gpu:0))"). */
+static bool peak_line(struct paddle *pd, const char *s, size_t n)
+{
+	const struct table *t = &pd->t;
+	size_t i = leading_blanks(s, n);
+	const char *colon = memchr(s, ':', n);
+	const char *place = text_find(t->title, strlen(t->title), " - ");
+	char key[160], val[64];
+	struct field k, v;
+
+	if (!text_starts(s + i, n - i, "Peak ") || !colon)
+		return false;
+	k.len = (size_t)(colon - s);
+	k.s = text_trim(s, &k.len);
+	v.len = n - (size_t)(colon + 1 - s);
+	v.s = text_trim(colon + 1, &v.len);
+	snprintf(key, sizeof(key), "%.*s%s%s%s", (int)(k.len > 100 ? 100 : k.len), k.s,
+		 place ? " (" : "", place ? place + 3 : "", place ? ")" : "");
+	copy_field(val, sizeof(val), v.s, v.len);
+	profile_meta(pd->cur->p, "memory", key, val);
+	return true;
+}
+
+/* After the title: blank lines, "Time unit:", peaks, then the separator
+ * over the header (its NR_SPANS dash runs SPANS). */
+static bool table_top(struct paddle *pd, const char *s, size_t n, uint64_t lineno, bool blank,
+		      const struct span *spans, size_t nr_spans)
 {
 	struct table *t = &pd->t;
-	struct span spans[MAX_COLS];
-	size_t nr_spans, blank = leading_blanks(s, n) == n;
+
+	if (blank || unit_line(t, s, n) || peak_line(pd, s, n))
+		return true;
+	if (nr_spans >= 2 && nr_spans <= MAX_COLS) {
+		memcpy(t->spans, spans, nr_spans * sizeof(*spans));
+		t->nr_spans = nr_spans;
+		t->base = spans[0].start;
+		t->state = T_HEADER;
+		return true;
+	}
+	end_table(pd, lineno, false);
+	return false;
+}
+
+/* The header row, which the separator above lines up. */
+static bool table_header(struct paddle *pd, const char *s, size_t n, uint64_t lineno, bool blank,
+			 size_t nr_spans)
+{
+	struct table *t = &pd->t;
+	struct pos at = { lineno, 1 };
+
+	if (blank)
+		return true;
+	if (nr_spans || !parse_header(pd, s, n, lineno, false)) {
+		diag_warn(pd->d, &at, "table headers that do not parse",
+			  "header of table '%s' does not line up with its separator line", t->title);
+		t->state = T_NONE;
+		return nr_spans != 0;
+	}
+	if (has_time_columns(t) && !t->has_unit)
+		diag_warn(pd->d, &at, "tables without a 'Time unit:' line (ms assumed)",
+			  "table '%s' has no 'Time unit:' line; ms assumed", t->title);
+	if (t->sec == SEC_KERNEL && t->group == pd->cur->kernel_summary)
+		pd->cur->kernel_half_ns = half_digit_ns(t->pow10);
+	t->skip_rows = !table_usable(t);
+	if (t->skip_rows)
+		diag_warn(pd->d, &at, "tables without the columns they need, skipped",
+			  "table '%s' lacks its Calls or Total columns; skipped", t->title);
+	t->state = T_HEADSEP;
+	return true;
+}
+
+/* The separator under the header. */
+static bool table_headsep(struct paddle *pd, uint64_t lineno, size_t nr_spans)
+{
+	struct table *t = &pd->t;
+	struct pos at = { lineno, 1 };
+
+	if (nr_spans >= 2) {
+		t->state = T_ROWS;
+		return true;
+	}
+	diag_warn(pd->d, &at, "table headers that do not parse",
+		  "header of table '%s' is not followed by a separator line", t->title);
+	t->state = T_NONE;
+	return false;
+}
+
+/* "-----Thread: 1234-----" between an Operator Summary's rows: the rows
+ * after it go under a group of its own. */
+static void thread_title(struct paddle *pd, const struct field *f)
+{
+	struct table *t = &pd->t;
+	struct field id = { f->s + 7, f->len - 7, 0 };
+
+	if (!t->group)
+		return;
+	t->parent0 = node_new(pd->cur->p, t->group, NODE_GROUP, f->s, f->len);
+	t->top = -1;
+	id.s = text_trim(id.s, &id.len);
+	if (text_eq(id.s, id.len, "All threads merged"))
+		t->thread[0] = '\0';
+	else
+		copy_field(t->thread, sizeof(t->thread), id.s, id.len);
+}
+
+/* A line of "..." where a document cut the table short: the rows after it
+ * are missing, and so is the table's end. */
+static void cut_line(struct paddle *pd, uint64_t lineno, size_t col)
+{
+	struct table *t = &pd->t;
+	struct pos at = { lineno, col + 1 };
+
+	diag_warn(pd->d, &at, "tables cut short with '...'",
+		  "table '%s' is cut short here ('...'); rows after it are missing", t->title);
+	if (t->sec == SEC_KERNEL)
+		pd->cur->kernels_cut = true;
+	t->state = T_NONE;
+	pd->cur->mark = pd->cur->p->nr_steps;
+}
+
+/* A line inside the table that is no row of it: reported once the next
+ * line shows it was not the file's last (flush_bad_row()); rows indented
+ * deeper than it hang under the last good row above it. */
+static void bad_row(struct paddle *pd, const char *s, size_t n, uint64_t lineno, size_t col)
+{
+	struct table *t = &pd->t;
+	size_t rel = leading_blanks(s, n);
+	int level;
+
+	t->has_bad = true;
+	t->bad_at.line = lineno;
+	t->bad_at.col = col + 1;
+	t->after_skip = true;
+	t->nr_gaps++;
+	rel = rel > t->base ? rel - t->base : 0;
+	level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
+	if (t->top >= level)
+		t->top = level - 1;
+}
+
+/* A line among the rows: the closing separator, a thread title, a cut, a
+ * row, or a log line printed into the table by another thread. */
+static bool table_rows(struct paddle *pd, const char *s, size_t n, uint64_t lineno, bool blank,
+		       size_t nr_spans)
+{
+	struct table *t = &pd->t;
+	size_t indent = leading_blanks(s, n), bad = 0;
 	struct field f;
+	struct row r;
 
-	flush_bad_row(pd);
-	nr_spans = blank ? 0 : text_dash_spans(s, n, spans, MAX_COLS, 20, false);
-	switch (t->state) {
-	case T_NONE:
-		return false;
-	case T_TOP:
-		if (blank || unit_line(t, s, n))
-			return true;
-		if (text_starts(s + leading_blanks(s, n), n - leading_blanks(s, n), "Peak ")) {
-			/* Memory Summary: "Peak Allocated Memory: 123456" */
-			const char *colon = memchr(s, ':', n);
-			const char *place = text_find(t->title, strlen(t->title), " - ");
-			char key[160], val[64];
-			struct field k, v;
-
-			if (colon) {
-				k.len = (size_t)(colon - s);
-				k.s = text_trim(s, &k.len);
-				v.len = n - (size_t)(colon + 1 - s);
-				v.s = text_trim(colon + 1, &v.len);
-				snprintf(key, sizeof(key), "%.*s%s%s%s", (int)(k.len > 100 ? 100 : k.len),
-					 k.s, place ? " (" : "", place ? place + 3 : "", place ? ")" : "");
-				copy_field(val, sizeof(val), v.s, v.len);
-				profile_meta(pd->cur->p, "memory", key, val);
-				return true;
-			}
-		}
-		if (nr_spans >= 2 && nr_spans <= MAX_COLS) {
-			memcpy(t->spans, spans, nr_spans * sizeof(*spans));
-			t->nr_spans = nr_spans;
-			t->base = spans[0].start;
-			t->state = T_HEADER;
-			return true;
-		}
+	if (nr_spans >= 2) {
+		/* The closing separator. */
+		t->complete = true;
+		if (!t->nr_rows)
+			end_table(pd, lineno, true);
+		else
+			t->state = T_AFTER;
+		return true;
+	}
+	/* A blank line ends a table as well as its separator does: newer
+	 * releases print the UserDefined Summary without one (seed 001).  So
+	 * does a Markdown fence round a quoted table. */
+	if (nr_spans == 1 || blank || text_starts(s + indent, n - indent, "```")) {
+		t->complete = nr_spans == 1;
+		end_table(pd, lineno, true);
+		return true;
+	}
+	if (title_of(s, n, '-', &f) && text_starts(f.s, f.len, "Thread:")) {
+		thread_title(pd, &f);
+		return true;
+	}
+	if (text_eq(s + indent, n - indent, "...")) {
+		cut_line(pd, lineno, indent);
+		return true;
+	}
+	if (title_of(s, n, '-', &f) || title_of(s, n, '=', &f)) {
 		end_table(pd, lineno, false);
 		return false;
-	case T_HEADER: {
-		struct pos at = { lineno, 1 };
+	}
+	if (parse_row(t, s, n, &r, &bad)) {
+		if (!t->skip_rows)
+			table_row(pd, &r, lineno);
+		else
+			t->nr_rows++;
+		return true;
+	}
+	if (!iteration_line(pd, s, n, lineno))
+		bad_row(pd, s, n, lineno, bad);
+	return true;
+}
 
-		if (blank)
-			return true;
-		if (nr_spans || !parse_header(pd, s, n, lineno, false)) {
-			diag_warn(pd->d, &at, "table headers that do not parse",
-				  "header of table '%s' does not line up with its separator line",
-				  t->title);
-			t->state = T_NONE;
-			return nr_spans != 0;
-		}
-		if (has_time_columns(t) && !t->has_unit)
-			diag_warn(pd->d, &at, "tables without a 'Time unit:' line (ms assumed)",
-				  "table '%s' has no 'Time unit:' line; ms assumed", t->title);
-		t->skip_rows = !table_usable(t);
-		if (t->skip_rows)
-			diag_warn(pd->d, &at, "tables without the columns they need, skipped",
-				  "table '%s' lacks its Calls or Total columns; skipped", t->title);
+/* After the closing separator: Overview Summary's second header
+ * ("Calls  GPU Time  Ratio (%)", its first cell blank) and block. */
+static bool table_after(struct paddle *pd, const char *s, size_t n, uint64_t lineno, bool blank,
+			size_t nr_spans)
+{
+	struct table *t = &pd->t;
+
+	if (!blank && !nr_spans && t->sec == SEC_OVERVIEW && parse_header(pd, s, n, lineno, true)) {
 		t->state = T_HEADSEP;
 		return true;
 	}
+	t->state = T_NONE;
+	pd->cur->mark = pd->cur->p->nr_steps;
+	return false;
+}
+
+/*
+ * A line while a table is open, by the table's state.  Returns true when
+ * the table took it; false hands it to the general dispatch (after closing
+ * the table when the line ends it).
+ */
+static bool table_line(struct paddle *pd, char *s, size_t n, uint64_t lineno)
+{
+	struct span spans[MAX_COLS];
+	bool blank = leading_blanks(s, n) == n;
+	size_t nr_spans;
+
+	flush_bad_row(pd);
+	nr_spans = blank ? 0 : text_dash_spans(s, n, spans, MAX_COLS, 20, false);
+	switch (pd->t.state) {
+	case T_TOP:
+		return table_top(pd, s, n, lineno, blank, spans, nr_spans);
+	case T_HEADER:
+		return table_header(pd, s, n, lineno, blank, nr_spans);
 	case T_HEADSEP:
-		if (nr_spans >= 2) {
-			t->state = T_ROWS;
-			return true;
-		}
-		{
-			struct pos at = { lineno, 1 };
-
-			diag_warn(pd->d, &at, "table headers that do not parse",
-				  "header of table '%s' is not followed by a separator line", t->title);
-		}
-		t->state = T_NONE;
-		return false;
+		return table_headsep(pd, lineno, nr_spans);
 	case T_ROWS:
-		if (nr_spans >= 2) {
-			/* The closing separator. */
-			t->complete = true;
-			if (!t->nr_rows)
-				end_table(pd, lineno, true);
-			else
-				t->state = T_AFTER;
-			return true;
-		}
-		/* A blank line ends a table as well as its separator does:
-		 * newer releases print the UserDefined Summary without one
-		 * (seed 001).  So does a Markdown fence round a quoted table. */
-		if (nr_spans == 1 || blank || text_starts(s + leading_blanks(s, n),
-							   n - leading_blanks(s, n), "```")) {
-			t->complete = nr_spans == 1;
-			end_table(pd, lineno, true);
-			return true;
-		}
-		if (title_of(s, n, '-', &f) && text_starts(f.s, f.len, "Thread:")) {
-			if (t->group) {
-				struct field id = { f.s + 7, f.len - 7, 0 };
-
-				t->parent0 = node_new(pd->cur->p, t->group, NODE_GROUP, f.s, f.len);
-				t->top = -1;
-				id.s = text_trim(id.s, &id.len);
-				if (text_eq(id.s, id.len, "All threads merged"))
-					t->thread[0] = '\0';
-				else
-					copy_field(t->thread, sizeof(t->thread), id.s, id.len);
-			}
-			return true;
-		}
-		{
-			size_t i = leading_blanks(s, n);
-
-			if (text_eq(s + i, n - i, "...")) {
-				struct pos at = { lineno, i + 1 };
-
-				diag_warn(pd->d, &at, "tables cut short with '...'",
-					  "table '%s' is cut short here ('...'); rows after it are missing",
-					  t->title);
-				if (t->sec == SEC_KERNEL)
-					pd->cur->kernels_cut = true;
-				t->state = T_NONE;
-				pd->cur->mark = pd->cur->p->nr_steps;
-				return true;
-			}
-		}
-		if (title_of(s, n, '-', &f) || title_of(s, n, '=', &f)) {
-			end_table(pd, lineno, false);
-			return false;
-		}
-		{
-			struct row r;
-			size_t bad = 0;
-
-			if (parse_row(t, s, n, &r, &bad)) {
-				if (!t->skip_rows)
-					table_row(pd, &r, lineno);
-				else
-					t->nr_rows++;
-				return true;
-			}
-			/* A log line printed into the table by another thread. */
-			if (iteration_line(pd, s, n, lineno))
-				return true;
-			t->has_bad = true;
-			t->bad_at.line = lineno;
-			t->bad_at.col = bad + 1;
-			t->after_skip = true;
-			/* Deeper rows hang under the last good row above it. */
-			{
-				size_t rel = leading_blanks(s, n);
-				int level;
-
-				rel = rel > t->base ? rel - t->base : 0;
-				level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
-				if (t->top >= level)
-					t->top = level - 1;
-			}
-			return true;
-		}
+		return table_rows(pd, s, n, lineno, blank, nr_spans);
 	case T_AFTER:
-		/* Overview Summary: a second header ("Calls  GPU Time  Ratio (%)",
-		 * its first cell blank) and block after the closing separator. */
-		if (!blank && !nr_spans && t->sec == SEC_OVERVIEW &&
-		    parse_header(pd, s, n, lineno, true)) {
-			t->state = T_HEADSEP;
-			return true;
-		}
-		t->state = T_NONE;
-		pd->cur->mark = pd->cur->p->nr_steps;
+		return table_after(pd, s, n, lineno, blank, nr_spans);
+	default:
 		return false;
 	}
-	return false;
 }
 
 /* ---- the pass ---------------------------------------------------------- */
@@ -1845,7 +2253,8 @@ out:
 	for (struct run *r = pd.runs, *next; r; r = next) {
 		next = r->next;
 		if (rc == 0)
-			finish_run(r);
+			finish_run(&pd, r);
+		free(r->tree_kernels);
 		free(r);
 	}
 	return rc;
@@ -1854,6 +2263,7 @@ out:
 const struct parser paddle_parser = {
 	.name = "paddle",
 	.summary = "PaddlePaddle profiler summary tables and training-log lines",
+	.anywhere = true,
 	.probe = paddle_probe,
 	.parse = paddle_parse,
 };

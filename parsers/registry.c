@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdlib.h>
 #include <string.h>
 
 #include "parser.h"
@@ -8,7 +9,7 @@ extern const struct parser kineto_parser;
 extern const struct parser torch_table_parser;
 extern const struct parser tb_json_parser;
 extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
-	trtexec_log_parser, trex_metadata_parser;
+	trtexec_log_parser, trex_metadata_parser, trex_device_parser;
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
@@ -24,6 +25,7 @@ static const struct parser *const parsers[] = {
 	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
 	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
 	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
+	&trex_device_parser,	/* trex's <engine>.metadata.json: GPU properties */
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
@@ -157,7 +159,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		if (!(parser = detect_past_head(&in))) {
 			if (!input_failed(&in, &d))
 				diag_error(&d, NULL, "no parser recognises this file "
-					   "(see --list-formats; --format NAME forces one)");
+					   "(see --list-formats; -F NAME forces one)");
 			goto out_close;
 		}
 	}
@@ -172,6 +174,10 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 	rc = parser->parse(p, &in, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;
+	/* A load that kept what came before an error says where it
+	 * stopped, for as long as the profile is shown (Info). */
+	if (rc == 1 && d.first_error)
+		profile_meta(p, "load", "stopped at", d.first_error);
 	if (rc >= 0 && !ls->first) {
 		ls->first = parser;
 		ls->first_path = path;
@@ -179,6 +185,15 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 out_close:
 	input_close(&in);
 out:
+	/* A file of several that did not load says so beside the others. */
+	if (rc < 0 && d.first_error) {
+		size_t n = strlen(path) + strlen(d.first_error) + 3;
+		char *what = xmalloc(n);
+
+		snprintf(what, n, "%s: %s", path, d.first_error);
+		profile_meta(p, "load", "not loaded", what);
+		free(what);
+	}
 	diag_finish(&d);
 	return rc;
 }

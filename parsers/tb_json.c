@@ -75,17 +75,6 @@ static struct pos here(const struct tb *tb)
 	return json_pos(&tb->j);
 }
 
-static bool failed(enum json_tok t)
-{
-	return t == JSON_ERROR || t == JSON_EOF;
-}
-
-/* Skip the rest of the value that starts with token T. */
-static enum json_tok skip(struct tb *tb, enum json_tok t)
-{
-	return json_skip(&tb->j, t);
-}
-
 /* No profile holds a duration of more than 10^15 ns (11.6 days); beyond
  * that a value is garbage, and sums of it would overflow. */
 #define MAX_ABS_NS 1000000000000000LL
@@ -110,7 +99,7 @@ static enum json_tok not_a(struct tb *tb, enum json_tok t, const char *what)
 
 	diag_warn(tb->d, &at, "table rows of the wrong JSON type, skipped", "%s of the wrong JSON type; skipped",
 		  what);
-	return skip(tb, t);
+	return json_skip(&tb->j, t);
 }
 
 static void scratch(struct tb *tb, size_t need)
@@ -320,14 +309,14 @@ static enum json_tok read_step_columns(struct tb *tb, struct step_cols *sc)
 		char name[128] = "";
 		bool is_tooltip = false, is_number = false;
 
-		if (failed(t))
+		if (json_failed(t))
 			goto out;
 		if (t != JSON_OBJ_BEGIN || sc->nr == MAX_STEP_COLS) {
 			struct pos at = here(tb);
 
 			diag_warn(tb->d, &at, "step columns not understood, ignored",
 				  "step column is not an object, or one too many; ignored");
-			if (failed(t = skip(tb, t)))
+			if (json_failed(t = json_skip(&tb->j, t)))
 				goto out;
 			if (sc->nr < MAX_STEP_COLS) {
 				sc->cat[sc->nr] = -1;
@@ -346,7 +335,7 @@ static enum json_tok read_step_columns(struct tb *tb, struct step_cols *sc)
 				is_tooltip = json_is(j, "tooltip");
 			else if (t == JSON_STRING && want_type)
 				is_number = json_is(j, "number");
-			if (failed(t = skip(tb, t)))
+			if (json_failed(t = json_skip(&tb->j, t)))
 				goto out;
 		}
 		if (t != JSON_OBJ_END)
@@ -403,7 +392,7 @@ static enum json_tok read_step_row(struct tb *tb, const struct step_cols *sc)
 	while ((t = json_next(j)) != JSON_ARR_END) {
 		int64_t ns;
 
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 		if ((int)col == sc->name_col && (t == JSON_STRING || t == JSON_NUMBER)) {
 			st = profile_add_step(tb->run, j->s, j->len);
@@ -421,7 +410,7 @@ static enum json_tok read_step_row(struct tb *tb, const struct step_cols *sc)
 			if (!tooltip_total(j->s, j->len, &tip_total))
 				tip_total = -1;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 		col++;
 	}
@@ -465,7 +454,7 @@ static enum json_tok read_perf_item(struct tb *tb, int depth)
 			    json_is(j, "extra") ? extra : NULL;
 
 		if (json_is(j, "children")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t)) {
 				/* The parent's line comes first. */
 				if (name[0]) {
 					snprintf(line, sizeof(line), "%s us", value);
@@ -473,11 +462,11 @@ static enum json_tok read_perf_item(struct tb *tb, int depth)
 					name[0] = '\0';
 				}
 				while ((t = json_next(j)) != JSON_ARR_END) {
-					if (failed(t))
+					if (json_failed(t))
 						return t;
 					t = t == JSON_OBJ_BEGIN && depth < 4 ? read_perf_item(tb, depth + 1) :
-									       skip(tb, t);
-					if (failed(t))
+									       json_skip(&tb->j, t);
+					if (json_failed(t))
 						return t;
 				}
 				continue;
@@ -486,11 +475,11 @@ static enum json_tok read_perf_item(struct tb *tb, int depth)
 			t = json_next(j);
 			scalar_text(j, t, dst, dst == name ? sizeof(name) : sizeof(value));
 		} else {
-			if (failed(t = json_skip_value(j)))
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	if (name[0]) {
@@ -512,10 +501,10 @@ static enum json_tok read_title_values(struct tb *tb, const char *section)
 	while ((t = json_next(j)) != JSON_ARR_END) {
 		char title[128] = "", value[256] = "";
 
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 		if (t != JSON_OBJ_BEGIN) {
-			if (failed(t = skip(tb, t)))
+			if (json_failed(t = json_skip(&tb->j, t)))
 				return t;
 			continue;
 		}
@@ -528,7 +517,7 @@ static enum json_tok read_title_values(struct tb *tb, const char *section)
 				scalar_text(j, t, title, sizeof(title));
 			else if (is_value)
 				scalar_text(j, t, value, sizeof(value));
-			if (failed(t = skip(tb, t)))
+			if (json_failed(t = json_skip(&tb->j, t)))
 				return t;
 		}
 		if (t != JSON_OBJ_END)
@@ -555,17 +544,17 @@ static enum json_tok read_metrics(struct tb *tb, const char *key)
 			if (t == JSON_STRING)
 				scalar_text(j, t, section, sizeof(section));
 		} else if (json_is(j, "data")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
-				if (failed(t = read_title_values(tb, section)))
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t)) {
+				if (json_failed(t = read_title_values(tb, section)))
 					return t;
 				continue;
 			}
 		} else {
-			if (failed(t = json_skip_value(j)))
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	return t;
@@ -582,7 +571,7 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 	if (t == JSON_NULL)
 		return t;
 	if (t != JSON_OBJ_BEGIN)
-		return skip(tb, t);
+		return json_skip(&tb->j, t);
 	tb->has_pie[cat] = true;
 	/* The kernel pie has no title; call it what the table calls it. */
 	snprintf(tb->pie_title[cat], sizeof(tb->pie_title[cat]), "%s",
@@ -593,8 +582,8 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 			if (t == JSON_STRING)
 				scalar_text(j, t, tb->pie_title[cat], sizeof(tb->pie_title[cat]));
 		} else if (json_is(j, "rows")) {
-			if ((t = json_next(j)) != JSON_ARR_BEGIN) {
-				if (failed(t = skip(tb, t)))
+			if (!json_expect_open(j, JSON_ARR_BEGIN, &t)) {
+				if (json_failed(t = json_skip(&tb->j, t)))
 					return t;
 				continue;
 			}
@@ -603,22 +592,22 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 				bool has_value = false;
 				int col = 0;
 
-				if (failed(t))
+				if (json_failed(t))
 					return t;
 				if (t != JSON_ARR_BEGIN) {
-					if (failed(t = skip(tb, t)))
+					if (json_failed(t = json_skip(&tb->j, t)))
 						return t;
 					continue;
 				}
 
 				while ((t = json_next(j)) != JSON_ARR_END) {
-					if (failed(t))
+					if (json_failed(t))
 						return t;
 					if (col == 0 && t == JSON_STRING)
 						e.name = profile_intern(tb->run, j->s, j->len);
 					else if (col == 1)
 						has_value = tok_ns(tb, t, &e.ns);
-					if (failed(t = skip(tb, t)))
+					if (json_failed(t = json_skip(&tb->j, t)))
 						return t;
 					col++;
 				}
@@ -629,11 +618,11 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 			}
 			continue;
 		} else {
-			if (failed(t = json_skip_value(j)))
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	return t;
@@ -748,88 +737,149 @@ static void close_run(struct tb *tb)
 
 /* ---- operator table ---------------------------------------------------- */
 
+/* The operator table's members (run_generator.py _generate_op_table). */
+enum op_field {
+	OF_OTHER, OF_NAME, OF_CALLS, OF_SHAPE, OF_TC_ELIGIBLE, OF_TC_SELF, OF_TC_TOTAL,
+	OF_DEVICE_SELF, OF_DEVICE_TOTAL, OF_HOST_SELF, OF_HOST_TOTAL,
+};
+
+static const struct {
+	const char *key;
+	enum op_field field;
+} op_keys[] = {
+	{ "name", OF_NAME },
+	{ "calls", OF_CALLS },
+	{ "input_shape", OF_SHAPE },
+	{ "tc_eligible", OF_TC_ELIGIBLE },
+	{ "tc_self_ratio", OF_TC_SELF },
+	{ "tc_total_ratio", OF_TC_TOTAL },
+	{ "device_self_duration", OF_DEVICE_SELF },
+	{ "device_total_duration", OF_DEVICE_TOTAL },
+	{ "host_self_duration", OF_HOST_SELF },
+	{ "host_total_duration", OF_HOST_TOTAL },
+};
+
+/* What the member name just read is. */
+static enum op_field op_field_of(const struct json *j)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(op_keys); i++)
+		if (json_is(j, op_keys[i].key))
+			return op_keys[i].field;
+	return OF_OTHER;
+}
+
+struct op_row {
+	struct node n;		/* times and calls */
+	const char *name, *shape, *tc_eligible;	/* interned in the run */
+	double tc_self, tc_total;	/* -1: not given */
+	bool bad, negative;
+};
+
+/* The value T of member F into R. */
+static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_row *r)
+{
+	const struct json *j = &tb->j;
+	int64_t *dst = f == OF_DEVICE_SELF ? &r->n.device_self_ns :
+		       f == OF_DEVICE_TOTAL ? &r->n.device_total_ns :
+		       f == OF_HOST_SELF ? &r->n.host_self_ns :
+		       f == OF_HOST_TOTAL ? &r->n.host_total_ns : NULL;
+	int64_t c;
+
+	if (dst) {
+		r->bad |= !tok_ns(tb, t, dst);
+		r->negative |= *dst < 0;
+		return;
+	}
+	switch (f) {
+	case OF_NAME:
+		if (t == JSON_STRING)
+			r->name = profile_intern(tb->run, j->s, j->len);
+		break;
+	case OF_CALLS:
+		if (t == JSON_NUMBER && num_int(j->s, j->len, &c) && c >= 0)
+			r->n.calls = (uint64_t)c;
+		else
+			r->bad = true;
+		break;
+	case OF_SHAPE:
+		if (t == JSON_STRING)
+			r->shape = profile_intern(tb->run, j->s, j->len);
+		break;
+	case OF_TC_ELIGIBLE:
+		if (t == JSON_STRING)
+			r->tc_eligible = profile_intern(tb->run, j->s, j->len);
+		break;
+	case OF_TC_SELF:
+	case OF_TC_TOTAL:
+		if (t == JSON_NUMBER)
+			num_double(j->s, j->len, f == OF_TC_SELF ? &r->tc_self : &r->tc_total);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The node of an operator row that read. */
+static void add_op_row(struct tb *tb, const struct op_row *r)
+{
+	/* The group only once a row is there: an empty table leaves no trace. */
+	struct node *row = node_new_interned(tb->run, group(tb, "Operators"), NODE_OP, r->name);
+
+	/* Rows of the table: never merged (grouped by name and input shape,
+	 * one name has several). */
+	row->flags = NODE_DISTINCT;
+	row->calls = r->n.calls;
+	row->host_self_ns = r->n.host_self_ns;
+	row->host_total_ns = r->n.host_total_ns;
+	row->device_self_ns = r->n.device_self_ns;
+	row->device_total_ns = r->n.device_total_ns;
+	if (r->shape)
+		attr_set_str(tb->run, &row->attrs, "input_shapes", r->shape, strlen(r->shape));
+	if (r->tc_eligible)
+		attr_set_str(tb->run, &row->attrs, "tc_eligible", r->tc_eligible, strlen(r->tc_eligible));
+	/* Already percentages: round(100 * ratio, 2) (run_generator.py). */
+	if (r->tc_self >= 0)
+		attr_set_double(tb->run, &row->attrs, "tc_self_pct", r->tc_self);
+	if (r->tc_total >= 0)
+		attr_set_double(tb->run, &row->attrs, "tc_total_pct", r->tc_total);
+}
+
 /* One {"name", "calls", "device_self_duration", ...} of the operator table. */
 static enum json_tok read_op_row(struct tb *tb)
 {
 	struct json *j = &tb->j;
 	struct pos at = here(tb);
-	struct node n = { .min_ns = -1, .max_ns = -1 };
-	const char *name = NULL, *shape = NULL, *tc_eligible = NULL;
-	double tc_self = -1, tc_total = -1;
-	bool bad = false, negative = false;
+	struct op_row r = { .n = { .min_ns = -1, .max_ns = -1 }, .tc_self = -1, .tc_total = -1 };
 	enum json_tok t;
-	struct node *row;
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
-		int64_t *dst = json_is(j, "device_self_duration") ? &n.device_self_ns :
-			       json_is(j, "device_total_duration") ? &n.device_total_ns :
-			       json_is(j, "host_self_duration") ? &n.host_self_ns :
-			       json_is(j, "host_total_duration") ? &n.host_total_ns : NULL;
-		bool is_name = json_is(j, "name"), is_calls = json_is(j, "calls"),
-		     is_shape = json_is(j, "input_shape"), is_tce = json_is(j, "tc_eligible"),
-		     is_tcs = json_is(j, "tc_self_ratio"), is_tct = json_is(j, "tc_total_ratio");
+		enum op_field f = op_field_of(j);
 
-		if (!dst && !is_name && !is_calls && !is_shape && !is_tce && !is_tcs && !is_tct) {
-			if (failed(t = json_skip_value(j)))
+		if (f == OF_OTHER) {
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
 		t = json_next(j);
-		if (dst) {
-			bad |= !tok_ns(tb, t, dst);
-			negative |= *dst < 0;
-		} else if (is_name && t == JSON_STRING) {
-			name = profile_intern(tb->run, j->s, j->len);
-		} else if (is_calls) {
-			int64_t c;
-
-			if (t == JSON_NUMBER && num_int(j->s, j->len, &c) && c >= 0)
-				n.calls = (uint64_t)c;
-			else
-				bad = true;
-		} else if (is_shape && t == JSON_STRING) {
-			shape = profile_intern(tb->run, j->s, j->len);
-		} else if (is_tce && t == JSON_STRING) {
-			tc_eligible = profile_intern(tb->run, j->s, j->len);
-		} else if ((is_tcs || is_tct) && t == JSON_NUMBER) {
-			num_double(j->s, j->len, is_tcs ? &tc_self : &tc_total);
-		}
-		if (failed(t = skip(tb, t)))
+		op_cell(tb, f, t, &r);
+		if (json_failed(t = json_skip(j, t)))
 			return t;
 	}
 	if (t != JSON_OBJ_END)
 		return t;
-	if (!name) {
+	if (!r.name) {
 		diag_warn(tb->d, &at, "operator rows without a name, skipped", "operator row has no name; skipped");
 		return t;
 	}
-	if (bad) {
+	if (r.bad) {
 		diag_warn(tb->d, &at, "operator rows with values that are not numbers, skipped",
-			  "operator '%.80s' has a call count or duration that is not a number; skipped", name);
+			  "operator '%.80s' has a call count or duration that is not a number; skipped", r.name);
 		return t;
 	}
-	if (negative)
+	if (r.negative)
 		diag_warn(tb->d, &at, "negative operator durations (as the plugin computed them)",
-			  "operator '%.80s' has a negative duration; kept as the plugin gives it", name);
-	/* The group only once a row is there: an empty table leaves no trace. */
-	row = node_new_interned(tb->run, group(tb, "Operators"), NODE_OP, name);
-	/* Rows of the table: never merged (grouped by name and input shape,
-	 * one name has several). */
-	row->flags = NODE_DISTINCT;
-	row->calls = n.calls;
-	row->host_self_ns = n.host_self_ns;
-	row->host_total_ns = n.host_total_ns;
-	row->device_self_ns = n.device_self_ns;
-	row->device_total_ns = n.device_total_ns;
-	if (shape)
-		attr_set_str(tb->run, &row->attrs, "input_shapes", shape, strlen(shape));
-	if (tc_eligible)
-		attr_set_str(tb->run, &row->attrs, "tc_eligible", tc_eligible, strlen(tc_eligible));
-	/* Already percentages: round(100 * ratio, 2) (run_generator.py). */
-	if (tc_self >= 0)
-		attr_set_double(tb->run, &row->attrs, "tc_self_pct", tc_self);
-	if (tc_total >= 0)
-		attr_set_double(tb->run, &row->attrs, "tc_total_pct", tc_total);
+			  "operator '%.80s' has a negative duration; kept as the plugin gives it", r.name);
+	add_op_row(tb, &r);
 	return t;
 }
 
@@ -838,10 +888,10 @@ static enum json_tok read_op_table(struct tb *tb)
 	enum json_tok t;
 
 	while ((t = json_next(&tb->j)) != JSON_ARR_END) {
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 		t = t == JSON_OBJ_BEGIN ? read_op_row(tb) : not_a(tb, t, "operator row");
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 	}
 	return t;
@@ -862,55 +912,76 @@ struct kcols {
 	size_t nr;
 };
 
-/* A duration column "<what> Duration (us)": its unit. */
-static bool duration_unit(const char *s, size_t n, const char *what, int8_t *pow10)
+/*
+ * The kernel table's column titles (run_generator.py's and the MLU
+ * fork's), as data.  A duration title names its unit: "Total Duration
+ * (us)".
+ */
+enum title_match { TITLE_EXACT, TITLE_PREFIX, TITLE_DURATION };
+
+static const struct {
+	const char *title;
+	enum title_match match;
+	enum kcol kind;
+} kernel_titles[] = {
+	{ "Name", TITLE_EXACT, KC_NAME },
+	{ "Operator", TITLE_EXACT, KC_OP },
+	{ "Tensor Cores Used", TITLE_EXACT, KC_TC },
+	{ "Kernel Uses Tensor Cores", TITLE_EXACT, KC_TC },
+	{ "Op is Tensor Cores eligible", TITLE_EXACT, KC_OP_TC },
+	{ "Calls", TITLE_EXACT, KC_CALLS },
+	{ "Total Duration", TITLE_DURATION, KC_TOTAL },
+	{ "Mean Duration", TITLE_DURATION, KC_MEAN },
+	{ "Max Duration", TITLE_DURATION, KC_MAX },
+	{ "Min Duration", TITLE_DURATION, KC_MIN },
+	{ "Mean Blocks Per SM", TITLE_EXACT, KC_BPSM },
+	{ "Mean Est. Achieved Occupancy", TITLE_PREFIX, KC_OCC },
+	{ "Grid", TITLE_EXACT, KC_GRID },
+	{ "Block", TITLE_EXACT, KC_BLOCK },
+	{ "Register Per Thread", TITLE_EXACT, KC_REGS },
+	{ "Shared Memory", TITLE_EXACT, KC_SMEM },
+};
+
+static const struct {
+	const char *unit;
+	int8_t pow10;
+} duration_units[] = {
+	{ "(us)", 3 }, { "(ms)", 6 }, { "(ns)", 0 },
+};
+
+/* The unit of a duration title, as a power of ten of nanoseconds. */
+static bool duration_unit(const char *s, size_t n, int8_t *pow10)
 {
-	if (!text_starts(s, n, what))
-		return false;
-	if (text_find(s, n, "(us)"))
-		*pow10 = 3;
-	else if (text_find(s, n, "(ms)"))
-		*pow10 = 6;
-	else if (text_find(s, n, "(ns)"))
-		*pow10 = 0;
-	else
-		return false;
-	return true;
+	for (size_t i = 0; i < ARRAY_SIZE(duration_units); i++) {
+		if (text_find(s, n, duration_units[i].unit)) {
+			*pow10 = duration_units[i].pow10;
+			return true;
+		}
+	}
+	return false;
 }
 
 static enum kcol kcol_of(const char *s, size_t n, int8_t *pow10)
 {
 	*pow10 = 3;
-	if (text_eq(s, n, "Name"))
-		return KC_NAME;
-	if (text_eq(s, n, "Operator"))
-		return KC_OP;
-	if (text_eq(s, n, "Tensor Cores Used") || text_eq(s, n, "Kernel Uses Tensor Cores"))
-		return KC_TC;
-	if (text_eq(s, n, "Op is Tensor Cores eligible"))
-		return KC_OP_TC;
-	if (text_eq(s, n, "Calls"))
-		return KC_CALLS;
-	if (duration_unit(s, n, "Total Duration", pow10))
-		return KC_TOTAL;
-	if (duration_unit(s, n, "Mean Duration", pow10))
-		return KC_MEAN;
-	if (duration_unit(s, n, "Max Duration", pow10))
-		return KC_MAX;
-	if (duration_unit(s, n, "Min Duration", pow10))
-		return KC_MIN;
-	if (text_eq(s, n, "Mean Blocks Per SM"))
-		return KC_BPSM;
-	if (text_starts(s, n, "Mean Est. Achieved Occupancy"))
-		return KC_OCC;
-	if (text_eq(s, n, "Grid"))
-		return KC_GRID;
-	if (text_eq(s, n, "Block"))
-		return KC_BLOCK;
-	if (text_eq(s, n, "Register Per Thread"))
-		return KC_REGS;
-	if (text_eq(s, n, "Shared Memory"))
-		return KC_SMEM;
+	for (size_t i = 0; i < ARRAY_SIZE(kernel_titles); i++) {
+		const char *title = kernel_titles[i].title;
+
+		switch (kernel_titles[i].match) {
+		case TITLE_EXACT:
+			if (text_eq(s, n, title))
+				return kernel_titles[i].kind;
+			break;
+		case TITLE_PREFIX:
+			if (text_starts(s, n, title))
+				return kernel_titles[i].kind;
+			break;
+		case TITLE_DURATION:
+			if (text_starts(s, n, title) && duration_unit(s, n, pow10))
+				return kernel_titles[i].kind;
+			break;
+		}
+	}
 	return KC_OTHER;
 }
 
@@ -925,7 +996,7 @@ static enum json_tok read_kernel_columns(struct tb *tb, struct kcols *kc)
 		enum kcol kind = KC_OTHER;
 		int8_t pow10 = 3;
 
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 		if (t == JSON_OBJ_BEGIN) {
 			while ((t = json_next_key(j)) == JSON_KEY) {
@@ -934,14 +1005,14 @@ static enum json_tok read_kernel_columns(struct tb *tb, struct kcols *kc)
 				t = json_next(j);
 				if (is_name && t == JSON_STRING)
 					kind = kcol_of(j->s, j->len, &pow10);
-				if (failed(t = skip(tb, t)))
+				if (json_failed(t = json_skip(&tb->j, t)))
 					return t;
 			}
 			if (t != JSON_OBJ_END)
 				return t;
 		} else if (t == JSON_STRING) {
 			kind = kcol_of(j->s, j->len, &pow10);
-		} else if (failed(t = skip(tb, t))) {
+		} else if (json_failed(t = json_skip(&tb->j, t))) {
 			return t;
 		}
 		if (kind == KC_OTHER && !warned) {
@@ -1057,10 +1128,10 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 
 	memset(&r, 0, sizeof(r));
 	while ((t = json_next(j)) != JSON_ARR_END) {
-		if (failed(t))
+		if (json_failed(t))
 			return t;
 		kernel_cell(tb, kc, col++, t, &r);
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	if (!r.name || r.bad || !r.has_calls || !r.has_total) {
@@ -1143,23 +1214,23 @@ static enum json_tok read_table(struct tb *tb, enum table_kind kind)
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
 		if (json_is(j, "columns")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t)) {
 				t = steps ? read_step_columns(tb, &sc) : read_kernel_columns(tb, &kc);
-				if (failed(t))
+				if (json_failed(t))
 					return t;
 				has_cols = steps ? sc.nr > 0 : true;
 				continue;
 			}
 		} else if (json_is(j, "rows")) {
-			if ((t = json_next(j)) == JSON_ARR_BEGIN && has_cols) {
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t) && has_cols) {
 				while ((t = json_next(j)) != JSON_ARR_END) {
-					if (failed(t))
+					if (json_failed(t))
 						return t;
 					if (t != JSON_ARR_BEGIN)
 						t = not_a(tb, t, steps ? "step row" : "kernel row");
 					else
 						t = steps ? read_step_row(tb, &sc) : read_kernel_row(tb, &kc);
-					if (failed(t))
+					if (json_failed(t))
 						return t;
 				}
 				continue;
@@ -1172,11 +1243,11 @@ static enum json_tok read_table(struct tb *tb, enum table_kind kind)
 					  steps ? "step" : "kernel");
 			}
 		} else {
-			if (failed(t = json_skip_value(j)))
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	return t;
@@ -1203,19 +1274,19 @@ static enum json_tok read_doc(struct tb *tb)
 				pie = c;
 		if (json_is(j, "steps")) {
 			begin_doc(tb, DOC_OVERVIEW);
-			if ((t = json_next(j)) == JSON_OBJ_BEGIN) {
-				if (failed(t = read_table(tb, TABLE_STEPS)))
+			if (json_expect_open(j, JSON_OBJ_BEGIN, &t)) {
+				if (json_failed(t = read_table(tb, TABLE_STEPS)))
 					return t;
 				continue;
 			}
 		} else if (json_is(j, "performance")) {
 			begin_doc(tb, DOC_OVERVIEW);
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t)) {
 				while ((t = json_next(j)) != JSON_ARR_END) {
-					if (failed(t))
+					if (json_failed(t))
 						return t;
-					t = t == JSON_OBJ_BEGIN ? read_perf_item(tb, 0) : skip(tb, t);
-					if (failed(t))
+					t = t == JSON_OBJ_BEGIN ? read_perf_item(tb, 0) : json_skip(&tb->j, t);
+					if (json_failed(t))
 						return t;
 				}
 				continue;
@@ -1226,8 +1297,8 @@ static enum json_tok read_doc(struct tb *tb)
 				add_recommendations(tb, j->s, j->len);
 		} else if (json_is(j, "environments")) {
 			begin_doc(tb, DOC_OVERVIEW);
-			if ((t = json_next(j)) == JSON_ARR_BEGIN) {
-				if (failed(t = read_title_values(tb, "environment")))
+			if (json_expect_open(j, JSON_ARR_BEGIN, &t)) {
+				if (json_failed(t = read_title_values(tb, "environment")))
 					return t;
 				continue;
 			}
@@ -1236,38 +1307,38 @@ static enum json_tok read_doc(struct tb *tb)
 
 			snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
 			begin_doc(tb, DOC_OVERVIEW);
-			if ((t = json_next(j)) == JSON_OBJ_BEGIN) {
-				if (failed(t = read_metrics(tb, key)))
+			if (json_expect_open(j, JSON_OBJ_BEGIN, &t)) {
+				if (json_failed(t = read_metrics(tb, key)))
 					return t;
 				continue;
 			}
 		} else if (pie >= 0) {
 			begin_doc(tb, pie == PIE_KERNEL_TOTAL ? DOC_KERNEL_PIE : DOC_OP_PIE);
 			t = json_next(j);
-			if (failed(t = read_pie(tb, (enum pie_cat)pie, t)))
+			if (json_failed(t = read_pie(tb, (enum pie_cat)pie, t)))
 				return t;
 			continue;
 		} else if (json_is(j, "data")) {
 			t = json_next(j);
 			if (t == JSON_ARR_BEGIN) {
 				begin_doc(tb, DOC_OP_TABLE);
-				if (failed(t = read_op_table(tb)))
+				if (json_failed(t = read_op_table(tb)))
 					return t;
 				continue;
 			}
 			if (t == JSON_OBJ_BEGIN) {
 				begin_doc(tb, DOC_KERNEL_TABLE);
-				if (failed(t = read_table(tb, TABLE_KERNELS)))
+				if (json_failed(t = read_table(tb, TABLE_KERNELS)))
 					return t;
 				continue;
 			}
 		} else {
 			/* "metadata" (sort order, tooltips) and what we do not know */
-			if (failed(t = json_skip_value(j)))
+			if (json_failed(t = json_skip_value(j)))
 				return t;
 			continue;
 		}
-		if (failed(t = skip(tb, t)))
+		if (json_failed(t = json_skip(&tb->j, t)))
 			return t;
 	}
 	return t;
@@ -1315,7 +1386,7 @@ static int tb_json_parse(struct profile *p, struct input *in, struct diag *d)
 	json_init(&tb.j, in, d);
 	for (;;) {
 		t = json_next(&tb.j);
-		if (t == JSON_EOF || t == JSON_ERROR)
+		if (json_failed(t))
 			break;
 		if (t != JSON_OBJ_BEGIN) {
 			struct pos at = here(&tb);

@@ -232,9 +232,35 @@ static size_t glog_prefix(const char *s, size_t n)
 	return 0;
 }
 
+/* torchrun's per-rank prefix, "[rank3]: " or "[default0]:", or 0. */
+static size_t rank_prefix(const char *line, size_t len)
+{
+	static const char *const words[] = { "[rank", "[default" };
+
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		size_t n = strlen(words[w]), i = n;
+
+		if (len < n || memcmp(line, words[w], n))
+			continue;
+		while (i < len && isdigit((unsigned char)line[i]))
+			i++;
+		if (i == n || i + 1 >= len || line[i] != ']' || line[i + 1] != ':')
+			continue;
+		for (i += 2; i < len && line[i] == ' '; i++)
+			;
+		return i;
+	}
+	return 0;
+}
+
 size_t text_log_prefix(const char *line, size_t len)
 {
-	size_t k = bracket(line, len), i;
+	size_t k, i = rank_prefix(line, len);
+
+	/* torchrun's prefix first; a logger's may follow it. */
+	if (i)
+		return i + text_log_prefix(line + i, len - i);
+	k = bracket(line, len);
 
 	if (!k)
 		return glog_prefix(line, len);

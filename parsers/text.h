@@ -88,6 +88,7 @@ size_t text_strip_ansi(char *line, size_t len);
  *   "[15 12:16:26 file.cpp:12@fn] " MegEngine, older
  *   "I0609 12:53:37.371167   670 file.cc:465] "  glog (Paddle)
  *   "[08/15 04:02:46] "            PaddleDetection (before "ppdet...")
+ *   "[rank3]: ", "[default0]:"     torchrun, before any of the above
  */
 size_t text_log_prefix(const char *line, size_t len);
 

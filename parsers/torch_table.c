@@ -8,8 +8,13 @@
  * column spans come from the dash separator above or below it, with a
  * fallback to splitting on runs of two or more blanks when there is none
  * (hand-edited copies).  Rows are cut along the spans; a row whose cells
- * spill over the gaps is split on blanks instead, and skipped with a
- * warning if even that does not give the header's columns.
+ * spill over the gaps is split on blanks instead.  When even that does not
+ * give the header's columns (a separator of other groups than the header,
+ * a lost empty cell, a name glued to its first number), the row is read
+ * from the right: the header says what each column holds, each takes its
+ * value from the end of the line, and the name is what is left -- the
+ * table is then said, once, to have been read loosely.  A row that fits
+ * no reading is skipped with a warning.
  *
  * Each table with rows becomes one run of the profile (the first table the
  * profile itself, later ones profile_add_run()): a log that prints the
@@ -19,8 +24,11 @@
  * twice (a CPU op and its gpu_user_annotation twin).  A row with device
  * time and no host time is device work (a kernel, a memcpy): it also gets
  * a NODE_KERNEL (NODE_MEMCPY, NODE_MEMSET) child so that the Kernels pane
- * lists it.
+ * lists it.  The shares and means a row states ("Self CUDA %", "CPU time
+ * avg") are kept as its ATTR_FILE_* attributes: the panes show those
+ * rather than recompute them from rounded cells and the rows shown.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +45,7 @@
 
 enum col_kind {
 	COL_UNKNOWN,
-	COL_DERIVED,		/* percentages and averages: panes compute them */
+	COL_DERIVED,		/* a percentage not kept: its base is none of ours */
 	COL_NAME,
 	COL_OVERLOAD,
 	COL_HOST_SELF,
@@ -53,7 +61,30 @@ enum col_kind {
 	COL_SHAPES,
 	COL_SOURCE,
 	COL_FLOPS,
+	/* What the file states of a row, kept as it says it (profile.h,
+	 * ATTR_FILE_*): the panes show these rather than recompute them. */
+	COL_HOST_SELF_PCT,
+	COL_HOST_TOTAL_PCT,
+	COL_DEV_SELF_PCT,
+	COL_HOST_MEAN,
+	COL_DEV_MEAN,
 	NR_COL_KINDS
+};
+
+/*
+ * Attribute keys of the file-stated columns, by kind.  Their bases, in
+ * _build_table: "Self CPU %" and "CPU total %" divide by the sum of every
+ * event's self CPU time (the footer's "Self CPU time total", rows cut by
+ * row_limit included); "Self <DEV> %" by the sum of the device events'
+ * self time (the footer's "Self <DEV> time total"); "<DEV> time avg" and
+ * "CPU time avg" are the row's total over its calls.
+ */
+static const char *const file_keys[NR_COL_KINDS] = {
+	[COL_HOST_SELF_PCT] = ATTR_FILE_HOST_SELF_PCT,
+	[COL_HOST_TOTAL_PCT] = ATTR_FILE_HOST_TOTAL_PCT,
+	[COL_DEV_SELF_PCT] = ATTR_FILE_DEVICE_SELF_PCT,
+	[COL_HOST_MEAN] = ATTR_FILE_HOST_MEAN,
+	[COL_DEV_MEAN] = ATTR_FILE_DEVICE_MEAN,
 };
 
 /* Attribute keys of the memory columns, by kind. */
@@ -82,6 +113,8 @@ struct table {
 	struct column cols[MAX_COLS];
 	size_t nr_cols;
 	bool has_spans;		/* else: rows split on runs of blanks */
+	bool sep_ignored;	/* the separator's groups are not the header's */
+	bool warned_loose;	/* "read loosely" said for this table */
 	bool seen_lower_sep;	/* the separator under the header */
 	size_t nr_required;	/* split rows need at least this many fields */
 	int source_col;		/* -1: no Source Location column */
@@ -135,29 +168,10 @@ static enum node_kind device_kind(const char *name)
 	return NODE_KERNEL;
 }
 
-static bool ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && !memcmp(s + n - k, suffix, k);
-}
-
 static bool is_blank_line(const char *s, size_t n)
 {
 	text_trim(s, &n);
 	return n == 0;
-}
-
-/* NUL bytes and control characters: binary data, not a table. */
-static bool is_binary(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 && c != '\t' && c != '\f' && c != '\v')
-			return true;
-	}
-	return false;
 }
 
 /* A line of dashes or '=' only (a rule around a title, or a separator). */
@@ -220,87 +234,148 @@ static void copy_text(char *dst, size_t cap, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-static bool is_device_word(const char *s, size_t n)
+static bool is_device_char(char c)
 {
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-			return false;
-	return true;
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /*
- * What a header cell names.  Current PyTorch: "Self CPU", "CPU total",
- * "Self CUDA", "CUDA total", "CPU Mem", "Self CUDA Mem"; PyTorch <= 1.7:
- * "Self CPU total", "Number of Calls".  The device word is whatever the
- * profiler's use_device was (CUDA, XPU, MLU, NPU, PRIVATEUSE1...); a table
- * names one.
+ * The header titles we know, as data (lnav keeps a format's fields so):
+ * what each names, in the words of profiler_util.py's _build_table.  In a
+ * pattern, '@' is the device word -- whatever the profiler's use_device
+ * was (CUDA, XPU, MLU, NPU, PRIVATEUSE1...), one per table -- and a
+ * leading '*' any text.  The first rule that matches wins.
  */
-static enum col_kind classify(struct table *t, struct column *c, const char *s, size_t n)
+struct title_rule {
+	const char *pattern;
+	enum col_kind kind;
+	double flops_scale;	/* COL_FLOPS: FLOPs per unit of the column */
+};
+
+static const struct title_rule title_rules[] = {
+	{ "Name", COL_NAME, 0 },
+	{ "Overload Name", COL_OVERLOAD, 0 },
+	{ "Self CPU %", COL_HOST_SELF_PCT, 0 },
+	{ "Self CPU", COL_HOST_SELF, 0 },
+	{ "CPU total %", COL_HOST_TOTAL_PCT, 0 },
+	{ "CPU total", COL_HOST_TOTAL, 0 },
+	{ "CPU time avg", COL_HOST_MEAN, 0 },
+	{ "Self @", COL_DEV_SELF, 0 },
+	{ "Self @ %", COL_DEV_SELF_PCT, 0 },
+	{ "@ total", COL_DEV_TOTAL, 0 },
+	{ "@ time avg", COL_DEV_MEAN, 0 },
+	{ "CPU Mem", COL_CPU_MEM, 0 },
+	{ "Self CPU Mem", COL_SELF_CPU_MEM, 0 },
+	{ "@ Mem", COL_DEV_MEM, 0 },
+	{ "Self @ Mem", COL_SELF_DEV_MEM, 0 },
+	{ "# of Calls", COL_CALLS, 0 },
+	{ "Node ID", COL_NODE_ID, 0 },
+	{ "Input Shapes", COL_SHAPES, 0 },
+	{ "Source Location", COL_SOURCE, 0 },
+	/* _build_table names the FLOPs column for its unit; older forks
+	 * spell it FLOPS. */
+	{ "Total FLOPs", COL_FLOPS, 1 },
+	{ "Total KFLOPs", COL_FLOPS, 1e3 },
+	{ "Total MFLOPs", COL_FLOPS, 1e6 },
+	{ "Total GFLOPs", COL_FLOPS, 1e9 },
+	{ "Total TFLOPs", COL_FLOPS, 1e12 },
+	{ "Total PFLOPs", COL_FLOPS, 1e15 },
+	{ "Total FLOPS", COL_FLOPS, 1 },
+	{ "Total KFLOPS", COL_FLOPS, 1e3 },
+	{ "Total MFLOPS", COL_FLOPS, 1e6 },
+	{ "Total GFLOPS", COL_FLOPS, 1e9 },
+	{ "Total TFLOPS", COL_FLOPS, 1e12 },
+	{ "Total PFLOPS", COL_FLOPS, 1e15 },
+	/* PyTorch <= 1.7.  Its "CUDA total %" divides each row's inclusive
+	 * CUDA total by the sum of every event's inclusive total: a base
+	 * no pane has, so it is not kept. */
+	{ "Self CPU total %", COL_HOST_SELF_PCT, 0 },
+	{ "Self CPU total", COL_HOST_SELF, 0 },
+	{ "@ total %", COL_DERIVED, 0 },
+	{ "Number of Calls", COL_CALLS, 0 },
+	{ "Calls", COL_CALLS, 0 },
+	/* Other percentages and averages, of what we do not know. */
+	{ "*%", COL_DERIVED, 0 },
+	{ "* avg", COL_DERIVED, 0 },
+};
+
+/* Whether the title S[0..N) is PATTERN; '@' stores the device word in *DEV. */
+static bool title_matches(const char *pattern, const char *s, size_t n, struct field *dev)
 {
-	bool self = false, mem = false, total = false;
+	if (*pattern == '*')
+		return text_ends(s, n, pattern + 1);
+	for (; *pattern; pattern++) {
+		if (*pattern == '@') {
+			size_t k = 0;
 
-	if (text_eq(s, n, "Name"))
-		return COL_NAME;
-	if (text_eq(s, n, "Overload Name"))
-		return COL_OVERLOAD;
-	if (n && s[n - 1] == '%')
-		return COL_DERIVED;
-	if (ends_with(s, n, " avg"))
-		return COL_DERIVED;
-	if (text_eq(s, n, "# of Calls") || text_eq(s, n, "Number of Calls") || text_eq(s, n, "Calls"))
-		return COL_CALLS;
-	if (text_eq(s, n, "Node ID"))
-		return COL_NODE_ID;
-	if (text_eq(s, n, "Input Shapes"))
-		return COL_SHAPES;
-	if (text_eq(s, n, "Source Location"))
-		return COL_SOURCE;
-	if (text_starts(s, n, "Total ") && (ends_with(s, n, "FLOPs") || ends_with(s, n, "FLOPS"))) {
-		static const char prefixes[] = "KMGTP";
-		size_t k = n - 6 - 5;	/* letters between "Total " and "FLOPs" */
-		const char *p;
+			while (k < n && is_device_char(s[k]))
+				k++;
+			if (!k)
+				return false;
+			dev->s = s;
+			dev->len = k;
+			s += k;
+			n -= k;
+		} else if (n && *s == *pattern) {
+			s++;
+			n--;
+		} else {
+			return false;
+		}
+	}
+	return n == 0;
+}
 
-		c->flops_scale = 1;
-		if (k == 0)
-			return COL_FLOPS;
-		if (k != 1 || !(p = strchr(prefixes, s[6])) || !s[6])
-			return COL_UNKNOWN;
-		for (long i = 0; i <= p - prefixes; i++)
-			c->flops_scale *= 1e3;
-		return COL_FLOPS;
+/* The rule for the title S[0..N), and its device word in *DEV; NULL if none. */
+static const struct title_rule *title_rule(const char *s, size_t n, struct field *dev)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(title_rules); i++) {
+		dev->len = 0;
+		if (!title_matches(title_rules[i].pattern, s, n, dev))
+			continue;
+		/* "CPU" is the host, which rules of its own name. */
+		if (dev->len && text_eq(dev->s, dev->len, "CPU"))
+			continue;
+		return &title_rules[i];
 	}
-	if (text_starts(s, n, "Self ")) {
-		self = true;
-		s += 5;
-		n -= 5;
+	return NULL;
+}
+
+/* The columns whose title names the table's device: its times and memory. */
+static bool names_device(enum col_kind k)
+{
+	return k == COL_DEV_SELF || k == COL_DEV_TOTAL || k == COL_DEV_MEM || k == COL_SELF_DEV_MEM;
+}
+
+/* T's device: the word of the first device time or memory title of the
+ * header fields F[0..NF). */
+static void find_device(struct table *t, const struct field *f, size_t nf)
+{
+	for (size_t i = 0; i < nf && !t->dev[0]; i++) {
+		struct field dev;
+		const struct title_rule *r = title_rule(f[i].s, f[i].len, &dev);
+
+		if (r && names_device(r->kind) && dev.len < sizeof(t->dev))
+			copy_text(t->dev, sizeof(t->dev), dev.s, dev.len);
 	}
-	if (ends_with(s, n, " Mem")) {
-		mem = true;
-		n -= 4;
-	} else if (ends_with(s, n, " total")) {
-		total = true;
-		n -= 6;
-	}
-	if (text_eq(s, n, "CPU")) {
-		if (mem)
-			return self ? COL_SELF_CPU_MEM : COL_CPU_MEM;
-		if (self)
-			return COL_HOST_SELF;
-		return total ? COL_HOST_TOTAL : COL_UNKNOWN;
-	}
-	if (!is_device_word(s, n) || n >= sizeof(t->dev))
+}
+
+/*
+ * What the header title S[0..N) names.  A title with a device word other
+ * than the table's (T->dev) is not a layout we know: a time or a memory
+ * column is not read, a percentage or a mean not kept.
+ */
+static enum col_kind classify(const struct table *t, struct column *c, const char *s, size_t n)
+{
+	struct field dev = { NULL, 0, 0 };
+	const struct title_rule *r = title_rule(s, n, &dev);
+
+	if (!r)
 		return COL_UNKNOWN;
-	if (!t->dev[0])
-		copy_text(t->dev, sizeof(t->dev), s, n);
-	else if (!text_eq(s, n, t->dev))
-		return COL_UNKNOWN;	/* a second device word: not a layout we know */
-	if (mem)
-		return self ? COL_SELF_DEV_MEM : COL_DEV_MEM;
-	if (self)
-		return COL_DEV_SELF;
-	return total ? COL_DEV_TOTAL : COL_UNKNOWN;
+	if (dev.len && !text_eq(dev.s, dev.len, t->dev))
+		return names_device(r->kind) ? COL_UNKNOWN : COL_DERIVED;
+	c->flops_scale = r->flops_scale;
+	return r->kind;
 }
 
 static bool is_numeric_kind(enum col_kind k)
@@ -311,6 +386,11 @@ static bool is_numeric_kind(enum col_kind k)
 static bool is_time_kind(enum col_kind k)
 {
 	return k >= COL_HOST_SELF && k <= COL_DEV_TOTAL;
+}
+
+static bool is_file_pct_kind(enum col_kind k)
+{
+	return k >= COL_HOST_SELF_PCT && k <= COL_DEV_SELF_PCT;
 }
 
 /* A quick test before splitting: does LINE look like a table header? */
@@ -326,11 +406,43 @@ static bool looks_like_header(const char *s, size_t n)
 	if (nf > MAX_COLS)
 		return false;
 	for (size_t i = 0; i < nf; i++) {
-		name |= text_eq(f[i].s, f[i].len, "Name");
-		cpu |= text_eq(f[i].s, f[i].len, "Self CPU") || text_eq(f[i].s, f[i].len, "Self CPU total") ||
-		       text_eq(f[i].s, f[i].len, "CPU total");
+		struct field dev;
+		const struct title_rule *r = title_rule(f[i].s, f[i].len, &dev);
+
+		name |= r && r->kind == COL_NAME;
+		cpu |= r && (r->kind == COL_HOST_SELF || r->kind == COL_HOST_TOTAL);
 	}
 	return name && cpu;
+}
+
+/* The field of F[0..NF) that overlaps SP most; NULL if none does. */
+static const struct field *overlapping(const struct field *f, size_t nf, struct span sp)
+{
+	const struct field *found = NULL;
+	size_t best = 0;
+
+	for (size_t k = 0; k < nf; k++) {
+		size_t a = f[k].col > sp.start ? f[k].col : sp.start;
+		size_t b = f[k].col + f[k].len < sp.end ? f[k].col + f[k].len : sp.end;
+
+		if (b > a && b - a > best) {
+			best = b - a;
+			found = &f[k];
+		}
+	}
+	return found;
+}
+
+/* Whether every title of F[0..NF) is one title_rules[] knows. */
+static bool all_titles_known(const struct field *f, size_t nf)
+{
+	for (size_t i = 0; i < nf; i++) {
+		struct field dev;
+
+		if (!title_rule(f[i].s, f[i].len, &dev))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -350,31 +462,25 @@ static bool setup_columns(struct table *t, const char *hdr, size_t len, const st
 
 	if (nf > MAX_COLS || (sep && nr_sep > MAX_COLS))
 		return false;
+	/* A separator with other groups than the header has titles (typed by
+	 * hand, or from another table) says nothing about the columns when
+	 * the header names each of them: rows are then read loosely.  Else
+	 * each group takes the title over it. */
+	if (sep && nf != nr_sep && all_titles_known(f, nf)) {
+		t->sep_ignored = true;
+		sep = NULL;
+	}
 	t->has_spans = sep != NULL;
 	t->nr_cols = sep ? nr_sep : nf;
 	t->source_col = -1;
+	find_device(t, f, nf);
 	for (size_t i = 0; i < t->nr_cols; i++) {
 		struct column *c = &t->cols[i];
-		const struct field *title = NULL;
+		const struct field *title;
 
 		if (sep) {
 			c->sp = sep[i];
-			if (nf == nr_sep) {
-				title = &f[i];
-			} else {
-				/* The header field that overlaps this span most. */
-				size_t best = 0;
-
-				for (size_t k = 0; k < nf; k++) {
-					size_t a = f[k].col > c->sp.start ? f[k].col : c->sp.start;
-					size_t b = f[k].col + f[k].len < c->sp.end ? f[k].col + f[k].len : c->sp.end;
-
-					if (b > a && b - a > best) {
-						best = b - a;
-						title = &f[k];
-					}
-				}
-			}
+			title = nf == nr_sep ? &f[i] : overlapping(f, nf, c->sp);
 		} else {
 			title = &f[i];
 			c->sp.start = f[i].col;
@@ -503,7 +609,7 @@ static struct profile *new_run(struct torch_table *tt)
 	}
 	tt->nr_tables++;
 	tt->d->profile = run;	/* this table's warnings are its run's */
-	if (!t->has_spans) {
+	if (!t->has_spans && !t->sep_ignored) {
 		struct pos at = t->header_at;
 
 		diag_warn(tt->d, &at, "tables without separator lines (columns split on blanks)",
@@ -529,6 +635,23 @@ static int cmp_ptr(const void *a, const void *b)
 static bool has_host_time(const struct node *n)
 {
 	return n->host_self_ns || n->host_total_ns;
+}
+
+/*
+ * What the file states of a device-only row holds for the kernel (copy,
+ * set) it is: its share of the footer's device self time and its time per
+ * call.  Host shares are the op's (all 0.00%); the table states no share
+ * of kernel time alone (ATTR_FILE_DEVICE_TOTAL_PCT), whose base would
+ * leave copies and sets out.
+ */
+static void copy_device_file_values(struct profile *run, const struct node *op, struct node *k)
+{
+	const struct attr *a;
+
+	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_SELF_PCT)))
+		attr_set_double(run, &k->attrs, ATTR_FILE_DEVICE_SELF_PCT, a->v.d);
+	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_MEAN)))
+		attr_set_ns(run, &k->attrs, ATTR_FILE_DEVICE_MEAN, a->v.i);
 }
 
 /*
@@ -561,6 +684,7 @@ static void add_device_children(struct torch_table *tt)
 		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
 		k->calls = n->calls;
 		k->device_total_ns = k->device_self_ns = n->device_total_ns ? n->device_total_ns : n->device_self_ns;
+		copy_device_file_values(t->run, n, k);
 	}
 	free(host);
 }
@@ -648,158 +772,429 @@ static void continue_source(struct torch_table *tt, const struct field *frame)
 }
 
 /*
- * One line inside a table.  BODY is LINE without its prefix (PFX bytes).
+ * A line that does not cut into the header's columns: a row gone wrong
+ * when it holds two or more times (skipped, counted), else whatever
+ * follows the table (prose, a log line): its end.
  */
-static enum row_result read_row(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+static enum row_result misaligned_row(struct torch_table *tt, const char *body, size_t len,
+				      struct pos at)
+{
+	struct field f[MAX_COLS];
+	size_t nf = text_split2(body, len, f, MAX_COLS), nr_times = 0;
+	int64_t ns;
+
+	for (size_t i = 0; i < nf && i < MAX_COLS; i++)
+		nr_times += num_time_ns(f[i].s, f[i].len, -1, &ns);
+	if (nr_times < 2)
+		return ROW_END;
+	diag_warn(tt->d, &at, "rows that do not line up with the header, skipped",
+		  "row does not line up with the header's columns; skipped");
+	tt->t.nr_skipped++;
+	return ROW_SKIP;
+}
+
+/* A row without a name: the next frame of the last row's Source Location,
+ * or skipped. */
+static enum row_result nameless_row(struct torch_table *tt, const struct field *cells, struct pos at)
 {
 	struct table *t = &tt->t;
-	struct field cells[MAX_COLS];
-	int64_t v[MAX_COLS];
-	double flops = -1;
-	bool split, any_number = false;
-	int missing = -1, bad = -1;
-	const struct field *name;
-	struct node *n;
-	struct pos at = { tt->in->lineno, pfx + 1 };
+	bool only_source = t->source_col >= 0 && cells[t->source_col].len;
 
-	if (is_blank_line(body, len))
-		return ROW_SKIP;	/* the blank row after each stack */
-	if (is_binary(body, len)) {
-		diag_error(tt->d, &at, "binary data inside the table");
-		return ROW_ERROR;
+	for (size_t i = 1; i < t->nr_cols && only_source; i++)
+		if ((int)i != t->source_col && cells[i].len)
+			only_source = false;
+	if (only_source && t->last) {
+		continue_source(tt, &cells[t->source_col]);
+		return ROW_OK;
 	}
-	if (!get_cells(t, body, len, cells, &split)) {
-		struct field f[MAX_COLS];
-		size_t nf = text_split2(body, len, f, MAX_COLS), nr_times = 0;
-		int64_t ns;
+	diag_warn(tt->d, &at, "rows without a name, skipped", "row has no name; skipped");
+	t->nr_skipped++;
+	return ROW_SKIP;
+}
 
-		for (size_t i = 0; i < nf && i < MAX_COLS; i++)
-			nr_times += num_time_ns(f[i].s, f[i].len, -1, &ns);
-		if (nr_times >= 2) {
-			diag_warn(tt->d, &at, "rows that do not line up with the header, skipped",
-				  "row does not line up with the header's columns; skipped");
-			t->nr_skipped++;
-			return ROW_SKIP;
-		}
-		return ROW_END;
-	}
-	name = &cells[0];
-	if (!name->len) {
-		bool only_source = t->source_col >= 0 && cells[t->source_col].len;
+/* The numbers of one row, by column. */
+struct row_values {
+	int64_t v[MAX_COLS];	/* times in ns, bytes, calls, node ids; means */
+	double pct[MAX_COLS];	/* file-stated percentages */
+	bool has_file[MAX_COLS];	/* the file-stated value of the column
+					   read (pct or v) */
+	double flops;		/* -1: none ("--" or no column) */
+};
 
-		for (size_t i = 1; i < t->nr_cols && only_source; i++)
-			if ((int)i != t->source_col && cells[i].len)
-				only_source = false;
-		if (only_source && t->last) {
-			continue_source(tt, &cells[t->source_col]);
-			return ROW_OK;
-		}
-		diag_warn(tt->d, &at, "rows without a name, skipped", "row has no name; skipped");
-		t->nr_skipped++;
-		return ROW_SKIP;
+enum cell_state {
+	CELL_IGNORED,		/* text, or a number that does not make a row */
+	CELL_NUMBER,
+	CELL_EMPTY,		/* a numeric column with nothing in it */
+	CELL_BAD,		/* a numeric column with something else in it */
+};
+
+/*
+ * A percentage or a mean: kept only as the file states it ("12.34%",
+ * "1.234ms"), never a "NaN" (a total of zero) or the bare "0" that
+ * _build_table prints as the "CPU total %" of an async event, which is
+ * no percentage at all.  A cell that is neither makes nothing wrong
+ * with the row: the numbers we sum are elsewhere.
+ */
+static enum cell_state read_file_value(const struct column *c, const struct field *f, size_t i,
+				       struct row_values *rv)
+{
+	double x;
+	int64_t ns;
+	bool is_pct = f->len && num_pct(f->s, f->len, &x);
+	bool is_time = !is_pct && f->len && num_time_ns(f->s, f->len, -1, &ns);
+
+	rv->has_file[i] = false;
+	if (is_file_pct_kind(c->kind) && is_pct && text_ends(f->s, f->len, "%") && isfinite(x)) {
+		rv->pct[i] = x;
+		rv->has_file[i] = true;
+	} else if ((c->kind == COL_HOST_MEAN || c->kind == COL_DEV_MEAN) && is_time && ns <= MAX_ABS_NS &&
+		   ns >= -MAX_ABS_NS) {
+		rv->v[i] = ns;
+		rv->has_file[i] = true;
 	}
+	/* A number here says this is a row. */
+	return is_pct || is_time ? CELL_NUMBER : CELL_IGNORED;
+}
+
+/* Read the cell F of column C into RV's column I. */
+static enum cell_state read_cell(const struct column *c, const struct field *f, size_t i,
+				 struct row_values *rv)
+{
+	bool ok;
+
+	rv->v[i] = 0;
+	if (c->kind == COL_FLOPS) {
+		if (!f->len || text_eq(f->s, f->len, "--"))
+			return CELL_IGNORED;
+		if (!num_double(f->s, f->len, &rv->flops))
+			return CELL_BAD;
+		rv->flops *= c->flops_scale;
+		return CELL_IGNORED;
+	}
+	if (c->kind == COL_DERIVED || file_keys[c->kind])
+		return read_file_value(c, f, i, rv);
+	if (!is_numeric_kind(c->kind))
+		return CELL_IGNORED;
+	if (!f->len)
+		return CELL_EMPTY;
+	if (is_time_kind(c->kind))
+		ok = num_time_ns(f->s, f->len, -1, &rv->v[i]) && rv->v[i] <= MAX_ABS_NS &&
+		     rv->v[i] >= -MAX_ABS_NS;
+	else if (c->kind == COL_CALLS)
+		ok = num_int(f->s, f->len, &rv->v[i]) && rv->v[i] >= 0;
+	else if (c->kind == COL_NODE_ID)
+		ok = num_int(f->s, f->len, &rv->v[i]);
+	else
+		ok = num_bytes(f->s, f->len, &rv->v[i]);
+	return ok ? CELL_NUMBER : CELL_BAD;
+}
+
+/* What the numeric cells of a row came to. */
+struct verdict {
+	bool any_number;	/* else: prose, a title -- not a row */
+	int missing, bad;	/* the first empty / unreadable numeric cell, or -1 */
+};
+
+/* Read the numeric cells of a row into RV and say how that went. */
+static struct verdict read_values(const struct table *t, const struct field *cells, struct row_values *rv)
+{
+	struct verdict v = { false, -1, -1 };
+
+	rv->flops = -1;
 	for (size_t i = 1; i < t->nr_cols; i++) {
-		const struct column *c = &t->cols[i];
-		const struct field *f = &cells[i];
-		bool ok = true;
-
-		v[i] = 0;
-		if (c->kind == COL_FLOPS) {
-			if (f->len && !text_eq(f->s, f->len, "--")) {
-				ok = num_double(f->s, f->len, &flops);
-				if (ok)
-					flops *= c->flops_scale;
-			}
-		} else if (c->kind == COL_DERIVED) {
-			double x;
-			int64_t ns;
-
-			/* Not kept, but a number here says this is a row. */
-			any_number |= f->len && (num_pct(f->s, f->len, &x) || num_time_ns(f->s, f->len, -1, &ns));
-			continue;
-		} else if (!is_numeric_kind(c->kind)) {
-			continue;
-		} else if (!f->len) {
-			if (missing < 0)
-				missing = (int)i;
-			continue;
-		} else if (is_time_kind(c->kind)) {
-			ok = num_time_ns(f->s, f->len, -1, &v[i]) && v[i] <= MAX_ABS_NS && v[i] >= -MAX_ABS_NS;
-		} else if (c->kind == COL_CALLS) {
-			ok = num_int(f->s, f->len, &v[i]) && v[i] >= 0;
-		} else if (c->kind == COL_NODE_ID) {
-			ok = num_int(f->s, f->len, &v[i]);
-		} else {
-			ok = num_bytes(f->s, f->len, &v[i]);
+		switch (read_cell(&t->cols[i], &cells[i], i, rv)) {
+		case CELL_NUMBER:
+			v.any_number = true;
+			break;
+		case CELL_EMPTY:
+			if (v.missing < 0)
+				v.missing = (int)i;
+			break;
+		case CELL_BAD:
+			if (v.bad < 0)
+				v.bad = (int)i;
+			break;
+		default:
+			break;
 		}
-		if (!ok && bad < 0)
-			bad = (int)i;
-		any_number |= ok && c->kind != COL_FLOPS;
 	}
-	if (!any_number)
-		return ROW_END;	/* prose, a title: not a row */
-	if (missing >= 0) {
-		size_t col_start = t->cols[missing].sp.start, used = len;
+	return v;
+}
+
+static bool is_whole_row(struct verdict v)
+{
+	return v.any_number && v.missing < 0 && v.bad < 0;
+}
+
+/*
+ * A row whose cells did not all read: ROW_END when none is a number
+ * (prose, a title: not a row); else the row is skipped with a warning,
+ * or, cut short, is an error.
+ */
+static enum row_result reject_row(struct torch_table *tt, const char *body, size_t len,
+				  const struct field *cells, bool split, struct pos at, struct verdict v)
+{
+	struct table *t = &tt->t;
+
+	if (!v.any_number)
+		return ROW_END;
+	if (v.missing >= 0) {
+		size_t col_start = t->cols[v.missing].sp.start, used = len, pfx = at.col - 1;
 
 		while (used && (body[used - 1] == ' ' || body[used - 1] == '\t'))
 			used--;
 		at.col = pfx + (used < col_start ? used : col_start) + 1;
 		if (!split && used <= col_start) {
 			diag_error(tt->d, &at, "table row cut short before column '%s'",
-				   t->cols[missing].title);
+				   t->cols[v.missing].title);
 			return ROW_ERROR;
 		}
 		diag_warn(tt->d, &at, "rows with empty cells, skipped", "row has no '%s' value; skipped",
-			  t->cols[missing].title);
+			  t->cols[v.missing].title);
 		t->nr_skipped++;
 		return ROW_SKIP;
 	}
-	if (bad >= 0) {
-		at.col = pfx + cells[bad].col + 1;
-		diag_warn(tt->d, &at, "rows with unreadable cells, skipped",
-			  "'%.*s' is not a valid '%s' value; row skipped", (int)(cells[bad].len < 40 ? cells[bad].len : 40),
-			  cells[bad].s, t->cols[bad].title);
-		t->nr_skipped++;
-		return ROW_SKIP;
+	at.col += cells[v.bad].col;
+	diag_warn(tt->d, &at, "rows with unreadable cells, skipped", "'%.*s' is not a valid '%s' value; row skipped",
+		  (int)(cells[v.bad].len < 40 ? cells[v.bad].len : 40), cells[v.bad].s, t->cols[v.bad].title);
+	t->nr_skipped++;
+	return ROW_SKIP;
+}
+
+/* ---- rows read loosely -------------------------------------------------- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The last run of non-blanks in LINE[0..END); false if there is none. */
+static bool last_token(const char *line, size_t end, struct field *tok)
+{
+	size_t b;
+
+	while (end && is_blank(line[end - 1]))
+		end--;
+	if (!end)
+		return false;
+	for (b = end; b && !is_blank(line[b - 1]); b--)
+		;
+	tok->s = line + b;
+	tok->len = end - b;
+	tok->col = b;
+	return true;
+}
+
+/* Whether S[0..N) is a value of a one-word column of kind K, as
+ * _build_table prints it. */
+static bool fits(enum col_kind k, const char *s, size_t n)
+{
+	int64_t x;
+	double d;
+
+	if (is_time_kind(k) || k == COL_HOST_MEAN || k == COL_DEV_MEAN)
+		return num_time_ns(s, n, -1, &x);
+	if (k == COL_CALLS || k == COL_NODE_ID)
+		return num_int(s, n, &x);
+	if (k == COL_FLOPS)
+		return text_eq(s, n, "--") || num_double(s, n, &d);
+	if (is_file_pct_kind(k) || k == COL_DERIVED)
+		return (text_ends(s, n, "%") && num_pct(s, n, &d)) || text_eq(s, n, "NaN") || text_eq(s, n, "0") ||
+		       (k == COL_DERIVED && num_time_ns(s, n, -1, &x));
+	return false;
+}
+
+/*
+ * The cell of column K that ends at END in LINE, taken from the right:
+ * one word, or two for memory ("-2.46 MB"), or a bracketed list for Input
+ * Shapes.  False when what is there is not such a value.
+ */
+static bool take_cell(enum col_kind k, const char *line, size_t end, struct field *cell)
+{
+	struct field unit;
+
+	if (!last_token(line, end, cell))
+		return false;
+	if (k == COL_CPU_MEM || k == COL_SELF_CPU_MEM || k == COL_DEV_MEM || k == COL_SELF_DEV_MEM) {
+		int64_t bytes;
+
+		unit = *cell;
+		if (!num_bytes(unit.s, unit.len, &bytes)) {
+			if (!last_token(line, unit.col, cell))
+				return false;
+			cell->len = unit.col + unit.len - cell->col;
+		}
+		return num_bytes(cell->s, cell->len, &bytes);
 	}
-	if (split && t->has_spans)
-		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
-			  "row does not line up with the separator; read by splitting on blanks");
+	if (k == COL_SHAPES) {
+		size_t depth = 0, i = cell->col + cell->len;
+
+		if (line[i - 1] != ']')
+			return false;
+		while (i--) {
+			if (line[i] == ']')
+				depth++;
+			else if (line[i] == '[' && !--depth)
+				break;
+		}
+		if (i == (size_t)-1)
+			return false;
+		cell->len = cell->col + cell->len - i;
+		cell->s = line + i;
+		cell->col = i;
+		return true;
+	}
+	return fits(k, cell->s, cell->len);
+}
+
+/* Whether S[0..N) is a number as "%.<DECIMALS>f" prints it, then SUFFIX. */
+static bool is_printed(const char *s, size_t n, int decimals, const char *suffix)
+{
+	size_t i = 0, k = strlen(suffix);
+
+	if (n < k || memcmp(s + n - k, suffix, k))
+		return false;
+	n -= k;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return false;
+	if (s[i] == '0')
+		i++;		/* a lone leading zero: "0.25" */
+	else
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	if (i == n || s[i] != '.' || n - i - 1 != (size_t)decimals)
+		return false;
+	for (i++; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Whether S[0..N) is exactly how _build_table prints a value of kind K:
+ * "12.34%", "1.234ms"; stricter than fits(), to find where a glued value
+ * begins. */
+static bool is_printed_value(enum col_kind k, const char *s, size_t n)
+{
+	if (is_file_pct_kind(k) || k == COL_DERIVED)
+		return is_printed(s, n, 2, "%");
+	if (is_time_kind(k) || k == COL_HOST_MEAN || k == COL_DEV_MEAN)
+		return is_printed(s, n, 3, "ms") || is_printed(s, n, 3, "us") || is_printed(s, n, 3, "s");
+	return false;
+}
+
+/*
+ * The value of column K glued to the end of the text before it, as in
+ * "std::enable_if<!(false)0.00%": the one ending of TOK that is such a
+ * value as _build_table prints it.  When two endings are ("layer20.00%":
+ * "20.00%" after "layer", or "0.00%" after "layer2"), nothing says which:
+ * none is taken.  Values are short: only the last 24 bytes are tried.
+ */
+static bool take_glued(enum col_kind k, const struct field *tok, struct field *cell)
+{
+	size_t nr_found = 0;
+
+	for (size_t i = tok->len > 24 ? tok->len - 24 : 1; i < tok->len; i++) {
+		if (!is_printed_value(k, tok->s + i, tok->len - i))
+			continue;
+		if (!nr_found++) {
+			cell->s = tok->s + i;
+			cell->len = tok->len - i;
+			cell->col = tok->col + i;
+		}
+	}
+	return nr_found == 1;
+}
+
+/*
+ * Read a row from the right, for tables that do not line up (hand-edited,
+ * re-indented, separators lost): the header says which columns there are
+ * and what each holds, so each takes its value from the end of the line
+ * in turn, and the name (with the overload name, when there is one) is
+ * what is left.  The value next to the name may be glued to it.  False
+ * when the row is not all such values, or the table has a column whose
+ * extent only alignment can tell (Source Location, titles we do not know).
+ */
+static bool read_loose(const struct table *t, const char *line, size_t len, struct field *cells)
+{
+	size_t first = t->nr_cols > 1 && t->cols[1].kind == COL_OVERLOAD ? 2 : 1, end = len, nf;
+	struct field rest[3];
+
+	if (t->nr_cols <= first)
+		return false;
+	for (size_t i = t->nr_cols; i-- > first;) {
+		enum col_kind k = t->cols[i].kind;
+		struct field tok;
+
+		if (k == COL_UNKNOWN || k == COL_NAME || k == COL_OVERLOAD || k == COL_SOURCE)
+			return false;
+		if (!take_cell(k, line, end, &cells[i])) {
+			if (i != first || !last_token(line, end, &tok) || !take_glued(k, &tok, &cells[i]))
+				return false;
+		}
+		end = cells[i].col;
+	}
+	nf = text_split2(line, end, rest, 3);
+	if (nf < 1 || nf > first)
+		return false;
+	cells[0] = rest[0];
+	if (first == 2)
+		cells[1] = nf == 2 ? rest[1] : (struct field){ line + end, 0, end };
+	return true;
+}
+
+/* Say once per table that it was read loosely. */
+static void note_loose(struct torch_table *tt, struct pos at)
+{
+	if (tt->t.warned_loose)
+		return;
+	tt->t.warned_loose = true;
+	diag_warn(tt->d, &at, "tables read loosely (rows read from the right)",
+		  "table does not line up with its header; rows read from the right, by what each column holds");
+}
+
+/* The node of a row whose cells all read. */
+static void add_row(struct torch_table *tt, const struct field *cells, const struct row_values *rv)
+{
+	struct table *t = &tt->t;
+	struct node *n;
 
 	if (!t->run)
 		t->run = new_run(tt);
-	n = node_new(t->run, t->run->root, NODE_OP, name->s, name->len);
+	n = node_new(t->run, t->run->root, NODE_OP, cells[0].s, cells[0].len);
 	n->flags = NODE_DISTINCT;
-	if (ends_with(name->s, name->len, "..."))
+	if (text_ends(cells[0].s, cells[0].len, "..."))
 		n->flags |= NODE_NAME_TRUNCATED;
 	for (size_t i = 1; i < t->nr_cols; i++) {
 		const struct column *c = &t->cols[i];
 		const struct field *f = &cells[i];
+		int64_t v = rv->v[i];
 
 		switch (c->kind) {
 		case COL_HOST_SELF:
-			n->host_self_ns = v[i];
+			n->host_self_ns = v;
 			break;
 		case COL_HOST_TOTAL:
-			n->host_total_ns = v[i];
+			n->host_total_ns = v;
 			break;
 		case COL_DEV_SELF:
-			n->device_self_ns = v[i];
+			n->device_self_ns = v;
 			break;
 		case COL_DEV_TOTAL:
-			n->device_total_ns = v[i];
+			n->device_total_ns = v;
 			break;
 		case COL_CALLS:
-			n->calls = (uint64_t)v[i];
+			n->calls = (uint64_t)v;
 			break;
 		case COL_CPU_MEM:
 		case COL_SELF_CPU_MEM:
 		case COL_DEV_MEM:
 		case COL_SELF_DEV_MEM:
-			attr_set_int(t->run, &n->attrs, mem_keys[c->kind], v[i]);
+			attr_set_int(t->run, &n->attrs, mem_keys[c->kind], v);
 			break;
 		case COL_NODE_ID:
-			attr_set_int(t->run, &n->attrs, "node_id", v[i]);
+			attr_set_int(t->run, &n->attrs, "node_id", v);
 			break;
 		case COL_OVERLOAD:
 			attr_set_str(t->run, &n->attrs, "overload_name", f->s, f->len);
@@ -811,18 +1206,73 @@ static enum row_result read_row(struct torch_table *tt, const char *body, size_t
 			attr_set_str(t->run, &n->attrs, "source_location", f->s, f->len);
 			break;
 		case COL_FLOPS:
-			if (flops >= 0)
-				attr_set_double(t->run, &n->attrs, "flops", flops);
+			if (rv->flops >= 0)
+				attr_set_double(t->run, &n->attrs, "flops", rv->flops);
+			break;
+		case COL_HOST_SELF_PCT:
+		case COL_HOST_TOTAL_PCT:
+		case COL_DEV_SELF_PCT:
+			if (rv->has_file[i])
+				attr_set_double(t->run, &n->attrs, file_keys[c->kind], rv->pct[i]);
+			break;
+		case COL_HOST_MEAN:
+		case COL_DEV_MEAN:
+			if (rv->has_file[i])
+				attr_set_ns(t->run, &n->attrs, file_keys[c->kind], v);
 			break;
 		default:
 			break;
 		}
 		if (is_numeric_kind(c->kind))
-			note_sort(t, i, v[i]);
+			note_sort(t, i, v);
 	}
 	GROW(t->rows, t->alloc_rows, t->nr_rows + 1);
 	t->rows[t->nr_rows++] = n;
 	t->last = n;
+}
+
+/*
+ * One line inside a table.  BODY is LINE without its prefix (PFX bytes).
+ * Its shape says what it is: blank (the line after each stack), binary,
+ * nameless (a stack frame), a row along the columns, a row read loosely,
+ * or not a row.
+ */
+static enum row_result read_row(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	struct table *t = &tt->t;
+	struct field cells[MAX_COLS], loose[MAX_COLS];
+	struct row_values rv;
+	struct verdict v = { false, -1, -1 };
+	bool split, aligned;
+	struct pos at = { tt->in->lineno, pfx + 1 };
+
+	if (is_blank_line(body, len))
+		return ROW_SKIP;
+	if (text_is_binary(body, len)) {
+		diag_error(tt->d, &at, "binary data inside the table");
+		return ROW_ERROR;
+	}
+	aligned = get_cells(t, body, len, cells, &split);
+	if (aligned && !cells[0].len)
+		return nameless_row(tt, cells, at);
+	if (aligned)
+		v = read_values(t, cells, &rv);
+	if (!is_whole_row(v) && (t->sep_ignored || v.any_number || !aligned) &&
+	    read_loose(t, body, len, loose) && is_whole_row(read_values(t, loose, &rv))) {
+		add_row(tt, loose, &rv);
+		note_loose(tt, at);
+		return ROW_OK;
+	}
+	if (!aligned)
+		return misaligned_row(tt, body, len, at);
+	if (!is_whole_row(v))
+		return reject_row(tt, body, len, cells, split, at, v);
+	if (split && t->has_spans)
+		diag_warn(tt->d, &at, "rows not aligned with the header (read by splitting on blanks)",
+			  "row does not line up with the separator; read by splitting on blanks");
+	if (t->sep_ignored)
+		note_loose(tt, at);
+	add_row(tt, cells, &rv);
 	return ROW_OK;
 }
 
@@ -886,74 +1336,147 @@ static void found_header(struct torch_table *tt, const char *body, size_t len, s
 	tt->state = HEADER_PENDING;
 }
 
+/* The table ends at BODY, which is not one of its lines: say so when it
+ * had a separator to end with. */
+static void end_without_sep(struct torch_table *tt, size_t pfx)
+{
+	struct pos at = { tt->in->lineno, pfx + 1 };
+
+	if (tt->t.run && tt->t.has_spans)
+		diag_warn(tt->d, &at, "tables without a closing separator line",
+			  "table ends without a separator line");
+}
+
+/* HEADER_PENDING: BODY is the line after a header with no separator
+ * above.  Returns true when it was the separator below. */
+static bool after_pending_header(struct torch_table *tt, const char *body, size_t len)
+{
+	size_t n = text_dash_spans(body, len, tt->prev_sep, MAX_COLS, 3, false);
+
+	tt->nr_prev_sep = n >= 3 && n <= MAX_COLS ? n : 0;
+	tt->prev_sep_line = tt->pending_at.line;
+	start_table(tt, tt->pending, tt->pending_len, tt->nr_prev_sep != 0, tt->pending_at);
+	free(tt->pending);
+	tt->pending = NULL;
+	if (tt->state == ROWS && tt->nr_prev_sep) {
+		tt->t.seen_lower_sep = true;
+		return true;
+	}
+	return false;
+}
+
+enum line_result {
+	LINE_TAKEN,		/* the line belonged to the table */
+	LINE_OUTSIDE,		/* the table ended before it: read it as outside */
+	LINE_STOP,		/* an error: stop reading */
+};
+
+/* ROWS: a separator, a footer or a row. */
+static enum line_result table_line(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	const char *value;
+	size_t vlen;
+	enum row_result r;
+
+	if (text_dash_spans(body, len, tt->prev_sep, 1, 3, false)) {
+		if (!tt->t.nr_rows && !tt->t.seen_lower_sep && !tt->t.nr_skipped)
+			tt->t.seen_lower_sep = true;
+		else
+			finish_table(tt);
+		return LINE_TAKEN;
+	}
+	if (is_footer(body, len, &value, &vlen)) {
+		end_without_sep(tt, pfx);
+		finish_table(tt);
+		add_footer(tt, body, len, value, vlen);
+		return LINE_TAKEN;
+	}
+	r = read_row(tt, body, len, pfx);
+	if (r == ROW_ERROR) {
+		finish_table(tt);
+		return LINE_STOP;
+	}
+	if (r != ROW_END)
+		return LINE_TAKEN;
+	end_without_sep(tt, pfx);
+	finish_table(tt);
+	tt->state = SEEK;
+	return LINE_OUTSIDE;
+}
+
+/* SEEK: binary data, a header, a separator or prose. */
+static void outside_line(struct torch_table *tt, const char *body, size_t len, size_t pfx)
+{
+	if (text_is_binary(body, len)) {
+		struct pos at = { tt->in->lineno, 1 };
+
+		diag_warn(tt->d, &at, "lines of binary data, ignored", "binary data outside any table; ignored");
+		tt->nr_prev_sep = 0;
+		tt->title[0] = '\0';
+		return;
+	}
+	if (looks_like_header(body, len)) {
+		found_header(tt, body, len, pfx);
+		return;
+	}
+	set_prev_sep(tt, body, len);
+	note_prose(tt, body, len);
+}
+
+/* The input ended: close the table it ended in, and say what was found,
+ * as the caller's (WARNINGS_TO's) message, not the last table's. */
+static int end_of_input(struct torch_table *tt, struct profile *warnings_to)
+{
+	struct diag *d = tt->d;
+
+	if (tt->state == ROWS) {
+		if (tt->t.run) {
+			struct pos at = { tt->in->lineno, 1 };
+
+			diag_warn(d, &at, "tables cut short at the end of the file",
+				  "file ends inside a table (truncated?); kept its %zu rows", tt->t.nr_rows);
+		}
+		finish_table(tt);
+	}
+	d->profile = warnings_to;
+	if (input_failed(tt->in, d))
+		return tt->nr_tables ? 0 : -1;
+	if (!tt->nr_tables && !d->nr_errors) {
+		if (tt->nr_headers)
+			diag_error(d, &tt->first_header, "table header with no rows");
+		else
+			diag_error(d, NULL, "no key_averages() table found (no 'Name ... Self CPU' header line)");
+	}
+	return tt->nr_tables ? 0 : -1;
+}
+
 static int torch_table_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct torch_table tt = { .p = p, .d = d, .in = in, .state = SEEK };
 	struct profile *first_warnings = d->profile;
 	char *line;
 	size_t len;
-	int rc = 0;
+	int rc;
 
 	while ((line = input_line(in, &len))) {
-		size_t pfx, blen;
+		size_t pfx;
 		const char *body, *value;
-		size_t vlen;
+		size_t blen, vlen;
 
 		len = text_strip_ansi(line, len);
 		pfx = body_start(line, len);
 		body = line + pfx;
 		blen = len - pfx;
 
-		if (tt.state == HEADER_PENDING) {
-			size_t n = text_dash_spans(body, blen, tt.prev_sep, MAX_COLS, 3, false);
-
-			tt.nr_prev_sep = n >= 3 && n <= MAX_COLS ? n : 0;
-			tt.prev_sep_line = tt.pending_at.line;
-			start_table(&tt, tt.pending, tt.pending_len, tt.nr_prev_sep != 0, tt.pending_at);
-			free(tt.pending);
-			tt.pending = NULL;
-			if (tt.state == ROWS && tt.nr_prev_sep) {
-				tt.t.seen_lower_sep = true;
-				continue;
-			}
-			/* else: fall through and read this line as a row */
-		}
+		if (tt.state == HEADER_PENDING && after_pending_header(&tt, body, blen))
+			continue;
 		if (tt.state == ROWS) {
-			enum row_result r;
+			enum line_result r = table_line(&tt, body, blen, pfx);
 
-			if (text_dash_spans(body, blen, tt.prev_sep, 1, 3, false)) {
-				if (!tt.t.nr_rows && !tt.t.seen_lower_sep && !tt.t.nr_skipped) {
-					tt.t.seen_lower_sep = true;
-					continue;
-				}
-				finish_table(&tt);
-				continue;
-			}
-			if (is_footer(body, blen, &value, &vlen)) {
-				struct pos at = { in->lineno, pfx + 1 };
-
-				if (tt.t.run && tt.t.has_spans)
-					diag_warn(d, &at, "tables without a closing separator line",
-						  "table ends without a separator line");
-				finish_table(&tt);
-				add_footer(&tt, body, blen, value, vlen);
-				continue;
-			}
-			r = read_row(&tt, body, blen, pfx);
-			if (r == ROW_ERROR) {
-				finish_table(&tt);
+			if (r == LINE_STOP)
 				break;
-			}
-			if (r != ROW_END)
+			if (r == LINE_TAKEN)
 				continue;
-			if (tt.t.run && tt.t.has_spans) {
-				struct pos at = { in->lineno, pfx + 1 };
-
-				diag_warn(d, &at, "tables without a closing separator line",
-					  "table ends without a separator line");
-			}
-			finish_table(&tt);
-			tt.state = SEEK;
 		}
 		if (tt.state == FOOTER) {
 			if (is_footer(body, blen, &value, &vlen)) {
@@ -963,63 +1486,85 @@ static int torch_table_parse(struct profile *p, struct input *in, struct diag *d
 			tt.state = SEEK;
 			tt.title[0] = '\0';
 		}
-		/* SEEK */
-		if (is_binary(body, blen)) {
-			struct pos at = { in->lineno, 1 };
-
-			diag_warn(d, &at, "lines of binary data, ignored", "binary data outside any table; ignored");
-			tt.nr_prev_sep = 0;
-			tt.title[0] = '\0';
-			continue;
-		}
-		if (looks_like_header(body, blen)) {
-			found_header(&tt, body, blen, pfx);
-			continue;
-		}
-		set_prev_sep(&tt, body, blen);
-		note_prose(&tt, body, blen);
+		outside_line(&tt, body, blen, pfx);
 	}
-	if (tt.state == ROWS) {
-		if (tt.t.run) {
-			struct pos at = { in->lineno, 1 };
-
-			diag_warn(d, &at, "tables cut short at the end of the file",
-				  "file ends inside a table (truncated?); kept its %zu rows", tt.t.nr_rows);
-		}
-		finish_table(&tt);
-	}
+	rc = end_of_input(&tt, first_warnings);
 	free(tt.pending);
 	free(tt.t.rows);
-	d->profile = first_warnings;
-	if (input_failed(in, d))
-		return tt.nr_tables ? 0 : -1;
-	if (!tt.nr_tables && !d->nr_errors) {
-		if (tt.nr_headers)
-			diag_error(d, &tt.first_header, "table header with no rows");
-		else
-			diag_error(d, NULL, "no key_averages() table found (no 'Name ... Self CPU' header line)");
-	}
-	if (!tt.nr_tables)
-		rc = -1;
 	return rc;
 }
 
+/* The first byte of S[0..N) that is not white space (N if none). */
+static size_t skip_space(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
 /*
- * A header line ("Name" and "Self CPU" on one line) within the first
- * 64 KB, with a dash separator next to it for full marks.  JSON is never
- * a table, whatever its strings say.
+ * Whether HEAD[0..LEN) starts like a JSON document: an object whose first
+ * member name is quoted, or an array of such, of strings, of arrays or of
+ * numbers.  A log line that only begins with a bracket or a brace --
+ * "[rank0]: ...", "[2024-05-02 10:12:00] ...", a Python dict "{'loss':
+ * 0.5}" -- is not JSON, and may be the first line of any window of a log.
+ */
+static bool looks_like_json(const char *head, size_t len)
+{
+	size_t i = skip_space(head, len, 0), k;
+
+	if (i == len)
+		return false;
+	if (head[i] == '{') {
+		i = skip_space(head, len, i + 1);
+		return i < len && (head[i] == '"' || head[i] == '}');
+	}
+	if (head[i] != '[')
+		return false;
+	i = skip_space(head, len, i + 1);
+	if (i == len)
+		return false;
+	if (head[i] == '{')
+		return looks_like_json(head + i, len - i);
+	if (head[i] == '[' || head[i] == '"' || head[i] == ']')
+		return true;
+	/* Numbers: [1.5, 2], but not [2024-05-02 10:12:00], [08/15 04:02:46]
+	 * or "[32, 512] input shape" -- text after the array. */
+	for (;;) {
+		for (k = i; k < len && ((head[k] >= '0' && head[k] <= '9') || head[k] == '.' || head[k] == '-' ||
+					head[k] == '+' || head[k] == 'e' || head[k] == 'E');
+		     k++)
+			;
+		if (k == i || !num_double(head + i, k - i, &(double){ 0 }))
+			return false;
+		i = skip_space(head, len, k);
+		if (i < len && head[i] == ']') {
+			i = skip_space(head, len, i + 1);
+			return i == len || strchr(",]}[{", head[i]);
+		}
+		if (i < len && head[i] != ',')
+			return false;
+		i = skip_space(head, len, i + 1);
+		if (i >= len)
+			return true;	/* the window ends inside the array */
+	}
+}
+
+/*
+ * A header line ("Name" and "Self CPU" on one line) anywhere in HEAD, with
+ * a dash separator next to it for full marks.  HEAD is the start of a file
+ * or any later window of it (the registry probes later windows of a long
+ * log): its first line may be any line of the log, or part of one.  JSON
+ * is never a table, whatever its strings say.
  */
 static int torch_table_probe(const char *head, size_t len)
 {
-	size_t i = 0, prev_start = 0, prev_len = 0;
+	size_t prev_start = 0, prev_len = 0;
 	bool prev_header = false;
 
-	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-		i++;
-	/* "[05/02/2024-10:12:00] [I] ..." is a log, "[{" JSON. */
-	if (i < len && (head[i] == '{' || (head[i] == '[' && !text_log_prefix(head + i, len - i))))
+	if (looks_like_json(head, len))
 		return 0;
-	for (i = 0; i < len;) {
+	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(head + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (head + i)) : len - i, k;
 		const char *s = head + i;
@@ -1047,6 +1592,7 @@ static int torch_table_probe(const char *head, size_t len)
 const struct parser torch_table_parser = {
 	.name = "torch-table",
 	.summary = "PyTorch key_averages().table() text, also inside logs and Markdown",
+	.anywhere = true,	/* printed at the end of a training log */
 	.probe = torch_table_probe,
 	.parse = torch_table_parse,
 };

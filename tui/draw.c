@@ -494,12 +494,13 @@ static void draw_header(const struct ui *ui, const struct pane *pane, const stru
 		char title[256];
 		bool left = col->kind == COL_NAME || col->kind == COL_TEXT || col->kind == COL_BAR;
 
+		/* A title can come from the file (a step category). */
 		if (L->col[k] == pane->sort_col)
-			snprintf(title, sizeof(title), "%s%s", col->title,
+			snprintf(title, sizeof(title), "%s%s", screen_text(ui, col->title),
 				 pane->sort_desc ? ui_glyph(ui, "\xe2\x96\xbc", " v")
 						 : ui_glyph(ui, "\xe2\x96\xb2", " ^"));
 		else
-			snprintf(title, sizeof(title), "%s", col->title);
+			snprintf(title, sizeof(title), "%s", screen_text(ui, col->title));
 		if (left)
 			put_cut(ui, y, L->x[k], title, L->w[k], false);
 		else
@@ -537,6 +538,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,
 		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->opt->label));
 	right[0] = '\0';
+	/* What was read before an error: never mistaken for the whole. */
+	if (ui->opt->load_failed)
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "partial  ");
 	if (pane->sort_col >= 0)
 		n += (size_t)snprintf(right + n, sizeof(right) - n, "sort: %s %s  ",
 				      pane->cols[pane->sort_col].title,
@@ -634,7 +638,7 @@ static void draw_legend(const struct ui *ui, const struct layout *L, int y, int 
 	for (size_t k = 0; k < L->nr_legend; k++) {
 		char item[128];
 
-		snprintf(item, sizeof(item), " %s", L->legend[k]);
+		snprintf(item, sizeof(item), " %s", screen_text(ui, L->legend[k]));
 		mvaddch(y, x++, ' ');
 		if (ui->color)
 			attron(COLOR_PAIR(PAIR_BAR0 + (int)(k % NR_BAR_COLORS)));
@@ -666,7 +670,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 		for (size_t k = 0; k < L->nr_legend && n < sizeof(right) - 40; k++)
 			n += (size_t)snprintf(right + n, sizeof(right) - n, " %c %s", letter_of(L, k),
-					      L->legend[k]);
+					      screen_text(ui, L->legend[k]));
 		legend = true;
 	}
 	snprintf(left, sizeof(left), " %zu/%zu ", pane->nr_view ? pane->cursor + 1 : 0, pane->nr_view);

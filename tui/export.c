@@ -51,12 +51,13 @@ const char *export_format_name(enum export_format f)
 void export_caption(const struct pane *pane, const char *label, size_t limit, char *buf,
 		    size_t size)
 {
+	char *raw = xmalloc(size);
 	size_t n = 0;
 
 #define ADD(...)                                                           \
 	do {                                                               \
 		if (n < size)                                              \
-			n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__); \
+			n += (size_t)snprintf(raw + n, size - n, __VA_ARGS__); \
 	} while (0)
 	ADD("%s of %s", pane->title, label);
 	if (pane->sort_col >= 0)
@@ -71,6 +72,21 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
 	else
 		ADD(": %zu of %zu rows", pane->nr_view, pane->nr_rows);
 #undef ADD
+	/* File names, the drill name, the step's name and the pattern all
+	 * come from outside: the caption is shown escaped as a whole. */
+	escape_text(raw, n < size ? n : size - 1, false, buf, size);
+	free(raw);
+}
+
+/* S escaped for a reader (controls as \xNN): S itself when nothing needs
+ * it, else ESC's buffer. */
+static const char *shown(const char *s, struct strbuf *esc)
+{
+	if (!escape_needed(s, strlen(s)))
+		return s;
+	strbuf_reset(esc);
+	escape_add(esc, s, strlen(s));
+	return esc->s;
 }
 
 /* The cell's text, escaped for a reader (controls as \xNN). */
@@ -78,18 +94,10 @@ static const char *cell_str(const struct pane *pane, const void *row, size_t col
 			    struct strbuf *raw, struct strbuf *esc)
 {
 	struct cell v = pane_cell(pane, row, col);
-	size_t len;
 
 	/* Names can be megabytes long: the buffers grow to them. */
-	if (v.type == CELL_TEXT) {
-		len = strlen(v.v.s);
-		if (!fmt_needs_escape(v.v.s, len))
-			return v.v.s;
-		strbuf_reset(esc);
-		strbuf_grow(esc, 4 * len);
-		esc->len = fmt_escape(v.v.s, len, false, esc->s, esc->cap);
-		return esc->s;
-	}
+	if (v.type == CELL_TEXT)
+		return shown(v.v.s, esc);
 	strbuf_reset(raw);
 	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
@@ -127,17 +135,46 @@ static size_t tree_prefix(const struct pane *pane, size_t i, char *buf, size_t s
 	return n;
 }
 
-static void put_padded(FILE *out, const char *s, size_t width, bool left, bool last)
+/* Text in a Markdown table cell: a '|' would end the cell. */
+static void md_text(struct strbuf *line, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_addch(line, '\\');
+		strbuf_addch(line, *s);
+	}
+}
+
+static void add_blanks(struct strbuf *line, size_t n)
+{
+	strbuf_grow(line, n);
+	memset(line->s + line->len, ' ', n);
+	line->len += n;
+	line->s[line->len] = '\0';
+}
+
+/* S in WIDTH cells, right- or left-aligned. */
+static void add_padded(struct strbuf *line, const char *s, size_t width, bool left)
 {
 	size_t w = u8_width(s, strlen(s));
 
-	if (!left)
-		for (size_t i = w; i < width; i++)
-			fputc(' ', out);
-	fputs(s, out);
-	if (left && !last)
-		for (size_t i = w; i < width; i++)
-			fputc(' ', out);
+	if (!left && w < width)
+		add_blanks(line, width - w);
+	strbuf_addstr(line, s);
+	if (left && w < width)
+		add_blanks(line, width - w);
+}
+
+/* End LINE: no blanks at its end (an empty last cell leaves none), one
+ * write for the whole line -- a tree of millions of rows is written at
+ * the speed of the disk, not of putc(). */
+static void end_line(struct strbuf *line, FILE *out)
+{
+	while (line->len && line->s[line->len - 1] == ' ')
+		line->len--;
+	strbuf_addch(line, '\n');
+	fwrite(line->s, 1, line->len, out);
+	strbuf_reset(line);
 }
 
 /* Rows to write: view rows 0..nr-1, then (FOOT) the summary rows. */
@@ -146,135 +183,199 @@ static const void *nth_row(const struct pane *pane, size_t i, size_t nr)
 	return i < nr ? pane_row(pane, i) : pane->foot[i - nr];
 }
 
-static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+/* A rule of dashes under the header (and above the summary rows). */
+static void add_rule(struct strbuf *line, const struct pane *pane, const size_t *width, bool md)
 {
-	size_t nr_cols = pane->nr_cols, total = nr + pane->nr_foot;
-	size_t *width = xcalloc(nr_cols, sizeof(*width));
-	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		if (!exported(&pane->cols[c]))
+			continue;
+		if (md) {
+			strbuf_addstr(line, left_aligned(&pane->cols[c]) ? "|---" : "|--:");
+			continue;
+		}
+		if (line->len)
+			strbuf_addstr(line, "  ");
+		strbuf_grow(line, width[c]);
+		memset(line->s + line->len, '-', width[c]);
+		line->len += width[c];
+		line->s[line->len] = '\0';
+	}
+	if (md)
+		strbuf_addch(line, '|');
+}
+
+/* Each column's width in txt: its widest cell (the tree's indentation
+ * counted in the name), at least its title. */
+static size_t *txt_widths(const struct pane *pane, size_t nr, struct strbuf *raw, struct strbuf *esc)
+{
+	size_t *width = xcalloc(pane->nr_cols ? pane->nr_cols : 1, sizeof(*width));
 	char prefix[512];
-	size_t last = 0;
 
-	for (size_t c = 0; c < nr_cols; c++)
-		if (exported(&pane->cols[c]))
-			last = c;
-	for (size_t c = 0; c < nr_cols; c++)
-		width[c] = u8_width(pane->cols[c].title, strlen(pane->cols[c].title));
-	if (!md) {
-		for (size_t i = 0; i < total; i++) {
-			const void *row = nth_row(pane, i, nr);
-			size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const char *t = shown(pane->cols[c].title, esc);
 
-			for (size_t c = 0; c < nr_cols; c++) {
-				const char *s;
-				size_t w;
+		width[c] = u8_width(t, strlen(t));
+	}
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
+		const void *row = nth_row(pane, i, nr);
+		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
-				if (!exported(&pane->cols[c]))
-					continue;
-				s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-				w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
-				if (w > width[c])
-					width[c] = w;
-			}
+		for (size_t c = 0; c < pane->nr_cols; c++) {
+			const char *s;
+			size_t w;
+
+			if (!exported(&pane->cols[c]))
+				continue;
+			s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+			w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
+			if (w > width[c])
+				width[c] = w;
 		}
 	}
+	return width;
+}
+
+/* One row of the table into LINE: txt cells padded to WIDTH (NULL for
+ * md), the name after the tree's indentation PREFIX. */
+static void add_row(struct strbuf *line, const struct pane *pane, const void *row,
+		    const char *prefix, const size_t *width, struct strbuf *raw, struct strbuf *esc)
+{
+	bool first = true;
+
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		const struct column *col = &pane->cols[c];
+		const char *s;
+		size_t start;
+
+		if (!exported(col))
+			continue;
+		s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+		if (!width) {
+			strbuf_addstr(line, "| ");
+			if (col->kind == COL_NAME)
+				strbuf_addstr(line, prefix);
+			md_text(line, s);
+			strbuf_addch(line, ' ');
+			continue;
+		}
+		if (!first)
+			strbuf_addstr(line, "  ");
+		first = false;
+		if (col->kind != COL_NAME || !*prefix) {
+			add_padded(line, s, width[c], left_aligned(col));
+			continue;
+		}
+		start = line->len;
+		strbuf_addstr(line, prefix);
+		strbuf_addstr(line, s);
+		if (u8_width(line->s + start, line->len - start) < width[c])
+			add_blanks(line, width[c] - u8_width(line->s + start, line->len - start));
+	}
+	if (!width)
+		strbuf_addch(line, '|');
+}
+
+static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
+{
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT, line = STRBUF_INIT;
+	size_t *width = md ? NULL : txt_widths(pane, nr, &raw, &esc);
+	char prefix[512];
+	bool first = true;
+
 	if (caption)
-		fprintf(out, md ? "%s\n\n" : "# %s\n", caption);
+		fprintf(out, md ? "%s\n\n" : "# %s\n", shown(caption, &esc));
 	/* Header and rule. */
-	for (size_t c = 0; c < nr_cols; c++) {
+	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
 
 		if (!exported(col))
 			continue;
 		if (md) {
-			fprintf(out, "| %s ", col->title);
+			strbuf_addstr(&line, "| ");
+			md_text(&line, shown(col->title, &esc));
+			strbuf_addch(&line, ' ');
 		} else {
-			put_padded(out, col->title, width[c], left_aligned(col), c == last);
-			if (c != last)
-				fputs("  ", out);
+			if (!first)
+				strbuf_addstr(&line, "  ");
+			add_padded(&line, shown(col->title, &esc), width[c], left_aligned(col));
 		}
+		first = false;
 	}
-	fputs(md ? "|\n" : "\n", out);
-	for (size_t c = 0; c < nr_cols; c++) {
-		if (!exported(&pane->cols[c]))
-			continue;
-		if (md) {
-			fputs(left_aligned(&pane->cols[c]) ? "|---" : "|--:", out);
-		} else {
-			for (size_t k = 0; k < width[c]; k++)
-				fputc('-', out);
-			if (c != last)
-				fputs("  ", out);
-		}
-	}
-	fputs(md ? "|\n" : "\n", out);
-	for (size_t i = 0; i < total; i++) {
-		const void *row = nth_row(pane, i, nr);
-		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
-
+	if (md)
+		strbuf_addch(&line, '|');
+	end_line(&line, out);
+	add_rule(&line, pane, width, md);
+	end_line(&line, out);
+	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
 		if (i == nr && !md) {
 			/* The summary rows under a rule of their own. */
-			for (size_t c = 0; c < nr_cols; c++) {
-				if (!exported(&pane->cols[c]))
-					continue;
-				for (size_t k = 0; k < width[c]; k++)
-					fputc('-', out);
-				if (c != last)
-					fputs("  ", out);
-			}
-			fputc('\n', out);
+			add_rule(&line, pane, width, false);
+			end_line(&line, out);
 		}
-		for (size_t c = 0; c < nr_cols; c++) {
-			const struct column *col = &pane->cols[c];
-			const char *s;
-
-			if (!exported(col))
-				continue;
-			s = cell_str(pane, row, c, FMT_HUMAN, &raw, &esc);
-			if (md) {
-				fputs("| ", out);
-				if (col->kind == COL_NAME && pre)
-					fputs(prefix, out);
-				for (; *s; s++) {
-					if (*s == '|')
-						fputc('\\', out);
-					fputc(*s, out);
-				}
-				fputc(' ', out);
-				continue;
-			}
-			if (col->kind == COL_NAME && pre) {
-				char *both = xmalloc(pre + strlen(s) + 1);
-
-				memcpy(both, prefix, pre);
-				strcpy(both + pre, s);
-				put_padded(out, both, width[c], true, c == last);
-				free(both);
-			} else {
-				put_padded(out, s, width[c], left_aligned(col), c == last);
-			}
-			if (c != last)
-				fputs("  ", out);
-		}
-		fputs(md ? "|\n" : "\n", out);
+		if (i >= nr || !tree_prefix(pane, i, prefix, sizeof(prefix)))
+			prefix[0] = '\0';
+		add_row(&line, pane, nth_row(pane, i, nr), prefix, width, &raw, &esc);
+		end_line(&line, out);
 	}
 	free(width);
 	strbuf_release(&raw);
 	strbuf_release(&esc);
+	strbuf_release(&line);
 	return (long)nr;
 }
 
-static void csv_field(FILE *out, const char *s, bool tsv)
+/* Whether S is a plain decimal number ("-3.5", "1e-3", "+7"): a
+ * spreadsheet reads it as that number, and it must stay as it is. */
+static bool is_number(const char *s)
 {
+	bool digits = false;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits = true;
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return digits && !*s;
+}
+
+/*
+ * One CSV or TSV field.  Text a spreadsheet would run as a formula -- a
+ * cell starting with '=', '+', '-', '@', a tab or a CR (OWASP's list for
+ * CSV injection) -- gets a "'" in front, which spreadsheets take as "this
+ * is text" and do not show; a number such as "-3.5" stays a number.
+ * IS_TEXT is false for the numbers we format ourselves.
+ */
+static void csv_field(FILE *out, const char *s, bool tsv, bool is_text)
+{
+	bool defuse = is_text && strchr("=+-@\t\r", *s) && *s && !is_number(s);
+
 	if (tsv) {
 		/* Tabs and newlines arrive escaped already (\x09). */
+		if (defuse)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (defuse)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (defuse)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -303,8 +404,12 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 		if (!first)
 			fputc(tsv ? '\t' : ',', out);
 		first = false;
-		csv_field(out, row ? cell_str(pane, row, c, FMT_RAW, raw, esc)
-				   : column_json_key(&pane->cols[c], key, sizeof(key)), tsv);
+		if (row)
+			csv_field(out, cell_str(pane, row, c, FMT_RAW, raw, esc), tsv,
+				  pane_cell(pane, row, c).type == CELL_TEXT);
+		else
+			csv_field(out, shown(column_json_key(&pane->cols[c], key, sizeof(key)), esc),
+				  tsv, true);
 	}
 	fputc('\n', out);
 }
@@ -321,18 +426,50 @@ static long export_csv(const struct pane *pane, FILE *out, size_t nr, bool tsv)
 	return (long)nr;
 }
 
+/* CP as "\\uXXXX", a surrogate pair past the BMP. */
+static void json_u_escape(FILE *out, uint32_t cp)
+{
+	if (cp >= 0x10000) {
+		cp -= 0x10000;
+		fprintf(out, "\\u%04x\\u%04x", (unsigned)(0xd800 + (cp >> 10)),
+			(unsigned)(0xdc00 + (cp & 0x3ff)));
+		return;
+	}
+	fprintf(out, "\\u%04x", (unsigned)cp);
+}
+
+/*
+ * S as a JSON string: the original text, not the \xNN display form, with
+ * everything a terminal could act on or hide written as a JSON escape
+ * (controls, DEL, C1 controls, the invisible format characters), so a
+ * parser gets the name back exactly and `cat` shows nothing raw.  Bytes
+ * that are not UTF-8 cannot be carried by JSON: each becomes U+FFFD.
+ */
 static void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t len = strlen(s), i = 0;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);	/* escaped before; kept safe */
-		else
+	fputc('"', out);
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n;
+
+		if (c >= 0x20 && c < 0x7f) {
+			if (c == '"' || c == '\\')
+				fputc('\\', out);
 			fputc(c, out);
+			i++;
+			continue;
+		}
+		n = u8_decode(s + i, len - i, &cp);
+		if (cp == 0xfffd && n == 1)
+			fputs("\\ufffd", out);
+		else if (cp < 0xa0 || escape_is_invisible(cp))
+			json_u_escape(out, cp);
+		else
+			fwrite(s + i, 1, n, out);
+		i += n;
 	}
 	fputc('"', out);
 }
@@ -367,7 +504,7 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 			if (v.type == CELL_NONE)
 				fputs("null", out);
 			else if (v.type == CELL_TEXT)
-				json_string(out, cell_str(pane, row, c, FMT_RAW, &raw, &esc));
+				json_string(out, v.v.s);
 			else
 				fputs(cell_str(pane, row, c, FMT_RAW, &raw, &esc), out);
 		}
@@ -408,61 +545,238 @@ long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, siz
 	return rows;
 }
 
+/* "PATH: reason" into ERR. */
+static long fail(char *err, size_t err_size, const char *path, int errnum)
+{
+	snprintf(err, err_size, "%s: %s", path, strerror(errnum));
+	return -1;
+}
+
+/*
+ * The file a write to PATH lands in, as the shell's '>' would have it:
+ * PATH itself, or the end of the chain of symbolic links it starts (which
+ * need not exist yet).  We replace files by renaming over them, and a
+ * rename over a link would replace the link, not write to its target.
+ * Returns a heap string (caller frees), or NULL with ERR set.
+ */
+static char *write_target(const char *path, char *err, size_t err_size)
+{
+	char *cur = xstrdup(path);
+
+	for (int hops = 0; hops < 40; hops++) {
+		char link[4096], *next;
+		const char *slash;
+		struct stat lst, dir;
+		ssize_t n;
+
+		if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
+			return cur;
+		/* The kernel's protected_symlinks rule, which following a
+		 * link by hand would bypass: in a sticky world-writable
+		 * directory (/tmp), a link owned by neither us nor the
+		 * directory's owner is not followed. */
+		slash = strrchr(cur, '/');
+		{
+			char *d = slash ? xstrndup(cur, slash == cur ? 1 : (size_t)(slash - cur))
+					: xstrdup(".");
+			int rc = stat(d, &dir);
+
+			free(d);
+			if (rc == 0 && (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH) &&
+			    lst.st_uid != geteuid() && lst.st_uid != dir.st_uid) {
+				snprintf(err, err_size, "%s: a symbolic link someone else owns, in a "
+					 "shared directory; not followed", path);
+				free(cur);
+				return NULL;
+			}
+		}
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			fail(err, err_size, path, errno);
+			free(cur);
+			return NULL;
+		}
+		link[n] = '\0';
+		if (link[0] == '/' || !slash) {
+			next = xstrdup(link);
+		} else {
+			/* Relative to the link's own directory. */
+			size_t dlen = (size_t)(slash - cur) + 1;
+
+			next = xmalloc(dlen + (size_t)n + 1);
+			memcpy(next, cur, dlen);
+			memcpy(next + dlen, link, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+	}
+	fail(err, err_size, path, ELOOP);
+	free(cur);
+	return NULL;
+}
+
+/*
+ * Write the export over the file TARGET, in place: for a user who may
+ * write the file but not its directory, where no temporary file can be
+ * made beside it.  PATH (as given) is for messages.
+ *
+ * What "never half-written" means here: the whole export is made in
+ * memory before the file is touched, so failing to make it changes
+ * nothing; the space it needs is reserved before the first byte is
+ * overwritten, so a full disk fails before anything changes; a write
+ * error after that puts the old contents back (when the file could be
+ * read as well as written).  What it cannot promise, unlike the rename:
+ * a crash or power cut in the middle of the write leaves a mix.
+ */
+static long write_in_place(const struct pane *pane, const char *target, const char *path,
+			   enum export_format fmt, size_t limit, const char *caption, char *err,
+			   size_t err_size)
+{
+	char *data = NULL, *old = NULL;
+	size_t len = 0, old_len = 0;
+	bool has_old = false;		/* OLD holds all the file held */
+	struct stat st;
+	FILE *mem = open_memstream(&data, &len);
+	long rows = mem ? export_pane(pane, mem, fmt, limit, caption) : -1;
+	int fd, e = 0;
+
+	if (!mem || fclose(mem) != 0 || rows < 0) {
+		free(data);
+		return fail(err, err_size, path, ENOMEM);
+	}
+	fd = open(target, O_RDWR);
+	if (fd < 0 && errno == EACCES)
+		fd = open(target, O_WRONLY);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		e = fd < 0 ? errno : EACCES;
+		goto out;
+	}
+	/* The old contents, to put back if the write fails half-way (a
+	 * file opened write-only cannot be read: then there is no way
+	 * back). */
+	old = xmalloc(st.st_size > 0 ? (size_t)st.st_size : 1);
+	while (old_len < (size_t)st.st_size) {
+		ssize_t n = pread(fd, old + old_len, (size_t)st.st_size - old_len, (off_t)old_len);
+
+		if (n <= 0)
+			break;
+		old_len += (size_t)n;
+	}
+	has_old = old_len == (size_t)st.st_size;
+	if (len > (size_t)st.st_size && (e = posix_fallocate(fd, 0, (off_t)len)) != 0 &&
+	    e != EOPNOTSUPP && e != EINVAL) {
+		/* Nothing written; the size as it was, should it have grown. */
+		if (ftruncate(fd, st.st_size) != 0) {
+			/* e says what went wrong first */
+		}
+		goto out;
+	}
+	e = 0;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pwrite(fd, data + done, len - done, (off_t)done);
+
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (!e && ftruncate(fd, (off_t)len) != 0)
+		e = errno;
+	if (e && has_old) {
+		/* Put the old contents back; the space is the file's. */
+		size_t done = 0;
+
+		while (done < old_len) {
+			ssize_t n = pwrite(fd, old + done, old_len - done, (off_t)done);
+
+			if (n <= 0)
+				break;
+			done += (size_t)n;
+		}
+		if (done == old_len && ftruncate(fd, (off_t)old_len) != 0) {
+			/* e says what went wrong first */
+		}
+	}
+	if (!e && fsync(fd) != 0)
+		e = errno;
+out:
+	if (fd >= 0 && close(fd) != 0 && !e)
+		e = errno;
+	free(data);
+	free(old);
+	return e ? fail(err, err_size, path, e) : rows;
+}
+
 long export_to_path(const struct pane *pane, const char *path, enum export_format fmt,
 		    size_t limit, const char *caption, char *err, size_t err_size)
 {
-	size_t n = strlen(path) + 32;
-	char *tmp = xmalloc(n);
-	const char *slash = strrchr(path, '/');
+	char *target = write_target(path, err, err_size);
+	const char *slash;
 	struct stat st;
+	size_t n;
+	char *tmp;
 	long rows;
 	FILE *out;
 	int fd;
 
+	if (!target)
+		return -1;
 	/* The temporary file sits beside the target, so the rename stays
 	 * on one file system and is atomic. */
+	slash = strrchr(target, '/');
+	n = strlen(target) + 32;
+	tmp = xmalloc(n);
 	if (slash)
-		snprintf(tmp, n, "%.*s/.proftui-XXXXXX", (int)(slash - path), path);
+		snprintf(tmp, n, "%.*s/.proftui-XXXXXX", (int)(slash - target), target);
 	else
 		snprintf(tmp, n, ".proftui-XXXXXX");
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		int e = errno;
+
 		free(tmp);
-		return -1;
+		/* A file we may write in a directory we may not: in place. */
+		if (e == EACCES && stat(target, &st) == 0 && S_ISREG(st.st_mode))
+			rows = write_in_place(pane, target, path, fmt, limit, caption, err,
+					      err_size);
+		else
+			rows = fail(err, err_size, path, e);
+		free(target);
+		return rows;
 	}
 	/* mkstemp makes 0600; an export is an ordinary file. */
 	{
 		mode_t mask = umask(0);
 
 		umask(mask);
-		if (stat(path, &st) == 0)
+		if (stat(target, &st) == 0)
 			fchmod(fd, st.st_mode & 07777);
 		else
 			fchmod(fd, 0666 & ~mask);
 	}
 	out = fdopen(fd, "w");
 	if (!out) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		rows = fail(err, err_size, path, errno);
 		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto out;
 	}
 	rows = export_pane(pane, out, fmt, limit, caption);
 	if (rows < 0 || fsync(fileno(out)) != 0) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno ? errno : EIO));
+		rows = fail(err, err_size, path, errno ? errno : EIO);
 		fclose(out);
-		unlink(tmp);
-		free(tmp);
-		return -1;
+		goto out;
 	}
-	if (fclose(out) != 0 || rename(tmp, path) != 0) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
+	if (fclose(out) != 0 || rename(tmp, target) != 0) {
+		rows = fail(err, err_size, path, errno);
+		goto out;
 	}
 	free(tmp);
+	free(target);
+	return rows;
+out:
+	unlink(tmp);
+	free(tmp);
+	free(target);
 	return rows;
 }

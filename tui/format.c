@@ -6,6 +6,40 @@
 
 #include "format.h"
 
+/*
+ * "-123.456 us" for NEG, V = 123456, SUFFIX " us", into BUF (SIZE bytes,
+ * cut if it must): numbers are most of what an export writes, and a tree
+ * of millions of rows wants this without snprintf's parsing of a format.
+ * With THREE false, just "-123456" and the suffix.
+ */
+static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three, const char *suffix)
+{
+	char tmp[48];
+	size_t n = sizeof(tmp), len;
+
+	if (three) {
+		for (int i = 0; i < 3; i++) {
+			tmp[--n] = (char)('0' + v % 10);
+			v /= 10;
+		}
+		tmp[--n] = '.';
+	}
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		tmp[--n] = '-';
+	len = sizeof(tmp) - n;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, tmp + n, len);
+	for (; *suffix && len + 1 < size; suffix++)
+		buf[len++] = *suffix;
+	buf[len] = '\0';
+	return len;
+}
+
 /* |NS| rounded to DIGITS fewer decimal places, half away from zero. */
 static uint64_t scaled(int64_t ns, uint64_t div)
 {
@@ -34,35 +68,36 @@ static size_t trim_fraction(char *buf, int n, size_t size)
 size_t fmt_us(int64_t ns, char *buf, size_t size)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	if (!size)
+		return 0;
 	/* No trailing zeros, no bare point: "62969", "110.88". */
-	return trim_fraction(buf, snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
-					   m / 1000, m % 1000), size);
+	return trim_fraction(buf, (int)put_fixed(buf, size, ns < 0, m, true, ""), size);
 }
 
 size_t fmt_time(int64_t ns, char *buf, size_t size)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	const char *sign = ns < 0 ? "-" : "";
 	const char *unit;
 	uint64_t v;
-	int n;
 
+	if (!size)
+		return 0;
 	if (m == 0)
-		return (size_t)snprintf(buf, size, "0");
+		return put_fixed(buf, size, false, 0, false, "");
 	/* Three decimals of the unit that keeps the integer part below
 	 * 1000, as PyTorch's tables print (and with the same thresholds). */
 	if (m < 1000000) {
 		v = m;	/* ns: us with three decimals is exact */
-		unit = "us";
+		unit = " us";
 	} else if (m < 1000000000) {
 		v = scaled(ns, 1000);
-		unit = "ms";
+		unit = " ms";
 	} else {
 		v = scaled(ns, 1000000);
-		unit = "s";
+		unit = " s";
 	}
-	n = snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64 " %s", sign, v / 1000, v % 1000, unit);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+	return put_fixed(buf, size, ns < 0, v, true, unit);
 }
 
 static size_t fmt_bytes(int64_t b, char *buf, size_t size)
@@ -139,8 +174,8 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 			return style == FMT_RAW ? fmt_us(v.v.i, buf, size) : fmt_time(v.v.i, buf, size);
 		if (kind == COL_BYTES && style == FMT_HUMAN)
 			return fmt_bytes(v.v.i, buf, size);
-		n = snprintf(buf, size, "%" PRId64, v.v.i);
-		break;
+		return put_fixed(buf, size, v.v.i < 0,
+				 v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i, false, "");
 	case CELL_REAL:
 		if (style == FMT_RAW)
 			return fmt_raw_real(v.v.d, buf, size);
@@ -157,121 +192,14 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
-size_t u8_decode(const char *s, size_t len, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	uint32_t c;
-	size_t n;
-
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	}
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		n = 2;
-		c = u[0] & 0x1f;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		n = 3;
-		c = u[0] & 0x0f;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		n = 4;
-		c = u[0] & 0x07;
-	} else {
-		*cp = 0xfffd;
-		return 1;
-	}
-	if (len < n) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*cp = 0xfffd;
-			return 1;
-		}
-		c = c << 6 | (u[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff)) {
-		*cp = 0xfffd;
-		return 1;
-	}
-	*cp = c;
-	return n;
-}
-
-size_t u8_encode(uint32_t cp, char out[4])
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 bool fmt_needs_escape(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c >= 0x7f)
-			return true;	/* controls, DEL, and anything to decode */
-	}
-	return false;
+	return escape_needed(s, len);
 }
 
 size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size)
 {
-	size_t w = 0, i = 0;
-
-	if (!size)
-		return 0;
-	while (i < len) {
-		uint32_t cp;
-		size_t n = u8_decode(s + i, len - i, &cp);
-		char tmp[8];
-		size_t tlen;
-		const char *out = s + i;
-
-		if ((cp == 0xfffd && n == 1 && (unsigned char)s[i] >= 0x80) || cp < 0x20 ||
-		    cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
-			/* A raw byte or a control: visible, never sent as is.
-			 * C1 controls are escaped by their code point. */
-			unsigned v = cp >= 0x80 && cp <= 0x9f ? cp : (unsigned char)s[i];
-
-			tlen = (size_t)snprintf(tmp, sizeof(tmp), "\\x%02x", v);
-			out = tmp;
-		} else if (ascii_only && cp >= 0x80) {
-			tmp[0] = '?';
-			tlen = 1;
-			out = tmp;
-		} else {
-			tlen = n;
-		}
-		if (w + tlen >= size)
-			break;
-		memcpy(buf + w, out, tlen);
-		w += tlen;
-		i += n;
-	}
-	buf[w] = '\0';
-	return w;
+	return escape_text(s, len, ascii_only, buf, size);
 }
 
 /* Ranges of East Asian Wide and Fullwidth characters (Unicode's
@@ -301,10 +229,11 @@ int u8_cp_width(uint32_t cp)
 	size_t lo = 0, hi = sizeof(wide) / sizeof(wide[0]);
 
 	if (cp < 0x300)
-		return 1;
+		return cp == 0xad ? 0 : 1;
 	/* Combining marks, zero-width spaces and joiners, variation
-	 * selectors take no cell of their own. */
-	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) ||
+	 * selectors and the other invisible format characters take no cell
+	 * of their own (drawn, they are escaped: see u8_width()). */
+	if (escape_is_invisible(cp) || (cp >= 0x300 && cp <= 0x36f) ||
 	    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff) ||
 	    (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
 	    (cp >= 0xfe20 && cp <= 0xfe2f) || (cp >= 0xe0100 && cp <= 0xe01ef))
@@ -327,15 +256,15 @@ size_t u8_width(const char *s, size_t len)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
+		size_t n;
 
-		if ((unsigned char)s[i] < 0x80) {
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
 			w++;
 			i++;
 			continue;
 		}
-		i += u8_decode(s + i, len - i, &cp);
-		w += (size_t)u8_cp_width(cp);
+		w += escape_char_width(s + i, len - i, u8_cp_width, &n);
+		i += n;
 	}
 	return w;
 }
@@ -345,9 +274,7 @@ size_t u8_fit(const char *s, size_t len, size_t width, size_t *used)
 	size_t w = 0, i = 0;
 
 	while (i < len) {
-		uint32_t cp;
-		size_t n = u8_decode(s + i, len - i, &cp);
-		size_t cw = (size_t)u8_cp_width(cp);
+		size_t n, cw = escape_char_width(s + i, len - i, u8_cp_width, &n);
 
 		if (w + cw > width)
 			break;

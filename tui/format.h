@@ -6,9 +6,11 @@
  * not a double's approximation of it.
  *
  * A profile is untrusted input: names may hold escape sequences meant for
- * a terminal.  fmt_escape() turns control characters, C1 controls and bytes
- * that are not UTF-8 into visible "\x1b" text, so nothing a profile holds
- * reaches a terminal raw -- on screen or in an exported file someone cats.
+ * a terminal.  fmt_escape() (model/escape.h's escape_text()) turns control
+ * characters, C1 controls and bytes that are not UTF-8 into visible "\x1b"
+ * text and invisible format characters (bidi controls, zero-width spaces)
+ * into "\u202e", so nothing a profile holds reaches a terminal raw -- on
+ * screen or in an exported file someone cats.
  */
 #ifndef TUI_FORMAT_H
 #define TUI_FORMAT_H
@@ -16,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../model/escape.h"
 
 /* What a column holds; decides alignment and formatting. */
 enum col_kind {
@@ -85,32 +89,31 @@ size_t fmt_time(int64_t ns, char *buf, size_t size);
 /*
  * Copy S[0..LEN) into BUF (SIZE bytes, NUL-terminated, cut at a character
  * boundary when full) with control characters, C1 controls, DEL and
- * invalid UTF-8 bytes written as "\xNN".  With ASCII_ONLY (a terminal
- * whose locale is not UTF-8), other non-ASCII characters become '?'.
- * Returns the length written.
+ * invalid UTF-8 bytes written as "\xNN" and invisible format characters
+ * as "\uNNNN" (escape_text()).  With ASCII_ONLY (a terminal whose locale
+ * is not UTF-8), other non-ASCII characters become '?'.  Returns the
+ * length written; 4 * LEN + 1 bytes are always enough.
  */
 size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size);
 /* Whether S[0..LEN) needs fmt_escape() (most names do not). */
 bool fmt_needs_escape(const char *s, size_t len);
 
 /*
- * Display width of the (escaped, valid UTF-8) text S[0..LEN) in terminal
- * cells: East Asian wide characters count 2, combining marks 0.  Our own
- * table rather than wcwidth(3), so alignment does not depend on the
- * locale the tests or a batch job run in.
+ * Display width of the text S[0..LEN) in terminal cells, as drawn: East
+ * Asian wide characters count 2, combining marks 0, and what fmt_escape()
+ * would rewrite counts as its escape ("\x1b" 4 cells, "\u202e" 6), so the
+ * width of text not yet escaped is the width it will take once escaped.
+ * Our own table rather than wcwidth(3), so alignment does not depend on
+ * the locale the tests or a batch job run in.  (u8_decode() and
+ * u8_encode() are in model/escape.h.)
  */
 size_t u8_width(const char *s, size_t len);
-/* Decode one UTF-8 character at S (at most LEN bytes): *CP gets the code
- * point (U+FFFD for a bad sequence); returns its length (>= 1). */
-size_t u8_decode(const char *s, size_t len, uint32_t *cp);
-/* Encode the code point CP (below U+110000) as UTF-8 in OUT; returns the
- * length, 1 to 4. */
-size_t u8_encode(uint32_t cp, char out[4]);
-/* Width of one code point: 0, 1 or 2. */
+/* Width of one code point drawn as itself: 0, 1 or 2 (invisible format
+ * characters 0, though they are never drawn as themselves). */
 int u8_cp_width(uint32_t cp);
 /*
- * The longest prefix of S[0..LEN) that fits in WIDTH cells: returns its
- * length in bytes and puts its width in *USED.
+ * The longest prefix of S[0..LEN) that fits in WIDTH cells, measured as
+ * u8_width() does: returns its length in bytes and puts its width in *USED.
  */
 size_t u8_fit(const char *s, size_t len, size_t width, size_t *used);
 

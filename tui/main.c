@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/escape.h"
 #include "../model/util.h"
 #include "../parsers/parser.h"
 #include "export.h"
@@ -92,10 +94,18 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* Messages quote arguments, file names and names from the files: all of
+ * them go out through escape_fprintf() (model/escape.h), never raw. */
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("proftui: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	escape_vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'proftui --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -181,11 +191,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg)) {
-				char names[256], fmt[320];
+				char names[256];
 
-				snprintf(fmt, sizeof(fmt), "unknown pane '%%s' (%s)",
-					 pane_print_names(names, sizeof(names)));
-				return usage_error(fmt, optarg);
+				return usage_error("unknown pane '%s' (%s)", optarg,
+						   pane_print_names(names, sizeof(names)));
 			}
 			o->print = optarg;
 			break;
@@ -281,14 +290,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no file to read");
+		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
-		return usage_error("%s", "--drill and --drill-re do not go together");
+		return usage_error("--drill and --drill-re do not go together");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
 		if (!ops->group_by || strcmp(ops->group_by, o->group))
-			return usage_error("%s", "--group shape goes with --print ops, --group op with "
+			return usage_error("--group shape goes with --print ops, --group op with "
 					   "--print kernels");
 	}
 	return -1;
@@ -367,13 +376,13 @@ static const struct step *find_step(const struct profile *p, const char *name)
 
 static int no_such_step(const struct profile *p, const char *name)
 {
-	fprintf(stderr, "proftui: no step '%s' in this profile", name);
+	escape_fprintf(stderr, "proftui: no step '%s' in this profile", name);
 	if (!p->nr_steps) {
 		fputs(" (it has no steps)\n", stderr);
 	} else {
 		fputs(" (steps:", stderr);
 		for (size_t i = 0; i < p->nr_steps && i < 12; i++)
-			fprintf(stderr, " %s", p->steps[i].name);
+			escape_fprintf(stderr, " %s", p->steps[i].name);
 		fputs(p->nr_steps > 12 ? " ...)\n" : ")\n", stderr);
 	}
 	return EXIT_USAGE;
@@ -383,10 +392,12 @@ static int no_such_column(const struct pane *pane, const char *name)
 {
 	char key[128];
 
-	fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name, pane_name(pane->ops));
+	escape_fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name,
+		       pane_name(pane->ops));
 	for (size_t i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].kind != COL_BAR)
-			fprintf(stderr, " %s", column_json_key(&pane->cols[i], key, sizeof(key)));
+			escape_fprintf(stderr, " %s",
+				       column_json_key(&pane->cols[i], key, sizeof(key)));
 	fputs(")\n", stderr);
 	return EXIT_USAGE;
 }
@@ -403,7 +414,8 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 	*out = filter_new(pattern, err, sizeof(err));
 	if (*out || (!*err && !need))
 		return true;
-	fprintf(stderr, "proftui: %s '%s': %s\n", option, pattern, *err ? err : "empty pattern");
+	escape_fprintf(stderr, "proftui: %s '%s': %s", option, pattern, *err ? err : "empty pattern");
+	fputc('\n', stderr);
 	return false;
 }
 
@@ -424,12 +436,14 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops->follows_step)
-		fprintf(stderr, "proftui: warning: this profile's rows carry no times, so --step %s "
-			"cannot narrow them; all rows are shown\n", o->step);
+	if (o->step && !p->has_timeline && ops->follows_step) {
+		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
+			       "--step %s cannot narrow them; all rows are shown", o->step);
+		fputc('\n', stderr);
+	}
 	if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
-			rc = usage_error("%s", "--drill goes with --print kernels (an op's kernels) "
+			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
 					       "or --print ops (a kernel's ops)");
 			goto out_filters;
 		}
@@ -465,12 +479,14 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 
 			rows = out ? export_pane(pane, out, o->format, o->limit, caption) : -1;
 			if (rows < 0 || !out || fclose(out)) {
-				fprintf(stderr, "proftui: %s: %s\n", o->output, strerror(errno));
+				escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+				fputc('\n', stderr);
 				rc = EXIT_INPUT;
 			}
 		} else if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
 					  sizeof(err)) < 0) {
-			fprintf(stderr, "proftui: %s\n", err);
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
 			rc = EXIT_INPUT;
 		}
 	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
@@ -528,8 +544,9 @@ int main(int argc, char **argv)
 	}
 	p = o.run ? profile_run(&first, o.run - 1) : &first;
 	if (!p) {
-		fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)\n", o.run, label,
-			profile_nr_runs(&first));
+		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
+			       profile_nr_runs(&first));
+		fputc('\n', stderr);
 		rc = EXIT_USAGE;
 	} else if (interactive) {
 		struct ui_options uo = {

@@ -812,8 +812,14 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	draw_init_hints(&ui);
 	/* Key file problems print before the screen takes over, and the
 	 * first stays in the bar. */
-	if (ui.km.messages)
-		fputs(ui.km.messages, stderr);
+	for (const char *m = ui.km.messages; m && *m;) {
+		size_t n = strcspn(m, "\n");
+
+		/* They quote the key file: escaped, a line at a time. */
+		escape_fprintf(stderr, "%.*s", (int)n, m);
+		fputc('\n', stderr);
+		m += n + (m[n] == '\n');
+	}
 
 	open_panes(&ui);
 	/* The first pane that has something to show (the Overview, when
@@ -833,6 +839,15 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	} else if (opt->load_failed && !ui.msg[0]) {
 		say(&ui, true, "the load stopped at an error; showing what was read before it "
 			       "(see Info)");
+	} else if (!ui.msg[0]) {
+		/* Dropped or clipped events: said once, then in Info. */
+		uint64_t nr = 0;
+
+		for (const struct warning *w = shown->warnings; w; w = w->next)
+			nr += w->count;
+		if (nr)
+			say(&ui, false, "%llu warning%s while loading (see Info)",
+			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
 	if (!newterm(NULL, stdout, stdin)) {

@@ -3,8 +3,8 @@
 # Bad input through the whole program: each case must end with exit 2,
 # one "FILE[:LINE:COL]: error: ..." line, no crash, no hang, and no output
 # file -- neither a new one nor damage to one that was there.
-PROFTUI=${PROFTUI:-build/proftui}
-O=${O:-build}
+. "$(dirname "$0")/../test-lib.sh"
+need_proftui
 dir=$O/tests/badinput
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -23,7 +23,6 @@ awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$dir/deep.json"
 printf '{"traceEvents": [\000\000]}' >"$dir/nul.json"
 mkdir -p "$dir/a-directory"
 
-failed=0
 for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz wrong-top.json \
 	bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
 	out=$dir/out-$input.txt
@@ -49,11 +48,10 @@ for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz w
 		ls -A "$dir" | grep -q '^\.proftui-' && why="a temporary file was left behind"
 	fi
 	if [ -z "$why" ]; then
-		echo "PASS: badinput: $input"
+		pass "badinput: $input"
 	else
-		echo "FAIL: badinput: $input ($why)"
+		fail "badinput: $input ($why)"
 		head -n 3 "$dir/stderr"
-		failed=1
 	fi
 done
 # An unreadable file.  Root reads any file, so as root the binary runs as
@@ -80,14 +78,225 @@ chmod 000 "$dir/secret.json"
 unreadable "$dir/secret.json" >"$dir/stdout" 2>"$dir/stderr"
 rc=$?
 if [ "$rc" -eq 77 ]; then
-	echo "SKIP: badinput: an unreadable file (root, and no setpriv to drop it)"
+	skip "badinput: an unreadable file" "root, and no setpriv to drop it"
 elif [ "$rc" -eq 2 ] && grep -q 'secret.json: error: cannot open: Permission denied' "$dir/stderr" &&
 	[ "$(grep -c . "$dir/stderr")" -eq 1 ]; then
-	echo "PASS: badinput: an unreadable file"
+	pass "badinput: an unreadable file"
 else
-	echo "FAIL: badinput: an unreadable file (exit $rc)"
+	fail "badinput: an unreadable file (exit $rc)"
 	cat "$dir/stderr"
-	failed=1
 fi
 chmod 644 "$dir/secret.json"
-exit $failed
+
+# Hostile text: a name, a line or a file name holding a terminal's escape
+# sequences (OSC 0 sets the title, OSC 52 writes the clipboard).  Nothing
+# of it may leave raw on any channel: each case fails when its stdout, its
+# stderr or the file it wrote holds ESC (0x1b), BEL (0x07) or CSI (0x9b),
+# and when the escaped form ("\x1b]0;PWNED") is missing, so a case that
+# quietly printed nothing cannot pass.
+hdir=$dir/hostile
+mkdir -p "$hdir"
+esc=$(printf '\033')
+evil=$(printf 'n\033]0;PWNED\007\033]52;c;S2luZXRv\007')
+raw_bytes=$(printf '[\033\007\233]')
+hostile() {
+	what=$1 want_rc=$2 want_text=$3
+	shift 3
+	rm -f "$hdir/export"*
+	timeout 20 "$PROFTUI" "$@" >"$hdir/stdout" 2>"$hdir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq "$want_rc" ] || why="exit $rc, not $want_rc"
+	for f in "$hdir/stdout" "$hdir/stderr" "$hdir/export"*; do
+		[ -f "$f" ] || continue
+		LC_ALL=C grep -q "$raw_bytes" "$f" && why="raw control bytes in $(basename "$f")"
+	done
+	cat "$hdir/stdout" "$hdir/stderr" "$hdir/export"* 2>/dev/null | grep -qF -- "$want_text" ||
+		[ -n "$why" ] || why="no '$want_text' in what it wrote"
+	if [ -z "$why" ]; then
+		pass "badinput: hostile text: $what"
+	else
+		fail "badinput: hostile text: $what ($why)"
+		cat "$hdir/stderr" "$hdir/stdout" | head -n 5 | od -c | head -n 10
+	fi
+}
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op", "ts": 1, "dur": 2, "pid": 1, "tid": 1}' \
+	>"$hdir/$evil.json"
+hostile "an error naming a file with ESC in its name" 2 'n\x1b]0;PWNED\x07' \
+	--print ops "$hdir/$evil.json"
+hostile "a missing file with ESC in its name" 2 'missingn\x1b]0;PWNED' \
+	--print ops "$hdir/missing$evil"
+{
+	printf 'load model: 30.000ms\n=== prepare: 2.000ms; going to warmup\n\n'
+	printf 'warm up 0  40.000ms\n'
+	printf 'iter 0/2: 12.000 ms (exec=1.000 ms)\n'
+	# ESC passes MegEngine's binary check: OSC ended by ST, not BEL.
+	printf 'iter 1/2: \033]0;PWNED\033\\ ms\n'
+	printf '\n=== finished test #0: time=24.000 ms avg_time=12.000 ms\n'
+} >"$hdir/lar.txt"
+hostile "a MegEngine iteration line" 0 '\x1b]0;PWNED\x1b\' --print steps "$hdir/lar.txt"
+printf '[{"count": 10},\n{"name": "conv%s", "timeMs": "abc", "averageMs": 1, "medianMs": 1, "percentage": 50},\n{"name": "relu", "timeMs": 2, "averageMs": 0.2, "medianMs": 0.2, "percentage": 50}]\n' \
+	"$(printf '\033]0;PWNED\007')" >"$hdir/trt.json"
+hostile "a trtexec layer name" 0 "layer 'conv\\x1b]0;PWNED\\x07'" --print ops "$hdir/trt.json"
+# The exports: the caption (the file name, the filter, the drill name) and
+# every cell of txt, md, csv and tsv escaped; JSON keeps the original text
+# as JSON escapes.
+cp tests/golden/errors/hostile.json "$hdir/t$evil.json"
+for fmt in txt md; do
+	hostile "a $fmt export's caption" 0 "filter 'op|\\x1b'" \
+		--print ops --format "$fmt" --filter "op|$esc" -o "$hdir/export.$fmt" "$hdir/t$evil.json"
+done
+for fmt in csv tsv; do
+	hostile "a $fmt export" 0 'evil\x1b]0;PWNED\x07op' \
+		--print ops --format "$fmt" --filter "op|$esc" -o "$hdir/export.$fmt" "$hdir/t$evil.json"
+done
+hostile "a json export" 0 '"evil\u001b]0;PWNED\u0007op"' \
+	--print ops --format json -o "$hdir/export.json" "$hdir/t$evil.json"
+hostile "the caption on stdout" 0 'Operators of '"$hdir"'/tn\x1b]0;PWNED\x07' \
+	--print ops "$hdir/t$evil.json"
+hostile "the Info pane" 0 'value\x1b]52;c;S2luZXRv\x07' --print info "$hdir/t$evil.json"
+hostile "a drill-down's caption" 0 'n\x1b]0;PWNED\x07\x1b]52;c;S2luZXRv\x07 › kernels' \
+	--print kernels --drill "$evil" "$hdir/t$evil.json"
+# proftui's own messages quote arguments, file names and names from the
+# file: a step, a column, a pattern, a pane, a run, an output path.
+hostile "no such step, listing the file's steps" 1 "steps: 7\\x1b]0;PWNED\\x07 8" \
+	--print steps --step 9 tests/golden/errors/hostile-steps.json
+hostile "no such column" 1 "no column 'n\\x1b]0;PWNED" --print ops --sort "$evil" "$hdir/t$evil.json"
+hostile "a bad pattern" 1 "--filter '(n\\x1b]0;PWNED" --print ops --filter "($evil" "$hdir/t$evil.json"
+hostile "an unknown pane" 1 "unknown pane 'n\\x1b]0;PWNED" --print "$evil" "$hdir/t$evil.json"
+hostile "an unknown option" 1 "unknown option '--n\\x1b]0;PWNED" "--$evil" "$hdir/t$evil.json"
+hostile "a bad --limit" 1 "not 'n\\x1b]0;PWNED" --limit "$evil" "$hdir/t$evil.json"
+hostile "no such run, naming the file" 1 "no run 3 in $hdir/tn\\x1b]0;PWNED" \
+	--print ops --run 3 "$hdir/t$evil.json"
+hostile "an output path that cannot be written" 2 "nodirn\\x1b]0;PWNED" \
+	--print ops -o "$hdir/nodir$evil/out.txt" "$hdir/t$evil.json"
+
+# -o onto a symbolic link writes through to the file it points to (the
+# link stays a link), as the shell's '>' does; and a file we may write in
+# a directory we may not is written in place.
+ldir=$dir/links
+rm -rf "$ldir"
+mkdir -p "$ldir/sub"
+trace=tests/golden/kineto/two-steps.json
+"$PROFTUI" --print ops "$trace" >"$ldir/want" 2>/dev/null
+# A relative link, an absolute one, a chain, and one to a file not yet there.
+echo old >"$ldir/real.txt"
+ln -s real.txt "$ldir/rel.txt"
+echo old >"$ldir/abs-target.txt"
+ln -s "$ldir/abs-target.txt" "$ldir/abs.txt"
+echo old >"$ldir/chain-end.txt"
+ln -s ../chain-end.txt "$ldir/sub/chain2.txt"
+ln -s sub/chain2.txt "$ldir/chain1.txt"
+ln -s new.txt "$ldir/dangling.txt"
+for case in rel.txt:real.txt abs.txt:abs-target.txt chain1.txt:chain-end.txt dangling.txt:new.txt; do
+	link=${case%%:*} target=${case#*:}
+	"$PROFTUI" --print ops -o "$ldir/$link" "$trace" >/dev/null 2>"$ldir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq 0 ] || why="exit $rc: $(cat "$ldir/stderr")"
+	[ -z "$why" ] && [ ! -L "$ldir/$link" ] && why="the link was replaced"
+	[ -z "$why" ] && ! cmp -s "$ldir/want" "$ldir/$target" && why="$target does not hold the export"
+	[ -z "$why" ] && ls -A "$ldir" "$ldir/sub" | grep -q '^\.proftui-' && why="a temporary file was left"
+	if [ -z "$why" ]; then
+		pass "badinput: -o onto a symbolic link writes its target ($link)"
+	else
+		fail "badinput: -o onto a symbolic link writes its target ($link: $why)"
+	fi
+done
+# ...but not a link someone else planted in a sticky shared directory
+# (/tmp), which the kernel's protected_symlinks would not follow either.
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -p "$ldir/shared"
+	chmod 1777 "$ldir/shared"
+	echo precious >"$ldir/precious.txt"
+	ln -s ../precious.txt "$ldir/shared/out.txt"
+	chown -h 65534:65534 "$ldir/shared/out.txt"
+	"$PROFTUI" --print ops -o "$ldir/shared/out.txt" "$trace" >/dev/null 2>"$ldir/stderr"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(cat "$ldir/precious.txt")" = precious ] &&
+		grep -q 'out.txt: a symbolic link someone else owns, in a shared directory; not followed' \
+			"$ldir/stderr"; then
+		pass "badinput: a planted link in a sticky directory is refused"
+	else
+		fail "badinput: a planted link in a sticky directory is refused (exit $rc)"
+		cat "$ldir/stderr"
+	fi
+else
+	skip "badinput: a planted link in a sticky directory" "needs root to plant it as another user"
+fi
+
+# A file we may write in a directory we may not: no temporary file can be
+# made beside it, so it is written in place.  Root writes anywhere, so as
+# root the binary runs as nobody (as for the unreadable file above).
+# as_user CMD...: CMD as a user who cannot write $wdir/ro (itself or via
+# setpriv); 77 when that cannot be arranged.
+wdir=$(mktemp -d /tmp/proftui-inplace-XXXXXX)
+as_user() {
+	if [ "$(id -u)" -ne 0 ]; then
+		"$@"
+		return
+	fi
+	command -v setpriv >/dev/null 2>&1 || return 77
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+cp "$PROFTUI" "$trace" "$wdir/"
+mkdir "$wdir/ro"
+printf 'old contents\n' >"$wdir/ro/out.txt"
+chmod 666 "$wdir/ro/out.txt"
+chmod 555 "$wdir/ro"
+chmod 755 "$wdir" "$wdir/proftui"
+chmod 644 "$wdir/two-steps.json"
+(cd "$wdir" && as_user ./proftui --print ops -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+why=
+[ "$rc" -eq 77 ] && why=skip
+[ -z "$why" ] && [ "$rc" -ne 0 ] && why="exit $rc: $(cat "$ldir/stderr")"
+[ -z "$why" ] && ! sed "s|$trace|two-steps.json|" "$ldir/want" | cmp -s - "$wdir/ro/out.txt" &&
+	why="out.txt does not hold the export"
+[ -z "$why" ] && [ "$(stat -c %a "$wdir/ro/out.txt")" != 666 ] && why="its mode changed"
+[ -z "$why" ] && ls -A "$wdir/ro" | grep -q '^\.proftui-' && why="a temporary file was left"
+case $why in
+'') pass "badinput: a writable file in a read-only directory is written in place" ;;
+skip) skip "badinput: a writable file in a read-only directory" "root, and no setpriv" ;;
+*)
+	fail "badinput: a writable file in a read-only directory is written in place ($why)"
+	;;
+esac
+# In place, a write that cannot complete leaves the old contents: here the
+# file size limit (ulimit -f: 512 or 1024 bytes, by the shell; SIGXFSZ
+# ignored, so the write fails with EFBIG) is below the export's size (the
+# whole tree, 3.7 kB).
+printf 'old contents\n' >"$wdir/ro/out.txt"
+(cd "$wdir" && trap '' XFSZ && ulimit -f 1 &&
+	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	skip "badinput: a failed in-place write" "root, and no setpriv"
+elif [ "$rc" -eq 2 ] && [ "$(cat "$wdir/ro/out.txt")" = "old contents" ] &&
+	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
+	pass "badinput: a failed in-place write leaves the old contents"
+else
+	fail "badinput: a failed in-place write leaves the old contents (exit $rc)"
+	cat "$ldir/stderr"
+	head -c 200 "$wdir/ro/out.txt"
+fi
+# The same when the old file is larger than the limit: there is room, so
+# the write starts, stops at the limit, and the old contents go back.
+awk 'BEGIN { for (i = 0; i < 100; i++) print "an old line of fifty bytes, kept as it was......" }' \
+	>"$wdir/ro/out.txt"
+cp "$wdir/ro/out.txt" "$ldir/old"
+(cd "$wdir" && trap '' XFSZ && ulimit -f 1 &&
+	as_user ./proftui --print tree -o ro/out.txt two-steps.json) >/dev/null 2>"$ldir/stderr"
+rc=$?
+if [ "$rc" -eq 77 ]; then
+	skip "badinput: an in-place write failing half-way" "root, and no setpriv"
+elif [ "$rc" -eq 2 ] && cmp -s "$ldir/old" "$wdir/ro/out.txt" &&
+	grep -q 'ro/out.txt: File too large' "$ldir/stderr"; then
+	pass "badinput: an in-place write failing half-way puts the old contents back"
+else
+	fail "badinput: an in-place write failing half-way puts the old contents back (exit $rc)"
+	cat "$ldir/stderr"
+fi
+chmod 755 "$wdir/ro"
+rm -rf "$wdir"
+test_done

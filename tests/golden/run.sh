@@ -6,8 +6,8 @@
 # what went there when anything did, then "--- exit N" when N is not 0.
 # UPDATE_GOLDEN=1 (make golden) rewrites the .out files for review in
 # git diff.
-PROFTUI=${PROFTUI:-build/proftui}
-O=${O:-build}
+. "$(dirname "$0")/../test-lib.sh"
+need_proftui
 out=$O/tests/golden
 mkdir -p "$out"
 
@@ -35,13 +35,19 @@ for t in tests/golden/*/*.t; do
 	run_case "$t" >"$actual"
 	if [ -n "$UPDATE_GOLDEN" ]; then
 		cp "$actual" "$expected"
-		echo "PASS: golden: $name (updated)"
+		pass "golden: $name (updated)"
 	elif [ ! -f "$expected" ]; then
-		echo "FAIL: golden: $name (no $expected; make golden writes it)"
+		fail "golden: $name (no $expected; make golden writes it)"
 	elif diff -u "$expected" "$actual" >"$actual.diff"; then
-		echo "PASS: golden: $name"
+		pass "golden: $name"
 	else
-		echo "FAIL: golden: $name"
+		fail "golden: $name"
 		head -n 40 "$actual.diff"
 	fi
 done
+# An expected output whose arguments are gone tests nothing.
+for expected in tests/golden/*/*.out; do
+	[ -f "$expected" ] && [ ! -f "${expected%.out}.t" ] &&
+		fail "golden: $expected has no ${expected%.out}.t beside it"
+done
+test_done

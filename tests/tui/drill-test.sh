@@ -1,12 +1,12 @@
 #!/bin/sh
 # Enter on an op opens its kernels; Enter on a kernel opens its ops;
 # back restores cursor, sort and filter as they were.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys / conv Enter c j
-tui_wait 'sort: Calls' || tui_done
+tui_wait 'sort: Calls'
 tui_keys Enter
 check "drills into the op's kernels" tui_wait 'Operators › aten::cudnn_convolution › kernels'
 check "the kernels of aten::conv2d" tui_expect drill-kernels

@@ -1,13 +1,13 @@
 #!/bin/sh
 # e writes the pane as shown (sort, filter, drill) to a file whose
 # extension picks the format, asking before it overwrites.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$OUT/export-$$
 rm -rf "$dir"
 mkdir -p "$dir"
-tui_start "cd $dir && $OLDPWD/$PROFTUI $OLDPWD/tests/golden/kineto/two-steps.json"
+tui_start "cd $dir && $PROFTUI $ROOT/tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys e
 check "e proposes a name" tui_wait 'export to: ops-two-steps.txt'
 tui_keys Enter

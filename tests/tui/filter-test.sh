@@ -1,10 +1,10 @@
 #!/bin/sh
 # The filter bar: applied as you type, smart case, ! inverts, a broken
 # pattern keeps the last good filter, Enter keeps, Esc restores.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys /
 check "/ opens the filter bar" tui_line 24 'filter:'
 tui_text cudnn

@@ -1,9 +1,9 @@
 #!/bin/sh
 # ? shows the keys from the live keymap and what the columns mean.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys '?'
 check "? opens the help" tui_wait 'Operators › help'
 check "keys from the keymap" tui_wait '<Down> j         move-down'

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The Memory pane: the curve with its readout, the cursor, the zoom (which
 # narrows the table), the devices, an op's events and all of them.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/memory/small.json"
-tui_wait 'Overview' || tui_done
+tui_wait 'Overview'
 tui_keys 6
 check "6 shows the Memory pane" tui_line 1 'Memory of GPU0'
 check "the readout starts at the peak" tui_line 3 'GPU0 0.200 ms: allocated 1.50 KiB, reserved 2.00 KiB; peak 1.50 KiB'

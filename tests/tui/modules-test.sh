@@ -1,9 +1,9 @@
 #!/bin/sh
 # The Modules pane: the hierarchy, folded and unfolded; Enter opens a
 # module's ops.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/modules/small.json"
-tui_wait 'Overview' || tui_done
+tui_wait 'Overview'
 tui_keys 7
 check "7 shows the Modules pane" tui_wait '▾ Net_0'
 check "the modules" tui_expect modules

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Overview: Enter on a top operator or kernel shows it in its pane.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/overview/small.json"
 check "opens on the Overview" tui_wait 'Step time (2 steps)'
 check "the GPU's metrics" tui_wait 'GPU utilization'

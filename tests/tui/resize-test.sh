@@ -1,9 +1,9 @@
 #!/bin/sh
 # The screen follows the terminal's size, and says so when it is too small.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_resize 60 20
 check "redraws at 60x20" tui_expect resize-60x20
 tui_resize 30 8

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A file that holds several runs: } and { switch between them, the title
 # says which, Info lists them all with where each starts.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/tb-json/two-runs.json"
 check "opens on the first run" tui_line 1 'run 1/2'
 tui_keys '}'

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Each sort key, pressing it again reverses, r reverses, < and > move.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys T
 check "T sorts by host total" tui_wait 'sort: Host total ▼'
 check "largest host total first" sh -c "$T capture-pane -p -t t | sed -n 4p | grep -q '^aten::conv2d '"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The first screen: the Overview of a trace with steps and device time;
 # 2 shows Operators sorted by device self time; tabs, status, hint.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 check "opens on the Overview pane" tui_wait 'Step time (2 steps)'
 check "the first screen" tui_expect startup

@@ -1,9 +1,9 @@
 #!/bin/sh
 # [ and ] pick a step, 0 all; the Steps pane's Enter picks one too.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys ]
 check "] picks the first step" tui_wait 'step 1 of 2'
 check "the title says which" tui_line 1 'step 1'

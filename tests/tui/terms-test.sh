@@ -1,10 +1,10 @@
 #!/bin/sh
 # The terminals people reach a GPU box with: each draws the first screen,
 # takes keys and leaves cleanly.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 for term in xterm-256color xterm screen tmux-256color linux vt100; do
 	if ! infocmp "$term" >/dev/null 2>&1; then
-		echo "SKIP: tui: $name: TERM=$term (no terminfo entry here)"
+		skip "tui: $name: TERM=$term" "no terminfo entry here"
 		continue
 	fi
 	tui_start "TERM=$term $PROFTUI tests/golden/kineto/two-steps.json"

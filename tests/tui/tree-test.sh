@@ -1,9 +1,9 @@
 #!/bin/sh
 # The Tree pane folds and unfolds in place; the cursor stays on its node.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
 tui_keys 2
-tui_wait 'sort: Dev self' || tui_done
+tui_wait 'sort: Dev self'
 tui_keys 5
 check "threads start open, calls folded" tui_wait '▸ ProfilerStep#1'
 tui_keys j Right

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A monochrome vt100 with NO_COLOR and a non-UTF-8 locale: ASCII glyphs,
 # attributes instead of colours, nothing raw from the profile.
-. tests/tui/lib.sh
+. "$(dirname "$0")/lib.sh"
 tui_start "TERM=vt100 NO_COLOR=1 LANG=C LC_ALL=C $PROFTUI tests/tui/escape.json"
 tui_keys 2
 check "ASCII sort mark" tui_wait 'sort: Dev self v'

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <math.h>
+
 #include "parsers/json.h"
 #include "test.h"
 
@@ -170,7 +172,56 @@ static void test_report_end(void)
 	CHECK(end_of("[1 2]", 0, &e) == -1 && e == 1);
 }
 
+/* The fast path of num_double() against strtod(): random decimals of 1
+ * to 19 significant digits with the point anywhere, epoch timestamps with
+ * three decimals, and numbers right at halfway points between doubles. */
+static void test_num_double_matches_strtod(void)
+{
+	uint64_t x = 88172645463325252ULL;
+	int bad = 0;
+
+	for (int i = 0; i < 300000 && bad < 5; i++) {
+		char buf[64];
+		int len, point;
+		double a, b;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 3 == 0) {
+			/* 16 digits of epoch us, 3 decimals. */
+			snprintf(buf, sizeof(buf), "%llu.%03llu",
+				 1700000000000000ULL + (unsigned long long)(x % 100000000000000ULL),
+				 (unsigned long long)((x >> 40) % 1000));
+		} else if (i % 3 == 1) {
+			/* An exact halfway point: a double's midpoint printed in full. */
+			double d = (double)(x >> 11) * 0x1p-20;
+			double next = nextafter(d, INFINITY);
+			long double mid = ((long double)d + (long double)next) / 2;
+
+			snprintf(buf, sizeof(buf), "%.6Lf", mid);
+		} else {
+			len = 1 + (int)(x % 19);
+			point = (int)((x >> 8) % (unsigned)(len + 1));
+			for (int k = 0, o = 0; k <= len; k++) {
+				if (k == point && k != len && k != 0)
+					buf[o++] = '.';
+				if (k < len)
+					buf[o++] = (char)('0' + (x >> (k * 3 % 60)) % 10);
+				buf[o] = '\0';
+			}
+		}
+		a = strtod(buf, NULL);
+		if (!num_double(buf, strlen(buf), &b) || memcmp(&a, &b, sizeof(a))) {
+			fprintf(stderr, "  num_double(\"%s\") = %.17g, strtod says %.17g\n", buf, b, a);
+			bad++;
+			test_failed = 1;
+		}
+	}
+}
+
 const struct test tests[] = {
+	{ "num_double is strtod's double, fast", test_num_double_matches_strtod },
 	{ "how a parse ended: cut, empty, broken, whole", test_report_end },
 	{ "structure and several documents", test_structure },
 	{ "syntax errors stop the tokenizer", test_errors },

@@ -643,6 +643,70 @@ static void t_bad_grid(void)
 	}
 }
 
+/* Issue 10 item 4: a load_and_run process that dies before its
+ * iterations is a run of its own, not the start of the next one. */
+static void t_aborted_runs(void)
+{
+	struct profile p, *r;
+	char want[1200];
+	const char *path;
+
+	CHECK_EQ(load(&p, FIX "lar-aborted.txt", NULL), 0);
+	CHECK_EQ(profile_nr_runs(&p), 3);
+	CHECK_EQ(warned(&p, "did not finish"), 2);
+	CHECK(strstr(msg, FIX "lar-aborted.txt:9:1: warning: load_and_run run ends at 'Trap' "
+		      "before its iterations; it did not finish") != NULL);
+	/* What the dead ones printed stays with them, once each. */
+	CHECK_EQ(p.nr_steps, 0);
+	CHECK_STR(meta(&p, "load model"), "64.512 ms");
+	CHECK_STR(meta(&p, "ended by"), "Trap");
+	CHECK_STR(meta(&p, "error"), "cuda error 2: out of memory (cudaMalloc)");
+	r = profile_run(&p, 1);
+	CHECK(r && r->nr_steps == 0);
+	CHECK(r && !strcmp(meta(r, "load model"), "65.020 ms") && !meta(r, "prepare"));
+	CHECK(r && !strcmp(meta(r, "error"), "weight preprocess is not supported by this model"));
+	r = profile_run(&p, 2);
+	CHECK(r && r->nr_steps == 3 && !strcmp(meta(r, "load model"), "63.118 ms"));
+	CHECK(r && !meta(r, "error") && !meta(r, "ended by"));
+	for (size_t i = 0; i < 3; i++) {
+		size_t nr_load = 0;
+
+		r = profile_run(&p, i);
+		for (const struct meta *mt = r ? r->meta : NULL; mt; mt = mt->next)
+			nr_load += !strcmp(mt->key, "load model");
+		CHECK_EQ(nr_load, 1);
+	}
+	profile_release(&p);
+
+	/* dead in the middle of its iterations; "Trap" in prose is prose */
+	{
+		static const char text[] =
+			"Trap is what the shell prints for SIGTRAP.\n"
+			"load model: 5.000ms\n"
+			"=== going to run input for 3 times\n"
+			"iter 0/3: 10.000ms (exec=1.000,device=9.000)\n"
+			"Segmentation fault (core dumped)\n"
+			"load model: 5.500ms\n"
+			"=== prepare: 1.000ms; going to warmup\n";
+
+		path = test_write("segv.log", text, sizeof(text) - 1);
+		CHECK_EQ(load(&p, path, NULL), 0);
+		CHECK_EQ(profile_nr_runs(&p), 2);
+		CHECK_EQ(p.nr_steps, 1);
+		CHECK_STR(meta(&p, "ended by"), "Segmentation fault (core dumped)");
+		/* the file ends before the second printed its iterations */
+		CHECK_EQ(warned(&p, "did not finish"), 2);
+		CHECK_EQ(warned(&p, "cut short"), 0);
+		snprintf(want, sizeof(want), "%s:5:1: warning: load_and_run run ends at 'Segmentation "
+			 "fault (core dumped)' after 1 iteration;", path);
+		CHECK(strstr(msg, want) != NULL);
+		snprintf(want, sizeof(want), "warning: file ends before the load_and_run run above "
+			 "printed its iterations");
+		CHECK(strstr(msg, want) != NULL);
+		profile_release(&p);
+	}
+}
+
 static void t_bad_text(void)
 {
 	struct profile p;
@@ -693,6 +757,24 @@ static void t_bad_text(void)
 		CHECK_EQ(load(&p, path, "megengine"), 0);
 		CHECK_EQ(p.nr_steps, 1);
 		CHECK(warned(&p, "binary data") >= 1);
+		profile_release(&p);
+	}
+	/* the binary test is text_is_binary()'s: one stray control byte in
+	 * a line of a log (a bell, a form feed) leaves it text; a line of
+	 * them is binary */
+	{
+		static const char text[] =
+			"iter 0/2: 10.000ms (exec=1.000,device=9.000)\n"
+			"\fwarning: \a the model was dumped by an older MegBrain\n"
+			"\x01\x02\x03\x04\n"
+			"iter 1/2: 10.000ms (exec=1.000,device=9.000)\n";
+
+		path = test_write("bell.log", text, sizeof(text) - 1);
+		CHECK_EQ(load(&p, path, "megengine"), 0);
+		CHECK_EQ(p.nr_steps, 2);
+		CHECK_EQ(warned(&p, "binary data"), 1);
+		snprintf(want, sizeof(want), "%s:3:1: warning: line holds binary data", path);
+		CHECK(strstr(msg, want) != NULL);
 		profile_release(&p);
 	}
 	/* a 6 MB line between two iterations */
@@ -822,6 +904,7 @@ const struct test tests[] = {
 	{ "detection by content", t_probe },
 	{ "bad profile_analyze tables", t_bad_grid },
 	{ "bad load_and_run logs", t_bad_text },
+	{ "a load_and_run that died is a run of its own", t_aborted_runs },
 	{ "bad --profile JSON", t_bad_json },
 	{ 0 },
 };

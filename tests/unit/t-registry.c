@@ -6,6 +6,8 @@
  */
 #include <dirent.h>
 
+#include "model/aggregate.h"
+#include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -195,7 +197,71 @@ static void test_tb_plugin_outputs(void)
 	CHECK_STR(detect(file), "kineto");
 }
 
+/*
+ * A format that may begin anywhere in a file is found after 40,000 lines
+ * of a training log, and reads the same as the file alone (same rows,
+ * the same line numbers in its runs' "starts at"): FIXTURE under NOISE
+ * lines.
+ */
+static void buried(const char *fixture, const char *format, size_t nr_noise)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct profile alone, deep;
+	char msg[4096], *data;
+	const char *path;
+	size_t len;
+	FILE *f = fopen(fixture, "rb");
+	struct agg a, b;
+
+	if (!f) {
+		fprintf(stderr, "  cannot read %s\n", fixture);
+		test_failed = 1;
+		return;
+	}
+	data = xmalloc(1 << 20);
+	len = fread(data, 1, 1 << 20, f);
+	fclose(f);
+	for (size_t i = 0; i < nr_noise; i++) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "2025-01-01 12:00:%02zu train.py:88] epoch 3 batch %zu "
+			 "loss=%zu.%03zu lr=0.0001 grad_norm=1.2 tokens/s=31337\n", i % 60, i,
+			 i % 7, i % 1000);
+		strbuf_addstr(&text, line);
+	}
+	strbuf_add(&text, data, len);
+	path = test_write("buried.log", text.s, text.len);
+	CHECK_EQ(test_load(&deep, path, NULL, msg, sizeof(msg)), 0);
+	CHECK_STR(deep.format, format);
+	CHECK_EQ(test_load(&alone, fixture, NULL, msg, sizeof(msg)), 0);
+	agg_ops(&alone, NULL, &a);
+	agg_ops(&deep, NULL, &b);
+	CHECK(a.nr > 0);
+	CHECK_EQ(a.nr, b.nr);
+	for (size_t i = 0; i < a.nr && i < b.nr; i++) {
+		CHECK_STR(a.rows[i].name, b.rows[i].name);
+		CHECK_EQ(a.rows[i].host_self_ns, b.rows[i].host_self_ns);
+		CHECK_EQ(a.rows[i].device_self_ns, b.rows[i].device_self_ns);
+	}
+	agg_release(&a);
+	agg_release(&b);
+	profile_release(&alone);
+	profile_release(&deep);
+	strbuf_release(&text);
+	free(data);
+}
+
+static void test_found_anywhere(void)
+{
+	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 40000);
+	buried("tests/golden/megengine/analyze-grid.txt", "megengine", 40000);
+	/* Right after the head's window, and inside it. */
+	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 420);
+	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 3);
+}
+
 const struct test tests[] = {
+	{ "a table after 40,000 lines of log is found and read the same", test_found_anywhere },
 	{ "every seed and corpus file is claimed by its own parser and loads",
 	  test_every_shared_file },
 	{ "torch-tb-profiler outputs are tb-json, its trace inputs kineto", test_tb_plugin_outputs },

@@ -62,6 +62,11 @@ static void test_log_prefixes(void)
 		{ "I0609 12:53:37.371167   670 device_context.cc:465] x", 51 },
 		{ "[08/15 04:02:46] ppdet.engine INFO: Epoch", 17 },
 		{ "[0/10] not a prefix", 0 },
+		{ "[rank0]: ---------------  ------", 9 },
+		{ "[rank12]:[I] Throughput", 13 },
+		{ "[default3]:I0609 12:53:37.371167   670 x.cc:465] x", 49 },
+		{ "[rank]: no number", 0 },
+		{ "[ranking] 3", 0 },
 		{ "plain line", 0 },
 		{ "Iteration 3", 0 },
 	};

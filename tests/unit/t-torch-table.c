@@ -379,6 +379,120 @@ static void test_fixture_log_and_markdown(void)
 	profile_release(&p);
 }
 
+/* The Nth node called NAME of kind KIND anywhere in RUN's tree. */
+struct find {
+	const char *name;
+	enum node_kind kind;
+	int nth;
+	const struct node *found;
+};
+
+static bool find_node(struct node *n, void *ctx)
+{
+	struct find *f = ctx;
+
+	if (!f->found && n->kind == f->kind && !strcmp(n->name, f->name) && f->nth-- == 0)
+		f->found = n;
+	return !f->found;
+}
+
+static const struct node *node_named(const struct profile *run, const char *name, enum node_kind kind,
+				     int nth)
+{
+	struct find f = { name, kind, nth, NULL };
+
+	node_walk(run->root, find_node, &f);
+	return f.found;
+}
+
+/* Whether node N states the percentage PCT under KEY (to the file's 2 decimals). */
+static bool has_pct(const struct node *n, const char *key, double pct)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_DOUBLE && a->v.d > pct - 0.0001 && a->v.d < pct + 0.0001;
+}
+
+static bool has_ns(const struct node *n, const char *key, int64_t ns)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_NS && a->v.i == ns;
+}
+
+static bool lacks(const struct node *n, const char *key)
+{
+	return n && !attr_find(n->attrs, key);
+}
+
+/*
+ * Issue 10 item 5: the percentages and means a row states are kept as it
+ * states them.  The fixture's footer counts device time the rows do not
+ * show (and not the ProfilerStep* annotation they do), and its totals are
+ * rounded: "Self CUDA %" 65.60 and "CUDA time avg" 49.054us are what only
+ * the file knows (2.943ms / 60 gives 49.050us).
+ */
+static void test_file_values(void)
+{
+	struct profile p;
+	const struct profile *run2;
+	const struct node *n;
+	char msg[4096];
+
+	CHECK_EQ(load(FIX "file-values.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	n = node_named(&p, "aten::mm", NODE_OP, 0);
+	CHECK(has_pct(n, ATTR_FILE_HOST_SELF_PCT, 10.18));
+	CHECK(has_pct(n, ATTR_FILE_HOST_TOTAL_PCT, 40.35));
+	CHECK(has_ns(n, ATTR_FILE_HOST_MEAN, 20178));
+	CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 65.60));
+	CHECK(has_ns(n, ATTR_FILE_DEVICE_MEAN, 49054));
+	CHECK(lacks(n, ATTR_FILE_DEVICE_TOTAL_PCT));
+	/* Shares above 100 % are what the file says. */
+	CHECK(has_pct(node_named(&p, "ProfilerStep*", NODE_OP, 0), ATTR_FILE_HOST_TOTAL_PCT, 170.67));
+	CHECK(has_pct(node_named(&p, "ProfilerStep*", NODE_OP, 1), ATTR_FILE_DEVICE_SELF_PCT, 21.18));
+	/* An async event's "CPU total %" is a bare 0, not a share. */
+	n = node_named(&p, "record_param_comms", NODE_OP, 0);
+	CHECK(lacks(n, ATTR_FILE_HOST_TOTAL_PCT));
+	CHECK(has_pct(n, ATTR_FILE_HOST_SELF_PCT, 0));
+	CHECK(has_ns(n, ATTR_FILE_HOST_MEAN, 11000));
+	/* The kernel and the copy: their device share and mean, no host
+	 * shares, and no share of kernel time alone (the file has none). */
+	n = node_named(&p, "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x12...", NODE_KERNEL, 0);
+	CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 65.60));
+	CHECK(has_ns(n, ATTR_FILE_DEVICE_MEAN, 49054));
+	CHECK(lacks(n, ATTR_FILE_DEVICE_TOTAL_PCT));
+	CHECK(lacks(n, ATTR_FILE_HOST_SELF_PCT));
+	n = node_named(&p, "Memcpy HtoD (Pageable -> Device)", NODE_MEMCPY, 0);
+	CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 34.40));
+	CHECK(has_ns(n, ATTR_FILE_DEVICE_MEAN, 771550));
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CUDA time total"), "4.486ms");
+	CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "3.000ms");
+	/* No host time at all: "NaN" shares are not numbers to keep. */
+	run2 = profile_run(&p, 1);
+	CHECK(run2 != NULL);
+	if (run2) {
+		n = node_named(run2, "Memcpy HtoD (Pageable -> Device)", NODE_OP, 0);
+		CHECK(lacks(n, ATTR_FILE_HOST_SELF_PCT));
+		CHECK(lacks(n, ATTR_FILE_HOST_TOTAL_PCT));
+		CHECK(has_ns(n, ATTR_FILE_HOST_MEAN, 0));
+		CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 34.40));
+	}
+	profile_release(&p);
+
+	/* PyTorch <= 1.7: "CUDA total %" divides by the sum of inclusive
+	 * totals, a base none of the keys has: not kept. */
+	CHECK_EQ(load(FIX "old-1.7.txt", NULL, &p, msg, sizeof(msg)), 0);
+	n = node_named(&p, "addmm", NODE_OP, 0);
+	CHECK(has_pct(n, ATTR_FILE_HOST_SELF_PCT, 21.39));
+	CHECK(has_pct(n, ATTR_FILE_HOST_TOTAL_PCT, 24.63));
+	CHECK(has_ns(n, ATTR_FILE_HOST_MEAN, 702633));
+	CHECK(has_ns(n, ATTR_FILE_DEVICE_MEAN, 550000));
+	CHECK(lacks(n, ATTR_FILE_DEVICE_SELF_PCT));
+	CHECK(lacks(n, ATTR_FILE_DEVICE_TOTAL_PCT));
+	profile_release(&p);
+}
+
 /* ---- bad input --------------------------------------------------------- */
 
 static const char sep[] = "-----------------------  ------------  ------------  ------------  ------------  "
@@ -489,6 +603,56 @@ static void test_bad_misaligned(void)
 	profile_release(&p);
 }
 
+/*
+ * Issue 10 item 11: rows that do not line up are read from the right, with
+ * one warning per table; a value glued to its name is split off only when
+ * one split is possible.  (tests/golden/torch-table/loose-*: whole tables.)
+ */
+static void test_loose_rows(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096], line[512];
+	size_t len;
+	char *text, *glued;
+
+	/* The name glued to its "Self CPU %", and the row shifted. */
+	snprintf(line, sizeof(line), "%s", row2 + 2);
+	glued = strstr(line, "_nn");
+	memmove(glued + 3, strstr(glued, "0.00%"), strlen(strstr(glued, "0.00%")) + 1);
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("glued.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 1);
+	CHECK(strstr(msg, "glued.txt:5:1: warning: table does not line up with its header") != NULL);
+	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000 && r.calls == 2);
+	CHECK_EQ(nr_ops(&p), 2);
+	profile_release(&p);
+
+	/* "layer20.00%": "layer" and 20.00%, or "layer2" and 0.00%?  Not
+	 * guessed: the row is skipped, counted. */
+	snprintf(line, sizeof(line), "layer20.00%%  0.000us  0.00%%  0.000us  0.000us  1.100ms  20.00%%  "
+				     "1.100ms  550.000us  2\n");
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("ambiguous.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 0);
+	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
+	CHECK_EQ(nr_ops(&p), 1);
+	profile_release(&p);
+
+	/* Every value there, in order, but one blank apart (a copy that
+	 * squeezed blanks): read from the right. */
+	snprintf(line, sizeof(line), "Memset (Device) 0.00%% 0.000us 0.00%% 0.000us 0.000us 9.250us 0.62%% "
+				     "9.250us 4.625us 2\n");
+	text = table_with(line, strlen(line), &len);
+	CHECK_EQ(load(test_write("one-blank.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+	free(text);
+	CHECK(op_row(&p, "Memset (Device)", 0, &r) && r.device_self_ns == 9250 && r.calls == 2);
+	CHECK(row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT) && row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT)->v.d == 0.62);
+	profile_release(&p);
+}
+
 static void test_bad_binary(void)
 {
 	struct profile p;
@@ -595,6 +759,108 @@ static void test_not_a_table(void)
 	profile_release(&p);
 }
 
+/* ---- a table at the end of a long log ----------------------------------- */
+
+extern const struct parser torch_table_parser;
+
+static const char *const log_kinds[] = {
+	"{'loss': %zu.25, 'learning_rate': 5e-05, 'epoch': 0.%zu}\n",
+	"[rank0]: step %zu: loss=0.%zu grad_norm=1.2\n",
+	"[2024-05-02 10:12:%02zu,%03zu] INFO trainer.py: saving checkpoint\n",
+	"Epoch 3:  %zu%%|#####     | %zu/1000 [00:12<00:12, 40.1it/s]\n",
+	"[%zu, %zu, 3] tensor shapes (not JSON: a log line)\n",
+	"  Name of the run: bert-base, CPU threads: %zu, %zu GPUs\n",
+	"------------------------------------------ %zu %zu\n",
+};
+
+/*
+ * About 40,000 lines of a training log of the kinds that come before a
+ * table (Python dicts, "[rank0]" and timestamped lines, progress bars,
+ * JSON-looking lines), then the little table.  Caller frees; *LEN_OUT.
+ */
+static char *long_log(size_t nr_lines, size_t *len_out)
+{
+	size_t cap = nr_lines * 96 + 4096, n = 0;
+	char *buf = xmalloc(cap);
+
+	/* Each of log_kinds[] takes two size_t: the one format the compiler
+	 * cannot see, so it is told to trust this call. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	for (size_t i = 0; i < nr_lines; i++)
+		n += (size_t)snprintf(buf + n, cap - n, log_kinds[i % ARRAY_SIZE(log_kinds)], i % 60, i % 1000);
+#pragma GCC diagnostic pop
+	n += (size_t)snprintf(buf + n, cap - n, "%s%s%s%s%s%s%s", sep, hdr, sep, row1, row2, sep, footer);
+	*len_out = n;
+	return buf;
+}
+
+/* The probe's score for the window of TEXT[0..LEN) that starts at START
+ * (at the next line's start when AT_LINE; else cut mid-line) and is 64 KB
+ * at most. */
+static int probe_window(const char *text, size_t len, size_t start, bool at_line)
+{
+	if (at_line)
+		while (start < len && text[start - 1] != '\n')
+			start++;
+	return torch_table_parser.probe(text + start, len - start < 65536 ? len - start : 65536);
+}
+
+/*
+ * Issue 10 item 8 (the parser's part): a table at line 40,001 of a log.
+ * The parse finds it wherever it is; the probe, handed any 64 KB window of
+ * the file (the registry's later windows), scores the windows that hold
+ * the table as a table and the log before it as nothing.
+ */
+static void test_table_at_end_of_log(void)
+{
+	struct profile p;
+	struct agg_row r;
+	char msg[4096];
+	size_t len, table_at;
+	char *text = long_log(40000, &len);
+	const char *path = test_write("train.log", text, len);
+
+	/* Read whole with -F, and found by detection past the head. */
+	for (int detect = 0; detect < 2; detect++) {
+		CHECK_EQ(load(path, detect ? NULL : "torch-table", &p, msg, sizeof(msg)), 0);
+		CHECK_STR(p.format, "torch-table");
+		CHECK(p.warnings == NULL);
+		CHECK_EQ(nr_ops(&p), 2);
+		CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
+		CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
+		CHECK(p.run_where && strstr(p.run_where, "train.log:40001") != NULL);
+		CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "1.000ms");
+		profile_release(&p);
+	}
+
+	table_at = (size_t)(strstr(text, sep) - text);
+	/* The last 64 KB, cut at a line, and cut anywhere. */
+	for (size_t back = 65536; back > 65536 - 200; back -= 7) {
+		CHECK_EQ(probe_window(text, len, len - back + 1, true), 85);
+		CHECK(probe_window(text, len, len - back, false) >= 60);
+	}
+	/* Windows that start at each kind of log line before the table. */
+	for (size_t start = table_at - 1, nr = 0; nr < 2 * ARRAY_SIZE(log_kinds); start--) {
+		if (text[start - 1] != '\n')
+			continue;
+		nr++;
+		if (probe_window(text, len, start, false) != 85) {
+			fprintf(stderr, "  window starting at '%.30s'\n", text + start);
+			test_failed = 1;
+		}
+	}
+	/* A window that starts at the table, or in its top separator. */
+	CHECK_EQ(probe_window(text, len, table_at, true), 85);
+	CHECK_EQ(probe_window(text, len, table_at + 30, false), 85);
+	/* Windows of the log alone: no table. */
+	for (size_t start = 1; start + 65536 < table_at; start += 65536 / 3 + 1) {
+		CHECK_EQ(probe_window(text, len, start, true), 0);
+		CHECK_EQ(probe_window(text, len, start, false), 0);
+	}
+	free(text);
+}
+
 /* ---- detection --------------------------------------------------------- */
 
 static const struct parser *detect(const char *path)
@@ -657,13 +923,16 @@ const struct test tests[] = {
 	{ "fixture: PyTorch <= 1.7 left-aligned", test_fixture_old },
 	{ "fixture: overload, node id, shapes, stacks, FLOPs", test_fixture_stack_flops },
 	{ "fixture: a table per epoch; Markdown without separators", test_fixture_log_and_markdown },
+	{ "fixture: the shares and means the file states are kept", test_file_values },
 	{ "bad: a table cut mid-row keeps its complete rows", test_bad_cut_mid_row },
 	{ "bad: a header with no rows", test_bad_header_no_rows },
 	{ "bad: columns that do not line up", test_bad_misaligned },
+	{ "loose: glued names, ambiguous glue, one-blank rows", test_loose_rows },
 	{ "bad: binary garbage inside and after a table", test_bad_binary },
 	{ "bad: a 5 MB line inside a table", test_bad_huge_line },
 	{ "bad: a file with no table", test_not_a_table },
 	{ "layouts: log prefixes, list markers, no top separator", test_layout_variants },
 	{ "detection: torch-table claims its files and no others", test_probe },
+	{ "a table at line 40,001 of a log: parse and probe windows", test_table_at_end_of_log },
 	{ 0 },
 };

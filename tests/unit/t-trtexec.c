@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * TensorRT trtexec: the five parsers of parsers/trtexec.c, what they put
- * in the panes, and how the files of one engine join.  Reads the fixtures
- * under tests/golden/trtexec/, seed 002 (a GitHub issue page holding two
- * --exportLayerInfo documents, extracted at test time into $O/tests/trtexec/)
- * and the corpus mobilenet engine; skips what is absent.
+ * TensorRT trtexec: the parsers of parsers/trtexec*.c and trex*.c, what
+ * they put in the panes, and how the files of one engine join.  Reads the
+ * fixtures under tests/golden/trtexec/, seed 002 (a GitHub issue page
+ * holding two --exportLayerInfo documents, extracted at test time into
+ * $O/tests/trtexec/) and the corpus mobilenet engine; skips what is absent.
  */
 #include <sys/stat.h>
 
 #include "model/aggregate.h"
+#include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -341,7 +342,7 @@ static void t_seed_pages_not_claimed(void)
 			continue;
 		seen++;
 		name = detect(seeds[i]);
-		if (!strncmp(name, "trtexec", 7) || !strcmp(name, "trex-metadata")) {
+		if (!strncmp(name, "trtexec", 7) || !strncmp(name, "trex", 4)) {
 			fprintf(stderr, "  %s claimed by %s\n", seeds[i], name);
 			test_failed = 1;
 		}
@@ -516,6 +517,7 @@ static void t_detect_fixtures(void)
 		{ "log-trt84-jetson.txt", "trtexec-log" },
 		{ "log-two-runs.txt", "trtexec-log" },
 		{ "tiny.profile.metadata.json", "trex-metadata" },
+		{ "device.metadata.json", "trex-device" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
@@ -925,6 +927,34 @@ static void t_join_rules(void)
 	profile_release(&p);
 }
 
+/* The names of the second file are looked up among the first file's, and
+ * must not fill the table that holds those: 2 layers, then 40 others (the
+ * join looped for ever once the 16-slot table was full). */
+static void t_join_many_new_names(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	const char *paths[2];
+	struct profile p;
+
+	paths[0] = write_str("few-graph.json", "{\"Layers\": [\"a\", \"b\"]}\n");
+	strbuf_addstr(&b, "[\n  { \"count\" : 1 }\n");
+	for (int i = 0; i < 40; i++) {
+		char rec[96];
+
+		snprintf(rec, sizeof(rec), ", { \"name\" : \"other_%d\", \"timeMs\" : 1 }\n", i);
+		strbuf_addstr(&b, rec);
+	}
+	strbuf_addstr(&b, "]\n");
+	paths[1] = write_str("many-profile.json", b.s);
+	strbuf_release(&b);
+	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
+	CHECK_EQ(nr_layers(&p), 42);
+	CHECK_STR(layer_at(&p, 0)->name, "other_0");
+	CHECK_STR(layer_at(&p, 41)->name, "b");
+	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 42);
+	profile_release(&p);
+}
+
 /* ---------------------------------------------------------------------
  * The tolerant --exportProfile reader
  */
@@ -1200,6 +1230,176 @@ static void t_bad_trex(void)
 	path = write_str("arr.metadata.json", "[1]\n");
 	CHECK_EQ(load_n(&p, &path, 1, "trex-metadata"), -1);
 	profile_release(&p);
+	/* A failed load always says why. */
+	path = write_str("blank.metadata.json", "  \n\n");
+	CHECK_EQ(load_n(&p, &path, 1, "trex-metadata"), -1);
+	CHECK(strstr(msgs, "error: no JSON value in the file"));
+	profile_release(&p);
+}
+
+/* A NUL byte would cut a name short in every message and pane that shows
+ * it ("a\0b" shown as "a"): the profile's strings refuse it as JSON does,
+ * the log skips a line of binary data. */
+static void t_nul_in_names(void)
+{
+	static const char profile[] =
+		"[\n  { \"count\" : 1 }\n, { \"name\" : \"ok\", \"timeMs\" : 1 }\n"
+		", { \"name\" : \"a\0b\", \"timeMs\" : 1 }\n]\n";
+	static const char log[] =
+		"[I] === Profile (3 iterations ) ===\n"
+		"[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\n"
+		"[I]        1.00       0.3333       0.3333      50.0   a\0b\n"
+		"[I]        1.00       0.3333       0.3333      50.0   c\n"
+		"[I]        2.00       0.6667       0.6667     100.0   Total\n";
+	struct profile p;
+	const char *path;
+
+	path = write_file("nul-profile.json", profile, sizeof(profile) - 1);
+	CHECK_EQ(load_n(&p, &path, 1, "trtexec-profile"), 1);
+	CHECK(strstr(msgs, "nul-profile.json:4:16: error: NUL byte inside a string") != NULL);
+	CHECK_EQ(nr_layers(&p), 1);
+	CHECK(layer(&p, "a") == NULL);
+	profile_release(&p);
+
+	path = write_file("nul-log.txt", log, sizeof(log) - 1);
+	CHECK_EQ(load_n(&p, &path, 1, "trtexec-log"), 0);
+	CHECK(strstr(msgs, "nul-log.txt:3:1: warning: line holds binary data; skipped") != NULL);
+	CHECK_EQ(nr_layers(&p), 1);
+	CHECK(layer(&p, "a") == NULL);
+	CHECK(layer(&p, "c") != NULL);
+	profile_release(&p);
+}
+
+/* ---------------------------------------------------------------------
+ * trex's device properties, <engine>.metadata.json
+ */
+
+/* The place of KEY among the Info lines of SECTION, or -1. */
+static int meta_place(const struct profile *p, const char *section, const char *key)
+{
+	int i = 0;
+
+	for (const struct meta *m = p->meta; m; m = m->next) {
+		if (strcmp(m->section, section))
+			continue;
+		if (!strcmp(m->key, key))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static void t_device_fixture(void)
+{
+	const char *paths[2] = { FIX "graph-detailed.json", FIX "device.metadata.json" };
+	struct profile p;
+
+	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
+	CHECK_STR(profile_meta_get(&p, "device", "name"), "NVIDIA GeForce RTX 3060");
+	CHECK_STR(profile_meta_get(&p, "device", "compute capability"), "8.6");
+	CHECK_STR(profile_meta_get(&p, "device", "total memory"), "12629049344 bytes (11.8 GiB)");
+	CHECK_STR(profile_meta_get(&p, "device", "CUDA_VERSION"), "12.2.0");
+	CHECK_STR(profile_meta_get(&p, "device", "MULTIPROCESSOR_COUNT"), "28");
+	CHECK_STR(profile_meta_get(&p, "device", "MAX_SHARED_MEMORY_PER_BLOCK"), "49152");
+	CHECK_EQ(nr_layers(&p), 6);	/* the graph's layers stay */
+	CHECK_STR(msgs, "");
+	profile_release(&p);
+}
+
+/* Known by what it holds, whatever its name; the compute capability as
+ * trex writes it ([8, 6]) or as a string or a number; several GPUs. */
+static void t_device_forms(void)
+{
+	struct profile p;
+	const char *path;
+
+	path = write_str("gpus.json",
+		"[{\"Name\": \"GPU A\", \"ComputeCapability\": \"8.9\", \"TotalMemory\": 1073741824, "
+		"\"WARP_SIZE\": 32},\n {\"Name\": \"GPU B\", \"ComputeCapability\": 9.0, "
+		"\"TotalMemory\": \"80 GB\", \"ECC_ENABLED\": true, \"NESTED\": {\"x\": 1}}]\n");
+	CHECK_STR(detect(path), "trex-device");
+	CHECK_EQ(load1(&p, path), 0);
+	CHECK(profile_meta_get(&p, "device", "name") == NULL);
+	CHECK_STR(profile_meta_get(&p, "device 0", "name"), "GPU A");
+	CHECK_STR(profile_meta_get(&p, "device 0", "compute capability"), "8.9");
+	CHECK_STR(profile_meta_get(&p, "device 0", "total memory"), "1073741824 bytes (1.0 GiB)");
+	CHECK_STR(profile_meta_get(&p, "device 0", "WARP_SIZE"), "32");
+	CHECK_STR(profile_meta_get(&p, "device 1", "name"), "GPU B");
+	CHECK_STR(profile_meta_get(&p, "device 1", "compute capability"), "9.0");
+	CHECK_STR(profile_meta_get(&p, "device 1", "total memory"), "80 GB");
+	CHECK_STR(profile_meta_get(&p, "device 1", "ECC_ENABLED"), "true");
+	CHECK(profile_meta_get(&p, "device 1", "NESTED") == NULL);
+	profile_release(&p);
+
+	/* Members shown first whatever their place in the file. */
+	path = write_str("sorted.json",
+		"[{\"CLOCK_RATE\": 1410000, \"ComputeCapability\": [8, 0], \"Name\": \"A100\", "
+		"\"TotalMemory\": 84929216512}]");
+	CHECK_STR(detect(path), "trex-device");
+	CHECK_EQ(load1(&p, path), 0);
+	CHECK_EQ(meta_place(&p, "device", "name"), 0);
+	CHECK_EQ(meta_place(&p, "device", "compute capability"), 1);
+	CHECK_EQ(meta_place(&p, "device", "total memory"), 2);
+	CHECK_EQ(meta_place(&p, "device", "CLOCK_RATE"), 3);
+	profile_release(&p);
+}
+
+static void t_device_not_claimed(void)
+{
+	/* The keys must be members of the array's first object. */
+	CHECK_STR(detect(write_str("dev-nested.json",
+		"[{\"args\": {\"Name\": \"x\", \"ComputeCapability\": [8, 0], "
+		"\"TotalMemory\": 1}}]\n")), "");
+	CHECK_STR(detect(write_str("dev-partial.json",
+		"[{\"Name\": \"x\", \"TotalMemory\": 1}]\n")), "");
+	CHECK_STR(detect(write_str("dev-object.json",
+		"{\"Name\": \"x\", \"ComputeCapability\": [8, 0], \"TotalMemory\": 1}\n")), "");
+	CHECK_STR(detect(write_str("dev-values.json",
+		"[{\"a\": \"Name\", \"b\": \"ComputeCapability\", \"c\": \"TotalMemory\"}]\n")),
+		  "");
+	CHECK_STR(detect(FIX "times.json"), "trtexec-times");
+}
+
+static void t_bad_device(void)
+{
+	struct profile p;
+	const char *path;
+
+	/* Cut inside the second GPU: the first is kept, the error says so. */
+	path = write_str("cut-gpus.json",
+		"[{\"Name\": \"GPU A\", \"ComputeCapability\": [8, 6], \"TotalMemory\": 1},\n"
+		" {\"Name\": \"GPU B\", \"ComputeCapability\": [8, ");
+	CHECK_EQ(load1(&p, path), 1);
+	CHECK(strstr(msgs, "cut-gpus.json:2:") != NULL);
+	CHECK(strstr(msgs, "error: unexpected end of file inside the device list (truncated?); "
+			   "kept the 1 read before it") != NULL);
+	CHECK_STR(profile_meta_get(&p, "device 0", "name"), "GPU A");
+	CHECK(profile_meta_get(&p, "device 1", "name") == NULL);
+	profile_release(&p);
+
+	/* Cut inside the first: nothing to keep. */
+	path = write_str("cut-gpu.json", "[{\"Name\": \"GPU A\", \"ComputeCapability\": [8, 6], "
+					 "\"TotalMemory\": 1");
+	CHECK_EQ(load1(&p, path), -1);
+	profile_release(&p);
+
+	/* Elements that are not devices: warned about, skipped. */
+	path = write_str("odd-gpus.json",
+		"[{\"Name\": \"GPU A\", \"ComputeCapability\": [8, 6], \"TotalMemory\": 1},\n"
+		" 7,\n {\"WARP_SIZE\": 32}]\n");
+	CHECK_EQ(load1(&p, path), 0);
+	CHECK(strstr(msgs, "odd-gpus.json:2:2: warning: element of the device list is not an "
+			   "object; skipped") != NULL);
+	CHECK(strstr(msgs, "odd-gpus.json:3:2: warning: element of the device list has no 'Name'")
+	      != NULL);
+	CHECK_STR(profile_meta_get(&p, "device", "name"), "GPU A");
+	CHECK(profile_meta_get(&p, "device", "WARP_SIZE") == NULL);
+	profile_release(&p);
+
+	path = write_str("obj-gpus.json", "{\"Name\": \"GPU A\"}\n");
+	CHECK_EQ(load_n(&p, &path, 1, "trex-device"), -1);
+	CHECK(strstr(msgs, "expected a JSON array of trex device properties") != NULL);
+	profile_release(&p);
 }
 
 const struct test tests[] = {
@@ -1222,11 +1422,17 @@ const struct test tests[] = {
 	{ "log with two tables: two runs", t_log_two_runs },
 	{ "a log joins the graph and trex metadata", t_log_joins_graph },
 	{ "join by name with repeats, insertion, by position", t_join_rules },
+	{ "join a file of many names the first file lacks", t_join_many_new_names },
 	{ "exportProfile read tolerantly", t_profile_tolerant },
 	{ "bad graph input", t_bad_graph },
 	{ "bad profile input", t_bad_profile },
 	{ "bad times input", t_bad_times },
 	{ "bad log input", t_bad_log },
 	{ "bad trex metadata", t_bad_trex },
+	{ "a NUL byte in a name is refused or skipped", t_nul_in_names },
+	{ "trex device properties beside a graph go to Info", t_device_fixture },
+	{ "trex device properties: by content, value forms, several GPUs", t_device_forms },
+	{ "trex device properties: what is not one", t_device_not_claimed },
+	{ "bad trex device properties", t_bad_device },
 	{ 0 },
 };

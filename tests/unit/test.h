@@ -4,7 +4,11 @@
  * file defines `const struct test tests[]`, ended by { 0 }, and includes
  * this header once; CHECK() records a failure with file:line and goes on.
  * Each test prints one "PASS: file: name" / "FAIL: ..." / "SKIP: ... (why)"
- * line, which tests/run.sh counts.
+ * line, and the binary ends with its count line,
+ * "# suite unit/t-foo: P passed, F failed, S skipped", which tests/run.sh
+ * reads.  A binary that runs no test fails, and so does a test that
+ * leaves the program (exit(), die()): the count line is printed from
+ * main() only, and an exit handler reports the test that was running.
  *
  * Tests find the shared corpus at $PROFTUI_CORPUS (default
  * ../shared/corpus) and skip with SKIP() when it is absent.
@@ -137,28 +141,55 @@ static inline int test_load(struct profile *p, const char *path, const char *for
 	return test_load_paths(p, paths, 1, format, msg, cap);
 }
 
+static const char *test_file;		/* this binary's name */
+static const char *test_running;	/* the test under way, if any */
+static int test_nr_pass, test_nr_fail, test_nr_skip;
+
+/* Leaving the program other than from main() is a failure, wherever it
+ * happens: say which test did it, with the count line, and exit 1. */
+static void test_unexpected_exit(void)
+{
+	if (!test_running)
+		return;
+	printf("FAIL: %s: %s: the test left the program\n", test_file, test_running);
+	printf("# suite unit/%s: %d passed, %d failed, %d skipped\n", test_file, test_nr_pass,
+	       test_nr_fail + 1, test_nr_skip);
+	fflush(stdout);
+	_Exit(1);
+}
+
 int main(int argc, char **argv)
 {
-	const char *file = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	int failed = 0;
-
+	test_file = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	atexit(test_unexpected_exit);
 	for (const struct test *t = tests; t->name; t++) {
 		if (argc > 1 && !strstr(t->name, argv[1]))
 			continue;
 		test_failed = 0;
 		test_skip_reason = NULL;
+		test_running = t->name;
 		t->fn();
+		test_running = NULL;
 		if (test_failed) {
-			printf("FAIL: %s: %s\n", file, t->name);
-			failed++;
+			printf("FAIL: %s: %s\n", test_file, t->name);
+			test_nr_fail++;
 		} else if (test_skip_reason) {
-			printf("SKIP: %s: %s (%s)\n", file, t->name, test_skip_reason);
+			printf("SKIP: %s: %s (%s)\n", test_file, t->name, test_skip_reason);
+			test_nr_skip++;
 		} else {
-			printf("PASS: %s: %s\n", file, t->name);
+			printf("PASS: %s: %s\n", test_file, t->name);
+			test_nr_pass++;
 		}
 		fflush(stdout);
 	}
-	return failed ? 1 : 0;
+	if (!test_nr_pass && !test_nr_fail && !test_nr_skip) {
+		printf("FAIL: %s: no test ran%s%s\n", test_file, argc > 1 ? " matching " : "",
+		       argc > 1 ? argv[1] : "");
+		test_nr_fail++;
+	}
+	printf("# suite unit/%s: %d passed, %d failed, %d skipped\n", test_file, test_nr_pass,
+	       test_nr_fail, test_nr_skip);
+	return test_nr_fail ? 1 : 0;
 }
 
 #endif

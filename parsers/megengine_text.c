@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * MegEngine (FORMATS.md e): two parsers.
- *
- * "megengine" reads text: what load_and_run prints to stdout and what
- * profile_analyze.py prints, which real files (logs, the project's own
- * documentation) mix in any order, inside prose, behind mgb_log prefixes
- * and colour codes.  Each line is recognised on its own; what no rule
- * knows is prose and is skipped.
+ * MegEngine text (FORMATS.md e.2, e.4), parser "megengine": what
+ * load_and_run prints to stdout and what profile_analyze.py prints, which
+ * real files (logs, the project's own documentation) mix in any order,
+ * inside prose, behind mgb_log prefixes and colour codes.  Each line is
+ * recognised on its own; what no rule knows is prose and is skipped.
  *
  *   - load_and_run, three generations (old mgblar.cpp, the v1.7 lite tool,
  *     the newest lite tool): every test run becomes a run of the profile,
@@ -15,7 +13,10 @@
  *     the Info pane.  Model load and warm-up come before the test they
  *     belong to, so a run begins at whichever comes first and ends at its
  *     "=== finished" line; the next line of any of these kinds opens the
- *     next run.
+ *     next run.  A process that dies first ("Trap", "Segmentation fault",
+ *     an uncaught exception; or one that simply starts again: its version
+ *     or "load model" a second time) ends its run there, with a warning
+ *     that it did not finish and the error it printed in Info.
  *   - profile_analyze: the summary table and the top-k tables (fancy_grid,
  *     whose logical rows span several lines, or the --confluence org
  *     table) form a run of their own, titled "profile_analyze": they
@@ -23,10 +24,8 @@
  *     them.  A --show-host table joins the device table before it by
  *     operator id.
  *
- * "megengine-json" reads load_and_run --profile JSON (to_json_full): the
- * operators with their device and host time (max over comp nodes of
- * end - start, as profile_analyze computes it), FLOPs, memory and shapes,
- * grouped by type in the tree, in execution order.
+ * The --profile JSON itself is megengine_json.c's; megengine.h says what
+ * the two share.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,30 +33,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../model/util.h"
-#include "json.h"
-#include "num.h"
 #include "../model/strbuf.h"
+#include "../model/util.h"
+#include "megengine.h"
+#include "num.h"
 #include "parser.h"
 #include "text.h"
-
-/* ------------------------------------------------------------------ */
-/* Shared bits                                                          */
-
-/* NS as milliseconds, "237.634 ms": at least three decimals, more only
- * when the value has them (profile_analyze prints seconds to 6 digits). */
-static void fmt_ms(char *out, size_t size, int64_t ns)
-{
-	uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-	char frac[8];
-	int n = 6;
-
-	snprintf(frac, sizeof(frac), "%06llu", (unsigned long long)(a % 1000000));
-	while (n > 3 && frac[n - 1] == '0')
-		n--;
-	snprintf(out, size, "%s%llu.%.*s ms", ns < 0 ? "-" : "",
-		 (unsigned long long)(a / 1000000), n, frac);
-}
 
 /* The shapes of a node, "{1,512,14,14} {512,512,3,3}". */
 static void set_shapes(struct profile *p, struct node *n, const char *key, const struct strbuf *b)
@@ -66,14 +47,12 @@ static void set_shapes(struct profile *p, struct node *n, const char *key, const
 		attr_set_str(p, &n->attrs, key, b->s, b->len);
 }
 
-/* ------------------------------------------------------------------ */
-/* Text: load_and_run and profile_analyze                               */
-
 enum phase {
 	PH_EMPTY,		/* the run holds nothing of load_and_run yet */
 	PH_PRE,			/* model load, prepare, warm-up */
 	PH_TEST,		/* a test started or printed iterations */
 	PH_DONE,		/* its "=== finished" line was read */
+	PH_ABORTED,		/* the process died before it finished */
 	PH_ANALYZE,		/* profile_analyze output */
 };
 
@@ -126,6 +105,9 @@ struct mge {
 	bool test_started;	/* a "going to run"/"run testcase" line */
 	bool has_device_table, has_host_table, has_summary;
 	bool want_options;	/* the line after "profile option:" */
+	bool has_version, has_load;	/* lines a process prints once */
+	bool banner_before;	/* "megbrain/lite/load_and_run:", then its version */
+	bool has_error;		/* an error line of the run is in Info */
 	int64_t announced;	/* N of "iter i/N", 0 = none yet */
 	int64_t step_sum_ns;	/* Σ iteration times of the run */
 	struct strbuf lar_cmd, pa_cmd;	/* a command line just before output */
@@ -167,7 +149,7 @@ static void meta_ms(struct mge *m, const char *section, const char *key, int64_t
 {
 	char v[48];
 
-	fmt_ms(v, sizeof(v), ns);
+	megengine_fmt_ms(v, sizeof(v), ns);
 	profile_meta(m->run, section, key, v);
 }
 
@@ -198,6 +180,7 @@ static void next_run(struct mge *m)
 	m->phase = PH_EMPTY;
 	m->test_started = false;
 	m->has_device_table = m->has_host_table = m->has_summary = false;
+	m->has_version = m->has_load = m->has_error = false;
 	m->announced = 0;
 	m->step_sum_ns = 0;
 }
@@ -218,10 +201,61 @@ static void use_run(struct mge *m, bool analyze)
 	strbuf_reset(&m->pa_cmd);
 }
 
+#define UNFINISHED "load_and_run runs that did not finish"
+
+/* Whether the run is load_and_run's and has not finished. */
+static bool lar_unfinished(const struct mge *m)
+{
+	return m->phase == PH_PRE || m->phase == PH_TEST;
+}
+
+/* The run ends here without its end: the process died (at the line S,
+ * when one says so), another one starts, or (AT_EOF) the file ends.  It
+ * stays a run of its own, with what it printed. */
+static void lar_abort(struct mge *m, const char *s, size_t len, bool at_eof)
+{
+	struct pos at = here(m, 0);
+	int n = (int)(len > 60 ? 60 : len);
+
+	if (s && m->run->nr_steps)
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run run ends at '%.*s' after %zu "
+			  "iteration%s; it did not finish", n, s, m->run->nr_steps,
+			  m->run->nr_steps == 1 ? "" : "s");
+	else if (s)
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run run ends at '%.*s' before its "
+			  "iterations; it did not finish", n, s);
+	else if (at_eof)
+		diag_warn(m->d, &at, UNFINISHED, "file ends before the load_and_run run above "
+			  "printed its iterations; it did not finish");
+	else
+		diag_warn(m->d, &at, UNFINISHED, "load_and_run starts again before the run above "
+			  "printed its iterations; that run did not finish");
+	if (s)
+		meta(m, "load_and_run", "ended by", s, len);
+	m->phase = PH_ABORTED;
+}
+
+/* A line a load_and_run process prints once (its version, IS_LOAD: "load
+ * model"): a second one means the process before has ended -- if its run
+ * had not finished, it died. */
+static void lar_process(struct mge *m, bool is_load)
+{
+	bool again = m->has_load || (!is_load && m->has_version);
+
+	if (again && lar_unfinished(m))
+		lar_abort(m, NULL, 0, false);
+	if (again)
+		next_run(m);
+	if (is_load)
+		m->has_load = true;
+	else
+		m->has_version = true;
+}
+
 /* Model load, prepare, warm-up, version: what comes before a test. */
 static void lar_pre(struct mge *m)
 {
-	if (m->phase == PH_DONE || m->phase == PH_ANALYZE ||
+	if (m->phase == PH_DONE || m->phase == PH_ABORTED || m->phase == PH_ANALYZE ||
 	    (m->phase == PH_TEST && m->run->nr_steps))
 		next_run(m);
 	if (m->phase == PH_EMPTY)
@@ -232,7 +266,8 @@ static void lar_pre(struct mge *m)
 /* "=== going to run ...", "run testcase: k". */
 static void lar_test_start(struct mge *m)
 {
-	if (m->test_started || m->run->nr_steps || m->phase == PH_DONE || m->phase == PH_ANALYZE)
+	if (m->test_started || m->run->nr_steps || m->phase == PH_DONE || m->phase == PH_ABORTED ||
+	    m->phase == PH_ANALYZE)
 		next_run(m);
 	m->phase = PH_TEST;
 	m->test_started = true;
@@ -242,7 +277,7 @@ static void lar_test_start(struct mge *m)
 /* An iteration. */
 static void lar_step(struct mge *m)
 {
-	if (m->phase == PH_DONE || m->phase == PH_ANALYZE)
+	if (m->phase == PH_DONE || m->phase == PH_ABORTED || m->phase == PH_ANALYZE)
 		next_run(m);
 	m->phase = PH_TEST;
 	use_run(m, false);
@@ -304,11 +339,21 @@ static bool ms_value(const char *s, size_t n, int64_t *ns, bool *is_nan)
 	return num_time_ns(s, k, 6, ns) && *ns >= 0;
 }
 
+/* A kind of load_and_run line, known by how it starts (lar_kinds[]). */
+struct lar_kind {
+	const char *prefix;
+	/* Read the line S[0..LEN); false when it is no such line after all
+	 * (prose that starts the same way). */
+	bool (*read)(struct mge *m, const char *s, size_t len, const struct lar_kind *kind);
+	const char *key;	/* the Info line it fills, or what follows the index */
+	const char *stop;	/* where its time ends, if before the line's end */
+};
+
 /* "iter 0/10: 245.185ms (exec=10.574,device=242.226)", "iter 0/10:
  * 141.249 ms (exec=1.066 ms)", "iter 0/10: e2e=141.249 ms (host=1.066 ms)". */
-static bool lar_iter(struct mge *m, const char *s, size_t len)
+static bool lar_iter(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + 5, *end = s + len, *idx, *nr, *open, *close;
+	const char *p = s + strlen(kind->prefix), *end = s + len, *idx, *nr, *open, *close;
 	size_t idx_len, nr_len;
 	int64_t total, exec = -1, device = -1, v, n_iter;
 	bool is_nan;
@@ -391,15 +436,15 @@ static bool lar_iter(struct mge *m, const char *s, size_t len)
 /* "=== finished test #0: time=2376.339ms avg_time=237.634ms sd=2.668ms
  * minmax=236.321,245.185" and its two later forms (sexec= ... min= max=,
  * standard_deviation= ... min= max=). */
-static void lar_finished(struct mge *m, const char *s, size_t len)
+static bool lar_finished(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + strlen("=== finished test #"), *end = s + len, *k;
+	const char *p = s + strlen(kind->prefix), *end = s + len, *k;
 	size_t k_len, nr;
 	struct field f[32];
 
 	if (!digits(&p, end, &k, &k_len) || p == end || *p != ':') {
 		unreadable_line(m, "test summary", s, len);
-		return;
+		return true;
 	}
 	p++;
 	if (m->phase == PH_DONE || m->phase == PH_ANALYZE)
@@ -448,7 +493,7 @@ static void lar_finished(struct mge *m, const char *s, size_t len)
 		if (is_nan)
 			snprintf(vbuf, sizeof(vbuf), "nan");
 		else
-			fmt_ms(vbuf, sizeof(vbuf), ns);
+			megengine_fmt_ms(vbuf, sizeof(vbuf), ns);
 		if (text_eq(key, klen, "time")) {
 			profile_meta(m->run, "load_and_run", "time", vbuf);
 			/* time= is the sum of the iterations, each printed to
@@ -479,38 +524,41 @@ static void lar_finished(struct mge *m, const char *s, size_t len)
 			  m->run->nr_steps, (long long)m->announced);
 	}
 	m->phase = PH_DONE;
+	return true;
 }
 
-/* "KEY: 198.030ms" style lines: the time after PREFIX up to END_AT (or
- * the end) goes to the Info pane as KEY. */
-static void lar_time_meta(struct mge *m, const char *s, size_t len, size_t skip, const char *stop,
-			  const char *key)
+/* "load model: 198.030ms", "=== prepare: 1.509ms; going to warmup": the
+ * time after the prefix, up to KIND->stop if given, goes to the Info pane
+ * as KIND->key. */
+static bool lar_time_meta(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + skip, *end = s + len, *e = stop ? text_find(p, (size_t)(end - p), stop) : NULL;
+	const char *p = s + strlen(kind->prefix), *end = s + len;
+	const char *e = kind->stop ? text_find(p, (size_t)(end - p), kind->stop) : NULL;
 	int64_t ns;
 	bool is_nan;
 
 	if (!ms_value(p, (size_t)((e ? e : end) - p), &ns, &is_nan) || is_nan) {
-		unreadable_line(m, key, s, len);
-		return;
+		unreadable_line(m, kind->key, s, len);
+		return true;
 	}
+	if (!strcmp(kind->key, "load model"))
+		lar_process(m, true);
 	lar_pre(m);
-	meta_ms(m, "load_and_run", key, ns);
+	meta_ms(m, "load_and_run", kind->key, ns);
+	return true;
 }
 
 /* "warmup 0: 581.284ms", "warm up 0  355.658ms", "warm up 0 time 3.2 ms". */
-static void lar_warmup(struct mge *m, const char *s, size_t len, size_t skip)
+static bool lar_warmup(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + skip, *end = s + len, *k;
+	const char *p = s + strlen(kind->prefix), *end = s + len, *k;
 	size_t k_len;
 	char key[48];
 	int64_t ns;
 	bool is_nan;
 
-	if (!digits(&p, end, &k, &k_len)) {
-		unreadable_line(m, "warm-up", s, len);
-		return;
-	}
+	if (!digits(&p, end, &k, &k_len))
+		return false;	/* prose: "warm up the cache" */
 	if (p < end && *p == ':')
 		p++;
 	p = skip_blanks(p, end);
@@ -518,18 +566,20 @@ static void lar_warmup(struct mge *m, const char *s, size_t len, size_t skip)
 		p += 5;
 	if (!ms_value(p, (size_t)(end - p), &ns, &is_nan) || is_nan) {
 		unreadable_line(m, "warm-up", s, len);
-		return;
+		return true;
 	}
 	lar_pre(m);
 	snprintf(key, sizeof(key), "warmup %.*s", (int)(k_len > 20 ? 20 : k_len), k);
 	meta_ms(m, "load_and_run", key, ns);
+	return true;
 }
 
 /* A step with a total time only: "=== finished run #3: time=12.1ms"
- * (benchmark mode) and "run iter 3 time 12.1 ms" (fitting mode). */
-static void lar_plain_step(struct mge *m, const char *s, size_t len, size_t skip, const char *sep)
+ * (benchmark mode) and "run iter 3 time 12.1 ms" (fitting mode); KIND->key
+ * is what comes between the index and the time. */
+static bool lar_plain_step(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + skip, *end = s + len, *k;
+	const char *p = s + strlen(kind->prefix), *end = s + len, *k, *sep = kind->key;
 	size_t k_len;
 	int64_t ns, i;
 	bool is_nan;
@@ -538,7 +588,7 @@ static void lar_plain_step(struct mge *m, const char *s, size_t len, size_t skip
 	if (!digits(&p, end, &k, &k_len) || !text_starts(p, (size_t)(end - p), sep) ||
 	    !ms_value(p + strlen(sep), (size_t)(end - p) - strlen(sep), &ns, &is_nan) || is_nan) {
 		unreadable_line(m, "iteration", s, len);
-		return;
+		return true;
 	}
 	lar_step(m);
 	if (!num_int(k, k_len, &i) || i != (int64_t)m->run->nr_steps) {
@@ -550,12 +600,13 @@ static void lar_plain_step(struct mge *m, const char *s, size_t len, size_t skip
 	st = profile_add_step(m->run, k, k_len);
 	st->total_ns = ns;
 	m->step_sum_ns += ns;
+	return true;
 }
 
 /* "=== going to run ..." in its four forms. */
-static void lar_going(struct mge *m, const char *s, size_t len)
+static bool lar_going(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	const char *p = s + strlen("=== going to run "), *end = s + len, *k, *n;
+	const char *p = s + strlen(kind->prefix), *end = s + len, *k, *n;
 	size_t k_len, n_len;
 	const char *vars = text_find(p, (size_t)(end - p), "output vars: ");
 	int64_t nr;
@@ -565,7 +616,7 @@ static void lar_going(struct mge *m, const char *s, size_t len)
 		p += 6;
 		if (!digits(&p, end, &k, &k_len)) {
 			unreadable_line(m, "test start", s, len);
-			return;
+			return true;
 		}
 		lar_test_start(m);
 		set_title(m, k, k_len);
@@ -575,7 +626,7 @@ static void lar_going(struct mge *m, const char *s, size_t len)
 			if (digits(&p, end, &n, &n_len) && num_int(n, n_len, &nr))
 				m->announced = nr;
 		}
-		return;
+		return true;
 	}
 	if (text_starts(p, (size_t)(end - p), "input for ") || text_starts(p, (size_t)(end - p), "for ")) {
 		/* "input for 10 times"; "for 10 times; output vars: ..." */
@@ -589,12 +640,163 @@ static void lar_going(struct mge *m, const char *s, size_t len)
 		meta(m, "load_and_run", "testcases", n, n_len);
 	} else {
 		unreadable_line(m, "test start", s, len);
-		return;
+		return true;
 	}
 	if (vars) {
 		vars += strlen("output vars: ");
 		meta(m, "load_and_run", "output vars", vars, (size_t)(end - vars));
 	}
+	return true;
+}
+
+/* "run testcase: 0" (the v1.7 tool, behind a log prefix). */
+static bool lar_testcase(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+{
+	const char *p = skip_blanks(s + strlen(kind->prefix), s + len), *k;
+	size_t k_len;
+
+	lar_test_start(m);
+	if (digits(&p, s + len, &k, &k_len))
+		set_title(m, k, k_len);
+	return true;
+}
+
+/* "=== total time: 2376.339ms" */
+static bool lar_total(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+{
+	size_t skip = strlen(kind->prefix);
+	int64_t ns;
+	bool is_nan;
+
+	if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
+		unreadable_line(m, "total time", s, len);
+		return true;
+	}
+	if (m->phase == PH_ANALYZE)
+		next_run(m);
+	use_run(m, false);
+	meta_ms(m, "load_and_run", "total time", ns);
+	return true;
+}
+
+/* "avg time: 12.1ms" (benchmark mode), "average time = 12.1 ms": the
+ * run's last line. */
+static bool lar_avg(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+{
+	size_t skip = strlen(kind->prefix);
+	int64_t ns;
+	bool is_nan;
+
+	if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
+		unreadable_line(m, "average time", s, len);
+		return true;
+	}
+	if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
+		next_run(m);
+	use_run(m, false);
+	meta_ms(m, "load_and_run", "avg", ns);
+	m->phase = PH_DONE;
+	return true;
+}
+
+/* "profile option:" of fitting mode: the option code is the next line,
+ * then its average time, which ends the run; the iterations before belong
+ * to it. */
+static bool lar_options(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+{
+	(void)s, (void)len, (void)kind;
+	if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
+		next_run(m);
+	use_run(m, false);
+	m->want_options = true;
+	return true;
+}
+
+/* load_and_run's lines, known by how they start (after any log prefix);
+ * lnav keeps a format's lines as data the same way. */
+static const struct lar_kind lar_kinds[] = {
+	{ "iter ", lar_iter, NULL, NULL },
+	{ "=== finished test #", lar_finished, NULL, NULL },
+	{ "=== finished run #", lar_plain_step, ": time=", NULL },
+	{ "run iter ", lar_plain_step, " time ", NULL },
+	{ "=== going to run ", lar_going, NULL, NULL },
+	{ "run testcase:", lar_testcase, NULL, NULL },
+	{ "load model:", lar_time_meta, "load model", NULL },
+	{ "=== prepare:", lar_time_meta, "prepare", ";" },
+	{ "config model time ", lar_time_meta, "config model", NULL },
+	{ "warmup ", lar_warmup, NULL, NULL },
+	{ "warm up ", lar_warmup, NULL, NULL },
+	{ "=== total time:", lar_total, NULL, NULL },
+	{ "avg time:", lar_avg, NULL, NULL },
+	{ "average time = ", lar_avg, NULL, NULL },
+	{ "profile option:", lar_options, NULL, NULL },
+};
+
+/* "mgb load-and-run: using MegBrain 8.4.1(0) and MegDNN 9.3.0"; the newest
+ * tool prints "megbrain/lite/load_and_run:" on a line of its own before
+ * "using MegBrain ...". */
+static bool lar_version(struct mge *m, const char *s, size_t len)
+{
+	const char *p = s;
+	size_t n = len;
+
+	if (text_starts(p, n, "mgb load-and-run: ")) {
+		p += 18;
+		n -= 18;
+	}
+	if (n > 15 && !strncasecmp(p, "using megbrain ", 15)) {
+		/* the newest tool's banner line came just before */
+		if (!m->banner_before)
+			lar_process(m, false);
+		m->banner_before = false;
+		lar_pre(m);
+		meta(m, "load_and_run", "version", p + 6, n - 6);
+		return true;
+	}
+	if (text_eq(s, len, "megbrain/lite/load_and_run:")) {
+		lar_process(m, false);
+		lar_pre(m);
+		m->banner_before = true;
+		return true;
+	}
+	return false;
+}
+
+/* What a shell or the C++ runtime prints when a process dies. */
+static const char *const death_lines[] = {
+	"Trap", "Trace/breakpoint trap", "Aborted", "Killed", "Segmentation fault",
+	"Illegal instruction", "Bus error", "Floating point exception",
+};
+
+/* The line that says the process died: "Trap", "Segmentation fault (core
+ * dumped)", "terminate called after throwing an instance of ...".  Only
+ * while a run is unfinished; elsewhere it is prose. */
+static bool lar_death(struct mge *m, const char *s, size_t len)
+{
+	size_t n = len;
+	bool dead = text_starts(s, len, "terminate called ");
+
+	if (text_ends(s, n, " (core dumped)"))
+		n -= strlen(" (core dumped)");
+	for (size_t i = 0; i < ARRAY_SIZE(death_lines) && !dead; i++)
+		dead = text_eq(s, n, death_lines[i]);
+	if (!dead || !lar_unfinished(m))
+		return false;
+	lar_abort(m, s, len, false);
+	return true;
+}
+
+/* An error mgb_log printed into an unfinished run ("[21 10:02:11
+ * @:512][ERR] ..."): the first goes to the Info pane, where it says why a
+ * run that did not finish died. */
+static bool lar_error(struct mge *m, const char *s, size_t len)
+{
+	if (!lar_unfinished(m))
+		return false;
+	if (!m->has_error)
+		meta(m, "load_and_run", "error", s, len);
+	m->has_error = true;
+	return true;
 }
 
 /* One line of load_and_run output, or false. */
@@ -605,112 +807,10 @@ static bool lar_line(struct mge *m, const char *s, size_t len)
 		meta(m, "load_and_run", "options", s, len);
 		return true;
 	}
-	if (text_starts(s, len, "iter ") && len > 5 && s[5] >= '0' && s[5] <= '9')
-		return lar_iter(m, s, len);
-	if (text_starts(s, len, "=== finished test #")) {
-		lar_finished(m, s, len);
-		return true;
-	}
-	if (text_starts(s, len, "=== finished run #")) {
-		lar_plain_step(m, s, len, strlen("=== finished run #"), ": time=");
-		return true;
-	}
-	if (text_starts(s, len, "run iter ")) {
-		lar_plain_step(m, s, len, strlen("run iter "), " time ");
-		return true;
-	}
-	if (text_starts(s, len, "=== going to run ")) {
-		lar_going(m, s, len);
-		return true;
-	}
-	if (text_starts(s, len, "run testcase:")) {
-		const char *p = skip_blanks(s + 13, s + len), *k;
-		size_t k_len;
-
-		lar_test_start(m);
-		if (digits(&p, s + len, &k, &k_len))
-			set_title(m, k, k_len);
-		return true;
-	}
-	if (text_starts(s, len, "load model:")) {
-		lar_time_meta(m, s, len, 11, NULL, "load model");
-		return true;
-	}
-	if (text_starts(s, len, "=== prepare:")) {
-		lar_time_meta(m, s, len, 12, ";", "prepare");
-		return true;
-	}
-	if (text_starts(s, len, "config model time ")) {
-		lar_time_meta(m, s, len, 18, NULL, "config model");
-		return true;
-	}
-	if ((text_starts(s, len, "warmup ") && len > 7 && s[7] >= '0' && s[7] <= '9') ||
-	    (text_starts(s, len, "warm up ") && len > 8 && s[8] >= '0' && s[8] <= '9')) {
-		lar_warmup(m, s, len, s[4] == ' ' ? 8 : 7);
-		return true;
-	}
-	if (text_starts(s, len, "=== total time:")) {
-		int64_t ns;
-		bool is_nan;
-
-		if (!ms_value(s + 15, len - 15, &ns, &is_nan) || is_nan) {
-			unreadable_line(m, "total time", s, len);
-			return true;
-		}
-		if (m->phase == PH_ANALYZE)
-			next_run(m);
-		use_run(m, false);
-		meta_ms(m, "load_and_run", "total time", ns);
-		return true;
-	}
-	if (text_starts(s, len, "avg time:") || text_starts(s, len, "average time = ")) {
-		size_t skip = text_starts(s, len, "avg time:") ? 9 : 15;
-		int64_t ns;
-		bool is_nan;
-
-		if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
-			unreadable_line(m, "average time", s, len);
-			return true;
-		}
-		if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
-			next_run(m);
-		use_run(m, false);
-		meta_ms(m, "load_and_run", "avg", ns);
-		m->phase = PH_DONE;
-		return true;
-	}
-	if (text_starts(s, len, "profile option:")) {
-		/* fitting mode: the option code is the next line, then its
-		 * average time, which ends the run; the iterations before
-		 * belong to it */
-		if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
-			next_run(m);
-		use_run(m, false);
-		m->want_options = true;
-		return true;
-	}
-	{
-		/* "mgb load-and-run: using MegBrain 8.4.1(0) and MegDNN 9.3.0";
-		 * the newest tool prints "megbrain/lite/load_and_run:" on a line
-		 * of its own before "using MegBrain ..." */
-		const char *p = s;
-		size_t n = len;
-
-		if (text_starts(p, n, "mgb load-and-run: ")) {
-			p += 18;
-			n -= 18;
-		}
-		if (n > 15 && !strncasecmp(p, "using megbrain ", 15)) {
-			lar_pre(m);
-			meta(m, "load_and_run", "version", p + 6, n - 6);
-			return true;
-		}
-		if (text_eq(s, len, "megbrain/lite/load_and_run:")) {
-			lar_pre(m);
-			return true;
-		}
-	}
-	return false;
+	for (size_t i = 0; i < ARRAY_SIZE(lar_kinds); i++)
+		if (text_starts(s, len, lar_kinds[i].prefix))
+			return lar_kinds[i].read(m, s, len, &lar_kinds[i]);
+	return lar_version(m, s, len);
 }
 
 /* profile_analyze ------------------------------------------------------ */
@@ -827,7 +927,7 @@ static bool is_na(const char *s, size_t n)
 static struct node *find_op(struct profile *p, const struct pa_row *r)
 {
 	for (struct node *n = p->root->child; n; n = n->next) {
-		const struct attr *id = attr_find(n->attrs, "id");
+		const struct attr *id = attr_find(n->attrs, MGE_ATTR_ID);
 
 		if (n->kind != NODE_OP)
 			continue;
@@ -868,7 +968,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 		n->min_ns = n->max_ns = r->time_ns;
 	}
 	if (r->type.len)
-		attr_set_str(p, &n->attrs, "type", r->type.s, r->type.len);
+		attr_set_str(p, &n->attrs, MGE_ATTR_TYPE, r->type.s, r->type.len);
 	if (r->count.len) {
 		int64_t c;
 
@@ -876,7 +976,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 			attr_set_int(p, &n->attrs, "nr_oprs", c);
 	}
 	if (r->id.len)
-		attr_set_str(p, &n->attrs, "id", r->id.s, r->id.len);
+		attr_set_str(p, &n->attrs, MGE_ATTR_ID, r->id.s, r->id.len);
 	/* shares and rates of a host table are of host time: they would
 	 * read as device figures in these columns */
 	if (!is_host) {
@@ -888,15 +988,15 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 			attr_set_double(p, &n->attrs, "time_pct", r->time_pct);
 	}
 	if (r->has_flops)
-		attr_set_double(p, &n->attrs, "flops", r->flops);
+		attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS, r->flops);
 	if (r->has_flops_per_s && !is_host)
-		attr_set_double(p, &n->attrs, "flops_per_s", r->flops_per_s);
+		attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS_PER_S, r->flops_per_s);
 	if (r->has_memory)
-		attr_set_int(p, &n->attrs, "memory_bytes", r->memory);
+		attr_set_int(p, &n->attrs, MGE_ATTR_MEMORY, r->memory);
 	if (r->has_bandwidth && !is_host)
-		attr_set_double(p, &n->attrs, "bandwidth_bytes_per_s", r->bandwidth);
-	set_shapes(p, n, "input_shapes", &r->in_shapes);
-	set_shapes(p, n, "output_shapes", &r->out_shapes);
+		attr_set_double(p, &n->attrs, MGE_ATTR_BANDWIDTH, r->bandwidth);
+	set_shapes(p, n, MGE_ATTR_IN_SHAPES, &r->in_shapes);
+	set_shapes(p, n, MGE_ATTR_OUT_SHAPES, &r->out_shapes);
 	return n;
 }
 
@@ -986,96 +1086,119 @@ static void shapes_from_lines(struct strbuf *out, const char *const *l, const si
 
 #define MAX_CELL_LINES 256
 
+/* "#0" / "0.000383" / "3.2%": the row's rank, time and share. */
+static bool grid_time(struct pa_row *r, const struct strbuf *b)
+{
+	const char *l[3];
+	size_t n[3], nr = cell_lines(b, l, n, 3);
+
+	if (nr < 2 || l[0][0] != '#' || !num_time_ns(l[1], n[1], 9, &r->time_ns) || r->time_ns < 0)
+		return false;
+	if (nr == 3)
+		r->has_time_pct = num_pct(l[2], n[2], &r->time_pct) && isfinite(r->time_pct);
+	return true;
+}
+
+/* "0.00123" / "45.6%": the running sum and its share. */
+static void grid_cumulative(struct pa_row *r, const struct strbuf *b)
+{
+	const char *l[2];
+	size_t n[2], nr = cell_lines(b, l, n, 2);
+
+	if (nr >= 1)
+		r->has_cum = num_time_ns(l[0], n[0], 9, &r->cum_ns) && r->cum_ns >= 0;
+	if (nr >= 2)
+		r->has_cum_pct = num_pct(l[1], n[1], &r->cum_pct) && isfinite(r->cum_pct);
+}
+
+/*
+ * Operator info: name, type, id, each wrapped at 30 characters
+ * (textwrap.wrap) with the rest of it on lines that start "-  ".  XXX:
+ * textwrap breaks at blanks too and drops the blank; names with spaces
+ * come back without it, and nothing in the table says where it was.
+ */
+static void grid_info(struct pa_row *r, const struct strbuf *b)
+{
+	const char *l[MAX_CELL_LINES];
+	size_t n[MAX_CELL_LINES], nr = cell_lines(b, l, n, MAX_CELL_LINES), nv = 0;
+	struct strbuf *val[3] = { &r->name, &r->type, &r->id };
+
+	for (size_t i = 0; i < nr; i++) {
+		if (nv && text_starts(l[i], n[i], "-  ")) {
+			if (nv <= 3)
+				strbuf_add(val[nv - 1], l[i] + 3, n[i] - 3);
+			continue;
+		}
+		nv++;
+		if (nv <= 3)
+			strbuf_add(val[nv - 1], l[i], n[i]);
+	}
+	/* --aggregate-by type: type, number of operators, "N/A" */
+	if (nv == 3 && text_eq(r->id.s, r->id.len, "N/A")) {
+		int64_t cnt;
+
+		if (num_int(r->type.s, r->type.len, &cnt)) {
+			strbuf_reset(&r->count);
+			strbuf_add(&r->count, r->type.s, r->type.len);
+			strbuf_reset(&r->type);
+			strbuf_add(&r->type, r->name.s, r->name.len);
+		}
+		strbuf_reset(&r->id);
+	}
+}
+
+/* One cell of a grid row by its column's ROLE; false when it does not
+ * read as that column's values. */
+static bool grid_cell(struct pa_row *r, enum role role, const struct strbuf *b)
+{
+	const char *l[MAX_CELL_LINES];
+	size_t n[MAX_CELL_LINES];
+	int64_t bytes = 0;
+	bool ok = true;
+
+	switch (role) {
+	case R_TIME:
+		return grid_time(r, b);
+	case R_CUM:
+		grid_cumulative(r, b);
+		break;
+	case R_INFO:
+		grid_info(r, b);
+		break;
+	case R_COMP:
+		ok = unit_value(b, "FLO", &r->flops, NULL, &r->has_flops);
+		break;
+	case R_FLOPS:
+		ok = unit_value(b, "FLOPS", &r->flops_per_s, NULL, &r->has_flops_per_s);
+		break;
+	case R_MEM:
+		ok = unit_value(b, NULL, NULL, &r->memory, &r->has_memory);
+		break;
+	case R_BW:
+		ok = unit_value(b, NULL, NULL, &bytes, &r->has_bandwidth);
+		r->bandwidth = (double)bytes;
+		break;
+	case R_IN:
+	case R_OUT:
+		shapes_from_lines(role == R_IN ? &r->in_shapes : &r->out_shapes, l, n,
+				  cell_lines(b, l, n, MAX_CELL_LINES));
+		break;
+	default:
+		break;
+	}
+	return ok;
+}
+
 /* The grid row in t->cell becomes an operator. */
 static void grid_row(struct mge *m)
 {
 	struct table *t = &m->t;
 	struct pa_row r;
-	const char *l[MAX_CELL_LINES];
-	size_t n[MAX_CELL_LINES], nr;
-	bool ok = true, present;
-	int64_t bytes = 0;
+	bool ok = true;
 
 	memset(&r, 0, sizeof(r));
-	for (size_t c = 0; c < t->nr_cols && ok; c++) {
-		const struct strbuf *b = &t->cell[c];
-
-		switch (t->role[c]) {
-		case R_TIME:
-			/* "#0" / "0.000383" / "3.2%" */
-			nr = cell_lines(b, l, n, 3);
-			ok = nr >= 2 && l[0][0] == '#' && num_time_ns(l[1], n[1], 9, &r.time_ns) &&
-			     r.time_ns >= 0;
-			if (ok && nr == 3)
-				r.has_time_pct = num_pct(l[2], n[2], &r.time_pct) && isfinite(r.time_pct);
-			break;
-		case R_CUM:
-			nr = cell_lines(b, l, n, 2);
-			if (nr >= 1)
-				r.has_cum = num_time_ns(l[0], n[0], 9, &r.cum_ns) && r.cum_ns >= 0;
-			if (nr >= 2)
-				r.has_cum_pct = num_pct(l[1], n[1], &r.cum_pct) && isfinite(r.cum_pct);
-			break;
-		case R_INFO: {
-			/* values wrapped at 30 characters (textwrap.wrap), the
-			 * rest of each on lines that start "-  ".  XXX: textwrap
-			 * breaks at blanks too and drops the blank; names with
-			 * spaces come back without it, and nothing in the table
-			 * says where it was */
-			struct strbuf *val[3] = { &r.name, &r.type, &r.id };
-			size_t nv = 0;
-
-			nr = cell_lines(b, l, n, MAX_CELL_LINES);
-			for (size_t i = 0; i < nr; i++) {
-				if (nv && text_starts(l[i], n[i], "-  ")) {
-					if (nv <= 3)
-						strbuf_add(val[nv - 1], l[i] + 3, n[i] - 3);
-					continue;
-				}
-				nv++;
-				if (nv <= 3)
-					strbuf_add(val[nv - 1], l[i], n[i]);
-			}
-			/* --aggregate-by type: type, number of operators, "N/A" */
-			if (nv == 3 && text_eq(r.id.s, r.id.len, "N/A")) {
-				int64_t cnt;
-
-				if (num_int(r.type.s, r.type.len, &cnt)) {
-					strbuf_reset(&r.count);
-					strbuf_add(&r.count, r.type.s, r.type.len);
-					strbuf_reset(&r.type);
-					strbuf_add(&r.type, r.name.s, r.name.len);
-				}
-				strbuf_reset(&r.id);
-			}
-			break;
-		}
-		case R_COMP:
-			ok = unit_value(b, "FLO", &r.flops, NULL, &present);
-			r.has_flops = present;
-			break;
-		case R_FLOPS:
-			ok = unit_value(b, "FLOPS", &r.flops_per_s, NULL, &present);
-			r.has_flops_per_s = present;
-			break;
-		case R_MEM:
-			ok = unit_value(b, NULL, NULL, &r.memory, &present);
-			r.has_memory = present;
-			break;
-		case R_BW:
-			ok = unit_value(b, NULL, NULL, &bytes, &present);
-			r.bandwidth = (double)bytes;
-			r.has_bandwidth = present;
-			break;
-		case R_IN:
-		case R_OUT:
-			nr = cell_lines(b, l, n, MAX_CELL_LINES);
-			shapes_from_lines(t->role[c] == R_IN ? &r.in_shapes : &r.out_shapes, l, n, nr);
-			break;
-		default:
-			break;
-		}
-	}
+	for (size_t c = 0; c < t->nr_cols && ok; c++)
+		ok = grid_cell(&r, t->role[c], &t->cell[c]);
 	if (ok) {
 		pa_add(m, &r, t->is_host);
 		t->nr_rows++;
@@ -1177,105 +1300,77 @@ static enum role header_role(const char *s, size_t n)
 	return R_NONE;
 }
 
-/* A line of a fancy_grid table, or its first line.  False when the line
- * is no part of a table (the caller reads it as anything else). */
-static bool grid_line(struct mge *m, const char *s, size_t len)
+/* A rule between two rows ("├─┼─┤") or under the last ("╘═╧═╛"): the
+ * lines gathered since the last rule are one row. */
+static void grid_rule(struct mge *m, bool is_bottom)
 {
 	struct table *t = &m->t;
-	struct field f[MAX_COLS + 1];
-	size_t nr;
 
-	if (text_starts(s, len, BOX_TOP)) {
-		if (t->kind != T_NONE)
-			table_end(m, false);
-		t->kind = T_GRID;
-		t->line = m->in->lineno;
-		return true;
+	if (t->in_row && !t->row_bad) {
+		grid_row(m);
+	} else if (t->in_row) {
+		struct pos at = { t->row_line, 1 };
+
+		diag_warn(m->d, &at, "misaligned profile_analyze rows, skipped",
+			  "row does not fit the table's %zu columns", t->nr_cols);
 	}
-	if (t->kind != T_GRID && t->kind != T_SKIP) {
-		/* a header without the border above it */
-		if (!text_starts(s, len, BOX_V) || !text_find(s, len, " self time"))
-			return false;
-		if (t->kind != T_NONE)
+	for (size_t c = 0; c < t->nr_cols; c++)
+		strbuf_reset(&t->cell[c]);
+	t->in_row = t->row_bad = false;
+	t->row_lines = 0;
+	if (is_bottom) {
+		if (!t->nr_rows)
 			table_end(m, false);
-		t->kind = T_GRID;
-		t->line = m->in->lineno;
-	}
-	if (t->kind == T_SKIP) {
-		if (text_starts(s, len, BOX_V) || text_starts(s, len, BOX_HEAD) ||
-		    text_starts(s, len, BOX_MID))
-			return true;
-		if (text_starts(s, len, BOX_BOTTOM)) {
+		else
 			table_reset(t);
-			return true;
-		}
-		table_reset(t);
-		return false;
 	}
-	if (text_starts(s, len, BOX_HEAD))
-		return true;
-	if (text_starts(s, len, BOX_MID) || text_starts(s, len, BOX_BOTTOM)) {
-		if (t->in_row && !t->row_bad)
-			grid_row(m);
-		else if (t->in_row) {
-			struct pos at = { t->row_line, 1 };
+}
 
-			diag_warn(m->d, &at, "misaligned profile_analyze rows, skipped",
-				  "row does not fit the table's %zu columns", t->nr_cols);
-		}
-		for (size_t c = 0; c < t->nr_cols; c++)
-			strbuf_reset(&t->cell[c]);
-		t->in_row = t->row_bad = false;
-		t->row_lines = 0;
-		if (text_starts(s, len, BOX_BOTTOM)) {
-			if (!t->nr_rows)
-				table_end(m, false);
-			else
-				table_reset(t);
-		}
-		return true;
-	}
-	nr = grid_cells(s, len, f, ARRAY_SIZE(f));
-	if (!nr) {
-		table_end(m, false);
-		return false;
-	}
-	if (!t->has_header) {
-		bool has_time = false;
+/* The header's NR cells F: each column's role.  A grid without a time
+ * column is some other tool's, and skipped. */
+static void grid_header(struct mge *m, const struct field *f, size_t nr)
+{
+	struct table *t = &m->t;
+	bool has_time = false;
 
-		if (nr > MAX_COLS) {
-			t->kind = T_SKIP;
-			return true;
-		}
-		t->nr_cols = nr;
-		for (size_t c = 0; c < nr; c++) {
-			t->role[c] = (uint8_t)header_role(f[c].s, f[c].len);
-			has_time |= t->role[c] == R_TIME;
-			if (t->role[c] == R_TIME)
-				t->is_host = text_starts(f[c].s, f[c].len, "host");
-		}
-		if (!has_time) {
-			t->kind = T_SKIP;	/* some other tool's grid */
-			return true;
-		}
-		t->has_header = true;
-		pa_table_run(m, t->is_host);
-		return true;
+	if (nr > MAX_COLS) {
+		t->kind = T_SKIP;
+		return;
 	}
+	t->nr_cols = nr;
+	for (size_t c = 0; c < nr; c++) {
+		t->role[c] = (uint8_t)header_role(f[c].s, f[c].len);
+		has_time |= t->role[c] == R_TIME;
+		if (t->role[c] == R_TIME)
+			t->is_host = text_starts(f[c].s, f[c].len, "host");
+	}
+	if (!has_time) {
+		t->kind = T_SKIP;
+		return;
+	}
+	t->has_header = true;
+	pa_table_run(m, t->is_host);
+}
+
+/* One line of a row's NR cells F, added to what the row has so far. */
+static void grid_row_line(struct mge *m, const struct field *f, size_t nr)
+{
+	struct table *t = &m->t;
+
 	if (!t->in_row) {
 		t->in_row = true;
 		t->row_line = m->in->lineno;
 	}
 	if (nr != t->nr_cols) {
 		t->row_bad = true;
-		return true;
+		return;
 	}
 	for (size_t c = 0; c < nr; c++) {
 		struct strbuf *b = &t->cell[c];
 
 		if (b->len + f[c].len > MAX_CELL_BYTES) {
 			t->row_bad = true;
-			return true;
+			return;
 		}
 		/* one line of the cell a line, empty ones too: they keep
 		 * the places of the lines after them */
@@ -1284,6 +1379,57 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 		strbuf_add(b, f[c].s, f[c].len);
 	}
 	t->row_lines++;
+}
+
+/* A line of a table we skip: true while it goes on. */
+static bool grid_skip(struct mge *m, const char *s, size_t len)
+{
+	if (text_starts(s, len, BOX_V) || text_starts(s, len, BOX_HEAD) ||
+	    text_starts(s, len, BOX_MID))
+		return true;
+	table_reset(&m->t);
+	return text_starts(s, len, BOX_BOTTOM);
+}
+
+/* A line of a fancy_grid table, or its first line.  False when the line
+ * is no part of a table (the caller reads it as anything else). */
+static bool grid_line(struct mge *m, const char *s, size_t len)
+{
+	struct table *t = &m->t;
+	struct field f[MAX_COLS + 1];
+	size_t nr;
+	/* the top border, or a header without the border above it */
+	bool starts = text_starts(s, len, BOX_TOP) ||
+		      (t->kind != T_GRID && t->kind != T_SKIP && text_starts(s, len, BOX_V) &&
+		       text_find(s, len, " self time"));
+
+	if (starts) {
+		if (t->kind != T_NONE)
+			table_end(m, false);
+		t->kind = T_GRID;
+		t->line = m->in->lineno;
+		if (text_starts(s, len, BOX_TOP))
+			return true;
+	}
+	if (t->kind == T_SKIP)
+		return grid_skip(m, s, len);
+	if (t->kind != T_GRID)
+		return false;
+	if (text_starts(s, len, BOX_HEAD))
+		return true;
+	if (text_starts(s, len, BOX_MID) || text_starts(s, len, BOX_BOTTOM)) {
+		grid_rule(m, text_starts(s, len, BOX_BOTTOM));
+		return true;
+	}
+	nr = grid_cells(s, len, f, ARRAY_SIZE(f));
+	if (!nr) {
+		table_end(m, false);
+		return false;
+	}
+	if (!t->has_header)
+		grid_header(m, f, nr);
+	else
+		grid_row_line(m, f, nr);
 	return true;
 }
 
@@ -1337,99 +1483,113 @@ static bool org_scaled(const char *s, size_t n, double scale, double *out, bool 
 	return true;
 }
 
+/* A row whose "#" cell is empty goes on with the row above: a multi-line
+ * cell (strides under a shape). */
+static void org_continuation(struct mge *m, const struct field *f)
+{
+	struct table *t = &m->t;
+
+	for (size_t c = 0; c < t->nr_cols && t->last; c++) {
+		const char *key = t->role[c] == R_IN ? MGE_ATTR_IN_SHAPES :
+				  t->role[c] == R_OUT ? MGE_ATTR_OUT_SHAPES : NULL;
+		const struct attr *a;
+		struct strbuf b;
+
+		if (!key || !f[c].len)
+			continue;
+		memset(&b, 0, sizeof(b));
+		a = attr_find(t->last->attrs, key);
+		if (a && a->type == ATTR_STRING)
+			strbuf_add(&b, a->v.s, strlen(a->v.s));
+		shapes_from_org(&b, f[c].s, f[c].len);
+		set_shapes(m->run, t->last, key, &b);
+		strbuf_release(&b);
+	}
+}
+
+/* "memory (MB)", "bandwidth (MiB/s)": scaled by 2^20. */
+static bool org_mib(struct pa_row *r, enum role role, const char *s, size_t n)
+{
+	bool present;
+	double d;
+
+	if (!org_scaled(s, n, 1024.0 * 1024.0, &d, &present) || (present && d >= 9.2e18))
+		return false;
+	if (present && role == R_MIB) {
+		r->memory = llround(d);
+		r->has_memory = true;
+	} else if (present) {
+		r->bandwidth = d;
+		r->has_bandwidth = true;
+	}
+	return true;
+}
+
+/* One cell S[0..N) of an org row by its column's ROLE; false when it does
+ * not read as that column's values. */
+static bool org_cell(struct pa_row *r, enum role role, const char *s, size_t n)
+{
+	double d = 0;
+
+	switch (role) {
+	case R_SECS:
+		return num_time_ns(s, n, 9, &r->time_ns) && r->time_ns >= 0;
+	case R_RATIO:
+		r->has_time_pct = num_pct(s, n, &r->time_pct) && isfinite(r->time_pct);
+		return true;
+	case R_CUM_SECS:
+		r->has_cum = num_time_ns(s, n, 9, &r->cum_ns) && r->cum_ns >= 0;
+		return true;
+	case R_CUM_RATIO:
+		r->has_cum_pct = num_double(s, n, &d) && isfinite(d);
+		r->cum_pct = d * 100;
+		return true;
+	case R_NAME:
+		strbuf_add(&r->name, s, n);
+		return true;
+	case R_TYPE:
+		strbuf_add(&r->type, s, n);
+		return true;
+	case R_ID:
+		if (!is_na(s, n))
+			strbuf_add(&r->id, s, n);
+		return true;
+	case R_COUNT:
+		strbuf_add(&r->count, s, n);
+		return true;
+	case R_MFLO:
+		return org_scaled(s, n, 1e6, &r->flops, &r->has_flops);
+	case R_MFLOPS:
+		return org_scaled(s, n, 1e6, &r->flops_per_s, &r->has_flops_per_s);
+	case R_MIB:
+	case R_MIBS:
+		return org_mib(r, role, s, n);
+	case R_IN:
+		shapes_from_org(&r->in_shapes, s, n);
+		return true;
+	case R_OUT:
+		shapes_from_org(&r->out_shapes, s, n);
+		return true;
+	default:
+		return true;
+	}
+}
+
 static void org_row(struct mge *m, const struct field *f)
 {
 	struct table *t = &m->t;
 	struct pa_row r;
-	bool ok = true, present, cont = false;
-	double d;
+	bool ok = true;
 
+	for (size_t c = 0; c < t->nr_cols; c++) {
+		if (t->role[c] == R_NR && !f[c].len) {
+			org_continuation(m, f);
+			return;
+		}
+	}
 	memset(&r, 0, sizeof(r));
-	for (size_t c = 0; c < t->nr_cols; c++)
-		if (t->role[c] == R_NR && !f[c].len)
-			cont = true;
-	if (cont) {
-		/* a multi-line cell (strides under a shape) went on here */
-		for (size_t c = 0; c < t->nr_cols && t->last; c++) {
-			const char *key = t->role[c] == R_IN ? "input_shapes" :
-					  t->role[c] == R_OUT ? "output_shapes" : NULL;
-			const struct attr *a;
-			struct strbuf b;
-
-			if (!key || !f[c].len)
-				continue;
-			memset(&b, 0, sizeof(b));
-			a = attr_find(t->last->attrs, key);
-			if (a && a->type == ATTR_STRING)
-				strbuf_add(&b, a->v.s, strlen(a->v.s));
-			shapes_from_org(&b, f[c].s, f[c].len);
-			set_shapes(m->run, t->last, key, &b);
-			strbuf_release(&b);
-		}
-		return;
-	}
-	for (size_t c = 0; c < t->nr_cols && ok; c++) {
-		const char *s = f[c].s;
-		size_t n = f[c].len;
-
-		switch (t->role[c]) {
-		case R_SECS:
-			ok = num_time_ns(s, n, 9, &r.time_ns) && r.time_ns >= 0;
-			break;
-		case R_RATIO:
-			r.has_time_pct = num_pct(s, n, &r.time_pct) && isfinite(r.time_pct);
-			break;
-		case R_CUM_SECS:
-			r.has_cum = num_time_ns(s, n, 9, &r.cum_ns) && r.cum_ns >= 0;
-			break;
-		case R_CUM_RATIO:
-			r.has_cum_pct = num_double(s, n, &d) && isfinite(d);
-			r.cum_pct = d * 100;
-			break;
-		case R_NAME:
-			strbuf_add(&r.name, s, n);
-			break;
-		case R_TYPE:
-			strbuf_add(&r.type, s, n);
-			break;
-		case R_ID:
-			if (!is_na(s, n))
-				strbuf_add(&r.id, s, n);
-			break;
-		case R_COUNT:
-			strbuf_add(&r.count, s, n);
-			break;
-		case R_MFLO:
-			ok = org_scaled(s, n, 1e6, &r.flops, &present);
-			r.has_flops = present;
-			break;
-		case R_MFLOPS:
-			ok = org_scaled(s, n, 1e6, &r.flops_per_s, &present);
-			r.has_flops_per_s = present;
-			break;
-		case R_MIB:
-		case R_MIBS:
-			ok = org_scaled(s, n, 1024.0 * 1024.0, &d, &present);
-			if (present && d >= 9.2e18)
-				ok = false;
-			if (ok && present && t->role[c] == R_MIB) {
-				r.memory = llround(d);
-				r.has_memory = true;
-			} else if (ok && present) {
-				r.bandwidth = d;
-				r.has_bandwidth = true;
-			}
-			break;
-		case R_IN:
-			shapes_from_org(&r.in_shapes, s, n);
-			break;
-		case R_OUT:
-			shapes_from_org(&r.out_shapes, s, n);
-			break;
-		default:
-			break;
-		}
-	}
+	for (size_t c = 0; c < t->nr_cols && ok; c++)
+		ok = org_cell(&r, t->role[c], f[c].s, f[c].len);
 	/* aggregated by type: the type names the row */
 	if (ok && !r.name.len && r.type.len)
 		strbuf_add(&r.name, r.type.s, r.type.len);
@@ -1518,7 +1678,7 @@ static bool command_line(struct mge *m, const char *s, size_t len)
 	nr = text_split1(s, len, f, 2);
 	if (!nr)
 		return false;
-	if (f[0].len >= 12 && !memcmp(f[0].s + f[0].len - 12, "load_and_run", 12)) {
+	if (text_ends(f[0].s, f[0].len, "load_and_run")) {
 		strbuf_reset(&m->lar_cmd);
 		strbuf_add(&m->lar_cmd, s, len);
 		return true;
@@ -1531,26 +1691,27 @@ static bool command_line(struct mge *m, const char *s, size_t len)
 	return false;
 }
 
-/* Whether a line holds bytes no text has: NUL and control characters
- * other than tab, CR, ESC. */
-static bool is_binary(const char *s, size_t len)
+/* Whether a line says an error: its mgb_log prefix PRE[0..PRE_LEN) has
+ * the level "[ERR]" ("[ERROR]", "[FATAL]"), or the text S[0..N) starts
+ * "error:". */
+static bool is_error(const char *pre, size_t pre_len, const char *s, size_t n)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 && c != '\t' && c != '\r' && c != 0x1b)
+	for (size_t i = 0; i + 4 <= pre_len; i++)
+		if (pre[i] == '[' && (!strncasecmp(pre + i + 1, "err", 3) ||
+				      (i + 6 <= pre_len && !strncasecmp(pre + i + 1, "fatal", 5))))
 			return true;
-	}
-	return false;
+	return n >= 6 && !strncasecmp(s, "error:", 6);
 }
 
 static void text_line(struct mge *m, char *line, size_t len)
 {
-	const char *s;
+	const char *s, *prefix;
 	size_t n, pre;
 	bool has_prefix;
 
-	if (is_binary(line, len)) {
+	/* text_is_binary(): a NUL, or a line that is mostly control bytes
+	 * (ESC of colour codes, tab and CR are text) */
+	if (text_is_binary(line, len)) {
 		struct pos at = here(m, 0);
 
 		if (m->t.kind != T_NONE)
@@ -1559,7 +1720,7 @@ static void text_line(struct mge *m, char *line, size_t len)
 		return;
 	}
 	n = text_strip_ansi(line, len);
-	s = text_trim(line, &n);
+	s = prefix = text_trim(line, &n);
 	pre = text_log_prefix(s, n);
 	has_prefix = pre > 0;
 	s += pre;
@@ -1577,6 +1738,8 @@ static void text_line(struct mge *m, char *line, size_t len)
 	if (!n)
 		return;
 	if (lar_line(m, s, n) || pa_summary(m, s, n))
+		return;
+	if (lar_death(m, s, n) || (is_error(prefix, pre, s, n) && lar_error(m, s, n)))
 		return;
 	if (command_line(m, s, n))
 		return;
@@ -1606,6 +1769,8 @@ static int megengine_text_parse(struct profile *p, struct input *in, struct diag
 		text_line(&m, line, len);
 	if (m.t.kind != T_NONE)
 		table_end(&m, true);
+	if (lar_unfinished(&m) && !m.run->nr_steps)
+		lar_abort(&m, NULL, 0, true);
 	end_run(&m);
 	if (input_failed(in, d)) {
 		rc = -1;
@@ -1652,708 +1817,7 @@ const struct parser megengine_text_parser = {
 	.name = "megengine",
 	.family = "megengine",
 	.summary = "MegEngine load_and_run output and profile_analyze tables (text)",
+	.anywhere = true,
 	.probe = megengine_text_probe,
 	.parse = megengine_text_parse,
-};
-
-/* ------------------------------------------------------------------ */
-/* --profile JSON                                                       */
-
-struct opr {
-	const char *id;			/* interned JSON key */
-	const char *name, *type;	/* interned; NULL until read */
-	int64_t device_ns, host_ns;	/* max over comp nodes / threads */
-	double computation;
-	int64_t memory;
-	char *in_shapes, *out_shapes;	/* heap, "{1,3} {3}" */
-	int64_t seq;			/* place in comp_seq, -1 = none */
-	uint32_t order;			/* first seen */
-	bool has_device, has_host, has_computation, has_memory, in_graph;
-};
-
-struct mjson {
-	struct profile *p;
-	struct diag *d;
-	struct json j;
-	struct opr *oprs;
-	size_t nr, alloc;
-	uint32_t *index;		/* open addressing on the id pointer */
-	size_t index_cap;		/* a power of two, or 0 */
-	const char *comp_nodes[16];	/* distinct comp node names seen */
-	size_t nr_comp_nodes;
-	bool more_comp_nodes;
-	bool has_profiler;
-	bool has_operators;		/* graph_exec's "operator" read whole */
-	int64_t seq;
-};
-
-/* The record of operator ID (the key just read), created if new. */
-static struct opr *opr_of(struct mjson *mj, const char *s, size_t n)
-{
-	const char *id = profile_intern(mj->p, s, n);
-	size_t mask, i;
-
-	if (mj->nr * 2 >= mj->index_cap) {
-		size_t cap = mj->index_cap ? mj->index_cap * 2 : 64;
-		uint32_t *idx = xmalloc(cap * sizeof(*idx));
-
-		for (i = 0; i < cap; i++)
-			idx[i] = UINT32_MAX;
-		for (size_t k = 0; k < mj->nr; k++) {
-			size_t h = hash_ptr(mj->oprs[k].id) & (cap - 1);
-
-			while (idx[h] != UINT32_MAX)
-				h = (h + 1) & (cap - 1);
-			idx[h] = (uint32_t)k;
-		}
-		free(mj->index);
-		mj->index = idx;
-		mj->index_cap = cap;
-	}
-	mask = mj->index_cap - 1;
-	for (i = hash_ptr(id) & mask; mj->index[i] != UINT32_MAX; i = (i + 1) & mask)
-		if (mj->oprs[mj->index[i]].id == id)
-			return &mj->oprs[mj->index[i]];
-	GROW(mj->oprs, mj->alloc, mj->nr + 1);
-	mj->index[i] = (uint32_t)mj->nr;
-	memset(&mj->oprs[mj->nr], 0, sizeof(mj->oprs[mj->nr]));
-	mj->oprs[mj->nr].id = id;
-	mj->oprs[mj->nr].seq = -1;
-	mj->oprs[mj->nr].order = (uint32_t)mj->nr;
-	return &mj->oprs[mj->nr++];
-}
-
-#define ODD_VALUES "unexpected values in the profile JSON, skipped"
-
-static void odd_value(struct mjson *mj, const char *what)
-{
-	struct pos at = json_pos(&mj->j);
-
-	diag_warn(mj->d, &at, ODD_VALUES, "unexpected value for %s, skipped", what);
-}
-
-/* Skip the rest of the value whose first token T was just read. */
-static enum json_tok skip(struct mjson *mj, enum json_tok t)
-{
-	return json_skip(&mj->j, t);
-}
-
-static bool tok_failed(enum json_tok t)
-{
-	return t == JSON_ERROR || t == JSON_EOF;
-}
-
-/* Read the next value, which should open a container (OPEN).  True when
- * it does; else *T is what the caller returns: the error, or the last
- * token of the odd value WHAT, warned about and skipped. */
-static bool expect_open(struct mjson *mj, enum json_tok open, const char *what, enum json_tok *t)
-{
-	*t = json_next(&mj->j);
-	if (*t == open)
-		return true;
-	if (!tok_failed(*t)) {
-		odd_value(mj, what);
-		*t = skip(mj, *t);
-	}
-	return false;
-}
-
-/* {"start": s, "kern": k, "end": e} in seconds: E - S in ns, or -1. */
-static enum json_tok read_interval(struct mjson *mj, int64_t *ns)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-	int64_t start = 0, end = 0;
-	bool has_start = false, has_end = false, bad = false;
-
-	*ns = -1;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		bool is_start = json_is(j, "start"), is_end = json_is(j, "end");
-
-		t = json_next(j);
-		if (tok_failed(t))
-			return t;
-		if ((is_start || is_end) && t == JSON_NUMBER) {
-			int64_t v;
-
-			if (!num_scaled(j->s, j->len, 9, &v))
-				bad = true;
-			else if (is_start)
-				start = v, has_start = true;
-			else
-				end = v, has_end = true;
-		} else if (is_start || is_end) {
-			bad = true;
-		}
-		t = skip(mj, t);
-		if (tok_failed(t))
-			return t;
-	}
-	if (t != JSON_OBJ_END)
-		return t;
-	if (bad || !has_start || !has_end || end < start) {
-		struct pos at = json_pos(j);
-
-		diag_warn(mj->d, &at, "operator times without a valid start and end, skipped",
-			  "operator time without a valid start and end");
-		return t;
-	}
-	*ns = end - start;
-	return t;
-}
-
-static void note_comp_node(struct mjson *mj, const char *name)
-{
-	for (size_t i = 0; i < mj->nr_comp_nodes; i++)
-		if (mj->comp_nodes[i] == name)
-			return;
-	if (mj->nr_comp_nodes < ARRAY_SIZE(mj->comp_nodes))
-		mj->comp_nodes[mj->nr_comp_nodes++] = name;
-	else
-		mj->more_comp_nodes = true;
-}
-
-/* "device" / "host": {opr id: {comp node or thread: interval}}. */
-static enum json_tok read_times(struct mjson *mj, bool is_device)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_OBJ_BEGIN, is_device ? "'device'" : "'host'", &t))
-		return t;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
-
-		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's times", &t)) {
-			if (tok_failed(t))
-				return t;
-			continue;
-		}
-		while ((t = json_next_key(j)) == JSON_KEY) {
-			const char *where = is_device ? profile_intern(mj->p, j->s, j->len) : NULL;
-			int64_t ns;
-
-			if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's times", &t)) {
-				if (tok_failed(t))
-					return t;
-				continue;
-			}
-			t = read_interval(mj, &ns);
-			if (t != JSON_OBJ_END)
-				return t;
-			if (ns < 0)
-				continue;
-			if (where)
-				note_comp_node(mj, where);
-			/* the operator's time is its longest comp node's */
-			if (is_device && (!mj->oprs[idx].has_device || ns > mj->oprs[idx].device_ns)) {
-				mj->oprs[idx].device_ns = ns;
-				mj->oprs[idx].has_device = true;
-			} else if (!is_device && (!mj->oprs[idx].has_host || ns > mj->oprs[idx].host_ns)) {
-				mj->oprs[idx].host_ns = ns;
-				mj->oprs[idx].has_host = true;
-			}
-		}
-		if (t != JSON_OBJ_END)
-			return t;
-	}
-	return t;
-}
-
-/* An array of shapes [[1,3,224,224], [64,3,7,7]] as text, one entry per
- * shape in *PARTS (heap strings, "{1,3,224,224}"); null entries (in_layouts
- * of contiguous inputs) are NULL. */
-static enum json_tok read_shape_list(struct mjson *mj, char ***parts, size_t *nr, const char *what)
-{
-	struct json *j = &mj->j;
-	enum json_tok t = json_next(j);
-	size_t alloc = 0;
-
-	*parts = NULL;
-	*nr = 0;
-	if (t != JSON_ARR_BEGIN) {
-		if (tok_failed(t))
-			return t;
-		if (t != JSON_NULL)
-			odd_value(mj, what);
-		return skip(mj, t);
-	}
-	while ((t = json_next(j)) != JSON_ARR_END) {
-		struct strbuf b;
-		bool bad = false;
-
-		if (tok_failed(t))
-			return t;
-		GROW(*parts, alloc, *nr + 1);
-		(*parts)[*nr] = NULL;
-		if (t == JSON_NULL) {
-			(*nr)++;
-			continue;
-		}
-		if (t != JSON_ARR_BEGIN) {
-			odd_value(mj, what);
-			t = skip(mj, t);
-			if (tok_failed(t))
-				return t;
-			continue;
-		}
-		memset(&b, 0, sizeof(b));
-		strbuf_addch(&b, '{');
-		while ((t = json_next(j)) != JSON_ARR_END) {
-			if (tok_failed(t)) {
-				strbuf_release(&b);
-				return t;
-			}
-			if (t != JSON_NUMBER) {
-				bad = true;
-				t = skip(mj, t);
-				if (tok_failed(t)) {
-					strbuf_release(&b);
-					return t;
-				}
-				continue;
-			}
-			if (b.len > 1)
-				strbuf_addch(&b, ',');
-			strbuf_add(&b, j->s, j->len);
-		}
-		strbuf_addch(&b, '}');
-		if (bad)
-			odd_value(mj, what);
-		(*parts)[(*nr)++] = b.s;
-	}
-	return t;
-}
-
-static void free_parts(char **parts, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		free(parts[i]);
-	free(parts);
-}
-
-/* Join shapes (and the strides of non-contiguous ones, "-[...]"). */
-static char *join_shapes(char **shapes, size_t nr, char **strides, size_t nr_strides)
-{
-	struct strbuf b;
-
-	memset(&b, 0, sizeof(b));
-	for (size_t i = 0; i < nr; i++) {
-		if (!shapes[i])
-			continue;
-		if (b.len)
-			strbuf_addch(&b, ' ');
-		strbuf_add(&b, shapes[i], strlen(shapes[i]));
-		if (i < nr_strides && strides[i]) {
-			/* "{a,b}" -> "-[a,b]" as profile_analyze prints it */
-			strbuf_add(&b, "-[", 2);
-			strbuf_add(&b, strides[i] + 1, strlen(strides[i]) - 2);
-			strbuf_addch(&b, ']');
-		}
-	}
-	return b.s;
-}
-
-/* "opr_footprint": {opr id: {"computation", "memory", "in_shapes", ...}}. */
-static enum json_tok read_footprints(struct mjson *mj)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_OBJ_BEGIN, "'opr_footprint'", &t))
-		return t;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
-		char **in = NULL, **out = NULL, **layouts = NULL;
-		size_t nr_in = 0, nr_out = 0, nr_layouts = 0;
-		struct opr *o;
-
-		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator's footprint", &t)) {
-			if (tok_failed(t))
-				return t;
-			continue;
-		}
-		while ((t = json_next_key(j)) == JSON_KEY) {
-			o = &mj->oprs[idx];
-			if (json_is(j, "computation") || json_is(j, "memory")) {
-				bool is_comp = json_is(j, "computation");
-				double v;
-
-				t = json_next(j);
-				if (tok_failed(t))
-					break;
-				if (t == JSON_NUMBER && num_double(j->s, j->len, &v) && isfinite(v) &&
-				    v >= 0 && (is_comp || v < 9.2e18)) {
-					if (is_comp) {
-						o->computation = v;
-						o->has_computation = true;
-					} else {
-						o->memory = llround(v);
-						o->has_memory = true;
-					}
-				} else if (t != JSON_NULL) {
-					odd_value(mj, is_comp ? "'computation'" : "'memory'");
-				}
-				t = skip(mj, t);
-			} else if (json_is(j, "in_shapes")) {
-				free_parts(in, nr_in);
-				t = read_shape_list(mj, &in, &nr_in, "'in_shapes'");
-			} else if (json_is(j, "out_shapes")) {
-				free_parts(out, nr_out);
-				t = read_shape_list(mj, &out, &nr_out, "'out_shapes'");
-			} else if (json_is(j, "in_layouts")) {
-				free_parts(layouts, nr_layouts);
-				t = read_shape_list(mj, &layouts, &nr_layouts, "'in_layouts'");
-			} else {
-				t = json_skip_value(j);
-			}
-			if (tok_failed(t))
-				break;
-		}
-		o = &mj->oprs[idx];
-		if (t == JSON_OBJ_END) {
-			free(o->in_shapes);
-			free(o->out_shapes);
-			o->in_shapes = join_shapes(in, nr_in, layouts, nr_layouts);
-			o->out_shapes = join_shapes(out, nr_out, NULL, 0);
-		}
-		free_parts(in, nr_in);
-		free_parts(out, nr_out);
-		free_parts(layouts, nr_layouts);
-		if (t != JSON_OBJ_END)
-			return t;
-	}
-	return t;
-}
-
-static enum json_tok read_profiler(struct mjson *mj)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_OBJ_BEGIN, "'profiler'", &t))
-		return t;
-	mj->has_profiler = true;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		if (json_is(j, "device"))
-			t = read_times(mj, true);
-		else if (json_is(j, "host"))
-			t = read_times(mj, false);
-		else if (json_is(j, "opr_footprint"))
-			t = read_footprints(mj);
-		else
-			t = json_skip_value(j);
-		if (tok_failed(t))
-			return t;
-	}
-	return t;
-}
-
-/* "operator": {opr id: {"name", "type", ...}}. */
-static enum json_tok read_operators(struct mjson *mj)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_OBJ_BEGIN, "'operator'", &t))
-		return t;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		size_t idx = (size_t)(opr_of(mj, j->s, j->len) - mj->oprs);
-
-		mj->oprs[idx].in_graph = true;
-		if (!expect_open(mj, JSON_OBJ_BEGIN, "an operator", &t)) {
-			if (tok_failed(t))
-				return t;
-			continue;
-		}
-		while ((t = json_next_key(j)) == JSON_KEY) {
-			bool is_name = json_is(j, "name"), is_type = json_is(j, "type");
-
-			if (!is_name && !is_type) {
-				t = json_skip_value(j);
-				if (tok_failed(t))
-					return t;
-				continue;
-			}
-			t = json_next(j);
-			if (tok_failed(t))
-				return t;
-			if (t == JSON_STRING) {
-				const char *s = profile_intern(mj->p, j->s, j->len);
-
-				if (is_name)
-					mj->oprs[idx].name = s;
-				else
-					mj->oprs[idx].type = s;
-			} else {
-				odd_value(mj, is_name ? "an operator's 'name'" : "an operator's 'type'");
-				t = skip(mj, t);
-				if (tok_failed(t))
-					return t;
-			}
-		}
-		if (t != JSON_OBJ_END)
-			return t;
-	}
-	return t;
-}
-
-static enum json_tok read_comp_seq(struct mjson *mj)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_ARR_BEGIN, "'comp_seq'", &t))
-		return t;
-	while ((t = json_next(j)) != JSON_ARR_END) {
-		if (tok_failed(t))
-			return t;
-		if (t == JSON_STRING || t == JSON_NUMBER) {
-			struct opr *o = opr_of(mj, j->s, j->len);
-
-			if (o->seq < 0)
-				o->seq = mj->seq++;
-			continue;
-		}
-		odd_value(mj, "'comp_seq'");
-		t = skip(mj, t);
-		if (tok_failed(t))
-			return t;
-	}
-	return t;
-}
-
-static enum json_tok read_graph_exec(struct mjson *mj)
-{
-	struct json *j = &mj->j;
-	enum json_tok t;
-
-	if (!expect_open(mj, JSON_OBJ_BEGIN, "'graph_exec'", &t))
-		return t;
-	while ((t = json_next_key(j)) == JSON_KEY) {
-		if (json_is(j, "operator")) {
-			t = read_operators(mj);
-			mj->has_operators |= t == JSON_OBJ_END;
-		}
-		else if (json_is(j, "comp_seq"))
-			t = read_comp_seq(mj);
-		else
-			t = json_skip_value(j);	/* var, mem_chunk: not shown */
-		if (tok_failed(t))
-			return t;
-	}
-	return t;
-}
-
-static int cmp_exec_order(const void *a, const void *b)
-{
-	const struct opr *x = *(const struct opr *const *)a, *y = *(const struct opr *const *)b;
-
-	/* comp_seq order first, then the rest as they came */
-	if ((x->seq < 0) != (y->seq < 0))
-		return x->seq < 0 ? 1 : -1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static void build_json_model(struct mjson *mj)
-{
-	struct profile *p = mj->p;
-	struct opr **v = xmalloc((mj->nr ? mj->nr : 1) * sizeof(*v));
-	size_t nr = 0, untimed = 0, unnamed = 0;
-	int64_t dev_total = 0, host_total = 0;
-	bool any_dev = false, any_host = false;
-	char num[64];
-
-	for (size_t i = 0; i < mj->nr; i++) {
-		struct opr *o = &mj->oprs[i];
-
-		if (!o->has_device && !o->has_host) {
-			untimed += o->in_graph;
-			continue;
-		}
-		v[nr++] = o;
-	}
-	if (nr > 1)
-		qsort(v, nr, sizeof(*v), cmp_exec_order);
-	for (size_t i = 0; i < nr; i++) {
-		struct opr *o = v[i];
-		const char *type = o->type ? o->type : profile_intern(p, "(unknown type)", 14);
-		struct node *g = node_child(p, p->root, NODE_GROUP, type);
-		struct node *n;
-
-		if (!o->in_graph)
-			unnamed++;
-		n = node_new_interned(p, g, NODE_OP, o->name ? o->name : o->id);
-		n->flags |= NODE_DISTINCT;
-		n->calls = 1;
-		if (o->has_device) {
-			n->device_self_ns = n->device_total_ns = o->device_ns;
-			n->min_ns = n->max_ns = o->device_ns;
-			g->device_total_ns += o->device_ns;
-			dev_total += o->device_ns;
-			any_dev = true;
-		}
-		if (o->has_host) {
-			n->host_self_ns = n->host_total_ns = o->host_ns;
-			g->host_total_ns += o->host_ns;
-			host_total += o->host_ns;
-			any_host = true;
-		}
-		if (o->type)
-			attr_set_str(p, &n->attrs, "type", o->type, strlen(o->type));
-		attr_set_str(p, &n->attrs, "id", o->id, strlen(o->id));
-		if (o->has_computation) {
-			attr_set_double(p, &n->attrs, "flops", o->computation);
-			if (o->has_device && o->device_ns > 0)
-				attr_set_double(p, &n->attrs, "flops_per_s",
-						o->computation / ((double)o->device_ns / 1e9));
-		}
-		if (o->has_memory) {
-			attr_set_int(p, &n->attrs, "memory_bytes", o->memory);
-			if (o->has_device && o->device_ns > 0)
-				attr_set_double(p, &n->attrs, "bandwidth_bytes_per_s",
-						(double)o->memory / ((double)o->device_ns / 1e9));
-		}
-		if (o->in_shapes && *o->in_shapes)
-			attr_set_str(p, &n->attrs, "input_shapes", o->in_shapes, strlen(o->in_shapes));
-		if (o->out_shapes && *o->out_shapes)
-			attr_set_str(p, &n->attrs, "output_shapes", o->out_shapes,
-				     strlen(o->out_shapes));
-	}
-	free(v);
-	snprintf(num, sizeof(num), "%zu", nr);
-	profile_meta(p, "profiler", "operators", num);
-	if (any_dev) {
-		fmt_ms(num, sizeof(num), dev_total);
-		profile_meta(p, "profiler", "total device time", num);
-	}
-	if (any_host) {
-		fmt_ms(num, sizeof(num), host_total);
-		profile_meta(p, "profiler", "total host time", num);
-	}
-	if (mj->nr_comp_nodes) {
-		struct strbuf b;
-
-		memset(&b, 0, sizeof(b));
-		for (size_t i = 0; i < mj->nr_comp_nodes; i++) {
-			if (i)
-				strbuf_add(&b, ", ", 2);
-			strbuf_add(&b, mj->comp_nodes[i], strlen(mj->comp_nodes[i]));
-		}
-		if (mj->more_comp_nodes)
-			strbuf_add(&b, ", ...", 5);
-		profile_meta(p, "profiler", "comp nodes", b.s);
-		strbuf_release(&b);
-	}
-	if (untimed) {
-		snprintf(num, sizeof(num), "%zu", untimed);
-		profile_meta(p, "profiler", "operators without times", num);
-	}
-	/* without graph_exec's operators (a cut file) every operator is
-	 * named by its id, and that is no news */
-	if (unnamed && mj->has_operators) {
-		struct pos none = { 0, 0 };
-
-		diag_warn(mj->d, &none, "profiled operators missing from graph_exec, named by id",
-			  "%zu profiled operators are not in graph_exec; named by their id", unnamed);
-	}
-	if (!nr) {
-		struct pos none = { 0, 0 };
-
-		diag_warn(mj->d, &none, "profiles without operator times",
-			  "no operator has a device or host time");
-	}
-}
-
-static int megengine_json_parse(struct profile *p, struct input *in, struct diag *d)
-{
-	struct mjson mj;
-	enum json_tok t;
-	bool seen = false;
-	int rc = 0;
-
-	memset(&mj, 0, sizeof(mj));
-	mj.p = p;
-	mj.d = d;
-	json_init(&mj.j, in, d);
-	t = json_next(&mj.j);
-	if (t == JSON_OBJ_BEGIN) {
-		while ((t = json_next_key(&mj.j)) == JSON_KEY) {
-			if (json_is(&mj.j, "profiler")) {
-				seen = true;
-				t = read_profiler(&mj);
-			} else if (json_is(&mj.j, "graph_exec")) {
-				seen = true;
-				t = read_graph_exec(&mj);
-			} else {
-				t = json_skip_value(&mj.j);
-			}
-			if (tok_failed(t))
-				break;
-		}
-	} else if (!tok_failed(t)) {
-		struct pos at = json_pos(&mj.j);
-
-		diag_error(d, &at, "expected a JSON object at the top level");
-		rc = -1;
-	}
-	if (t == JSON_ERROR) {
-		rc = -1;
-	} else if (t == JSON_EOF && mj.j.truncated) {
-		struct pos at = json_pos(&mj.j);
-		size_t timed = 0;
-
-		for (size_t i = 0; i < mj.nr; i++)
-			timed += mj.oprs[i].has_device || mj.oprs[i].has_host;
-		diag_error(d, &at, "unexpected end of file inside the profile (truncated?); "
-			   "kept the %zu operators timed before it", timed);
-		if (!timed)
-			rc = -1;
-	} else if (rc == 0 && t == JSON_EOF && !mj.j.nr_docs && !seen) {
-		diag_error(d, NULL, "no JSON value in the file");
-		rc = -1;
-	} else if (rc == 0 && !mj.has_profiler) {
-		diag_error(d, NULL, "no 'profiler' object: not a MegEngine --profile JSON");
-		rc = -1;
-	}
-	if (rc == 0)
-		build_json_model(&mj);
-	for (size_t i = 0; i < mj.nr; i++) {
-		free(mj.oprs[i].in_shapes);
-		free(mj.oprs[i].out_shapes);
-	}
-	free(mj.oprs);
-	free(mj.index);
-	json_release(&mj.j);
-	return rc;
-}
-
-/* A JSON object with load_and_run's --profile members near the top. */
-static int megengine_json_probe(const char *head, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
-		i++;
-	if (i >= len || head[i] != '{')
-		return 0;
-	if (text_find(head, len, "\"traceEvents\""))
-		return 0;
-	if (text_find(head, len, "\"graph_exec\""))
-		return 85;
-	if (text_find(head, len, "\"profiler\"") &&
-	    (text_find(head, len, "\"opr_footprint\"") || text_find(head, len, "\"opr_internal_pf\"") ||
-	     text_find(head, len, "\"kern\"")))
-		return 85;
-	return 0;
-}
-
-const struct parser megengine_json_parser = {
-	.name = "megengine-json",
-	.family = "megengine",
-	.summary = "MegEngine load_and_run --profile JSON",
-	.probe = megengine_json_probe,
-	.parse = megengine_json_parse,
 };

@@ -1,0 +1,1 @@
+--print ops --format txt tests/golden/errors/bidi.json

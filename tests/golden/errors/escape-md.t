@@ -1,0 +1,1 @@
+--print ops --format md tests/golden/errors/hostile.json

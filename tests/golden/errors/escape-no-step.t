@@ -1,0 +1,1 @@
+--print steps --step 9 tests/golden/errors/hostile-steps.json

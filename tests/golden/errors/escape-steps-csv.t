@@ -1,0 +1,1 @@
+--print steps --format csv tests/golden/errors/hostile-steps.json

@@ -1,0 +1,1 @@
+--print steps --format md tests/golden/errors/hostile-steps.json

@@ -1,0 +1,1 @@
+--print steps tests/golden/errors/hostile-steps.json

@@ -1,0 +1,1 @@
+--print ops --format tsv tests/golden/errors/formula.json

@@ -1,0 +1,1 @@
+--print info --keep-going tests/golden/errors/truncated.json

@@ -1,0 +1,1 @@
+--print info --run 1 tests/golden/megengine/lar-aborted.txt

@@ -1,0 +1,1 @@
+--print steps --run 3 tests/golden/megengine/lar-aborted.txt

@@ -1,0 +1,1 @@
+--print ops --drill-re align8 tests/golden/paddle/omitted.txt

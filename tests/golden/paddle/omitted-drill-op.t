@@ -1,0 +1,1 @@
+--print kernels --drill-re ^matmul_v2$ tests/golden/paddle/omitted.txt

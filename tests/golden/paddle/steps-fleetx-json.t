@@ -1,0 +1,1 @@
+--print steps --format json tests/golden/paddle/fleetx-gpt.log

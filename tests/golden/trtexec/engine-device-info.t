@@ -1,0 +1,1 @@
+--print info tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/profile.json tests/golden/trtexec/device.metadata.json
