@@ -360,6 +360,38 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 	group_release(&w.ix);
 }
 
+const char *node_call_stack(const struct node *n)
+{
+	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = n->parent) {
+		const struct attr *a = attr_find(n->attrs, "call_stack");
+
+		if (a && a->type == ATTR_STRING)
+			return a->v.s;
+	}
+	return NULL;
+}
+
+static bool visit_op_stack(struct node *n, void *ctx)
+{
+	struct group_walk *w = ctx;
+	struct group_key k = { .name = n->name };
+
+	if (!node_is_op_row(n) || !wanted(w->scope, n))
+		return true;
+	k.group = node_call_stack(n);
+	add_op(group_row(w->out, &w->ix, &k, n), n);
+	return true;
+}
+
+void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct group_walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_op_stack, &w);
+	group_release(&w.ix);
+}
+
 static bool visit_step(struct node *n, void *ctx)
 {
 	bool *has = ctx;

@@ -76,6 +76,15 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
  * (Python's print of Input Dims; "[]" for an op without, as the plugin's
  * default).  Rows as agg_ops(), group = the shapes. */
 void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out);
+
+/* The Python call stack op N ran under (with_stack): its own or its
+ * nearest op ancestor's "call_stack" attribute -- frames innermost first,
+ * ';' between them, as old traces' "Call stack" -- or NULL. */
+const char *node_call_stack(const struct node *n);
+/* Ops by name and call stack (node_call_stack(); group = the stack, NULL
+ * for none): what torch-tb-profiler's "View call stack" lists.  Rows as
+ * agg_ops(). */
+void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out);
 /*
  * Kernels by name, launching op and launch configuration (grid, block,
  * registers per thread, shared memory; unknown counts as 0): the

@@ -23,6 +23,7 @@ static void kineto_release(struct kineto *k)
 	free(k->rts);
 	free(k->devs);
 	free(k->steps);
+	free(k->frames);
 	free(k->comm_ext);
 	free(k->unused);
 	for (int r = 0; r < NR_ROLES; r++)

@@ -28,7 +28,8 @@
  * device work joins its runtime call by correlation, runtime calls join
  * their op by External id, each thread's host events nest by interval
  * containment, a lone child of the same name folds into its op parent,
- * and fill_stats works out self and total times (node.py).  Device work
+ * and fill_stats works out self and total times (node.py); memory events
+ * find their op, and ops the Python frames they ran under.  Device work
  * no op claims hangs under one group beneath the root and is counted.  It
  * owns the per-thread lists and id maps, and frees them before it returns.
  *
@@ -120,6 +121,16 @@ struct raw_step {
 	uint32_t index;
 };
 
+/* A Python frame (python_function without a module id, with_stack in
+ * PyTorch 2.x): not a node; it gives the ops under it their call stack
+ * (kineto_link.c). */
+struct py_frame {
+	int64_t tid;
+	int64_t start, end;
+	const char *name;		/* interned */
+	uint32_t index;
+};
+
 struct pipe;
 struct unused;
 
@@ -139,6 +150,8 @@ struct kineto {
 	struct raw_step *steps;
 	size_t nr_steps, alloc_steps;
 	int64_t cpu_min, cpu_max;	/* host extent: the step of a trace without steps */
+	struct py_frame *frames;
+	size_t nr_frames, alloc_frames;
 
 	/* External ids of collectives (nccl:/gloo: ops): their kernels are
 	 * Communication, not Kernel.  Sorted after the parse. */

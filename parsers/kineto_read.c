@@ -3,7 +3,7 @@
  * Reading a Kineto trace: JSON to records, on two threads (kineto_int.h
  * says who owns what).  Events are typed by category as trace.py does;
  * only complete ("X") events count, python_function frames without a
- * module id are not nodes.
+ * module id are not nodes (they give ops their call stack).
  *
  * Memory: one compact record per kept event plus its node; the records are
  * freed when the tree is built.
@@ -153,7 +153,6 @@ static const struct {
 enum {
 	SLOT_NONE = ARRAY_SIZE(cats),	/* no "cat" */
 	SLOT_MEMORY,			/* "[memory]" instants, whatever their cat */
-	SLOT_PY_FRAME,			/* python_function frames, not modules */
 	SLOT_OTHER,			/* past NR_NEW_CATS names, or too long */
 	SLOT_NEW,			/* the first new name */
 	NR_SLOTS = SLOT_NEW + NR_NEW_CATS
@@ -925,10 +924,6 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 		return check_memory(k, e, at);
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
 		return NOT_USED;
-	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
-		e->slot = SLOT_PY_FRAME;	/* frames are not nodes (trace.py) */
-		return NOT_USED;
-	}
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
 		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
 		 * second step of it (FORMATS.md a.4), halving the average.
@@ -1164,6 +1159,21 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 		add_comms_args(k, e, h->node);
 }
 
+/* A Python frame: not a node (trace.py), but the call stack of the ops
+ * under it. */
+static void add_frame(struct kineto *k, const struct raw_event *e)
+{
+	struct py_frame *f;
+
+	GROW(k->frames, k->alloc_frames, k->nr_frames + 1);
+	f = &k->frames[k->nr_frames++];
+	f->tid = e->tid;
+	f->start = e->ts;
+	f->end = e->ts + e->dur;
+	f->name = e->name;
+	f->index = e->ordinal;
+}
+
 static void add_memory(struct kineto *k, const struct raw_event *e)
 {
 	struct mem_event *m = profile_add_mem_event(k->p);
@@ -1247,6 +1257,10 @@ static void take_event(struct kineto *k, struct raw_event *e)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
 	e->ts = us_to_ns(e->ts_us);
 	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
+		add_frame(k, e);
+		return;
+	}
 
 	type = type_of(e);
 	role = role_of(type, e->name, e->name_len);
@@ -1814,8 +1828,6 @@ static const char *slot_name(const struct unused *u, size_t slot)
 		return "no category";
 	case SLOT_MEMORY:
 		return "[memory]";
-	case SLOT_PY_FRAME:
-		return "python_function (not a module)";
 	case SLOT_OTHER:
 		return "other categories";
 	default:

@@ -133,8 +133,8 @@ static void test_unused_counted(void)
 	CHECK_STR(unused(&p, "ac2g (ph s)"), "1");
 	CHECK_STR(unused(&p, "ac2g (ph f)"), "1");
 	CHECK_STR(unused(&p, "cuda_sync (ph X)"), "1");
-	/* Frames are not used, modules are. */
-	CHECK_STR(unused(&p, "python_function (not a module) (ph X)"), "1");
+	/* Frames (call stacks) and modules are used. */
+	CHECK(!unused(&p, "python_function (not a module) (ph X)"));
 	CHECK(!unused(&p, "python_function (ph X)"));
 	/* [memory] instants, with cpu_instant_event (2.x) and without a
 	 * category (1.x), are memory events now. */
@@ -489,6 +489,70 @@ static void test_runtime_without_id(void)
 	profile_release(&p);
 }
 
+/*
+ * PyTorch 2.x's with_stack: python_function frames without a module id
+ * are not nodes, but give the ops that start inside them their stack,
+ * innermost first as old traces' "Call stack"; an op under another op
+ * with the same stack inherits it (node_call_stack()) instead of holding
+ * a copy; a module is not a frame; another thread's frames do not count.
+ */
+static void test_python_frames(void)
+{
+	struct profile p;
+	const struct node *lin, *mm, *relu1, *relu2, *lone;
+	struct agg a;
+
+#define PF(name, ts, dur, tid) \
+	"{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"" name "\", \"pid\": 1, " \
+	"\"tid\": " #tid ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"Python id\": 1}},"
+#define OP(name, ts, dur, tid) \
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid \
+	", \"ts\": " #ts ", \"dur\": " #dur "},"
+	CHECK_EQ(load_text(&p, "frames.json",
+			   "{\"traceEvents\": ["
+			   PF("main.py(10): <module>", 0, 1000, 1)
+			   PF("model.py(5): forward", 10, 500, 1)
+			   "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: M_0\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 15, \"dur\": 400, "
+			   "\"args\": {\"Python id\": 2, \"Python module id\": 7}},"
+			   OP("aten::linear", 20, 70, 1)
+			   OP("aten::mm", 30, 50, 1)
+			   PF("F.py(1): relu", 100, 100, 1)
+			   OP("aten::relu", 110, 80, 1)
+			   OP("aten::relu", 600, 100, 1)
+			   PF("other.py(2): g", 0, 2000, 2)
+			   OP("aten::lone", 3000, 10, 2)
+			   OP("aten::zeros", 10, 5, 3)
+			   "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}]}"),
+		 0);
+#undef PF
+#undef OP
+	lin = find_node(&p, "aten::linear");
+	mm = find_node(&p, "aten::mm");
+	relu1 = find_node(&p, "aten::relu");
+	relu2 = find_node(&p, "nn.Module: M_0")->next;	/* the call after the module */
+	lone = find_node(&p, "aten::lone");
+	CHECK(!find_node(&p, "model.py(5): forward"));
+	CHECK_STR(str_attr(lin, "call_stack"), "model.py(5): forward;main.py(10): <module>");
+	CHECK(!str_attr(mm, "call_stack"));
+	CHECK_STR(node_call_stack(mm), "model.py(5): forward;main.py(10): <module>");
+	CHECK(node_call_stack(mm) == node_call_stack(lin));
+	CHECK_STR(node_call_stack(relu1), "F.py(1): relu;model.py(5): forward;main.py(10): <module>");
+	CHECK(relu2 && !strcmp(relu2->name, "aten::relu") && relu2->start_ns == 600000);
+	CHECK_STR(node_call_stack(relu2), "main.py(10): <module>");
+	CHECK(!node_call_stack(lone));
+	CHECK(!node_call_stack(find_node(&p, "aten::zeros")));
+	CHECK(!unused(&p, "python_function (not a module) (ph X)"));
+
+	agg_op_stacks(&p, NULL, &a);
+	CHECK_EQ(a.nr, 6);
+	for (size_t i = 0; i < a.nr; i++)
+		if (!strcmp(a.rows[i].name, "aten::relu"))
+			CHECK(a.rows[i].calls == 1 && a.rows[i].group);
+	agg_release(&a);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -505,5 +569,6 @@ const struct test tests[] = {
 	{ "ops keep their input shapes and stack, modules their id", test_shapes_stack_module },
 	{ "runtime calls without an External id go to the first node without one",
 	  test_runtime_without_id },
+	{ "Python frames give the ops under them their call stack", test_python_frames },
 	{ 0 },
 };
