@@ -61,6 +61,7 @@
 	X(ZOOM_IN, "zoom-in", "Memory: zoom the chart and its tables in around the cursor") \
 	X(ZOOM_OUT, "zoom-out", "Memory: zoom the chart and its tables out") \
 	X(ZOOM_ALL, "zoom-all", "Memory: show the whole time again") \
+	X(CALL_STACK, "call-stack", "Operators: the Python call stacks the op ran under (with_stack)") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(REDRAW, "redraw", "Redraw the screen")
 

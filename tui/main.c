@@ -65,7 +65,8 @@ static void usage(FILE *out)
 	      "                        (smart case; a leading ! inverts)\n"
 	      "      --step NAME       only what ran in step NAME (as the profile names it)\n"
 	      "      --drill NAME      with --print kernels: the kernels op NAME launched;\n"
-	      "                        with --print ops: the ops that launched kernel NAME\n"
+	      "                        with --print ops: the ops that launched kernel NAME;\n"
+	      "                        with --print stacks: the call stacks of op NAME\n"
 	      "      --drill-re RE     the same for every name RE matches\n"
 	      "      --group G         group Operators by name and input shape (G: shape),\n"
 	      "                        Kernels by kernel, launching op and launch (G: op)\n"
@@ -441,10 +442,13 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 			       "--step %s cannot narrow them; all rows are shown", o->step);
 		fputc('\n', stderr);
 	}
-	if (o->drill || o->drill_re) {
+	if (o->drill && ops->drill_is_scope) {
+		scope.drill_name = o->drill;
+	} else if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
-			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
-					       "or --print ops (a kernel's ops)");
+			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
+					 "--print ops (a kernel's ops) or --print call-stacks (an op's "
+					 "call stacks)");
 			goto out_filters;
 		}
 		scope.drill_to = ops->print_drill;

@@ -174,6 +174,9 @@ struct pane_ops {
 	/* A pane without a tab that --print reaches by name (memory-events,
 	 * memory-curve). */
 	bool printable;
+	/* --print NAME --drill X: this pane of op X (scope.drill_name), not
+	 * a drill-down pane (the call stacks). */
+	bool drill_is_scope;
 	/* The --group value that gives this pane its other grouping (scope
 	 * .group holds it; toggle-view switches), or NULL. */
 	const char *group_by;

@@ -369,7 +369,9 @@ static void add_note(struct pane *pane)
 static void op_columns(struct pane *pane, bool by_shape)
 {
 	bool dev = pane->prof->has_device_time, host = any_host_time(&pane->agg);
-	static const char *const skip[] = { "input_shapes", NULL };
+	/* The call stack is K's pane (pane_stacks.c): too long for a
+	 * column, and only the outermost op of a 2.x stack holds it. */
+	static const char *const skip[] = { "input_shapes", "call_stack", NULL };
 
 	pane_add_column(pane, &col_name);
 	if (by_shape)
@@ -512,4 +514,22 @@ const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum 
 	if (first && (first->flags & NODE_DISTINCT))
 		scope->drill_node = first;
 	return &drill_pane_ops;
+}
+
+bool agg_open_stacks(const struct pane *pane, struct pane_request *req)
+{
+	const struct agg_row *r = pane->nr_view ? pane_row(pane, pane->cursor) : NULL;
+
+	if (!r)
+		return false;
+	req->open = &stacks_pane_ops;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	req->open_scope.drill_name = r->name;
+	if (r->first && (r->first->flags & NODE_DISTINCT))
+		req->open_scope.drill_node = r->first;
+	/* Rows by name and input shape: that shape's calls. */
+	if (pane->scope.group && !strcmp(pane->scope.group, "shape") && r->group)
+		req->open_scope.arg = r->group;
+	return true;
 }

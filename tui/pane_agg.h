@@ -39,4 +39,8 @@ void agg_kernel_op_release(struct pane *pane);
 const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
 				 struct pane_scope *scope);
 
+/* call-stack on an agg row of ops: ask the UI to open the call stacks of
+ * the cursor's op (of its input shapes, when PANE groups by them). */
+bool agg_open_stacks(const struct pane *pane, struct pane_request *req);
+
 #endif

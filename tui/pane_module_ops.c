@@ -53,6 +53,11 @@ static const struct pane_ops *mops_drill(const struct pane *pane, const void *ro
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
 
+static bool mops_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	return act == ACT_CALL_STACK && agg_open_stacks(pane, req);
+}
+
 static void mops_empty(const struct pane *pane, char *buf, size_t size)
 {
 	snprintf(buf, size, "no op ran under '%s'", pane->scope.drill_name ? pane->scope.drill_name
@@ -62,5 +67,5 @@ static void mops_empty(const struct pane *pane, char *buf, size_t size)
 const struct pane_ops module_ops_pane_ops = {
 	.id = PANE_MODULE_OPS, .follows_step = true,
 	.load = mops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.drill = mops_drill, .empty_text = mops_empty,
+	.drill = mops_drill, .handle = mops_handle, .empty_text = mops_empty,
 };

@@ -40,9 +40,12 @@ static const struct pane_ops *ops_drill(const struct pane *pane, const void *row
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
 
-/* toggle-view: by name, or by name and input shape. */
+/* toggle-view: by name, or by name and input shape; call-stack: the
+ * op's call stacks. */
 static bool ops_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
+	if (act == ACT_CALL_STACK)
+		return agg_open_stacks(pane, req);
 	if (act != ACT_TOGGLE_VIEW)
 		return false;
 	pane->scope.group = by_shape(pane) ? NULL : "shape";

@@ -32,6 +32,7 @@
 	X(MODULE_OPS, module_ops, "Module ops", 0, A) \
 	X(MEMORY_EVENTS, memory_events, "Memory events", 0, A) \
 	X(MEMORY_CURVE, memory_curve, "Memory curve", 0, A) \
+	X(STACKS, stacks, "Call stacks", 0, A) \
 	X(HELP, help, "Help", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument

@@ -706,6 +706,9 @@ static void act(struct ui *ui, enum action a)
 	case ACT_ZOOM_ALL:
 		say(ui, true, "this pane has no chart");
 		break;
+	case ACT_CALL_STACK:
+		say(ui, true, "call stacks are an op's: press it in Operators");
+		break;
 	case ACT_HELP:
 		open_help(ui);
 		break;
