@@ -249,6 +249,22 @@ static void add_precisions(const struct profile *p, struct ov_priv *op)
 			100.0 * (double)pr.v[k].ns / (double)pr.total;
 }
 
+/* A format's own summary of its run (trtexec's log: throughput, latency
+ * and GPU compute time statistics), as it states them. */
+static void add_perf_summary(const struct profile *p, struct ov_priv *op)
+{
+	bool any = false;
+
+	for (const struct meta *m = p->meta; m; m = m->next) {
+		if (strcmp(m->section, "performance summary"))
+			continue;
+		if (!any)
+			add(op, OV_SECTION, xstrdup("Performance summary (as the file states it)"), NULL);
+		any = true;
+		add(op, OV_LINE, xstrdup(m->key), xstrdup(m->value));
+	}
+}
+
 /* A recommendation's lines, cut at blanks near WIDTH. */
 static void add_advice(struct ov_priv *op, const char *text, bool is_plugin)
 {
@@ -394,6 +410,7 @@ static void ov_load(struct pane *pane)
 	if (p->nr_steps || p->has_device_time) {
 		add_gpus(p, op);
 		add_steps(p, op);
+		add_perf_summary(p, op);
 		add_precisions(p, op);
 		if (op->ov.nr_recs) {
 			add(op, OV_SECTION, xstrdup("Recommendations"), NULL);
