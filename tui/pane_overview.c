@@ -249,14 +249,21 @@ static void add_precisions(const struct profile *p, struct ov_priv *op)
 			100.0 * (double)pr.v[k].ns / (double)pr.total;
 }
 
-/* A format's own summary of its run (trtexec's log: throughput, latency
- * and GPU compute time statistics), as it states them. */
+/* A format's own summary of its run as it states it: trtexec's log's
+ * throughput, end-to-end latency and mean GPU compute time (Info has the
+ * rest: enqueue, H2D, D2H...). */
+static bool is_summary_key(const char *key)
+{
+	return !strcmp(key, "Throughput") || !strncmp(key, "Latency ", 8) ||
+	       !strcmp(key, "GPU Compute Time mean") || !strcmp(key, "GPU Compute Time median");
+}
+
 static void add_perf_summary(const struct profile *p, struct ov_priv *op)
 {
 	bool any = false;
 
 	for (const struct meta *m = p->meta; m; m = m->next) {
-		if (strcmp(m->section, "performance summary"))
+		if (strcmp(m->section, "performance summary") || !is_summary_key(m->key))
 			continue;
 		if (!any)
 			add(op, OV_SECTION, xstrdup("Performance summary (as the file states it)"), NULL);
