@@ -306,7 +306,8 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	out->nr = kept;
 	sort_devices = devices;
 	sort_nr_devices = nr_devices;
-	qsort(out->rows, out->nr, sizeof(*out->rows), cmp_stat);
+	if (out->nr > 1)	/* rows may be NULL */
+		qsort(out->rows, out->nr, sizeof(*out->rows), cmp_stat);
 	free(calls.names);
 	free(calls.counts);
 	free(ix.slots);

@@ -285,7 +285,8 @@ void module_view(const struct profile *p, struct module_view *out)
 			c.roots[nr_unique++] = c.roots[i];
 	}
 	sort_calls = &calls;
-	qsort(c.roots, nr_unique, sizeof(*c.roots), cmp_root);
+	if (nr_unique > 1)	/* roots may be NULL */
+		qsort(c.roots, nr_unique, sizeof(*c.roots), cmp_root);
 	for (size_t i = 0; i < nr_unique; i++)
 		add_rows(out, &calls, &st, c.roots[i]);
 	for (size_t i = 0; i < calls.nr; i++)

@@ -500,7 +500,8 @@ void overview_compute(const struct profile *p, struct overview *o)
 	node_walk(p->root, collect_kernel, &ks);
 	if (ks.all_ns > 0)
 		o->tc_used_ratio = ks.tc_ns / ks.all_ns;
-	qsort(ks.v, ks.nr, sizeof(*ks.v), cmp_start);
+	if (ks.nr > 1)	/* qsort() takes no NULL, even for 0 items */
+		qsort(ks.v, ks.nr, sizeof(*ks.v), cmp_start);
 	ids = xmalloc((ks.nr ? ks.nr : 1) * sizeof(*ids));
 	for (size_t i = 0; i < ks.nr; i++) {
 		size_t k;

@@ -117,7 +117,8 @@ static void st_load(struct pane *pane)
 		;
 	if (n == sp->agg.nr)
 		sp->agg.nr = 0;
-	qsort(sp->agg.rows, sp->agg.nr, sizeof(*sp->agg.rows), cmp_stack);
+	if (sp->agg.nr > 1)	/* rows may be NULL */
+		qsort(sp->agg.rows, sp->agg.nr, sizeof(*sp->agg.rows), cmp_stack);
 	for (size_t i = 0; i < sp->agg.nr; i++) {
 		const struct agg_row *r = &sp->agg.rows[i];
 		char title[64];
