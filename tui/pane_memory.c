@@ -297,11 +297,22 @@ static void refresh(struct pane *pane)
 {
 	struct mem_priv *mp = pane->priv;
 
+	char *sel = pane->nr_view ? xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor))) : NULL;
+
 	if (mp->cursor < mp->t0 || mp->cursor > mp->t1)
 		mp->cursor = mp->t0 + (mp->t1 - mp->t0) / 2;
+	/* The rows are remade: the view indexes the old ones. */
+	pane->nr_view = 0;
 	stat_rows(pane);
 	title(pane);
 	pane_rebuild(pane);
+	/* The cursor stays on its op when the new rows have it. */
+	for (size_t i = 0; sel && i < pane->nr_view; i++)
+		if (!strcmp(pane_row_name(pane, pane_row(pane, i)), sel)) {
+			pane->cursor = i;
+			break;
+		}
+	free(sel);
 }
 
 /* Show [T0, T1] (clipped to the events' span). */
