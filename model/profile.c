@@ -271,14 +271,12 @@ struct launch_index {
 	const struct launch *last;	/* kernels in a row often share one */
 };
 
+/* Keyed (siphash.h): the fields are the file's, and FNV-1a, used here
+ * before, has collisions one can construct, which no mixing after it
+ * would have undone. */
 static uint64_t launch_hash(const struct launch *l)
 {
-	const unsigned char *b = (const unsigned char *)l;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < sizeof(*l); i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return hash_u64(h);
+	return siphash13(&hash_key, l, sizeof(*l));
 }
 
 static void launch_index_free(struct launch_index *ix)
@@ -487,9 +485,16 @@ static bool number_node(struct node *n, void *ctx)
 void profile_finish(struct profile *p)
 {
 	struct finish_ctx f = { p, 0 };
+	bool device = p->has_device_time, timeline = p->has_timeline;
 
 	p->has_device_time = false;
 	p->has_timeline = false;
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
+	/* A summary states both of the trace it was made from; its rows
+	 * alone may not show them (device time only off the rows). */
+	if (p->is_summary) {
+		p->has_device_time = device;
+		p->has_timeline = timeline;
+	}
 }

@@ -87,6 +87,7 @@ enum {
 enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH };
 
 struct launch;
+struct rank_local;
 
 /* An extra attribute: input shapes, FLOPs, precision, tactic, grid... */
 struct attr {
@@ -223,6 +224,11 @@ struct profile {
 	size_t nr_mem_events, alloc_mem_events;
 	struct dist_info dist;
 	struct launch_index *launches;	/* profile_launch()'s interning */
+	/* A summary (parsers/summary.c) holds aggregated tables only: no call
+	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
+	 * are stored, in the arena; NULL: worked out from the tree. */
+	bool is_summary;
+	struct rank_local *rank_local;
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here and

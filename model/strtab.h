@@ -4,12 +4,19 @@
  * the owning arena, so equal names are equal pointers and compare with ==
  * (tig's get_path() cache).  The table itself (the hash index) is heap
  * memory freed by strtab_release(); the strings live as long as the arena.
+ *
+ * Names come from the profile, so the index is keyed (SipHash-1-3 under
+ * the process's random key, siphash.h): a file cannot choose names that
+ * all land in one probe run.  Should a run grow long anyway, the table
+ * draws a key of its own and rehashes (see strtab.c).
  */
 #ifndef MODEL_STRTAB_H
 #define MODEL_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "siphash.h"
 
 struct arena;
 
@@ -18,8 +25,14 @@ struct strtab {
 	const char **slots;	/* open addressing; NULL = empty */
 	uint32_t *hashes;	/* hash of each slot, to skip most strcmp()s */
 	size_t nr, alloc;	/* alloc is a power of two */
+	struct siphash_key key;
+	size_t nr_since_rekey;	/* interned since the key last changed */
+	/* Statistics, for the tests: what the hash is worth. */
+	uint64_t nr_probes;	/* slots strtab_intern() looked at */
+	uint32_t nr_rekeys;	/* new keys drawn after a long probe run */
 };
 
+/* An empty table whose strings go to A, keyed with hash_key. */
 void strtab_init(struct strtab *t, struct arena *a);
 void strtab_release(struct strtab *t);
 /* The one copy of the N bytes at S (NUL-terminated, may hold no NUL).  S is

@@ -3,23 +3,62 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
 void (*die_hook)(void);
 
+/* The load die() names.  Set before a load's threads start, and
+ * read-only to them; only *load_counter changes as they run. */
+static const char *load_path;
+static const uint64_t *load_counter;
+static uint64_t load_read_bytes, load_size_bytes;
+
+void die_set_load(const char *path, const uint64_t *read_bytes, uint64_t size_bytes)
+{
+	load_path = path;
+	load_counter = read_bytes;
+	load_read_bytes = 0;
+	load_size_bytes = size_bytes;
+}
+
+void die_load_done(uint64_t read_bytes)
+{
+	load_counter = NULL;
+	load_read_bytes = read_bytes;
+}
+
 void die(const char *fmt, ...)
 {
+	static int is_dying;
 	va_list ap;
 
+	/* Two threads out of memory at once: one message, one exit(). */
+	if (__atomic_exchange_n(&is_dying, 1, __ATOMIC_ACQ_REL))
+		for (;;)
+			pause();
 	if (die_hook)
 		die_hook();
-	fputs("proftui: fatal: ", stderr);
+	if (load_path)
+		fprintf(stderr, "%s: error: ", load_path);
+	else
+		fputs("proftui: fatal: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	if (load_path) {
+		uint64_t done = load_counter ? __atomic_load_n(load_counter, __ATOMIC_RELAXED)
+					     : load_read_bytes;
+
+		if (load_size_bytes)
+			fprintf(stderr, " after reading %llu of the file's %llu bytes",
+				(unsigned long long)done, (unsigned long long)load_size_bytes);
+		else
+			fprintf(stderr, " after reading %llu bytes of it", (unsigned long long)done);
+	}
 	fputc('\n', stderr);
-	exit(3);
+	exit(2);
 }
 
 void *xmalloc(size_t n)

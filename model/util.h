@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "siphash.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__)
@@ -20,19 +22,50 @@
 #define NORETURN
 #endif
 
-/* Print "proftui: fatal: MSG" to stderr and exit(3), after the hook. */
+/*
+ * A fatal error, which in practice is running out of memory: after the
+ * hook, print "FILE: error: MSG after reading N of the file's M bytes"
+ * (the load die_set_load() names; without one "proftui: fatal: MSG") and
+ * exit(2).  Exit 2, the status of bad input, because the only fatal
+ * error is a profile too large for the memory there is, and the message
+ * says which and how far its load got.  Safe to reach from any thread:
+ * the first one prints and exits, any other waits for that.
+ */
 NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Called by die() before it prints; tui/ sets it to end curses. */
 extern void (*die_hook)(void);
+/*
+ * The load die() names: the file PATH (kept, not copied) and the count of
+ * its bytes read so far, *READ_BYTES (NULL: none read yet), which the
+ * loader updates with __atomic_store_n() since die() may read it from
+ * another thread; SIZE_BYTES is the file's size, 0 if unknown.
+ * input_open() sets it; die_load_done() says the reading is over.
+ */
+void die_set_load(const char *path, const uint64_t *read_bytes, uint64_t size_bytes);
+/* The file is read, all READ_BYTES of it: die() keeps naming it (the
+ * model may yet be built from it) with that count. */
+void die_load_done(uint64_t read_bytes);
 
-/* A well-mixed hash of an integer key, or of a pointer (interned names
+/*
+ * A well-mixed hash of an integer key, or of a pointer (interned names
  * compare by pointer), for the open-addressed tables of the model, the
- * parsers and the panes. */
+ * parsers and the panes.  Keyed with the process's random hash_key: the
+ * unkeyed mix it replaces was a bijection anyone could invert, so a
+ * profile could list a million correlation ids that all fell in one probe
+ * run (issue 9).  The key goes in at both ends of the first multiply, so
+ * which keys share low bits cannot be worked out without it.  Not a
+ * cryptographic PRF (SipHash is; names use it), but two multiplies where
+ * SipHash would take five rounds, on a path taken per event.
+ */
 static inline uint64_t hash_u64(uint64_t x)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
+	x ^= hash_key.k0;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x += hash_key.k1;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
 	return x;
 }
 

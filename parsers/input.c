@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "gunzip.h"
 #include "input.h"
 
 /* Report progress every this many bytes read from disk. */
@@ -27,19 +27,31 @@ static void note_read(struct input *in, size_t n)
 {
 	uint64_t before = in->read_bytes;
 
-	in->read_bytes += n;
+	/* Atomic: die() may read it from another thread (util.h). */
+	__atomic_store_n(&in->read_bytes, before + n, __ATOMIC_RELAXED);
 	if (in->progress && before / PROGRESS_EVERY != in->read_bytes / PROGRESS_EVERY)
 		in->progress(in->progress_ctx, in->read_bytes, in->size_bytes);
 }
 
-/* Read raw bytes into DST; returns bytes read, 0 at end or on error.
- * *RAW counts them for the progress bar. */
-static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw)
+/*
+ * Why the reading side stopped early.  It is handed to the parser with the
+ * last bytes (under the reader's lock, see fill()), never written where
+ * the parser may be reading: whether a parser saw the error must not
+ * depend on how far ahead the reader thread had got.
+ */
+struct fault {
+	int error;		/* errno of a failed read */
+	const char *msg;	/* a bad or cut gzip stream */
+};
+
+/* Read raw bytes into DST; returns bytes read, 0 at end or on error
+ * (noted in *F).  *RAW counts them for the progress bar. */
+static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw, struct fault *f)
 {
 	ssize_t r = read_some(in->fd, dst, n);
 
 	if (r < 0) {
-		in->error = errno;
+		f->error = errno;
 		return 0;
 	}
 	*raw += (uint64_t)r;
@@ -48,18 +60,20 @@ static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw)
 
 /*
  * Produce up to SPACE plain (decompressed) bytes at DST: all of SPACE
- * unless the input ends first, which sets *EOF.  *RAW gets the bytes read
- * from the file.  Touches only the producing side of IN (fd, z, zin,
- * error, error_msg): with a reader thread, only that thread calls it.
+ * unless the input ends first, which sets *EOF (and *F if it ended on an
+ * error).  *RAW gets the bytes read from the file.  Touches only the
+ * producing side of IN (fd, z, zin): with a reader thread, only that
+ * thread calls it.
  */
-static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof)
+static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof,
+		      struct fault *f)
 {
-	z_stream *z = in->z;
-	size_t done = 0;
+	size_t done = 0, room = space;
+	char *out = dst;
 
 	if (!in->is_gzip) {
 		while (done < space) {
-			size_t r = read_raw(in, dst + done, space - done, raw);
+			size_t r = read_raw(in, dst + done, space - done, raw, f);
 
 			if (!r) {
 				*eof = true;
@@ -69,44 +83,42 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 		}
 		return done;
 	}
-	z->next_out = (unsigned char *)dst;
-	z->avail_out = (uInt)(space > UINT32_MAX ? UINT32_MAX : space);
-	while (z->avail_out) {
-		int rc;
+	while (room) {
+		const char *err = NULL;
+		enum gunzip_status st;
 
-		if (!z->avail_in) {
-			z->next_in = in->zin;
-			z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw);
-			if (!z->avail_in) {
-				if (!in->error)
-					in->error_msg = "truncated gzip data (the file ends mid-stream)";
+		if (!in->zin_avail) {
+			in->zin_next = in->zin;
+			in->zin_avail = read_raw(in, in->zin, sizeof(in->zin), raw, f);
+			if (!in->zin_avail) {
+				if (!f->error)
+					f->msg = "truncated gzip data (the file ends mid-stream)";
 				*eof = true;
 				break;
 			}
 		}
-		rc = inflate(z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END) {
+		st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		if (st == GUNZIP_MEMBER_END) {
 			/* Another gzip member may follow (gzip files can be
 			 * concatenated); anything else after the end is ignored. */
-			if (!z->avail_in) {
-				z->next_in = in->zin;
-				z->avail_in = (uInt)read_raw(in, in->zin, sizeof(in->zin), raw);
+			if (!in->zin_avail) {
+				in->zin_next = in->zin;
+				in->zin_avail = read_raw(in, in->zin, sizeof(in->zin), raw, f);
 			}
-			if (z->avail_in >= 2 && z->next_in[0] == 0x1f && z->next_in[1] == 0x8b) {
-				inflateReset(z);
+			if (in->zin_avail >= 2 && in->zin_next[0] == 0x1f && in->zin_next[1] == 0x8b) {
+				gunzip_reset(in->z);
 				continue;
 			}
 			*eof = true;
 			break;
 		}
-		if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			in->error_msg = z->msg ? z->msg : "corrupt gzip data";
+		if (st == GUNZIP_ERROR) {
+			f->msg = err;
 			*eof = true;
 			break;
 		}
 	}
-	done = (size_t)((char *)z->next_out - dst);
-	return done;
+	return (size_t)(out - dst);
 }
 
 /*
@@ -130,6 +142,7 @@ struct reader {
 	size_t head, tail, nr_full;	/* chunks [tail, head) are full */
 	size_t off;			/* bytes of ring[tail] already taken */
 	bool done;			/* the input ended: no chunk after these */
+	struct fault fault;		/* why, when it ended early; set with done */
 	bool stop;			/* input_close(): stop reading */
 };
 
@@ -140,6 +153,7 @@ static void *reader_main(void *arg)
 
 	for (;;) {
 		struct chunk *c;
+		struct fault f = { 0, NULL };
 		bool eof = false;
 
 		pthread_mutex_lock(&r->lock);
@@ -153,12 +167,13 @@ static void *reader_main(void *arg)
 		pthread_mutex_unlock(&r->lock);
 
 		c->raw = 0;
-		c->len = produce(in, c->data, CHUNK_BYTES, &c->raw, &eof);
+		c->len = produce(in, c->data, CHUNK_BYTES, &c->raw, &eof, &f);
 
 		pthread_mutex_lock(&r->lock);
 		r->head = (r->head + 1) % NR_CHUNKS;
 		r->nr_full++;
 		r->done = eof;
+		r->fault = f;
 		pthread_cond_signal(&r->more);
 		pthread_mutex_unlock(&r->lock);
 		if (eof)
@@ -218,20 +233,24 @@ static void fill(struct input *in)
 	if (in->at_eof || !space)
 		return;
 	if (!r) {
+		struct fault f = { 0, NULL };
 		bool eof = false;
 		uint64_t raw = 0;
 
-		in->end += produce(in, in->end, space, &raw, &eof);
+		in->end += produce(in, in->end, space, &raw, &eof, &f);
 		note_read(in, raw);
 		in->at_eof = eof;
+		in->error = f.error;
+		in->error_msg = f.msg;
 		return;
 	}
 	pthread_mutex_lock(&r->lock);
 	while (!r->nr_full && !r->done)
 		pthread_cond_wait(&r->more, &r->lock);
 	if (!r->nr_full) {
-		/* Done, and every chunk taken: the producer's error fields
-		 * were set before 'done', under the lock. */
+		/* Done, and every chunk taken: the fault comes with the end. */
+		in->error = r->fault.error;
+		in->error_msg = r->fault.msg;
 		pthread_mutex_unlock(&r->lock);
 		in->at_eof = true;
 		return;
@@ -256,6 +275,7 @@ static void fill(struct input *in)
 
 int input_open(struct input *in, const char *path, struct diag *d)
 {
+	struct fault f = { 0, NULL };
 	struct stat st;
 
 	memset(in, 0, offsetof(struct input, zin));
@@ -280,23 +300,21 @@ int input_open(struct input *in, const char *path, struct diag *d)
 		if (S_ISREG(st.st_mode))
 			in->size_bytes = (uint64_t)st.st_size;
 	}
+	/* Out of memory from here on names this file, and how far it got. */
+	die_set_load(path, &in->read_bytes, in->size_bytes);
 	in->cap = INPUT_BUF_BYTES;
 	in->buf = in->cur = in->end = xmalloc(in->cap + 1);
 
 	/* Sniff the gzip magic from the raw bytes. */
 	{
 		uint64_t raw = 0;
-		size_t n = read_raw(in, in->zin, sizeof(in->zin), &raw);
+		size_t n = read_raw(in, in->zin, sizeof(in->zin), &raw, &f);
 
 		note_read(in, raw);
 		if (n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b) {
-			z_stream *z = xcalloc(1, sizeof(*z));
-
-			if (inflateInit2(z, 16 + MAX_WBITS) != Z_OK)
-				die("out of memory");
-			z->next_in = in->zin;
-			z->avail_in = (uInt)n;
-			in->z = z;
+			in->z = gunzip_new();
+			in->zin_next = in->zin;
+			in->zin_avail = n;
 			in->is_gzip = true;
 		} else {
 			memcpy(in->buf, in->zin, n);
@@ -305,8 +323,8 @@ int input_open(struct input *in, const char *path, struct diag *d)
 				in->at_eof = true;
 		}
 	}
-	if (in->error) {
-		diag_error(d, NULL, "cannot read: %s", strerror(in->error));
+	if (f.error) {
+		diag_error(d, NULL, "cannot read: %s", strerror(f.error));
 		input_close(in);
 		return -1;
 	}
@@ -335,10 +353,9 @@ void input_close(struct input *in)
 {
 	if (in->reader)
 		reader_stop(in);
-	if (in->z) {
-		inflateEnd(in->z);
-		free(in->z);
-	}
+	if (in->fd >= 0)
+		die_load_done(in->read_bytes);
+	gunzip_free(in->z);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in->buf);

@@ -27,9 +27,13 @@
 struct input {
 	const char *path;
 	int fd;
-	void *z;			/* z_stream when is_gzip */
+	struct gunzip *z;		/* the decompressor when is_gzip */
+	const unsigned char *zin_next;	/* compressed bytes not yet inflated, */
+	size_t zin_avail;		/* in zin[] */
 	bool is_gzip;
 	bool at_eof;			/* nothing more to read into buf */
+	/* Why the input ended early; set with at_eof, in the parser's
+	 * thread (the reader thread hands them over with the last bytes). */
 	int error;			/* errno-style code of a read failure */
 	const char *error_msg;		/* zlib's message for a bad stream */
 
@@ -69,8 +73,11 @@ void input_close(struct input *in);
 size_t input_need(struct input *in, size_t n);
 /* The position of P, a pointer into buf..end. */
 struct pos input_pos(const struct input *in, const char *p);
-/* Whether reading stopped on an error (a truncated gzip, EIO).  After a
- * read that ended early, diag_error() through D says why and returns true. */
+/* Whether reading stopped on an error (a truncated gzip, EIO); if so,
+ * diag_error() through D says why.  Known once the bytes before the error
+ * are in the buffer (in->at_eof), never earlier: with a reader thread the
+ * error comes with the last bytes, so the answer at any point of a parse
+ * is the same on every run, however far ahead that thread had got. */
 bool input_failed(struct input *in, struct diag *d);
 
 /* The next line without its "\n" or "\r\n", NUL-terminated, or NULL at the

@@ -61,11 +61,30 @@ const struct parser *const *parser_list(size_t *n);
 struct load_options {
 	const char *format;		/* NULL: detect */
 	bool merge;			/* sum whole profiles (--merge) */
+	bool diff, ranks;		/* profset_load: --diff, --ranks */
+	unsigned jobs;			/* profset_load's threads; 0: one per core */
 	FILE *err;			/* where messages go; NULL: nowhere */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 };
 int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
+		 const struct load_options *opt);
+
+/*
+ * Open PATHS as a set of profiles (model/profset.h): a directory is walked
+ * as torch-tb-profiler walks a run's log dir (its trace and
+ * *.summary files, one worker each); the files of one family make one
+ * profile (unless MERGE makes one of everything); the profiles load in
+ * parallel, one per thread (JOBS, else one per core), each with
+ * profile_load(), their messages printed in the order of the files; then
+ * profset_relate() decides what they are to each other (OPT's diff and
+ * ranks ask).  A file that fails is named and left out; the others open.
+ * Returns 0, 1 (an error reported, what loaded kept), -1 (nothing
+ * usable), or -2 after a message that the files cannot go together as
+ * given (a usage error: say --diff, --ranks or --merge).
+ */
+struct profset;
+int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
 		 const struct load_options *opt);
 
 #endif

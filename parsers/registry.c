@@ -1,7 +1,18 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "../model/escape.h"
+#include "../model/profset.h"
+#include "../model/strbuf.h"
 #include "parser.h"
 #include "text.h"
 
@@ -13,6 +24,7 @@ extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec
 extern const struct parser megengine_text_parser;
 extern const struct parser megengine_json_parser;
 extern const struct parser paddle_parser;
+extern const struct parser summary_parser;
 
 /* One line per format.  Probe order breaks ties: a parser listed first
  * wins an equal score. */
@@ -29,6 +41,7 @@ static const struct parser *const parsers[] = {
 	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
 	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
 	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
+	&summary_parser,	/* proftui --summary files */
 	NULL			/* end of the list */
 };
 
@@ -219,5 +232,368 @@ int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
 		return -1;
 	for (struct profile *run = p; run; run = run->next_run)
 		profile_finish(run);
+	return worst;
+}
+
+/* ---------------------------------------------------------------------
+ * Several whole profiles: which files make one profile, loading them in
+ * parallel, and how they relate (model/profset.h).
+ */
+
+/* A message of the loader's own, escaped, on a line. */
+static void say(const struct load_options *opt, const char *f, ...) PRINTF_LIKE(2, 3);
+
+static void say(const struct load_options *opt, const char *f, ...)
+{
+	va_list ap;
+
+	if (!opt->err)
+		return;
+	va_start(ap, f);
+	escape_vfprintf(opt->err, f, ap);
+	va_end(ap);
+	fputc('\n', opt->err);
+}
+
+/* The parser that would read PATH, without a message (the load says what
+ * is wrong with a file no parser claims); NULL when none would. */
+static const struct parser *probe_file(const char *path, const struct load_options *opt)
+{
+	const struct parser *parser = NULL;
+	struct input in;
+	struct diag d;
+	const char *head;
+	size_t len;
+
+	if (opt->format)
+		return parser_find(opt->format);
+	diag_init(&d, path, NULL, NULL);
+	if (input_open(&in, path, &d))
+		goto out;
+	len = input_head(&in, &head);
+	if (len && !input_failed(&in, &d) && !(parser = parser_detect(head, len)) &&
+	    !text_is_binary(head, len))
+		parser = detect_past_head(&in);
+	input_close(&in);
+out:
+	diag_finish(&d);
+	return parser;
+}
+
+struct file_list {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void files_add(struct file_list *f, char *path)
+{
+	GROW(f->v, f->alloc, f->nr + 1);
+	f->v[f->nr++] = path;
+}
+
+static void files_release(struct file_list *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		free(f->v[i]);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A file a log dir holds for us: a trace (the plugin's WORKER_PATTERN) or
+ * a summary. */
+static bool is_worker_file(const char *name)
+{
+	const char *span;
+	size_t len, span_len, n = strlen(name);
+
+	return profset_worker_of(name, &len, &span, &span_len) ||
+	       (n > 8 && !strcmp(name + n - 8, ".summary"));
+}
+
+/*
+ * The worker files of DIR into OUT, sorted by name; when DIR holds none,
+ * those of the one subdirectory (at any depth) that does, as the plugin
+ * finds a run's files under its log dir.  Traces in two directories are
+ * two runs: ERR says which, and it returns -1.
+ */
+static int walk_dir(const char *dir, struct file_list *out, char *err, size_t size, int depth)
+{
+	struct file_list files = { 0 }, dirs = { 0 };
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	if (!d) {
+		snprintf(err, size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+		char *path;
+		size_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		n = strlen(dir) + strlen(e->d_name) + 2;
+		path = xmalloc(n);
+		snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && depth < 8)
+			files_add(&dirs, path);
+		else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && is_worker_file(e->d_name))
+			files_add(&files, path);
+		else
+			free(path);
+	}
+	closedir(d);
+	if (files.nr) {
+		qsort(files.v, files.nr, sizeof(*files.v), cmp_str);
+		for (size_t i = 0; i < files.nr; i++)
+			files_add(out, files.v[i]);
+		free(files.v);
+		files_release(&dirs);
+		return 0;
+	}
+	if (dirs.nr)
+		qsort(dirs.v, dirs.nr, sizeof(*dirs.v), cmp_str);
+	for (size_t i = 0; i < dirs.nr && !rc; i++) {
+		struct file_list sub = { 0 };
+
+		rc = walk_dir(dirs.v[i], &sub, err, size, depth + 1);
+		if (!rc && sub.nr && out->nr) {
+			snprintf(err, size, "%s holds the traces of several runs (%s, %s): open one "
+				 "directory", dir, out->v[0], sub.v[0]);
+			rc = -1;
+		}
+		for (size_t k = 0; k < sub.nr; k++)
+			files_add(out, sub.v[k]);
+		free(sub.v);
+	}
+	files_release(&dirs);
+	return rc;
+}
+
+/* One profile to load: its files (indices into the file list). */
+struct group {
+	size_t *files;
+	size_t nr, alloc;
+	const struct parser *parser;	/* of its first file */
+	struct profile *prof;
+	int rc;
+	char *msgs;			/* what its load said, printed in order */
+	size_t msgs_len;
+	_Atomic uint64_t done, total;	/* its progress */
+};
+
+struct loader {
+	struct file_list *files;
+	struct group *groups;
+	size_t nr_groups;
+	const struct load_options *opt;
+	_Atomic size_t next;		/* the next group a thread takes */
+	pthread_mutex_t progress_lock;
+};
+
+struct group_progress {
+	struct loader *l;
+	struct group *g;
+};
+
+/* A thread's progress: every group's, summed, shown by one thread at a
+ * time (the others' numbers are in the next call's sum). */
+static void group_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct group_progress *gp = ctx;
+	uint64_t sum_done = 0, sum_total = 0;
+
+	gp->g->done = done;
+	gp->g->total = total;
+	if (pthread_mutex_trylock(&gp->l->progress_lock))
+		return;
+	for (size_t i = 0; i < gp->l->nr_groups; i++) {
+		sum_done += gp->l->groups[i].done;
+		sum_total += gp->l->groups[i].total;
+	}
+	gp->l->opt->progress(gp->l->opt->progress_ctx, sum_done, sum_total);
+	pthread_mutex_unlock(&gp->l->progress_lock);
+}
+
+static void load_group(struct loader *l, struct group *g)
+{
+	struct load_options o = *l->opt;
+	struct group_progress gp = { l, g };
+	const char **paths = xmalloc(g->nr * sizeof(*paths));
+	struct strbuf label = STRBUF_INIT;
+	FILE *err = NULL;
+
+	for (size_t i = 0; i < g->nr; i++) {
+		paths[i] = l->files->v[g->files[i]];
+		if (i)
+			strbuf_addstr(&label, " + ");
+		strbuf_addstr(&label, paths[i]);
+	}
+	if (l->opt->err)
+		err = open_memstream(&g->msgs, &g->msgs_len);
+	o.err = err;
+	if (l->opt->progress) {
+		o.progress = group_progress;
+		o.progress_ctx = &gp;
+	}
+	g->prof = xmalloc(sizeof(*g->prof));
+	profile_init(g->prof, label.s);
+	g->rc = profile_load(g->prof, paths, g->nr, &o);
+	if (err)
+		fclose(err);
+	strbuf_release(&label);
+	free(paths);
+}
+
+static void *load_thread(void *arg)
+{
+	struct loader *l = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&l->next, 1)) < l->nr_groups)
+		load_group(l, &l->groups[i]);
+	return NULL;
+}
+
+/* Load every group, JOBS at a time. */
+static void load_groups(struct loader *l)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t jobs = l->opt->jobs ? l->opt->jobs : cores > 0 ? (size_t)cores : 1, started = 0;
+	pthread_t *threads;
+
+	if (jobs > l->nr_groups)
+		jobs = l->nr_groups;
+	pthread_mutex_init(&l->progress_lock, NULL);
+	if (jobs <= 1) {
+		load_thread(l);
+		pthread_mutex_destroy(&l->progress_lock);
+		return;
+	}
+	threads = xmalloc(jobs * sizeof(*threads));
+	for (size_t t = 0; t < jobs; t++)
+		if (!pthread_create(&threads[t], NULL, load_thread, l))
+			started++;
+		else
+			break;
+	/* No thread to be had: this one loads what is left. */
+	load_thread(l);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	free(threads);
+	pthread_mutex_destroy(&l->progress_lock);
+}
+
+/* Which files load together: all of them with --merge, the files of one
+ * family as one profile, every other file alone. */
+static size_t make_groups(const struct file_list *files, const struct parser **found,
+			  const struct load_options *opt, struct group **out)
+{
+	struct group *g = xcalloc(files->nr ? files->nr : 1, sizeof(*g));
+	size_t n = 0;
+
+	for (size_t i = 0; i < files->nr; i++) {
+		const struct parser *p = found[i];
+		size_t k = n;
+
+		if (opt->merge && n)
+			k = 0;
+		else if (p && p->family)
+			for (k = 0; k < n; k++)
+				if (g[k].parser && g[k].parser->family &&
+				    !strcmp(g[k].parser->family, p->family))
+					break;
+		if (k == n)
+			g[n++].parser = p;
+		GROW(g[k].files, g[k].alloc, g[k].nr + 1);
+		g[k].files[g[k].nr++] = i;
+	}
+	*out = g;
+	return n;
+}
+
+int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
+		 const struct load_options *opt)
+{
+	struct file_list files = { 0 };
+	struct profset_hints hints = { .want_diff = opt->diff, .want_ranks = opt->ranks };
+	const struct parser **found;
+	struct loader l = { .files = &files, .opt = opt };
+	char err[1024];
+	int worst = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (size_t i = 0; i < nr_paths; i++) {
+		struct stat st;
+
+		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			size_t before = files.nr;
+
+			hints.from_dir = true;
+			if (walk_dir(paths[i], &files, err, sizeof(err), 0)) {
+				say(opt, "proftui: %s", err);
+				files_release(&files);
+				return -1;
+			}
+			if (files.nr == before) {
+				say(opt, "%s: error: a directory without traces (proftui reads a "
+				    "directory as a log dir of *.pt.trace.json[.gz] or *.summary "
+				    "files)", paths[i]);
+				worst = 1;
+			}
+		} else {
+			files_add(&files, xstrdup(paths[i]));
+		}
+	}
+	if (!files.nr) {
+		files_release(&files);
+		return -1;
+	}
+	found = xcalloc(files.nr, sizeof(*found));
+	for (size_t i = 0; i < files.nr; i++)
+		found[i] = probe_file(files.v[i], opt);
+	l.nr_groups = make_groups(&files, found, opt, &l.groups);
+	load_groups(&l);
+
+	set->members = xcalloc(l.nr_groups, sizeof(*set->members));
+	for (size_t i = 0; i < l.nr_groups; i++) {
+		struct group *g = &l.groups[i];
+
+		if (g->msgs_len && opt->err)
+			fwrite(g->msgs, 1, g->msgs_len, opt->err);
+		free(g->msgs);
+		if (g->rc != 0)
+			worst = 1;
+		if (g->rc < 0) {
+			profile_release(g->prof);
+			free(g->prof);
+		} else {
+			struct profset_member *m = &set->members[set->nr++];
+
+			m->prof = g->prof;
+			m->files = xstrdup(g->prof->path);
+			m->label = xstrdup(g->prof->path);
+		}
+		free(g->files);
+	}
+	free(l.groups);
+	free(found);
+	files_release(&files);
+	if (!set->nr) {
+		profset_release(set);
+		return -1;
+	}
+	if (profset_relate(set, &hints, err, sizeof(err))) {
+		say(opt, "proftui: %s", err);
+		profset_release(set);
+		return -2;
+	}
 	return worst;
 }

@@ -115,11 +115,13 @@ bool layer_sources_from_metadata(struct profile *p, struct layer_in *l, const ch
  * number of lines use a struct meta_set. */
 void trt_meta_once(struct profile *p, const char *section, const char *key, const char *value);
 
-/* The (section, key) pairs a profile's Info holds, hashed, so that adding
- * a line is not a scan of them all. */
+/* The (section, key) pairs a profile's Info holds, so that adding a line
+ * is not a scan of them all: each pair is interned in the profile as one
+ * string ("section\x1fkey"), so equal pairs are equal pointers -- exact
+ * (no two pairs share a slot by a hash) and keyed (names come from files). */
 struct meta_set {
 	struct profile *p;
-	uint64_t *v;			/* 0: an empty slot */
+	const char **v;			/* NULL: an empty slot */
 	size_t nr, cap;
 };
 

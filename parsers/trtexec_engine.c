@@ -25,25 +25,28 @@ void trt_meta_once(struct profile *p, const char *section, const char *key, cons
 		profile_meta(p, section, key, value);
 }
 
-static uint64_t meta_hash(const char *section, const char *key)
+/* The pair as one interned string: U+001F cannot be in a key. */
+static const char *pair_of(struct profile *p, const char *section, const char *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	size_t ns = strlen(section), nk = strlen(key);
+	char *both = xmalloc(ns + nk + 2);
+	const char *pair;
 
-	for (const char *c = section; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;	/* a byte no key holds */
-	for (const char *c = key; *c; c++)
-		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-	return h ? h : 1;
+	memcpy(both, section, ns);
+	both[ns] = '\x1f';
+	memcpy(both + ns + 1, key, nk + 1);
+	pair = profile_intern(p, both, ns + nk + 1);
+	free(both);
+	return pair;
 }
 
-/* Whether H was new (and is now in the set). */
-static bool set_add(struct meta_set *ms, uint64_t h)
+/* Whether PAIR was new (and is now in the set). */
+static bool set_add(struct meta_set *ms, const char *pair)
 {
 	size_t i;
 
 	if (2 * (ms->nr + 1) > ms->cap) {
-		uint64_t *old = ms->v;
+		const char **old = ms->v;
 		size_t old_cap = ms->cap;
 
 		ms->cap = ms->cap ? ms->cap * 2 : 64;
@@ -54,10 +57,10 @@ static bool set_add(struct meta_set *ms, uint64_t h)
 				set_add(ms, old[k]);
 		free(old);
 	}
-	for (i = h & (ms->cap - 1); ms->v[i]; i = (i + 1) & (ms->cap - 1))
-		if (ms->v[i] == h)
+	for (i = hash_ptr(pair) & (ms->cap - 1); ms->v[i]; i = (i + 1) & (ms->cap - 1))
+		if (ms->v[i] == pair)
 			return false;
-	ms->v[i] = h;
+	ms->v[i] = pair;
 	ms->nr++;
 	return true;
 }
@@ -67,7 +70,7 @@ void meta_set_init(struct meta_set *ms, struct profile *p)
 	memset(ms, 0, sizeof(*ms));
 	ms->p = p;
 	for (const struct meta *m = p->meta; m; m = m->next)
-		set_add(ms, meta_hash(m->section, m->key));
+		set_add(ms, pair_of(p, m->section, m->key));
 }
 
 void meta_set_release(struct meta_set *ms)
@@ -78,7 +81,7 @@ void meta_set_release(struct meta_set *ms)
 
 void meta_set_put(struct meta_set *ms, const char *section, const char *key, const char *value)
 {
-	if (set_add(ms, meta_hash(section, key)))
+	if (set_add(ms, pair_of(ms->p, section, key)))
 		profile_meta(ms->p, section, key, value);
 }
 

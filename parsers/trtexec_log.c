@@ -620,6 +620,7 @@ const struct parser trtexec_log_parser = {
 	.name = "trtexec-log",
 	.family = "tensorrt",
 	.summary = "TensorRT trtexec log (--dumpProfile table, performance summary, options)",
+	.anywhere = true,
 	.probe = log_probe,
 	.parse = log_parse,
 };

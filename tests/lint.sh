@@ -7,7 +7,7 @@
 need_proftui
 
 if command -v groff >/dev/null 2>&1; then
-	for page in man/proftui.1 man/proftui-keys.5; do
+	for page in man/proftui.1 man/proftui-keys.5 man/proftui-summary.5; do
 		# groff exits 0 on warnings: any output is a failure.
 		out=$(groff -man -ww -z "$page" 2>&1)
 		if [ -z "$out" ]; then

@@ -115,6 +115,7 @@ else
 	run tests/golden/run.sh
 	run tests/badinput/run.sh
 	run tests/lint.sh
+	run tests/scripts/run.sh
 	# The fuzz targets replay their seed corpora (crashes found stay fixed).
 	for src in fuzz/fuzz-*.c; do
 		[ -f "$src" ] || continue

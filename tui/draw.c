@@ -536,7 +536,7 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	/* The pane's path first: when the line is short, the file name is
 	 * what gets cut. */
 	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,
-		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->opt->label));
+		 ui_glyph(ui, "\xc2\xb7", "-"), screen_text(ui, ui->label));
 	right[0] = '\0';
 	/* What was read before an error: never mistaken for the whole. */
 	if (ui->opt->load_failed)

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../model/util.h"
 #include "format.h"
@@ -253,31 +257,67 @@ int keymap_parse(struct keymap *km, const char *name, const char *text)
 	return bad;
 }
 
-int keymap_load_file(struct keymap *km, const char *path)
+/*
+ * Open PATH as a key file: O_NONBLOCK, so a FIFO left at the path cannot
+ * hold start-up until someone writes to it, and a regular file or
+ * nothing (a directory read as empty, a FIFO, a device is refused with a
+ * message).  Returns the fd, or -1: with a message, unless IS_OPTIONAL
+ * and there is simply no such file.
+ */
+static int open_key_file(struct keymap *km, const char *path, bool is_optional)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[4096];
-	int bad;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 
-	if (!f) {
-		complain(km, "%s: cannot read: %s", path, strerror(errno));
+	if (fd < 0) {
+		if (!is_optional || (errno != ENOENT && errno != ENOTDIR))
+			complain(km, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		/* A key file is a few lines: a megabyte is a mistake. */
-		if (len + n > (1 << 20)) {
-			complain(km, "%s: too large for a key file", path);
-			fclose(f);
+	if (fstat(fd, &st)) {
+		complain(km, "%s: cannot read: %s", path, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		complain(km, "%s: is a directory, not a key file", path);
+	} else if (!S_ISREG(st.st_mode)) {
+		complain(km, "%s: not a regular file (a FIFO or a device?), not read", path);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+static int load_file(struct keymap *km, const char *path, bool is_optional)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	char buf[4096];
+	ssize_t n;
+	int fd = open_key_file(km, path, is_optional), bad;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			complain(km, "%s: cannot read: %s", path, strerror(errno));
+			close(fd);
 			free(text);
 			return -1;
 		}
-		GROW(text, cap, len + n + 1);
-		memcpy(text + len, buf, n);
-		len += n;
+		/* A key file is a few lines: a megabyte is a mistake. */
+		if (len + (size_t)n > (1 << 20)) {
+			complain(km, "%s: too large for a key file", path);
+			close(fd);
+			free(text);
+			return -1;
+		}
+		GROW(text, cap, len + (size_t)n + 1);
+		memcpy(text + len, buf, (size_t)n);
+		len += (size_t)n;
 	}
-	fclose(f);
+	close(fd);
 	GROW(text, cap, len + 1);
 	text[len] = '\0';
 	if (strlen(text) != len) {
@@ -290,8 +330,17 @@ int keymap_load_file(struct keymap *km, const char *path)
 	return bad;
 }
 
+int keymap_load_file(struct keymap *km, const char *path)
+{
+	return load_file(km, path, false);
+}
+
 void keymap_setup(struct keymap *km, const char *map, const char *user_file)
 {
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME"), *dir, *var, *rest;
+	char path[PATH_MAX];
+	int n;
+
 	keymap_parse(km, "<builtin>", keymap_default);
 	if (map) {
 		if (!strcmp(map, "vi"))
@@ -303,27 +352,29 @@ void keymap_setup(struct keymap *km, const char *map, const char *user_file)
 	}
 	if (user_file) {
 		keymap_load_file(km, user_file);
-	} else {
-		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-		char path[4096];
-
-		if (xdg && *xdg)
-			snprintf(path, sizeof(path), "%s/proftui/keys", xdg);
-		else if (home && *home)
-			snprintf(path, sizeof(path), "%s/.config/proftui/keys", home);
-		else
-			return;
-		/* The user's own file is optional: only a file that is
-		 * there and broken is worth a word. */
-		{
-			FILE *f = fopen(path, "r");
-
-			if (!f)
-				return;
-			fclose(f);
-		}
-		keymap_load_file(km, path);
+		return;
 	}
+	if (xdg && *xdg) {
+		dir = xdg;
+		var = "XDG_CONFIG_HOME";
+		rest = "proftui/keys";
+	} else if (home && *home) {
+		dir = home;
+		var = "HOME";
+		rest = ".config/proftui/keys";
+	} else {
+		return;
+	}
+	/* A path cut to fit would name another file, which might exist. */
+	n = snprintf(path, sizeof(path), "%s/%s", dir, rest);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		complain(km, "$%s is too long (%zu bytes) for a path: %s not read", var,
+			 strlen(dir), rest);
+		return;
+	}
+	/* The user's own file is optional: only a file that is there and
+	 * broken is worth a word. */
+	load_file(km, path, true);
 }
 
 enum action keymap_lookup(const struct keymap *km, enum keymap_section section, int key)

@@ -18,11 +18,16 @@
 #include <unistd.h>
 
 #include "../model/escape.h"
+#include "../model/profset.h"
+#include "../model/strbuf.h"
+#include "../model/summary.h"
 #include "../model/util.h"
+#include "../parsers/gunzip.h"
 #include "../parsers/parser.h"
 #include "export.h"
 #include "keymap.h"
 #include "pane.h"
+#include "pane_multi.h"
 #include "ui.h"
 
 #define EXIT_USAGE 1
@@ -50,6 +55,11 @@ struct options {
 	bool ascii, no_color;
 	bool keep_going;		/* print what a failed load kept */
 	bool merge;			/* sum whole profiles given together */
+	/* Several profiles (issue 12) */
+	bool diff, ranks;		/* --diff, --ranks: say how they relate */
+	const char *rank;		/* --rank R: that rank's own panes */
+	bool summary;			/* --summary: write a summary, not a pane */
+	unsigned jobs;			/* --jobs N: threads that load files */
 };
 
 static void usage(FILE *out)
@@ -77,8 +87,18 @@ static void usage(FILE *out)
 	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
 	      "                        rows before a cut, the other files); the exit\n"
 	      "                        status is still 2\n"
-	      "      --merge           sum whole profiles given together (without it, two\n"
-	      "                        are an error; files of one run always merge)\n"
+	      "      --merge           sum whole profiles given together (files of one run\n"
+	      "                        always merge)\n"
+	      "      --diff            compare two profiles: BASE, then NEW (two whole\n"
+	      "                        profiles given together are a diff anyway, unless\n"
+	      "                        they are ranks of one job)\n"
+	      "      --ranks           read the files as the ranks (workers) of one job\n"
+	      "                        (traces with one world size and distinct ranks,\n"
+	      "                        or a log directory, are read so anyway)\n"
+	      "      --rank R          with ranks: the panes of rank R (or worker R) alone\n"
+	      "      --summary         write a summary of one trace to -o FILE: its tables,\n"
+	      "                        for opening with many others (proftui-summary(5))\n"
+	      "  -j, --jobs N          load N files at a time (default: one per core)\n"
 	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
 	      "      --list-formats    list the input formats and exit\n"
 	      "      --list-panes      list the panes --print takes and exit\n"
@@ -127,7 +147,8 @@ static bool parse_count(const char *s, size_t *out)
 }
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_GROUP };
+       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_DIFF,
+       OPT_RANKS, OPT_RANK, OPT_SUMMARY, OPT_GROUP };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -144,6 +165,11 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "keep-going", no_argument, NULL, 'k' },
 	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "ranks", no_argument, NULL, OPT_RANKS },
+	{ "rank", required_argument, NULL, OPT_RANK },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "input-format", required_argument, NULL, 'F' },
 	{ "list-formats", no_argument, NULL, OPT_LIST },
 	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
@@ -188,7 +214,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:j:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (!pane_ops_find(optarg)) {
@@ -251,6 +277,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_MERGE:
 			o->merge = true;
 			break;
+		case OPT_DIFF:
+			o->diff = true;
+			break;
+		case OPT_RANKS:
+			o->ranks = true;
+			break;
+		case OPT_RANK:
+			o->rank = optarg;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case 'j': {
+			size_t n;
+
+			if (!parse_count(optarg, &n) || n == 0 || n > 4096)
+				return usage_error("--jobs wants a number of threads, not '%s'", optarg);
+			o->jobs = (unsigned)n;
+			break;
+		}
 		case 'F':
 			if (!parser_find(optarg))
 				return usage_error("unknown input format '%s' (see --list-formats)",
@@ -282,7 +328,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("proftui %s\n", PROFTUI_VERSION);
+			printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
 			return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -294,6 +340,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("no file to read");
 	if (o->drill && o->drill_re)
 		return usage_error("--drill and --drill-re do not go together");
+	if (o->summary && (!o->output || o->print))
+		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
+	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
+		return usage_error("--merge, --diff and --ranks do not go together");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
@@ -348,23 +398,6 @@ static void end_progress(struct progress *pr)
 {
 	if (pr->shown)
 		fputs("\r\033[K", stderr);
-}
-
-static char *label_of(char **paths, int n)
-{
-	size_t len = 1;
-	char *s;
-
-	for (int i = 0; i < n; i++)
-		len += strlen(paths[i]) + 3;
-	s = xmalloc(len);
-	s[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (i)
-			strcat(s, " + ");
-		strcat(s, paths[i]);
-	}
-	return s;
 }
 
 static const struct step *find_step(const struct profile *p, const char *name)
@@ -423,11 +456,58 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
-static int print_pane(const struct profile *first, const struct profile *p, const struct options *o,
+/* The profile the panes show, and the scope that says what else is open:
+ * the new run of a diff, the first rank (or --rank's) of a set of ranks,
+ * the one profile; --run picks the run of each.  NULL after a message. */
+static const struct profile *pick_shown(const struct profset *set, const struct options *o,
+					struct pane_scope *scope, long *member)
+{
+	size_t run = o->run ? o->run - 1 : 0, m = set->kind == PROFSET_DIFF ? 1 : 0;
+	const struct profile *p;
+
+	memset(scope, 0, sizeof(*scope));
+	scope->set = set->kind == PROFSET_ONE ? NULL : set;
+	scope->run = run;
+	if (o->rank) {
+		if (set->kind != PROFSET_RANKS) {
+			usage_error("--rank picks one of the ranks of a job (see --ranks)");
+			return NULL;
+		}
+		for (m = 0; m < set->nr; m++) {
+			char num[32];
+
+			snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
+			if (!strcmp(set->members[m].label, o->rank) ||
+			    (set->members[m].rank >= 0 && !strcmp(num, o->rank)))
+				break;
+		}
+		if (m == set->nr) {
+			escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)",
+				       o->rank, set->nr, set->label);
+			fputc('\n', stderr);
+			return NULL;
+		}
+		scope->per_rank = true;
+	}
+	for (size_t i = 0; i < set->nr; i++) {
+		if (!profile_run(set->members[i].prof, run)) {
+			escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", run + 1,
+				       set->members[i].files, profile_nr_runs(set->members[i].prof));
+			fputc('\n', stderr);
+			return NULL;
+		}
+	}
+	p = profile_run(set->members[m].prof, run);
+	scope->first_run = set->members[m].prof;
+	*member = (long)m;
+	return p;
+}
+
+static int print_pane(const struct pane_scope *shown, const struct profile *p, const struct options *o,
 		      const char *label, struct filter *filter, struct filter *drill_re)
 {
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
-	struct pane_scope scope = { .first_run = first, .drill_re = drill_re, .group = o->group };
+	struct pane_scope scope = *shown;
 	struct pane *pane;
 	char err[512], caption[1024];
 	int rc = 0;
@@ -456,7 +536,9 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		ops = &drill_pane_ops;
 	}
 	scope.expand_all = true;	/* print every row of a tree */
-	pane = pane_new(ops, p, &scope);
+	scope.drill_re = drill_re;
+	scope.group = o->group;
+	pane = pane_open(ops, p, &scope);
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
 
@@ -497,6 +579,14 @@ static int print_pane(const struct profile *first, const struct profile *p, cons
 		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
 		rc = EXIT_INPUT;
 	}
+	if (!pane->nr_rows && pane->ops->empty_text) {
+		/* Why the table is empty, as the TUI's bar would say. */
+		char why[512];
+
+		pane->ops->empty_text(pane, why, sizeof(why));
+		escape_fprintf(stderr, "proftui: %s", why);
+		fputc('\n', stderr);
+	}
 out:
 	pane_free(pane);
 out_filters:
@@ -505,15 +595,73 @@ out_filters:
 	return rc;
 }
 
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* --summary: P's summary (model/summary.h) into -o FILE, replaced whole
+ * (a temporary file beside it, renamed), or to standard output for "-". */
+static int write_summary(const struct profset *set, const struct profile *p, const struct options *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *tmp = NULL;
+	FILE *out = stdout;
+	int fd = -1, rc = 0;
+
+	if (set->kind != PROFSET_ONE) {
+		rc = usage_error("--summary summarises one profile: give it one trace");
+		goto out;
+	}
+	summary_write(p, &b);
+	if (strcmp(o->output, "-")) {
+		const char *slash = strrchr(o->output, '/');
+		size_t dir = slash ? (size_t)(slash - o->output) + 1 : 0;
+
+		tmp = xmalloc(dir + 32);
+		memcpy(tmp, o->output, dir);
+		strcpy(tmp + dir, ".proftui-summary-XXXXXX");
+		fd = mkstemp(tmp);
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+			fputc('\n', stderr);
+			if (fd >= 0)
+				close(fd);
+			rc = EXIT_INPUT;
+			goto out_tmp;
+		}
+		/* mkstemp makes 0600; a summary is an ordinary file. */
+		fchmod(fd, 0644 & ~current_umask());
+	}
+	if (fwrite(b.s, 1, b.len, out) != b.len || fflush(out) ||
+	    (out != stdout && (fclose(out) || rename(tmp, o->output)))) {
+		escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+		fputc('\n', stderr);
+		rc = EXIT_INPUT;
+	}
+out_tmp:
+	if (tmp && rc)
+		unlink(tmp);
+	free(tmp);
+out:
+	strbuf_release(&b);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .format = EXPORT_TXT };
 	struct load_options lo = { .err = stderr };
 	struct progress pr = { 0 };
-	struct profile first, *p = NULL;
+	struct profset set = { 0 };
+	struct pane_scope scope;
+	const struct profile *p = NULL;
 	struct filter *filter = NULL, *drill_re = NULL;
 	bool interactive;
-	char *label;
+	long member = 0;
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -529,15 +677,20 @@ int main(int argc, char **argv)
 	}
 	lo.format = o.input_format;
 	lo.merge = o.merge;
+	lo.diff = o.diff;
+	lo.ranks = o.ranks;
+	lo.jobs = o.jobs;
 	if (isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.start);
 		lo.progress = show_progress;
 		lo.progress_ctx = &pr;
 	}
-	label = label_of(argv + optind, argc - optind);
-	profile_init(&first, label);
-	rc = profile_load(&first, (const char *const *)argv + optind, (size_t)(argc - optind), &lo);
+	rc = profset_load(&set, (const char *const *)argv + optind, (size_t)(argc - optind), &lo);
 	end_progress(&pr);
+	if (rc == -2) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* Batch output is all or nothing: a file that failed to load (even
 	 * one that kept what came before the error) prints no table, unless
 	 * --keep-going asks for what was kept.  The TUI opens what was kept
@@ -546,25 +699,29 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	p = o.run ? profile_run(&first, o.run - 1) : &first;
+	p = pick_shown(&set, &o, &scope, &member);
 	if (!p) {
-		escape_fprintf(stderr, "proftui: no run %zu in %s (it holds %zu)", o.run, label,
-			       profile_nr_runs(&first));
-		fputc('\n', stderr);
 		rc = EXIT_USAGE;
+	} else if (o.summary) {
+		int failed = rc > 0;
+
+		rc = write_summary(&set, p, &o);
+		if (failed && !rc)
+			rc = EXIT_INPUT;
 	} else if (interactive) {
 		struct ui_options uo = {
-			.label = label, .filter = o.filter, .step = o.step, .sort = o.sort,
+			.label = set.label, .filter = o.filter, .step = o.step, .sort = o.sort,
 			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys, .group = o.group,
 			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
-			.load_failed = rc > 0,
+			.load_failed = rc > 0, .run = scope.run,
+			.rank = scope.per_rank ? member : -1,
 		};
 
-		rc = ui_run(&first, p, &uo);
+		rc = ui_run(&set, &uo);
 	} else {
 		int failed = rc > 0;
 
-		rc = print_pane(&first, p, &o, label, filter, drill_re);
+		rc = print_pane(&scope, p, &o, set.label, filter, drill_re);
 		filter = drill_re = NULL;
 		if (failed && !rc)
 			rc = EXIT_INPUT;	/* printed, but the input was bad */
@@ -572,7 +729,6 @@ int main(int argc, char **argv)
 out:
 	filter_free(filter);
 	filter_free(drill_re);
-	profile_release(&first);
-	free(label);
+	profset_release(&set);
 	return rc;
 }

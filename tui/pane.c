@@ -85,6 +85,7 @@ static void unload(struct pane *pane)
 	for (size_t i = 0; i < pane->nr_cols; i++) {
 		free(pane->cols[i].owned);
 		free(pane->cols[i].owned_title);
+		free(pane->cols[i].owned_json_key);
 	}
 	free(pane->cols);
 	free(pane->rows);
@@ -246,15 +247,20 @@ static bool same_name(const char *a, const char *b)
 
 int pane_column(const struct pane *pane, const char *name)
 {
-	for (size_t i = 0; i < pane->nr_cols; i++) {
-		const struct column *c = &pane->cols[i];
-		char json[128];
+	/* Keys first: a diff's "total" is its change, though the base's
+	 * column is titled "Total". */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < pane->nr_cols; i++) {
+			const struct column *c = &pane->cols[i];
+			char json[128];
 
-		if (c->kind == COL_BAR)
-			continue;
-		if (same_name(c->key, name) || same_name(c->title, name) ||
-		    same_name(column_json_key(c, json, sizeof(json)), name))
-			return (int)i;
+			if (c->kind == COL_BAR)
+				continue;
+			if (same_name(c->key, name) ||
+			    (pass && (same_name(c->title, name) ||
+				      same_name(column_json_key(c, json, sizeof(json)), name))))
+				return (int)i;
+		}
 	}
 	return -1;
 }
@@ -266,6 +272,8 @@ bool column_default_desc(const struct column *c)
 
 const char *column_json_key(const struct column *c, char *buf, size_t size)
 {
+	if (c->json_key)
+		return c->json_key;
 	if (c->kind != COL_TIME)
 		return c->key;
 	snprintf(buf, size, "%s_us", c->key);
@@ -853,6 +861,10 @@ void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, 
 			if (v.type == CELL_NONE) {
 				a[i].key = UINT64_MAX;
 			} else {
+				if (c->sort_by_magnitude && v.type == CELL_REAL)
+					v.v.d = v.v.d < 0 ? -v.v.d : v.v.d;
+				else if (c->sort_by_magnitude && v.v.i < 0)
+					v.v.i = v.v.i == INT64_MIN ? INT64_MAX : -v.v.i;
 				if (any_real)
 					k = real_key(v.type == CELL_REAL ? v.v.d : (double)v.v.i);
 				else
@@ -894,4 +906,10 @@ void pane_view_flat(struct pane *pane)
 		return;
 	}
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
+}
+
+bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope)
+{
+	(void)prof;
+	return !scope->set || scope->per_rank;
 }

@@ -47,6 +47,7 @@
 
 struct pane;
 struct column;
+struct profset;
 
 typedef struct cell col_get(const struct pane *pane, const void *row, const struct column *col);
 
@@ -61,6 +62,12 @@ struct column {
 	int arg;		/* a getter's parameter (a field's offset) */
 	char *owned;		/* heap key/title of a generated column, or NULL */
 	char *owned_title;
+	/* Several profiles (pane_multi.c): the JSON/CSV key when it is not
+	 * the key with "_us" for times ("device_self_us_delta"), and whether
+	 * sorting goes by the magnitude (a change either way: |delta|). */
+	const char *json_key;
+	bool sort_by_magnitude;
+	char *owned_json_key;
 };
 
 /* Which way a drill-down goes. */
@@ -85,6 +92,17 @@ struct pane_scope {
 	bool has_range;			/* a time range narrows it (the Memory
 					   chart's zoom): */
 	int64_t range_start_ns, range_end_ns;	/* absolute, inclusive */
+	/* Several profiles (model/profset.h): a diff shows its base against
+	 * pane->prof (the new one); across ranks, panes show every rank (the
+	 * run RUN of each) unless PER_RANK asks for pane->prof alone (a rank
+	 * opened from the Ranks pane).  NULL: one profile. */
+	const struct profset *set;
+	size_t run;
+	bool per_rank;
+	/* The ops under these nodes only (a diff Tree node's ops): of
+	 * pane->prof, and in a diff the base's. */
+	const struct node *const *under, *const *base_under;
+	size_t nr_under, nr_base_under;
 };
 
 /* What a pane's handle() asks of the UI beyond changing itself. */
@@ -97,6 +115,20 @@ struct pane_request {
 	const char *jump_row;		/* ...with the cursor on this row */
 	const struct pane_ops *open;	/* open this pane over this one, as a */
 	struct pane_scope open_scope;	/* drill-down does, in this scope */
+	/* Ranks: show this member of the set alone in every pane (-1: every
+	 * rank again). */
+	bool open_rank;
+	long rank;
+};
+
+/* How a pane type's rows line up across several profiles (pane_multi.c
+ * makes the diff and across-ranks forms of a pane from it). */
+enum pane_align {
+	ALIGN_NONE,		/* it shows pane->prof alone */
+	ALIGN_BY_NAME,		/* rows of one name match (the k-th of a name the
+				   k-th: distinct rows may share names) */
+	ALIGN_BY_POSITION,	/* the i-th row matches the i-th (steps) */
+	ALIGN_SELF,		/* it reads scope.set itself (the diff Tree) */
 };
 
 /* A drawing above a pane's table (the Memory curve): lines of text, each
@@ -129,6 +161,9 @@ struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
 	const char *const *aliases;	/* more --print names, NULL-ended */
 	bool follows_step;	/* [ and ] narrow it to a step */
+	enum pane_align align;	/* several profiles: see enum pane_align */
+	/* Whether its tab is shown for SCOPE over PROF; NULL: always. */
+	bool (*available)(const struct profile *prof, const struct pane_scope *scope);
 	enum drill_to print_drill;	/* --print NAME --drill X: this way */
 
 	/* Fill pane->rows and pane->cols (and the default sort) from
@@ -309,6 +344,10 @@ const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_sc
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 
+/* For pane types: an available hook for the views of one profile (the
+ * Overview, Memory, Modules): not over a diff or every rank of a job, but
+ * for one rank opened from the Ranks pane. */
+bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope);
 /* For pane types: a getter for any int64 field of a row struct, the
  * column's arg being the field's offsetof(). */
 struct cell pane_get_i64(const struct pane *pane, const void *row, const struct column *c);

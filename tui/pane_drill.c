@@ -41,7 +41,12 @@ static void drill_load(struct pane *pane)
 {
 	struct agg_scope s = { .step = pane->scope.step, .want = drill_wants, .ctx = &pane->scope };
 
-	if (pane->scope.drill_to == DRILL_TO_KERNELS) {
+	if (pane->prof->is_summary) {
+		/* Which op launched which kernel is in the tree a summary
+		 * leaves out: no rows (drill_empty_text says why). */
+		agg_pane_rows(pane);
+		agg_op_columns(pane);
+	} else if (pane->scope.drill_to == DRILL_TO_KERNELS) {
 		agg_op_kernels(pane->prof, &s, &pane->agg);
 		agg_pane_rows(pane);
 		agg_kernel_columns(pane, true);
@@ -75,14 +80,17 @@ static void drill_export_name(const struct pane *pane, char *buf, size_t size)
 
 static void drill_empty_text(const struct pane *pane, char *buf, size_t size)
 {
-	if (pane->scope.drill_to == DRILL_TO_KERNELS)
+	if (pane->prof->is_summary)
+		snprintf(buf, size, "drill-downs need the trace: a summary holds its tables, not which "
+				    "op launched what");
+	else if (pane->scope.drill_to == DRILL_TO_KERNELS)
 		snprintf(buf, size, "'%s' launched no device work", drilled(pane));
 	else
 		snprintf(buf, size, "no op launched '%s'", drilled(pane));
 }
 
 const struct pane_ops drill_pane_ops = {
-	.id = PANE_DRILL, .follows_step = true,
+	.id = PANE_DRILL, .follows_step = true, .align = ALIGN_BY_NAME,
 	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = drill_drill, .empty_text = drill_empty_text, .export_name = drill_export_name,
 };

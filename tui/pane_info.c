@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/profset.h"
 #include "../model/util.h"
 #include "pane.h"
 
@@ -110,6 +111,24 @@ static void info_load(struct pane *pane)
 			info_add(ip, "runs", info_fmt(ip, "run %zu%s", i, r == p ? " (shown)" : ""),
 				 info_fmt(ip, "%s%s%s", r->run_where ? r->run_where : r->path,
 					  r->run_title ? "  " : "", r->run_title ? r->run_title : ""));
+	}
+	if (pane->scope.set) {
+		/* How the files were related, and why (issue 12). */
+		const struct profset *set = pane->scope.set;
+
+		info_add(ip, "files", "opened as", set->why ? set->why : "?");
+		for (size_t k = 0; k < set->nr; k++) {
+			const struct profset_member *m = &set->members[k];
+			const char *role = set->kind == PROFSET_DIFF ? (k ? "new" : "base") : "rank";
+
+			info_add(ip, "files",
+				 set->kind == PROFSET_RANKS && m->rank >= 0
+					 ? info_fmt(ip, "rank %d%s", (int)m->rank,
+						    first == m->prof ? " (shown)" : "")
+					 : info_fmt(ip, "%s%s", role, first == m->prof ? " (shown)" : ""),
+				 info_fmt(ip, "%s%s%s", m->label, strcmp(m->label, m->files) ? ": " : "",
+					  strcmp(m->label, m->files) ? m->files : ""));
+		}
 	}
 	for (const struct meta *m = p->meta; m; m = m->next)
 		info_add(ip, m->section, m->key, m->value);

@@ -87,7 +87,7 @@ static void kernels_release(struct pane *pane)
 static const char *const kernels_aliases[] = { "kernel", NULL };
 
 const struct pane_ops kernels_pane_ops = {
-	.id = PANE_KERNELS, .aliases = kernels_aliases, .follows_step = true,
+	.id = PANE_KERNELS, .aliases = kernels_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
 	.print_drill = DRILL_TO_KERNELS, .group_by = "op",
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = kernels_drill, .handle = kernels_handle, .status = kernels_status,

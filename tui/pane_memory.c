@@ -516,7 +516,7 @@ static const enum action mem_hints[] = {
 static const char *const mem_aliases[] = { "memory-stats", NULL };
 
 const struct pane_ops memory_pane_ops = {
-	.id = PANE_MEMORY, .aliases = mem_aliases,
+	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
 	.drill = mem_drill, .handle = mem_handle_all, .step_changed = mem_step_changed,
 	.canvas = mem_canvas, .status = mem_status, .empty_text = mem_empty, .hints = mem_hints,

@@ -263,7 +263,7 @@ static const enum action mod_hints[] = {
 static const char *const mod_aliases[] = { "module", NULL };
 
 const struct pane_ops modules_pane_ops = {
-	.id = PANE_MODULES, .aliases = mod_aliases,
+	.id = PANE_MODULES, .aliases = mod_aliases, .available = pane_one_profile,
 	.load = mod_load, .rebuild = mod_rebuild, .row_name = mod_name,
 	.row_depth = mod_depth, .row_fold = mod_fold, .handle = mod_handle, .drill = mod_drill,
 	.empty_text = mod_empty, .hints = mod_hints, .release = mod_release,

@@ -57,7 +57,7 @@ static bool ops_handle(struct pane *pane, enum action act, struct pane_request *
 static const char *const ops_aliases[] = { "operators", "op", NULL };
 
 const struct pane_ops ops_pane_ops = {
-	.id = PANE_OPS, .aliases = ops_aliases, .follows_step = true,
+	.id = PANE_OPS, .aliases = ops_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
 	.print_drill = DRILL_TO_OPS, .group_by = "shape",
 	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = ops_drill, .handle = ops_handle,

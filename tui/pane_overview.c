@@ -617,7 +617,7 @@ static const enum action ov_hints[] = {
 };
 
 const struct pane_ops overview_pane_ops = {
-	.id = PANE_OVERVIEW,
+	.id = PANE_OVERVIEW, .available = pane_one_profile,
 	.load = ov_load, .rebuild = ov_rebuild, .row_name = ov_name,
 	.row_depth = ov_depth, .row_fold = ov_fold, .handle = ov_handle,
 	.bar = ov_bar, .legend = ov_legend, .empty_text = ov_empty, .export_json = ov_json,

@@ -203,7 +203,7 @@ static void steps_release(struct pane *pane)
 static const char *const steps_aliases[] = { "step", NULL };
 
 const struct pane_ops steps_pane_ops = {
-	.id = PANE_STEPS, .aliases = steps_aliases,
+	.id = PANE_STEPS, .aliases = steps_aliases, .align = ALIGN_BY_POSITION,
 	.load = steps_load, .rebuild = steps_rebuild, .row_name = step_name,
 	.row_attrs = step_attrs, .handle = steps_handle, .step_changed = steps_step_changed,
 	.bar = steps_bar, .legend = steps_legend,

@@ -17,11 +17,14 @@
  * and the view, a walk of what is open, for a fold.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/diff.h"
 #include "../model/util.h"
 #include "pane.h"
+#include "pane_multi.h"
 
 struct tree_priv {
 	uint8_t *state;		/* per node id: TREE_* bits */
@@ -38,6 +41,15 @@ struct tree_priv {
 	bool kids_desc, has_kids;
 	bool fold_only;		/* the next rebuild follows a fold: the marks
 				   and the order still hold */
+	const struct node *drilled[1];	/* what `o` opened the ops of */
+
+	/* A diff (issue 12): torch-tb-profiler's diff tree, made a profile
+	 * of its own (one node per diff node) that pane->prof points to
+	 * while the pane lives, so folding, sorting and filtering are the
+	 * Tree's own. */
+	struct diff_tree *dt;
+	struct profile *diff_prof;
+	const struct diff_node **diff_of;	/* per node id of diff_prof */
 };
 
 enum {
@@ -124,11 +136,25 @@ static bool collect(struct node *n, void *ctx)
 	return true;
 }
 
+static void diff_load(struct pane *pane);
+
 static void tree_load(struct pane *pane)
 {
 	const struct profile *p = pane->prof;
-	struct tree_priv *tp = xcalloc(1, sizeof(*tp));
+	struct tree_priv *tp;
 	bool dev = p->has_device_time, host = false;
+
+	if (p->is_summary || (pane_diff_base(&pane->scope) && pane_diff_base(&pane->scope)->is_summary)) {
+		/* A summary has no tree: the pane says so (tree_empty_text). */
+		pane->priv = xcalloc(1, sizeof(struct tree_priv));
+		pane_add_column(pane, &tree_cols[0]);
+		return;
+	}
+	if (pane_diff_base(&pane->scope)) {
+		diff_load(pane);
+		return;
+	}
+	tp = xcalloc(1, sizeof(*tp));
 
 	pane->priv = tp;
 	tp->t0 = INT64_MAX;
@@ -174,6 +200,13 @@ static void tree_release(struct pane *pane)
 
 	if (!tp)
 		return;
+	if (tp->dt) {
+		diff_tree_release(tp->dt);
+		free(tp->dt);
+		profile_release(tp->diff_prof);
+		free(tp->diff_prof);
+		free(tp->diff_of);
+	}
 	free(tp->state);
 	free(tp->depth);
 	free(tp->fold);
@@ -432,6 +465,11 @@ static void tree_rebuild(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
 
+	if (!pane->nr_rows) {
+		pane->nr_view = 0;	/* a summary: no tree */
+		return;
+	}
+
 	/* A fold changes neither the marks nor the order. */
 	if (!tp->fold_only)
 		mark(pane);
@@ -551,6 +589,244 @@ static bool tree_handle(struct pane *pane, enum action act, struct pane_request 
 	}
 }
 
+/* ---------------------------------------------------------------------
+ * The diff Tree and `o`
+ */
+
+#define DNODE(pane, row) (((const struct tree_priv *)(pane)->priv)->diff_of[NODE(row)->id])
+
+enum { DT_HOST, DT_DEVICE, DT_TOTAL };
+enum { DP_BASE, DP_NEW, DP_DELTA, DP_DELTA_PCT };
+
+static int64_t side_time(const struct diff_side *s, int which)
+{
+	int64_t host, device, total;
+
+	diff_side_times(s, &host, &device, &total);
+	return which == DT_HOST ? host : which == DT_DEVICE ? device : total;
+}
+
+/* c->arg: metric * 4 + part. */
+static struct cell get_diff_time(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct diff_node *d = DNODE(pane, row);
+	int which = c->arg / 4, part = c->arg % 4;
+	int64_t b, n;
+
+	if (!d)
+		return cell_none();
+	b = side_time(&d->side[0], which);
+	n = side_time(&d->side[1], which);
+	switch (part) {
+	case DP_BASE:
+		return d->side[0].nr ? cell_int(b) : cell_none();
+	case DP_NEW:
+		return d->side[1].nr ? cell_int(n) : cell_none();
+	case DP_DELTA:
+		return cell_int(n - b);
+	default:
+		return b && d->side[0].nr && d->side[1].nr ? cell_real(100.0 * (double)(n - b) / (double)b)
+							   : cell_none();
+	}
+}
+
+static struct cell get_diff_status(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct diff_node *d = DNODE(pane, row);
+
+	(void)c;
+	if (!d)
+		return cell_none();
+	if (!d->side[0].nr || !d->side[1].nr)
+		return cell_text(diff_status_name(d->side[1].nr ? DIFF_ADDED : DIFF_REMOVED));
+	return cell_text(diff_status_name(diff_status_of((double)side_time(&d->side[0], DT_TOTAL),
+							 (double)side_time(&d->side[1], DT_TOTAL),
+							 true)));
+}
+
+static struct cell get_side_name(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct diff_node *d = DNODE(pane, row);
+
+	return d ? cell_text(diff_side_name(&d->side[c->arg])) : cell_none();
+}
+
+static const struct column diff_status_col = {
+	.key = "status", .title = "Status", .kind = COL_TEXT, .width = 8, .get = get_diff_status,
+	.help = "added, removed (one side has no node here), slower, faster or same by the total "
+		"duration (within 2% or 1 us, as the other diff panes)",
+};
+
+/* The base/new/diff/diff% columns of one of the plugin's three numbers. */
+static void add_diff_group(struct pane *pane, int which, const char *key, const char *json,
+			   const char *title, const char *help)
+{
+	static const char *const part_key[] = { "_base", "_new", "", "_delta_pct" };
+	static const char *const part_json[] = { "_base", "_new", "_delta", "_delta_pct" };
+
+	for (int part = 0; part < 4; part++) {
+		char buf[96];
+		struct column c = { .kind = part == DP_DELTA_PCT ? COL_PCT : COL_TIME, .width = 10,
+				    .get = get_diff_time, .arg = which * 4 + part,
+				    .sort_by_magnitude = part == DP_DELTA };
+
+		snprintf(buf, sizeof(buf), "%s%s", key, part_key[part]);
+		c.owned = xstrdup(buf);
+		c.key = c.owned;
+		snprintf(buf, sizeof(buf), "%s%s", json, part_json[part]);
+		c.owned_json_key = xstrdup(buf);
+		c.json_key = c.owned_json_key;
+		snprintf(buf, sizeof(buf), "%s", part == DP_BASE ? title : part == DP_NEW ? "new"
+					   : part == DP_DELTA ? "diff" : "diff%");
+		if (part == DP_DELTA)
+			snprintf(buf, sizeof(buf), "%s diff", title);
+		c.owned_title = xstrdup(buf);
+		c.title = c.owned_title;
+		if (c.width < (int)strlen(c.title))
+			c.width = (int)strlen(c.title);
+		c.help = part == DP_BASE ? help : part == DP_NEW ? "the same of the new run"
+			 : part == DP_DELTA ? "new minus base" : "the change as a percentage of the base";
+		pane_add_column(pane, &c);
+	}
+}
+
+static void diff_load(struct pane *pane)
+{
+	const struct profile *base = pane_diff_base(&pane->scope);
+	struct tree_priv *tp = xcalloc(1, sizeof(*tp));
+	struct profile *dp = xmalloc(sizeof(*dp));
+	struct node **made;
+	struct dframe {
+		const struct diff_node *d;
+		struct node *parent;
+	} *stack;
+	size_t depth = 0, k = 0;
+
+	pane->priv = tp;
+	tp->t0 = INT64_MAX;
+	tp->dt = xmalloc(sizeof(*tp->dt));
+	diff_tree_build(tp->dt, base, pane->prof);
+	profile_init(dp, pane->prof->path);
+	tp->diff_prof = dp;
+	/* One node per diff node, in its pre-order, under the root. */
+	made = xmalloc(tp->dt->nr_nodes * sizeof(*made));
+	stack = xmalloc(tp->dt->nr_nodes * sizeof(*stack));
+	stack[depth].d = tp->dt->root;
+	stack[depth++].parent = dp->root;
+	while (depth) {
+		const struct diff_node *d = stack[--depth].d;
+		struct node *parent = stack[depth].parent, *n;
+		const char *b = diff_side_name(&d->side[0]), *w = diff_side_name(&d->side[1]);
+		const struct diff_side *one = d->side[1].nr == 1 && !d->side[1].is_list ? &d->side[1]
+					    : d->side[0].nr == 1 && !d->side[0].is_list ? &d->side[0]
+											  : NULL;
+		char name[1024];
+		size_t first = depth;
+
+		if (!strcmp(b, w))
+			snprintf(name, sizeof(name), "%s", b);
+		else
+			snprintf(name, sizeof(name), "%s | %s", b, w);
+		n = node_new(dp, parent, one ? (enum node_kind)one->nodes[0]->kind : NODE_GROUP, name,
+			     strlen(name));
+		n->calls = 1;
+		made[k++] = n;
+		for (const struct diff_node *c = d->child; c; c = c->next) {
+			stack[depth].d = c;
+			stack[depth++].parent = n;
+		}
+		for (size_t a = first, z = depth; a + 1 < z; a++, z--) {
+			struct dframe t = stack[a];
+
+			stack[a] = stack[z - 1];
+			stack[z - 1] = t;
+		}
+	}
+	profile_finish(dp);
+	tp->diff_of = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, sizeof(*tp->diff_of));
+	for (size_t i = 0; i < k; i++)
+		tp->diff_of[made[i]->id] = tp->dt->nodes[i];
+	free(made);
+	free(stack);
+
+	pane->prof = dp;
+	pane->nr_rows = dp->nr_nodes;
+	pane->rows = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, sizeof(*pane->rows));
+	tp->state = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, 1);
+	node_walk(dp->root, collect, pane);
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const struct node *n = pane->rows[i];
+
+		/* The root and its children open; expanded whole for --print. */
+		if (pane->scope.expand_all || n->kind == NODE_ROOT || (n->parent && n->parent->kind == NODE_ROOT))
+			tp->state[i] |= TREE_UNFOLDED;
+	}
+	pane_add_column(pane, &tree_cols[0]);
+	pane_add_column(pane, &diff_status_col);
+	add_diff_group(pane, DT_TOTAL, "total", "total_us", "Total",
+		       "torch-tb-profiler's total duration of the base's node(s): each node's "
+		       "device time, else its host time, summed");
+	add_diff_group(pane, DT_DEVICE, "device_total", "device_total_us", "Dev total",
+		       "the device time of everything under the base's node(s) (the plugin's "
+		       "device duration)");
+	add_diff_group(pane, DT_HOST, "host_total", "host_total_us", "Host total",
+		       "the host time of the base's node(s), start to end (the plugin's duration)");
+	{
+		static const struct column names[] = {
+			{ .key = "base_name", .title = "Base", .kind = COL_TEXT, .width = 16,
+			  .get = get_side_name, .arg = 0,
+			  .help = "the base's node: its name, CompositeNodes for the run of nodes "
+				  "between two matched ones, Blank for none" },
+			{ .key = "new_name", .title = "New", .kind = COL_TEXT, .width = 16,
+			  .get = get_side_name, .arg = 1, .help = "the same of the new run" },
+		};
+
+		pane_add_column(pane, &names[0]);
+		pane_add_column(pane, &names[1]);
+	}
+	pane->sort_col = -1;	/* the plugin's order: matched in time */
+	pane->sort_desc = false;
+	if (!pane->title)
+		pane->title = xstrdup("Tree diff");
+}
+
+/* `o`: the ops under the node (under both sides of a diff node). */
+static const struct pane_ops *tree_drill(const struct pane *pane, const void *row,
+					 struct pane_scope *scope)
+{
+	struct tree_priv *tp = pane->priv;
+
+	if (tp->dt) {
+		const struct diff_node *d = DNODE(pane, row);
+
+		if (!d || (!d->side[0].nr && !d->side[1].nr))
+			return NULL;
+		scope->under = d->side[1].nodes;
+		scope->nr_under = d->side[1].nr;
+		scope->base_under = d->side[0].nodes;
+		scope->nr_base_under = d->side[0].nr;
+	} else {
+		if (NODE(row)->kind == NODE_ROOT)
+			return NULL;
+		tp->drilled[0] = row;
+		scope->under = tp->drilled;
+		scope->nr_under = 1;
+	}
+	scope->step = pane->scope.step;
+	return &under_pane_ops;
+}
+
+static void tree_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	const struct profile *base = pane_diff_base(&pane->scope);
+
+	if (pane->prof->is_summary || (base && base->is_summary))
+		snprintf(buf, size, "the Tree needs the trace: a summary holds its tables, not the "
+				    "call tree");
+	else
+		snprintf(buf, size, "no calls");
+}
+
 static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
@@ -560,5 +836,6 @@ const struct pane_ops tree_pane_ops = {
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
 	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
-	.release = tree_release,
+	.release = tree_release, .drill = tree_drill, .align = ALIGN_SELF,
+	.empty_text = tree_empty_text,
 };

@@ -4,9 +4,10 @@
  * global), carry out the action, redraw.  Painting is draw.c's; this file
  * only changes state.
  *
- * The terminal is restored whatever happens: endwin() on the way out, in
- * die()'s hook, and (ncurses' own handlers) on SIGINT, SIGTERM and
- * SIGTSTP, which ncurses also resumes from with a full redraw.
+ * The terminal is restored whatever happens: term.c owns it (every fatal
+ * signal, flow control), endwin() runs on the way out and in die()'s
+ * hook, and ncurses' own handlers take SIGINT, SIGTERM and SIGTSTP, which
+ * it also resumes from with a full redraw.
  */
 #include <curses.h>
 #include <errno.h>
@@ -18,8 +19,11 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../model/profset.h"
 #include "../model/util.h"
 #include "export.h"
+#include "pane_multi.h"
+#include "term.h"
 #include "ui_int.h"
 
 /* The tab a pane-NAME action shows, or -1. */
@@ -101,13 +105,52 @@ static void free_panes(struct ui *ui)
 	}
 }
 
+static const struct profile *run_of(const struct profile *first, size_t n)
+{
+	while (first && n--)
+		first = first->next_run;
+	return first;
+}
+
+/* What every pane opened now is to know beyond its own scope: the other
+ * profiles, the run, whether one rank is shown alone. */
+static void base_scope(const struct ui *ui, struct pane_scope *scope)
+{
+	scope->first_run = ui->first;
+	scope->set = ui->set->kind == PROFSET_ONE ? NULL : ui->set;
+	scope->run = ui->run;
+	scope->per_rank = ui->per_rank;
+}
+
+/* The tabs: every pane type with one that is available for what is open
+ * (the Ranks tab with ranks, ...), in panes.h's order; the tab shown
+ * stays where it is when it still exists. */
+static void make_tabs(struct ui *ui)
+{
+	const struct pane_ops *was = ui->nr_tabs ? ui->tab_ops[ui->tab] : NULL;
+	struct pane_scope scope = { 0 };
+
+	base_scope(ui, &scope);
+	ui->nr_tabs = 0;
+	ui->tab = 0;
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const struct pane_ops *ops = pane_types[i].ops;
+
+		if (!pane_types[i].has_tab || (ops->available && !ops->available(ui->prof, &scope)))
+			continue;
+		if (ops == was)
+			ui->tab = ui->nr_tabs;
+		ui->tab_ops[ui->nr_tabs++] = ops;
+	}
+}
+
 static void open_panes(struct ui *ui)
 {
-	struct pane_scope scope = { .step = current_step(ui), .first_run = ui->first,
-				    .group = ui->opt->group };
+	struct pane_scope scope = { .step = current_step(ui), .group = ui->opt->group };
 
+	base_scope(ui, &scope);
 	for (int t = 0; t < ui->nr_tabs; t++) {
-		ui->stack[t][0] = pane_new(ui->tab_ops[t], ui->prof, &scope);
+		ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
 		ui->depth[t] = 1;
 		if (!ui->tab_ops[t]->follows_step)
 			pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
@@ -235,8 +278,8 @@ static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scop
 		say(ui, true, "drill-downs nest %d deep at most", MAX_DRILL);
 		return;
 	}
-	scope.first_run = ui->first;
-	next = pane_new(to, ui->prof, &scope);
+	base_scope(ui, &scope);
+	next = pane_open(to, ui->prof, &scope);
 	if (!next->nr_rows) {
 		char why[512] = "nothing there";
 
@@ -305,13 +348,28 @@ static void step_by(struct ui *ui, int dir)
 	set_step(ui, s);
 }
 
-static void set_run(struct ui *ui, int dir)
+/* The runs every member has (a diff or ranks switch all of them). */
+static size_t nr_runs(const struct ui *ui)
 {
 	size_t nr = profile_nr_runs(ui->first);
+
+	for (size_t i = 0; ui->set->kind != PROFSET_ONE && i < ui->set->nr; i++) {
+		size_t n = profile_nr_runs(ui->set->members[i].prof);
+
+		if (n < nr)
+			nr = n;
+	}
+	return nr;
+}
+
+static void set_run(struct ui *ui, int dir)
+{
+	size_t nr = nr_runs(ui);
 	long r = (long)ui->run + dir;
 
 	if (nr < 2) {
-		say(ui, true, "this file holds one run");
+		say(ui, true, ui->set->kind == PROFSET_ONE ? "this file holds one run"
+							    : "the profiles hold one run each");
 		return;
 	}
 	if (r < 0 || r >= (long)nr) {
@@ -320,13 +378,57 @@ static void set_run(struct ui *ui, int dir)
 	}
 	free_panes(ui);
 	ui->run = (size_t)r;
-	ui->prof = ui->first;
-	for (size_t i = 0; i < ui->run; i++)
-		ui->prof = ui->prof->next_run;
+	ui->prof = run_of(ui->first, ui->run);
 	ui->step = -1;
+	make_tabs(ui);
 	open_panes(ui);
 	say(ui, false, "run %zu of %zu%s%s", ui->run + 1, nr, ui->prof->run_title ? ": " : "",
 	    ui->prof->run_title ? ui->prof->run_title : "");
+}
+
+/* The title: the files, or the one rank shown alone. */
+static void set_label(struct ui *ui)
+{
+	if (ui->per_rank)
+		snprintf(ui->label, sizeof(ui->label), "%s (rank %ld of %zu)",
+			 ui->set->members[ui->member].label,
+			 ui->set->members[ui->member].rank >= 0 ? (long)ui->set->members[ui->member].rank
+								 : ui->member,
+			 ui->set->nr);
+	else
+		snprintf(ui->label, sizeof(ui->label), "%s", ui->opt->label ? ui->opt->label : "");
+}
+
+/* Ranks: show member M alone in every pane (-1: every rank again), the
+ * run and step kept where they exist. */
+static void show_member(struct ui *ui, long m)
+{
+	const struct step *step = current_step(ui);
+	const char *step_name = step ? step->name : NULL;
+
+	if (ui->set->kind != PROFSET_RANKS || m >= (long)ui->set->nr)
+		return;
+	free_panes(ui);
+	ui->per_rank = m >= 0;
+	ui->member = m >= 0 ? m : 0;
+	ui->first = ui->set->members[ui->member].prof;
+	ui->prof = run_of(ui->first, ui->run);
+	if (!ui->prof) {
+		ui->run = 0;
+		ui->prof = ui->first;
+	}
+	ui->step = -1;
+	for (size_t i = 0; step_name && i < ui->prof->nr_steps; i++)
+		if (!strcmp(ui->prof->steps[i].name, step_name))
+			ui->step = (ssize_t)i;
+	make_tabs(ui);
+	open_panes(ui);
+	set_label(ui);
+	if (m >= 0)
+		say(ui, false, "rank %s alone (q in the Ranks pane: every rank)",
+		    ui->set->members[m].label);
+	else
+		say(ui, false, "every rank");
 }
 
 static void switch_tab(struct ui *ui, int tab)
@@ -428,7 +530,7 @@ static void do_export(struct ui *ui)
 		char *saved = pane->title;
 
 		pane->title = path_title;
-		export_caption(pane, ui->opt->label, 0, caption, sizeof(caption));
+		export_caption(pane, ui->label, 0, caption, sizeof(caption));
 		pane->title = saved;
 	}
 	rows = export_to_path(pane, ui->edit.text, fmt, 0, caption, err, sizeof(err));
@@ -553,6 +655,8 @@ static bool pane_action(struct ui *ui, enum action a)
 		jump(ui, req.jump_to, req.jump_row);
 	if (req.open)
 		open_over(ui, req.open, req.open_scope);
+	if (req.open_rank)
+		show_member(ui, req.rank);
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
 	return true;
@@ -740,12 +844,6 @@ static int read_key(void)
 	return (int)ch;
 }
 
-static void end_curses(void)
-{
-	if (!isendwin())
-		endwin();
-}
-
 /* Apply the command line's initial sort, step and filter. */
 static void apply_options(struct ui *ui)
 {
@@ -791,21 +889,27 @@ static void apply_options(struct ui *ui)
 	}
 }
 
-int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt)
+int ui_run(const struct profset *set, const struct ui_options *opt)
 {
 	struct ui ui;
 	const char *codeset;
 
 	memset(&ui, 0, sizeof(ui));
-	ui.first = first;
-	ui.prof = shown;
+	ui.set = set;
+	ui.per_rank = opt->rank >= 0;
+	ui.member = set->kind == PROFSET_DIFF ? 1 : opt->rank >= 0 ? opt->rank : 0;
+	ui.first = set->members[ui.member].prof;
+	ui.run = opt->run;
+	ui.prof = run_of(ui.first, ui.run);
 	ui.opt = opt;
 	ui.step = -1;
-	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab)
-			ui.tab_ops[ui.nr_tabs++] = pane_types[i].ops;
-	for (const struct profile *r = first; r && r != shown; r = r->next_run)
-		ui.run++;
+	make_tabs(&ui);
+	set_label(&ui);
+	/* The ranks of a job open on the Ranks pane (by name: the UI knows
+	 * no pane type). */
+	for (int t = 0; set->kind == PROFSET_RANKS && !ui.per_rank && t < ui.nr_tabs; t++)
+		if (ui.tab_ops[t] == pane_ops_find("ranks"))
+			ui.tab = t;
 	codeset = nl_langinfo(CODESET);
 	ui.utf8 = !opt->ascii && codeset &&
 		  (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
@@ -825,9 +929,10 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 	}
 
 	open_panes(&ui);
-	/* The first pane that has something to show (the Overview, when
-	 * the profile has steps or device time). */
-	for (int t = 0; t < ui.nr_tabs; t++) {
+	/* A pane with nothing to show gives way to the first that has
+	 * something (the Overview of a profile with neither steps nor
+	 * device time, to Operators). */
+	for (int t = 0; !ui.stack[ui.tab][0]->nr_rows && t < ui.nr_tabs; t++) {
 		if (ui.stack[t][0]->nr_rows) {
 			ui.tab = t;
 			break;
@@ -846,27 +951,20 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 		/* Dropped or clipped events: said once, then in Info. */
 		uint64_t nr = 0;
 
-		for (const struct warning *w = shown->warnings; w; w = w->next)
+		for (const struct warning *w = ui.prof->warnings; w; w = w->next)
 			nr += w->count;
 		if (nr)
 			say(&ui, false, "%llu warning%s while loading (see Info)",
 			    (unsigned long long)nr, nr == 1 ? "" : "s");
 	}
 
-	if (!newterm(NULL, stdout, stdin)) {
+	if (term_start()) {
 		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		free_panes(&ui);
 		keymap_release(&ui.km);
 		return 1;
 	}
-	die_hook = end_curses;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
 	ui.color = !opt->no_color && has_colors();
 	draw_init_colors(&ui);
 
@@ -890,8 +988,7 @@ int ui_run(const struct profile *first, const struct profile *shown, const struc
 			a = ACT_BACK;
 		act(&ui, a);
 	}
-	end_curses();
-	die_hook = NULL;
+	term_end();
 	free_panes(&ui);
 	free(ui.filter_before);
 	keymap_release(&ui.km);

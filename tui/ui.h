@@ -27,13 +27,16 @@ struct ui_options {
 	bool ascii;			/* no Unicode glyphs */
 	bool no_color;
 	bool load_failed;		/* the load stopped at an error: say so */
+	size_t run;			/* the run shown of each profile (--run) */
+	long rank;			/* ranks: the member shown alone, -1: all */
 };
 
 /*
- * Run the UI on SHOWN (a run of the profile FIRST) until the user quits;
- * the terminal is left as it was found, whatever happens.  Returns the
- * exit status.
+ * Run the UI on SET (one profile, a diff, the ranks of a job) until the
+ * user quits; the terminal is left as it was found, whatever happens.
+ * Returns the exit status.
  */
-int ui_run(const struct profile *first, const struct profile *shown, const struct ui_options *opt);
+struct profset;
+int ui_run(const struct profset *set, const struct ui_options *opt);
 
 #endif

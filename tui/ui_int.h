@@ -24,7 +24,11 @@ enum ui_mode {
 };
 
 struct ui {
-	const struct profile *first, *prof;	/* all runs, the one shown */
+	const struct profset *set;	/* every profile and how they relate */
+	long member;			/* the member of SET the panes show */
+	bool per_rank;			/* ranks: that member alone (Enter in Ranks) */
+	const struct profile *first, *prof;	/* its runs, the one shown */
+	char label[512];		/* what the title names: the files, or the rank */
 	size_t run;			/* index of prof among the runs */
 	const struct ui_options *opt;
 	struct keymap km;

@@ -28,6 +28,7 @@ static void tokens(const char *text, char *out, size_t cap, struct json *keep)
 		*keep = j;
 	json_release(&j);
 	input_close(&in);
+	diag_finish(&d);
 }
 
 static void test_structure(void)
@@ -89,6 +90,7 @@ static void test_escapes(void)
 	CHECK(j.len == 10 && !memcmp(j.s, "a\"b\xc3\xa9\xf0\x9f\x98\x80\n", 10));
 	json_release(&j);
 	input_close(&in);
+	diag_finish(&d);
 }
 
 static void test_deep_nesting_is_an_error(void)
@@ -110,6 +112,7 @@ static void test_deep_nesting_is_an_error(void)
 	CHECK_EQ(j.depth, JSON_MAX_DEPTH);
 	json_release(&j);
 	input_close(&in);
+	diag_finish(&d);
 	free(text);
 }
 

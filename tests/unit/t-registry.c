@@ -255,6 +255,8 @@ static void test_found_anywhere(void)
 {
 	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 40000);
 	buried("tests/golden/megengine/analyze-grid.txt", "megengine", 40000);
+	buried("tests/golden/trtexec/log-trt86.txt", "trtexec-log", 40000);
+	buried("tests/golden/torch-table/modern.txt", "torch-table", 40000);
 	/* Right after the head's window, and inside it. */
 	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 420);
 	buried("tests/golden/paddle/summary-2.3.txt", "paddle", 3);

@@ -1,1 +1,1 @@
---print ops tests/golden
+--print ops tests/golden/errors

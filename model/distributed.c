@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "distributed.h"
+#include "util.h"
+
+/* ---------------------------------------------------------------------
+ * Ranges
+ */
+
+struct spans {
+	struct span_ns *v;
+	size_t nr, alloc;
+};
+
+static void spans_add(struct spans *s, int64_t start, int64_t end)
+{
+	GROW(s->v, s->alloc, s->nr + 1);
+	s->v[s->nr].start = start;
+	s->v[s->nr].end = end;
+	s->nr++;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span_ns *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end < y->end) - (x->end > y->end);	/* longer first */
+}
+
+/* Sort and merge (range_utils.merge_ranges); returns the new count. */
+static size_t merge(struct span_ns *v, size_t n)
+{
+	size_t out = 0;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_span);
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].start <= v[out].end) {
+			if (v[i].end > v[out].end)
+				v[out].end = v[i].end;
+		} else {
+			v[++out] = v[i];
+		}
+	}
+	return out + 1;
+}
+
+int64_t span_union(struct span_ns *v, size_t n)
+{
+	int64_t sum = 0;
+
+	n = merge(v, n);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i].end - v[i].start;
+	return sum;
+}
+
+/* The length of merged A within [LO, HI). */
+static int64_t within(const struct spans *a, int64_t lo, int64_t hi)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		int64_t s = a->v[i].start > lo ? a->v[i].start : lo;
+		int64_t e = a->v[i].end < hi ? a->v[i].end : hi;
+
+		if (e > s)
+			sum += e - s;
+	}
+	return sum;
+}
+
+/* The intersection of merged A and B, merged. */
+static void intersect(const struct spans *a, const struct spans *b, struct spans *out)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->nr && j < b->nr) {
+		int64_t s = a->v[i].start > b->v[j].start ? a->v[i].start : b->v[j].start;
+		int64_t e = a->v[i].end < b->v[j].end ? a->v[i].end : b->v[j].end;
+
+		if (e > s)
+			spans_add(out, s, e);
+		if (a->v[i].end < b->v[j].end)
+			i++;
+		else
+			j++;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * One rank, from its call tree
+ */
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool is_dataloader(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (starts(name, "enumerate(DataLoader)#") && n >= 9 &&
+		!strcmp(name + n - 9, ".__next__")) ||
+	       starts(name, "enumerate(DataPipe)#");
+}
+
+/* The host event of a collective (NODE_COLLECTIVE on an op or an
+ * annotation; the parser sets it on nothing else that is not under
+ * one). */
+static bool is_collective(const struct node *n)
+{
+	return (n->flags & NODE_COLLECTIVE) && (n->kind == NODE_OP || n->kind == NODE_ANNOTATION);
+}
+
+/* A kernel is Communication when the runtime call that launched it
+ * belongs to a collective: the runtime joined the op of its External id,
+ * which is the kernel's (trace.py's test: the kernel's External id is a
+ * collective's). */
+static bool is_comm_kernel(const struct node *k)
+{
+	const struct node *rt = k->parent;
+
+	return rt && rt->kind == NODE_RUNTIME && rt->parent && is_collective(rt->parent);
+}
+
+struct collect {
+	struct spans kernel, comm, cpu;
+	struct comm_call *calls;
+	size_t nr_calls, alloc_calls;
+	bool nccl, gloo;
+};
+
+/* A collective's input bytes, from the Input Dims and Input type the
+ * parser kept as attributes "input_dims" ([[8, 1024], [2]]) and
+ * "input_types" (["float", "int"]), as communication.py sums them
+ * (element sizes of its table; another type counts 0); -1 when the node
+ * has neither. */
+static int64_t input_bytes(const struct node *n)
+{
+	const struct attr *dims = attr_find(n->attrs, "input_dims");
+	const struct attr *types = attr_find(n->attrs, "input_types");
+	static const struct {
+		const char *name;
+		int size;
+	} sizes[] = { { "long int", 8 }, { "float", 4 }, { "int", 4 }, { "c10::Half", 2 },
+		      { "c10::BFloat16", 2 }, { "unsigned char", 1 } };
+	const char *d, *t;
+	int64_t total = 0;
+
+	if (!dims || !types || dims->type != ATTR_STRING || types->type != ATTR_STRING)
+		return -1;
+	d = dims->v.s;
+	t = types->v.s;
+	/* Walk the inner lists of dims beside the strings of types. */
+	while (*d && *d != '[')
+		d++;
+	if (*d)
+		d++;		/* the outer [ */
+	for (;;) {
+		int64_t elems = 1;
+		int size = 0;
+		const char *q;
+		size_t len;
+
+		while (*d && *d != '[' && *d != ']')
+			d++;
+		if (*d != '[')
+			break;
+		for (d++; *d && *d != ']';) {
+			char *end;
+			long long v = strtoll(d, &end, 10);
+
+			if (end == d) {
+				d++;
+				continue;
+			}
+			if (v < 0 || (v && elems > INT64_MAX / v))
+				return -1;
+			elems *= v;
+			d = end;
+		}
+		if (*d)
+			d++;
+		while (*t && *t != '"' && *t != '\'')
+			t++;
+		if (!*t)
+			return -1;
+		q = ++t;
+		while (*t && *t != '"' && *t != '\'')
+			t++;
+		len = (size_t)(t - q);
+		if (*t)
+			t++;
+		for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+			if (strlen(sizes[i].name) == len && !strncmp(q, sizes[i].name, len))
+				size = sizes[i].size;
+		if (size && elems > (INT64_MAX - total) / size)
+			return -1;
+		total += elems * size;
+	}
+	return total;
+}
+
+static bool visit(struct node *n, void *ctx)
+{
+	struct collect *c = ctx;
+
+	if (n->kind == NODE_KERNEL) {
+		int64_t end = n->start_ns + n->device_total_ns;
+
+		spans_add(is_comm_kernel(n) ? &c->comm : &c->kernel, n->start_ns, end);
+		return true;
+	}
+	if (is_collective(n)) {
+		struct comm_call *call;
+
+		spans_add(&c->comm, n->start_ns, n->start_ns + n->host_total_ns);
+		if (starts(n->name, "nccl:"))
+			c->nccl = true;
+		else
+			c->gloo = true;
+		GROW(c->calls, c->alloc_calls, c->nr_calls + 1);
+		call = &c->calls[c->nr_calls++];
+		memset(call, 0, sizeof(*call));
+		call->name = n->name;
+		call->start_ns = n->start_ns;
+		call->end_ns = n->start_ns + n->host_total_ns;
+		call->size_bytes = input_bytes(n);
+		call->step = -1;
+		/* communication.py: the host event is the first range; with
+		 * NCCL its kernels follow (added below, once the libraries
+		 * are known). */
+		call->nr_ranges = 1;
+		for (const struct node *rt = n->child; rt; rt = rt->next)
+			if (rt->kind == NODE_RUNTIME)
+				for (const struct node *k = rt->child; k; k = k->next)
+					call->nr_ranges += k->kind == NODE_KERNEL;
+		call->ranges = xmalloc(call->nr_ranges * sizeof(*call->ranges));
+		call->ranges[0].start = call->start_ns;
+		call->ranges[0].end = call->end_ns;
+		call->nr_ranges = 1;
+		for (const struct node *rt = n->child; rt; rt = rt->next)
+			if (rt->kind == NODE_RUNTIME)
+				for (const struct node *k = rt->child; k; k = k->next)
+					if (k->kind == NODE_KERNEL) {
+						call->ranges[call->nr_ranges].start = k->start_ns;
+						call->ranges[call->nr_ranges].end =
+							k->start_ns + k->device_total_ns;
+						call->nr_ranges++;
+					}
+		return true;
+	}
+	if ((n->kind == NODE_OP || n->kind == NODE_ANNOTATION) && !is_dataloader(n->name))
+		spans_add(&c->cpu, n->start_ns, n->start_ns + n->host_total_ns);
+	return true;
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct comm_call *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns > y->end_ns ? -1 : 1;
+	return 0;
+}
+
+/* generate_communication_nodes(): each call's step, walking calls and
+ * steps in order.  A call that fits no step keeps -1; the walk stops
+ * where the plugin's does (a call past the last step ends it). */
+static void assign_steps(const struct profile *p, struct comm_call *calls, size_t n)
+{
+	size_t s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		while (s < p->nr_steps) {
+			if (calls[i].start_ns >= p->steps[s].start_ns &&
+			    calls[i].end_ns <= p->steps[s].end_ns) {
+				calls[i].step = (int32_t)s;
+				break;
+			} else if (calls[i].start_ns >= p->steps[s].end_ns) {
+				s++;
+			} else {
+				break;
+			}
+		}
+		if (s >= p->nr_steps)
+			break;
+	}
+}
+
+void rank_local_of(const struct profile *p, struct rank_local *out)
+{
+	struct collect c = { 0 };
+	struct spans kc = { 0 };
+	const struct spans *comp;
+
+	memset(out, 0, sizeof(*out));
+	if (p->rank_local) {
+		*out = *p->rank_local;
+		out->owned = false;
+		return;
+	}
+	out->owned = true;
+	node_walk(p->root, visit, &c);
+	c.kernel.nr = merge(c.kernel.v, c.kernel.nr);
+	c.comm.nr = merge(c.comm.v, c.comm.nr);
+	c.cpu.nr = merge(c.cpu.v, c.cpu.nr);
+	comp = c.kernel.nr ? &c.kernel : &c.cpu;
+	intersect(comp, &c.comm, &kc);
+	out->has_communication = c.comm.nr > 0;
+	out->nr_steps = p->nr_steps;
+	out->steps = xcalloc(p->nr_steps ? p->nr_steps : 1, sizeof(*out->steps));
+	for (size_t i = 0; i < p->nr_steps; i++) {
+		const struct step *s = &p->steps[i];
+		struct step_overlap *o = &out->steps[i];
+
+		if (s->end_ns <= s->start_ns)
+			continue;
+		o->computation = within(comp, s->start_ns, s->end_ns);
+		o->communication = within(&c.comm, s->start_ns, s->end_ns);
+		o->overlap = within(&kc, s->start_ns, s->end_ns);
+		o->other = (s->end_ns - s->start_ns) + o->overlap - o->computation - o->communication;
+	}
+	/* Two libraries at once: the plugin gives up on the collectives. */
+	if (c.nccl && c.gloo) {
+		for (size_t i = 0; i < c.nr_calls; i++)
+			free(c.calls[i].ranges);
+		c.nr_calls = 0;
+	}
+	for (size_t i = 0; i < c.nr_calls; i++) {
+		struct comm_call *call = &c.calls[i];
+
+		if (!c.nccl)
+			call->nr_ranges = 1;	/* gloo: the host event alone */
+		qsort(call->ranges, call->nr_ranges, sizeof(*call->ranges), cmp_span);
+	}
+	if (c.nr_calls)
+		qsort(c.calls, c.nr_calls, sizeof(*c.calls), cmp_call);
+	assign_steps(p, c.calls, c.nr_calls);
+	out->calls = c.calls;
+	out->nr_calls = c.nr_calls;
+	if (!c.nr_calls) {
+		free(c.calls);
+		out->calls = NULL;
+	}
+	free(c.kernel.v);
+	free(c.comm.v);
+	free(c.cpu.v);
+	free(kc.v);
+}
+
+void rank_local_release(struct rank_local *r)
+{
+	if (r->owned) {
+		for (size_t i = 0; i < r->nr_calls; i++)
+			free(r->calls[i].ranges);
+		free(r->calls);
+		free(r->steps);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---------------------------------------------------------------------
+ * Across the ranks
+ */
+
+static const char *line_up(const struct rank_local *const *local, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!local[k]->has_communication || !local[k]->nr_calls)
+			return "a rank has no collective (torch-tb-profiler shows no Distributed view)";
+	for (size_t k = 1; k < n; k++)
+		if (local[k]->nr_calls != local[0]->nr_calls)
+			return "the ranks made different numbers of collective calls";
+	for (size_t i = 0; i < local[0]->nr_calls; i++)
+		for (size_t k = 1; k < n; k++)
+			if (local[k]->calls[i].nr_ranges != local[0]->calls[i].nr_ranges)
+				return "a collective launched different numbers of kernels on two ranks";
+	return NULL;
+}
+
+bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct rank_dist *out,
+		       const char **why)
+{
+	const char *bad = n ? line_up(local, n) : "no rank";
+	/* Per rank, per call, per range: the shortest duration of that
+	 * transfer on any rank (loader.py). */
+	int64_t **shortest = NULL;
+
+	*why = bad;
+	if (!bad) {
+		shortest = xcalloc(local[0]->nr_calls ? local[0]->nr_calls : 1, sizeof(*shortest));
+		for (size_t i = 0; i < local[0]->nr_calls; i++) {
+			size_t nr = local[0]->calls[i].nr_ranges;
+
+			shortest[i] = xmalloc((nr ? nr : 1) * sizeof(**shortest));
+			for (size_t j = 0; j < nr; j++) {
+				int64_t m = INT64_MAX;
+
+				for (size_t k = 0; k < n; k++) {
+					const struct span_ns *r = &local[k]->calls[i].ranges[j];
+
+					if (r->end - r->start < m)
+						m = r->end - r->start;
+				}
+				shortest[i][j] = m;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct rank_local *l = local[k];
+		struct rank_dist *d = &out[k];
+		struct spans *comm, *real;
+		struct spans op_lat = { 0 }, op_real = { 0 };
+
+		memset(d, 0, sizeof(*d));
+		d->nr_buckets = l->nr_steps + 1;
+		d->comm_ns = xcalloc(d->nr_buckets, sizeof(*d->comm_ns));
+		d->transfer_ns = xcalloc(d->nr_buckets, sizeof(*d->transfer_ns));
+		d->has_calls = xcalloc(d->nr_buckets, sizeof(*d->has_calls));
+		comm = xcalloc(d->nr_buckets, sizeof(*comm));
+		real = xcalloc(d->nr_buckets, sizeof(*real));
+		for (size_t i = 0; i < l->nr_calls; i++) {
+			const struct comm_call *c = &l->calls[i];
+			size_t b = c->step >= 0 && (size_t)c->step < l->nr_steps ? (size_t)c->step
+										   : l->nr_steps;
+			size_t op;
+
+			d->has_calls[b] = true;
+			for (op = 0; op < d->nr_ops && strcmp(d->ops[op].name, c->name); op++)
+				;
+			if (op == d->nr_ops) {
+				d->ops = xrealloc(d->ops, (op + 1) * sizeof(*d->ops));
+				d->ops[op] = (struct comm_op){ c->name, 0, 0, 0, 0 };
+				d->nr_ops++;
+			}
+			d->ops[op].calls++;
+			if (c->size_bytes < 0 || d->ops[op].size_bytes < 0)
+				d->ops[op].size_bytes = -1;
+			else
+				d->ops[op].size_bytes += c->size_bytes;
+			for (size_t j = 0; j < c->nr_ranges; j++) {
+				int64_t len = shortest ? shortest[i][j] : c->ranges[j].end - c->ranges[j].start;
+
+				spans_add(&comm[b], c->ranges[j].start, c->ranges[j].end);
+				spans_add(&real[b], c->ranges[j].end - len, c->ranges[j].end);
+			}
+		}
+		for (size_t b = 0; b < d->nr_buckets; b++) {
+			d->comm_ns[b] = span_union(comm[b].v, comm[b].nr);
+			d->transfer_ns[b] = span_union(real[b].v, real[b].nr);
+			free(comm[b].v);
+			free(real[b].v);
+		}
+		free(comm);
+		free(real);
+		/* The table: the union of each name's ranges. */
+		for (size_t op = 0; op < d->nr_ops; op++) {
+			op_lat.nr = op_real.nr = 0;
+			for (size_t i = 0; i < l->nr_calls; i++) {
+				const struct comm_call *c = &l->calls[i];
+
+				if (strcmp(c->name, d->ops[op].name))
+					continue;
+				for (size_t j = 0; j < c->nr_ranges; j++) {
+					int64_t len = shortest ? shortest[i][j]
+							       : c->ranges[j].end - c->ranges[j].start;
+
+					spans_add(&op_lat, c->ranges[j].start, c->ranges[j].end);
+					spans_add(&op_real, c->ranges[j].end - len, c->ranges[j].end);
+				}
+			}
+			d->ops[op].latency_ns = span_union(op_lat.v, op_lat.nr);
+			d->ops[op].transfer_ns = span_union(op_real.v, op_real.nr);
+		}
+		free(op_lat.v);
+		free(op_real.v);
+	}
+	if (shortest) {
+		for (size_t i = 0; i < local[0]->nr_calls; i++)
+			free(shortest[i]);
+		free(shortest);
+	}
+	return !bad;
+}
+
+void rank_dist_release(struct rank_dist *d)
+{
+	free(d->comm_ns);
+	free(d->transfer_ns);
+	free(d->has_calls);
+	free(d->ops);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---------------------------------------------------------------------
+ * Stragglers
+ */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the known (>= 0) values of V, or -1. */
+static int64_t median(const int64_t *v, size_t n)
+{
+	int64_t *s = xmalloc((n ? n : 1) * sizeof(*s)), m = -1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] >= 0)
+			s[k++] = v[i];
+	if (k) {
+		qsort(s, k, sizeof(*s), cmp_i64);
+		m = k % 2 ? s[k / 2] : s[k / 2 - 1] + (s[k / 2] - s[k / 2 - 1]) / 2;
+	}
+	free(s);
+	return m;
+}
+
+static bool above(int64_t v, int64_t med)
+{
+	/* v >= med * 1.1, in integers */
+	return v >= 0 && med > 0 && v * 100 >= med * (100 + STRAGGLER_PCT);
+}
+
+void rank_stragglers(const int64_t *step_ns, const int64_t *compute_ns, const int64_t *sync_ns,
+		     size_t n, uint8_t *marks)
+{
+	int64_t ms = median(step_ns, n), mc = median(compute_ns, n), my = median(sync_ns, n);
+	size_t least = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		marks[i] = 0;
+		if (above(step_ns[i], ms))
+			marks[i] |= STRAGGLER_SLOW_STEP;
+		if (above(compute_ns[i], mc))
+			marks[i] |= STRAGGLER_SLOW_COMPUTE;
+		if (sync_ns[i] >= 0 && (least == SIZE_MAX || sync_ns[i] < sync_ns[least]))
+			least = i;
+	}
+	if (n > 1 && least != SIZE_MAX && my >= 2 * sync_ns[least] && my - sync_ns[least] >= 1000)
+		marks[least] |= STRAGGLER_WAITED_FOR;
+}

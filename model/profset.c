@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profset.h"
+#include "strbuf.h"
+#include "util.h"
+
+void profset_release(struct profset *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		struct profset_member *m = &s->members[i];
+
+		if (m->prof) {
+			profile_release(m->prof);
+			free(m->prof);
+		}
+		free(m->label);
+		free(m->files);
+	}
+	free(s->members);
+	free(s->why);
+	free(s->label);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct profset_member *profset_member_of(const struct profset *s, const struct profile *p)
+{
+	for (size_t i = 0; s && i < s->nr; i++)
+		for (const struct profile *r = s->members[i].prof; r; r = r->next_run)
+			if (r == p)
+				return &s->members[i];
+	return NULL;
+}
+
+const char *profset_source_of(const struct profile *p)
+{
+	const char *src = p->is_summary ? profile_meta_get(p, "summary", "source") : NULL;
+
+	return src && *src ? src : p->path;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix, size_t *stem)
+{
+	size_t k = strlen(suffix);
+
+	if (n < k || memcmp(s + n - k, suffix, k))
+		return false;
+	*stem = n - k;
+	return true;
+}
+
+bool profset_worker_of(const char *base, size_t *worker_len, const char **span, size_t *span_len)
+{
+	size_t n = strlen(base), stem;
+
+	*span = base + n;
+	*span_len = 0;
+	/* consts.WORKER_PATTERN: ^(.*?)(\.\d+)?\.pt\.trace\.json(?:\.gz)?$ --
+	 * the lazy worker leaves the last run of digits after a dot to the
+	 * span. */
+	if (ends_with(base, n, ".pt.trace.json.gz", &stem) ||
+	    ends_with(base, n, ".pt.trace.json", &stem)) {
+		size_t d = stem;
+
+		while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9')
+			d--;
+		if (d < stem && d > 0 && base[d - 1] == '.') {
+			*worker_len = d - 1;
+			*span = base + d;
+			*span_len = stem - d;
+		} else {
+			*worker_len = stem;
+		}
+		return true;
+	}
+	if (ends_with(base, n, ".json.gz", &stem) || ends_with(base, n, ".json", &stem) ||
+	    ends_with(base, n, ".summary", &stem))
+		*worker_len = stem;
+	else
+		*worker_len = n;
+	return false;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static char *fmt(const char *f, ...) PRINTF_LIKE(1, 2);
+
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, f);
+	vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+/* What the ranks decision needs of each member. */
+struct worker {
+	size_t member;		/* index into the set as loaded */
+	char *name;
+	char *span;		/* "" when the file has none */
+};
+
+static int cmp_worker(const void *a, const void *b)
+{
+	const struct worker *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	/* Spans in the order torch-tb-profiler numbers them: by their
+	 * timestamp strings, a file without one first. */
+	c = strcmp(x->span, y->span);
+	return c ? c : (x->member > y->member) - (x->member < y->member);
+}
+
+/* Why the members are not the ranks of one job (for the diff's why), or
+ * NULL when they are: every trace says its rank, in one world size, each
+ * worker one rank and each rank one worker. */
+static char *not_ranks(const struct profset *s, const struct worker *w, size_t nr)
+{
+	int32_t world = -1;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct profile *p = s->members[w[i].member].prof;
+
+		if (!p->dist.present || p->dist.rank < 0)
+			return fmt("'%s' has no distributedInfo rank",
+				   s->members[w[i].member].files);
+		if (world < 0)
+			world = p->dist.world_size;
+		else if (p->dist.world_size != world)
+			return fmt("world sizes %d and %d", (int)world, (int)p->dist.world_size);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t j = i + 1; j < nr; j++) {
+			bool same_worker = !strcmp(w[i].name, w[j].name);
+			bool same_rank = s->members[w[i].member].prof->dist.rank ==
+					 s->members[w[j].member].prof->dist.rank;
+
+			if (same_worker != same_rank)
+				return fmt("'%s' and '%s' are both rank %d",
+					   s->members[w[i].member].files,
+					   s->members[w[j].member].files,
+					   (int)s->members[w[i].member].prof->dist.rank);
+		}
+	}
+	return NULL;
+}
+
+/* Append FIRST's runs with NEXT and its runs (a worker's later span). */
+static void add_span(struct profile *first, struct profile *next)
+{
+	struct profile *last = first->last_run ? first->last_run : first;
+
+	while (last->next_run)
+		last = last->next_run;
+	last->next_run = next;
+	first->last_run = next->last_run ? next->last_run : next;
+	next->last_run = NULL;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct profset_member *x = a, *y = b;
+
+	if (x->rank != y->rank) {
+		if (x->rank < 0 || y->rank < 0)
+			return x->rank < 0 ? 1 : -1;
+		return x->rank < y->rank ? -1 : 1;
+	}
+	return strcmp(x->label, y->label);
+}
+
+/* Fold the members into one per worker (spans as runs), ordered by rank. */
+static void make_ranks(struct profset *s, struct worker *w, size_t nr)
+{
+	struct profset_member *out = xcalloc(nr, sizeof(*out));
+	size_t n = 0;
+
+	qsort(w, nr, sizeof(*w), cmp_worker);
+	for (size_t i = 0; i < nr; i++) {
+		struct profset_member *m = &s->members[w[i].member];
+
+		if (n && !strcmp(out[n - 1].label, w[i].name)) {
+			struct profset_member *into = &out[n - 1];
+			char *files = fmt("%s + %s", into->files, m->files);
+
+			add_span(into->prof, m->prof);
+			free(into->files);
+			into->files = files;
+			into->nr_spans++;
+			free(m->files);
+			free(m->label);
+			continue;
+		}
+		out[n] = *m;
+		free(out[n].label);
+		out[n].label = xstrdup(w[i].name);
+		out[n].rank = m->prof->dist.present ? m->prof->dist.rank : -1;
+		out[n].nr_spans = 1;
+		n++;
+	}
+	qsort(out, n, sizeof(*out), cmp_rank);
+	free(s->members);
+	s->members = out;
+	s->nr = n;
+}
+
+static char *ranks_why(const struct profset *s, const struct profset_hints *h, bool by_dist)
+{
+	struct strbuf b = STRBUF_INIT;
+	char line[512];
+	int32_t lo = -1, hi = -1;
+	size_t spans = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		int32_t r = s->members[i].rank;
+
+		if (r >= 0 && (lo < 0 || r < lo))
+			lo = r;
+		if (r > hi)
+			hi = r;
+		if (s->members[i].nr_spans > 1)
+			spans++;
+	}
+	snprintf(line, sizeof(line), "ranks: %zu workers of one job", s->nr);
+	strbuf_addstr(&b, line);
+	if (h->want_ranks)
+		strbuf_addstr(&b, " (--ranks)");
+	else if (h->from_dir)
+		strbuf_addstr(&b, " (a directory: one worker per *.pt.trace.json[.gz] name)");
+	if (by_dist && lo >= 0) {
+		snprintf(line, sizeof(line), "%s distributedInfo world size %d, ranks %d-%d",
+			 h->want_ranks || h->from_dir ? ";" : " by", (int)s->members[0].prof->dist.world_size,
+			 (int)lo, (int)hi);
+		strbuf_addstr(&b, line);
+	}
+	if (spans) {
+		snprintf(line, sizeof(line), "; %zu worker(s) with several spans, shown as runs", spans);
+		strbuf_addstr(&b, line);
+	}
+	return b.s;
+}
+
+int profset_relate(struct profset *s, const struct profset_hints *h, char *err, size_t size)
+{
+	struct worker *w;
+	char *why_not;
+	size_t nr_workers = 0, nr_loaded = s->nr;
+	int rc = 0;
+
+	err[0] = '\0';
+	if (!s->nr) {
+		snprintf(err, size, "nothing to open");
+		return -1;
+	}
+	w = xcalloc(s->nr, sizeof(*w));
+	for (size_t i = 0; i < s->nr; i++) {
+		const char *base = base_name(profset_source_of(s->members[i].prof)), *span;
+		size_t len, span_len;
+
+		profset_worker_of(base, &len, &span, &span_len);
+		w[i].member = i;
+		w[i].name = xstrndup(base, len);
+		w[i].span = xstrndup(span, span_len);
+		s->members[i].rank = s->members[i].prof->dist.present ? s->members[i].prof->dist.rank : -1;
+	}
+	for (size_t i = 0; i < s->nr; i++) {
+		size_t j = 0;
+
+		while (j < i && strcmp(w[j].name, w[i].name))
+			j++;
+		nr_workers += j == i;
+	}
+	why_not = not_ranks(s, w, s->nr);
+
+	if (h->want_diff) {
+		if (s->nr != 2) {
+			snprintf(err, size, "--diff compares two profiles, not %zu", s->nr);
+			rc = -1;
+		} else {
+			s->kind = PROFSET_DIFF;
+			s->why = fmt("diff (--diff): base '%s', new '%s'", s->members[0].files,
+				     s->members[1].files);
+		}
+	} else if (h->want_ranks || (h->from_dir && nr_workers > 1) || (!why_not && s->nr > 1)) {
+		s->kind = PROFSET_RANKS;
+		make_ranks(s, w, s->nr);
+		s->why = ranks_why(s, h, !why_not);
+		if (s->nr == 1 && !h->want_ranks)
+			s->kind = PROFSET_ONE;
+	} else if (h->from_dir) {
+		/* One worker in a directory: its spans are its runs. */
+		s->kind = PROFSET_ONE;
+		make_ranks(s, w, s->nr);
+		s->why = fmt("one worker of a directory%s", s->members[0].nr_spans > 1
+								 ? ", its spans shown as runs"
+								 : "");
+	} else if (s->nr == 1) {
+		s->kind = PROFSET_ONE;
+		s->why = xstrdup(strstr(s->members[0].files, " + ")
+					 ? "one profile, of files that complete each other"
+					 : "one profile");
+	} else if (s->nr == 2) {
+		s->kind = PROFSET_DIFF;
+		s->why = fmt("diff: base '%s', new '%s' -- two whole profiles, not ranks of one job "
+			     "(%s); --merge sums them, --ranks reads them as ranks",
+			     s->members[0].files, s->members[1].files, why_not);
+	} else {
+		snprintf(err, size, "%zu whole profiles that are not the ranks of one job (%s): "
+			 "--diff compares two, --ranks reads them as ranks, --merge sums them",
+			 s->nr, why_not);
+		rc = -1;
+	}
+	if (!rc) {
+		struct strbuf b = STRBUF_INIT;
+
+		for (size_t i = 0; i < s->nr; i++) {
+			if (i)
+				strbuf_addstr(&b, s->kind == PROFSET_DIFF ? " -> " : ", ");
+			strbuf_addstr(&b, s->kind == PROFSET_RANKS ? s->members[i].label
+								   : s->members[i].files);
+		}
+		s->label = b.s ? b.s : xstrdup("");
+	}
+	free(why_not);
+	for (size_t i = 0; i < nr_loaded; i++) {
+		free(w[i].name);
+		free(w[i].span);
+	}
+	free(w);
+	return rc;
+}

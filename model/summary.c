@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: MIT
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "distributed.h"
+#include "summary.h"
+#include "util.h"
+
+void summary_escape(struct strbuf *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\') {
+			strbuf_add(out, "\\\\", 2);
+		} else if (c == '\t') {
+			strbuf_add(out, "\\t", 2);
+		} else if (c == '\n') {
+			strbuf_add(out, "\\n", 2);
+		} else if (c == '\r') {
+			strbuf_add(out, "\\r", 2);
+		} else if (c < 0x20 || c == 0x7f) {
+			char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+			strbuf_add(out, e, 4);
+		} else {
+			strbuf_addch(out, (char)c);
+		}
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long summary_unescape(char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\') {
+			s[o++] = s[i];
+			continue;
+		}
+		if (++i >= n)
+			return -1;
+		switch (s[i]) {
+		case '\\':
+			s[o++] = '\\';
+			break;
+		case 't':
+			s[o++] = '\t';
+			break;
+		case 'n':
+			s[o++] = '\n';
+			break;
+		case 'r':
+			s[o++] = '\r';
+			break;
+		case 'x': {
+			int hi = i + 1 < n ? hexval(s[i + 1]) : -1, lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+
+			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+				return -1;	/* a NUL would cut the name */
+			s[o++] = (char)(hi * 16 + lo);
+			i += 2;
+			break;
+		}
+		default:
+			return -1;
+		}
+	}
+	s[o] = '\0';
+	return (long)o;
+}
+
+/* ---------------------------------------------------------------------
+ * Writing
+ */
+
+static void fmt(struct strbuf *b, const char *f, ...) PRINTF_LIKE(2, 3);
+
+static void fmt(struct strbuf *b, const char *f, ...)
+{
+	va_list ap;
+	char buf[512];
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf)) {
+		char *big = xmalloc((size_t)n + 1);
+
+		va_start(ap, f);
+		vsnprintf(big, (size_t)n + 1, f, ap);
+		va_end(ap);
+		strbuf_add(b, big, (size_t)n);
+		free(big);
+		return;
+	}
+	if (n > 0)
+		strbuf_add(b, buf, (size_t)n);
+}
+
+/* A last text field and the end of the line. */
+static void name_eol(struct strbuf *b, const char *name)
+{
+	strbuf_addch(b, '\t');
+	summary_escape(b, name ? name : "");
+	strbuf_addch(b, '\n');
+}
+
+static void write_attr(struct strbuf *b, const char *record, const struct attr *a)
+{
+	switch (a->type) {
+	case ATTR_INT:
+	case ATTR_NS:
+		fmt(b, "%s\t", record);
+		summary_escape(b, a->key);
+		fmt(b, "\t%c\t%" PRId64 "\n", a->type == ATTR_INT ? 'i' : 'n', a->v.i);
+		break;
+	case ATTR_DOUBLE:
+		fmt(b, "%s\t", record);
+		summary_escape(b, a->key);
+		fmt(b, "\td\t%.17g\n", a->v.d);
+		break;
+	case ATTR_STRING:
+		fmt(b, "%s\t", record);
+		summary_escape(b, a->key);
+		strbuf_add(b, "\ts", 2);
+		name_eol(b, a->v.s);
+		break;
+	case ATTR_LAUNCH:
+		break;	/* the blocks-per-SM and occupancy attributes carry it */
+	}
+}
+
+static void write_attrs(struct strbuf *b, const char *record, const struct attr *a)
+{
+	for (; a; a = a->next)
+		write_attr(b, record, a);
+}
+
+/* One summary row: the sum of the trace's rows of one key in one bucket. */
+struct group {
+	const struct node *first;
+	long bucket;
+	uint8_t flags;
+	uint64_t calls;
+	int64_t host_self, host_total, dev_self, dev_total, min, max;
+	double bpsm_wsum, occ_wsum;	/* kernels: Σ value × duration */
+	bool has_bpsm, has_occ;
+	bool launched;			/* kernels: the first had a launch (Kineto) */
+	size_t nr_nodes;		/* the trace rows summed: attributes only of one */
+	size_t name;			/* its number in the name table */
+};
+
+struct groups {
+	struct group *v;
+	size_t nr, alloc;
+	size_t *slots;			/* open addressing: index + 1 */
+	size_t nr_slots;
+};
+
+static const void *key_of(const struct node *n)
+{
+	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+}
+
+static uint64_t key_hash(const void *key, long bucket)
+{
+	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket));
+}
+
+static struct group *group_for(struct groups *g, const struct node *n, long bucket)
+{
+	const void *key = key_of(n);
+	struct group *r;
+	size_t i;
+
+	if (2 * (g->nr + 1) > g->nr_slots) {
+		free(g->slots);
+		g->nr_slots = g->nr_slots ? 2 * g->nr_slots : 1024;
+		g->slots = xcalloc(g->nr_slots, sizeof(*g->slots));
+		for (size_t k = 0; k < g->nr; k++) {
+			for (i = key_hash(key_of(g->v[k].first), g->v[k].bucket) & (g->nr_slots - 1);
+			     g->slots[i]; i = (i + 1) & (g->nr_slots - 1))
+				;
+			g->slots[i] = k + 1;
+		}
+	}
+	for (i = key_hash(key, bucket) & (g->nr_slots - 1); g->slots[i]; i = (i + 1) & (g->nr_slots - 1)) {
+		struct group *e = &g->v[g->slots[i] - 1];
+
+		if (key_of(e->first) == key && e->bucket == bucket)
+			return e;
+	}
+	GROW(g->v, g->alloc, g->nr + 1);
+	r = &g->v[g->nr];
+	memset(r, 0, sizeof(*r));
+	r->first = n;
+	r->bucket = bucket;
+	r->min = r->max = -1;
+	g->slots[i] = ++g->nr;
+	return r;
+}
+
+static void minmax(struct group *r, int64_t lo, int64_t hi)
+{
+	if (lo >= 0 && (r->min < 0 || lo < r->min))
+		r->min = lo;
+	if (hi >= 0 && hi > r->max)
+		r->max = hi;
+}
+
+/* A kernel's value as aggregate.c reads it -- its launch's (Kineto), else
+ * its attribute KEY -- counted into *WSUM. */
+static void weigh(const struct node *n, const char *key, double *wsum, bool *has)
+{
+	const struct launch *l = node_launch(n);
+	const struct attr *a;
+	double v = !l ? NAN : !strcmp(key, "blocks_per_sm") ? l->blocks_per_sm : l->occupancy_pct;
+
+	if (v == v) {
+		*has = true;
+		*wsum += v * (double)n->device_total_ns;
+		return;
+	}
+	if (!(a = attr_find(n->attrs, key)))
+		return;
+	*has = true;
+	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)n->device_total_ns;
+}
+
+struct walk {
+	const struct profile *p;
+	bool by_node;			/* one row per trace row (no grouping) */
+	struct groups ops, kernels;
+};
+
+/* The step a node started in (node_in_step()'s rule), or -1. */
+static long bucket_of(const struct profile *p, const struct node *n)
+{
+	size_t lo = 0, hi = p->nr_steps;
+
+	/* Steps are in time order and do not overlap (checked by the
+	 * caller): the last that starts at or before the node. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->steps[mid].start_ns <= n->start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && node_in_step(n, &p->steps[lo - 1]))
+		return (long)lo - 1;
+	return -1;
+}
+
+static bool visit(struct node *n, void *ctx)
+{
+	struct walk *w = ctx;
+	long b;
+	struct group *r;
+
+	if (node_is_op_row(n)) {
+		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
+		r = group_for(&w->ops, n, b);
+		r->nr_nodes++;
+		r->flags |= n->flags;
+		r->calls += n->calls;
+		r->host_self += n->host_self_ns;
+		r->host_total += n->host_total_ns;
+		r->dev_self += n->device_self_ns;
+		r->dev_total += n->device_total_ns;
+		minmax(r, n->min_ns, n->max_ns);
+	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
+		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
+		r = group_for(&w->kernels, n, b);
+		r->nr_nodes++;
+		r->launched |= r->first == n && node_launch(n);
+		r->flags |= n->flags;
+		r->calls += n->calls;
+		r->dev_self += n->device_self_ns;
+		r->dev_total += n->device_total_ns;
+		if (n->calls == 1 && n->min_ns < 0)
+			minmax(r, n->device_total_ns, n->device_total_ns);
+		else
+			minmax(r, n->min_ns, n->max_ns);
+		weigh(n, "blocks_per_sm", &r->bpsm_wsum, &r->has_bpsm);
+		weigh(n, "occupancy_pct", &r->occ_wsum, &r->has_occ);
+	}
+	return true;
+}
+
+/* Whether every node of a step can be given one bucket: steps with
+ * intervals, in order, none overlapping. */
+static bool steps_partition(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nr_steps; i++) {
+		if (p->steps[i].end_ns <= p->steps[i].start_ns)
+			return false;
+		if (i && p->steps[i].start_ns < p->steps[i - 1].end_ns)
+			return false;
+	}
+	return true;
+}
+
+/* A row's start: the start of its step ("sN"), after the last step
+ * ("-"), or, one row per trace row, its own. */
+static void write_at(struct strbuf *b, const struct group *r, bool by_node)
+{
+	if (by_node)
+		fmt(b, "\t%" PRId64, r->first->start_ns);
+	else if (r->bucket >= 0)
+		fmt(b, "\ts%ld", r->bucket);
+	else
+		strbuf_add(b, "\t-", 2);
+}
+
+/* A duration-weighted mean as the Kernels pane makes it (missing values
+ * counted as 0), or "-" when no kernel of the row had the value. */
+static void write_mean(struct strbuf *b, double wsum, bool has, int64_t dur)
+{
+	if (!has)
+		strbuf_add(b, "\t-", 2);
+	else
+		fmt(b, "\t%.17g", dur > 0 ? wsum / (double)dur : 0.0);
+}
+
+static void write_group(struct strbuf *b, const struct group *r, bool kernel, bool by_node)
+{
+	strbuf_addstr(b, kernel ? "kernel" : "op");
+	write_at(b, r, by_node);
+	if (kernel) {
+		fmt(b, "\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, r->flags,
+		    r->calls, r->dev_self, r->dev_total, r->min, r->max);
+		write_mean(b, r->bpsm_wsum, r->has_bpsm, r->dev_total);
+		write_mean(b, r->occ_wsum, r->has_occ, r->dev_total);
+	} else {
+		fmt(b, "\t%s\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+		       "\t%" PRId64 "\t%" PRId64,
+		    node_kind_name(r->first->kind), r->flags, r->calls, r->host_self, r->host_total,
+		    r->dev_self, r->dev_total, r->min, r->max);
+	}
+	fmt(b, "\t%zu\n", r->name);
+	/* A kernel with a launch: its means go to one (type l). */
+	if (r->launched)
+		strbuf_addstr(b, "attr\tlaunch\tl\t-\n");
+	/* A row of several shows no attributes (agg_row_attrs()). */
+	if (r->nr_nodes != 1)
+		return;
+	for (const struct attr *a = r->first->attrs; a; a = a->next)
+		if (!kernel || (strcmp(a->key, "blocks_per_sm") && strcmp(a->key, "occupancy_pct")))
+			write_attr(b, "attr", a);
+}
+
+/* The name table: each name once, numbered as first written. */
+struct names {
+	const char **v;
+	size_t nr, alloc;
+	size_t *slots;			/* index + 1, keyed by the interned pointer */
+	size_t nr_slots;
+};
+
+static size_t name_id(struct names *t, const char *name)
+{
+	size_t i;
+
+	if (2 * (t->nr + 1) > t->nr_slots) {
+		free(t->slots);
+		t->nr_slots = t->nr_slots ? 2 * t->nr_slots : 256;
+		t->slots = xcalloc(t->nr_slots, sizeof(*t->slots));
+		for (size_t k = 0; k < t->nr; k++) {
+			for (i = hash_ptr(t->v[k]) & (t->nr_slots - 1); t->slots[i];
+			     i = (i + 1) & (t->nr_slots - 1))
+				;
+			t->slots[i] = k + 1;
+		}
+	}
+	for (i = hash_ptr(name) & (t->nr_slots - 1); t->slots[i]; i = (i + 1) & (t->nr_slots - 1))
+		if (t->v[t->slots[i] - 1] == name)
+			return t->slots[i] - 1;
+	GROW(t->v, t->alloc, t->nr + 1);
+	t->v[t->nr] = name;
+	t->slots[i] = ++t->nr;
+	return t->nr - 1;
+}
+
+void summary_write(const struct profile *p, struct strbuf *b)
+{
+	struct walk w = { .p = p };
+	struct names names = { 0 };
+	struct rank_local rl;
+
+	fmt(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
+	strbuf_addstr(b, "source");
+	name_eol(b, p->path);
+	strbuf_addstr(b, "format");
+	name_eol(b, p->format ? p->format : "");
+	fmt(b, "flags\t%d\t%d\n", p->has_device_time, p->has_timeline);
+	fmt(b, "dist\t%d\t%d\t%d", p->dist.present, (int)p->dist.rank, (int)p->dist.world_size);
+	name_eol(b, p->dist.backend);
+	for (size_t i = 0; i < p->nr_devices; i++) {
+		const struct device_info *d = &p->devices[i];
+
+		fmt(b, "device\t%d\t%" PRId64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%" PRId64, (int)d->id,
+		    d->total_memory_bytes, (int)d->cc_major, (int)d->cc_minor, (int)d->num_sms,
+		    (int)d->max_threads_per_sm, (int)d->max_threads_per_block, (int)d->regs_per_sm,
+		    (int)d->warp_size, d->shared_mem_per_sm_bytes);
+		name_eol(b, d->name);
+	}
+	for (const struct meta *m = p->meta; m; m = m->next) {
+		strbuf_addstr(b, "meta\t");
+		summary_escape(b, m->section);
+		strbuf_addch(b, '\t');
+		summary_escape(b, m->key);
+		name_eol(b, m->value);
+	}
+	for (const struct warning *x = p->warnings; x; x = x->next) {
+		fmt(b, "warning\t%" PRIu64, x->count);
+		name_eol(b, x->text);
+	}
+	fmt(b, "cats\t%zu", p->nr_step_cats);
+	for (size_t k = 0; k < p->nr_step_cats; k++) {
+		strbuf_addch(b, '\t');
+		summary_escape(b, p->step_cats[k]);
+	}
+	strbuf_addch(b, '\n');
+	for (size_t i = 0; i < p->nr_steps; i++) {
+		const struct step *s = &p->steps[i];
+
+		fmt(b, "step\t%" PRId64 "\t%" PRId64 "\t%" PRId64, s->start_ns, s->end_ns, s->total_ns);
+		for (size_t k = 0; k < p->nr_step_cats; k++)
+			fmt(b, "\t%" PRId64, s->cat_ns[k]);
+		name_eol(b, s->name);
+		write_attrs(b, "stepattr", s->attrs);
+	}
+
+	/* Rows per (name, step) when steps partition the timeline; else
+	 * one per row of the trace, each with its own start. */
+	w.by_node = !(p->has_timeline && steps_partition(p));
+	node_walk(p->root, visit, &w);
+	rank_local_of(p, &rl);
+	/* Every name once, then rows that number them (a kernel's name is
+	 * often longer than all its numbers). */
+	for (size_t i = 0; i < w.ops.nr; i++)
+		w.ops.v[i].name = name_id(&names, w.ops.v[i].first->name);
+	for (size_t i = 0; i < w.kernels.nr; i++)
+		w.kernels.v[i].name = name_id(&names, w.kernels.v[i].first->name);
+	for (size_t i = 0; i < rl.nr_calls; i++)
+		name_id(&names, rl.calls[i].name);
+	for (size_t i = 0; i < names.nr; i++) {
+		strbuf_addstr(b, "name");
+		name_eol(b, names.v[i]);
+	}
+	for (size_t i = 0; i < w.ops.nr; i++)
+		write_group(b, &w.ops.v[i], false, w.by_node);
+	for (size_t i = 0; i < w.kernels.nr; i++)
+		write_group(b, &w.kernels.v[i], true, w.by_node);
+	free(w.ops.v);
+	free(w.ops.slots);
+	free(w.kernels.v);
+	free(w.kernels.slots);
+
+	for (size_t i = 0; i < rl.nr_steps; i++)
+		fmt(b, "overlap\t%zu\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", i,
+		    rl.steps[i].computation, rl.steps[i].overlap, rl.steps[i].communication,
+		    rl.steps[i].other);
+	fmt(b, "comm\t%d\n", rl.has_communication);
+	for (size_t i = 0; i < rl.nr_calls; i++) {
+		const struct comm_call *c = &rl.calls[i];
+
+		fmt(b, "call\t%d\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%zu", (int)c->step,
+		    c->size_bytes, c->start_ns, c->end_ns, c->nr_ranges);
+		for (size_t j = 0; j < c->nr_ranges; j++)
+			fmt(b, "\t%" PRId64 "\t%" PRId64, c->ranges[j].start, c->ranges[j].end);
+		fmt(b, "\t%zu\n", name_id(&names, c->name));
+	}
+	rank_local_release(&rl);
+	free(names.v);
+	free(names.slots);
+	strbuf_addstr(b, "end\n");
+}

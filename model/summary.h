@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary: a compact, versioned text file of one profile's aggregated
+ * tables, made where the trace is (`proftui --summary -o R.summary T`,
+ * one per rank, run by the cluster's own scheduler) and opened many at a
+ * time (`proftui *.summary`) where the traces would not fit.  It holds
+ * every table a pane shows except the call tree and the timeline: the
+ * op and kernel rows (per step, so a step still narrows them), the steps
+ * and their categories, the Distributed figures (each step's overlap,
+ * every collective call with its kernel ranges), the devices, the
+ * distributed info, the metadata and the warnings.  Opened, it is a
+ * profile whose panes print what the trace's print, number for number.
+ *
+ * The format, version 1 (proftui-summary(5) documents it for readers):
+ * UTF-8 text, one record per line, fields separated by a tab; text
+ * fields have backslash, tab, newline and other control bytes escaped as
+ * \\, \t, \n, \r and \xNN; times are integer nanoseconds; a name, when a
+ * record has one, is its last field.  The first line is
+ * "proftui-summary<TAB>1"; the last is "end".  Records, in this order:
+ *
+ *   source  PATH                     the trace it summarises
+ *   format  NAME                     the parser that read it
+ *   flags   DEVICE TIMELINE          has device time, has start times (0/1)
+ *   dist    PRESENT RANK WORLD BACKEND
+ *   device  ID MEM CCMAJ CCMIN SMS THR/SM THR/BLK REGS/SM WARP SMEM/SM NAME
+ *   meta    SECTION KEY VALUE
+ *   warning COUNT TEXT
+ *   cats    N NAME...                step categories
+ *   step    START END TOTAL CAT... NAME   (a category is -1 where none)
+ *   stepattr KEY TYPE VALUE          of the step before (TYPE i, n, d, s)
+ *   name    TEXT                     the names rows refer to, numbered from 0
+ *   op      AT KIND FLAGS CALLS HOSTSELF HOSTTOTAL DEVSELF DEVTOTAL MIN MAX NAMENR
+ *   kernel  AT FLAGS CALLS DEVSELF DEVTOTAL MIN MAX BLOCKS/SM OCCUPANCY NAMENR
+ *   attr    KEY TYPE VALUE           of the op or kernel before
+ *   overlap STEP COMPUTATION OVERLAP COMMUNICATION OTHER
+ *   comm    HAS_COMMUNICATION
+ *   call    STEP BYTES START END N S1 E1 ... SN EN NAMENR
+ *   end
+ *
+ * An op or kernel record is the sum of the trace's nodes of one name that
+ * started in one step, in the order the trace's walk first met each
+ * (name, step); AT is "sN" (the start of step N) or "-" (a time after the
+ * last step, for the nodes of no step): summed over the steps they are
+ * the trace's rows, in its order, and within one step they are the
+ * step's.  A kernel record carries its kernels' duration-weighted blocks
+ * per SM and occupancy ("-" where none had them), so the Kernels pane's
+ * means come out the trace's.  Where steps overlap (or a profile has no
+ * times) each row of the trace is a record of its own, AT its start.
+ */
+#ifndef MODEL_SUMMARY_H
+#define MODEL_SUMMARY_H
+
+#include "profile.h"
+#include "strbuf.h"
+
+#define SUMMARY_MAGIC "proftui-summary"
+#define SUMMARY_VERSION 1
+
+/* Append P's summary (the format above) to OUT. */
+void summary_write(const struct profile *p, struct strbuf *out);
+
+/* Append S escaped for a summary field (the reader's summary_unescape()
+ * undoes it). */
+void summary_escape(struct strbuf *out, const char *s);
+/* Undo summary_escape() on S[0..N) in place; returns the new length, or
+ * -1 for a bad escape (a lone backslash, a bad \x). */
+long summary_unescape(char *s, size_t n);
+
+#endif

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The summary parser: reads what `proftui --summary` writes (the format is
+ * model/summary.h's, documented in proftui-summary(5)) back into a profile
+ * whose panes show what the trace's showed.  The file is untrusted like
+ * any input: every field is checked, the records must come in their
+ * order, and the first problem stops the read with its line and column.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/distributed.h"
+#include "../model/summary.h"
+#include "../model/util.h"
+#include "num.h"
+#include "parser.h"
+
+#define MAX_FIELDS 4096
+
+/* Records in the order they must come. */
+enum stage { S_HEAD, S_META, S_CATS, S_STEPS, S_NAMES, S_ROWS, S_OVERLAP, S_COMM, S_END };
+
+struct sum {
+	struct profile *p;
+	struct input *in;
+	struct diag *d;
+	enum stage stage;
+	char *line;
+	char *field[MAX_FIELDS];
+	size_t nr;			/* fields of the current line */
+	bool cats_seen;
+	struct step *last_step;
+	struct node *last_row;
+	struct step_overlap *overlap;	/* per step (heap) */
+	bool has_communication;
+	struct comm_call *calls;	/* heap; ranges in the arena */
+	size_t nr_calls, alloc_calls;
+	const char **names;		/* the name table (heap; names interned) */
+	size_t nr_names, alloc_names;
+	int64_t after_steps;		/* the start "-" means */
+	bool after_known;
+};
+
+/* An error at field FIELD of the current line (its column). */
+static int fail(struct sum *s, size_t field, const char *what)
+{
+	struct pos at = { s->in->lineno, 1 };
+
+	if (field < s->nr)
+		at.col = (uint64_t)(s->field[field] - s->line) + 1;
+	diag_error(s->d, &at, "%s", what);
+	return -1;
+}
+
+static int want_fields(struct sum *s, size_t n, const char *record)
+{
+	char msg[160];
+
+	if (s->nr == n)
+		return 0;
+	snprintf(msg, sizeof(msg), "'%s' wants %zu fields, not %zu", record, n, s->nr);
+	return fail(s, s->nr < n ? s->nr - 1 : n, msg);
+}
+
+static int get_int(struct sum *s, size_t f, int64_t *v)
+{
+	if (num_int(s->field[f], strlen(s->field[f]), v))
+		return 0;
+	return fail(s, f, "expected an integer");
+}
+
+static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v)
+{
+	if (get_int(s, f, v))
+		return -1;
+	if (*v < lo || *v > hi)
+		return fail(s, f, "number out of range");
+	return 0;
+}
+
+/* Field F unescaped in place; its length. */
+static int get_text(struct sum *s, size_t f, size_t *len)
+{
+	long n = summary_unescape(s->field[f], strlen(s->field[f]));
+
+	if (n < 0)
+		return fail(s, f, "bad escape in text (\\\\, \\t, \\n, \\r or \\xNN)");
+	*len = (size_t)n;
+	return 0;
+}
+
+/* Split the line at tabs. */
+static int split(struct sum *s, char *line, size_t len)
+{
+	s->line = line;
+	s->nr = 0;
+	s->field[s->nr++] = line;
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] != '\t')
+			continue;
+		line[i] = '\0';
+		if (s->nr == MAX_FIELDS)
+			return fail(s, 0, "too many fields");
+		s->field[s->nr++] = line + i + 1;
+	}
+	return 0;
+}
+
+static int enter(struct sum *s, enum stage stage, const char *record)
+{
+	char msg[128];
+
+	if (stage < s->stage) {
+		snprintf(msg, sizeof(msg), "'%s' comes too late (records go in the documented order)",
+			 record);
+		return fail(s, 0, msg);
+	}
+	s->stage = stage;
+	return 0;
+}
+
+static int read_attr(struct sum *s, struct attr **list)
+{
+	size_t klen, vlen;
+	const char *key;
+	int64_t i;
+	double d;
+
+	if (want_fields(s, 4, "attr") || get_text(s, 1, &klen))
+		return -1;
+	if (!klen)
+		return fail(s, 1, "an attribute without a key");
+	key = profile_intern(s->p, s->field[1], klen);
+	if (!strcmp(s->field[2], "i") || !strcmp(s->field[2], "n")) {
+		if (get_int(s, 3, &i))
+			return -1;
+		if (s->field[2][0] == 'i')
+			attr_set_int(s->p, list, key, i);
+		else
+			attr_set_ns(s->p, list, key, i);
+	} else if (!strcmp(s->field[2], "d")) {
+		if (!num_double(s->field[3], strlen(s->field[3]), &d))
+			return fail(s, 3, "expected a number");
+		attr_set_double(s->p, list, key, d);
+	} else if (!strcmp(s->field[2], "s")) {
+		if (get_text(s, 3, &vlen))
+			return -1;
+		attr_set_str(s->p, list, key, s->field[3], vlen);
+	} else if (!strcmp(s->field[2], "l")) {
+		/* A kernel's launch (Kineto), made of its record's means. */
+		const struct attr *a;
+		struct launch l;
+
+		launch_init(&l);
+		if ((a = attr_find(*list, "blocks_per_sm")) && a->type == ATTR_DOUBLE)
+			l.blocks_per_sm = a->v.d;
+		if ((a = attr_find(*list, "occupancy_pct")) && a->type == ATTR_DOUBLE)
+			l.occupancy_pct = a->v.d;
+		attr_set_launch(s->p, list, profile_launch(s->p, &l));
+	} else {
+		return fail(s, 2, "an attribute's type is i, n, d, s or l");
+	}
+	return 0;
+}
+
+static int read_step(struct sum *s)
+{
+	struct profile *p = s->p;
+	size_t n = p->nr_step_cats, len;
+	int64_t v[3];
+	struct step *st;
+
+	if (!s->cats_seen)
+		return fail(s, 0, "'step' before 'cats'");
+	if (want_fields(s, 5 + n, "step") || get_text(s, 4 + n, &len))
+		return -1;
+	for (size_t i = 0; i < 3; i++)
+		if (get_int(s, 1 + i, &v[i]))
+			return -1;
+	st = profile_add_step(p, s->field[4 + n], len);
+	st->start_ns = v[0];
+	st->end_ns = v[1];
+	st->total_ns = v[2];
+	for (size_t k = 0; k < n; k++)
+		if (get_range(s, 4 + k, -1, INT64_MAX, &st->cat_ns[k]))
+			return -1;
+	s->last_step = st;
+	return 0;
+}
+
+/* Field F: a number of the name table. */
+static int get_name(struct sum *s, size_t f, const char **name)
+{
+	int64_t i;
+
+	if (get_range(s, f, 0, (int64_t)s->nr_names - 1, &i))
+		return -1;
+	*name = s->names[i];
+	return 0;
+}
+
+/* Field F: a row's start -- "sN", the start of step N; "-", after the
+ * last step; else nanoseconds. */
+static int get_at(struct sum *s, size_t f, int64_t *at)
+{
+	const char *v = s->field[f];
+	int64_t i;
+
+	if (!strcmp(v, "-")) {
+		if (!s->after_known) {
+			s->after_steps = 1;
+			for (size_t k = 0; k < s->p->nr_steps; k++)
+				if (s->p->steps[k].end_ns > s->after_steps)
+					s->after_steps = s->p->steps[k].end_ns;
+			s->after_known = true;
+		}
+		*at = s->after_steps;
+		return 0;
+	}
+	if (v[0] == 's') {
+		if (!num_int(v + 1, strlen(v + 1), &i) || i < 0 || i >= (int64_t)s->p->nr_steps)
+			return fail(s, f, "no such step");
+		*at = s->p->steps[i].start_ns;
+		return 0;
+	}
+	return get_int(s, f, at);
+}
+
+/* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */
+static int get_mean(struct sum *s, size_t f, struct node *n, const char *key)
+{
+	double d;
+
+	if (!strcmp(s->field[f], "-"))
+		return 0;
+	if (!num_double(s->field[f], strlen(s->field[f]), &d))
+		return fail(s, f, "expected a number or -");
+	attr_set_double(s->p, &n->attrs, key, d);
+	return 0;
+}
+
+static int read_row(struct sum *s, bool kernel)
+{
+	size_t nf = kernel ? 11 : 12, f = 1;
+	int64_t start, flags, calls, v[6];
+	enum node_kind kind = NODE_KERNEL;
+	const char *name;
+	struct node *n;
+
+	if (want_fields(s, nf, kernel ? "kernel" : "op") || get_at(s, f++, &start))
+		return -1;
+	if (!kernel) {
+		if (!strcmp(s->field[f], "op"))
+			kind = NODE_OP;
+		else if (!strcmp(s->field[f], "layer"))
+			kind = NODE_LAYER;
+		else
+			return fail(s, f, "an op row's kind is op or layer");
+		f++;
+	}
+	if (get_range(s, f++, 0, 0x3f, &flags) || get_range(s, f++, 0, INT64_MAX, &calls))
+		return -1;
+	for (size_t i = 0; i < (kernel ? 4u : 6u); i++)
+		if (get_int(s, f++, &v[i]))
+			return -1;
+	if (get_name(s, nf - 1, &name))
+		return -1;
+	n = node_new_interned(s->p, s->p->root, kind, name);
+	n->start_ns = start;
+	n->flags = (uint8_t)flags;
+	n->calls = (uint64_t)calls;
+	if (kernel) {
+		n->device_self_ns = v[0];
+		n->device_total_ns = v[1];
+		n->min_ns = v[2];
+		n->max_ns = v[3];
+		if (get_mean(s, f, n, "blocks_per_sm") || get_mean(s, f + 1, n, "occupancy_pct"))
+			return -1;
+	} else {
+		n->host_self_ns = v[0];
+		n->host_total_ns = v[1];
+		n->device_self_ns = v[2];
+		n->device_total_ns = v[3];
+		n->min_ns = v[4];
+		n->max_ns = v[5];
+	}
+	if (n->min_ns < -1 || n->max_ns < -1)
+		return fail(s, kernel ? 6 : 10, "a least or greatest call time below -1");
+	s->last_row = n;
+	return 0;
+}
+
+static int read_call(struct sum *s)
+{
+	int64_t step, bytes, start, end, nr;
+	const char *name;
+	struct comm_call *c;
+
+	if (s->nr < 7)
+		return want_fields(s, 7, "call");
+	if (get_range(s, 1, -1, (int64_t)s->p->nr_steps - 1, &step) ||
+	    get_range(s, 2, -1, INT64_MAX, &bytes) || get_int(s, 3, &start) || get_int(s, 4, &end) ||
+	    get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
+		return -1;
+	if (want_fields(s, 7 + 2 * (size_t)nr, "call") || get_name(s, s->nr - 1, &name))
+		return -1;
+	if (end < start)
+		return fail(s, 4, "a call that ends before it starts");
+	GROW(s->calls, s->alloc_calls, s->nr_calls + 1);
+	c = &s->calls[s->nr_calls];
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->step = (int32_t)step;
+	c->size_bytes = bytes;
+	c->start_ns = start;
+	c->end_ns = end;
+	c->nr_ranges = (size_t)nr;
+	c->ranges = arena_alloc(&s->p->arena, (nr ? (size_t)nr : 1) * sizeof(*c->ranges));
+	for (size_t j = 0; j < (size_t)nr; j++) {
+		if (get_int(s, 6 + 2 * j, &c->ranges[j].start) || get_int(s, 7 + 2 * j, &c->ranges[j].end))
+			return -1;
+		if (c->ranges[j].end < c->ranges[j].start)
+			return fail(s, 7 + 2 * j, "a range that ends before it starts");
+	}
+	s->nr_calls++;
+	return 0;
+}
+
+static int read_record(struct sum *s)
+{
+	struct profile *p = s->p;
+	const char *r = s->field[0];
+	int64_t v[10];
+	size_t len;
+
+	if (!strcmp(r, "source") || !strcmp(r, "format")) {
+		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
+			return -1;
+		profile_meta(p, "summary", r, s->field[1]);
+	} else if (!strcmp(r, "flags")) {
+		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, 1, &v[0]) ||
+		    get_range(s, 2, 0, 1, &v[1]))
+			return -1;
+		p->has_device_time = v[0];
+		p->has_timeline = v[1];
+	} else if (!strcmp(r, "dist")) {
+		if (enter(s, S_META, r) || want_fields(s, 5, r) || get_range(s, 1, 0, 1, &v[0]) ||
+		    get_range(s, 2, -1, INT32_MAX, &v[1]) || get_range(s, 3, -1, INT32_MAX, &v[2]) ||
+		    get_text(s, 4, &len))
+			return -1;
+		p->dist.present = v[0];
+		p->dist.rank = (int32_t)v[1];
+		p->dist.world_size = (int32_t)v[2];
+		p->dist.backend = len ? profile_intern(p, s->field[4], len) : NULL;
+	} else if (!strcmp(r, "device")) {
+		struct device_info *d;
+
+		if (enter(s, S_META, r) || want_fields(s, 12, r))
+			return -1;
+		for (size_t i = 0; i < 10; i++)
+			if (get_int(s, 1 + i, &v[i]))
+				return -1;
+		if (v[0] < INT32_MIN || v[0] > INT32_MAX)
+			return fail(s, 1, "number out of range");
+		for (size_t i = 2; i < 9; i++)
+			if (v[i] < -1 || v[i] > INT32_MAX)
+				return fail(s, 1 + i, "number out of range");
+		if (get_text(s, 11, &len))
+			return -1;
+		d = profile_add_device(p, (int32_t)v[0]);
+		d->total_memory_bytes = v[1];
+		d->cc_major = (int32_t)v[2];
+		d->cc_minor = (int32_t)v[3];
+		d->num_sms = (int32_t)v[4];
+		d->max_threads_per_sm = (int32_t)v[5];
+		d->max_threads_per_block = (int32_t)v[6];
+		d->regs_per_sm = (int32_t)v[7];
+		d->warp_size = (int32_t)v[8];
+		d->shared_mem_per_sm_bytes = v[9];
+		d->name = len ? profile_intern(p, s->field[11], len) : NULL;
+	} else if (!strcmp(r, "meta")) {
+		size_t a, b;
+
+		if (enter(s, S_META, r) || want_fields(s, 4, r) || get_text(s, 1, &a) ||
+		    get_text(s, 2, &b) || get_text(s, 3, &len))
+			return -1;
+		profile_meta(p, s->field[1], s->field[2], s->field[3]);
+	} else if (!strcmp(r, "warning")) {
+		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, INT64_MAX, &v[0]) ||
+		    get_text(s, 2, &len))
+			return -1;
+		profile_warn(p, s->field[2], (uint64_t)v[0]);
+	} else if (!strcmp(r, "cats")) {
+		const char *names[64];
+
+		if (enter(s, S_CATS, r))
+			return -1;
+		if (s->cats_seen)
+			return fail(s, 0, "a second 'cats'");
+		if (s->nr < 2)
+			return want_fields(s, 2, r);
+		if (get_range(s, 1, 0, 64, &v[0]) || want_fields(s, 2 + (size_t)v[0], r))
+			return -1;
+		for (size_t k = 0; k < (size_t)v[0]; k++) {
+			if (get_text(s, 2 + k, &len))
+				return -1;
+			names[k] = s->field[2 + k];
+		}
+		profile_set_step_cats(p, names, (size_t)v[0]);
+		s->cats_seen = true;
+	} else if (!strcmp(r, "step")) {
+		if (enter(s, S_STEPS, r))
+			return -1;
+		return read_step(s);
+	} else if (!strcmp(r, "stepattr")) {
+		if (enter(s, S_STEPS, r))
+			return -1;
+		if (!s->last_step)
+			return fail(s, 0, "'stepattr' before any 'step'");
+		return read_attr(s, &s->last_step->attrs);
+	} else if (!strcmp(r, "name")) {
+		if (enter(s, S_NAMES, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
+			return -1;
+		GROW(s->names, s->alloc_names, s->nr_names + 1);
+		s->names[s->nr_names++] = profile_intern(p, s->field[1], len);
+	} else if (!strcmp(r, "op") || !strcmp(r, "kernel")) {
+		if (enter(s, S_ROWS, r))
+			return -1;
+		return read_row(s, r[0] == 'k');
+	} else if (!strcmp(r, "attr")) {
+		if (enter(s, S_ROWS, r))
+			return -1;
+		if (!s->last_row)
+			return fail(s, 0, "'attr' before any 'op' or 'kernel'");
+		return read_attr(s, &s->last_row->attrs);
+	} else if (!strcmp(r, "overlap")) {
+		struct step_overlap *o;
+
+		if (enter(s, S_OVERLAP, r) || want_fields(s, 6, r) ||
+		    get_range(s, 1, 0, (int64_t)p->nr_steps - 1, &v[0]))
+			return -1;
+		for (size_t i = 0; i < 4; i++)
+			if (get_int(s, 2 + i, &v[1 + i]))
+				return -1;
+		if (!s->overlap)
+			s->overlap = xcalloc(p->nr_steps ? p->nr_steps : 1, sizeof(*s->overlap));
+		o = &s->overlap[v[0]];
+		o->computation = v[1];
+		o->overlap = v[2];
+		o->communication = v[3];
+		o->other = v[4];
+	} else if (!strcmp(r, "comm")) {
+		if (enter(s, S_COMM, r) || want_fields(s, 2, r) || get_range(s, 1, 0, 1, &v[0]))
+			return -1;
+		s->has_communication = v[0];
+	} else if (!strcmp(r, "call")) {
+		if (enter(s, S_COMM, r))
+			return -1;
+		return read_call(s);
+	} else if (!strcmp(r, "end")) {
+		if (want_fields(s, 1, r))
+			return -1;
+		s->stage = S_END;
+	} else {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "unknown record '%.40s'", r);
+		return fail(s, 0, msg);
+	}
+	return 0;
+}
+
+/* The Distributed figures the file stored, into the profile's arena. */
+static void store_rank_local(struct sum *s)
+{
+	struct profile *p = s->p;
+	struct rank_local *rl = arena_alloc(&p->arena, sizeof(*rl));
+
+	rl->nr_steps = p->nr_steps;
+	rl->steps = arena_alloc(&p->arena, (p->nr_steps ? p->nr_steps : 1) * sizeof(*rl->steps));
+	if (s->overlap)
+		memcpy(rl->steps, s->overlap, p->nr_steps * sizeof(*rl->steps));
+	rl->nr_calls = s->nr_calls;
+	rl->calls = arena_alloc(&p->arena, (s->nr_calls ? s->nr_calls : 1) * sizeof(*rl->calls));
+	if (s->nr_calls)
+		memcpy(rl->calls, s->calls, s->nr_calls * sizeof(*rl->calls));
+	rl->has_communication = s->has_communication;
+	p->rank_local = rl;
+}
+
+static int summary_parse(struct profile *p, struct input *in, struct diag *d)
+{
+	struct sum s = { .p = p, .in = in, .d = d };
+	char *line;
+	size_t len;
+	int rc = 0;
+
+	/* A summary is a profile of its own: it does not join another. */
+	if (p->nr_nodes > 1 || p->nr_steps) {
+		diag_error(d, NULL, "a summary opens alone, not merged with another profile");
+		return -1;
+	}
+	p->is_summary = true;
+	line = input_line(in, &len);
+	if (!line || split(&s, line, len) || s.nr != 2 || strcmp(s.field[0], SUMMARY_MAGIC)) {
+		if (!input_failed(in, d))
+			diag_error(d, NULL, "not a proftui summary (no '%s' line)", SUMMARY_MAGIC);
+		return -1;
+	}
+	if (strcmp(s.field[1], "1")) {
+		struct pos at = { in->lineno, (uint64_t)(s.field[1] - s.line) + 1 };
+
+		diag_error(d, &at, "a summary of version '%.20s'; this proftui reads version %d",
+			   s.field[1], SUMMARY_VERSION);
+		return -1;
+	}
+	while ((line = input_line(in, &len))) {
+		if (s.stage == S_END) {
+			struct pos at = { in->lineno, 1 };
+
+			diag_error(d, &at, "text after 'end'");
+			rc = -1;
+			break;
+		}
+		if (in->nr_cut_lines) {
+			struct pos at = { in->lineno, 1 };
+
+			diag_error(d, &at, "a line longer than %d bytes", INPUT_MAX_SPAN);
+			rc = -1;
+			break;
+		}
+		if (split(&s, line, len) || read_record(&s)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc && input_failed(in, d))
+		rc = -1;
+	if (!rc && s.stage != S_END) {
+		struct pos at = { in->lineno + 1, 1 };
+
+		diag_error(d, &at, "the summary ends early (no 'end' line): a cut file?");
+		rc = -1;
+	}
+	if (!rc)
+		store_rank_local(&s);
+	free(s.overlap);
+	free(s.calls);
+	free(s.names);
+	return rc;
+}
+
+static int summary_probe(const char *head, size_t len)
+{
+	size_t n = strlen(SUMMARY_MAGIC);
+
+	return len > n && !memcmp(head, SUMMARY_MAGIC, n) && head[n] == '\t' ? 100 : 0;
+}
+
+const struct parser summary_parser = {
+	.name = "summary",
+	.summary = "proftui --summary: one profile's aggregated tables",
+	.probe = summary_probe,
+	.parse = summary_parse,
+};

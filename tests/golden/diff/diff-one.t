@@ -1,0 +1,1 @@
+--print ops --diff tests/golden/diff/base.json

@@ -1,0 +1,1 @@
+--print kernels --drill aten::mm tests/golden/diff/base.json tests/golden/diff/new.json

@@ -1,0 +1,1 @@
+--print ops --diff --sort name tests/golden/diff/new.json tests/golden/diff/base.json

@@ -1,0 +1,1 @@
+--print info tests/golden/diff/base.json tests/golden/diff/new.json

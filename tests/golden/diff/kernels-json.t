@@ -1,0 +1,1 @@
+--print kernels --format json tests/golden/diff/base.json tests/golden/diff/new.json

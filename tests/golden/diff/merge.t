@@ -1,0 +1,1 @@
+--print ops --merge --limit 2 tests/golden/diff/base.json tests/golden/diff/new.json

@@ -1,0 +1,1 @@
+--print ops tests/golden/diff/base.json tests/golden/diff/new.json

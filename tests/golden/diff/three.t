@@ -1,0 +1,1 @@
+--print ops tests/golden/diff/base.json tests/golden/diff/new.json tests/golden/ranks/job/worker0.pt.trace.json

@@ -1,0 +1,1 @@
+--print tree tests/golden/diff/base.json tests/golden/diff/new.json

@@ -1,0 +1,1 @@
+--print comm --format json tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print ops --rank 7 tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print ops --limit 3 --format json tests/golden/ranks/job

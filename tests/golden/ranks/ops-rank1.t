@@ -1,0 +1,1 @@
+--print ops --rank worker1 tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print ranks --format json tests/golden/ranks/job

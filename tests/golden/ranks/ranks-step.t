@@ -1,0 +1,1 @@
+--print ranks --step 2 tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print info --run 2 tests/golden/ranks/spans

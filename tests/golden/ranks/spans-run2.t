@@ -1,0 +1,1 @@
+--print ranks --run 2 tests/golden/ranks/spans

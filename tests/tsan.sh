@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The loading threads under ThreadSanitizer (make tsan): the reader thread
+# of parsers/input.c, which inflates and reads ahead, and Kineto's model
+# thread.  Every profile of the shared corpus loads as it is and, when it
+# is big enough to start the reader thread, plain, gzipped, and cut short
+# at several points (a cut gzip ends the reader thread on an error, the
+# path where a race once changed the output).  Any report from TSan fails
+# the case.  make tsan runs it through tests/run.sh, with
+#   PROFTUI  the TSan-built binary (build-tsan/proftui)
+#   O        its build directory (build-tsan), for scratch files and t-input
+. "$(dirname "$0")/test-lib.sh"
+need_proftui
+CORPUS=${PROFTUI_CORPUS:-../shared/corpus}
+dir=$O/tests/tsan
+rm -rf "$dir"
+mkdir -p "$dir"
+# halt_on_error: the first report ends the run with exitcode, so a race
+# cannot hide behind a load that otherwise succeeds.
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 $TSAN_OPTIONS"
+
+# run NAME FILE: one load; a TSan report (exit 66) or a crash fails it.
+# Bad input (exit 2, the cut files) is fine: that path is under test too.
+run() {
+	timeout 300 "$PROFTUI" --print ops -o /dev/null "$2" >"$dir/out" 2>&1
+	rc=$?
+	if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
+		pass "tsan: $1"
+	else
+		fail "tsan: $1 (exit $rc)"
+		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+	fi
+}
+
+# cut_to FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.
+cut_to() { head -c "$3" "$1" >"$dir/$2"; }
+
+# The reader's hand-off itself, 200 times (see t-input.c).
+if "$O/tests/unit/t-input" >"$dir/t-input.out" 2>&1 && ! grep -q ThreadSanitizer "$dir/t-input.out"; then
+	pass "tsan: t-input"
+else
+	fail "tsan: t-input ($O/tests/unit/t-input; make tsan builds it)"
+	head -n 40 "$dir/t-input.out"
+fi
+if [ ! -d "$CORPUS" ]; then
+	skip "tsan: corpus traces" "$CORPUS is absent"
+else
+	# Inputs only (tb-plugin-expected holds outputs), each once: some
+	# traces sit in two folders.
+	find "$CORPUS" -path "$CORPUS/tb-plugin-expected" -prune -o -type f \
+		! -name '*.md' -print | sort >"$dir/list"
+	while read -r f; do
+		sum=$(cksum <"$f")
+		grep -qxF "$sum" "$dir/seen" 2>/dev/null && continue
+		echo "$sum" >>"$dir/seen"
+		name=$(basename "$f")
+		run "$name" "$f"
+		plain=$f
+		case $f in
+		*.gz)
+			plain=$dir/plain
+			gzip -dc "$f" >"$plain" 2>/dev/null || continue
+			;;
+		esac
+		# The reader thread starts only past the first buffer (256 KB
+		# of plain text): smaller files have no race to look for.
+		plain_size=$(wc -c <"$plain")
+		[ "$plain_size" -gt 262144 ] || continue
+		case $f in
+		*.gz)
+			run "$name (plain)" "$plain"
+			gz=$f
+			;;
+		*)
+			gzip -c "$f" >"$dir/packed.gz"
+			run "$name (gzipped)" "$dir/packed.gz"
+			gz=$dir/packed.gz
+			;;
+		esac
+		# Cut at a few places: early (often inside the first buffer,
+		# read before the thread starts), past it, and halfway.
+		gz_size=$(wc -c <"$gz")
+		for pct in 2 10 50; do
+			cut_to "$gz" cut.gz $((gz_size * pct / 100 + 1))
+			run "$name (gzip cut at $pct%)" "$dir/cut.gz"
+		done
+		cut_to "$plain" cut $((plain_size / 2 + 1))
+		run "$name (cut at 50%)" "$dir/cut"
+	done <"$dir/list"
+fi
+test_done

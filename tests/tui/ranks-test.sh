@@ -1,0 +1,24 @@
+#!/bin/sh
+# A log directory opens as the ranks of a job, on the Ranks pane: the
+# stragglers marked, + shows a rank's steps, ] one step's rows; Enter on a
+# rank shows it alone in every pane, q in the Ranks pane every rank again.
+. tests/tui/lib.sh
+tui_start "$PROFTUI tests/golden/ranks/job"
+tui_wait 'sort: Step' || tui_done
+check "opens on the Ranks pane" tui_line 1 'proftui · Ranks · worker0, worker1, worker2'
+check "the ranks, worker2 the straggler" tui_expect ranks-all
+tui_keys +
+check "+ shows the rank's steps" tui_wait '    worker2      2 1 '
+tui_keys ]
+check "] shows one step's rows" tui_wait 'step 1'
+tui_keys 0 G Enter
+check "Enter shows the rank alone" tui_wait 'worker1 (rank 1 of 3)'
+tui_keys 2
+check "its own Operators" tui_wait 'aten::mm       2  640.000 us'
+tui_keys R q
+check "q in Ranks: every rank" tui_line 1 'proftui · Ranks · worker0, worker1, worker2'
+tui_keys 2
+check "the Operators across ranks" tui_wait 'Operators across ranks'
+tui_keys C
+check "the Comm ops table" tui_wait 'nccl:all_reduce worker0'
+tui_done

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Summaries (model/summary.c, parsers/summary.c): the round trip holds on
+ * every corpus trace -- the Operators, Kernels, Steps, Ranks and Comm ops
+ * panes print the same JSON from a trace and from its summary, for all
+ * steps and for each step, and so does the diff of two summaries against
+ * the diff of their traces -- and a summary that is cut, out of order, of
+ * another version or garbled is refused with its line and column.
+ */
+#include <dirent.h>
+#include <unistd.h>
+
+#include "model/profset.h"
+#include "model/summary.h"
+#include "parsers/parser.h"
+#include "test.h"
+#include "tui/export.h"
+#include "tui/pane_multi.h"
+
+/* PANE as --print NAME --format json would write it. */
+static char *as_json(struct pane *pane)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	export_pane(pane, f, EXPORT_JSON, 0, NULL);
+	fclose(f);
+	return buf;
+}
+
+static int nr_bad;
+
+static void same_pane(const char *what, const char *pane_name, const struct profile *a,
+		      const struct profile *b, const struct pane_scope *sa, const struct pane_scope *sb)
+{
+	const struct pane_ops *ops = pane_ops_find(pane_name);
+	struct pane *pa = pane_open(ops, a, sa), *pb = pane_open(ops, b, sb);
+	char *ja = as_json(pa), *jb = as_json(pb);
+
+	if (strcmp(ja, jb)) {
+		if (nr_bad++ < 5) {
+			size_t i = 0;
+
+			while (ja[i] && ja[i] == jb[i])
+				i++;
+			fprintf(stderr, "  %s: %s differs at byte %zu:\n    trace:   %.160s\n    summary: %.160s\n",
+				what, pane_name, i, ja + (i > 40 ? i - 40 : 0), jb + (i > 40 ? i - 40 : 0));
+		}
+		test_failed = 1;
+	}
+	free(ja);
+	free(jb);
+	pane_free(pa);
+	pane_free(pb);
+}
+
+static const char *const panes[] = { "ops", "kernels", "steps", "ranks", "comm" };
+
+/* Write P's summary to a file and load it into S. */
+static void round_trip(const struct profile *p, const char *name, struct profile *s)
+{
+	struct strbuf b = STRBUF_INIT;
+	char msg[4096];
+	const char *path;
+
+	summary_write(p, &b);
+	path = test_write(name, b.s, b.len);
+	CHECK(test_load(s, path, NULL, msg, sizeof(msg)) == 0);
+	if (msg[0])
+		fprintf(stderr, "  %s: %s", name, msg);
+	strbuf_release(&b);
+}
+
+static void check_trace(const char *path)
+{
+	struct profile t, s;
+	char msg[8192];
+	const char *base = strrchr(path, '/') + 1;
+
+	CHECK(test_load(&t, path, NULL, msg, sizeof(msg)) >= 0);
+	round_trip(&t, "one.summary", &s);
+	for (size_t k = 0; k < sizeof(panes) / sizeof(panes[0]); k++)
+		same_pane(base, panes[k], &t, &s, NULL, NULL);
+	CHECK_EQ(t.nr_steps, s.nr_steps);
+	for (size_t i = 0; i < t.nr_steps && i < s.nr_steps; i++) {
+		struct pane_scope st = { .step = &t.steps[i] }, ss = { .step = &s.steps[i] };
+
+		same_pane(base, "ops", &t, &s, &st, &ss);
+		same_pane(base, "kernels", &t, &s, &st, &ss);
+	}
+	profile_release(&s);
+	profile_release(&t);
+}
+
+static void test_corpus(void)
+{
+	const char *dirs[] = { "pytorch-kineto-trace", "pytorch-kineto-multi/hta_trace_diff",
+			       "pytorch-kineto-multi/tbplugin_resnet50_workers0_vs_4" };
+	int checked = 0;
+
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		char dir[512], path[1024];
+		DIR *dp;
+		struct dirent *e;
+
+		snprintf(dir, sizeof(dir), "%s/%s", test_corpus_dir(), dirs[d]);
+		if (!(dp = opendir(dir)))
+			continue;
+		while ((e = readdir(dp))) {
+			if (!strstr(e->d_name, ".json"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			nr_bad = 0;
+			check_trace(path);
+			checked++;
+		}
+		closedir(dp);
+	}
+	if (!checked)
+		SKIP("no corpus traces under ../shared/corpus");
+}
+
+/* A diff of two summaries is the diff of their traces. */
+static void test_diff(void)
+{
+	char base[1024], nw[1024], msg[8192];
+	struct profile t[2], s[2];
+	struct profset ts = { .kind = PROFSET_DIFF, .nr = 2 }, ss = { .kind = PROFSET_DIFF, .nr = 2 };
+	struct profset_member tm[2] = { { 0 } }, sm[2] = { { 0 } };
+	struct pane_scope st = { .set = &ts }, sc = { .set = &ss };
+
+	snprintf(base, sizeof(base), "%s/pytorch-kineto-multi/hta_trace_diff/control.json.gz",
+		 test_corpus_dir());
+	snprintf(nw, sizeof(nw), "%s/pytorch-kineto-multi/hta_trace_diff/test.json.gz",
+		 test_corpus_dir());
+	if (access(base, R_OK) || access(nw, R_OK))
+		SKIP("no corpus set hta_trace_diff under ../shared/corpus");
+	CHECK(test_load(&t[0], base, NULL, msg, sizeof(msg)) == 0);
+	CHECK(test_load(&t[1], nw, NULL, msg, sizeof(msg)) == 0);
+	round_trip(&t[0], "base.summary", &s[0]);
+	round_trip(&t[1], "new.summary", &s[1]);
+	for (int i = 0; i < 2; i++) {
+		tm[i].prof = &t[i];
+		sm[i].prof = &s[i];
+		tm[i].rank = sm[i].rank = i;
+		tm[i].label = sm[i].label = (char *)(i ? "test" : "control");
+	}
+	ts.members = tm;
+	ss.members = sm;
+	nr_bad = 0;
+	same_pane("diff", "ops", &t[1], &s[1], &st, &sc);
+	same_pane("diff", "kernels", &t[1], &s[1], &st, &sc);
+	same_pane("diff", "steps", &t[1], &s[1], &st, &sc);
+	/* The same two as the ranks of one job. */
+	ts.kind = ss.kind = PROFSET_RANKS;
+	same_pane("ranks", "ranks", &t[0], &s[0], &st, &sc);
+	same_pane("ranks", "comm", &t[0], &s[0], &st, &sc);
+	same_pane("ranks", "ops", &t[0], &s[0], &st, &sc);
+	for (int i = 0; i < 2; i++) {
+		profile_release(&t[i]);
+		profile_release(&s[i]);
+	}
+}
+
+/* The message of loading TEXT as a summary (its first line). */
+static const char *refused(const char *text)
+{
+	static char msg[4096];
+	struct profile p;
+	int rc = test_load(&p, test_write("bad.summary", text, strlen(text)), NULL, msg, sizeof(msg));
+
+	profile_release(&p);
+	if (rc >= 0 && !strstr(msg, "error"))
+		return "";
+	msg[strcspn(msg, "\n")] = '\0';
+	return strstr(msg, "bad.summary") ? strstr(msg, "bad.summary") : msg;
+}
+
+static void test_bad(void)
+{
+	CHECK_STR(refused("proftui-summary\t2\nend\n"),
+		  "bad.summary:1:17: error: a summary of version '2'; this proftui reads version 1");
+	CHECK_STR(refused("proftui-summary\t1\nsource\tx\n"),
+		  "bad.summary:3:1: error: the summary ends early (no 'end' line): a cut file?");
+	CHECK_STR(refused("proftui-summary\t1\ncats\t1\tKernel\nsource\tx\nend\n"),
+		  "bad.summary:3:1: error: 'source' comes too late (records go in the documented order)");
+	CHECK_STR(refused("proftui-summary\t1\nop\t1\top\t0\tx\t0\t0\t0\t0\t-1\t-1\tmm\nend\n"),
+		  "bad.summary:2:11: error: expected an integer");
+	CHECK_STR(refused("proftui-summary\t1\nname\tm\\q\nend\n"),
+		  "bad.summary:2:6: error: bad escape in text (\\\\, \\t, \\n, \\r or \\xNN)");
+	CHECK_STR(refused("proftui-summary\t1\nname\tk\nkernel\t-\t0\t1\t0\t0\t-1\t-1\t-\t-\t5\nend\n"),
+		  "bad.summary:3:28: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t1\nname\tk\nkernel\ts0\t0\t1\t0\t0\t-1\t-1\t-\t-\t0\nend\n"),
+		  "bad.summary:3:8: error: no such step");
+	CHECK_STR(refused("proftui-summary\t1\ncall\t0\t-1\t0\t1\t0\tnccl:all_reduce\nend\n"),
+		  "bad.summary:2:6: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t1\ncall\t-1\t-1\t0\t1\t2\t0\t1\tnccl:all_reduce\nend\n"),
+		  "bad.summary:2:22: error: 'call' wants 11 fields, not 9");
+	CHECK_STR(refused("proftui-summary\t1\nwhat\t1\nend\n"),
+		  "bad.summary:2:1: error: unknown record 'what'");
+	CHECK_STR(refused("proftui-summary\t1\nend\nop\n"), "bad.summary:3:1: error: text after 'end'");
+	CHECK_STR(refused("proftui-summary\t1\nattr\tk\ti\t1\nend\n"),
+		  "bad.summary:2:1: error: 'attr' before any 'op' or 'kernel'");
+}
+
+/* Escapes round-trip, and a name with a tab and a newline survives. */
+static void test_escape(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *s;
+
+	summary_escape(&b, "a\tb\nc\\d\x1b" "e\xc3\xa9");
+	CHECK_STR(b.s, "a\\tb\\nc\\\\d\\x1be\xc3\xa9");
+	s = xstrdup(b.s);
+	CHECK_EQ(summary_unescape(s, strlen(s)), 11);
+	CHECK_STR(s, "a\tb\nc\\d\x1b" "e\xc3\xa9");
+	free(s);
+	strbuf_release(&b);
+}
+
+const struct test tests[] = {
+	{ "every corpus trace prints the same from its summary", test_corpus },
+	{ "a diff and ranks of summaries print as of their traces", test_diff },
+	{ "bad summaries are refused with their place", test_bad },
+	{ "escapes round-trip", test_escape },
+	{ 0 },
+};
