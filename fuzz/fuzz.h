@@ -13,6 +13,9 @@
 #include <stdio.h>
 
 #include "model/aggregate.h"
+#include "model/memory.h"
+#include "model/modules.h"
+#include "model/overview.h"
 #include "parsers/parser.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,6 +26,30 @@ static bool fuzz_is_row(const struct node *n, void *ctx)
 {
 	(void)ctx;
 	return node_is_op_row(n) || n->kind == NODE_KERNEL;
+}
+
+/* The Overview, Memory and Modules panes' model functions. */
+static void fuzz_views(const struct profile *p)
+{
+	struct overview o;
+	struct mem_stats ms;
+	struct mem_event_rows me;
+	struct mem_curves mc;
+	struct module_view mv;
+	int32_t dev[8];
+
+	overview_compute(p, &o);
+	overview_release(&o);
+	mem_stats(p, NULL, &ms);
+	mem_stats_release(&ms);
+	mem_event_rows(p, NULL, &me);
+	mem_event_rows_release(&me);
+	mem_curves(p, NULL, &mc);
+	mem_curves_release(&mc);
+	for (size_t i = 0, n = mem_devices(p, dev, 8); i < n && i < 8; i++)
+		fuzz_sink += mem_peak_allocated(p, dev[i]);
+	module_view(p, &mv);
+	module_view_release(&mv);
 }
 
 /* Finish every run of FIRST and read it as the panes do. */
@@ -41,6 +68,13 @@ static void fuzz_exercise(struct profile *first)
 		agg_release(&a);
 		agg_kernel_ops(run, &all, &a);
 		agg_release(&a);
+		agg_ops_by_shape(run, NULL, &a);
+		agg_release(&a);
+		agg_kernels_by_op(run, NULL, &a);
+		agg_release(&a);
+		agg_op_stacks(run, NULL, &a);
+		agg_release(&a);
+		fuzz_views(run);
 		if (run->nr_steps) {
 			struct agg_scope s = { .step = &run->steps[run->nr_steps - 1] };
 

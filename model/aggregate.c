@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,25 +104,42 @@ static void add_op(struct agg_row *row, const struct node *n)
 	add_minmax(row, n->min_ns, n->max_ns);
 }
 
+static void add_kernel_time(struct agg_row *row, const struct node *n, int64_t dur);
+
 static void add_kernel(struct agg_row *row, const struct node *n)
 {
-	int64_t dur = n->device_total_ns;
+	add_kernel_time(row, n, n->device_total_ns);
+}
+
+/* A kernel of time DUR: its 'dur' (the kernel table) or its end minus
+ * its start (the tables made from the op tree). */
+static void add_kernel_time(struct agg_row *row, const struct node *n, int64_t dur)
+{
+	const struct launch *l = node_launch(n);
 	const struct attr *a;
 
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
 	row->calls += n->calls;
-	row->device_self_ns += n->device_self_ns;
+	row->device_self_ns += dur;
 	row->device_total_ns += dur;
 	if (n->calls == 1 && n->min_ns < 0)
 		add_minmax(row, dur, dur);
 	else
 		add_minmax(row, n->min_ns, n->max_ns);
-	if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
+	/* A kernel's launch (Kineto) or the row's own values (a tb_plugin
+	 * kernel table states its means as attributes). */
+	if (l && l->blocks_per_sm == l->blocks_per_sm) {
+		row->has_blocks_per_sm = true;
+		row->blocks_per_sm_wsum += l->blocks_per_sm * (double)dur;
+	} else if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
 		row->has_blocks_per_sm = true;
 		row->blocks_per_sm_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}
-	if ((a = attr_find(n->attrs, "occupancy_pct"))) {
+	if (l && l->occupancy_pct == l->occupancy_pct) {
+		row->has_occupancy = true;
+		row->occupancy_wsum += l->occupancy_pct * (double)dur;
+	} else if ((a = attr_find(n->attrs, "occupancy_pct"))) {
 		row->has_occupancy = true;
 		row->occupancy_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}
@@ -235,4 +253,208 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
 	node_walk(p->root, visit_launching_op, &w);
 	free(w.marked);
 	index_release(&w.ix);
+}
+
+/* ---------------------------------------------------------------------
+ * Grouped tables: rows keyed by more than the name
+ */
+
+/* A grouped row's key: the name, a second interned string, and (kernels
+ * by op) the launch configuration the plugin keys on. */
+struct group_key {
+	const char *name, *group;
+	int32_t grid[3], block[3];
+	int64_t regs, smem;
+};
+
+struct group_index {
+	struct group_key *keys;		/* by row */
+	size_t nr_keys, alloc_keys;
+	size_t *slots;			/* row + 1; 0 free */
+	size_t nr_slots;
+};
+
+static uint64_t group_hash(const struct group_key *k)
+{
+	uint64_t h = hash_u64((uint64_t)(uintptr_t)k->name) ^ hash_u64((uint64_t)(uintptr_t)k->group + 1);
+
+	for (int i = 0; i < 3; i++)
+		h = hash_u64(h + (uint64_t)(uint32_t)k->grid[i] * 31 + (uint64_t)(uint32_t)k->block[i]);
+	return hash_u64(h + (uint64_t)k->regs * 131 + (uint64_t)k->smem);
+}
+
+static bool group_same(const struct group_key *a, const struct group_key *b)
+{
+	return a->name == b->name && a->group == b->group && !memcmp(a->grid, b->grid, sizeof(a->grid)) &&
+	       !memcmp(a->block, b->block, sizeof(a->block)) && a->regs == b->regs && a->smem == b->smem;
+}
+
+static struct agg_row *group_row(struct agg *a, struct group_index *ix, const struct group_key *k,
+				 const struct node *n)
+{
+	struct agg_row *row;
+	size_t i;
+
+	if (2 * (a->nr + 1) > ix->nr_slots) {
+		free(ix->slots);
+		ix->nr_slots = ix->nr_slots ? 2 * ix->nr_slots : 256;
+		ix->slots = xcalloc(ix->nr_slots, sizeof(*ix->slots));
+		for (size_t r = 0; r < a->nr; r++) {
+			for (i = group_hash(&ix->keys[r]) & (ix->nr_slots - 1); ix->slots[i];
+			     i = (i + 1) & (ix->nr_slots - 1))
+				;
+			ix->slots[i] = r + 1;
+		}
+	}
+	for (i = group_hash(k) & (ix->nr_slots - 1); ix->slots[i]; i = (i + 1) & (ix->nr_slots - 1))
+		if (group_same(&ix->keys[ix->slots[i] - 1], k))
+			return &a->rows[ix->slots[i] - 1];
+	GROW(a->rows, a->alloc, a->nr + 1);
+	GROW(ix->keys, ix->alloc_keys, a->nr + 1);
+	ix->keys[a->nr] = *k;
+	ix->slots[i] = a->nr + 1;
+	row = &a->rows[a->nr++];
+	memset(row, 0, sizeof(*row));
+	row->name = n->name;
+	row->group = k->group;
+	row->first = n;
+	row->min_ns = row->max_ns = -1;
+	return row;
+}
+
+static void group_release(struct group_index *ix)
+{
+	free(ix->keys);
+	free(ix->slots);
+}
+
+struct group_walk {
+	const struct agg_scope *scope;
+	struct agg *out;
+	struct group_index ix;
+	bool has_steps;			/* a ProfilerStep thread: stale kernels count */
+};
+
+static bool visit_op_shape(struct node *n, void *ctx)
+{
+	struct group_walk *w = ctx;
+	struct group_key k = { .name = n->name };
+	const struct attr *a;
+
+	if (!node_is_op_row(n) || !wanted(w->scope, n))
+		return true;
+	/* Ops without shapes, and those with none ("[]"), are one group,
+	 * as str([]) is in the plugin. */
+	a = attr_find(n->attrs, "input_shapes");
+	k.group = a && a->type == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
+	add_op(group_row(w->out, &w->ix, &k, n), n);
+	return true;
+}
+
+void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct group_walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_op_shape, &w);
+	group_release(&w.ix);
+}
+
+const char *node_call_stack(const struct node *n)
+{
+	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = n->parent) {
+		const struct attr *a = attr_find(n->attrs, "call_stack");
+
+		if (a && a->type == ATTR_STRING)
+			return a->v.s;
+	}
+	return NULL;
+}
+
+static bool visit_op_stack(struct node *n, void *ctx)
+{
+	struct group_walk *w = ctx;
+	struct group_key k = { .name = n->name };
+
+	if (!node_is_op_row(n) || !wanted(w->scope, n))
+		return true;
+	k.group = node_call_stack(n);
+	add_op(group_row(w->out, &w->ix, &k, n), n);
+	return true;
+}
+
+void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct group_walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_op_stack, &w);
+	group_release(&w.ix);
+}
+
+static bool visit_step(struct node *n, void *ctx)
+{
+	bool *has = ctx;
+
+	if (n->kind == NODE_STEP)
+		*has = true;
+	return !*has && n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind);
+}
+
+/* The op the plugin names as a kernel's launcher, or NULL when its tree
+ * does not hold the kernel. */
+static const char *launcher(const struct node *k, bool has_steps)
+{
+	const struct node *rt = k->parent, *owner;
+
+	if (!rt)
+		return NULL;
+	if (rt->kind != NODE_RUNTIME)
+		/* No runtime call launched it: the plugin's dummy runtime,
+		 * which the root of the thread with steps owns (so it is
+		 * there only in a trace with steps). */
+		return rt->kind == NODE_GROUP && has_steps ? "CallTreeRoot" : NULL;
+	owner = rt->parent;
+	if (!owner || owner->kind == NODE_GROUP)
+		return NULL;	/* its runtime's External id is no op's */
+	return owner->kind == NODE_THREAD ? "CallTreeRoot" : owner->name;
+}
+
+static bool visit_kernel_op(struct node *n, void *ctx)
+{
+	struct group_walk *w = ctx;
+	struct group_key k = { .name = n->name };
+	const struct launch *l;
+
+	if (n->kind != NODE_KERNEL || (n->flags & NODE_NOT_A_ROW) || !wanted(w->scope, n))
+		return true;
+	if (!(k.group = launcher(n, w->has_steps)))
+		return true;
+	if ((l = node_launch(n))) {
+		memcpy(k.grid, l->grid, sizeof(k.grid));
+		memcpy(k.block, l->block, sizeof(k.block));
+		k.regs = l->registers_per_thread > 0 ? l->registers_per_thread : 0;
+		k.smem = l->shared_memory_bytes > 0 ? l->shared_memory_bytes : 0;
+	}
+	add_kernel_time(group_row(w->out, &w->ix, &k, n), n, n->device_self_ns);
+	return true;
+}
+
+void agg_kernels_by_op(const struct profile *p, const struct agg_scope *s, struct agg *out)
+{
+	struct group_walk w = { .scope = s, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, visit_step, &w.has_steps);
+	node_walk(p->root, visit_kernel_op, &w);
+	group_release(&w.ix);
+}
+
+const char *launch_dim_text(const int32_t dim[3], char *buf, size_t size)
+{
+	if (!dim[0])
+		snprintf(buf, size, "None");
+	else
+		snprintf(buf, size, "[%d, %d, %d]", (int)dim[0], (int)dim[1], (int)dim[2]);
+	return buf;
 }

@@ -27,6 +27,10 @@ struct agg_scope {
 struct agg_row {
 	const char *name;
 	const struct node *first;	/* first node counted: kind, attrs */
+	const char *group;		/* a grouped row's second key: the input
+					   shapes (agg_ops_by_shape) or the
+					   launching op (agg_kernels_by_op);
+					   NULL for the others */
 	uint64_t calls;
 	uint64_t nr_nodes;		/* nodes counted into the row */
 	uint8_t node_flags;		/* NODE_* flags of any of them (OR) */
@@ -66,6 +70,36 @@ void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct a
 /* The ops that launched a kernel S->want accepts: the nearest op or layer
  * above each such kernel, aggregated like agg_ops(). */
 void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct agg *out);
+
+/* Ops by name and input shapes: torch-tb-profiler's operator table
+ * grouped by OperationAndInputShape, keyed on the input_shapes attribute
+ * (Python's print of Input Dims; "[]" for an op without, as the plugin's
+ * default).  Rows as agg_ops(), group = the shapes. */
+void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out);
+
+/* The Python call stack op N ran under (with_stack): its own or its
+ * nearest op ancestor's "call_stack" attribute -- frames innermost first,
+ * ';' between them, as old traces' "Call stack" -- or NULL. */
+const char *node_call_stack(const struct node *n);
+/* Ops by name and call stack (node_call_stack(); group = the stack, NULL
+ * for none): what torch-tb-profiler's "View call stack" lists.  Rows as
+ * agg_ops(). */
+void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out);
+/*
+ * Kernels by name, launching op and launch configuration (grid, block,
+ * registers per thread, shared memory; unknown counts as 0): the
+ * plugin's kernel table grouped by KernelNameAndOpName.  Its kernels are
+ * those its op tree holds: launched by an op (group = its name), by a
+ * thread itself or by no runtime call at all ("CallTreeRoot"; the second
+ * only in a trace with steps); a kernel whose runtime call no op has is
+ * not there.  Times are end minus start, as the plugin's tree has them.
+ * first is the row's first kernel (its launch).
+ */
+void agg_kernels_by_op(const struct profile *p, const struct agg_scope *s, struct agg *out);
+
+/* A launch's grid or block as the plugin prints it ("[564, 1, 1]"), or
+ * "None" when the trace does not give it; into BUF. */
+const char *launch_dim_text(const int32_t dim[3], char *buf, size_t size);
 
 /* Whether node N started inside STEP (always true for a NULL step, and
  * for a step that has no interval). */

@@ -137,75 +137,14 @@ struct collect {
 	bool nccl, gloo;
 };
 
-/* A collective's input bytes, from the Input Dims and Input type the
- * parser kept as attributes "input_dims" ([[8, 1024], [2]]) and
- * "input_types" (["float", "int"]), as communication.py sums them
- * (element sizes of its table; another type counts 0); -1 when the node
- * has neither. */
+/* A collective's input bytes, as the parser worked them out from its
+ * Input Dims and Input type (the "comm_bytes" attribute, sized the way
+ * communication.py sums them); -1 when the trace gave no shapes. */
 static int64_t input_bytes(const struct node *n)
 {
-	const struct attr *dims = attr_find(n->attrs, "input_dims");
-	const struct attr *types = attr_find(n->attrs, "input_types");
-	static const struct {
-		const char *name;
-		int size;
-	} sizes[] = { { "long int", 8 }, { "float", 4 }, { "int", 4 }, { "c10::Half", 2 },
-		      { "c10::BFloat16", 2 }, { "unsigned char", 1 } };
-	const char *d, *t;
-	int64_t total = 0;
+	const struct attr *a = attr_find(n->attrs, "comm_bytes");
 
-	if (!dims || !types || dims->type != ATTR_STRING || types->type != ATTR_STRING)
-		return -1;
-	d = dims->v.s;
-	t = types->v.s;
-	/* Walk the inner lists of dims beside the strings of types. */
-	while (*d && *d != '[')
-		d++;
-	if (*d)
-		d++;		/* the outer [ */
-	for (;;) {
-		int64_t elems = 1;
-		int size = 0;
-		const char *q;
-		size_t len;
-
-		while (*d && *d != '[' && *d != ']')
-			d++;
-		if (*d != '[')
-			break;
-		for (d++; *d && *d != ']';) {
-			char *end;
-			long long v = strtoll(d, &end, 10);
-
-			if (end == d) {
-				d++;
-				continue;
-			}
-			if (v < 0 || (v && elems > INT64_MAX / v))
-				return -1;
-			elems *= v;
-			d = end;
-		}
-		if (*d)
-			d++;
-		while (*t && *t != '"' && *t != '\'')
-			t++;
-		if (!*t)
-			return -1;
-		q = ++t;
-		while (*t && *t != '"' && *t != '\'')
-			t++;
-		len = (size_t)(t - q);
-		if (*t)
-			t++;
-		for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
-			if (strlen(sizes[i].name) == len && !strncmp(q, sizes[i].name, len))
-				size = sizes[i].size;
-		if (size && elems > (INT64_MAX - total) / size)
-			return -1;
-		total += elems * size;
-	}
-	return total;
+	return a && a->type == ATTR_INT ? a->v.i : -1;
 }
 
 static bool visit(struct node *n, void *ctx)

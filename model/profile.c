@@ -268,6 +268,7 @@ void launch_init(struct launch *l)
 struct launch_index {
 	const struct launch **slots;
 	size_t nr, alloc;
+	const struct launch *last;	/* kernels in a row often share one */
 };
 
 /* Keyed (siphash.h): the fields are the file's, and FNV-1a, used here
@@ -304,6 +305,8 @@ const struct launch *profile_launch(struct profile *p, const struct launch *l)
 	key.occupancy_pct = l->occupancy_pct;
 	if (!ix)
 		ix = p->launches = xcalloc(1, sizeof(*ix));
+	if (ix->last && !memcmp(ix->last, &key, sizeof(key)))
+		return ix->last;
 	if (2 * (ix->nr + 1) > ix->alloc) {
 		const struct launch **old = ix->slots;
 		size_t old_alloc = ix->alloc;
@@ -322,14 +325,14 @@ const struct launch *profile_launch(struct profile *p, const struct launch *l)
 	}
 	for (i = launch_hash(&key) & (ix->alloc - 1); ix->slots[i]; i = (i + 1) & (ix->alloc - 1))
 		if (!memcmp(ix->slots[i], &key, sizeof(key)))
-			return ix->slots[i];
+			return ix->last = ix->slots[i];
 	{
 		struct launch *copy = arena_alloc(&p->arena, sizeof(*copy));
 
 		memcpy(copy, &key, sizeof(key));
 		ix->slots[i] = copy;
 		ix->nr++;
-		return copy;
+		return ix->last = copy;
 	}
 }
 
@@ -365,6 +368,7 @@ struct mem_event *profile_add_mem_event(struct profile *p)
 	m = &p->mem_events[p->nr_mem_events++];
 	memset(m, 0, sizeof(*m));
 	m->total_allocated = m->total_reserved = -1;
+	m->addr = MEM_NO_ADDR;
 	m->device = -1;
 	return m;
 }

@@ -126,12 +126,16 @@ struct mem_event {
 	int64_t ts_ns;
 	int64_t bytes;
 	int64_t total_allocated, total_reserved;	/* after it; -1: absent */
-	uint64_t addr;
+	uint64_t addr;			/* MEM_NO_ADDR: absent (PyTorch < 1.10) */
 	int32_t device;			/* -1: the CPU, else the GPU index */
 	int64_t tid;			/* the thread it happened on */
-	const struct node *op;		/* the op it happened in (the rule
-					   torch-tb-profiler uses), or NULL */
+	const struct node *op;		/* the innermost host node (op, step,
+					   module...) of its thread whose
+					   interval [start, end) holds it --
+					   torch-tb-profiler's rule -- or NULL */
 };
+
+#define MEM_NO_ADDR UINT64_MAX
 
 /* One device of the machine (Kineto deviceProperties, trex metadata). */
 struct device_info {
@@ -201,6 +205,10 @@ struct profile {
 	uint32_t nr_nodes;
 	bool has_device_time;		/* some node has device time */
 	bool has_timeline;		/* nodes carry start_ns (steps can filter) */
+	bool has_time_origin;
+	int64_t time_origin_ns;		/* when the recording starts (a trace's
+					   earliest event): times "since the
+					   profiler started" count from it */
 
 	const char **step_cats;		/* category names, in order */
 	size_t nr_step_cats;
@@ -281,7 +289,7 @@ void attr_set_launch(struct profile *p, struct attr **list, const struct launch 
 void attr_set_interned(struct profile *p, struct attr **list, const char *key, const char *s);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
- * -1, device -1), appended. */
+ * -1, device -1, no address), appended. */
 struct device_info *profile_add_device(struct profile *p, int32_t id);
 struct mem_event *profile_add_mem_event(struct profile *p);
 /* The device with ID, or NULL. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,8 @@ struct group {
 	int64_t host_self, host_total, dev_self, dev_total, min, max;
 	double bpsm_wsum, occ_wsum;	/* kernels: Σ value × duration */
 	bool has_bpsm, has_occ;
+	bool launched;			/* kernels: the first had a launch (Kineto) */
+	size_t nr_nodes;		/* the trace rows summed: attributes only of one */
 	size_t name;			/* its number in the name table */
 };
 
@@ -225,12 +228,20 @@ static void minmax(struct group *r, int64_t lo, int64_t hi)
 		r->max = hi;
 }
 
-/* A kernel's attribute as aggregate.c reads it, counted into *WSUM. */
+/* A kernel's value as aggregate.c reads it -- its launch's (Kineto), else
+ * its attribute KEY -- counted into *WSUM. */
 static void weigh(const struct node *n, const char *key, double *wsum, bool *has)
 {
-	const struct attr *a = attr_find(n->attrs, key);
+	const struct launch *l = node_launch(n);
+	const struct attr *a;
+	double v = !l ? NAN : !strcmp(key, "blocks_per_sm") ? l->blocks_per_sm : l->occupancy_pct;
 
-	if (!a)
+	if (v == v) {
+		*has = true;
+		*wsum += v * (double)n->device_total_ns;
+		return;
+	}
+	if (!(a = attr_find(n->attrs, key)))
 		return;
 	*has = true;
 	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)n->device_total_ns;
@@ -271,6 +282,7 @@ static bool visit(struct node *n, void *ctx)
 	if (node_is_op_row(n)) {
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->ops, n, b);
+		r->nr_nodes++;
 		r->flags |= n->flags;
 		r->calls += n->calls;
 		r->host_self += n->host_self_ns;
@@ -281,6 +293,8 @@ static bool visit(struct node *n, void *ctx)
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->kernels, n, b);
+		r->nr_nodes++;
+		r->launched |= r->first == n && node_launch(n);
 		r->flags |= n->flags;
 		r->calls += n->calls;
 		r->dev_self += n->device_self_ns;
@@ -346,6 +360,12 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 		    r->dev_self, r->dev_total, r->min, r->max);
 	}
 	fmt(b, "\t%zu\n", r->name);
+	/* A kernel with a launch: its means go to one (type l). */
+	if (r->launched)
+		strbuf_addstr(b, "attr\tlaunch\tl\t-\n");
+	/* A row of several shows no attributes (agg_row_attrs()). */
+	if (r->nr_nodes != 1)
+		return;
 	for (const struct attr *a = r->first->attrs; a; a = a->next)
 		if (!kernel || (strcmp(a->key, "blocks_per_sm") && strcmp(a->key, "occupancy_pct")))
 			write_attr(b, "attr", a);

@@ -5,23 +5,57 @@
  * object; the work is in kineto_read.c, kineto_link.c and kineto_steps.c,
  * and kineto_int.h says how they share it.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/memory.h"
 #include "kineto_int.h"
 
 static void kineto_release(struct kineto *k)
 {
 	free(k->name_buf);
+	strbuf_release(&k->dims_text);
+	strbuf_release(&k->coll_text);
+	strbuf_release(&k->dtype_text);
+	strbuf_release(&k->stack_text);
 	free(k->hosts);
 	free(k->rts);
 	free(k->devs);
 	free(k->steps);
+	free(k->frames);
 	free(k->comm_ext);
 	free(k->unused);
 	for (int r = 0; r < NR_ROLES; r++)
 		free(k->roles[r].v);
 	json_release(&k->j);
+}
+
+/* Info: how many memory events there are, and each device's peaks as
+ * the Memory view's curve has them (events with an address and both
+ * totals). */
+static void report_memory(struct profile *p)
+{
+	struct mem_curves cv;
+	char count[32];
+
+	if (!p->nr_mem_events)
+		return;
+	snprintf(count, sizeof(count), "%zu", p->nr_mem_events);
+	profile_meta(p, "memory", "[memory] events", count);
+	mem_curves(p, NULL, &cv);
+	for (size_t i = 0; i < cv.nr; i++) {
+		char dev[16], key[64], v[32];
+
+		mem_device_name(cv.curves[i].device, dev, sizeof(dev));
+		snprintf(key, sizeof(key), "%s peak_allocated_bytes", dev);
+		snprintf(v, sizeof(v), "%lld", (long long)cv.curves[i].peak_allocated);
+		profile_meta(p, "memory", key, v);
+		snprintf(key, sizeof(key), "%s peak_reserved_bytes", dev);
+		snprintf(v, sizeof(v), "%lld", (long long)cv.curves[i].peak_reserved);
+		profile_meta(p, "memory", key, v);
+	}
+	mem_curves_release(&cv);
 }
 
 static void report_quirks(struct kineto *k)
@@ -73,7 +107,8 @@ static enum json_tok read_top(struct kineto *k, int *rc)
 
 static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 {
-	struct kineto k = { .p = p, .d = d, .cpu_min = INT64_MAX, .cpu_max = INT64_MIN };
+	struct kineto k = { .p = p, .d = d, .cpu_min = INT64_MAX, .cpu_max = INT64_MIN,
+			    .origin_us = INFINITY };
 	char kept[64];
 	enum json_tok t;
 	int rc = 0;
@@ -90,6 +125,8 @@ static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 		kineto_link(&k);
 		kineto_build_steps(&k);
 		kineto_report_unused(&k);
+		kineto_set_origin(&k);
+		report_memory(p);
 	}
 	kineto_release(&k);
 	return rc;

@@ -28,7 +28,8 @@
  * device work joins its runtime call by correlation, runtime calls join
  * their op by External id, each thread's host events nest by interval
  * containment, a lone child of the same name folds into its op parent,
- * and fill_stats works out self and total times (node.py).  Device work
+ * and fill_stats works out self and total times (node.py); memory events
+ * find their op, and ops the Python frames they ran under.  Device work
  * no op claims hangs under one group beneath the root and is counted.  It
  * owns the per-thread lists and id maps, and frees them before it returns.
  *
@@ -48,6 +49,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../model/strbuf.h"
 #include "json.h"
 #include "parser.h"
 
@@ -119,6 +121,16 @@ struct raw_step {
 	uint32_t index;
 };
 
+/* A Python frame (python_function without a module id, with_stack in
+ * PyTorch 2.x): not a node; it gives the ops under it their call stack
+ * (kineto_link.c). */
+struct py_frame {
+	int64_t tid;
+	int64_t start, end;
+	const char *name;		/* interned */
+	uint32_t index;
+};
+
 struct pipe;
 struct unused;
 
@@ -138,6 +150,8 @@ struct kineto {
 	struct raw_step *steps;
 	size_t nr_steps, alloc_steps;
 	int64_t cpu_min, cpu_max;	/* host extent: the step of a trace without steps */
+	struct py_frame *frames;
+	size_t nr_frames, alloc_frames;
 
 	/* External ids of collectives (nccl:/gloo: ops): their kernels are
 	 * Communication, not Kernel.  Sorted after the parse. */
@@ -145,11 +159,19 @@ struct kineto {
 	size_t nr_comm_ext, alloc_comm_ext;
 
 	uint32_t nr_events;		/* every element of traceEvents */
+	double origin_us;		/* the earliest event's ts (the reader's) */
 	/* What the reader did not pass on, counted for Info. */
 	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
 	struct unused *unused;		/* by category and phase (kineto_read.c) */
 	char *name_buf;			/* the event name being read, copied */
 	size_t name_cap;
+	/* The reading thread's copies of an event's text args, valid until
+	 * the next event (kineto_read.c). */
+	struct strbuf dims_text;	/* "Input Dims" as Python's str() */
+	struct strbuf coll_text, dtype_text;	/* record_param_comms' names */
+	struct strbuf stack_text;	/* "Call stack" */
+	int64_t in_elems[64];		/* each input's element count ("Input Dims") */
+	uint8_t in_size[64];		/* each input's element size ("Input type") */
 	struct pipe *pipe;		/* events from the reading to the model thread */
 };
 
@@ -165,6 +187,8 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
 enum json_tok kineto_read_events(struct kineto *k);
 /* Tell Info about the events read but not used; after the read. */
 void kineto_report_unused(struct kineto *k);
+/* Set the profile's time origin (its earliest event); after the read. */
+void kineto_set_origin(struct kineto *k);
 
 /* kineto_link.c */
 

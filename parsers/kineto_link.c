@@ -7,7 +7,8 @@
  *   2. each thread's host events nest by interval containment, sorted by
  *      (start, -end) with ties in file order (op_tree.py), and a lone child
  *      of the same name as its op parent is folded into it;
- *   3. self/total times as node.py's fill_stats() computes them.
+ *   3. self/total times as node.py's fill_stats() computes them;
+ *   4. memory events find their op, ops their Python frames' call stack.
  *
  * Device work that no op claims is not dropped: it hangs under a group of
  * its own beneath the root and is counted as a warning.
@@ -133,12 +134,16 @@ struct threads {
  * Each op takes every runtime whose External id equals its own; the first
  * op (threads in first-seen order, ops in time order) with an id takes
  * them all (event_parser.parse_nodes pops the list).  Runtimes with
- * External id 0 belong to their thread's root.
+ * External id 0 belong to their thread's root.  Runtimes without an
+ * External id go, all of them, to the first host event without one --
+ * the plugin's None equals None: in a PyTorch 2.x trace, the first
+ * nn.Module call (modules drop their id), whose self time they shorten.
  */
 static void attach_runtimes(struct kineto *k, struct threads *th)
 {
 	struct idmap first_rt;	/* ext id -> first runtime of a chain */
 	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
+	uint32_t no_id = UINT32_MAX;	/* the chain of runtimes without an id */
 
 	idmap_init(&first_rt, k->nr_rts);
 	/* Chains in reverse, then walk: runtimes keep time order per id. */
@@ -146,7 +151,12 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 		struct rt_rec *r = &k->rts[i];
 		size_t s;
 
-		if (r->ext_id == NO_ID || r->ext_id == 0)
+		if (r->ext_id == NO_ID) {
+			next_rt[i] = no_id;
+			no_id = (uint32_t)i;
+			continue;
+		}
+		if (r->ext_id == 0)
 			continue;
 		s = idmap_slot(&first_rt, r->ext_id);
 		next_rt[i] = first_rt.keys[s] == NO_ID ? UINT32_MAX : first_rt.vals[s];
@@ -161,19 +171,25 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			size_t s;
 			uint32_t ri;
 
-			if (h->ext_id == NO_ID || h->ext_id == 0)
+			if (h->ext_id == 0)
 				continue;
-			s = idmap_slot(&first_rt, h->ext_id);
-			if (first_rt.keys[s] == NO_ID)
-				continue;
-			for (ri = first_rt.vals[s]; ri != UINT32_MAX; ri = next_rt[ri]) {
+			if (h->ext_id == NO_ID) {
+				ri = no_id;
+				no_id = UINT32_MAX;	/* popped */
+			} else {
+				s = idmap_slot(&first_rt, h->ext_id);
+				if (first_rt.keys[s] == NO_ID)
+					continue;
+				ri = first_rt.vals[s];
+				first_rt.vals[s] = UINT32_MAX;	/* popped */
+			}
+			for (; ri != UINT32_MAX; ri = next_rt[ri]) {
 				struct rt_rec *r = &k->rts[ri];
 
 				r->next_of_op = h->runtimes;
 				h->runtimes = r;
 				r->used = true;
 			}
-			first_rt.vals[s] = UINT32_MAX;	/* popped */
 		}
 	}
 	idmap_release(&first_rt);
@@ -535,6 +551,232 @@ static void add_totals(struct kineto *k, struct threads *th, struct node *unlink
 		k->p->root->device_total_ns += unlinked->device_total_ns;
 }
 
+/* Memory events by thread, then time, then file order. */
+static const struct mem_event *sort_base;
+
+static int cmp_mem(const void *a, const void *b)
+{
+	const struct mem_event *x = &sort_base[*(const uint32_t *)a];
+	const struct mem_event *y = &sort_base[*(const uint32_t *)b];
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int64_t end_of(const struct node *n)
+{
+	return n->start_ns + n->host_total_ns;
+}
+
+/*
+ * Each memory event belongs to the innermost host node of its thread
+ * whose [start, end) holds it (memory_parser.find_memory_nodes): one
+ * forward pass over the thread's events in time order beside its tree,
+ * which is sorted and nested.  Events before the thread's first node or
+ * after its last belong to none; so do those between its top-level nodes.
+ * Run before runtime calls join the tree, when every child is a host node.
+ */
+static void link_memory(struct kineto *k, struct threads *th)
+{
+	struct profile *p = k->p;
+	uint32_t *idx;
+	size_t nr = p->nr_mem_events, i = 0;
+	struct node **stack = NULL;
+	size_t alloc = 0;
+
+	if (!nr)
+		return;
+	idx = xmalloc(nr * sizeof(*idx));
+	for (size_t r = 0; r < nr; r++)
+		idx[r] = (uint32_t)r;
+	sort_base = p->mem_events;
+	qsort(idx, nr, sizeof(*idx), cmp_mem);
+	while (i < nr) {
+		int64_t tid = p->mem_events[idx[i]].tid;
+		size_t s = idmap_slot(&th->map, tid), depth = 0;
+		struct node *root = th->map.keys[s] != NO_ID ? th->v[th->map.vals[s]].node : NULL;
+		struct node *cur = root, *child = root ? root->child : NULL;
+
+		for (; i < nr && p->mem_events[idx[i]].tid == tid; i++) {
+			struct mem_event *m = &p->mem_events[idx[i]];
+
+			m->op = NULL;
+			if (!root || !root->child || m->ts_ns < root->child->start_ns ||
+			    m->ts_ns >= end_of(root->last_child))
+				continue;
+			/* Up while the event is past the node, then down. */
+			while (cur != root && m->ts_ns >= end_of(cur)) {
+				child = cur->next;
+				cur = depth > 1 ? stack[depth - 2] : root;
+				depth--;
+			}
+			while (child && m->ts_ns >= child->start_ns) {
+				if (m->ts_ns >= end_of(child)) {
+					child = child->next;
+					continue;
+				}
+				GROW(stack, alloc, depth + 1);
+				stack[depth++] = child;
+				cur = child;
+				child = cur->child;
+			}
+			m->op = cur != root ? cur : NULL;
+		}
+	}
+	free(stack);
+	free(idx);
+}
+
+/*
+ * Call stacks of PyTorch 2.x traces (with_stack): the Python frames
+ * (python_function events without a module id) that hold an op's start
+ * on its thread, innermost first, joined by ';' -- the form old traces
+ * give in "Call stack".  A stack is interned once per distinct stack: a
+ * trie keyed by (the stack below, the frame's name), both interned.  Only
+ * the outermost op under a given innermost frame gets the attribute; the
+ * ops under it have the same stack (node_call_stack() looks up).
+ */
+struct stack_key {
+	const char *below, *name, *text;
+};
+
+struct stack_trie {
+	struct stack_key *slots;
+	size_t nr, alloc;
+	struct strbuf buf;
+};
+
+static size_t trie_slot(const struct stack_trie *t, const char *below, const char *name)
+{
+	size_t i = (size_t)hash_u64((uint64_t)(uintptr_t)below * 31 + (uint64_t)(uintptr_t)name) &
+		   (t->alloc - 1);
+
+	while (t->slots[i].name && (t->slots[i].below != below || t->slots[i].name != name))
+		i = (i + 1) & (t->alloc - 1);
+	return i;
+}
+
+/* The interned stack of frame NAME above the stack BELOW (NULL: none). */
+static const char *stack_text(struct profile *p, struct stack_trie *t, const char *below,
+			      const char *name)
+{
+	size_t i;
+
+	if (2 * (t->nr + 1) > t->alloc) {
+		struct stack_trie bigger = { .alloc = t->alloc ? 2 * t->alloc : 256 };
+
+		bigger.slots = xcalloc(bigger.alloc, sizeof(*bigger.slots));
+		for (size_t k = 0; k < t->alloc; k++)
+			if (t->slots[k].name)
+				bigger.slots[trie_slot(&bigger, t->slots[k].below,
+						       t->slots[k].name)] = t->slots[k];
+		free(t->slots);
+		t->slots = bigger.slots;
+		t->alloc = bigger.alloc;
+	}
+	i = trie_slot(t, below, name);
+	if (!t->slots[i].name) {
+		strbuf_reset(&t->buf);
+		strbuf_add(&t->buf, name, strlen(name));
+		if (below) {
+			strbuf_add(&t->buf, ";", 1);
+			strbuf_add(&t->buf, below, strlen(below));
+		}
+		t->slots[i].below = below;
+		t->slots[i].name = name;
+		t->slots[i].text = profile_intern(p, t->buf.s, t->buf.len);
+		t->nr++;
+	}
+	return t->slots[i].text;
+}
+
+static int cmp_frame(const void *a, const void *b)
+{
+	const struct py_frame *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+struct frame_walk {
+	struct kineto *k;
+	struct stack_trie *trie;
+	const struct py_frame *f, *f_end;	/* the thread's frames, sorted */
+	const struct py_frame **stack;		/* those open at the last start */
+	const char **texts;			/* each one's stack text */
+	size_t depth;
+	const char **text_of;			/* node id -> its stack, or NULL */
+};
+
+static bool visit_frames(struct node *n, void *ctx)
+{
+	struct frame_walk *w = ctx;
+	const char *text;
+
+	/* Nodes come in start order: open the frames that start by n's
+	 * start, closing those that ended before each, then close the
+	 * ones that ended by it. */
+	for (; w->f < w->f_end && w->f->start <= n->start_ns; w->f++) {
+		while (w->depth && w->stack[w->depth - 1]->end <= w->f->start)
+			w->depth--;
+		w->texts[w->depth] = stack_text(w->k->p, w->trie,
+						w->depth ? w->texts[w->depth - 1] : NULL, w->f->name);
+		w->stack[w->depth++] = w->f;
+	}
+	while (w->depth && w->stack[w->depth - 1]->end <= n->start_ns)
+		w->depth--;
+	text = w->depth ? w->texts[w->depth - 1] : NULL;
+	w->text_of[n->id] = text;
+	if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
+	    !(n->parent && n->parent->kind == NODE_OP && w->text_of[n->parent->id] == text))
+		attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
+	return true;
+}
+
+static void link_frames(struct kineto *k, struct threads *th)
+{
+	struct stack_trie trie = { 0 };
+	struct frame_walk w = { .k = k, .trie = &trie };
+	size_t i = 0;
+
+	if (!k->nr_frames)
+		return;
+	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
+	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
+	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
+	w.text_of = xcalloc(k->p->nr_nodes + 1, sizeof(*w.text_of));
+	while (i < k->nr_frames) {
+		int64_t tid = k->frames[i].tid;
+		size_t j = i, s = idmap_slot(&th->map, tid);
+
+		while (j < k->nr_frames && k->frames[j].tid == tid)
+			j++;
+		if (th->map.keys[s] != NO_ID) {
+			struct node *root = th->v[th->map.vals[s]].node;
+
+			w.f = &k->frames[i];
+			w.f_end = &k->frames[j];
+			w.depth = 0;
+			for (struct node *c = root->child; c; c = c->next)
+				node_walk(c, visit_frames, &w);
+		}
+		i = j;
+	}
+	free(w.stack);
+	free(w.texts);
+	free(w.text_of);
+	free(trie.slots);
+	strbuf_release(&trie.buf);
+}
+
 void kineto_link(struct kineto *k)
 {
 	struct threads th = { 0 };
@@ -556,8 +798,11 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++) {
 		node_walk(th.v[t].node, visit_dup, &b);
 		fill_stats(&b, th.v[t].node);
-		hang_all_runtimes(&b, th.v[t].node);
 	}
+	link_memory(k, &th);
+	link_frames(k, &th);
+	for (size_t t = 0; t < th.nr; t++)
+		hang_all_runtimes(&b, th.v[t].node);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
 

@@ -3,7 +3,7 @@
  * Reading a Kineto trace: JSON to records, on two threads (kineto_int.h
  * says who owns what).  Events are typed by category as trace.py does;
  * only complete ("X") events count, python_function frames without a
- * module id are not nodes.
+ * module id are not nodes (they give ops their call stack).
  *
  * Memory: one compact record per kept event plus its node; the records are
  * freed when the tree is built.
@@ -17,6 +17,50 @@
 #include "../model/util.h"
 #include "kineto_int.h"
 #include "text.h"
+
+/*
+ * What an op's args say beyond its ids: its input shapes (record_shapes)
+ * and, for communication, what it moved.  Text and the inputs' sizes go
+ * to the reader's scratch in struct kineto (dims_text, in_elems...), so
+ * that an event costs nothing more to start.
+ */
+struct op_args {
+	bool has_dims;			/* "Input Dims" (k->dims_text holds it) */
+	bool dims_new;			/* ...from "Input Dims", not "Input dims" */
+	bool dims_sized;		/* every input's element count is known */
+	uint8_t nr_elems, nr_sizes;	/* in k->in_elems, k->in_size */
+	bool has_coll, has_dtype;	/* in k->coll_text, k->dtype_text */
+	bool has_stack;			/* "Call stack" (old traces), in k->stack_text */
+	uint8_t has_nelems;		/* bits: 1 in_nelems, 2 out_nelems, 4 group_size */
+	/* record_param_comms (PyTorch 2.x), as the file gives them */
+	int64_t in_nelems, out_nelems, group_size;
+};
+
+/* How a kernel was launched: its args, which become a struct launch. */
+enum {
+	KA_DEVICE = 1 << 0, KA_STREAM = 1 << 1, KA_REGS = 1 << 2, KA_SMEM = 1 << 3,
+	KA_BPSM = 1 << 4, KA_OCC = 1 << 5,
+};
+
+struct kernel_args {
+	uint8_t has;			/* KA_* bits */
+	int32_t device, stream, regs;
+	int32_t grid[3], block[3];	/* 0: not given */
+	int64_t smem;
+	double blocks_per_sm, occupancy;
+};
+
+/* A [memory] instant's args (profile_memory=True). */
+enum {
+	MA_DEV_TYPE = 1 << 0, MA_DEV_ID = 1 << 1, MA_ADDR = 1 << 2, MA_BYTES = 1 << 3,
+	MA_ALLOCATED = 1 << 4, MA_RESERVED = 1 << 5,
+};
+
+struct mem_args {
+	uint8_t has;			/* MA_* bits */
+	int64_t dev_type, dev_id, bytes, allocated, reserved;
+	uint64_t addr;
+};
 
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
@@ -37,13 +81,19 @@ struct raw_event {
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
 	int64_t corr;
 	bool has_module_id;
-	bool has_bpsm, has_occ;
-	double blocks_per_sm, occupancy;
+	int64_t module_id;		/* "Python module id"; -1 not a number */
+	struct kernel_args ka;
+	struct mem_args mem;
+	struct op_args op;
+	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
+	const char *coll, *dtype;	/* interned (the model's side), or NULL */
+	const char *dims, *stack;	/* interned, or NULL */
 };
 
 enum cat {
 	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_GPU_ANNOTATION,
 	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
+	CAT_MEMORY,		/* not a category: a [memory] instant, whatever its cat */
 };
 
 #define CAT(name, cat) { name, sizeof(name) - 1, cat }
@@ -103,7 +153,6 @@ static const struct {
 enum {
 	SLOT_NONE = ARRAY_SIZE(cats),	/* no "cat" */
 	SLOT_MEMORY,			/* "[memory]" instants, whatever their cat */
-	SLOT_PY_FRAME,			/* python_function frames, not modules */
 	SLOT_OTHER,			/* past NR_NEW_CATS names, or too long */
 	SLOT_NEW,			/* the first new name */
 	NR_SLOTS = SLOT_NEW + NR_NEW_CATS
@@ -308,7 +357,12 @@ static int64_t read_tid(struct kineto *k, enum json_tok t)
 	return (int64_t)(h | (1ULL << 62));
 }
 
-enum arg { A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE };
+enum arg {
+	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
+	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
+	A_BLOCK, A_REGS, A_SMEM, A_STACK, A_DEV_TYPE, A_DEV_ID, A_ADDR, A_BYTES, A_ALLOCATED,
+	A_RESERVED,
+};
 
 /* Which of the args the model uses the current key names. */
 static enum arg arg_of(const struct json *j)
@@ -331,13 +385,297 @@ static enum arg arg_of(const struct json *j)
 	case 'b':
 		if (json_is(j, "blocks per SM"))
 			return A_BPSM;
+		if (json_is(j, "block"))
+			return A_BLOCK;
+		break;
+	case 's':
+		if (json_is(j, "stream"))
+			return A_STREAM;
+		if (json_is(j, "shared memory"))
+			return A_SMEM;
+		break;
+	case 'g':
+		if (json_is(j, "grid"))
+			return A_GRID;
+		break;
+	case 'r':
+		if (json_is(j, "registers per thread"))
+			return A_REGS;
 		break;
 	case 'P':
 		if (json_is(j, "Python module id"))
 			return A_MODULE;
 		break;
+	case 'I':
+		if (json_is(j, "Input Dims"))
+			return A_DIMS;
+		if (json_is(j, "Input dims"))
+			return A_DIMS_OLD;
+		if (json_is(j, "Input type"))
+			return A_TYPES;
+		if (json_is(j, "In msg nelems"))
+			return A_IN_NELEMS;
+		break;
+	case 'C':
+		if (json_is(j, "Collective name"))
+			return A_COLL;
+		if (json_is(j, "Call stack"))
+			return A_STACK;
+		break;
+	case 'd':
+		if (json_is(j, "dtype"))
+			return A_DTYPE;
+		if (json_is(j, "device"))
+			return A_DEVICE;
+		break;
+	case 'O':
+		if (json_is(j, "Out msg nelems"))
+			return A_OUT_NELEMS;
+		break;
+	case 'D':
+		if (json_is(j, "Device Type"))
+			return A_DEV_TYPE;
+		if (json_is(j, "Device Id"))
+			return A_DEV_ID;
+		break;
+	case 'A':
+		if (json_is(j, "Addr"))
+			return A_ADDR;
+		break;
+	case 'B':
+		if (json_is(j, "Bytes"))
+			return A_BYTES;
+		break;
+	case 'T':
+		if (json_is(j, "Total Allocated"))
+			return A_ALLOCATED;
+		if (json_is(j, "Total Reserved"))
+			return A_RESERVED;
+		break;
+	case 'G':
+		if (json_is(j, "Group size"))
+			return A_GROUP_SIZE;
+		break;
 	}
 	return A_OTHER;
+}
+
+/* Python's repr() of the string S[0..N): quoted, with its escapes (the
+ * common cases; non-ASCII text is printable there and kept as it is). */
+static void add_py_str(struct strbuf *b, const char *s, size_t n)
+{
+	char q = memchr(s, '\'', n) && !memchr(s, '"', n) ? '"' : '\'';
+
+	strbuf_addch(b, q);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[8];
+
+		if (c == '\\' || c == (unsigned char)q) {
+			strbuf_addch(b, '\\');
+			strbuf_addch(b, (char)c);
+		} else if (c == '\n' || c == '\r' || c == '\t') {
+			strbuf_addch(b, '\\');
+			strbuf_addch(b, c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+			strbuf_addstr(b, esc);
+		} else {
+			strbuf_addch(b, (char)c);
+		}
+	}
+	strbuf_addch(b, q);
+}
+
+/* Python's repr() of a JSON number as json.loads() reads it: integers
+ * as written, other numbers as the shortest float that reads back. */
+static void add_py_num(struct strbuf *b, const char *s, size_t n)
+{
+	char buf[40];
+	double d;
+	size_t i = 0;
+
+	/* Dims are integers: copied as written (one pass to tell). */
+	while (i < n && s[i] != '.' && s[i] != 'e' && s[i] != 'E')
+		i++;
+	if (i == n) {
+		strbuf_add(b, s, n);
+		return;
+	}
+	if (!num_double(s, n, &d) || d != d || d - d != 0) {
+		strbuf_addstr(b, d != d ? "nan" : d > 0 ? "inf" : "-inf");
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		double back;
+
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (num_double(buf, strlen(buf), &back) && back == d)
+			break;
+	}
+	strbuf_addstr(b, buf);
+	if (!strpbrk(buf, ".en"))
+		strbuf_addstr(b, ".0");
+}
+
+/*
+ * "Input Dims", the value whose first token T was just read, into
+ * k->dims_text as Python's str() prints the list json.loads() makes of
+ * it -- "[[1, 512], []]" -- which is the key torch-tb-profiler groups
+ * ops by (str(op.input_shape)).  Each top-level element's element count
+ * (the product of its dims, for sizing a collective) goes to OA.
+ */
+static enum json_tok read_dims(struct kineto *k, enum json_tok t, struct op_args *oa)
+{
+	struct json *j = &k->j;
+	struct strbuf *b = &k->dims_text;
+	int base = j->depth - (t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN);
+	bool first = true;		/* no element yet in the open container */
+	bool elem_ok = false;		/* the top-level element is a list of ints */
+	int64_t elems = 1;
+
+	strbuf_reset(b);
+	oa->has_dims = true;
+	oa->dims_sized = t == JSON_ARR_BEGIN;
+	oa->nr_elems = 0;
+	for (;;) {
+		int depth = j->depth - base;	/* of the token T, once read */
+
+		if (t == JSON_ARR_END || t == JSON_OBJ_END) {
+			strbuf_addch(b, t == JSON_ARR_END ? ']' : '}');
+			if (depth == 1 && elem_ok) {
+				if (oa->nr_elems < ARRAY_SIZE(k->in_elems))
+					k->in_elems[oa->nr_elems++] = elems;
+				else
+					oa->dims_sized = false;
+			} else if (depth == 1) {
+				oa->dims_sized = false;
+			}
+			first = false;
+			if (depth <= 0)
+				return t;
+		} else {
+			if (!first && t != JSON_KEY && b->len && b->s[b->len - 1] != ' ')
+				strbuf_addstr(b, ", ");
+			first = false;
+			switch (t) {
+			case JSON_ARR_BEGIN:
+			case JSON_OBJ_BEGIN:
+				strbuf_addch(b, t == JSON_ARR_BEGIN ? '[' : '{');
+				first = true;
+				if (depth == 2) {
+					elem_ok = t == JSON_ARR_BEGIN;
+					elems = 1;
+				}
+				break;
+			case JSON_KEY:
+				if (b->s[b->len - 1] != '{')
+					strbuf_addstr(b, ", ");
+				add_py_str(b, j->s, j->len);
+				strbuf_addstr(b, ": ");
+				break;
+			case JSON_NUMBER: {
+				int64_t v;
+
+				add_py_num(b, j->s, j->len);
+				if (depth == 2 && num_int(j->s, j->len, &v) && v >= 0) {
+					/* Saturating: a size past 2^62 is garbage anyway. */
+					elems = v && elems > INT64_MAX / 4 / v ? INT64_MAX / 4 : elems * v;
+				} else if (depth == 2) {
+					elem_ok = false;
+				} else if (depth == 1) {
+					oa->dims_sized = false;
+				}
+				break;
+			}
+			case JSON_STRING:
+				add_py_str(b, j->s, j->len);
+				elem_ok = elem_ok && depth != 2;
+				oa->dims_sized = oa->dims_sized && depth != 1;
+				break;
+			case JSON_TRUE:
+			case JSON_FALSE:
+			case JSON_NULL:
+			case JSON_BARE:
+				strbuf_addstr(b, t == JSON_TRUE ? "True" : t == JSON_FALSE ? "False"
+								 : "None");
+				elem_ok = elem_ok && depth != 2;
+				oa->dims_sized = oa->dims_sized && depth != 1;
+				break;
+			default:
+				return t;	/* a failure */
+			}
+			if (depth <= 0)
+				return t;	/* a scalar: the whole value */
+		}
+		t = json_next(j);
+		if (json_failed(t))
+			return t;
+	}
+}
+
+/* torch-tb-profiler's sizes of tensor elements by "Input type"
+ * (communication.py); any other type weighs 0 there, and here. */
+static uint8_t elem_size(const char *s, size_t n)
+{
+	static const struct {
+		const char *type;
+		uint8_t size;
+	} sizes[] = {
+		{ "long int", 8 }, { "float", 4 },	     { "int", 4 },
+		{ "c10::Half", 2 }, { "c10::BFloat16", 2 }, { "unsigned char", 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (text_eq(s, n, sizes[i].type))
+			return sizes[i].size;
+	return 0;
+}
+
+static enum json_tok read_types(struct kineto *k, enum json_tok t, struct op_args *oa)
+{
+	if (t != JSON_ARR_BEGIN)
+		return json_skip(&k->j, t);
+	oa->nr_sizes = 0;
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		if (json_failed(t))
+			return t;
+		if (oa->nr_sizes < ARRAY_SIZE(k->in_size))
+			k->in_size[oa->nr_sizes++] = t == JSON_STRING ? elem_size(k->j.s, k->j.len) : 0;
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+/* A kernel's "grid" or "block": three positive ints into DIM, else
+ * nothing (0, unknown). */
+static enum json_tok read_dim3(struct kineto *k, enum json_tok t, int32_t *dim)
+{
+	int32_t v3[3];
+	size_t n = 0;
+	bool ok = t == JSON_ARR_BEGIN;
+
+	if (!ok)
+		return json_skip(&k->j, t);
+	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+		int64_t v;
+
+		if (json_failed(t))
+			return t;
+		if (n < 3 && read_int(k, t, &v) && v > 0 && v <= INT32_MAX)
+			v3[n] = (int32_t)v;
+		else
+			ok = false;
+		n++;
+		t = json_skip(&k->j, t);
+		if (json_failed(t))
+			return t;
+	}
+	if (ok && n == 3)
+		memcpy(dim, v3, sizeof(v3));
+	return t;
 }
 
 static enum json_tok read_args(struct kineto *k, struct raw_event *e)
@@ -369,17 +707,124 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				e->corr = NO_ID;
 			break;
 		case A_BPSM:
-			e->has_bpsm = t == JSON_NUMBER && num_double(j->s, j->len, &e->blocks_per_sm);
+			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->ka.blocks_per_sm))
+				e->ka.has |= KA_BPSM;
 			break;
 		case A_OCC:
-			e->has_occ = t == JSON_NUMBER && num_double(j->s, j->len, &e->occupancy);
+			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->ka.occupancy))
+				e->ka.has |= KA_OCC;
+			break;
+		case A_DEVICE:
+		case A_STREAM:
+		case A_REGS:
+		case A_SMEM: {
+			int64_t v;
+
+			if (!read_int(k, t, &v) || v < 0 || (which != A_SMEM && v > INT32_MAX))
+				break;
+			if (which == A_DEVICE)
+				e->ka.device = (int32_t)v;
+			else if (which == A_STREAM)
+				e->ka.stream = (int32_t)v;
+			else if (which == A_REGS)
+				e->ka.regs = (int32_t)v;
+			else
+				e->ka.smem = v;
+			e->ka.has |= which == A_DEVICE ? KA_DEVICE : which == A_STREAM ? KA_STREAM
+				     : which == A_REGS ? KA_REGS : KA_SMEM;
+			break;
+		}
+		case A_DEV_TYPE:
+		case A_DEV_ID:
+		case A_ADDR:
+		case A_BYTES:
+		case A_ALLOCATED:
+		case A_RESERVED: {
+			static const uint8_t bit[] = {
+				[A_DEV_TYPE] = MA_DEV_TYPE, [A_DEV_ID] = MA_DEV_ID, [A_ADDR] = MA_ADDR,
+				[A_BYTES] = MA_BYTES, [A_ALLOCATED] = MA_ALLOCATED,
+				[A_RESERVED] = MA_RESERVED,
+			};
+			int64_t v;
+
+			if (!read_int(k, t, &v))
+				break;
+			if (which == A_DEV_TYPE)
+				e->mem.dev_type = v;
+			else if (which == A_DEV_ID)
+				e->mem.dev_id = v;
+			else if (which == A_ADDR)
+				e->mem.addr = (uint64_t)v;
+			else if (which == A_BYTES)
+				e->mem.bytes = v;
+			else if (which == A_ALLOCATED)
+				e->mem.allocated = v;
+			else
+				e->mem.reserved = v;
+			e->mem.has |= bit[which];
+			break;
+		}
+		case A_GRID:
+		case A_BLOCK:
+			t = read_dim3(k, t, which == A_GRID ? e->ka.grid : e->ka.block);
 			break;
 		case A_MODULE:
 			e->has_module_id = t != JSON_NULL;
+			if (!read_int(k, t, &e->module_id))
+				e->module_id = -1;
 			break;
+		case A_DIMS_OLD:
+			/* trace.py takes "Input Dims", the old spelling only
+			 * when that is absent. */
+			if (e->op.has_dims && e->op.dims_new)
+				break;
+			/* fall through */
+		case A_DIMS:
+			t = read_dims(k, t, &e->op);
+			e->op.dims_new = which == A_DIMS;
+			break;
+		case A_TYPES:
+			/* Only a collective's types are used: Kineto writes the
+			 * name before the args, so most ops skip them. */
+			if (e->name_text && !collective_lib(e->name_text, e->name_len))
+				t = json_skip(j, t);
+			else
+				t = read_types(k, t, &e->op);
+			break;
+		case A_COLL:
+		case A_DTYPE:
+		case A_STACK:
+			if (t == JSON_STRING && j->len) {
+				struct strbuf *b = which == A_COLL ? &k->coll_text : which == A_DTYPE
+						   ? &k->dtype_text : &k->stack_text;
+
+				strbuf_reset(b);
+				strbuf_add(b, j->s, j->len);
+				*(which == A_COLL ? &e->op.has_coll : which == A_DTYPE ? &e->op.has_dtype
+				  : &e->op.has_stack) = true;
+			}
+			break;
+		case A_IN_NELEMS:
+		case A_OUT_NELEMS:
+		case A_GROUP_SIZE: {
+			int64_t v;
+
+			if (!read_int(k, t, &v) || v < 0)
+				break;
+			if (which == A_IN_NELEMS)
+				e->op.in_nelems = v;
+			else if (which == A_OUT_NELEMS)
+				e->op.out_nelems = v;
+			else
+				e->op.group_size = v;
+			e->op.has_nelems |= which == A_IN_NELEMS ? 1 : which == A_OUT_NELEMS ? 2 : 4;
+			break;
+		}
 		default:
 			break;
 		}
+		if (json_failed(t))
+			return t;
 		t = json_skip(j, t);
 		if (json_failed(t))
 			return t;
@@ -434,6 +879,31 @@ enum verdict {
 };
 
 /*
+ * A [memory] instant: an allocation or a free on the CPU (Device Type 0)
+ * or a GPU (1, Device Id).  One the Memory view cannot place -- no time,
+ * another device type, a GPU without an id -- is dropped and counted.
+ */
+static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	const struct mem_args *m = &e->mem;
+
+	if (e->ts_state != TIME_OK || !(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+		warn_event(k, at, "memory events without a usable time, skipped",
+			  "[memory] event without a usable 'ts'; skipped");
+		return SKIPPED;
+	}
+	if (!(m->has & MA_DEV_TYPE) || (m->dev_type != 0 && m->dev_type != 1) ||
+	    (m->dev_type == 1 && (!(m->has & MA_DEV_ID) || m->dev_id < 0 || m->dev_id > INT32_MAX))) {
+		warn_event(k, at, "memory events on no device proftui knows, skipped",
+			  "[memory] event with no CPU (Device Type 0) or GPU (1, with a Device "
+			  "Id) to put it on; skipped");
+		return SKIPPED;
+	}
+	e->cat = CAT_MEMORY;
+	return TAKE;
+}
+
+/*
  * The reading thread's half of taking an event: drop what the model never
  * uses, and warn (with the event's place, which only this thread can
  * still work out) about what it cannot use.  Touches only the reader's
@@ -442,13 +912,18 @@ enum verdict {
 static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	const char *name = e->name_text;
+	bool is_memory = e->ph == 'i' && name && text_eq(name, e->name_len, "[memory]");
 
+	/* Where the recording starts: the earliest of the events torch-tb-
+	 * profiler makes objects of (complete events of a category it
+	 * knows, [memory] instants), for times since the profiler started. */
+	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN)) &&
+	    e->ts_state == TIME_OK && fabs(e->ts_us) < MAX_ABS_TS_US && e->ts_us < k->origin_us)
+		k->origin_us = e->ts_us;
+	if (is_memory)
+		return check_memory(k, e, at);
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
 		return NOT_USED;
-	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
-		e->slot = SLOT_PY_FRAME;	/* frames are not nodes (trace.py) */
-		return NOT_USED;
-	}
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
 		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
 		 * second step of it (FORMATS.md a.4), halving the average.
@@ -519,6 +994,30 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	return h;
 }
 
+/* The profile's one copy of a kernel's launch (a million kernels of a
+ * big trace share a few hundred). */
+static const struct launch *launch_of(struct kineto *k, const struct kernel_args *ka)
+{
+	struct launch l;
+
+	launch_init(&l);
+	if (ka->has & KA_DEVICE)
+		l.device = ka->device;
+	if (ka->has & KA_STREAM)
+		l.stream = ka->stream;
+	if (ka->has & KA_REGS)
+		l.registers_per_thread = ka->regs;
+	if (ka->has & KA_SMEM)
+		l.shared_memory_bytes = ka->smem;
+	if (ka->has & KA_BPSM)
+		l.blocks_per_sm = ka->blocks_per_sm;
+	if (ka->has & KA_OCC)
+		l.occupancy_pct = ka->occupancy;
+	memcpy(l.grid, ka->grid, sizeof(l.grid));
+	memcpy(l.block, ka->block, sizeof(l.block));
+	return profile_launch(k->p, &l);
+}
+
 static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
 	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
@@ -533,15 +1032,14 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	n->start_ns = e->ts;
 	n->calls = 1;
 	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
-	 * while op device times use end - start: keep both. */
-	n->device_self_ns = n->device_total_ns = us_to_ns(e->dur_us);
+	 * while the op tree's times are end - start (which differ by the
+	 * rounding of ts + dur in doubles): device total is the first,
+	 * device self the second. */
+	n->device_total_ns = us_to_ns(e->dur_us);
+	n->device_self_ns = e->dur;
 	d->end_ns = e->ts + e->dur;
-	if (type == EV_KERNEL) {
-		if (e->has_bpsm)
-			attr_set_double(k->p, &n->attrs, "blocks_per_sm", e->blocks_per_sm);
-		if (e->has_occ)
-			attr_set_double(k->p, &n->attrs, "occupancy_pct", e->occupancy);
-	}
+	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
+		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
 	d->node = n;
 	d->corr = e->corr;
 	d->ext_id = e->ext_id;
@@ -588,6 +1086,25 @@ static bool add_step(struct kineto *k, struct raw_event *e)
 	return true;
 }
 
+/*
+ * PyTorch 2.x wraps each collective in a record_param_comms op whose args
+ * say what it moved; torch-tb-profiler never read them, HTA does.  Kept
+ * as the file gives them, on the node (a handful per step).
+ */
+static void add_comms_args(struct kineto *k, const struct raw_event *e, struct node *n)
+{
+	if (e->coll)
+		attr_set_interned(k->p, &n->attrs, "collective_name", e->coll);
+	if (e->dtype)
+		attr_set_interned(k->p, &n->attrs, "dtype", e->dtype);
+	if (e->op.has_nelems & 1)
+		attr_set_int(k->p, &n->attrs, "in_msg_nelems", e->op.in_nelems);
+	if (e->op.has_nelems & 2)
+		attr_set_int(k->p, &n->attrs, "out_msg_nelems", e->op.out_nelems);
+	if (e->op.has_nelems & 4)
+		attr_set_int(k->p, &n->attrs, "group_size", e->op.group_size);
+}
+
 /* Host tree nodes (node.py's create_operator_node and friends). */
 static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
@@ -595,6 +1112,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	int lib = collective_lib(name, e->name_len);
 	uint8_t flags = 0;
 	enum node_kind kind = NODE_OP;
+	struct host_rec *h;
 
 	if (lib) {
 		GROW(k->comm_ext, k->alloc_comm_ext, k->nr_comm_ext + 1);
@@ -625,7 +1143,51 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	}
 	if (lib)
 		flags |= NODE_COLLECTIVE;
-	add_host(k, e, type, kind, flags);
+	h = add_host(k, e, type, kind, flags);
+	/* Op rows group by input shape, and show their stack: interned,
+	 * so the many calls of one shape share one string. */
+	if (kind == NODE_OP && e->dims)
+		attr_set_interned(k->p, &h->node->attrs, "input_shapes", e->dims);
+	if (kind == NODE_OP && e->stack)
+		attr_set_interned(k->p, &h->node->attrs, "call_stack", e->stack);
+	/* The Module view keys a module by its name and module id. */
+	if (kind == NODE_MODULE && e->module_id >= 0)
+		attr_set_int(k->p, &h->node->attrs, "module_id", e->module_id);
+	if (lib && e->comm_bytes >= 0)
+		attr_set_int(k->p, &h->node->attrs, "comm_bytes", e->comm_bytes);
+	if (kind == NODE_OP && !strcmp(name, "record_param_comms"))
+		add_comms_args(k, e, h->node);
+}
+
+/* A Python frame: not a node (trace.py), but the call stack of the ops
+ * under it. */
+static void add_frame(struct kineto *k, const struct raw_event *e)
+{
+	struct py_frame *f;
+
+	GROW(k->frames, k->alloc_frames, k->nr_frames + 1);
+	f = &k->frames[k->nr_frames++];
+	f->tid = e->tid;
+	f->start = e->ts;
+	f->end = e->ts + e->dur;
+	f->name = e->name;
+	f->index = e->ordinal;
+}
+
+static void add_memory(struct kineto *k, const struct raw_event *e)
+{
+	struct mem_event *m = profile_add_mem_event(k->p);
+
+	m->ts_ns = us_to_ns(e->ts_us);
+	m->tid = e->tid;
+	m->device = e->mem.dev_type == 0 ? -1 : (int32_t)e->mem.dev_id;
+	m->bytes = e->mem.has & MA_BYTES ? e->mem.bytes : 0;	/* trace.py: 0 */
+	if (e->mem.has & MA_ADDR)
+		m->addr = e->mem.addr;
+	if ((e->mem.has & MA_ALLOCATED) && e->mem.allocated >= 0)
+		m->total_allocated = e->mem.allocated;
+	if ((e->mem.has & MA_RESERVED) && e->mem.reserved >= 0)
+		m->total_reserved = e->mem.reserved;
 }
 
 /* The trace.py type of an event check_event() let through. */
@@ -687,10 +1249,18 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	enum ev_type type;
 	enum role role;
 
+	if (e->cat == CAT_MEMORY) {
+		add_memory(k, e);
+		return;
+	}
 	if (e->ext_id_lower != NO_ID)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
 	e->ts = us_to_ns(e->ts_us);
 	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
+		add_frame(k, e);
+		return;
+	}
 
 	type = type_of(e);
 	role = role_of(type, e->name, e->name_len);
@@ -744,12 +1314,24 @@ struct ev_msg {
 	uint32_t name_len;
 	uint32_t ordinal;
 	uint8_t cat;
-	uint8_t has_module_id, has_bpsm, has_occ;
+	uint8_t has_module_id;
 	double ts_us, dur_us;
 	int64_t tid, ext_id, ext_id_lower, corr;
-	double blocks_per_sm, occupancy;
+	union {
+		struct kernel_args ka;	/* kernels */
+		struct mem_args mem;	/* CAT_MEMORY */
+	} u;
+	int64_t comm_bytes;
+	int64_t in_nelems, out_nelems, group_size;
+	uint8_t has_nelems;
+	int64_t module_id;
+	/* Text after the name, each NUL-ended, in this order (0: none). */
+	uint32_t dims_len, stack_len, coll_len, dtype_len;
 	char name[];
 };
+
+/* The texts of a message after its name, in order. */
+enum { TEXT_DIMS, TEXT_STACK, TEXT_COLL, TEXT_DTYPE, NR_TEXTS };
 
 struct block {
 	char *data;
@@ -775,12 +1357,32 @@ static void take_block(struct kineto *k, struct block *b)
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
 			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
-			.corr = m->corr, .has_module_id = m->has_module_id, .has_bpsm = m->has_bpsm,
-			.has_occ = m->has_occ, .blocks_per_sm = m->blocks_per_sm,
-			.occupancy = m->occupancy, .name_len = m->name_len,
+			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
 		};
 
+		e.comm_bytes = m->comm_bytes;
+		e.op.in_nelems = m->in_nelems;
+		e.op.out_nelems = m->out_nelems;
+		e.op.group_size = m->group_size;
+		e.op.has_nelems = m->has_nelems;
+		const uint32_t lens[NR_TEXTS] = { m->dims_len, m->stack_len, m->coll_len,
+						  m->dtype_len };
+		const char *texts[NR_TEXTS], *at = m->name + m->name_len + 1;
+
+		for (int i = 0; i < NR_TEXTS; i++) {
+			texts[i] = lens[i] ? profile_intern(k->p, at, lens[i]) : NULL;
+			at += lens[i] + 1;
+		}
+		if (m->cat == CAT_MEMORY)
+			e.mem = m->u.mem;
+		else
+			e.ka = m->u.ka;
+		e.module_id = m->module_id;
 		e.name = profile_intern(k->p, m->name, m->name_len);
+		e.dims = texts[TEXT_DIMS];
+		e.stack = texts[TEXT_STACK];
+		e.coll = texts[TEXT_COLL];
+		e.dtype = texts[TEXT_DTYPE];
 		take_event(k, &e);
 		off += m->size;
 	}
@@ -851,7 +1453,23 @@ static void pipe_publish(struct pipe *pp)
 static void pipe_put(struct kineto *k, const struct raw_event *e)
 {
 	struct pipe *pp = k->pipe;
-	size_t size = (offsetof(struct ev_msg, name) + e->name_len + 1 + 7) & ~(size_t)7;
+	/* Text only events that become op nodes use: shapes and stacks of
+	 * host events, names of record_param_comms. */
+	bool is_host = e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION || e->cat == CAT_PYTHON;
+	const struct strbuf *text[NR_TEXTS] = {
+		is_host && e->op.has_dims ? &k->dims_text : NULL,
+		is_host && e->op.has_stack ? &k->stack_text : NULL,
+		is_host && e->op.has_coll ? &k->coll_text : NULL,
+		is_host && e->op.has_dtype ? &k->dtype_text : NULL,
+	};
+	size_t lens[NR_TEXTS], size = offsetof(struct ev_msg, name) + e->name_len + 1;
+	char *at;
+
+	for (int i = 0; i < NR_TEXTS; i++) {
+		lens[i] = text[i] && text[i]->len < UINT32_MAX / 4 ? text[i]->len : 0;
+		size += lens[i] + 1;
+	}
+	size = (size + 7) & ~(size_t)7;
 	struct block *b = &pp->blocks[pp->head];
 	struct ev_msg *m;
 
@@ -870,18 +1488,35 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->ordinal = e->ordinal;
 	m->cat = (uint8_t)e->cat;
 	m->has_module_id = e->has_module_id;
-	m->has_bpsm = e->has_bpsm;
-	m->has_occ = e->has_occ;
 	m->ts_us = e->ts_us;
 	m->dur_us = e->dur_us;
 	m->tid = e->tid;
 	m->ext_id = e->ext_id;
 	m->ext_id_lower = e->ext_id_lower;
 	m->corr = e->corr;
-	m->blocks_per_sm = e->blocks_per_sm;
-	m->occupancy = e->occupancy;
+	if (e->cat == CAT_MEMORY)
+		m->u.mem = e->mem;
+	else
+		m->u.ka = e->ka;
+	m->comm_bytes = e->comm_bytes;
+	m->in_nelems = e->op.in_nelems;
+	m->out_nelems = e->op.out_nelems;
+	m->group_size = e->op.group_size;
+	m->has_nelems = e->op.has_nelems;
+	m->module_id = e->module_id;
+	m->dims_len = (uint32_t)lens[TEXT_DIMS];
+	m->stack_len = (uint32_t)lens[TEXT_STACK];
+	m->coll_len = (uint32_t)lens[TEXT_COLL];
+	m->dtype_len = (uint32_t)lens[TEXT_DTYPE];
 	memcpy(m->name, e->name_text, e->name_len);
 	m->name[e->name_len] = '\0';
+	at = m->name + e->name_len + 1;
+	for (int i = 0; i < NR_TEXTS; i++) {
+		if (lens[i])
+			memcpy(at, text[i]->s, lens[i]);
+		at[lens[i]] = '\0';
+		at += lens[i] + 1;
+	}
 	b->used += size;
 }
 
@@ -926,6 +1561,30 @@ static void keep_name(struct kineto *k, struct raw_event *e)
 	k->name_buf[j->len] = '\0';
 	e->name_text = k->name_buf;
 	e->name_len = j->len;
+}
+
+/*
+ * What a collective (nccl:all_reduce...) moved, as torch-tb-profiler's
+ * Distributed view sizes it (communication.py): over its inputs, the
+ * element count ("Input Dims") times the element size of its "Input
+ * type" (0 for a type the plugin does not know).  -1 when the event is
+ * no collective or has no shapes.
+ */
+static int64_t comm_bytes(const struct kineto *k, const struct raw_event *e)
+{
+	int64_t sum = 0;
+
+	if (!e->name_text || !collective_lib(e->name_text, e->name_len) || !e->op.has_dims ||
+	    !e->op.dims_sized)
+		return -1;
+	for (size_t i = 0; i < e->op.nr_elems; i++) {
+		int64_t size = i < e->op.nr_sizes ? k->in_size[i] : 0;
+
+		if (size && k->in_elems[i] > (INT64_MAX / 4 - sum) / size)
+			return -1;	/* beyond any real message */
+		sum += k->in_elems[i] * size;
+	}
+	return sum;
 }
 
 static enum json_tok read_event(struct kineto *k)
@@ -983,6 +1642,7 @@ static enum json_tok read_event(struct kineto *k)
 	if (t != JSON_OBJ_END)
 		return t;
 	e.ordinal = k->nr_events++;
+	e.comm_bytes = comm_bytes(k, &e);
 	switch (check_event(k, &e, at)) {
 	case TAKE:
 		pipe_put(k, &e);
@@ -1034,7 +1694,52 @@ enum json_tok kineto_read_events(struct kineto *k)
 	return t;
 }
 
-/* Top-level scalars and deviceProperties go to the Info pane. */
+/* One member of a deviceProperties entry into D, when it is one the
+ * model knows (numbers only; the name is taken by the caller). */
+static void device_prop(struct device_info *d, const char *key, int64_t v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool is64;
+	} props[] = {
+#define PROP(key, field, is64) { key, offsetof(struct device_info, field), is64 }
+		PROP("id", id, false),
+		PROP("totalGlobalMem", total_memory_bytes, true),
+		PROP("computeMajor", cc_major, false),
+		PROP("computeMinor", cc_minor, false),
+		PROP("numSms", num_sms, false),
+		PROP("maxThreadsPerMultiprocessor", max_threads_per_sm, false),
+		PROP("maxThreadsPerBlock", max_threads_per_block, false),
+		PROP("regsPerMultiprocessor", regs_per_sm, false),
+		PROP("warpSize", warp_size, false),
+		PROP("sharedMemPerMultiprocessor", shared_mem_per_sm_bytes, true),
+		/* ROCm's spelling */
+		PROP("maxSharedMemoryPerMultiProcessor", shared_mem_per_sm_bytes, true),
+#undef PROP
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(props); i++) {
+		if (strcmp(key, props[i].key))
+			continue;
+		if (props[i].is64) {
+			int64_t v64 = v;
+
+			memcpy((char *)d + props[i].off, &v64, sizeof(v64));
+		} else if (v <= INT32_MAX) {
+			int32_t v32 = (int32_t)v;
+
+			memcpy((char *)d + props[i].off, &v32, sizeof(v32));
+		}
+		return;
+	}
+}
+
+/*
+ * deviceProperties: one object per GPU of the machine.  Each becomes a
+ * device of the model (the Overview names it, the tensor-core and memory
+ * rules read it) and its scalars go to Info as the file gives them.
+ */
 static enum json_tok read_device_props(struct kineto *k)
 {
 	struct json *j = &k->j;
@@ -1043,18 +1748,25 @@ static enum json_tok read_device_props(struct kineto *k)
 
 	while ((t = json_next(j)) == JSON_OBJ_BEGIN) {
 		char section[32];
+		struct device_info *d = profile_add_device(k->p, nr);
 
 		snprintf(section, sizeof(section), "device %d", nr++);
 		while ((t = json_next(j)) == JSON_KEY) {
 			char key[64];
+			bool is_name = json_is(j, "name");
 
 			snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
 			t = json_next(j);
 			if (t == JSON_STRING || t == JSON_NUMBER) {
 				char *v = xstrndup(j->s, j->len);
+				int64_t iv;
 
 				profile_meta(k->p, section, key, v);
 				free(v);
+				if (is_name && t == JSON_STRING)
+					d->name = profile_intern(k->p, j->s, j->len);
+				else if (t == JSON_NUMBER && num_int(j->s, j->len, &iv) && iv >= 0)
+					device_prop(d, key, iv);
 			}
 			t = json_skip(j, t);
 			if (json_failed(t))
@@ -1070,6 +1782,44 @@ static enum json_tok read_device_props(struct kineto *k)
 	return t;
 }
 
+/*
+ * distributedInfo: which rank of which job the trace is (the Ranks pane
+ * and the Distributed view need backend, rank and world size).  Its
+ * scalars go to Info as the file gives them; pg_config, a list of every
+ * process group with every rank in it, is skipped.
+ */
+static enum json_tok read_dist_info(struct kineto *k)
+{
+	struct json *j = &k->j;
+	struct dist_info *di = &k->p->dist;
+	enum json_tok t;
+
+	di->present = true;
+	while ((t = json_next(j)) == JSON_KEY) {
+		char key[64];
+		int64_t v;
+		bool is_backend = json_is(j, "backend"), is_rank = json_is(j, "rank");
+		bool is_world = json_is(j, "world_size");
+
+		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+		t = json_next(j);
+		if (t == JSON_STRING || t == JSON_NUMBER) {
+			char *text = xstrndup(j->s, j->len);
+
+			profile_meta(k->p, "distributed", key, text);
+			free(text);
+		}
+		if (is_backend && t == JSON_STRING)
+			di->backend = profile_intern(k->p, j->s, j->len);
+		else if ((is_rank || is_world) && read_int(k, t, &v) && v >= 0 && v <= INT32_MAX)
+			*(is_rank ? &di->rank : &di->world_size) = (int32_t)v;
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
 /* The name of SLOT for Info. */
 static const char *slot_name(const struct unused *u, size_t slot)
 {
@@ -1078,13 +1828,19 @@ static const char *slot_name(const struct unused *u, size_t slot)
 		return "no category";
 	case SLOT_MEMORY:
 		return "[memory]";
-	case SLOT_PY_FRAME:
-		return "python_function (not a module)";
 	case SLOT_OTHER:
 		return "other categories";
 	default:
 		return u->name[slot];
 	}
+}
+
+void kineto_set_origin(struct kineto *k)
+{
+	if (k->origin_us == INFINITY)
+		return;
+	k->p->has_time_origin = true;
+	k->p->time_origin_ns = us_to_ns(k->origin_us);
 }
 
 void kineto_report_unused(struct kineto *k)
@@ -1125,6 +1881,7 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
 		char key[64];
 		bool is_events = json_is(j, "traceEvents");
 		bool is_props = json_is(j, "deviceProperties");
+		bool is_dist = json_is(j, "distributedInfo");
 
 		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
 		t = json_next(j);
@@ -1137,6 +1894,12 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
 		}
 		if (is_props && t == JSON_ARR_BEGIN) {
 			t = read_device_props(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (is_dist && t == JSON_OBJ_BEGIN) {
+			t = read_dist_info(k);
 			if (json_failed(t))
 				return t;
 			continue;

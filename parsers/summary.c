@@ -146,8 +146,19 @@ static int read_attr(struct sum *s, struct attr **list)
 		if (get_text(s, 3, &vlen))
 			return -1;
 		attr_set_str(s->p, list, key, s->field[3], vlen);
+	} else if (!strcmp(s->field[2], "l")) {
+		/* A kernel's launch (Kineto), made of its record's means. */
+		const struct attr *a;
+		struct launch l;
+
+		launch_init(&l);
+		if ((a = attr_find(*list, "blocks_per_sm")) && a->type == ATTR_DOUBLE)
+			l.blocks_per_sm = a->v.d;
+		if ((a = attr_find(*list, "occupancy_pct")) && a->type == ATTR_DOUBLE)
+			l.occupancy_pct = a->v.d;
+		attr_set_launch(s->p, list, profile_launch(s->p, &l));
 	} else {
-		return fail(s, 2, "an attribute's type is i, n, d or s");
+		return fail(s, 2, "an attribute's type is i, n, d, s or l");
 	}
 	return 0;
 }

@@ -53,6 +53,15 @@
 	X(FOLD, "fold", "Tree: close the node (on a closed one: go to its parent)") \
 	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
 	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
+	X(TOGGLE_VIEW, "toggle-view", "Switch the grouping: Operators by input shape, Kernels by launching op; Memory: all its events") \
+	X(DEVICE_PREV, "device-prev", "Memory: show the previous device") \
+	X(DEVICE_NEXT, "device-next", "Memory: show the next device") \
+	X(CHART_LEFT, "chart-left", "Memory: move the chart's cursor to an earlier time") \
+	X(CHART_RIGHT, "chart-right", "Memory: move the chart's cursor to a later time") \
+	X(ZOOM_IN, "zoom-in", "Memory, Timeline: show less time, around the cursor (Memory: its tables too)") \
+	X(ZOOM_OUT, "zoom-out", "Memory, Timeline: show more time, around the cursor") \
+	X(ZOOM_ALL, "zoom-all", "Memory, Timeline: show the whole time (Timeline: of the step)") \
+	X(CALL_STACK, "call-stack", "Operators: the Python call stacks the op ran under (with_stack)") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
 	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \
@@ -61,9 +70,6 @@
 	X(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
 	X(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
 	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first block") \
-	X(ZOOM_IN, "zoom-in", "Timeline: show less time, around the selected block") \
-	X(ZOOM_OUT, "zoom-out", "Timeline: show more time, around the selected block") \
-	X(ZOOM_ALL, "zoom-all", "Timeline: show the whole step (or profile)") \
 	X(PAN_LEFT, "pan-left", "Timeline: move the view half a screen earlier") \
 	X(PAN_RIGHT, "pan-right", "Timeline: move the view half a screen later") \
 	X(PREV_BLOCK, "prev-block", "Timeline: select the block before this one in its lane") \

@@ -2,7 +2,8 @@
 /*
  * canvas: a picture of the screen's list area as cells -- text and an
  * attribute per cell -- for panes drawn as pictures rather than tables
- * (the Timeline; pane_ops.canvas).  The pane paints it without curses, so
+ * (the Timeline; pane_ops.canvas), and for drawings above a table (the
+ * Memory curve; pane_ops.chart).  The pane paints it without curses, so
  * its drawing is unit-tested as text; draw.c copies it to the terminal.
  *
  * Text put on a canvas is escaped first (fmt_escape()): nothing from a
@@ -26,6 +27,12 @@ enum canvas_attr {
 	CA_LABEL,		/* a lane's name */
 	CA_SELECTED,		/* the cursor's block */
 	CA_MATCH,		/* blocks the filter matches */
+	CA_AXIS,		/* a chart's axes and their labels */
+	CA_SERIES1,		/* a chart's first series (memory allocated) */
+	CA_SERIES2,		/* its second (memory reserved) */
+	CA_MARK,		/* the peak */
+	CA_CURSOR,		/* the cursor's column */
+	CA_TITLE,		/* the readout line */
 	CA_BLOCK,		/* + 0..CA_NR_BLOCKS-1: a block, coloured by name */
 };
 #define CA_NR_BLOCKS 6

@@ -30,6 +30,12 @@ enum {
 };
 
 static attr_t attr_title, attr_tab, attr_match, attr_error, attr_header, attr_foot;
+/* A chart's parts (enum canvas_attr): two series and the peak. */
+static attr_t attr_series1, attr_series2, attr_mark;
+
+#define PAIR_SERIES1 (PAIR_BAR0 + NR_BAR_COLORS)
+#define PAIR_SERIES2 (PAIR_SERIES1 + 1)
+#define PAIR_MARK (PAIR_SERIES1 + 2)
 
 void draw_init_colors(struct ui *ui)
 {
@@ -45,6 +51,9 @@ void draw_init_colors(struct ui *ui)
 	attr_error = A_BOLD;
 	attr_header = A_BOLD | A_UNDERLINE;
 	attr_foot = A_BOLD;
+	attr_series1 = A_BOLD;
+	attr_series2 = A_NORMAL;
+	attr_mark = A_BOLD | A_UNDERLINE;
 	if (!ui->color)
 		return;
 	start_color();
@@ -63,6 +72,12 @@ void draw_init_colors(struct ui *ui)
 	attr_error = COLOR_PAIR(PAIR_ERROR) | A_BOLD;
 	attr_header = COLOR_PAIR(PAIR_HEADER) | A_BOLD;
 	attr_foot = COLOR_PAIR(PAIR_FOOT) | A_BOLD;
+	init_pair(PAIR_SERIES1, COLOR_GREEN, -1);
+	init_pair(PAIR_SERIES2, COLOR_CYAN, -1);
+	init_pair(PAIR_MARK, COLOR_RED, -1);
+	attr_series1 = COLOR_PAIR(PAIR_SERIES1) | A_BOLD;
+	attr_series2 = COLOR_PAIR(PAIR_SERIES2);
+	attr_mark = COLOR_PAIR(PAIR_MARK) | A_BOLD;
 }
 
 /* ---------------------------------------------------------------------
@@ -709,10 +724,58 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	attroff(attr_title);
 }
 
+/* The key that shows tab T: the first global binding of its pane-NAME
+ * action, so that the label says what to press even when tabs before it
+ * are hidden (a profile without memory events has no Memory tab); ""
+ * when the keymap binds none. */
+static const char *tab_key(const struct ui *ui, int t, char *buf, size_t size)
+{
+	enum action a = ACT_NONE;
+
+	switch (ui->tab_ops[t]->id) {
+#define X(pid, name, title, tab) PANE_IF_TAB(tab, case PANE_##pid: a = ACT_PANE_##pid; break;)
+	PANES(X)
+#undef X
+	default:
+		break;
+	}
+	if (a == ACT_NONE || !keymap_keys_of(&ui->km, KS_GLOBAL, a, buf, size))
+		buf[0] = '\0';
+	buf[strcspn(buf, " ")] = '\0';
+	return buf;
+}
+
+/* Tab T's label in form FORM: 0 " 1 Title ", 1 " 1 Title", 2 " 1 Titl"
+ * (the inactive ones, when the full labels do not fit); 1 is its key. */
+static void tab_label(const struct ui *ui, int t, int form, char *buf, size_t size)
+{
+	const char *title = pane_title(ui->tab_ops[t]);
+	char key[32];
+
+	tab_key(ui, t, key, sizeof(key));
+	if (form == 2 && t != ui->tab)
+		snprintf(buf, size, " %s%s%.4s", key, *key ? " " : "", title);
+	else
+		snprintf(buf, size, form ? " %s%s%s" : " %s%s%s ", key, *key ? " " : "", title);
+}
+
 static void draw_tabs(struct ui *ui)
 {
-	int x = 0;
+	int x = 0, form = 0;
 
+	/* The shortest form the terminal needs. */
+	for (; form < 2; form++) {
+		int width = 0;
+
+		for (int t = 0; t < ui->nr_tabs; t++) {
+			char label[64];
+
+			tab_label(ui, t, form, label, sizeof(label));
+			width += (int)u8_width(label, strlen(label)) + !form;
+		}
+		if (width <= COLS)
+			break;
+	}
 	move(1, 0);
 	clrtoeol();
 	ui->map.nr_tabs = 0;
@@ -721,13 +784,13 @@ static void draw_tabs(struct ui *ui)
 		bool active = t == ui->tab;
 
 		ui->map.tab_x[ui->map.nr_tabs++] = x;
-		snprintf(label, sizeof(label), " %d %s ", t + 1, pane_title(ui->tab_ops[t]));
+		tab_label(ui, t, form, label, sizeof(label));
 		if (active)
 			attron(attr_tab);
 		x += put_cut(ui, 1, x, label, COLS - x, false);
 		if (active)
 			attroff(attr_tab);
-		if (x < COLS)
+		if (x < COLS && !form)
 			mvaddch(1, x++, ' ');
 		ui->map.tab_x[ui->map.nr_tabs] = x;
 	}
@@ -950,9 +1013,19 @@ static attr_t canvas_attr(const struct ui *ui, uint8_t a)
 {
 	switch (a) {
 	case CA_DIM:
+	case CA_AXIS:
 		return A_DIM;
+	case CA_SERIES1:
+		return attr_series1;
+	case CA_SERIES2:
+		return attr_series2;
+	case CA_MARK:
+		return attr_mark;
+	case CA_CURSOR:
+		return A_REVERSE;
 	case CA_BOLD:
 	case CA_LABEL:
+	case CA_TITLE:
 		return A_BOLD;
 	case CA_HEADER:
 		return attr_header;
@@ -969,6 +1042,25 @@ static attr_t canvas_attr(const struct ui *ui, uint8_t a)
 	}
 }
 
+/* Copy canvas C to the screen from row Y0. */
+static void paint_canvas(const struct ui *ui, const struct canvas *c, int y0)
+{
+	for (int y = 0; y < c->rows; y++) {
+		move(y0 + y, 0);
+		clrtoeol();
+		for (int x = 0; x < c->cols; x++) {
+			const struct canvas_cell *cell = canvas_at((struct canvas *)c, y, x);
+			attr_t a = canvas_attr(ui, cell->attr);
+
+			if (!cell->ch[0])
+				continue;	/* the right half of a wide character */
+			attron(a);
+			mvaddstr(y0 + y, x, cell->ch);
+			attroff(a);
+		}
+	}
+}
+
 /* A picture pane: the canvas between the tabs and the status line. */
 static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
 {
@@ -979,19 +1071,7 @@ static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
 	c->name_of = canvas_name;
 	c->name_ctx = ui;
 	pane->ops->canvas(pane, c);
-	for (int y = 0; y < c->rows; y++) {
-		move(y0 + y, 0);
-		for (int x = 0; x < c->cols; x++) {
-			const struct canvas_cell *cell = canvas_at(c, y, x);
-			attr_t a = canvas_attr(ui, cell->attr);
-
-			if (!cell->ch[0])
-				continue;	/* the right half of a wide character */
-			attron(a);
-			mvaddstr(y0 + y, x, cell->ch);
-			attroff(a);
-		}
-	}
+	paint_canvas(ui, c, y0);
 	ui->map.is_canvas = true;
 	ui->map.header_y = -1;
 	ui->map.list_y = y0;
@@ -1015,10 +1095,14 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		return;
 	where[0] = '\0';
 	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
+		char key[32];
+
 		if (ui->stack[t][0] == pane || !ui->stack[t][0]->nr_rows)
 			continue;
-		n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s (%d)", n ? ", " : "",
-				      pane_title(ui->tab_ops[t]), t + 1);
+		tab_key(ui, t, key, sizeof(key));
+		n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s%s%s%s", n ? ", " : "",
+				      pane_title(ui->tab_ops[t]), *key ? " (" : "", key,
+				      *key ? ")" : "");
 	}
 	if (where[0]) {
 		char line[640];
@@ -1032,7 +1116,7 @@ void draw_screen(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct layout L;
-	int list_top = 3, list_rows, foot_rows, y;
+	int list_top = 3, list_rows, foot_rows, y, chart_rows = 0;
 	bool wrap;
 
 	erase();
@@ -1046,6 +1130,17 @@ void draw_screen(struct ui *ui)
 		curs_set(0);
 		refresh();
 		return;
+	}
+	if (pane->ops->chart) {
+		/* The drawing takes up to half of what the table would have,
+		 * and leaves the table 5 rows at least. */
+		int room = LINES - list_top - 2 - 6, want = (LINES - list_top - 2) / 2;
+
+		if (want > room)
+			want = room;
+		if (want >= 3)
+			chart_rows = (int)pane->ops->chart(pane, COLS, want, ui->utf8, &ui->canvas);
+		list_top += chart_rows;
 	}
 	foot_rows = (int)pane->nr_foot;
 	list_rows = LINES - list_top - 2 - foot_rows;
@@ -1114,8 +1209,10 @@ void draw_screen(struct ui *ui)
 	bar_init(pane, &L);
 	draw_title(ui, pane);
 	draw_tabs(ui);
-	draw_header(ui, pane, &L, 2);
-	ui->map.header_y = 2;
+	if (chart_rows)
+		paint_canvas(ui, &ui->canvas, 2);
+	draw_header(ui, pane, &L, list_top - 1);
+	ui->map.header_y = list_top - 1;
 	ui->map.list_y = list_top;
 	ui->map.nr_lines = list_rows;
 	ui->map.nr_cols = L.nr;

@@ -580,7 +580,8 @@ long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, siz
 		rows = export_csv(pane, out, nr, true);
 		break;
 	case EXPORT_JSON:
-		rows = export_json(pane, out, nr);
+		rows = pane->ops->export_json ? pane->ops->export_json(pane, out, nr)
+					      : export_json(pane, out, nr);
 		break;
 	}
 	if (fflush(out) || ferror(out))

@@ -135,6 +135,13 @@ int loading_run(loading_fn *load, void *ctx, const struct load_options *lo, cons
 	struct timespec start;
 	pthread_t thread;
 	char first[512];
+	/* Keys typed ahead during the load (other than q): given back to
+	 * curses after it, so "proftui x.json" then "2" shows Operators. */
+	struct {
+		wint_t ch;
+		bool is_key;
+	} ahead[64];
+	size_t nr_ahead = 0;
 	int rc;
 
 	*messages = NULL;
@@ -175,8 +182,20 @@ int loading_run(loading_fn *load, void *ctx, const struct load_options *lo, cons
 			ui_term_end();
 			_exit(0);
 		}
+		if ((r == OK || r == KEY_CODE_YES) && ch != KEY_RESIZE && ch != KEY_MOUSE &&
+		    nr_ahead < ARRAY_SIZE(ahead)) {
+			ahead[nr_ahead].ch = ch;
+			ahead[nr_ahead++].is_key = r == KEY_CODE_YES;
+		}
 	}
 	timeout(-1);
+	/* curses gives back the last key pushed first. */
+	while (nr_ahead--) {
+		if (ahead[nr_ahead].is_key)
+			ungetch((int)ahead[nr_ahead].ch);
+		else
+			unget_wch((wchar_t)ahead[nr_ahead].ch);
+	}
 	pthread_join(thread, NULL);
 	fclose(j->lo.err);
 	rc = j->rc;

@@ -52,6 +52,7 @@ struct options {
 	const char *input_format;
 	const char *output;
 	const char *drill, *drill_re;
+	const char *group;		/* --group shape|op */
 	size_t run;			/* 1-based, 0: the first */
 	const char *keymap;		/* --keymap vi|emacs|FILE */
 	const char *keys;		/* --keys FILE: a user file */
@@ -81,8 +82,11 @@ static void usage(FILE *out)
 	      "                        (smart case; a leading ! inverts)\n"
 	      "      --step NAME       only what ran in step NAME (as the profile names it)\n"
 	      "      --drill NAME      with --print kernels: the kernels op NAME launched;\n"
-	      "                        with --print ops: the ops that launched kernel NAME\n"
+	      "                        with --print ops: the ops that launched kernel NAME;\n"
+	      "                        with --print stacks: the call stacks of op NAME\n"
 	      "      --drill-re RE     the same for every name RE matches\n"
+	      "      --group G         group Operators by name and input shape (G: shape),\n"
+	      "                        Kernels by kernel, launching op and launch (G: op)\n"
 	      "      --run N           the Nth run of a file that holds several (from 1)\n"
 	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
@@ -155,7 +159,7 @@ static bool parse_count(const char *s, size_t *out)
 
 enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
        OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_DIFF,
-       OPT_RANKS, OPT_RANK, OPT_SUMMARY, OPT_SHORT_NAMES, OPT_NO_MOUSE };
+       OPT_RANKS, OPT_RANK, OPT_SUMMARY, OPT_SHORT_NAMES, OPT_NO_MOUSE, OPT_GROUP };
 
 static const struct option long_options[] = {
 	{ "print", required_argument, NULL, 'p' },
@@ -165,6 +169,7 @@ static const struct option long_options[] = {
 	{ "step", required_argument, NULL, OPT_STEP },
 	{ "drill", required_argument, NULL, OPT_DRILL },
 	{ "drill-re", required_argument, NULL, OPT_DRILL_RE },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "run", required_argument, NULL, OPT_RUN },
 	{ "limit", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -206,8 +211,8 @@ static void list_formats(void)
 static void list_panes(void)
 {
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab)
-			printf("%-16s %s\n", pane_types[i].name, pane_types[i].title);
+		if (pane_types[i].has_tab || pane_types[i].ops->printable)
+			printf("%-16s %s\n", pane_print_name(pane_types[i].ops), pane_types[i].title);
 }
 
 static void list_actions(void)
@@ -250,6 +255,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_DRILL_RE:
 			o->drill_re = optarg;
+			break;
+		case OPT_GROUP:
+			if (strcmp(optarg, "shape") && strcmp(optarg, "op"))
+				return usage_error("--group wants shape (Operators) or op (Kernels), "
+						   "not '%s'", optarg);
+			o->group = optarg;
 			break;
 		case OPT_RUN:
 			if (!parse_count(optarg, &o->run) || o->run == 0)
@@ -352,6 +363,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
 	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
 		return usage_error("--merge, --diff and --ranks do not go together");
+	if (o->group && o->print) {
+		const struct pane_ops *ops = pane_ops_find(o->print);
+
+		if (!ops->group_by || strcmp(ops->group_by, o->group))
+			return usage_error("--group shape goes with --print ops, --group op with "
+					   "--print kernels");
+	}
 	return -1;
 }
 
@@ -580,10 +598,13 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 			       "--step %s cannot narrow them; all rows are shown", o->step);
 		fputc('\n', stderr);
 	}
-	if (o->drill || o->drill_re) {
+	if (o->drill && ops->drill_is_scope) {
+		scope.drill_name = o->drill;
+	} else if (o->drill || o->drill_re) {
 		if (!ops->print_drill) {
-			rc = usage_error("--drill goes with --print kernels (an op's kernels) "
-					       "or --print ops (a kernel's ops)");
+			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
+					 "--print ops (a kernel's ops) or --print call-stacks (an op's "
+					 "call stacks)");
 			goto out_filters;
 		}
 		scope.drill_to = ops->print_drill;
@@ -606,6 +627,7 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	}
 	scope.expand_all = true;	/* print every row of a tree */
 	scope.drill_re = drill_re;
+	scope.group = o->group;
 	pane = pane_open(ops, p, &scope);
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
@@ -841,7 +863,7 @@ int main(int argc, char **argv)
 		char msg[512];
 		struct ui_options uo = {
 			.label = set.label, .filter = o.filter, .step = o.step, .sort = o.sort,
-			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys,
+			.reverse = o.reverse, .keymap = o.keymap, .keys = o.keys, .group = o.group,
 			.ascii = o.ascii, .no_color = o.no_color || (getenv("NO_COLOR") && *getenv("NO_COLOR")),
 			.load_failed = rc > 0, .run = scope.run,
 			.rank = scope.per_rank ? member : -1,

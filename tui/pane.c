@@ -24,8 +24,9 @@ const struct pane_ops *pane_ops_find(const char *name)
 	for (size_t i = 0; i < NR_PANES; i++) {
 		const struct pane_ops *ops = pane_types[i].ops;
 
-		/* Panes opened from another are not reached by name. */
-		if (!pane_types[i].has_tab)
+		/* Panes opened from another are not reached by name, but
+		 * for those --print takes. */
+		if (!pane_types[i].has_tab && !ops->printable)
 			continue;
 		if (!strcasecmp(pane_types[i].name, name))
 			return ops;
@@ -42,9 +43,9 @@ const char *pane_print_names(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NR_PANES && n < size; i++)
-		if (pane_types[i].has_tab)
+		if (pane_types[i].has_tab || pane_types[i].ops->printable)
 			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-					      pane_types[i].name);
+					      pane_print_name(pane_types[i].ops));
 	return buf;
 }
 
@@ -98,9 +99,6 @@ void pane_free(struct pane *pane)
 
 void pane_set_step(struct pane *pane, const struct step *step)
 {
-	char *sel = NULL, *sort_key = NULL;
-	bool desc = pane->sort_desc;
-
 	/* A pane that handles the step itself (the Tree marks nodes: no
 	 * reload of 2.5 M rows), or one that does not follow steps. */
 	if (!pane->ops->follows_step || pane->ops->step_changed) {
@@ -111,12 +109,20 @@ void pane_set_step(struct pane *pane, const struct step *step)
 			pane_rebuild(pane);
 		return;
 	}
+	pane->scope.step = step;
+	pane_reload(pane);
+}
+
+void pane_reload(struct pane *pane)
+{
+	char *sel = NULL, *sort_key = NULL;
+	bool desc = pane->sort_desc;
+
 	if (pane->nr_view)
 		sel = xstrdup(pane_row_name(pane, pane_row(pane, pane->cursor)));
 	if (pane->sort_col >= 0)
 		sort_key = xstrdup(pane->cols[pane->sort_col].key);
 	unload(pane);
-	pane->scope.step = step;
 	pane->ops->load(pane);
 	/* The same sort column by key: a step can change the columns. */
 	if (sort_key) {
@@ -317,6 +323,19 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 	return cell_none();
 }
 
+/* A kernel's launch (ATTR_LAUNCH) shows as the two columns Kineto's
+ * kernel args gave before launches were interned: blocks per SM and the
+ * estimated achieved occupancy (the column's arg says which). */
+static struct cell get_launch(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct attr *a = pane->ops->row_attrs(pane, row);
+
+	for (; a; a = a->next)
+		if (a->type == ATTR_LAUNCH)
+			return cell_real(c->arg ? a->v.launch->occupancy_pct : a->v.launch->blocks_per_sm);
+	return cell_none();
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
@@ -372,6 +391,27 @@ static char *title_of(const char *key)
 	return t;
 }
 
+static void add_launch_columns(struct pane *pane)
+{
+	static const char *const keys[] = { "blocks_per_sm", "occupancy_pct" };
+
+	for (int k = 0; k < 2; k++) {
+		struct column c = { .get = get_launch, .kind = k ? COL_PCT : COL_REAL, .width = 10,
+				    .arg = k, .attr = "launch" };
+
+		for (size_t i = 0; i < pane->nr_cols; i++)
+			if (!strcmp(pane->cols[i].key, keys[k]))
+				return;
+		c.owned = xstrdup(keys[k]);
+		c.key = c.owned;
+		c.owned_title = title_of(keys[k]);
+		c.title = c.owned_title;
+		c.help = k ? "the kernel's estimated achieved occupancy, as the trace gives it"
+			   : "the kernel's blocks per SM, as the trace gives it";
+		pane_add_column(pane, &c);
+	}
+}
+
 static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
 {
 	struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
@@ -380,10 +420,13 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 	for (i = 0; skip && skip[i]; i++)
 		if (!strcmp(skip[i], a->key))
 			return;
+	if (a->type == ATTR_LAUNCH) {
+		add_launch_columns(pane);
+		return;
+	}
 	/* What the file states of the standard columns feeds them, not
-	 * columns of its own (profile.h, ATTR_FILE_*); so does a kernel's
-	 * launch. */
-	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)) || a->type == ATTR_LAUNCH)
+	 * columns of its own (profile.h, ATTR_FILE_*). */
+	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
 		return;
 	for (i = 0; i < pane->nr_cols; i++)
 		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
@@ -407,7 +450,7 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		c.width = 16;
 		break;
 	case ATTR_LAUNCH:
-		return;		/* not reached: skipped above */
+		return;		/* not reached: added above */
 	}
 	c.owned = xstrdup(a->key);
 	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
@@ -866,4 +909,10 @@ void pane_view_flat(struct pane *pane)
 		return;
 	}
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
+}
+
+bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope)
+{
+	(void)prof;
+	return !scope->set || scope->per_rank;
 }

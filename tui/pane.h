@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../model/aggregate.h"
 #include "../model/profile.h"
@@ -88,6 +89,11 @@ struct pane_scope {
 	const struct profile *first_run;	/* Info lists every run from here */
 	bool expand_all;		/* hierarchical panes: nothing folded (--print) */
 	const void *arg;		/* a pane type's own argument (help) */
+	const char *group;		/* --group: a pane's other grouping
+					   (Operators: "shape", Kernels: "op") */
+	bool has_range;			/* a time range narrows it (the Memory
+					   chart's zoom): */
+	int64_t range_start_ns, range_end_ns;	/* absolute, inclusive */
 	/* Several profiles (model/profset.h): a diff shows its base against
 	 * pane->prof (the new one); across ranks, panes show every rank (the
 	 * run RUN of each) unless PER_RANK asks for pane->prof alone (a rank
@@ -107,10 +113,12 @@ struct pane_request {
 	const struct step *step;
 	const char *message;		/* for the bar; static text */
 	bool is_error;
-	/* Show the tab of pane type GO_TO with the cursor on the row called
-	 * GO_NAME (a name the profile holds: it outlives the request). */
-	const struct pane_ops *go_to;
-	const char *go_name;
+	/* Show the tab of pane type JUMP_TO with the cursor on the row called
+	 * JUMP_ROW (a name the profile holds: it outlives the request). */
+	const struct pane_ops *jump_to;
+	const char *jump_row;
+	const struct pane_ops *open;	/* open this pane over this one, as a */
+	struct pane_scope open_scope;	/* drill-down does, in this scope */
 	/* Ranks: show this member of the set alone in every pane (-1: every
 	 * rank again). */
 	bool open_rank;
@@ -190,6 +198,25 @@ struct pane_ops {
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
+	/* A pane without a tab that --print reaches by name (memory-events,
+	 * memory-curve). */
+	bool printable;
+	/* --print NAME --drill X: this pane of op X (scope.drill_name), not
+	 * a drill-down pane (the call stacks). */
+	bool drill_is_scope;
+	/* The --group value that gives this pane its other grouping (scope
+	 * .group holds it; toggle-view switches), or NULL. */
+	const char *group_by;
+	/* A drawing above the table, HEIGHT lines of WIDTH cells at most
+	 * (UTF8: may use Unicode), painted on OUT (canvas.h; sized here);
+	 * returns the lines made (0: none, the table takes the screen).
+	 * NULL: no drawing. */
+	size_t (*chart)(const struct pane *pane, int width, int height, bool utf8,
+			struct canvas *out);
+	/* --print/export as JSON when it is not one object per row (the
+	 * Overview's contract): write the first LIMIT rows' worth (0: all)
+	 * to OUT, return the rows written or -1.  NULL: the generic form. */
+	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
 	/* Free what load() allocated in pane->priv. */
 	void (*release)(struct pane *pane);
 };
@@ -241,6 +268,15 @@ static inline const char *pane_name(const struct pane_ops *ops)
 	return pane_types[ops->id].name;
 }
 
+/* The name --print knows a pane by: its own, or for a printable pane
+ * without a tab its first alias ("memory-events"). */
+static inline const char *pane_print_name(const struct pane_ops *ops)
+{
+	if (ops->printable && ops->aliases && ops->aliases[0])
+		return ops->aliases[0];
+	return pane_types[ops->id].name;
+}
+
 static inline const char *pane_title(const struct pane_ops *ops)
 {
 	return pane_types[ops->id].title;
@@ -279,6 +315,10 @@ void pane_set_filter(struct pane *pane, struct filter *f);
 void pane_sort(struct pane *pane, int col, bool desc);
 /* Rebuild the view (after a fold, say), keeping the cursor on its row. */
 void pane_rebuild(struct pane *pane);
+/* Load the rows again from the profile and pane->scope (a grouping or a
+ * range changed), keeping the sort column (by key), the filter and the
+ * cursor's row (by name) where they still exist. */
+void pane_reload(struct pane *pane);
 
 /* The column called NAME (key, JSON key or title, any case), or -1. */
 int pane_column(const struct pane *pane, const char *name);
@@ -301,6 +341,10 @@ bool pane_seek(struct pane *pane, const char *name);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 
+/* For pane types: an available hook for the views of one profile (the
+ * Overview, Memory, Modules): not over a diff or every rank of a job, but
+ * for one rank opened from the Ranks pane. */
+bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope);
 /* For pane types: a getter for any int64 field of a row struct, the
  * column's arg being the field's offsetof(). */
 struct cell pane_get_i64(const struct pane *pane, const void *row, const struct column *c);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "detail.h"
@@ -24,10 +25,13 @@ const char *agg_row_name(const struct pane *pane, const void *row)
 	return ROW(row)->name;
 }
 
+/* A row's attributes are its node's: a row that merges several nodes
+ * has none, since its first node's value (one call's input shapes, one
+ * call's size) would pass for the row's. */
 const struct attr *agg_row_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return ROW(row)->first ? ROW(row)->first->attrs : NULL;
+	return ROW(row)->first && ROW(row)->nr_nodes == 1 ? ROW(row)->first->attrs : NULL;
 }
 
 /*
@@ -148,6 +152,53 @@ static struct cell get_occupancy(const struct pane *pane, const void *row, const
 	return cell_real(ROW(row)->occupancy_wsum / (double)ROW(row)->device_total_ns);
 }
 
+/* A grouped row's second key: the input shapes, the launching op. */
+static struct cell get_group(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->group);
+}
+
+/* The launch configuration of a kernels-by-op row (its key, so the same
+ * for all its kernels), as the plugin's kernel_op_table prints it. */
+static struct cell get_dim(const struct pane *pane, const void *row, const struct column *c)
+{
+	static const int32_t none[3] = { 0, 0, 0 };
+	struct kernel_op_text *t = pane->priv;
+	const struct launch *l = ROW(row)->first ? node_launch(ROW(row)->first) : NULL;
+	size_t i = (size_t)(ROW(row) - ROW(pane->agg.rows));
+
+	/* The text lives in the pane's buffers, one per row and column. */
+	if (!t || i >= t->nr)
+		return cell_none();
+	launch_dim_text(l ? (c->arg ? l->block : l->grid) : none, t->dims[i][c->arg],
+			sizeof(t->dims[i][c->arg]));
+	return cell_text(t->dims[i][c->arg]);
+}
+
+static struct cell get_launch_num(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct launch *l = ROW(row)->first ? node_launch(ROW(row)->first) : NULL;
+
+	(void)pane;
+	/* The plugin prints a missing value as 0 (str(x or '0')). */
+	if (c->arg)
+		return cell_int(l && l->shared_memory_bytes > 0 ? l->shared_memory_bytes : 0);
+	return cell_int(l && l->registers_per_thread > 0 ? l->registers_per_thread : 0);
+}
+
+static struct cell get_uses_tc(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(kernel_uses_tensor_cores(ROW(row)->name) ? "Yes" : "No");
+}
+
+static struct cell get_op_tc(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->group && op_tensor_core_eligible(ROW(row)->group) ? "Yes" : "No");
+}
+
 #define I64(field) .get = pane_get_i64, .arg = offsetof(struct agg_row, field)
 
 static const struct column col_name = {
@@ -246,6 +297,47 @@ static const struct column col_occupancy = {
 	.get = get_occupancy,
 	.help = "mean estimated achieved occupancy, weighted by duration",
 };
+static const struct column col_shapes = {
+	.key = "input_shapes", .title = "Input shapes", .kind = COL_TEXT, .width = 24,
+	.get = get_group,
+	.help = "the op's input shapes as the trace records them (Input Dims, printed as "
+		"torch-tb-profiler keys them; [] when the trace recorded none)",
+};
+static const struct column col_k_op = {
+	.key = "op", .title = "Operator", .kind = COL_TEXT, .width = 20, .get = get_group,
+	.help = "the op whose runtime call launched the kernel (torch-tb-profiler's: "
+		"CallTreeRoot for a thread's own launches and for kernels no runtime call "
+		"launched)",
+};
+static const struct column col_grid = {
+	.key = "grid", .title = "Grid", .kind = COL_TEXT, .width = 14, .get = get_dim, .arg = 0,
+	.help = "the kernel's grid, [x, y, z] (None: the trace does not give it)",
+};
+static const struct column col_block = {
+	.key = "block", .title = "Block", .kind = COL_TEXT, .width = 14, .get = get_dim, .arg = 1,
+	.help = "the kernel's block, [x, y, z]",
+};
+static const struct column col_regs = {
+	.key = "registers_per_thread", .title = "Regs", .kind = COL_COUNT, .width = 5,
+	.get = get_launch_num, .arg = 0,
+	.help = "registers per thread (0 when the trace does not give it, as the plugin)",
+};
+static const struct column col_smem = {
+	.key = "shared_memory", .title = "Shared mem", .kind = COL_COUNT, .width = 10,
+	.get = get_launch_num, .arg = 1,
+	.help = "static shared memory in bytes (0 when the trace does not give it)",
+};
+static const struct column col_uses_tc = {
+	.key = "uses_tensor_cores", .title = "TC", .kind = COL_TEXT, .width = 3, .get = get_uses_tc,
+	.help = "whether the kernel uses tensor cores: its name holds one of the patterns of "
+		"torch-tb-profiler's list (after NVIDIA PyProf)",
+};
+static const struct column col_op_tc = {
+	.key = "op_tensor_core_eligible", .title = "Op TC", .kind = COL_TEXT, .width = 5,
+	.get = get_op_tc,
+	.help = "whether the launching op is one torch-tb-profiler deems able to use tensor "
+		"cores (its list of op names)",
+};
 static const struct column col_note = {
 	.key = "note", .title = "Note", .kind = COL_TEXT, .width = 14, .get = get_note,
 	.help = "what is odd about the row: a time that came out negative (overlapping calls in "
@@ -279,12 +371,16 @@ static void add_note(struct pane *pane)
 	}
 }
 
-void agg_op_columns(struct pane *pane)
+static void op_columns(struct pane *pane, bool by_shape)
 {
 	bool dev = pane->prof->has_device_time, host = any_host_time(&pane->agg);
-	static const char *const skip[] = { NULL };
+	/* The call stack is K's pane (pane_stacks.c): too long for a
+	 * column, and only the outermost op of a 2.x stack holds it. */
+	static const char *const skip[] = { "input_shapes", "call_stack", NULL };
 
 	pane_add_column(pane, &col_name);
+	if (by_shape)
+		pane_add_column(pane, &col_shapes);
 	pane_add_column(pane, &col_calls);
 	if (dev) {
 		pane_add_column(pane, &col_dev_self);
@@ -300,7 +396,7 @@ void agg_op_columns(struct pane *pane)
 	} else if (host) {
 		pane_add_column(pane, &col_host_share);
 	}
-	pane_add_attr_columns(pane, skip);
+	pane_add_attr_columns(pane, by_shape ? skip : skip + 1);
 	add_note(pane);
 	/* Device self time first, as torch-tb-profiler sorts; host self
 	 * when there is no device time. */
@@ -312,9 +408,76 @@ void agg_op_columns(struct pane *pane)
 					   : pane->agg.rows[i].host_self_ns;
 }
 
+void agg_op_columns(struct pane *pane)
+{
+	op_columns(pane, false);
+}
+
+void agg_op_shape_columns(struct pane *pane)
+{
+	op_columns(pane, true);
+}
+
+/* Whether the rows' kernels come with their launches (a Kineto trace):
+ * then the tensor-core column means something. */
+static bool has_launches(const struct agg *a)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (a->rows[i].first && node_launch(a->rows[i].first))
+			return true;
+	return false;
+}
+
+void agg_kernel_op_columns(struct pane *pane)
+{
+	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", "launch", NULL };
+	struct kernel_op_text *t = xcalloc(1, sizeof(*t));
+	bool bpsm = false, occ = false;
+
+	/* Grids and blocks are text made per row: buffers for them. */
+	t->nr = pane->agg.nr;
+	t->dims = xcalloc(t->nr ? t->nr : 1, sizeof(*t->dims));
+	pane->priv = t;
+	for (size_t i = 0; i < pane->agg.nr; i++) {
+		bpsm |= pane->agg.rows[i].has_blocks_per_sm;
+		occ |= pane->agg.rows[i].has_occupancy;
+	}
+	pane_add_column(pane, &col_name);
+	pane_add_column(pane, &col_k_op);
+	pane_add_column(pane, &col_grid);
+	pane_add_column(pane, &col_block);
+	pane_add_column(pane, &col_regs);
+	pane_add_column(pane, &col_smem);
+	pane_add_column(pane, &col_uses_tc);
+	pane_add_column(pane, &col_op_tc);
+	pane_add_column(pane, &col_calls);
+	pane_add_column(pane, &col_k_total);
+	pane_add_column(pane, &col_k_share);
+	pane_add_column(pane, &col_k_mean);
+	pane_add_column(pane, &col_k_max);
+	pane_add_column(pane, &col_k_min);
+	if (bpsm)
+		pane_add_column(pane, &col_bpsm);
+	if (occ)
+		pane_add_column(pane, &col_occupancy);
+	pane_add_attr_columns(pane, skip);
+	pane->sort_col = pane_column(pane, "total");
+	pane->sort_desc = true;
+}
+
+void agg_kernel_op_release(struct pane *pane)
+{
+	struct kernel_op_text *t = pane->priv;
+
+	if (t)
+		free(t->dims);
+	free(t);
+	pane->priv = NULL;
+}
+
 void agg_kernel_columns(struct pane *pane, bool drill)
 {
-	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", NULL };
+	static const char *const skip[] = { "blocks_per_sm", "occupancy_pct", "launch", NULL };
 	bool bpsm = false, occ = false;
 
 	for (size_t i = 0; i < pane->agg.nr; i++) {
@@ -334,6 +497,8 @@ void agg_kernel_columns(struct pane *pane, bool drill)
 		pane_add_column(pane, &col_bpsm);
 	if (occ)
 		pane_add_column(pane, &col_occupancy);
+	if (!drill && has_launches(&pane->agg))
+		pane_add_column(pane, &col_uses_tc);
 	pane_add_attr_columns(pane, skip);
 	add_note(pane);
 	pane->sort_col = pane_column(pane, "total");
@@ -425,4 +590,22 @@ void agg_detail(const struct pane *pane, const void *row, struct detail *d)
 	}
 	free(top);
 	agg_release(&a);
+}
+
+bool agg_open_stacks(const struct pane *pane, struct pane_request *req)
+{
+	const struct agg_row *r = pane->nr_view ? pane_row(pane, pane->cursor) : NULL;
+
+	if (!r)
+		return false;
+	req->open = &stacks_pane_ops;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	req->open_scope.drill_name = r->name;
+	if (r->first && (r->first->flags & NODE_DISTINCT))
+		req->open_scope.drill_node = r->first;
+	/* Rows by name and input shape: that shape's calls. */
+	if (pane->scope.group && !strcmp(pane->scope.group, "shape") && r->group)
+		req->open_scope.arg = r->group;
+	return true;
 }

@@ -19,9 +19,20 @@ void agg_pane_rows(struct pane *pane);
 /* The Operators columns (also the kernel -> ops drill-down's), the
  * default sort and the share base; after agg_pane_rows(). */
 void agg_op_columns(struct pane *pane);
+/* The same with the input shapes after the name (ops by shape). */
+void agg_op_shape_columns(struct pane *pane);
 /* The Kernels columns; DRILL: under an op (a Kind column, shares of the
  * op's device time). */
 void agg_kernel_columns(struct pane *pane, bool drill);
+/* The columns of kernels by op (agg_kernels_by_op): the op, the launch,
+ * tensor cores, then the times.  They keep per-row text in pane->priv:
+ * the pane's release hook is agg_kernel_op_release(). */
+struct kernel_op_text {
+	char (*dims)[2][40];		/* per row: grid, block */
+	size_t nr;
+};
+void agg_kernel_op_columns(struct pane *pane);
+void agg_kernel_op_release(struct pane *pane);
 
 /* Where Enter on an agg row goes: the drill-down TO of the row's name (or
  * node, for a distinct row), or NULL when there is nothing to open. */
@@ -32,5 +43,9 @@ const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum 
  * launched, or the top ops that launched a kernel, each leading to its
  * row. */
 void agg_detail(const struct pane *pane, const void *row, struct detail *d);
+
+/* call-stack on an agg row of ops: ask the UI to open the call stacks of
+ * the cursor's op (of its input shapes, when PANE groups by them). */
+bool agg_open_stacks(const struct pane *pane, struct pane_request *req);
 
 #endif

@@ -175,8 +175,8 @@ static bool detail_handle(struct pane *pane, enum action act, struct pane_reques
 		req->is_error = true;
 		return true;
 	}
-	req->go_to = l->go_to;
-	req->go_name = l->go_name;
+	req->jump_to = l->go_to;
+	req->jump_row = l->go_name;
 	return true;
 }
 

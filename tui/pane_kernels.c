@@ -1,21 +1,43 @@
 // SPDX-License-Identifier: MIT
 /*
  * The Kernels pane: one row per kernel name, every kernel of the profile
- * (linked to an op or not), as torch-tb-profiler's kernel table.  Enter
- * opens the ops that launched a kernel (pane_drill.c).
+ * (linked to an op or not), as torch-tb-profiler's kernel table; with
+ * --group op (or toggle-view), one row per kernel, launching op and
+ * launch configuration, as its table grouped by KernelNameAndOpName.
+ * Enter opens the ops that launched a kernel (pane_drill.c).  The status
+ * line gives the share of kernel time in kernels that use tensor cores.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/overview.h"
+#include "../model/util.h"
 #include "pane_agg.h"
+
+static bool by_op(const struct pane *pane)
+{
+	return pane->scope.group && !strcmp(pane->scope.group, "op");
+}
 
 static void kernels_load(struct pane *pane)
 {
 	struct agg_scope s = { .step = pane->scope.step };
 
-	agg_kernels(pane->prof, &s, &pane->agg);
-	agg_pane_rows(pane);
-	agg_kernel_columns(pane, false);
+	if (by_op(pane)) {
+		agg_kernels_by_op(pane->prof, &s, &pane->agg);
+		agg_pane_rows(pane);
+		agg_kernel_op_columns(pane);
+	} else {
+		agg_kernels(pane->prof, &s, &pane->agg);
+		agg_pane_rows(pane);
+		agg_kernel_columns(pane, false);
+	}
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
 		pane->share_base_ns += pane->agg.rows[i].device_total_ns;
+	free(pane->title);
+	pane->title = xstrdup(by_op(pane) ? "Kernels by op" : "Kernels");
 }
 
 static const struct pane_ops *kernels_drill(const struct pane *pane, const void *row,
@@ -24,12 +46,51 @@ static const struct pane_ops *kernels_drill(const struct pane *pane, const void 
 	return agg_drill(pane, row, DRILL_TO_OPS, scope);
 }
 
+/* toggle-view: by name, or by name, launching op and launch. */
+static bool kernels_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	if (act != ACT_TOGGLE_VIEW)
+		return false;
+	pane->scope.group = by_op(pane) ? NULL : "op";
+	pane_reload(pane);
+	req->message = by_op(pane) ? "kernels by name, launching op and launch" : "kernels by name";
+	return true;
+}
+
+/* The tensor-core share of the kernel time shown (kernel_parser.py's
+ * tc_used_ratio, over the step when one is picked). */
+static void kernels_status(const struct pane *pane, char *buf, size_t size)
+{
+	double all = 0, tc = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < pane->agg.nr; i++) {
+		const struct agg_row *r = &pane->agg.rows[i];
+
+		if (!r->first || !node_launch(r->first))
+			continue;	/* no launches: no trace of tensor cores */
+		all += (double)r->device_total_ns;
+		if (kernel_uses_tensor_cores(r->name))
+			tc += (double)r->device_total_ns;
+	}
+	if (all > 0)
+		snprintf(buf, size, "tensor cores: %.2f%% of kernel time ", 100 * tc / all);
+}
+
+/* The grid and block texts of kernels by op (none by name); called when
+ * the grouping already changed, so it does not ask which. */
+static void kernels_release(struct pane *pane)
+{
+	agg_kernel_op_release(pane);
+}
+
 static const char *const kernels_aliases[] = { "kernel", NULL };
 
 const struct pane_ops kernels_pane_ops = {
 	.id = PANE_KERNELS, .aliases = kernels_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
-	.print_drill = DRILL_TO_KERNELS,
+	.print_drill = DRILL_TO_KERNELS, .group_by = "op",
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.detail = agg_detail,
-	.drill = kernels_drill,
+	.drill = kernels_drill, .handle = kernels_handle, .status = kernels_status,
+	.release = kernels_release,
 };

@@ -20,15 +20,22 @@
 #define TUI_PANES_H
 
 #define PANES_WITH(X, A) \
+	X(OVERVIEW, overview, "Overview", 1, A) \
 	X(OPS, ops, "Operators", 1, A) \
 	X(KERNELS, kernels, "Kernels", 1, A) \
 	X(STEPS, steps, "Steps", 1, A) \
 	X(TREE, tree, "Tree", 1, A) \
-	X(INFO, info, "Info", 1, A) \
 	X(TIMELINE, timeline, "Timeline", 1, A) \
+	X(MEMORY, memory, "Memory", 1, A) \
+	X(MODULES, modules, "Modules", 1, A) \
+	X(INFO, info, "Info", 1, A) \
 	X(RANKS, ranks, "Ranks", 1, A) \
 	X(COMM, comm, "Comm ops", 1, A) \
 	X(DRILL, drill, "Drill-down", 0, A) \
+	X(MODULE_OPS, module_ops, "Module ops", 0, A) \
+	X(MEMORY_EVENTS, memory_events, "Memory events", 0, A) \
+	X(MEMORY_CURVE, memory_curve, "Memory curve", 0, A) \
+	X(STACKS, stacks, "Call stacks", 0, A) \
 	X(UNDER, under, "Ops under", 0, A) \
 	X(HELP, help, "Help", 0, A) \
 	X(DETAIL, detail, "Detail", 0, A) \

@@ -160,7 +160,7 @@ static void config_sort(const struct ui *ui, struct pane *pane)
 
 static void open_panes(struct ui *ui)
 {
-	struct pane_scope scope = { .step = current_step(ui) };
+	struct pane_scope scope = { .step = current_step(ui), .group = ui->opt->group };
 
 	base_scope(ui, &scope);
 	for (int t = 0; t < ui->nr_tabs; t++) {
@@ -297,9 +297,11 @@ static bool push(struct ui *ui, struct pane *next)
 	return true;
 }
 
+static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope);
+
 static void drill(struct ui *ui)
 {
-	struct pane *pane = ui_pane(ui), *next;
+	struct pane *pane = ui_pane(ui);
 	struct pane_scope scope;
 	const struct pane_ops *to;
 
@@ -308,6 +310,18 @@ static void drill(struct ui *ui)
 	to = pane_drill_target(pane, &scope);
 	if (!to) {
 		say(ui, true, "nothing to drill into here");
+		return;
+	}
+	open_over(ui, to, scope);
+}
+
+/* A pane of type TO in SCOPE over the one on screen, as a drill-down. */
+static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope)
+{
+	struct pane *next;
+
+	if (ui->depth[ui->tab] >= MAX_DRILL) {	/* before the work of opening it */
+		say(ui, true, "panes nest %d deep at most", MAX_DRILL);
 		return;
 	}
 	base_scope(ui, &scope);
@@ -789,6 +803,27 @@ static void edit_key(struct ui *ui, int key)
  * Dispatch
  */
 
+/* Show the tab of pane type TO (its own pane) with the cursor on the row
+ * called ROW: the Overview's top ops and kernels, the detail view's
+ * links.  A pane that asked from over another (the detail view) has done
+ * its part: it closes behind the jump. */
+static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
+{
+	int from = ui->tab, t = tab_of_pane(ui, to->id);
+	struct pane *asker = ui_pane(ui);
+
+	if (t >= 0 && !row) {
+		switch_tab(ui, t);
+		return;
+	}
+	if (!show_row(ui, t, row))
+		say(ui, true, "no row '%s' in the %s pane%s", row, pane_title(to),
+		    ui->step >= 0 ? " in this step" : "");
+	else if (from != t && ui->depth[from] > 1 &&
+		 ui->stack[from][ui->depth[from] - 1] == asker)
+		pop(ui, from);
+}
+
 /* An action the pane on screen may know better than the UI (the Tree's
  * folds, Enter on a step); what it asks for in return. */
 static bool pane_action(struct ui *ui, enum action a)
@@ -804,22 +839,14 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
+	if (req.jump_to)
+		jump(ui, req.jump_to, req.jump_row);
+	if (req.open)
+		open_over(ui, req.open, req.open_scope);
 	if (req.open_rank)
 		show_member(ui, req.rank);
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
-	if (req.go_to) {
-		/* The pane that led there (the detail view) has done its
-		 * part: it closes behind the jump. */
-		int from = ui->tab;
-		struct pane *asker = ui_pane(ui);
-
-		if (!show_row(ui, tab_of_pane(ui, req.go_to->id), req.go_name))
-			say(ui, true, "no row '%s' in the %s pane%s", req.go_name,
-			    pane_title(req.go_to), ui->step >= 0 ? " in this step" : "");
-		else if (ui->depth[from] > 1 && ui->stack[from][ui->depth[from] - 1] == asker)
-			pop(ui, from);
-	}
 	return true;
 }
 
@@ -963,6 +990,23 @@ static void act(struct ui *ui, enum action a)
 	case ACT_TOGGLE_FOLD:
 	case ACT_UNFOLD_ALL:
 		break;
+	case ACT_TOGGLE_VIEW:
+		say(ui, true, "this pane has no other grouping");
+		break;
+	case ACT_DEVICE_PREV:
+	case ACT_DEVICE_NEXT:
+	case ACT_CHART_LEFT:
+	case ACT_CHART_RIGHT:
+		say(ui, true, "%s works in the Memory pane", action_name(a));
+		break;
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+	case ACT_ZOOM_ALL:
+		say(ui, true, "%s works in the Memory and Timeline panes", action_name(a));
+		break;
+	case ACT_CALL_STACK:
+		say(ui, true, "call stacks are an op's: press it in Operators");
+		break;
 	case ACT_HELP:
 		open_help(ui);
 		break;
@@ -983,9 +1027,6 @@ static void act(struct ui *ui, enum action a)
 	case ACT_COLUMN_DOWN:
 		say(ui, true, "%s works in the column chooser (| or F2)", action_name(a));
 		break;
-	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT:
-	case ACT_ZOOM_ALL:
 	case ACT_PAN_LEFT:
 	case ACT_PAN_RIGHT:
 	case ACT_PREV_BLOCK:
@@ -1053,6 +1094,11 @@ static void apply_options(struct ui *ui)
 		if (ui->step < 0)
 			say(ui, true, "no step '%s' in this profile", o->step);
 	}
+	/* Those are the Operators pane's: show it. */
+	if (o->sort || o->filter)
+		for (int t = 0; t < ui->nr_tabs; t++)
+			if (ui->stack[t][0] == ops)
+				ui->tab = t;
 	if (o->sort) {
 		int col = pane_column(ops, o->sort);
 
@@ -1224,6 +1270,15 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	keymap_setup(&ui.km, opt->keymap ? opt->keymap : ui.cfg.keymap, opt->keys);
 
 	open_panes(&ui);
+	/* A pane with nothing to show gives way to the first that has
+	 * something (the Overview of a profile with neither steps nor
+	 * device time, to Operators). */
+	for (int t = 0; !ui.stack[ui.tab][0]->nr_rows && t < ui.nr_tabs; t++) {
+		if (ui.stack[t][0]->nr_rows) {
+			ui.tab = t;
+			break;
+		}
+	}
 	apply_options(&ui);
 	land(&ui);
 	if (opt->short_names || ui.cfg.short_names == 1)

@@ -21,6 +21,7 @@ struct ui_options {
 	const char *filter;		/* initial filter of the Operators pane */
 	const char *step;		/* initial step */
 	const char *sort;		/* initial sort column */
+	const char *group;		/* --group: shape (Operators), op (Kernels) */
 	bool reverse;
 	const char *keymap;		/* --keymap vi|emacs|FILE */
 	const char *keys;		/* --keys FILE */

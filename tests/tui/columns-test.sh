@@ -8,6 +8,8 @@
 cfg=$(mktemp -d /tmp/proftui-cfg-XXXXXX)
 nm='autograd::engine::evaluate_functi… '
 tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+tui_wait 'proftui · Overview'
+tui_keys 2
 tui_wait 'sort: Dev self'
 check "80x24: a marker where columns are hidden" tui_line 3 'Host self ›'
 tui_keys l
@@ -44,6 +46,8 @@ check "the pane without it" tui_line 3 'Dev self  Dev total▼'
 check "the file has the columns" grep -qx 'columns ops name device_self -calls device_total host_self host_total device_self_pct device_mean' "$cfg/proftui/config"
 check "and the sort" grep -qx 'sort ops device_total descending' "$cfg/proftui/config"
 tui_start -x 120 -y 35 "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+tui_wait 'proftui · Overview'
+tui_keys 2
 check "120x35: the next start reads them" tui_wait 'sort: Dev total'
 check "120x35: Calls hidden" sh -c "! $T capture-pane -p -t t | sed -n 3p | grep -q Calls"
 tui_keys '|' j j Space Escape

@@ -10,12 +10,12 @@ check "the diff of the Operators" tui_expect diff-ops
 tui_keys s
 check "s sorts by the change, reversed" tui_wait 'sort: Dev self diff ▲'
 check "ascending: the smallest change first" tui_line 4 'aten::copy_ same'
-tui_keys 2
+tui_keys 3
 check "the Kernels diff" tui_line 4 'mm_kernel    slower'
-tui_keys 4
+tui_keys 5
 check "the Tree is the diff tree" tui_wait 'CompositeNodes slower'
 tui_keys o
 check "o opens the ops under the node, diffed" tui_wait 'Tree diff › these nodes › ops diff'
-tui_keys Left 5
+tui_keys Left 9
 check "Info says how the files relate" tui_wait "opened as     diff: base 'tests/golden/diff/base.json'"
 tui_done

@@ -3,6 +3,7 @@
 # back restores cursor, sort and filter as they were.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys / conv Enter c j
 tui_wait 'sort: Calls'
@@ -19,7 +20,7 @@ check "back to the Operators" tui_line 1 'proftui · Operators · '
 check "filter kept" tui_wait 'filter: conv'
 check "sort kept" tui_wait 'sort: Calls'
 check "cursor kept" tui_wait ' 2/2 aten::cudnn_convolution'
-tui_keys 2 Enter
+tui_keys 3 Enter
 check "the Kernels pane drills into ops" tui_wait 'Kernels › conv_fwd_kernel<float> › ops'
 tui_keys q
 check "q goes back" tui_gone '› ops'

@@ -8,16 +8,18 @@ pane_title() { $T display-message -p -t t '#{pane_title}'; }
 not_pwned() { [ "$(pane_title)" != PWNED ]; }
 # A name in a warning on stderr, before curses starts.
 tui_start "$PROFTUI tests/golden/errors/hostile.json"
+tui_wait 'Overview'
+tui_keys 2
 tui_wait 'sort: Host self'
 check "a warning's name leaves the title alone" not_pwned
 check "names shown escaped" tui_wait 'evil\x1b]0;PWNED\x07op'
-tui_keys 5
+tui_keys 9
 check "Info's values escaped" tui_wait 'value\x1b]52'
 check "Info leaves the title alone" not_pwned
 # A column title and a step category from the file (the Steps pane).
 tui_start "$PROFTUI tests/golden/errors/hostile-steps.json"
 tui_wait 'Steps'
-tui_keys 3
+tui_keys 4
 check "a column title from the file, escaped" tui_wait 'Ker\x1b]0;PWNED\x07nel'
 check "a step name from the file, escaped" tui_wait '7\x1b]0;PWNED\x07'
 check "the legend's category, escaped" tui_wait 'K Ker\x1b]0;PWNED\x07nel'

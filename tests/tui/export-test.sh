@@ -6,6 +6,7 @@ dir=$OUT/export-$$
 rm -rf "$dir"
 mkdir -p "$dir"
 tui_start "cd $dir && HOME=$dir $PROFTUI $ROOT/tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys e
 check "e proposes a name" tui_wait 'export to: ops-two-steps.txt'
@@ -29,7 +30,7 @@ tui_keys Enter
 check "asks before overwriting" tui_wait 'ops.csv exists; overwrite it? (y/n)'
 tui_keys n
 check "n leaves the file" tui_wait 'not overwritten'
-tui_keys 2 e C-u
+tui_keys 3 e C-u
 tui_text ops.csv
 tui_keys Enter
 tui_wait 'overwrite it?'

@@ -3,6 +3,7 @@
 # pattern keeps the last good filter, Enter keeps, Esc restores.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys /
 check "/ opens the filter bar" tui_line 24 'filter:'

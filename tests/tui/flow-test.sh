@@ -12,7 +12,7 @@ tui_keys Enter
 tui_wait 'FLOW: ixon.'
 tui_text "clear; $PROFTUI --keymap emacs $F"
 tui_keys Enter
-tui_wait 'sort: Dev self'
+tui_wait 'Step time (2 steps)'
 tui_keys C-s
 check "C-s opens the filter" tui_line 24 'filter:'
 tui_keys Escape
@@ -24,7 +24,7 @@ tui_keys Enter
 check "with flow control on, as the shell had it" tui_wait 'FLOW: ixon.'
 tui_text fg
 tui_keys Enter
-tui_wait 'sort: Dev self'
+tui_wait 'Step time (2 steps)'
 tui_keys C-s
 check "after fg, C-s still opens the filter" tui_line 24 'filter:'
 tui_keys Escape

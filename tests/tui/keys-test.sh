@@ -13,7 +13,7 @@ bind global  y        no-such-action
 KEYS
 tui_start "XDG_CONFIG_HOME=$dir $PROFTUI tests/golden/kineto/two-steps.json"
 check "a bad line is reported with its place" tui_wait "keys:4: unknown action 'no-such-action'"
-tui_keys x
+tui_keys 2 x
 check "x now sorts by calls" tui_wait 'sort: Calls'
 # Had q quit, the n after it would never sort.
 tui_keys q n
@@ -21,6 +21,7 @@ check "q is unbound" tui_wait 'sort: Name'
 tui_keys Q
 check "Q still quits" tui_wait '[exit 0]'
 tui_start "$PROFTUI --keymap vi tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys l
 check "vi: l drills in" tui_wait 'aten::cudnn_convolution › kernels'

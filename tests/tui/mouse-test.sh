@@ -32,9 +32,11 @@ for enc in sgr x10; do
 	term=xterm-256color
 	[ "$enc" = x10 ] && term=tmux-256color
 	tui_start "TERM=$term $PROFTUI tests/tui/templates.json"
+	tui_wait 'proftui · Overview'
+	tui_keys 2
 	tui_wait 'sort: Dev self'
 	check "$enc: it asks for the mouse" sh -c "[ \"\$($T display -p -t t '#{mouse_any_flag}#{mouse_standard_flag}')\" != 00 ]"
-	click 17 2
+	click 22 2
 	check "$enc: a click on a tab shows it" tui_line 1 'proftui · Kernels · '
 	click 42 3
 	check "$enc: on a column title sorts by it" tui_wait 'sort: Calls ▼'
@@ -44,7 +46,7 @@ for enc in sgr x10; do
 	check "$enc: on a row selects it" tui_wait ' 3/3 void'
 	click 5 5 twice
 	check "$enc: a double click drills in" tui_line 1 '› ops'
-	tui_keys q 4 '*'
+	tui_keys q 5 '*'
 	tui_wait ' 1/'
 	wheel down 5 10
 	check "$enc: the wheel scrolls" tui_wait ' 4/'
@@ -58,12 +60,16 @@ for enc in sgr x10; do
 	check "$enc: a double click inspects it" tui_line 1 'Timeline › detail'
 done
 tui_start "$PROFTUI --no-mouse tests/tui/templates.json"
+tui_wait 'proftui · Overview'
+tui_keys 2
 tui_wait 'sort: Dev self'
 check "--no-mouse leaves it to the terminal" sh -c "[ \"\$($T display -p -t t '#{mouse_any_flag}#{mouse_standard_flag}')\" = 00 ]"
 cfg=$(mktemp -d /tmp/proftui-cfg-XXXXXX)
 mkdir -p "$cfg/proftui"
 echo 'set mouse off' >"$cfg/proftui/config"
 tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+tui_wait 'proftui · Overview'
+tui_keys 2
 tui_wait 'sort: Dev self'
 check "so does 'set mouse off'" sh -c "[ \"\$($T display -p -t t '#{mouse_any_flag}#{mouse_standard_flag}')\" = 00 ]"
 rm -rf "$cfg"

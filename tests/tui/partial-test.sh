@@ -6,7 +6,7 @@
 tui_start "$PROFTUI tests/golden/errors/truncated.json 2>/dev/null"
 check "the bar says the load stopped" tui_wait 'the load stopped at an error'
 check "the title says partial" tui_line 1 'partial'
-tui_keys 5
+tui_keys 9
 check "Info says where it stopped" tui_wait 'stopped at  3:59: unexpected end of file'
 tui_keys j
 check "still partial after the message is gone" tui_line 1 'partial'

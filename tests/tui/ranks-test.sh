@@ -13,11 +13,11 @@ tui_keys ]
 check "] shows one step's rows" tui_wait 'step 1'
 tui_keys 0 G Enter
 check "Enter shows the rank alone" tui_wait 'worker1 (rank 1 of 3)'
-tui_keys 1
+tui_keys 2
 check "its own Operators" tui_wait 'aten::mm       2  640.000 us'
 tui_keys R q
 check "q in Ranks: every rank" tui_line 1 'proftui · Ranks · worker0, worker1, worker2'
-tui_keys 1
+tui_keys 2
 check "the Operators across ranks" tui_wait 'Operators across ranks'
 tui_keys C
 check "the Comm ops table" tui_wait 'nccl:all_reduce worker0'

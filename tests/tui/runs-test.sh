@@ -9,7 +9,7 @@ check "} shows the second run" tui_line 1 'run 2/2'
 check "and says so" tui_wait 'run 2 of 2'
 tui_keys '}'
 check "} at the last run says so" tui_wait 'this is the last run'
-tui_keys 5
+tui_keys 9
 check "Info lists the runs" tui_wait 'run 2 (shown)'
 check "with where each starts" tui_wait 'two-runs.json:6'
 tui_keys '{'

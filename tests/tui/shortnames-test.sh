@@ -5,8 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 for size in 80x24 120x35; do
 	tui_start -x "${size%x*}" -y "${size#*x}" "$PROFTUI tests/tui/templates.json"
-	tui_wait 'sort: Dev self'
+	tui_wait 'proftui · Overview'
 	tui_keys 2
+	tui_wait 'sort: Dev self'
+	tui_keys 3
 	check "$size: cut names look alike" tui_wait 'void at::native::vectorized_element'
 	tui_keys '~'
 	check "$size: ~ shows them short" tui_wait 'vectorized_elementwise_kernel<…> #1'
@@ -20,7 +22,9 @@ for size in 80x24 120x35; do
 	check "$size: ~ again: full names" tui_wait 'full names'
 done
 tui_start "$PROFTUI --short-names tests/tui/templates.json"
-tui_wait 'sort: Dev self'
+tui_wait 'proftui · Overview'
 tui_keys 2
+tui_wait 'sort: Dev self'
+tui_keys 3
 check "--short-names starts short" tui_wait 'vectorized_elementwise_kernel<…> #1'
 tui_done

@@ -25,7 +25,7 @@ after() {
 	tui_keys C-u
 	tui_text "clear; $env $PROFTUI $F; echo \"[status \$?]\""
 	tui_keys Enter
-	tui_wait 'sort: Dev self'
+	tui_wait 'Step time (2 steps)'
 	check "SIG$sig: proftui took the alternate screen" tui_until 'the alternate screen' \
 		eval '[ "$(screen_state)" = "alternate=1 cursor=0" ]'
 	"$@"

@@ -2,6 +2,7 @@
 # Each sort key, pressing it again reverses, r reverses, < and > move.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys T
 check "T sorts by host total" tui_wait 'sort: Host total ▼'

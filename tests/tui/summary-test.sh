@@ -11,6 +11,6 @@ done
 tui_start "$PROFTUI $dir/worker0.summary $dir/worker1.summary $dir/worker2.summary --ranks"
 tui_wait 'sort: Step' || tui_done
 check "the ranks of the summaries, as of the traces" tui_expect ranks-all
-tui_keys 4
+tui_keys 5
 check "the Tree says it needs the trace" tui_wait 'the Tree needs the trace'
 tui_done

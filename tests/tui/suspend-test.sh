@@ -8,13 +8,15 @@ tui_start "env PS1='prompt\$ ' sh -i"
 tui_wait 'prompt$'
 tui_text "$PROFTUI $F"
 tui_keys Enter
+tui_wait 'Overview'
+tui_keys 2
 tui_wait 'sort: Dev self'
 tui_keys C-z
 check "Ctrl-Z gives the shell back" tui_wait 'prompt$'
 tui_text fg
 tui_keys Enter
 check "fg redraws" tui_wait 'sort: Dev self'
-tui_keys 2
+tui_keys 3
 check "and keys work" tui_wait 'sort: Total'
 tui_keys C-c
 check "Ctrl-C ends it" tui_wait 'prompt$'
@@ -27,6 +29,8 @@ tui_keys Enter
 tui_gone 'SANE'
 tui_text "$PROFTUI $F"
 tui_keys Enter
+tui_wait 'Overview'
+tui_keys 2
 tui_wait 'sort: Dev self'
 # SIGTERM from outside, as a job scheduler sends it: to proftui, the
 # child of the interactive shell under the pane's own shell.

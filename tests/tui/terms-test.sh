@@ -8,8 +8,8 @@ for term in xterm-256color xterm screen tmux-256color linux vt100; do
 		continue
 	fi
 	tui_start "TERM=$term $PROFTUI tests/golden/kineto/two-steps.json"
-	check "TERM=$term draws the Operators pane" tui_wait 'aten::cudnn_convolution'
-	tui_keys 2
+	check "TERM=$term draws the Overview pane" tui_wait 'Step time (2 steps)'
+	tui_keys 3
 	check "TERM=$term takes keys" tui_wait 'conv_fwd_kernel<float>'
 	tui_keys Q
 	check "TERM=$term quits with status 0" tui_wait '[exit 0]'

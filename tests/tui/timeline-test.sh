@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 for size in 80x24 120x35; do
 	tui_start -x "${size%x*}" -y "${size#*x}" "$PROFTUI tests/tui/templates.json"
-	tui_wait 'sort: Dev self'
+	tui_wait 'proftui · Overview'
 	tui_keys 6
 	check "$size: 6 shows the Timeline" tui_line 1 'proftui · Timeline · '
 	check "$size: a ruler" tui_line 3 '|500 us'
@@ -37,7 +37,7 @@ for size in 80x24 120x35; do
 	check "$size: Enter: the block in detail" tui_line 1 'Timeline › detail'
 	tui_keys G
 	check "$size: with the op that launched it" tui_wait 'Launched by'
-	tui_keys Escape 2 j w
+	tui_keys Escape 3 j w
 	check "$size: w: a kernel's first block" tui_wait ' 7/20 void at::native::vectorized'
 	check "$size: on the Timeline" tui_line 1 'proftui · Timeline · '
 	tui_keys ]
@@ -47,10 +47,10 @@ for size in 80x24 120x35; do
 	tui_keys Q
 done
 tui_start "$PROFTUI tests/golden/torch-table/modern.txt"
-tui_wait 'Operators'
+tui_wait 'proftui · Overview'
 check "an untimed profile has no Timeline tab" sh -c "! $T capture-pane -p -t t | sed -n 2p | grep -q Timeline"
 tui_keys 6
 check "and 6 says so" tui_wait 'no tab for that pane here (Timeline pane)'
-check "staying where it is" tui_line 1 'proftui · Operators'
+check "staying where it is" tui_line 1 'proftui · Overview'
 
 tui_done

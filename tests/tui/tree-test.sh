@@ -2,8 +2,9 @@
 # The Tree pane folds and unfolds in place; the cursor stays on its node.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/kineto/two-steps.json"
+tui_keys 2
 tui_wait 'sort: Dev self'
-tui_keys 4
+tui_keys 5
 check "threads start open, calls folded" tui_wait '▸ ProfilerStep#1'
 tui_keys j Right
 check "→ unfolds" tui_wait '▾ ProfilerStep#1'

@@ -5,6 +5,8 @@
 # layout that counted them as one cell each pushed the numbers around.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/errors/bidi.json"
+tui_wait 'Overview'
+tui_keys 2
 tui_wait 'sort: Host self'
 check "a right-to-left override, escaped" tui_wait 'rlo\u202eabc'
 check "zero-width characters, escaped" tui_wait 'zw\u200bsp\u200dzwj\ufeffbom'

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The aggregations behind the panes, on a tree built by hand. */
 #include "model/aggregate.h"
+#include "parsers/parser.h"
 #include "test.h"
 
 /*
@@ -169,10 +170,60 @@ static void test_not_a_row_kernels(void)
 	profile_release(&p);
 }
 
+static const struct agg_row *group_row_of(const struct agg *a, const char *name, const char *group)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strcmp(a->rows[i].name, name) && !strcmp(a->rows[i].group, group))
+			return &a->rows[i];
+	return NULL;
+}
+
+/* tests/golden/overview/small.json: aten::mm with two shapes, aten::relu
+ * with two; their kernels with their launches. */
+static void test_grouped(void)
+{
+	struct profile p;
+	struct agg a;
+	const struct agg_row *r;
+	char msg[2048];
+
+	CHECK_EQ(test_load(&p, "tests/golden/overview/small.json", NULL, msg, sizeof(msg)), 0);
+	agg_ops_by_shape(&p, NULL, &a);
+	CHECK_EQ(a.nr, 4);
+	r = group_row_of(&a, "aten::mm", "[[64, 64], [64, 64]]");
+	CHECK(r && r->calls == 1 && r->device_self_ns == 200000);
+	r = group_row_of(&a, "aten::mm", "[[128, 64], [64, 64]]");
+	CHECK(r && r->calls == 1 && r->device_self_ns == 300000);
+	CHECK(group_row_of(&a, "aten::relu", "[[128, 64]]"));
+	agg_release(&a);
+
+	agg_kernels_by_op(&p, NULL, &a);
+	CHECK_EQ(a.nr, 3);
+	r = group_row_of(&a, "relu_kernel", "aten::relu");
+	/* One launch configuration, two calls: one row. */
+	CHECK(r && r->calls == 2 && r->device_total_ns == 300000 && r->min_ns == 100000);
+	r = group_row_of(&a, "volta_h884gemm_64x64_nn", "aten::mm");
+	CHECK(r && node_launch(r->first) && node_launch(r->first)->grid[0] == 4);
+	agg_release(&a);
+	profile_release(&p);
+}
+
+/* The plugin's print of a grid or block. */
+static void test_dim_text(void)
+{
+	char buf[64];
+	int32_t g[3] = { 564, 1, 1 }, none[3] = { 0, 0, 0 };
+
+	CHECK_STR(launch_dim_text(g, buf, sizeof(buf)), "[564, 1, 1]");
+	CHECK_STR(launch_dim_text(none, buf, sizeof(buf)), "None");
+}
+
 const struct test tests[] = {
 	{ "ops aggregate by name; distinct rows stay apart", test_ops_by_name },
 	{ "kernels aggregate with min and max; a step narrows", test_kernels_and_step_scope },
 	{ "drill-down: an op's kernels, a kernel's ops", test_drill_down },
 	{ "kernels listed twice count once", test_not_a_row_kernels },
+	{ "ops by input shape, kernels by op and launch", test_grouped },
+	{ "grids and blocks print as the plugin prints them", test_dim_text },
 	{ 0 },
 };

@@ -133,11 +133,13 @@ static void test_unused_counted(void)
 	CHECK_STR(unused(&p, "ac2g (ph s)"), "1");
 	CHECK_STR(unused(&p, "ac2g (ph f)"), "1");
 	CHECK_STR(unused(&p, "cuda_sync (ph X)"), "1");
-	/* Frames are not used, modules are. */
-	CHECK_STR(unused(&p, "python_function (not a module) (ph X)"), "1");
+	/* Frames (call stacks) and modules are used. */
+	CHECK(!unused(&p, "python_function (not a module) (ph X)"));
 	CHECK(!unused(&p, "python_function (ph X)"));
-	/* With cpu_instant_event (2.x) and without a category (1.x). */
-	CHECK_STR(unused(&p, "[memory] (ph i)"), "2");
+	/* [memory] instants, with cpu_instant_event (2.x) and without a
+	 * category (1.x), are memory events now. */
+	CHECK(!unused(&p, "[memory] (ph i)"));
+	CHECK_EQ(p.nr_mem_events, 2);
 	CHECK_STR(unused(&p, "cpu_op (ph B)"), "1");
 	CHECK_STR(unused(&p, "cpu_op (ph E)"), "1");
 	CHECK_STR(unused(&p, "cpu_op (no ph)"), "1");
@@ -226,6 +228,331 @@ static void test_time_bounds(void)
 	profile_release(&p);
 }
 
+/* distributedInfo: backend, rank and world size in the model, every
+ * scalar in Info; the list of process groups is not kept. */
+static void test_dist_info(void)
+{
+	struct profile p;
+
+	CHECK_EQ(load_text(&p, "dist.json",
+			   "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, "
+			   "\"world_size\": 8, \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", "
+			   "\"ranks\": [0, 1, 2, 3, 4, 5, 6, 7]}], \"nccl_version\": \"2.17.1\"},"
+			   "\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
+			   "\"ts\": 1, \"dur\": 2}]}"), 0);
+	CHECK(p.dist.present);
+	CHECK_STR(p.dist.backend, "nccl");
+	CHECK_EQ(p.dist.rank, 3);
+	CHECK_EQ(p.dist.world_size, 8);
+	CHECK_STR(profile_meta_get(&p, "distributed", "nccl_version"), "2.17.1");
+	CHECK_STR(profile_meta_get(&p, "distributed", "world_size"), "8");
+	CHECK(!profile_meta_get(&p, "distributed", "pg_config"));
+	profile_release(&p);
+
+	/* Without it: absent, and a rank that is not a number stays unknown. */
+	CHECK_EQ(load_text(&p, "nodist.json",
+			   "{\"distributedInfo\": {\"rank\": \"x\"}, \"traceEvents\": []}"), 0);
+	CHECK(p.dist.present && !p.dist.backend);
+	CHECK_EQ(p.dist.rank, -1);
+	profile_release(&p);
+	CHECK_EQ(load_text(&p, "nodist2.json", "{\"traceEvents\": []}"), 0);
+	CHECK(!p.dist.present);
+	profile_release(&p);
+}
+
+/* The first node called NAME in a depth-first walk, or NULL. */
+struct find_ctx {
+	const char *name;
+	const struct node *found;
+};
+
+static bool visit_find(struct node *n, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (!f->found && !strcmp(n->name, f->name))
+		f->found = n;
+	return !f->found;
+}
+
+static const struct node *find_node(const struct profile *p, const char *name)
+{
+	struct find_ctx f = { name, NULL };
+
+	node_walk(p->root, visit_find, &f);
+	return f.found;
+}
+
+static int64_t int_attr(const struct node *n, const char *key)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_INT ? a->v.i : -1;
+}
+
+/*
+ * What a collective moved, as torch-tb-profiler's Distributed view sizes
+ * it: element counts from "Input Dims" times the element size of "Input
+ * type" (long int 8, float 4, c10::Half 2; a type it does not know, 0),
+ * summed over the inputs; and record_param_comms' own args as given.
+ */
+static void test_comm_bytes(void)
+{
+	struct profile p;
+	const struct node *n;
+	const struct attr *a;
+
+	CHECK_EQ(load_text(&p, "comm.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", "
+			   "\"ts\": 10, \"dur\": 50, \"args\": {\"External id\": 1, "
+			   "\"Collective name\": \"allreduce\", \"dtype\": \"Float\", "
+			   "\"In msg nelems\": 2049000, \"Out msg nelems\": 2049000, \"Group size\": 8}},"
+			   "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"nccl:all_reduce\", "
+			   "\"ts\": 12, \"dur\": 20, \"args\": {\"External id\": 2, "
+			   "\"Input Dims\": [[8, 1024], [3], []], "
+			   "\"Input type\": [\"float\", \"long int\", \"c10::Half\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:broadcast\", "
+			   "\"ts\": 70, \"dur\": 10, \"args\": {\"Input dims\": [[5, 5]], "
+			   "\"Input type\": [\"unknown thing\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:all_gather\", "
+			   "\"ts\": 90, \"dur\": 10, \"args\": {\"Input type\": [\"float\"]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", "
+			   "\"ts\": 110, \"dur\": 10, \"args\": {\"Input Dims\": [[4]], "
+			   "\"Input type\": [\"float\"]}}]}"), 0);
+	/* 8*1024 floats, 3 longs, one scalar Half. */
+	CHECK_EQ(int_attr(find_node(&p, "nccl:all_reduce"), "comm_bytes"), 8 * 1024 * 4 + 3 * 8 + 2);
+	CHECK_EQ(int_attr(find_node(&p, "nccl:broadcast"), "comm_bytes"), 0);
+	/* No shapes recorded: no size, rather than a made-up 0. */
+	CHECK_EQ(int_attr(find_node(&p, "nccl:all_gather"), "comm_bytes"), -1);
+	CHECK_EQ(int_attr(find_node(&p, "aten::add"), "comm_bytes"), -1);
+	n = find_node(&p, "record_param_comms");
+	CHECK_EQ(int_attr(n, "in_msg_nelems"), 2049000);
+	CHECK_EQ(int_attr(n, "out_msg_nelems"), 2049000);
+	CHECK_EQ(int_attr(n, "group_size"), 8);
+	a = n ? attr_find(n->attrs, "collective_name") : NULL;
+	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "allreduce"));
+	a = n ? attr_find(n->attrs, "dtype") : NULL;
+	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "Float"));
+	profile_release(&p);
+}
+
+/* deviceProperties: each GPU a device of the model, by its id. */
+static void test_devices(void)
+{
+	struct profile p;
+	const struct device_info *d;
+
+	CHECK_EQ(load_text(&p, "devices.json",
+			   "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", "
+			   "\"totalGlobalMem\": 85018279936, \"computeMajor\": 9, \"computeMinor\": 0, "
+			   "\"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048, "
+			   "\"warpSize\": 32, \"numSms\": 132, \"regsPerMultiprocessor\": 65536, "
+			   "\"sharedMemPerMultiprocessor\": 233472}, "
+			   "{\"id\": 1, \"name\": \"AMD Radeon Graphics\", \"warpSize\": 64, "
+			   "\"maxSharedMemoryPerMultiProcessor\": 65536}], \"traceEvents\": []}"), 0);
+	CHECK_EQ(p.nr_devices, 2);
+	d = profile_device(&p, 0);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_STR(d->name, "NVIDIA H100 80GB HBM3");
+		CHECK_EQ(d->total_memory_bytes, 85018279936LL);
+		CHECK_EQ(d->cc_major, 9);
+		CHECK_EQ(d->cc_minor, 0);
+		CHECK_EQ(d->num_sms, 132);
+		CHECK_EQ(d->max_threads_per_sm, 2048);
+		CHECK_EQ(d->shared_mem_per_sm_bytes, 233472);
+	}
+	d = profile_device(&p, 1);
+	CHECK(d != NULL);
+	if (d) {
+		CHECK_EQ(d->warp_size, 64);
+		CHECK_EQ(d->shared_mem_per_sm_bytes, 65536);
+		/* What the file does not give stays unknown. */
+		CHECK_EQ(d->total_memory_bytes, -1);
+		CHECK_EQ(d->cc_major, -1);
+	}
+	/* Info still lists them as the file gives them. */
+	CHECK_STR(profile_meta_get(&p, "device 0", "numSms"), "132");
+	profile_release(&p);
+}
+
+/* A kernel's args become one interned launch: equal launches are one. */
+static void test_launches(void)
+{
+	struct profile p;
+	const struct node *k1, *k2;
+	const struct launch *l;
+	struct agg kernels;
+	const struct agg_row *r;
+
+	CHECK_EQ(load_text(&p, "launch.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"ts\": 10, "
+			   "\"dur\": 3, \"args\": {\"device\": 1, \"stream\": 7, \"correlation\": 5, "
+			   "\"registers per thread\": 32, \"shared memory\": 1024, "
+			   "\"blocks per SM\": 4.272727, \"grid\": [564, 1, 1], \"block\": [128, 1, 1], "
+			   "\"est. achieved occupancy %\": 27}},"
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"ts\": 20, "
+			   "\"dur\": 1, \"args\": {\"device\": 1, \"stream\": 7, "
+			   "\"registers per thread\": 32, \"shared memory\": 1024, "
+			   "\"blocks per SM\": 4.272727, \"grid\": [564, 1, 1], \"block\": [128, 1, 1], "
+			   "\"est. achieved occupancy %\": 27}},"
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"amd\", \"ts\": 30, "
+			   "\"dur\": 1, \"args\": {\"device\": 2, \"grid\": [1, 2], \"block\": \"x\"}}]}"),
+		 0);
+	k1 = find_node(&p, "k1");
+	k2 = find_node(&p, "k2");
+	l = k1 ? node_launch(k1) : NULL;
+	CHECK(l != NULL);
+	if (l) {
+		CHECK_EQ(l->device, 1);
+		CHECK_EQ(l->stream, 7);
+		CHECK_EQ(l->grid[0], 564);
+		CHECK_EQ(l->block[0], 128);
+		CHECK_EQ(l->block[2], 1);
+		CHECK_EQ(l->registers_per_thread, 32);
+		CHECK_EQ(l->shared_memory_bytes, 1024);
+		CHECK(l->blocks_per_sm == 4.272727);
+		CHECK(l->occupancy_pct == 27);
+		/* One copy for both kernels, and nothing else on the node. */
+		CHECK(k2 && node_launch(k2) == l);
+		CHECK(k1->attrs && !k1->attrs->next);
+	}
+	l = node_launch(find_node(&p, "amd"));
+	CHECK(l && l->device == 2 && l->grid[0] == 0 && l->block[0] == 0);
+	CHECK(l && l->registers_per_thread == -1 && l->blocks_per_sm != l->blocks_per_sm);
+	/* The kernel table's means read the launch. */
+	agg_kernels(&p, NULL, &kernels);
+	r = row_of(&kernels, "k1");
+	CHECK(r && r->has_blocks_per_sm && r->has_occupancy);
+	agg_release(&kernels);
+	profile_release(&p);
+}
+
+static const char *str_attr(const struct node *n, const char *key)
+{
+	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+
+	return a && a->type == ATTR_STRING ? a->v.s : NULL;
+}
+
+/*
+ * An op's input shapes as Python's str() prints the list -- the key
+ * torch-tb-profiler groups ops by -- interned, so calls of one shape
+ * share a string; "Input dims" (old) only where "Input Dims" is absent;
+ * an old trace's "Call stack"; a module's id.
+ */
+static void test_shapes_stack_module(void)
+{
+	struct profile p;
+	const struct node *a, *b, *c, *m;
+
+	CHECK_EQ(load_text(&p, "shapes.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1, \"dur\": 1, "
+			   "\"args\": {\"Input Dims\": [[1, 512], [], [3.5, 1e20], [true, null, \"s'q\"]]}},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"ts\": 3, \"dur\": 1, "
+			   "\"args\": {\"Input dims\": [[7]], \"Input Dims\": [[1, 512], [], [3.5, 1e20], "
+			   "[true, null, \"s'q\"]], \"Call stack\": \"a.py(1): f;b.py(2): g\"}},"
+			   "{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"c\", \"ts\": 5, \"dur\": 1, "
+			   "\"args\": {\"Input dims\": [[2, {\"k\": 1}]], \"Call stack\": \"\"}},"
+			   "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: M_0\", "
+			   "\"ts\": 7, \"dur\": 1, \"args\": {\"Python id\": 3, \"Python module id\": 4}}]}"),
+		 0);
+	a = find_node(&p, "a");
+	b = find_node(&p, "b");
+	c = find_node(&p, "c");
+	m = find_node(&p, "nn.Module: M_0");
+	CHECK_STR(str_attr(a, "input_shapes"), "[[1, 512], [], [3.5, 1e+20], [True, None, \"s'q\"]]");
+	CHECK(str_attr(a, "input_shapes") == str_attr(b, "input_shapes"));
+	CHECK_STR(str_attr(c, "input_shapes"), "[[2, {'k': 1}]]");
+	CHECK_STR(str_attr(b, "call_stack"), "a.py(1): f;b.py(2): g");
+	CHECK(!str_attr(a, "call_stack") && !str_attr(c, "call_stack"));
+	CHECK_EQ(int_attr(m, "module_id"), 4);
+	profile_release(&p);
+}
+
+/* Runtime calls without an External id go to the first host event
+ * without one, as the plugin's None == None has it: here the first
+ * nn.Module call (modules drop their id), not the unlinked group. */
+static void test_runtime_without_id(void)
+{
+	struct profile p;
+	const struct node *sync;
+
+	CHECK_EQ(test_load(&p, "tests/golden/modules/small.json", NULL, msg, sizeof(msg)), 0);
+	sync = find_node(&p, "cudaDeviceSynchronize");
+	CHECK(sync && sync->parent && sync->parent->kind == NODE_MODULE &&
+	      !strcmp(sync->parent->name, "nn.Module: Net_0") && sync->parent->start_ns == 10000);
+	CHECK_EQ(warnings_of(&p, "runtime calls whose External id no op has (kept, unlinked)"), 0);
+	profile_release(&p);
+}
+
+/*
+ * PyTorch 2.x's with_stack: python_function frames without a module id
+ * are not nodes, but give the ops that start inside them their stack,
+ * innermost first as old traces' "Call stack"; an op under another op
+ * with the same stack inherits it (node_call_stack()) instead of holding
+ * a copy; a module is not a frame; another thread's frames do not count.
+ */
+static void test_python_frames(void)
+{
+	struct profile p;
+	const struct node *lin, *mm, *relu1, *relu2, *lone;
+	struct agg a;
+
+#define PF(name, ts, dur, tid) \
+	"{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"" name "\", \"pid\": 1, " \
+	"\"tid\": " #tid ", \"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"Python id\": 1}},"
+#define OP(name, ts, dur, tid) \
+	"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" name "\", \"pid\": 1, \"tid\": " #tid \
+	", \"ts\": " #ts ", \"dur\": " #dur "},"
+	CHECK_EQ(load_text(&p, "frames.json",
+			   "{\"traceEvents\": ["
+			   PF("main.py(10): <module>", 0, 1000, 1)
+			   PF("model.py(5): forward", 10, 500, 1)
+			   "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: M_0\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 15, \"dur\": 400, "
+			   "\"args\": {\"Python id\": 2, \"Python module id\": 7}},"
+			   OP("aten::linear", 20, 70, 1)
+			   OP("aten::mm", 30, 50, 1)
+			   PF("F.py(1): relu", 100, 100, 1)
+			   OP("aten::relu", 110, 80, 1)
+			   OP("aten::relu", 600, 100, 1)
+			   PF("other.py(2): g", 0, 2000, 2)
+			   OP("aten::lone", 3000, 10, 2)
+			   OP("aten::zeros", 10, 5, 3)
+			   "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}]}"),
+		 0);
+#undef PF
+#undef OP
+	lin = find_node(&p, "aten::linear");
+	mm = find_node(&p, "aten::mm");
+	relu1 = find_node(&p, "aten::relu");
+	relu2 = find_node(&p, "nn.Module: M_0")->next;	/* the call after the module */
+	lone = find_node(&p, "aten::lone");
+	CHECK(!find_node(&p, "model.py(5): forward"));
+	CHECK_STR(str_attr(lin, "call_stack"), "model.py(5): forward;main.py(10): <module>");
+	CHECK(!str_attr(mm, "call_stack"));
+	CHECK_STR(node_call_stack(mm), "model.py(5): forward;main.py(10): <module>");
+	CHECK(node_call_stack(mm) == node_call_stack(lin));
+	CHECK_STR(node_call_stack(relu1), "F.py(1): relu;model.py(5): forward;main.py(10): <module>");
+	CHECK(relu2 && !strcmp(relu2->name, "aten::relu") && relu2->start_ns == 600000);
+	CHECK_STR(node_call_stack(relu2), "main.py(10): <module>");
+	CHECK(!node_call_stack(lone));
+	CHECK(!node_call_stack(find_node(&p, "aten::zeros")));
+	CHECK(!unused(&p, "python_function (not a module) (ph X)"));
+
+	agg_op_stacks(&p, NULL, &a);
+	CHECK_EQ(a.nr, 6);
+	for (size_t i = 0; i < a.nr; i++)
+		if (!strcmp(a.rows[i].name, "aten::relu"))
+			CHECK(a.rows[i].calls == 1 && a.rows[i].group);
+	agg_release(&a);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -235,5 +562,13 @@ const struct test tests[] = {
 	{ "new categories past the first 32 share one line", test_unused_many_categories },
 	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
+	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
+	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
+	{ "deviceProperties become the profile's devices", test_devices },
+	{ "a kernel's args are one interned launch", test_launches },
+	{ "ops keep their input shapes and stack, modules their id", test_shapes_stack_module },
+	{ "runtime calls without an External id go to the first node without one",
+	  test_runtime_without_id },
+	{ "Python frames give the ops under them their call stack", test_python_frames },
 	{ 0 },
 };

@@ -45,7 +45,7 @@ static void test_devices_and_memory(void)
 	struct mem_event *m;
 
 	profile_init(&p, "t");
-	CHECK(!p.dist.present && p.dist.rank == -1);
+	CHECK(!p.dist.present && p.dist.rank == -1 && !p.has_time_origin);
 	d = profile_add_device(&p, 3);
 	CHECK(d->total_memory_bytes == -1 && d->cc_major == -1);
 	d->num_sms = 108;
@@ -53,7 +53,7 @@ static void test_devices_and_memory(void)
 	CHECK(profile_device(&p, 0) == NULL);
 	for (int i = 0; i < 100; i++) {
 		m = profile_add_mem_event(&p);
-		CHECK(m->device == -1 && m->total_allocated == -1 && !m->op);
+		CHECK(m->device == -1 && m->total_allocated == -1 && !m->op && m->addr == MEM_NO_ADDR);
 		m->bytes = i;
 	}
 	CHECK(p.nr_mem_events == 100 && p.mem_events[99].bytes == 99);

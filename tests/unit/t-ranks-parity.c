@@ -6,8 +6,8 @@
  * per-step mean, truncated), Computation, Overlapping, Communication and
  * Other (distributed__steps_to_overlap.json), Data Transfer and
  * Synchronizing time (steps_to_wait), and each worker's comm-ops table
- * (comm_ops), all within 1 us.  Sizes are checked only where the trace
- * model keeps the collectives' inputs.  Skips without the corpus.
+ * (comm_ops), all within 1 us, sizes to the byte.  Skips without the
+ * corpus.
  */
 #include <math.h>
 #include <unistd.h>
@@ -120,8 +120,9 @@ static void test_hta(void)
 
 				CHECK_STR(op->name, row->items[0].str);
 				near(where, "calls", (double)op->calls, num(&row->items[1]));
-				if (op->size_bytes >= 0)
-					CHECK(fabs((double)op->size_bytes - num(&row->items[2])) < 0.5);
+				CHECK(fabs((double)op->size_bytes - num(&row->items[2])) < 0.5);
+				CHECK(fabs(op->size_bytes / (double)op->calls -
+					   num(&row->items[3])) < 1);
 				near(where, "latency", op->latency_ns / 1e3, num(&row->items[4]));
 				near(where, "avg latency", op->latency_ns / 1e3 / (double)op->calls,
 				     num(&row->items[5]));

@@ -186,8 +186,8 @@ static void test_detail(void)
 	CHECK(l && !strncmp(l->value, "aten::add (", 11));
 	CHECK(pane_seek(d, "op 2"));
 	CHECK(pane_handle(d, ACT_DRILL, &req));
-	CHECK(req.go_to == &ops_pane_ops);
-	CHECK_STR(req.go_name, "aten::add");
+	CHECK(req.jump_to == &ops_pane_ops);
+	CHECK_STR(req.jump_row, "aten::add");
 	pane_free(d);
 	pane_free(kernels);
 	profile_release(&p);

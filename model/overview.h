@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * overview: what torch-tb-profiler's Overview page shows, as pure
+ * functions of a profile -- per GPU its utilization, estimated SM
+ * efficiency, estimated achieved occupancy and tensor-core share
+ * (gpu_metrics_parser.py, tensor_cores_parser.py), the average step split
+ * into its categories, and the recommendations its rules make (data.py
+ * analyze()), with proftui's own rules beside them, each saying whose it
+ * is.  Also the tensor-core allowlists the Kernels pane's columns use.
+ *
+ * overview_compute() fills a struct overview the caller releases with
+ * overview_release(); its strings are heap copies.
+ */
+#ifndef MODEL_OVERVIEW_H
+#define MODEL_OVERVIEW_H
+
+#include "profile.h"
+
+/* One GPU's metrics over the steps' span; NaN where the trace lacks what
+ * a metric needs (no blocks per SM, no occupancy, no kernel launched by
+ * an op). */
+struct gpu_metrics {
+	int32_t device;
+	double utilization;		/* 0..1: time some kernel runs / span */
+	double sm_efficiency;		/* 0..1: Σ min(blocks per SM, 1) x time / span */
+	double occupancy_pct;		/* duration-weighted est. achieved occupancy */
+	double tensor_core;		/* 0..1: share of ops' kernel time in TC kernels */
+};
+
+struct recommendation {
+	char *text;			/* plain text, one paragraph */
+	bool is_plugin;			/* torch-tb-profiler's rule (else proftui's) */
+};
+
+struct overview {
+	struct gpu_metrics *gpus;	/* by device id */
+	size_t nr_gpus;
+	int64_t span_start_ns, span_end_ns;	/* the steps' span; 0, 0: none */
+	/* Share of the ops' kernel time in the kernels of the tensor-core
+	 * eligible ops lowest in the tree (tensor_cores_parser.py). */
+	double tc_eligible_ops_kernel_ratio;
+	/* Share of all kernels' time in kernels that use tensor cores
+	 * (kernel_parser.py); NaN without kernels. */
+	double tc_used_ratio;
+	/* The average step: its length and each category's (NaN: the
+	 * category is absent), over the profile's steps. */
+	size_t nr_steps;
+	double avg_step_ns;
+	double *avg_cat_ns;		/* profile->nr_step_cats values */
+	struct recommendation *recs;
+	size_t nr_recs, alloc_recs;
+};
+
+void overview_compute(const struct profile *p, struct overview *o);
+void overview_release(struct overview *o);
+
+/* Whether kernel NAME uses tensor cores (a substring of the plugin's
+ * allowlist, after NVIDIA PyProf) / op NAME is one the plugin deems
+ * tensor-core eligible (its list, by exact name). */
+bool kernel_uses_tensor_cores(const char *name);
+bool op_tensor_core_eligible(const char *name);
+
+#endif

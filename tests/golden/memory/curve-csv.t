@@ -1,0 +1,1 @@
+--print memory-curve --format csv tests/golden/memory/small.json

@@ -1,0 +1,1 @@
+--print memory-events --format json tests/golden/memory/small.json

@@ -1,0 +1,1 @@
+--print memory-events tests/golden/memory/small.json

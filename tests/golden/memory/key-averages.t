@@ -1,0 +1,1 @@
+--print memory tests/golden/torch-table/modern.txt

@@ -1,0 +1,1 @@
+--print memory --format json tests/golden/memory/small.json

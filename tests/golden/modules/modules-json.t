@@ -1,0 +1,1 @@
+--print modules --format json tests/golden/modules/small.json

@@ -1,0 +1,1 @@
+--print steps --group shape tests/golden/overview/small.json

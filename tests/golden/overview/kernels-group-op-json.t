@@ -1,0 +1,1 @@
+--print kernels --group op --format json tests/golden/overview/small.json

@@ -1,0 +1,1 @@
+--print kernels --group op tests/golden/overview/small.json

@@ -1,0 +1,1 @@
+--print ops --group shape --format json tests/golden/overview/small.json

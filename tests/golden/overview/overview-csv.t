@@ -1,0 +1,1 @@
+--print overview --format csv tests/golden/overview/small.json

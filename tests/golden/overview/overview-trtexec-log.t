@@ -1,0 +1,1 @@
+--print overview tests/golden/trtexec/log-trt84-jetson.txt

@@ -1,0 +1,1 @@
+--print call-stacks --drill aten::conv2d tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print stacks --drill aten::linear --format json tests/golden/stacks/small.json

@@ -1,0 +1,1 @@
+--print call-stacks --drill aten::addmm --step 1 tests/golden/stacks/small.json

@@ -1,0 +1,1 @@
+--print call-stacks --drill aten::linear tests/golden/stacks/small.json

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Overview pane: what torch-tb-profiler's Overview page shows, first
+ * thing, for any profile that has steps or device time -- per GPU its
+ * name, memory and compute capability and the plugin's four metrics; the
+ * average step split into its categories with one stacked bar; step time
+ * statistics; the recommendations (the plugin's rules and proftui's own,
+ * each saying whose); the top operators and kernels, Enter on one of
+ * which shows it in its pane.  What a format does not give is absent,
+ * not zero.  The numbers are model/overview.c's.
+ *
+ * Rows are sections (depth 0) and their lines (depth 1).  --print
+ * overview --format json writes its own contract (overview_json()): one
+ * object per GPU, one for the step breakdown and the recommendations.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/aggregate.h"
+#include "../model/overview.h"
+#include "../model/util.h"
+#include "pane.h"
+
+enum ov_kind {
+	OV_SECTION,		/* a heading */
+	OV_LINE,		/* a value */
+	OV_STEP,		/* the average step: the stacked bar */
+	OV_CATEGORY,		/* one category of it: its own segment */
+	OV_ADVICE,		/* a line of a recommendation */
+	OV_TOP_OP,		/* a top operator: Enter shows it in Operators */
+	OV_TOP_KERNEL,		/* a top kernel: Enter shows it in Kernels */
+};
+
+struct ov_row {
+	enum ov_kind kind;
+	char *item;		/* heap */
+	char *value;		/* heap or NULL */
+	double share_pct;	/* NaN: none */
+	int cat;		/* OV_CATEGORY: the step category */
+	const char *jump;	/* OV_TOP_*: the row's name there */
+};
+
+struct ov_priv {
+	struct overview ov;
+	struct ov_row *rows;
+	size_t nr, alloc;
+};
+
+#define ROW(r) ((const struct ov_row *)(r))
+
+static char *fmt(const char *f, ...) PRINTF_LIKE(1, 2);
+
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, f);
+	vsnprintf(buf, sizeof(buf), f, ap);
+	va_end(ap);
+	return xstrdup(buf);
+}
+
+static struct ov_row *add(struct ov_priv *op, enum ov_kind kind, char *item, char *value)
+{
+	struct ov_row *r;
+
+	GROW(op->rows, op->alloc, op->nr + 1);
+	r = &op->rows[op->nr++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->item = item;
+	r->value = value;
+	r->share_pct = NAN;
+	return r;
+}
+
+static void add_pct(struct ov_priv *op, const char *item, double fraction, double scale)
+{
+	if (fraction == fraction)
+		add(op, OV_LINE, xstrdup(item), NULL)->share_pct = fraction * scale;
+}
+
+static char *time_text(double ns)
+{
+	char buf[64];
+
+	fmt_time((int64_t)llround(ns), buf, sizeof(buf));
+	return xstrdup(buf);
+}
+
+/* ---------------------------------------------------------------------
+ * Sections
+ */
+
+static void add_gpus(const struct profile *p, struct ov_priv *op)
+{
+	const struct overview *o = &op->ov;
+
+	for (size_t i = 0; i < o->nr_gpus; i++) {
+		const struct gpu_metrics *g = &o->gpus[i];
+		const struct device_info *d = profile_device(p, g->device);
+
+		add(op, OV_SECTION, fmt("GPU %d", (int)g->device), NULL);
+		if (d && d->name)
+			add(op, OV_LINE, xstrdup("Name"), xstrdup(d->name));
+		if (d && d->total_memory_bytes >= 0)
+			add(op, OV_LINE, xstrdup("Memory"),
+			    fmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
+		if (d && d->cc_major >= 0 && d->cc_minor >= 0)
+			add(op, OV_LINE, xstrdup("Compute capability"),
+			    fmt("%d.%d", (int)d->cc_major, (int)d->cc_minor));
+		add_pct(op, "GPU utilization", g->utilization, 100);
+		add_pct(op, "Est. SM efficiency", g->sm_efficiency, 100);
+		add_pct(op, "Est. achieved occupancy", g->occupancy_pct, 1);
+		add_pct(op, "Tensor-core kernel time", g->tensor_core, 100);
+	}
+	/* Devices the trace names but no kernel ran on, or a format's own
+	 * description of its device (trtexec's log). */
+	if (!o->nr_gpus) {
+		for (size_t i = 0; i < p->nr_devices; i++) {
+			const struct device_info *d = &p->devices[i];
+
+			add(op, OV_SECTION, fmt("Device %d", (int)d->id), NULL);
+			if (d->name)
+				add(op, OV_LINE, xstrdup("Name"), xstrdup(d->name));
+			if (d->total_memory_bytes >= 0)
+				add(op, OV_LINE, xstrdup("Memory"),
+				    fmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
+		}
+		if (!p->nr_devices) {
+			bool any = false;
+
+			for (const struct meta *m = p->meta; m; m = m->next) {
+				if (strcmp(m->section, "device"))
+					continue;
+				if (!any)
+					add(op, OV_SECTION, xstrdup("Device"), NULL);
+				any = true;
+				add(op, OV_LINE, xstrdup(m->key), xstrdup(m->value));
+			}
+		}
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The value at quantile Q of N sorted values (nearest rank). */
+static int64_t quantile(const int64_t *v, size_t n, double q)
+{
+	size_t rank = (size_t)ceil(q * (double)n);
+
+	return v[rank ? rank - 1 : 0];
+}
+
+static void add_steps(const struct profile *p, struct ov_priv *op)
+{
+	const struct overview *o = &op->ov;
+	int64_t *t;
+
+	if (!p->nr_steps)
+		return;
+	add(op, OV_SECTION, fmt("Step time (%zu step%s)", p->nr_steps, p->nr_steps == 1 ? "" : "s"),
+	    NULL);
+	add(op, OV_STEP, xstrdup(p->nr_steps > 1 ? "Average step" : "Step"),
+	    time_text(o->avg_step_ns))->share_pct = o->avg_step_ns > 0 ? 100 : NAN;
+	for (size_t c = 0; c < p->nr_step_cats; c++) {
+		struct ov_row *r;
+
+		if (o->avg_cat_ns[c] != o->avg_cat_ns[c])
+			continue;
+		r = add(op, OV_CATEGORY, xstrdup(p->step_cats[c]), time_text(o->avg_cat_ns[c]));
+		r->cat = (int)c;
+		if (o->avg_step_ns > 0)
+			r->share_pct = 100 * o->avg_cat_ns[c] / o->avg_step_ns;
+	}
+	if (p->nr_steps < 2)
+		return;
+	/* Iteration statistics: what a training log or trtexec's times
+	 * give, and what latency percentiles are made of. */
+	t = xmalloc(p->nr_steps * sizeof(*t));
+	for (size_t i = 0; i < p->nr_steps; i++)
+		t[i] = p->steps[i].total_ns;
+	qsort(t, p->nr_steps, sizeof(*t), cmp_i64);
+	add(op, OV_SECTION, xstrdup("Step time statistics"), NULL);
+	add(op, OV_LINE, xstrdup("Minimum"), time_text((double)t[0]));
+	add(op, OV_LINE, xstrdup("Median"), time_text((double)quantile(t, p->nr_steps, 0.5)));
+	add(op, OV_LINE, xstrdup("90th percentile"), time_text((double)quantile(t, p->nr_steps, 0.9)));
+	add(op, OV_LINE, xstrdup("99th percentile"), time_text((double)quantile(t, p->nr_steps, 0.99)));
+	add(op, OV_LINE, xstrdup("Maximum"), time_text((double)t[p->nr_steps - 1]));
+	if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns)
+		add(op, OV_LINE, xstrdup("Steps per second"),
+		    fmt("%.2f", (double)p->nr_steps * 1e9 /
+				(double)(p->steps[p->nr_steps - 1].end_ns - p->steps[0].start_ns)));
+	free(t);
+}
+
+/* A layer's precision (TensorRT): the share of layer time in each. */
+struct precision {
+	const char *name;
+	int64_t ns;
+};
+
+struct precisions {
+	struct precision v[16];
+	size_t nr;
+	int64_t total;
+};
+
+static bool visit_precision(struct node *n, void *ctx)
+{
+	struct precisions *pr = ctx;
+	const struct attr *a;
+	int64_t t = n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+	size_t k;
+
+	if (!node_is_op_row(n) || !(a = attr_find(n->attrs, "precision")) || a->type != ATTR_STRING)
+		return true;
+	for (k = 0; k < pr->nr && strcmp(pr->v[k].name, a->v.s); k++)
+		;
+	if (k == pr->nr) {
+		if (pr->nr == 16)
+			return true;	/* not a precision: a format's odd value */
+		pr->v[pr->nr++].name = a->v.s;
+	}
+	pr->v[k].ns += t;
+	pr->total += t;
+	return true;
+}
+
+static void add_precisions(const struct profile *p, struct ov_priv *op)
+{
+	struct precisions pr = { .nr = 0 };
+
+	node_walk(p->root, visit_precision, &pr);
+	if (!pr.nr || pr.total <= 0)
+		return;
+	add(op, OV_SECTION, xstrdup("Precision (share of layer time)"), NULL);
+	for (size_t k = 0; k < pr.nr; k++)
+		add(op, OV_LINE, xstrdup(pr.v[k].name), time_text((double)pr.v[k].ns))->share_pct =
+			100.0 * (double)pr.v[k].ns / (double)pr.total;
+}
+
+/* A format's own summary of its run as it states it: trtexec's log's
+ * throughput, end-to-end latency and mean GPU compute time (Info has the
+ * rest: enqueue, H2D, D2H...). */
+static bool is_summary_key(const char *key)
+{
+	return !strcmp(key, "Throughput") || !strncmp(key, "Latency ", 8) ||
+	       !strcmp(key, "GPU Compute Time mean") || !strcmp(key, "GPU Compute Time median");
+}
+
+static void add_perf_summary(const struct profile *p, struct ov_priv *op)
+{
+	bool any = false;
+
+	for (const struct meta *m = p->meta; m; m = m->next) {
+		if (strcmp(m->section, "performance summary") || !is_summary_key(m->key))
+			continue;
+		if (!any)
+			add(op, OV_SECTION, xstrdup("Performance summary (as the file states it)"), NULL);
+		any = true;
+		add(op, OV_LINE, xstrdup(m->key), xstrdup(m->value));
+	}
+}
+
+/* A recommendation's lines, cut at blanks near WIDTH. */
+static void add_advice(struct ov_priv *op, const char *text, bool is_plugin)
+{
+	const size_t width = 44;
+	const char *s = text;
+	bool first = true;
+
+	while (*s) {
+		size_t n = strlen(s), cut = n;
+
+		if (n > width) {
+			for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = width;
+		}
+		add(op, OV_ADVICE, xstrndup(s, cut),
+		    first ? xstrdup(is_plugin ? "torch-tb-profiler" : "proftui") : NULL);
+		first = false;
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+static void add_top(const struct profile *p, struct ov_priv *op)
+{
+	struct agg a;
+	size_t idx[5];
+
+	for (int k = 0; k < 2; k++) {
+		bool dev = p->has_device_time;
+		int64_t total = 0;
+		size_t n = 0;
+
+		if (k == 0)
+			agg_ops(p, NULL, &a);
+		else
+			agg_kernels(p, NULL, &a);
+		if (k == 1 && !a.nr) {
+			agg_release(&a);
+			break;
+		}
+		/* The five largest by device self time (kernels: total),
+		 * host self where there is no device time. */
+		for (size_t i = 0; i < a.nr; i++)
+			total += k || dev ? a.rows[i].device_self_ns : a.rows[i].host_self_ns;
+		for (size_t i = 0; i < a.nr; i++) {
+			int64_t v = k || dev ? a.rows[i].device_self_ns : a.rows[i].host_self_ns;
+			size_t j = n < 5 ? n++ : 5;
+
+			for (; j > 0; j--) {
+				const struct agg_row *o = &a.rows[idx[j - 1]];
+
+				if ((k || dev ? o->device_self_ns : o->host_self_ns) >= v)
+					break;
+				if (j < 5)
+					idx[j] = idx[j - 1];
+			}
+			if (j < 5)
+				idx[j] = i;
+		}
+		if (n)
+			add(op, OV_SECTION,
+			    xstrdup(k ? "Top kernels (Enter: in Kernels)"
+				      : dev ? "Top operators by device self time (Enter: in Operators)"
+					    : "Top operators by host self time (Enter: in Operators)"),
+			    NULL);
+		for (size_t j = 0; j < n; j++) {
+			const struct agg_row *r = &a.rows[idx[j]];
+			int64_t v = k || dev ? r->device_self_ns : r->host_self_ns;
+			struct ov_row *row = add(op, k ? OV_TOP_KERNEL : OV_TOP_OP, xstrdup(r->name),
+						 time_text((double)v));
+
+			row->jump = r->name;
+			if (total > 0)
+				row->share_pct = 100.0 * (double)v / (double)total;
+		}
+		agg_release(&a);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * The pane
+ */
+
+static struct cell get_item(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->item);
+}
+
+static struct cell get_value(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->value);
+}
+
+static struct cell get_share(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_real(ROW(row)->share_pct);
+}
+
+static struct cell get_bar(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)row, (void)c;
+	return cell_none();	/* a drawing: ov_bar() gives its segments */
+}
+
+static const struct column ov_cols[] = {
+	{ .key = "item", .title = "Overview", .kind = COL_NAME, .get = get_item,
+	  .help = "a device, a step category, a recommendation, a top op or kernel" },
+	{ .key = "value", .title = "Value", .kind = COL_TEXT, .width = 17, .get = get_value,
+	  .help = "GPU: as deviceProperties gives it; steps: the average step's time in the "
+		  "category; recommendations: whose rule it is (torch-tb-profiler's, proftui's)" },
+	{ .key = "share_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,
+	  .help = "GPU utilization: time some kernel runs / the steps' span; Est. SM "
+		  "efficiency: Σ min(blocks per SM, 1) x kernel time / the span; Est. achieved "
+		  "occupancy: kernels' occupancy weighted by their time in the span; tensor "
+		  "cores: share of the ops' kernel time in tensor-core kernels "
+		  "(torch-tb-profiler's definitions).  Steps: share of the average step; top "
+		  "rows: share of all ops' device self time (kernels: of all kernel time)" },
+	{ .key = "bar", .title = "Breakdown", .kind = COL_BAR, .get = get_bar,
+	  .help = "the average step split into its categories, as a bar" },
+};
+
+static const char *ov_name(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return ROW(row)->item;
+}
+
+static void ov_load(struct pane *pane)
+{
+	const struct profile *p = pane->prof;
+	struct ov_priv *op = xcalloc(1, sizeof(*op));
+
+	pane->priv = op;
+	overview_compute(p, &op->ov);
+	/* An overview of a profile with neither steps nor device time
+	 * would say nothing: it has no rows, and the UI opens elsewhere. */
+	if (p->nr_steps || p->has_device_time) {
+		add_gpus(p, op);
+		add_steps(p, op);
+		add_perf_summary(p, op);
+		add_precisions(p, op);
+		if (op->ov.nr_recs) {
+			add(op, OV_SECTION, xstrdup("Recommendations"), NULL);
+			for (size_t i = 0; i < op->ov.nr_recs; i++)
+				add_advice(op, op->ov.recs[i].text, op->ov.recs[i].is_plugin);
+		}
+		add_top(p, op);
+	}
+	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
+	for (size_t i = 0; i < op->nr; i++)
+		pane->rows[i] = &op->rows[i];
+	pane->nr_rows = op->nr;
+	for (size_t i = 0; i < ARRAY_SIZE(ov_cols); i++)
+		pane_add_column(pane, &ov_cols[i]);
+	pane->sort_col = -1;	/* the sections' order */
+}
+
+static int ov_depth(const struct pane *pane, size_t i)
+{
+	return ROW(pane_row(pane, i))->kind != OV_SECTION;
+}
+
+static int ov_fold(const struct pane *pane, size_t i)
+{
+	(void)pane, (void)i;
+	return 0;
+}
+
+/* The generic filter keeps the sections around the lines it matches. */
+static void ov_rebuild(struct pane *pane)
+{
+	size_t n = 0, section = SIZE_MAX;
+
+	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const struct ov_row *r = pane->rows[i];
+
+		if (r->kind == OV_SECTION) {
+			section = i;
+			if (!pane->filter)
+				pane->view[n++] = i;
+			continue;
+		}
+		if (pane->filter && !filter_match(pane->filter, r->item, strlen(r->item)))
+			continue;
+		if (pane->filter && section != SIZE_MAX) {
+			pane->view[n++] = section;
+			section = SIZE_MAX;
+		}
+		pane->view[n++] = i;
+	}
+	pane->nr_view = n;
+}
+
+/* Enter (or Right) on a top op or kernel: show it in its pane. */
+static bool ov_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	const struct ov_row *r = pane_row(pane, pane->cursor);
+
+	if ((act != ACT_DRILL && act != ACT_UNFOLD) || !r)
+		return false;
+	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
+		req->message = "Enter on a top operator or kernel shows it in its pane";
+		return true;
+	}
+	req->jump_to = r->kind == OV_TOP_OP ? &ops_pane_ops : &kernels_pane_ops;
+	req->jump_row = r->jump;
+	return true;
+}
+
+static size_t ov_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max)
+{
+	const struct ov_priv *op = pane->priv;
+	size_t n = pane->prof->nr_step_cats < max ? pane->prof->nr_step_cats : max;
+
+	if (ROW(row)->kind != OV_STEP && ROW(row)->kind != OV_CATEGORY)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		double v = op->ov.avg_cat_ns[k];
+
+		seg[k] = ROW(row)->kind == OV_CATEGORY && (int)k != ROW(row)->cat ? 0
+			 : v == v ? (int64_t)llround(v) : 0;
+	}
+	return n;
+}
+
+static const char *const *ov_legend(const struct pane *pane, size_t *nr)
+{
+	*nr = pane->prof->nr_step_cats;
+	return pane->prof->step_cats;
+}
+
+static void ov_empty(const struct pane *pane, char *buf, size_t size)
+{
+	(void)pane;
+	snprintf(buf, size, "no steps and no device time: nothing to sum up (see Operators)");
+}
+
+/* ---------------------------------------------------------------------
+ * JSON: the contract of --print overview --format json
+ */
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_num(FILE *out, double v)
+{
+	if (v == v)
+		fprintf(out, "%.6f", v);
+	else
+		fputs("null", out);
+}
+
+static long ov_json(const struct pane *pane, FILE *out, size_t limit)
+{
+	const struct ov_priv *op = pane->priv;
+	const struct overview *o = &op->ov;
+	const struct profile *p = pane->prof;
+	long rows = 0;
+
+	(void)limit;
+	fputs("[", out);
+	for (size_t i = 0; i < o->nr_gpus; i++) {
+		const struct gpu_metrics *g = &o->gpus[i];
+		const struct device_info *d = profile_device(p, g->device);
+
+		fprintf(out, "%s\n  {\"device\": \"GPU%d\", \"name\": ", rows ? "," : "", (int)g->device);
+		if (d && d->name)
+			json_str(out, d->name);
+		else
+			fputs("null", out);
+		fputs(", \"gpu_utilization_pct\": ", out);
+		json_num(out, g->utilization * 100);
+		fputs(", \"sm_efficiency_pct\": ", out);
+		json_num(out, g->sm_efficiency * 100);
+		fputs(", \"achieved_occupancy_pct\": ", out);
+		json_num(out, g->occupancy_pct);
+		fputs(", \"tensor_core_pct\": ", out);
+		json_num(out, g->tensor_core * 100);
+		fputs("}", out);
+		rows++;
+	}
+	fprintf(out, "%s\n  {\"steps\": %zu, \"average_step_us\": ", rows ? "," : "", o->nr_steps);
+	json_num(out, o->nr_steps ? o->avg_step_ns / 1e3 : NAN);
+	fputs(", \"step_breakdown_pct\": {", out);
+	for (size_t c = 0, n = 0; c < p->nr_step_cats; c++) {
+		if (o->avg_cat_ns[c] != o->avg_cat_ns[c] || !(o->avg_step_ns > 0))
+			continue;
+		fputs(n++ ? ", " : "", out);
+		json_str(out, p->step_cats[c]);
+		fputs(": ", out);
+		json_num(out, 100 * o->avg_cat_ns[c] / o->avg_step_ns);
+	}
+	fputs("}, \"recommendations\": [", out);
+	for (size_t i = 0; i < o->nr_recs; i++) {
+		char text[1100];
+
+		snprintf(text, sizeof(text), "[%s] %s",
+			 o->recs[i].is_plugin ? "torch-tb-profiler" : "proftui", o->recs[i].text);
+		fputs(i ? ", " : "", out);
+		json_str(out, text);
+	}
+	fputs("]}\n]\n", out);
+	return rows + 1;
+}
+
+static void ov_release(struct pane *pane)
+{
+	struct ov_priv *op = pane->priv;
+
+	if (!op)
+		return;
+	for (size_t i = 0; i < op->nr; i++) {
+		free(op->rows[i].item);
+		free(op->rows[i].value);
+	}
+	free(op->rows);
+	overview_release(&op->ov);
+	free(op);
+}
+
+static const enum action ov_hints[] = {
+	ACT_HELP, ACT_DRILL, ACT_FILTER, ACT_EXPORT, ACT_NEXT_PANE, ACT_BACK, ACT_NONE,
+};
+
+const struct pane_ops overview_pane_ops = {
+	.id = PANE_OVERVIEW, .available = pane_one_profile,
+	.load = ov_load, .rebuild = ov_rebuild, .row_name = ov_name,
+	.row_depth = ov_depth, .row_fold = ov_fold, .handle = ov_handle,
+	.bar = ov_bar, .legend = ov_legend, .empty_text = ov_empty, .export_json = ov_json,
+	.hints = ov_hints, .release = ov_release,
+};
