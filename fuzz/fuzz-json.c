@@ -27,5 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} while (t != JSON_EOF && t != JSON_ERROR);
 	json_release(&j);
 	input_close(&in);
+	diag_finish(&d);	/* the first error's text */
 	return 0;
 }
