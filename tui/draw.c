@@ -295,12 +295,11 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 		int avail = cols - fixed, want = avail * 2 / 5, left;
 		struct layout probe = *L;
 
-		for (size_t i = 0; i < nr_sc; i++) {
-			const struct column *c = &pane->cols[sc[i]];
-
-			if (c->kind != COL_TEXT && c->kind != COL_BAR)
-				nums += fixed_width(ui, c, cols) + 1;
-		}
+		/* Every other column at its least width comes first: a long
+		 * name (the Overview's recommendations) must not push the
+		 * values off an 80-column screen. */
+		for (size_t i = 0; i < nr_sc; i++)
+			nums += fixed_width(ui, &pane->cols[sc[i]], cols) + 1;
 		if (want < avail - nums)
 			want = avail - nums;
 		if (want < 20)
