@@ -297,9 +297,17 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 
 		/* Every other column at its least width comes first: a long
 		 * name (the Overview's recommendations) must not push the
-		 * values off an 80-column screen. */
-		for (size_t i = 0; i < nr_sc; i++)
-			nums += fixed_width(ui, &pane->cols[sc[i]], cols) + 1;
+		 * values off an 80-column screen.  A flexible text column
+		 * (Info's value, the help's meaning) counts half the width:
+		 * its text matters more than the label beside it. */
+		for (size_t i = 0; i < nr_sc; i++) {
+			const struct column *c = &pane->cols[sc[i]];
+			int least = fixed_width(ui, c, cols);
+
+			if (c->kind == COL_TEXT && c->width == 0 && least < avail / 2)
+				least = avail / 2;
+			nums += least + 1;
+		}
 		if (want < avail - nums)
 			want = avail - nums;
 		if (want < 20)
@@ -307,7 +315,9 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 		natural = natural_name_width(ui, pane, nc);
 		name_w = natural < want ? natural : want;
 		/* What the unscrolled columns leave goes to the name, up to
-		 * its widest (half of it when a flexible column wants it). */
+		 * its widest (a third of it when a flexible column -- Info's
+		 * value, the help's meaning -- wants it: that text matters
+		 * more than its label). */
 		left = avail - (name_w + 1) - place(ui, pane, sc, nr_sc, 0, avail - name_w - 1, cols,
 						    &probe, &all, false);
 		if (!all)
@@ -315,8 +325,8 @@ static void layout(const struct ui *ui, struct pane *pane, int cols, struct layo
 		{
 			int grow = natural - name_w < left ? natural - name_w : left;
 
-			if (probe.nr_flex && grow > left / 2)
-				grow = left / 2;
+			if (probe.nr_flex && grow > left / 3)
+				grow = left / 3;
 			if (grow > 0)
 				name_w += grow;
 		}
