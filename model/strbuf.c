@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,4 +46,21 @@ void strbuf_release(struct strbuf *b)
 {
 	free(b->s);
 	memset(b, 0, sizeof(*b));
+}
+
+void str_vaddline(char **s, const char *fmt, va_list ap)
+{
+	size_t old = *s ? strlen(*s) : 0;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (n < 0)
+		return;
+	*s = xrealloc(*s, old + (size_t)n + 2);
+	vsnprintf(*s + old, (size_t)n + 1, fmt, ap);
+	(*s)[old + (size_t)n] = '\n';
+	(*s)[old + (size_t)n + 1] = '\0';
 }

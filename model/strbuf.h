@@ -8,6 +8,7 @@
 #ifndef MODEL_STRBUF_H
 #define MODEL_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "util.h"
@@ -29,5 +30,10 @@ void strbuf_addch(struct strbuf *b, char c);
 /* Empty it, keeping the memory. */
 void strbuf_reset(struct strbuf *b);
 void strbuf_release(struct strbuf *b);
+
+/* Append FMT's text and a newline to the heap string *S (NULL: empty),
+ * as a list of messages grows (the key file's and the config's
+ * complaints). */
+void str_vaddline(char **s, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 
 #endif

@@ -34,22 +34,11 @@ static void complain(struct config *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 static void complain(struct config *c, const char *fmt, ...)
 {
-	size_t old = c->messages ? strlen(c->messages) : 0;
-	char line[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	str_vaddline(&c->messages, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	c->messages = xrealloc(c->messages, old + (size_t)n + 2);
-	memcpy(c->messages + old, line, (size_t)n);
-	c->messages[old + (size_t)n] = '\n';
-	c->messages[old + (size_t)n + 1] = '\0';
 	c->nr_messages++;
 }
 

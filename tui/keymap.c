@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "format.h"
 #include "keymap.h"
@@ -148,22 +149,11 @@ static void complain(struct keymap *km, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 static void complain(struct keymap *km, const char *fmt, ...)
 {
-	size_t old = km->messages ? strlen(km->messages) : 0;
-	char line[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	str_vaddline(&km->messages, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	km->messages = xrealloc(km->messages, old + (size_t)n + 2);
-	memcpy(km->messages + old, line, (size_t)n);
-	km->messages[old + (size_t)n] = '\n';
-	km->messages[old + (size_t)n + 1] = '\0';
 	km->nr_messages++;
 }
 
