@@ -34,7 +34,7 @@ for size in $SIZES; do
 	json=$DIR/trace-$size.json
 	[ -f "$json" ] || python3 bench/gentrace.py --size "$size" -o "$json"
 	[ -f "$json.gz" ] || gzip -k -6 "$json"
-	json_bytes=$(stat -c %s "$json")
+	json_bytes=$(stat -L -c %s "$json")	# -L: a trace linked in from elsewhere
 	for f in "$json" "$json.gz"; do
 		cat "$f" >/dev/null	# warm the page cache
 		walls= rsss= cats=
