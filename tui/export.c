@@ -123,29 +123,53 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
 }
 
 /* S escaped for a reader (controls as \xNN): S itself when nothing needs
- * it, else ESC's buffer. */
-static const char *shown(const char *s, struct strbuf *esc)
+ * it, else ESC's buffer.  *WIDTH (unless NULL) gets its width in cells:
+ * text that needs no escape is printable ASCII, a cell a byte, so a
+ * tree of millions of names is not measured twice over. */
+static const char *shown_w(const char *s, struct strbuf *esc, size_t *width)
 {
-	if (!escape_needed(s, strlen(s)))
+	size_t len = strlen(s);
+
+	if (!escape_needed(s, len)) {
+		if (width)
+			*width = len;
 		return s;
+	}
 	strbuf_reset(esc);
-	escape_add(esc, s, strlen(s));
+	escape_add(esc, s, len);
+	if (width)
+		*width = u8_width(esc->s, esc->len);
 	return esc->s;
 }
 
-/* The cell's text, escaped for a reader (controls as \xNN). */
-static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
-			    struct strbuf *raw, struct strbuf *esc)
+static const char *shown(const char *s, struct strbuf *esc)
+{
+	return shown_w(s, esc, NULL);
+}
+
+/* The cell's text, escaped for a reader (controls as \xNN); *WIDTH
+ * (unless NULL) its width in cells. */
+static const char *cell_str_w(const struct pane *pane, const void *row, size_t col,
+			      enum fmt_style st, struct strbuf *raw, struct strbuf *esc,
+			      size_t *width)
 {
 	struct cell v = cell_of(pane, row, col);
 
 	/* Names can be megabytes long: the buffers grow to them. */
 	if (v.type == CELL_TEXT)
-		return shown(v.v.s, esc);
+		return shown_w(v.v.s, esc, width);
 	strbuf_reset(raw);
 	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
+	if (width)
+		*width = u8_width(raw->s, raw->len);
 	return raw->s;
+}
+
+static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
+			    struct strbuf *raw, struct strbuf *esc)
+{
+	return cell_str_w(pane, row, col, st, raw, esc, NULL);
 }
 
 static bool exported(const struct column *c)
@@ -197,11 +221,9 @@ static void add_blanks(struct strbuf *line, size_t n)
 	line->s[line->len] = '\0';
 }
 
-/* S in WIDTH cells, right- or left-aligned. */
-static void add_padded(struct strbuf *line, const char *s, size_t width, bool left)
+/* S, W cells wide, in WIDTH cells, right- or left-aligned. */
+static void add_padded(struct strbuf *line, const char *s, size_t w, size_t width, bool left)
 {
-	size_t w = u8_width(s, strlen(s));
-
 	if (!left && w < width)
 		add_blanks(line, width - w);
 	strbuf_addstr(line, s);
@@ -270,8 +292,9 @@ static size_t *txt_widths(const struct pane *pane, size_t nr, struct strbuf *raw
 
 			if (!exported(&pane->cols[c]))
 				continue;
-			s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
-			w = u8_width(s, strlen(s)) + (pane->cols[c].kind == COL_NAME ? pre : 0);
+			s = cell_str_w(pane, row, c, FMT_HUMAN, raw, esc, &w);
+			(void)s;
+			w += pane->cols[c].kind == COL_NAME ? pre : 0;
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -289,11 +312,11 @@ static void add_row(struct strbuf *line, const struct pane *pane, const void *ro
 	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
 		const char *s;
-		size_t start;
+		size_t w, pre;
 
 		if (!exported(col))
 			continue;
-		s = cell_str(pane, row, c, FMT_HUMAN, raw, esc);
+		s = cell_str_w(pane, row, c, FMT_HUMAN, raw, esc, &w);
 		if (!width) {
 			strbuf_addstr(line, "| ");
 			if (col->kind == COL_NAME)
@@ -306,14 +329,12 @@ static void add_row(struct strbuf *line, const struct pane *pane, const void *ro
 			strbuf_addstr(line, "  ");
 		first = false;
 		if (col->kind != COL_NAME || !*prefix) {
-			add_padded(line, s, width[c], left_aligned(col));
+			add_padded(line, s, w, width[c], left_aligned(col));
 			continue;
 		}
-		start = line->len;
-		strbuf_addstr(line, prefix);
-		strbuf_addstr(line, s);
-		if (u8_width(line->s + start, line->len - start) < width[c])
-			add_blanks(line, width[c] - u8_width(line->s + start, line->len - start));
+		pre = strlen(prefix);	/* blanks and a fold mark: ASCII */
+		strbuf_add(line, prefix, pre);
+		add_padded(line, s, w, width[c] > pre ? width[c] - pre : 0, true);
 	}
 	if (!width)
 		strbuf_addch(line, '|');
@@ -339,9 +360,12 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 			md_text(&line, shown(col->title, &esc));
 			strbuf_addch(&line, ' ');
 		} else {
+			size_t w;
+			const char *t = shown_w(col->title, &esc, &w);
+
 			if (!first)
 				strbuf_addstr(&line, "  ");
-			add_padded(&line, shown(col->title, &esc), width[c], left_aligned(col));
+			add_padded(&line, t, w, width[c], left_aligned(col));
 		}
 		first = false;
 	}
