@@ -7,13 +7,13 @@
  * plugin lists them.  The panes decide from the same model functions:
  * the Overview from the steps and device time, Operators from agg_ops(),
  * Kernels from agg_kernels(), Memory from the [memory] events' statistics,
- * Modules from module_view().  The plugin's Trace view is a timeline that
- * proftui does not draw; its Tree pane shows the same events as a call
- * tree, which stands in for it here.
+ * Modules from module_view(), the Trace view (a timeline) from the
+ * Timeline pane's index, timeline_build().
  */
 #include "model/aggregate.h"
 #include "model/memory.h"
 #include "model/modules.h"
+#include "model/timeline.h"
 #include "parsers/parser.h"
 #include "test.h"
 #include "jsonval.h"
@@ -44,8 +44,14 @@ static bool shown(const struct profile *p, int v)
 		yes = a.nr > 0;
 		agg_release(&a);
 		return yes;
-	case V_TRACE:
-		return p->nr_nodes > 0;
+	case V_TRACE: {
+		struct timeline tl;
+
+		timeline_build(p, &tl);
+		yes = tl.nr_blocks > 0;
+		timeline_release(&tl);
+		return yes;
+	}
 	case V_MEMORY:
 		mem_stats(p, NULL, &s);
 		yes = s.nr > 0;
