@@ -42,24 +42,6 @@ static void complain(struct config *c, const char *fmt, ...)
 	c->nr_messages++;
 }
 
-static int words(char *line, char **w, int max)
-{
-	int n = 0;
-
-	for (char *p = line; *p && n < max;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '#')
-			break;
-		w[n++] = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
 static int on_off(const char *s)
 {
 	if (!strcmp(s, "on") || !strcmp(s, "yes") || !strcmp(s, "true"))
@@ -154,7 +136,7 @@ int config_parse(struct config *c, const char *name, const char *text)
 		text += len + (text[len] == '\n');
 		if (len && line[len - 1] == '\r')
 			line[len - 1] = '\0';
-		n = words(line, w, MAX_WORDS);
+		n = keymap_words(line, w, MAX_WORDS);
 		if (n == MAX_WORDS) {
 			complain(c, "%s:%u: too many words", name, lineno);
 			bad++;

@@ -173,8 +173,7 @@ static void bind(struct keymap *km, enum keymap_section s, int key, enum action 
 	km->nr++;
 }
 
-/* Split LINE into blank-separated words (at most MAX). */
-static int words(char *line, char **w, int max)
+int keymap_words(char *line, char **w, int max)
 {
 	int n = 0;
 
@@ -214,7 +213,7 @@ int keymap_parse(struct keymap *km, const char *name, const char *text)
 		if (len && line[len - 1] == '\r')
 			line[len - 1] = '\0';
 		text += len + (text[len] == '\n');
-		n = words(line, w, 5);
+		n = keymap_words(line, w, 5);
 		if (n == 0)
 			continue;
 		if (strcmp(w[0], "bind")) {

@@ -82,6 +82,11 @@ enum action keymap_lookup(const struct keymap *km, enum keymap_section section, 
 size_t keymap_keys_of(const struct keymap *km, enum keymap_section section, enum action act,
 		      char *buf, size_t size);
 
+/* Split LINE in place into blank-separated words (at most MAX), up to a
+ * '#' comment: the key file's syntax, which the config file shares.
+ * Returns the words found. */
+int keymap_words(char *line, char **w, int max);
+
 /* Names. */
 const char *action_name(enum action act);
 const char *action_help(enum action act);
