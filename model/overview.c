@@ -14,6 +14,7 @@
 #include "aggregate.h"
 #include "memory.h"
 #include "overview.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* The plugin's tensor_core.py, after NVIDIA PyProf's tc.py: a kernel
@@ -385,13 +386,11 @@ static void recommend(struct overview *o, bool is_plugin, const char *fmt, ...) 
 static void recommend(struct overview *o, bool is_plugin, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[1024];
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	GROW(o->recs, o->alloc_recs, o->nr_recs + 1);
-	o->recs[o->nr_recs].text = xstrdup(buf);
+	va_start(ap, fmt);
+	o->recs[o->nr_recs].text = xstrvfmt(fmt, ap);
+	va_end(ap);
 	o->recs[o->nr_recs].is_plugin = is_plugin;
 	o->nr_recs++;
 }

@@ -91,19 +91,6 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-static char *fmt(const char *f, ...) PRINTF_LIKE(1, 2);
-
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char buf[1024];
-
-	va_start(ap, f);
-	vsnprintf(buf, sizeof(buf), f, ap);
-	va_end(ap);
-	return xstrdup(buf);
-}
-
 /* What the ranks decision needs of each member. */
 struct worker {
 	size_t member;		/* index into the set as loaded */
@@ -135,12 +122,12 @@ static char *not_ranks(const struct profset *s, const struct worker *w, size_t n
 		const struct profile *p = s->members[w[i].member].prof;
 
 		if (!p->dist.present || p->dist.rank < 0)
-			return fmt("'%s' has no distributedInfo rank",
+			return xstrfmt("'%s' has no distributedInfo rank",
 				   s->members[w[i].member].files);
 		if (world < 0)
 			world = p->dist.world_size;
 		else if (p->dist.world_size != world)
-			return fmt("world sizes %d and %d", (int)world, (int)p->dist.world_size);
+			return xstrfmt("world sizes %d and %d", (int)world, (int)p->dist.world_size);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		for (size_t j = i + 1; j < nr; j++) {
@@ -149,7 +136,7 @@ static char *not_ranks(const struct profset *s, const struct worker *w, size_t n
 					 s->members[w[j].member].prof->dist.rank;
 
 			if (same_worker != same_rank)
-				return fmt("'%s' and '%s' are both rank %d",
+				return xstrfmt("'%s' and '%s' are both rank %d",
 					   s->members[w[i].member].files,
 					   s->members[w[j].member].files,
 					   (int)s->members[w[i].member].prof->dist.rank);
@@ -194,7 +181,7 @@ static void make_ranks(struct profset *s, struct worker *w, size_t nr)
 
 		if (n && !strcmp(out[n - 1].label, w[i].name)) {
 			struct profset_member *into = &out[n - 1];
-			char *files = fmt("%s + %s", into->files, m->files);
+			char *files = xstrfmt("%s + %s", into->files, m->files);
 
 			add_span(into->prof, m->prof);
 			free(into->files);
@@ -291,7 +278,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 			rc = -1;
 		} else {
 			s->kind = PROFSET_DIFF;
-			s->why = fmt("diff (--diff): base '%s', new '%s'", s->members[0].files,
+			s->why = xstrfmt("diff (--diff): base '%s', new '%s'", s->members[0].files,
 				     s->members[1].files);
 		}
 	} else if (h->want_ranks || (h->from_dir && nr_workers > 1) || (!why_not && s->nr > 1)) {
@@ -304,7 +291,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 		/* One worker in a directory: its spans are its runs. */
 		s->kind = PROFSET_ONE;
 		make_ranks(s, w, s->nr);
-		s->why = fmt("one worker of a directory%s", s->members[0].nr_spans > 1
+		s->why = xstrfmt("one worker of a directory%s", s->members[0].nr_spans > 1
 								 ? ", its spans shown as runs"
 								 : "");
 	} else if (s->nr == 1) {
@@ -314,7 +301,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 					 : "one profile");
 	} else if (s->nr == 2) {
 		s->kind = PROFSET_DIFF;
-		s->why = fmt("diff: base '%s', new '%s' -- two whole profiles, not ranks of one job "
+		s->why = xstrfmt("diff: base '%s', new '%s' -- two whole profiles, not ranks of one job "
 			     "(%s); --merge sums them, --ranks reads them as ranks",
 			     s->members[0].files, s->members[1].files, why_not);
 	} else {

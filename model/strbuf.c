@@ -48,19 +48,65 @@ void strbuf_release(struct strbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void strbuf_vaddf(struct strbuf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	size_t room;
+	int n;
+
+	strbuf_grow(b, 64);
+	room = b->cap - b->len;
+	va_copy(again, ap);
+	n = vsnprintf(b->s + b->len, room, fmt, again);
+	va_end(again);
+	if (n < 0) {
+		b->s[b->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		strbuf_grow(b, (size_t)n);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *xstrvfmt(const char *fmt, va_list ap)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	strbuf_vaddf(&b, fmt, ap);
+	return b.s;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xstrvfmt(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 void str_vaddline(char **s, const char *fmt, va_list ap)
 {
 	size_t old = *s ? strlen(*s) : 0;
-	va_list again;
-	int n;
+	char *line = xstrvfmt(fmt, ap);
+	size_t n = strlen(line);
 
-	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, again);
-	va_end(again);
-	if (n < 0)
-		return;
-	*s = xrealloc(*s, old + (size_t)n + 2);
-	vsnprintf(*s + old, (size_t)n + 1, fmt, ap);
-	(*s)[old + (size_t)n] = '\n';
-	(*s)[old + (size_t)n + 1] = '\0';
+	*s = xrealloc(*s, old + n + 2);
+	memcpy(*s + old, line, n);
+	(*s)[old + n] = '\n';
+	(*s)[old + n + 1] = '\0';
+	free(line);
 }

@@ -31,6 +31,12 @@ void strbuf_addch(struct strbuf *b, char c);
 void strbuf_reset(struct strbuf *b);
 void strbuf_release(struct strbuf *b);
 
+/* Append printf-style text. */
+void strbuf_vaddf(struct strbuf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+void strbuf_addf(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* printf-style text in a new heap string, however long. */
+char *xstrvfmt(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
+char *xstrfmt(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Append FMT's text and a newline to the heap string *S (NULL: empty),
  * as a list of messages grows (the key file's and the config's
  * complaints). */

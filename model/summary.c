@@ -92,31 +92,6 @@ long summary_unescape(char *s, size_t n)
  * Writing
  */
 
-static void fmt(struct strbuf *b, const char *f, ...) PRINTF_LIKE(2, 3);
-
-static void fmt(struct strbuf *b, const char *f, ...)
-{
-	va_list ap;
-	char buf[512];
-	int n;
-
-	va_start(ap, f);
-	n = vsnprintf(buf, sizeof(buf), f, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(buf)) {
-		char *big = xmalloc((size_t)n + 1);
-
-		va_start(ap, f);
-		vsnprintf(big, (size_t)n + 1, f, ap);
-		va_end(ap);
-		strbuf_add(b, big, (size_t)n);
-		free(big);
-		return;
-	}
-	if (n > 0)
-		strbuf_add(b, buf, (size_t)n);
-}
-
 /* A last text field and the end of the line. */
 static void name_eol(struct strbuf *b, const char *name)
 {
@@ -130,17 +105,17 @@ static void write_attr(struct strbuf *b, const char *record, const struct attr *
 	switch (a->type) {
 	case ATTR_INT:
 	case ATTR_NS:
-		fmt(b, "%s\t", record);
+		strbuf_addf(b, "%s\t", record);
 		summary_escape(b, a->key);
-		fmt(b, "\t%c\t%" PRId64 "\n", a->type == ATTR_INT ? 'i' : 'n', a->v.i);
+		strbuf_addf(b, "\t%c\t%" PRId64 "\n", a->type == ATTR_INT ? 'i' : 'n', a->v.i);
 		break;
 	case ATTR_DOUBLE:
-		fmt(b, "%s\t", record);
+		strbuf_addf(b, "%s\t", record);
 		summary_escape(b, a->key);
-		fmt(b, "\td\t%.17g\n", a->v.d);
+		strbuf_addf(b, "\td\t%.17g\n", a->v.d);
 		break;
 	case ATTR_STRING:
-		fmt(b, "%s\t", record);
+		strbuf_addf(b, "%s\t", record);
 		summary_escape(b, a->key);
 		strbuf_add(b, "\ts", 2);
 		name_eol(b, a->v.s);
@@ -327,9 +302,9 @@ static bool steps_partition(const struct profile *p)
 static void write_at(struct strbuf *b, const struct group *r, bool by_node)
 {
 	if (by_node)
-		fmt(b, "\t%" PRId64, r->first->start_ns);
+		strbuf_addf(b, "\t%" PRId64, r->first->start_ns);
 	else if (r->bucket >= 0)
-		fmt(b, "\ts%ld", r->bucket);
+		strbuf_addf(b, "\ts%ld", r->bucket);
 	else
 		strbuf_add(b, "\t-", 2);
 }
@@ -341,7 +316,7 @@ static void write_mean(struct strbuf *b, double wsum, bool has, int64_t dur)
 	if (!has)
 		strbuf_add(b, "\t-", 2);
 	else
-		fmt(b, "\t%.17g", dur > 0 ? wsum / (double)dur : 0.0);
+		strbuf_addf(b, "\t%.17g", dur > 0 ? wsum / (double)dur : 0.0);
 }
 
 static void write_group(struct strbuf *b, const struct group *r, bool kernel, bool by_node)
@@ -349,17 +324,17 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 	strbuf_addstr(b, kernel ? "kernel" : "op");
 	write_at(b, r, by_node);
 	if (kernel) {
-		fmt(b, "\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, r->flags,
+		strbuf_addf(b, "\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, r->flags,
 		    r->calls, r->dev_self, r->dev_total, r->min, r->max);
 		write_mean(b, r->bpsm_wsum, r->has_bpsm, r->dev_total);
 		write_mean(b, r->occ_wsum, r->has_occ, r->dev_total);
 	} else {
-		fmt(b, "\t%s\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+		strbuf_addf(b, "\t%s\t%u\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
 		       "\t%" PRId64 "\t%" PRId64,
 		    node_kind_name(r->first->kind), r->flags, r->calls, r->host_self, r->host_total,
 		    r->dev_self, r->dev_total, r->min, r->max);
 	}
-	fmt(b, "\t%zu\n", r->name);
+	strbuf_addf(b, "\t%zu\n", r->name);
 	/* A kernel with a launch: its means go to one (type l). */
 	if (r->launched)
 		strbuf_addstr(b, "attr\tlaunch\tl\t-\n");
@@ -409,18 +384,18 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	struct names names = { 0 };
 	struct rank_local rl;
 
-	fmt(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
+	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
 	strbuf_addstr(b, "source");
 	name_eol(b, p->path);
 	strbuf_addstr(b, "format");
 	name_eol(b, p->format ? p->format : "");
-	fmt(b, "flags\t%d\t%d\n", p->has_device_time, p->has_timeline);
-	fmt(b, "dist\t%d\t%d\t%d", p->dist.present, (int)p->dist.rank, (int)p->dist.world_size);
+	strbuf_addf(b, "flags\t%d\t%d\n", p->has_device_time, p->has_timeline);
+	strbuf_addf(b, "dist\t%d\t%d\t%d", p->dist.present, (int)p->dist.rank, (int)p->dist.world_size);
 	name_eol(b, p->dist.backend);
 	for (size_t i = 0; i < p->nr_devices; i++) {
 		const struct device_info *d = &p->devices[i];
 
-		fmt(b, "device\t%d\t%" PRId64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%" PRId64, (int)d->id,
+		strbuf_addf(b, "device\t%d\t%" PRId64 "\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%" PRId64, (int)d->id,
 		    d->total_memory_bytes, (int)d->cc_major, (int)d->cc_minor, (int)d->num_sms,
 		    (int)d->max_threads_per_sm, (int)d->max_threads_per_block, (int)d->regs_per_sm,
 		    (int)d->warp_size, d->shared_mem_per_sm_bytes);
@@ -434,10 +409,10 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		name_eol(b, m->value);
 	}
 	for (const struct warning *x = p->warnings; x; x = x->next) {
-		fmt(b, "warning\t%" PRIu64, x->count);
+		strbuf_addf(b, "warning\t%" PRIu64, x->count);
 		name_eol(b, x->text);
 	}
-	fmt(b, "cats\t%zu", p->nr_step_cats);
+	strbuf_addf(b, "cats\t%zu", p->nr_step_cats);
 	for (size_t k = 0; k < p->nr_step_cats; k++) {
 		strbuf_addch(b, '\t');
 		summary_escape(b, p->step_cats[k]);
@@ -446,9 +421,9 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	for (size_t i = 0; i < p->nr_steps; i++) {
 		const struct step *s = &p->steps[i];
 
-		fmt(b, "step\t%" PRId64 "\t%" PRId64 "\t%" PRId64, s->start_ns, s->end_ns, s->total_ns);
+		strbuf_addf(b, "step\t%" PRId64 "\t%" PRId64 "\t%" PRId64, s->start_ns, s->end_ns, s->total_ns);
 		for (size_t k = 0; k < p->nr_step_cats; k++)
-			fmt(b, "\t%" PRId64, s->cat_ns[k]);
+			strbuf_addf(b, "\t%" PRId64, s->cat_ns[k]);
 		name_eol(b, s->name);
 		write_attrs(b, "stepattr", s->attrs);
 	}
@@ -480,18 +455,18 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	free(w.kernels.slots);
 
 	for (size_t i = 0; i < rl.nr_steps; i++)
-		fmt(b, "overlap\t%zu\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", i,
+		strbuf_addf(b, "overlap\t%zu\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", i,
 		    rl.steps[i].computation, rl.steps[i].overlap, rl.steps[i].communication,
 		    rl.steps[i].other);
-	fmt(b, "comm\t%d\n", rl.has_communication);
+	strbuf_addf(b, "comm\t%d\n", rl.has_communication);
 	for (size_t i = 0; i < rl.nr_calls; i++) {
 		const struct comm_call *c = &rl.calls[i];
 
-		fmt(b, "call\t%d\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%zu", (int)c->step,
+		strbuf_addf(b, "call\t%d\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%zu", (int)c->step,
 		    c->size_bytes, c->start_ns, c->end_ns, c->nr_ranges);
 		for (size_t j = 0; j < c->nr_ranges; j++)
-			fmt(b, "\t%" PRId64 "\t%" PRId64, c->ranges[j].start, c->ranges[j].end);
-		fmt(b, "\t%zu\n", name_id(&names, c->name));
+			strbuf_addf(b, "\t%" PRId64 "\t%" PRId64, c->ranges[j].start, c->ranges[j].end);
+		strbuf_addf(b, "\t%zu\n", name_id(&names, c->name));
 	}
 	rank_local_release(&rl);
 	free(names.v);

@@ -661,21 +661,32 @@ static bool lar_testcase(struct mge *m, const char *s, size_t len, const struct 
 	return true;
 }
 
-/* "=== total time: 2376.339ms" */
-static bool lar_total(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+/* A run's closing time after KIND's prefix, kept as load_and_run's KEY
+ * for the run (WHAT names it in a warning when it cannot be read).  A
+ * run already past its iterations -- or, with AFTER_DONE, already closed
+ * -- means this line starts the next one.  False when unreadable. */
+static bool lar_run_ms(struct mge *m, const char *s, size_t len, const struct lar_kind *kind,
+		       const char *what, const char *key, bool after_done)
 {
 	size_t skip = strlen(kind->prefix);
 	int64_t ns;
 	bool is_nan;
 
 	if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
-		unreadable_line(m, "total time", s, len);
-		return true;
+		unreadable_line(m, what, s, len);
+		return false;
 	}
-	if (m->phase == PH_ANALYZE)
+	if (m->phase == PH_ANALYZE || (after_done && m->phase == PH_DONE))
 		next_run(m);
 	use_run(m, false);
-	meta_ms(m, "load_and_run", "total time", ns);
+	meta_ms(m, "load_and_run", key, ns);
+	return true;
+}
+
+/* "=== total time: 2376.339ms" */
+static bool lar_total(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
+{
+	lar_run_ms(m, s, len, kind, "total time", "total time", false);
 	return true;
 }
 
@@ -683,19 +694,8 @@ static bool lar_total(struct mge *m, const char *s, size_t len, const struct lar
  * run's last line. */
 static bool lar_avg(struct mge *m, const char *s, size_t len, const struct lar_kind *kind)
 {
-	size_t skip = strlen(kind->prefix);
-	int64_t ns;
-	bool is_nan;
-
-	if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
-		unreadable_line(m, "average time", s, len);
-		return true;
-	}
-	if (m->phase == PH_ANALYZE || m->phase == PH_DONE)
-		next_run(m);
-	use_run(m, false);
-	meta_ms(m, "load_and_run", "avg", ns);
-	m->phase = PH_DONE;
+	if (lar_run_ms(m, s, len, kind, "average time", "avg", true))
+		m->phase = PH_DONE;
 	return true;
 }
 

@@ -733,25 +733,10 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	attroff(attr_title);
 }
 
-/* The key that shows tab T: the first global binding of its pane-NAME
- * action, so that the label says what to press even when tabs before it
- * are hidden (a profile without memory events has no Memory tab); ""
- * when the keymap binds none. */
-static const char *tab_key(const struct ui *ui, int t, char *buf, size_t size)
+/* The key that shows tab T (ui->pane_key: "" when none is bound). */
+static const char *tab_key(const struct ui *ui, int t)
 {
-	enum action a = ACT_NONE;
-
-	switch (ui->tab_ops[t]->id) {
-#define X(pid, name, title, tab) PANE_IF_TAB(tab, case PANE_##pid: a = ACT_PANE_##pid; break;)
-	PANES(X)
-#undef X
-	default:
-		break;
-	}
-	if (a == ACT_NONE || !keymap_keys_of(&ui->km, KS_GLOBAL, a, buf, size))
-		buf[0] = '\0';
-	buf[strcspn(buf, " ")] = '\0';
-	return buf;
+	return ui->pane_key[ui->tab_ops[t]->id];
 }
 
 /* Tab T's label in form FORM: 0 " 1 Title ", 1 " 1 Title", 2 " 1 Titl"
@@ -759,9 +744,8 @@ static const char *tab_key(const struct ui *ui, int t, char *buf, size_t size)
 static void tab_label(const struct ui *ui, int t, int form, char *buf, size_t size)
 {
 	const char *title = pane_title(ui->tab_ops[t]);
-	char key[32];
+	const char *key = tab_key(ui, t);
 
-	tab_key(ui, t, key, sizeof(key));
 	if (form == 2 && t != ui->tab)
 		snprintf(buf, size, " %s%s%.4s", key, *key ? " " : "", title);
 	else
@@ -1104,11 +1088,10 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		return;
 	where[0] = '\0';
 	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
-		char key[32];
+		const char *key = tab_key(ui, t);
 
 		if (ui->stack[t][0] == pane || !ui->stack[t][0]->nr_rows)
 			continue;
-		tab_key(ui, t, key, sizeof(key));
 		n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s%s%s%s", n ? ", " : "",
 				      pane_title(ui->tab_ops[t]), *key ? " (" : "", key,
 				      *key ? ")" : "");

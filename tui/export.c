@@ -287,13 +287,11 @@ static size_t *txt_widths(const struct pane *pane, size_t nr, struct strbuf *raw
 		size_t pre = i < nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
 		for (size_t c = 0; c < pane->nr_cols; c++) {
-			const char *s;
 			size_t w;
 
 			if (!exported(&pane->cols[c]))
 				continue;
-			s = cell_str_w(pane, row, c, FMT_HUMAN, raw, esc, &w);
-			(void)s;
+			cell_str_w(pane, row, c, FMT_HUMAN, raw, esc, &w);
 			w += pane->cols[c].kind == COL_NAME ? pre : 0;
 			if (w > width[c])
 				width[c] = w;

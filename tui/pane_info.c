@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../model/profset.h"
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "pane.h"
 
@@ -50,13 +51,11 @@ static const char *info_fmt(struct info_priv *ip, const char *fmt, ...) PRINTF_L
 static const char *info_fmt(struct info_priv *ip, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[512];
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	GROW(ip->owned, ip->alloc_owned, ip->nr_owned + 1);
-	ip->owned[ip->nr_owned] = xstrdup(buf);
+	va_start(ap, fmt);
+	ip->owned[ip->nr_owned] = xstrvfmt(fmt, ap);
+	va_end(ap);
 	return ip->owned[ip->nr_owned++];
 }
 

@@ -21,6 +21,7 @@
 
 #include "../model/aggregate.h"
 #include "../model/overview.h"
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "pane.h"
 
@@ -50,19 +51,6 @@ struct ov_priv {
 };
 
 #define ROW(r) ((const struct ov_row *)(r))
-
-static char *fmt(const char *f, ...) PRINTF_LIKE(1, 2);
-
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char buf[512];
-
-	va_start(ap, f);
-	vsnprintf(buf, sizeof(buf), f, ap);
-	va_end(ap);
-	return xstrdup(buf);
-}
 
 static struct ov_row *add(struct ov_priv *op, enum ov_kind kind, char *item, char *value)
 {
@@ -104,15 +92,15 @@ static void add_gpus(const struct profile *p, struct ov_priv *op)
 		const struct gpu_metrics *g = &o->gpus[i];
 		const struct device_info *d = profile_device(p, g->device);
 
-		add(op, OV_SECTION, fmt("GPU %d", (int)g->device), NULL);
+		add(op, OV_SECTION, xstrfmt("GPU %d", (int)g->device), NULL);
 		if (d && d->name)
 			add(op, OV_LINE, xstrdup("Name"), xstrdup(d->name));
 		if (d && d->total_memory_bytes >= 0)
 			add(op, OV_LINE, xstrdup("Memory"),
-			    fmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
+			    xstrfmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
 		if (d && d->cc_major >= 0 && d->cc_minor >= 0)
 			add(op, OV_LINE, xstrdup("Compute capability"),
-			    fmt("%d.%d", (int)d->cc_major, (int)d->cc_minor));
+			    xstrfmt("%d.%d", (int)d->cc_major, (int)d->cc_minor));
 		add_pct(op, "GPU utilization", g->utilization, 100);
 		add_pct(op, "Est. SM efficiency", g->sm_efficiency, 100);
 		add_pct(op, "Est. achieved occupancy", g->occupancy_pct, 1);
@@ -124,12 +112,12 @@ static void add_gpus(const struct profile *p, struct ov_priv *op)
 		for (size_t i = 0; i < p->nr_devices; i++) {
 			const struct device_info *d = &p->devices[i];
 
-			add(op, OV_SECTION, fmt("Device %d", (int)d->id), NULL);
+			add(op, OV_SECTION, xstrfmt("Device %d", (int)d->id), NULL);
 			if (d->name)
 				add(op, OV_LINE, xstrdup("Name"), xstrdup(d->name));
 			if (d->total_memory_bytes >= 0)
 				add(op, OV_LINE, xstrdup("Memory"),
-				    fmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
+				    xstrfmt("%.2f GB", (double)d->total_memory_bytes / 1024 / 1024 / 1024));
 		}
 		if (!p->nr_devices) {
 			bool any = false;
@@ -168,7 +156,7 @@ static void add_steps(const struct profile *p, struct ov_priv *op)
 
 	if (!p->nr_steps)
 		return;
-	add(op, OV_SECTION, fmt("Step time (%zu step%s)", p->nr_steps, p->nr_steps == 1 ? "" : "s"),
+	add(op, OV_SECTION, xstrfmt("Step time (%zu step%s)", p->nr_steps, p->nr_steps == 1 ? "" : "s"),
 	    NULL);
 	add(op, OV_STEP, xstrdup(p->nr_steps > 1 ? "Average step" : "Step"),
 	    time_text(o->avg_step_ns))->share_pct = o->avg_step_ns > 0 ? 100 : NAN;
@@ -198,7 +186,7 @@ static void add_steps(const struct profile *p, struct ov_priv *op)
 	add(op, OV_LINE, xstrdup("Maximum"), time_text((double)t[p->nr_steps - 1]));
 	if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns)
 		add(op, OV_LINE, xstrdup("Steps per second"),
-		    fmt("%.2f", (double)p->nr_steps * 1e9 /
+		    xstrfmt("%.2f", (double)p->nr_steps * 1e9 /
 				(double)(p->steps[p->nr_steps - 1].end_ns - p->steps[0].start_ns)));
 	free(t);
 }

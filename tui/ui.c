@@ -148,6 +148,30 @@ static void make_tabs(struct ui *ui)
 	}
 }
 
+/* Each tabbed pane's key, for its tab's label: the first global binding
+ * of its pane-NAME action, so that the label says what to press even when
+ * tabs before it are hidden (no Timeline on an untimed profile).  Found
+ * once, after the keymap is set: the keymap does not change after. */
+static void find_pane_keys(struct ui *ui)
+{
+	for (size_t i = 0; i < NR_PANES; i++) {
+		enum action a = ACT_NONE;
+		char *key = ui->pane_key[i];
+
+		switch (i) {
+#define X(pid, name, title, tab) PANE_IF_TAB(tab, case PANE_##pid: a = ACT_PANE_##pid; break;)
+		PANES(X)
+#undef X
+		default:
+			break;
+		}
+		if (a == ACT_NONE ||
+		    !keymap_keys_of(&ui->km, KS_GLOBAL, a, key, sizeof(ui->pane_key[i])))
+			key[0] = '\0';
+		key[strcspn(key, " ")] = '\0';
+	}
+}
+
 /* The sort the config file gives PANE's type, if it has that column. */
 static void config_sort(const struct ui *ui, struct pane *pane)
 {
@@ -812,8 +836,9 @@ static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
 	int from = ui->tab, t = tab_of_pane(ui, to->id);
 	struct pane *asker = ui_pane(ui);
 
-	if (t >= 0 && !row) {
-		switch_tab(ui, t);
+	if (!row) {
+		if (t >= 0)
+			switch_tab(ui, t);
 		return;
 	}
 	if (!show_row(ui, t, row))
@@ -1268,6 +1293,7 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	ui.mouse = !opt->no_mouse && ui.cfg.mouse != 0;
 	keymap_init(&ui.km);
 	keymap_setup(&ui.km, opt->keymap ? opt->keymap : ui.cfg.keymap, opt->keys);
+	find_pane_keys(&ui);
 
 	open_panes(&ui);
 	/* A pane with nothing to show gives way to the first that has

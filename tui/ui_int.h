@@ -41,6 +41,7 @@ struct ui {
 	/* The tabs: the pane types with one, in panes.h's order. */
 	const struct pane_ops *tab_ops[NR_PANES];
 	int nr_tabs;
+	char pane_key[NR_PANES][24];	/* find_pane_keys(): a tab's key */
 	struct pane *stack[NR_PANES][MAX_DRILL];	/* each tab: its pane, then drill-downs */
 	int depth[NR_PANES];
 	int tab;
