@@ -8,7 +8,9 @@
  * it: a frame paints only the rows on screen.  Figures, not a test: the
  * median of RUNS runs, in ms.
  *
- *   build/bench/keys FILE [RUNS]
+ *   build/bench/keys FILE [RUNS [PANE]]
+ *
+ * PANE (a pane's name, as in --print) times that pane alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,10 +223,11 @@ int main(int argc, char **argv)
 	struct profile p;
 	const char *path;
 	int runs = argc > 2 ? atoi(argv[2]) : 3;
+	const char *only = argc > 3 ? argv[3] : NULL;
 	double t0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s FILE [RUNS]\n", argv[0]);
+		fprintf(stderr, "usage: %s FILE [RUNS [PANE]]\n", argv[0]);
 		return 1;
 	}
 	if (runs < 1 || runs > MAX_RUNS)
@@ -238,7 +241,8 @@ int main(int argc, char **argv)
 	}
 	printf("%-10s %-28s %9.1f ms  (%u nodes)\n", "load", path, now_ms() - t0, p.nr_nodes);
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab) {
+		if (pane_types[i].has_tab &&
+		    (!only || !strcmp(only, pane_name(pane_types[i].ops)))) {
 			bench_pane(&p, pane_types[i].ops, runs);
 			if (pane_types[i].ops->canvas)
 				bench_picture(&p, pane_types[i].ops, runs);

@@ -167,7 +167,7 @@ void pane_rebuild(struct pane *pane)
 {
 	const void *sel = pane->nr_view && pane->cursor < pane->nr_view ? pane_row(pane, pane->cursor)
 									  : NULL;
-	size_t old_cursor = pane->cursor;
+	size_t old_cursor = pane->cursor, sel_idx = sel ? pane->view[pane->cursor] : 0;
 
 	if (pane->ops->rebuild)
 		pane->ops->rebuild(pane);
@@ -177,8 +177,16 @@ void pane_rebuild(struct pane *pane)
 	if (sel) {
 		size_t i;
 
-		for (i = 0; i < pane->nr_view && pane_row(pane, i) != sel; i++)
-			;
+		if (sel_idx < pane->nr_rows && pane->rows[sel_idx] == sel) {
+			/* The row kept its index (rows stay, the view changed):
+			 * look for the index, a sequential scan of the view
+			 * rather than a pointer load per view row. */
+			for (i = 0; i < pane->nr_view && pane->view[i] != sel_idx; i++)
+				;
+		} else {
+			for (i = 0; i < pane->nr_view && pane_row(pane, i) != sel; i++)
+				;
+		}
 		if (i < pane->nr_view)
 			pane->cursor = i;
 		else if (pane->nr_view)
@@ -520,16 +528,14 @@ void pane_add_attr_columns(struct pane *pane, const char *const *skip)
  * by a merge sort.  Rows without a value sort last either way.
  */
 
-struct keyed {
-	uint64_t key;
-	size_t idx;
-};
 
 /* Below this many rows a merge sort beats the radix sort's 64K-entry
  * counting table: the Tree sorts every child list on its own, and most
  * have a handful of children (a table per list made unfolding a 2.5 M
  * node tree take 17 s). */
 #define RADIX_MIN 2048
+/* Below this many rows, a text sort compares whole strings at once. */
+#define TEXT_FEW 64
 
 static void merge_sort_keyed(struct keyed *a, struct keyed *tmp, size_t n)
 {
@@ -611,10 +617,6 @@ static uint64_t real_key(double d)
 	return bits >> 63 ? ~bits : bits | (1ULL << 63);
 }
 
-struct text_key {
-	const char *s;
-	size_t idx;
-};
 
 static void merge_sort_text(struct text_key *a, struct text_key *tmp, size_t n, size_t from,
 			    bool desc)
@@ -626,7 +628,9 @@ static void merge_sort_text(struct text_key *a, struct text_key *tmp, size_t n, 
 	merge_sort_text(a, tmp, half, from, desc);
 	merge_sort_text(a + half, tmp, n - half, from, desc);
 	while (i < half && j < n) {
-		int c = desc ? strcmp(a[j].s + from, a[i].s + from) : strcmp(a[i].s + from, a[j].s + from);
+		/* Interned names: equal pointers, equal strings. */
+		int c = a[i].s == a[j].s ? 0
+			: desc ? strcmp(a[j].s + from, a[i].s + from) : strcmp(a[i].s + from, a[j].s + from);
 
 		tmp[k++] = c <= 0 ? a[i++] : a[j++];
 	}
@@ -836,10 +840,66 @@ static void sort_by_text(const struct pane *pane, const struct column *c, size_t
 	free(a);
 }
 
-void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
+/* A few rows by text: a stable merge sort by the whole string, equal
+ * pointers (interned names) equal without a strcmp(); missing last. */
+static void sort_few_by_text(const struct pane *pane, const struct column *c, size_t *idx,
+			     size_t n, bool desc, struct pane_sort_scratch *s)
+{
+	struct text_key *a, *tmp;
+	size_t nr = 0, k = 0;
+
+	GROW(s->text, s->text_cap, 2 * n);
+	a = s->text;
+	tmp = s->text + n;
+	for (size_t i = 0; i < n; i++) {
+		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+		if (v.type == CELL_TEXT)
+			a[nr++] = (struct text_key){ v.v.s, idx[i] };
+	}
+	merge_sort_text(a, tmp, nr, 0, desc);
+	/* The missing values, in their order, after. */
+	for (size_t i = 0; i < n; i++) {
+		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+
+		if (v.type != CELL_TEXT)
+			tmp[k++] = (struct text_key){ NULL, idx[i] };
+	}
+	for (size_t i = 0; i < nr; i++)
+		idx[i] = a[i].idx;
+	for (size_t i = 0; i < k; i++)
+		idx[nr + i] = tmp[i].idx;
+}
+
+/* The radix key of cell V: ascending keys give the wanted order, and
+ * rows without a value (UINT64_MAX) come last in either direction. */
+static uint64_t cell_sort_key(const struct column *c, struct cell v, bool any_real, bool desc)
+{
+	uint64_t k;
+
+	if (v.type == CELL_NONE)
+		return UINT64_MAX;
+	if (c->sort_by_magnitude && v.type == CELL_REAL)
+		v.v.d = v.v.d < 0 ? -v.v.d : v.v.d;
+	else if (c->sort_by_magnitude && v.v.i < 0)
+		v.v.i = v.v.i == INT64_MIN ? INT64_MAX : -v.v.i;
+	if (any_real)
+		k = real_key(v.type == CELL_REAL ? v.v.d : (double)v.v.i);
+	else
+		k = (uint64_t)v.v.i ^ (1ULL << 63);
+	/* Descending: the complement, kept below the missing values'
+	 * UINT64_MAX. */
+	if (desc)
+		return ~k == UINT64_MAX ? UINT64_MAX - 1 : ~k;
+	return k == UINT64_MAX ? UINT64_MAX - 1 : k;
+}
+
+void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int col, bool desc,
+			    struct pane_sort_scratch *s)
 {
 	const struct column *c;
 	bool any_real = false, any_text = false;
+	struct keyed *a;
 
 	if (n < 2 || col < 0 || col >= (int)pane->nr_cols)
 		return;
@@ -851,39 +911,39 @@ void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, 
 		any_text |= v.type == CELL_TEXT;
 	}
 	if (any_text) {
-		sort_by_text(pane, c, idx, n, desc);
+		if (n < TEXT_FEW)
+			sort_few_by_text(pane, c, idx, n, desc, s);
+		else
+			sort_by_text(pane, c, idx, n, desc);
 		return;
 	}
-	{
-		struct keyed *a = xmalloc(n * sizeof(*a));
-
-		for (size_t i = 0; i < n; i++) {
-			struct cell v = c->get(pane, pane->rows[idx[i]], c);
-			uint64_t k;
-
-			if (v.type == CELL_NONE) {
-				a[i].key = UINT64_MAX;
-			} else {
-				if (c->sort_by_magnitude && v.type == CELL_REAL)
-					v.v.d = v.v.d < 0 ? -v.v.d : v.v.d;
-				else if (c->sort_by_magnitude && v.v.i < 0)
-					v.v.i = v.v.i == INT64_MIN ? INT64_MAX : -v.v.i;
-				if (any_real)
-					k = real_key(v.type == CELL_REAL ? v.v.d : (double)v.v.i);
-				else
-					k = (uint64_t)v.v.i ^ (1ULL << 63);
-				/* Descending: the complement, kept below the
-				 * missing values' UINT64_MAX. */
-				a[i].key = desc ? (~k == UINT64_MAX ? UINT64_MAX - 1 : ~k)
-						: (k == UINT64_MAX ? UINT64_MAX - 1 : k);
-			}
-			a[i].idx = idx[i];
-		}
-		radix_sort(a, n);
-		for (size_t i = 0; i < n; i++)
-			idx[i] = a[i].idx;
-		free(a);
+	GROW(s->keyed, s->keyed_cap, 2 * n);
+	a = s->keyed;
+	for (size_t i = 0; i < n; i++) {
+		a[i].key = cell_sort_key(c, c->get(pane, pane->rows[idx[i]], c), any_real, desc);
+		a[i].idx = idx[i];
 	}
+	if (n < RADIX_MIN)
+		merge_sort_keyed(a, a + n, n);
+	else
+		radix_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+}
+
+void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
+{
+	struct pane_sort_scratch s = { 0 };
+
+	pane_sort_indices_with(pane, idx, n, col, desc, &s);
+	pane_sort_scratch_release(&s);
+}
+
+void pane_sort_scratch_release(struct pane_sort_scratch *s)
+{
+	free(s->keyed);
+	free(s->text);
+	memset(s, 0, sizeof(*s));
 }
 
 void pane_view_flat(struct pane *pane)

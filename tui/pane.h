@@ -359,4 +359,27 @@ void pane_view_flat(struct pane *pane);
 /* Sort IDX[0..N) (indices into pane->rows) stably by column COL. */
 void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc);
 
+/* Buffers a run of many small sorts reuses (the Tree's child lists):
+ * zero it, pass it to every pane_sort_indices_with(), release it once. */
+struct keyed {
+	uint64_t key;
+	size_t idx;
+};
+
+struct text_key {
+	const char *s;
+	size_t idx;
+};
+
+struct pane_sort_scratch {
+	struct keyed *keyed;
+	size_t keyed_cap;
+	struct text_key *text;
+	size_t text_cap;
+};
+
+void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int col, bool desc,
+			    struct pane_sort_scratch *s);
+void pane_sort_scratch_release(struct pane_sort_scratch *s);
+
 #endif

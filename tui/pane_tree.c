@@ -11,10 +11,15 @@
  * deeper than the C stack would like.
  *
  * A key must answer at once on a 2.5 M node tree, so each piece of work
- * is redone only when what it depends on changed: the children of every
- * node in the sort order (one sort of all nodes, then a counting pass)
- * when the sort changes; the filter and step marks when those change;
- * and the view, a walk of what is open, for a fold.
+ * is redone only when what it depends on changed, and no key walks the
+ * nodes themselves (120 bytes each, a cache miss apiece): the pane keeps
+ * the tree's shape in arrays of node ids, which profile_finish() numbers
+ * in pre-order -- a node's parent, its children (in the model's order and
+ * in the sort order) -- and one state byte per node.  A child list is
+ * sorted when the view first opens it after a sort change, so a sort
+ * costs what is on screen, not the whole tree; the filter and step marks
+ * are two sequential passes over the ids; the view is a walk of the open
+ * nodes' lists.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -29,19 +34,24 @@
 
 struct tree_priv {
 	uint8_t *state;		/* per node id: TREE_* bits */
+	uint32_t *parent;	/* per node id; NO_PARENT for the root */
 	uint32_t *depth;	/* per view row */
 	uint8_t *fold;		/* per view row: 0 leaf, 1 open, 2 folded */
 	size_t *parent_row;	/* per view row */
 	size_t view_cap;
 	int64_t t0;		/* earliest start, for the Start column */
 
-	/* The children of node N in the current sort order are
-	 * kids[first[N] .. first[N + 1]); made for (kids_col, kids_desc). */
-	uint32_t *first, *kids;
+	/* The children of node N are kids[first[N] .. first[N + 1]): in
+	 * the sort order (kids_col, kids_desc) once N is TREE_SORTED, and
+	 * in the model's order (ascending ids) in model_kids. */
+	uint32_t *first, *kids, *model_kids;
 	int kids_col;
-	bool kids_desc, has_kids;
+	bool kids_desc;
 	bool fold_only;		/* the next rebuild follows a fold: the marks
 				   and the order still hold */
+	struct pane_sort_scratch sort_scratch;
+	size_t *sort_buf;	/* one child list being sorted */
+	size_t sort_buf_cap;
 	const struct node *drilled[1];	/* what `o` opened the ops of */
 
 	/* A diff (issue 12): torch-tb-profiler's diff tree, made a profile
@@ -58,7 +68,10 @@ enum {
 	TREE_SEED = 1 << 1,	/* matches the filter and the step */
 	TREE_UNDER_SEED = 1 << 2,	/* a seed is an ancestor */
 	TREE_ABOVE_SEED = 1 << 3,	/* a seed is a descendant */
+	TREE_SORTED = 1 << 4,	/* its child list is in the sort order */
 };
+
+#define NO_PARENT UINT32_MAX
 
 #define NODE(r) ((const struct node *)(r))
 
@@ -130,11 +143,48 @@ static bool collect(struct node *n, void *ctx)
 	struct pane *pane = ctx;
 	struct tree_priv *tp = pane->priv;
 
-	if (n->id < pane->nr_rows)
-		pane->rows[n->id] = n;
+	pane->rows[n->id] = n;
 	if (n->start_ns && n->start_ns < tp->t0)
 		tp->t0 = n->start_ns;
 	return true;
+}
+
+/*
+ * Rows by node id, and the shape the keys work on: each node's parent and
+ * its children as one array of lists (a counting pass over the ids; the
+ * ids are pre-order, so each list comes out in the model's order).
+ */
+static void load_shape(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+	const struct profile *p = pane->prof;
+	size_t n = p->nr_nodes;
+
+	pane->nr_rows = n;
+	pane->rows = xcalloc(n ? n : 1, sizeof(*pane->rows));
+	tp->state = xcalloc(n ? n : 1, 1);
+	tp->parent = xmalloc((n ? n : 1) * sizeof(*tp->parent));
+	tp->first = xcalloc(n + 2, sizeof(*tp->first));
+	tp->model_kids = xmalloc((n ? n : 1) * sizeof(*tp->model_kids));
+	tp->kids = xmalloc((n ? n : 1) * sizeof(*tp->kids));
+	node_walk(p->root, collect, pane);
+	for (size_t i = 0; i < n; i++) {
+		const struct node *parent = NODE(pane->rows[i])->parent;
+
+		tp->parent[i] = parent ? parent->id : NO_PARENT;
+		if (parent)
+			tp->first[parent->id + 2]++;
+	}
+	/* first[P + 1] counts up from the start of P's list as its
+	 * children are placed, ending where P's list ends. */
+	for (size_t i = 2; i < n + 2; i++)
+		tp->first[i] += tp->first[i - 1];
+	for (size_t i = 0; i < n; i++)
+		if (tp->parent[i] != NO_PARENT)
+			tp->model_kids[tp->first[tp->parent[i] + 1]++] = (uint32_t)i;
+	memcpy(tp->kids, tp->model_kids, n * sizeof(*tp->kids));
+	tp->kids_col = pane->sort_col;
+	tp->kids_desc = pane->sort_desc;
 }
 
 static void diff_load(struct pane *pane);
@@ -159,15 +209,10 @@ static void tree_load(struct pane *pane)
 
 	pane->priv = tp;
 	tp->t0 = INT64_MAX;
-	pane->nr_rows = p->nr_nodes;
-	pane->rows = xcalloc(p->nr_nodes ? p->nr_nodes : 1, sizeof(*pane->rows));
-	tp->state = xcalloc(p->nr_nodes ? p->nr_nodes : 1, 1);
-	node_walk(p->root, collect, pane);
+	load_shape(pane);
 	for (size_t i = 0; i < pane->nr_rows; i++) {
 		const struct node *n = pane->rows[i];
 
-		if (!n)
-			continue;
 		host |= n->host_total_ns != 0;
 		/* Structure starts open, calls start folded (perf report);
 		 * --print shows everything. */
@@ -209,6 +254,10 @@ static void tree_release(struct pane *pane)
 		free(tp->diff_of);
 	}
 	free(tp->state);
+	free(tp->parent);
+	free(tp->model_kids);
+	free(tp->sort_buf);
+	pane_sort_scratch_release(&tp->sort_scratch);
 	free(tp->depth);
 	free(tp->fold);
 	free(tp->parent_row);
@@ -277,116 +326,103 @@ static bool verdict(struct verdicts *v, const struct filter *f, const char *name
 
 /*
  * Mark seeds (nodes that match the filter and the step), the nodes under a
- * seed and the nodes above one, in one iterative pre/post-order walk.
+ * seed and the nodes above one.  Ids are pre-order, so a parent comes
+ * before its children: one pass forward passes "under a seed" down, one
+ * pass backward passes "a seed below" up.
  */
 static void mark(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
-	const struct node *root = pane->prof->root;
-	const struct node *n = root;
+	size_t n = pane->nr_rows;
 	bool scoped = pane->filter || (pane->scope.step && pane->prof->has_timeline);
 	struct verdicts v = { 0 };
 
-	for (size_t i = 0; i < pane->nr_rows; i++)
+	for (size_t i = 0; i < n; i++)
 		tp->state[i] &= TREE_UNFOLDED;
 	if (!scoped)
 		return;
-	/* Pre-order: seeds and what lies under them. */
-	while (n) {
-		uint8_t *st = &tp->state[n->id];
+	for (size_t i = 0; i < n; i++) {
+		uint32_t up = tp->parent[i];
+		const struct node *node;
 
-		if (n != root) {
-			bool under = n->parent != root &&
-				     (tp->state[n->parent->id] & (TREE_SEED | TREE_UNDER_SEED));
-
-			if (under)
-				*st |= TREE_UNDER_SEED;
-			else if (in_step(pane, n) && verdict(&v, pane->filter, n->name))
-				*st |= TREE_SEED;
-		}
-		if (n->child) {
-			n = n->child;
+		if (up == NO_PARENT)
+			continue;	/* the root */
+		if (tp->parent[up] != NO_PARENT && (tp->state[up] & (TREE_SEED | TREE_UNDER_SEED))) {
+			tp->state[i] |= TREE_UNDER_SEED;
 			continue;
 		}
-		while (n != root && !n->next) {
-			/* Post-order, on the way up: pass "a seed below" to
-			 * the parent. */
-			const struct node *up = n->parent;
+		node = pane->rows[i];
+		if (in_step(pane, node) && verdict(&v, pane->filter, node->name))
+			tp->state[i] |= TREE_SEED;
+	}
+	for (size_t i = n; i-- > 0;) {
+		uint32_t up = tp->parent[i];
 
-			if (tp->state[n->id] & (TREE_SEED | TREE_ABOVE_SEED))
-				tp->state[up->id] |= TREE_ABOVE_SEED;
-			n = up;
-		}
-		if (n == root)
-			break;
-		if (tp->state[n->id] & (TREE_SEED | TREE_ABOVE_SEED))
-			tp->state[n->parent->id] |= TREE_ABOVE_SEED;
-		n = n->next;
+		if (up != NO_PARENT && (tp->state[i] & (TREE_SEED | TREE_ABOVE_SEED)))
+			tp->state[up] |= TREE_ABOVE_SEED;
 	}
 	free(v.keys);
 	free(v.match);
 }
 
-static bool shown(const struct pane *pane, const struct node *n)
+static bool is_scoped(const struct pane *pane)
 {
-	const struct tree_priv *tp = pane->priv;
-	bool scoped = pane->filter || (pane->scope.step && pane->prof->has_timeline);
-
-	return !scoped || (tp->state[n->id] & (TREE_SEED | TREE_UNDER_SEED | TREE_ABOVE_SEED));
+	return pane->filter || (pane->scope.step && pane->prof->has_timeline);
 }
 
-static bool is_open(const struct pane *pane, const struct node *n)
+static bool shown(const struct tree_priv *tp, bool scoped, uint32_t id)
 {
-	const struct tree_priv *tp = pane->priv;
+	return !scoped || (tp->state[id] & (TREE_SEED | TREE_UNDER_SEED | TREE_ABOVE_SEED));
+}
 
+static bool is_open(const struct tree_priv *tp, uint32_t id)
+{
 	/* The path down to a match is opened for the user. */
-	if ((tp->state[n->id] & TREE_ABOVE_SEED) && !(tp->state[n->id] & TREE_SEED))
+	if ((tp->state[id] & TREE_ABOVE_SEED) && !(tp->state[id] & TREE_SEED))
 		return true;
-	return tp->state[n->id] & TREE_UNFOLDED;
+	return tp->state[id] & TREE_UNFOLDED;
+}
+
+static bool has_kids(const struct tree_priv *tp, uint32_t id)
+{
+	return tp->first[id + 1] > tp->first[id];
 }
 
 /*
- * Every node's children in the order of the sort column: one stable sort
- * of all nodes (ties keep the model's order), then each node goes to its
- * parent's list in that order.
+ * Node ID's children in the order of the sort column: the model's order
+ * stably sorted, so ties keep the model's order whatever the sort before.
  */
-static void sort_kids(struct pane *pane)
+static void sort_kids(struct pane *pane, uint32_t id)
 {
 	struct tree_priv *tp = pane->priv;
-	size_t n = pane->nr_rows, *order = xmalloc((n ? n : 1) * sizeof(*order));
-	uint32_t *next;
+	uint32_t from = tp->first[id], n = tp->first[id + 1] - from;
 
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	pane_sort_indices(pane, order, n, pane->sort_col, pane->sort_desc);
-	free(tp->first);
-	free(tp->kids);
-	tp->first = xcalloc(n + 2, sizeof(*tp->first));
-	tp->kids = xmalloc((n ? n : 1) * sizeof(*tp->kids));
-	for (size_t i = 0; i < n; i++) {
-		const struct node *c = pane->rows[i];
-
-		if (c->parent)
-			tp->first[c->parent->id + 1]++;
-	}
-	for (size_t i = 1; i <= n; i++)
-		tp->first[i] += tp->first[i - 1];
-	next = xmalloc((n ? n : 1) * sizeof(*next));
-	memcpy(next, tp->first, n * sizeof(*next));
-	for (size_t k = 0; k < n; k++) {
-		const struct node *c = pane->rows[order[k]];
-
-		if (c->parent)
-			tp->kids[next[c->parent->id]++] = c->id;
-	}
-	free(next);
-	free(order);
-	tp->kids_col = pane->sort_col;
-	tp->kids_desc = pane->sort_desc;
-	tp->has_kids = true;
+	if (tp->state[id] & TREE_SORTED)
+		return;
+	tp->state[id] |= TREE_SORTED;
+	if (n < 2)
+		return;
+	GROW(tp->sort_buf, tp->sort_buf_cap, n);
+	for (uint32_t k = 0; k < n; k++)
+		tp->sort_buf[k] = tp->model_kids[from + k];
+	pane_sort_indices_with(pane, tp->sort_buf, n, pane->sort_col, pane->sort_desc,
+			       &tp->sort_scratch);
+	for (uint32_t k = 0; k < n; k++)
+		tp->kids[from + k] = (uint32_t)tp->sort_buf[k];
 }
 
-static void add_row(struct pane *pane, size_t *nr, const struct node *n, uint32_t depth,
+/* A new sort: every list is sorted again when the view next opens it. */
+static void resort(struct pane *pane)
+{
+	struct tree_priv *tp = pane->priv;
+
+	for (size_t i = 0; i < pane->nr_rows; i++)
+		tp->state[i] &= (uint8_t)~TREE_SORTED;
+	tp->kids_col = pane->sort_col;
+	tp->kids_desc = pane->sort_desc;
+}
+
+static void add_row(struct pane *pane, size_t *nr, uint32_t id, uint32_t depth,
 		    size_t parent_row, uint8_t fold)
 {
 	struct tree_priv *tp = pane->priv;
@@ -398,26 +434,26 @@ static void add_row(struct pane *pane, size_t *nr, const struct node *n, uint32_
 		tp->fold = xrealloc(tp->fold, tp->view_cap);
 		tp->parent_row = xrealloc(tp->parent_row, tp->view_cap * sizeof(*tp->parent_row));
 	}
-	pane->view[*nr] = n->id;
+	pane->view[*nr] = id;
 	tp->depth[*nr] = depth;
 	tp->parent_row[*nr] = parent_row;
 	tp->fold[*nr] = fold;
 	(*nr)++;
 }
 
-/* Whether N has a child the view shows. */
-static bool has_shown_kid(const struct pane *pane, const struct node *n)
+/* Whether node ID has a child the view shows. */
+static bool has_shown_kid(const struct tree_priv *tp, bool scoped, uint32_t id)
 {
-	const struct tree_priv *tp = pane->priv;
-
-	for (uint32_t k = tp->first[n->id]; k < tp->first[n->id + 1]; k++)
-		if (shown(pane, pane->rows[tp->kids[k]]))
+	if (!scoped)
+		return has_kids(tp, id);
+	for (uint32_t k = tp->first[id]; k < tp->first[id + 1]; k++)
+		if (shown(tp, scoped, tp->model_kids[k]))
 			return true;
 	return false;
 }
 
 struct frame {
-	const struct node *n;	/* the open node whose children come next */
+	uint32_t id;		/* the open node whose children come next */
 	uint32_t next;		/* index into kids */
 	size_t row;		/* its view row, SIZE_MAX for the root */
 	uint32_t depth;		/* its children's depth */
@@ -427,36 +463,39 @@ struct frame {
 static void build_view(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
-	const struct node *root = pane->prof->root;
+	uint32_t root = pane->prof->root->id;
+	bool scoped = is_scoped(pane);
 	struct frame *stack = NULL;
 	size_t depth = 1, alloc = 0, nr = 0;
 
 	GROW(stack, alloc, 1);
-	stack[0] = (struct frame){ root, tp->first[root->id], SIZE_MAX, 0 };
+	sort_kids(pane, root);
+	stack[0] = (struct frame){ root, tp->first[root], SIZE_MAX, 0 };
 	while (depth) {
 		struct frame *f = &stack[depth - 1];
-		const struct node *n;
+		uint32_t id;
 		uint8_t fold;
 
-		if (f->next == tp->first[f->n->id + 1]) {
+		if (f->next == tp->first[f->id + 1]) {
 			depth--;
 			continue;
 		}
-		n = pane->rows[tp->kids[f->next++]];
-		if (!shown(pane, n))
+		id = tp->kids[f->next++];
+		if (!shown(tp, scoped, id))
 			continue;
-		if (!n->child)
+		if (!has_kids(tp, id))
 			fold = 0;
-		else if (!is_open(pane, n))
+		else if (!is_open(tp, id))
 			fold = 2;
 		else
-			fold = has_shown_kid(pane, n) ? 1 : 0;
-		add_row(pane, &nr, n, f->depth, f->row, fold);
+			fold = has_shown_kid(tp, scoped, id) ? 1 : 0;
+		add_row(pane, &nr, id, f->depth, f->row, fold);
 		if (fold != 1)
 			continue;
+		sort_kids(pane, id);
 		GROW(stack, alloc, depth + 1);
 		f = &stack[depth - 1];
-		stack[depth++] = (struct frame){ n, tp->first[n->id], nr - 1, f->depth + 1 };
+		stack[depth++] = (struct frame){ id, tp->first[id], nr - 1, f->depth + 1 };
 	}
 	free(stack);
 	pane->nr_view = nr;
@@ -475,8 +514,8 @@ static void tree_rebuild(struct pane *pane)
 	if (!tp->fold_only)
 		mark(pane);
 	tp->fold_only = false;
-	if (!tp->has_kids || tp->kids_col != pane->sort_col || tp->kids_desc != pane->sort_desc)
-		sort_kids(pane);
+	if (tp->kids_col != pane->sort_col || tp->kids_desc != pane->sort_desc)
+		resort(pane);
 	build_view(pane);
 }
 
@@ -517,24 +556,22 @@ static void tree_fold(struct pane *pane, size_t i, int unfold)
 	pane_rebuild(pane);
 }
 
-static bool unfold_one(struct node *n, void *ctx)
-{
-	struct tree_priv *tp = ctx;
-
-	tp->state[n->id] |= TREE_UNFOLDED;
-	return true;
-}
-
-/* Unfold everything under view row I. */
+/* Unfold everything under view row I: its subtree is the run of ids from
+ * its own to the first id after it that is not a descendant. */
 static void tree_unfold_all(struct pane *pane, size_t i)
 {
 	struct tree_priv *tp = pane->priv;
+	const struct node *n;
+	size_t end;
 
 	if (i >= pane->nr_view)
 		return;
-	/* The walk only sets bits in the pane's own state: the profile is
-	 * not changed, whatever node_walk's signature says. */
-	node_walk((struct node *)pane->rows[pane->view[i]], unfold_one, tp);
+	n = pane->rows[pane->view[i]];
+	while (n && !n->next)
+		n = n->parent;
+	end = n ? n->next->id : pane->nr_rows;
+	for (size_t id = pane->view[i]; id < end; id++)
+		tp->state[id] |= TREE_UNFOLDED;
 	tp->fold_only = true;
 	pane_rebuild(pane);
 }
@@ -751,10 +788,7 @@ static void diff_load(struct pane *pane)
 	free(stack);
 
 	pane->prof = dp;
-	pane->nr_rows = dp->nr_nodes;
-	pane->rows = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, sizeof(*pane->rows));
-	tp->state = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, 1);
-	node_walk(dp->root, collect, pane);
+	load_shape(pane);
 	for (size_t i = 0; i < pane->nr_rows; i++) {
 		const struct node *n = pane->rows[i];
 
