@@ -470,55 +470,57 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 	pane_add_column(pane, &c);
 }
 
+void attr_scan_row(struct attr_scan *scan, const struct attr *list)
+{
+	size_t n = 0;
+
+	/* Keys are interned, so a key met before is known by its pointer:
+	 * a tree of millions of nodes is one cheap pass. */
+	for (const struct attr *a = list; a; a = a->next) {
+		size_t k = 0;
+
+		n++;
+		while (k < scan->nr && scan->first[k]->key != a->key)
+			k++;
+		if (k == scan->nr && scan->nr < ARRAY_SIZE(scan->first))
+			scan->first[scan->nr++] = a;
+		else if (k == scan->nr)
+			scan->overflow = true;
+	}
+	if (n > scan->most) {
+		scan->most = n;
+		scan->richest = list;
+	}
+}
+
+void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *scan,
+				   const char *const *skip)
+{
+	/* The order of the row with the most attributes first (the format's
+	 * own order, when one row lacks a value), then any key only other
+	 * rows have, in the order they come (add_attr_column() skips a key
+	 * it has). */
+	for (const struct attr *a = scan->richest; a; a = a->next)
+		add_attr_column(pane, a, skip);
+	for (size_t k = 0; k < scan->nr; k++)
+		add_attr_column(pane, scan->first[k], skip);
+	if (!scan->overflow || !pane->ops->row_attrs)
+		return;
+	/* More keys than the scan keeps: a second pass finds the rest. */
+	for (size_t r = 0; r < pane->nr_rows; r++)
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next)
+			add_attr_column(pane, a, skip);
+}
+
 void pane_add_attr_columns(struct pane *pane, const char *const *skip)
 {
-	const struct attr *richest = NULL;
-	const char *seen[64];
-	size_t most = 0, nr_seen = 0;
-	bool overflow = false;		/* more keys than seen[] holds */
+	struct attr_scan scan = { 0 };
 
 	if (!pane->ops->row_attrs)
 		return;
-	/* The order of the row with the most attributes first (the format's
-	 * own order, when one row lacks a value), then any key only other
-	 * rows have, in the order they come.  Keys are interned, so a key
-	 * met before is known by its pointer: a tree of millions of nodes is
-	 * one cheap pass. */
-	for (size_t r = 0; r < pane->nr_rows; r++) {
-		const struct attr *list = pane->ops->row_attrs(pane, pane->rows[r]);
-		size_t n = 0;
-
-		for (const struct attr *a = list; a; a = a->next) {
-			size_t k = 0;
-
-			n++;
-			while (k < nr_seen && seen[k] != a->key)
-				k++;
-			if (k == nr_seen && nr_seen < ARRAY_SIZE(seen))
-				seen[nr_seen++] = a->key;
-			else if (k == nr_seen)
-				overflow = true;
-		}
-		if (n > most) {
-			most = n;
-			richest = list;
-		}
-	}
-	for (const struct attr *a = richest; a; a = a->next)
-		add_attr_column(pane, a, skip);
-	for (size_t r = 0; r < pane->nr_rows && (nr_seen || overflow); r++) {
-		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next) {
-			size_t k = 0;
-
-			while (k < nr_seen && seen[k] != a->key)
-				k++;
-			if (k < nr_seen)
-				seen[k] = seen[--nr_seen];
-			else if (!overflow)
-				continue;	/* added already */
-			add_attr_column(pane, a, skip);	/* which skips a key it has */
-		}
-	}
+	for (size_t r = 0; r < pane->nr_rows; r++)
+		attr_scan_row(&scan, pane->ops->row_attrs(pane, pane->rows[r]));
+	pane_add_scanned_attr_columns(pane, &scan, skip);
 }
 
 /* ---------------------------------------------------------------------

@@ -354,6 +354,20 @@ size_t pane_add_column(struct pane *pane, const struct column *c);
  * in first-seen order, skipping the keys in SKIP (NULL-terminated) and
  * the file-stated values (ATTR_FILE_*, which feed standard columns). */
 void pane_add_attr_columns(struct pane *pane, const char *const *skip);
+/* The same in two steps, for a pane that walks its rows anyway: scan
+ * each row's attributes (zero the scan first), then add the columns. */
+struct attr_scan {
+	const struct attr *richest;	/* the row with the most attributes */
+	size_t most;
+	const struct attr *first[64];	/* each key's first attribute, in
+					   the order first seen */
+	size_t nr;
+	bool overflow;			/* more keys than first[] holds */
+};
+
+void attr_scan_row(struct attr_scan *scan, const struct attr *list);
+void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *scan,
+				   const char *const *skip);
 /* The generic view: rows the filter keeps, stably sorted. */
 void pane_view_flat(struct pane *pane);
 /* Sort IDX[0..N) (indices into pane->rows) stably by column COL. */

@@ -69,6 +69,9 @@ enum {
 	TREE_UNDER_SEED = 1 << 2,	/* a seed is an ancestor */
 	TREE_ABOVE_SEED = 1 << 3,	/* a seed is a descendant */
 	TREE_SORTED = 1 << 4,	/* its child list is in the sort order */
+	TREE_HAS_KIDS = 1 << 5,	/* a node with children (no look at its list) */
+	/* What stays when the marks are made again. */
+	TREE_KEPT = TREE_UNFOLDED | TREE_SORTED | TREE_HAS_KIDS,
 };
 
 #define NO_PARENT UINT32_MAX
@@ -138,27 +141,46 @@ static const struct column tree_cols[] = {
 	  .help = "when it started, after the profile's first event" },
 };
 
+/* The one walk over the nodes a load makes. */
+struct load_walk {
+	struct pane *pane;
+	bool (*starts_open)(const struct pane *pane, const struct node *n);
+	struct attr_scan *scan;		/* NULL: no attribute columns */
+	bool has_host;			/* some node has host time */
+};
+
 static bool collect(struct node *n, void *ctx)
 {
-	struct pane *pane = ctx;
-	struct tree_priv *tp = pane->priv;
+	struct load_walk *w = ctx;
+	struct tree_priv *tp = w->pane->priv;
 
-	pane->rows[n->id] = n;
+	w->pane->rows[n->id] = n;
 	if (n->start_ns && n->start_ns < tp->t0)
 		tp->t0 = n->start_ns;
+	tp->parent[n->id] = n->parent ? n->parent->id : NO_PARENT;
+	if (n->parent)
+		tp->first[n->parent->id + 2]++;
+	if (n->child)
+		tp->state[n->id] |= TREE_HAS_KIDS;
+	if (w->starts_open(w->pane, n))
+		tp->state[n->id] |= TREE_UNFOLDED;
+	w->has_host |= n->host_total_ns != 0;
+	if (w->scan)
+		attr_scan_row(w->scan, n->attrs);
 	return true;
 }
 
 /*
- * Rows by node id, and the shape the keys work on: each node's parent and
- * its children as one array of lists (a counting pass over the ids; the
- * ids are pre-order, so each list comes out in the model's order).
+ * Rows by node id and the shape the keys work on -- each node's parent
+ * and its children as one array of lists (ids are pre-order, so each list
+ * comes out in the model's order) -- in one walk: touching 2.5 M nodes is
+ * most of what opening the pane costs.
  */
-static void load_shape(struct pane *pane)
+static void load_shape(struct load_walk *w)
 {
+	struct pane *pane = w->pane;
 	struct tree_priv *tp = pane->priv;
-	const struct profile *p = pane->prof;
-	size_t n = p->nr_nodes;
+	size_t n = pane->prof->nr_nodes;
 
 	pane->nr_rows = n;
 	pane->rows = xcalloc(n ? n : 1, sizeof(*pane->rows));
@@ -167,14 +189,7 @@ static void load_shape(struct pane *pane)
 	tp->first = xcalloc(n + 2, sizeof(*tp->first));
 	tp->model_kids = xmalloc((n ? n : 1) * sizeof(*tp->model_kids));
 	tp->kids = xmalloc((n ? n : 1) * sizeof(*tp->kids));
-	node_walk(p->root, collect, pane);
-	for (size_t i = 0; i < n; i++) {
-		const struct node *parent = NODE(pane->rows[i])->parent;
-
-		tp->parent[i] = parent ? parent->id : NO_PARENT;
-		if (parent)
-			tp->first[parent->id + 2]++;
-	}
+	node_walk(pane->prof->root, collect, w);
 	/* first[P + 1] counts up from the start of P's list as its
 	 * children are placed, ending where P's list ends. */
 	for (size_t i = 2; i < n + 2; i++)
@@ -187,13 +202,23 @@ static void load_shape(struct pane *pane)
 	tp->kids_desc = pane->sort_desc;
 }
 
+/* Structure starts open, calls start folded (perf report); --print shows
+ * everything. */
+static bool tree_starts_open(const struct pane *pane, const struct node *n)
+{
+	return pane->scope.expand_all || n->kind == NODE_ROOT || n->kind == NODE_THREAD ||
+	       n->kind == NODE_GROUP;
+}
+
 static void diff_load(struct pane *pane);
 
 static void tree_load(struct pane *pane)
 {
 	const struct profile *p = pane->prof;
 	struct tree_priv *tp;
-	bool dev = p->has_device_time, host = false;
+	struct attr_scan scan = { 0 };
+	struct load_walk w = { .pane = pane, .starts_open = tree_starts_open, .scan = &scan };
+	bool dev = p->has_device_time, host;
 
 	if (p->is_summary || (pane_diff_base(&pane->scope) && pane_diff_base(&pane->scope)->is_summary)) {
 		/* A summary has no tree: the pane says so (tree_empty_text). */
@@ -209,17 +234,8 @@ static void tree_load(struct pane *pane)
 
 	pane->priv = tp;
 	tp->t0 = INT64_MAX;
-	load_shape(pane);
-	for (size_t i = 0; i < pane->nr_rows; i++) {
-		const struct node *n = pane->rows[i];
-
-		host |= n->host_total_ns != 0;
-		/* Structure starts open, calls start folded (perf report);
-		 * --print shows everything. */
-		if (pane->scope.expand_all || n->kind == NODE_ROOT || n->kind == NODE_THREAD ||
-		    n->kind == NODE_GROUP)
-			tp->state[i] |= TREE_UNFOLDED;
-	}
+	load_shape(&w);
+	host = w.has_host;
 	pane_add_column(pane, &tree_cols[0]);
 	pane_add_column(pane, &tree_cols[1]);
 	pane_add_column(pane, &tree_cols[2]);
@@ -235,7 +251,7 @@ static void tree_load(struct pane *pane)
 		pane_add_column(pane, &tree_cols[7]);
 	/* The nodes' own values (shapes, FLOPs, a kernel's occupancy, a
 	 * layer's tactic): wherever a node has them. */
-	pane_add_attr_columns(pane, NULL);
+	pane_add_scanned_attr_columns(pane, &scan, NULL);
 	pane->sort_col = pane_column(pane, dev ? "device_total" : host ? "host_total" : "calls");
 	pane->sort_desc = true;
 }
@@ -338,7 +354,7 @@ static void mark(struct pane *pane)
 	struct verdicts v = { 0 };
 
 	for (size_t i = 0; i < n; i++)
-		tp->state[i] &= TREE_UNFOLDED;
+		tp->state[i] &= TREE_KEPT;
 	if (!scoped)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -385,7 +401,7 @@ static bool is_open(const struct tree_priv *tp, uint32_t id)
 
 static bool has_kids(const struct tree_priv *tp, uint32_t id)
 {
-	return tp->first[id + 1] > tp->first[id];
+	return tp->state[id] & TREE_HAS_KIDS;
 }
 
 /*
@@ -728,6 +744,13 @@ static void add_diff_group(struct pane *pane, int which, const char *key, const 
 	}
 }
 
+/* The root and its children open; expanded whole for --print. */
+static bool diff_starts_open(const struct pane *pane, const struct node *n)
+{
+	return pane->scope.expand_all || n->kind == NODE_ROOT ||
+	       (n->parent && n->parent->kind == NODE_ROOT);
+}
+
 static void diff_load(struct pane *pane)
 {
 	const struct profile *base = pane_diff_base(&pane->scope);
@@ -739,6 +762,7 @@ static void diff_load(struct pane *pane)
 		struct node *parent;
 	} *stack;
 	size_t depth = 0, k = 0;
+	struct load_walk walk = { .pane = pane, .starts_open = diff_starts_open };
 
 	pane->priv = tp;
 	tp->t0 = INT64_MAX;
@@ -788,14 +812,7 @@ static void diff_load(struct pane *pane)
 	free(stack);
 
 	pane->prof = dp;
-	load_shape(pane);
-	for (size_t i = 0; i < pane->nr_rows; i++) {
-		const struct node *n = pane->rows[i];
-
-		/* The root and its children open; expanded whole for --print. */
-		if (pane->scope.expand_all || n->kind == NODE_ROOT || (n->parent && n->parent->kind == NODE_ROOT))
-			tp->state[i] |= TREE_UNFOLDED;
-	}
+	load_shape(&walk);
 	pane_add_column(pane, &tree_cols[0]);
 	pane_add_column(pane, &diff_status_col);
 	add_diff_group(pane, DT_TOTAL, "total", "total_us", "Total",

@@ -142,6 +142,58 @@ static void test_tree_filter_and_fold(void)
 	profile_release(&p);
 }
 
+/*
+ * The Tree sorts a child list when it first shows it after a sort change:
+ * a list shown before the change and one first opened after it both
+ * follow the new sort, ties keep the model's order whatever the sort
+ * before, and a text column missing on some rows puts those last.
+ */
+static void test_tree_sorts_each_list(void)
+{
+	struct profile p;
+	struct pane *pane;
+	struct node *t, *a, *b;
+	char got[256];
+	struct pane_request req;
+	static const struct {
+		const char *name;
+		uint64_t calls;
+	} kids[] = { { "x", 3 }, { "w", 1 }, { "z", 3 }, { "y", 2 } };
+
+	profile_init(&p, "t");
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	a = node_new(&p, t, NODE_OP, "a", 1);
+	b = node_new(&p, t, NODE_OP, "b", 1);
+	a->calls = b->calls = 1;
+	for (size_t i = 0; i < 4; i++) {
+		node_new(&p, a, NODE_OP, kids[i].name, 1)->calls = kids[i].calls;
+		node_new(&p, b, NODE_OP, kids[i].name, 1)->calls = kids[i].calls;
+	}
+	attr_set_str(&p, &a->child->next->attrs, "input_shapes", "[[2]]", 5);
+	attr_set_str(&p, &a->child->attrs, "input_shapes", "[[1]]", 5);
+	profile_finish(&p);
+	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane_sort(pane, pane_column(pane, "calls"), true);
+	pane->cursor = 1;	/* a, shown before the sort changes */
+	CHECK(pane_handle(pane, ACT_UNFOLD, &req));
+	names(pane, got, sizeof(got));
+	CHECK_STR(got, "thread 1 a x z y w b");
+	pane_sort(pane, pane_column(pane, "name"), false);
+	names(pane, got, sizeof(got));
+	CHECK_STR(got, "thread 1 a w x y z b");
+	pane_sort(pane, pane_column(pane, "calls"), false);
+	CHECK_EQ(pane->cursor, 1);
+	pane->cursor = 6;	/* b, first opened under this sort */
+	CHECK(pane_handle(pane, ACT_UNFOLD, &req));
+	names(pane, got, sizeof(got));
+	CHECK_STR(got, "thread 1 a w y x z b w y x z");
+	pane_sort(pane, pane_column(pane, "input_shapes"), false);
+	names(pane, got, sizeof(got));
+	CHECK_STR(got, "thread 1 a x w z y b x w z y");
+	pane_free(pane);
+	profile_release(&p);
+}
+
 /* Names sharing long prefixes, empty, short: the radix-and-merge text
  * sort must agree with strcmp() both ways. */
 static void text_sort_matches_strcmp(int nr_names)
@@ -210,6 +262,7 @@ static void test_text_sort_matches_strcmp(void)
 {
 	text_sort_matches_strcmp(3000);
 	text_sort_matches_strcmp(300);
+	text_sort_matches_strcmp(40);
 	text_sort_matches_strcmp(5);
 }
 
@@ -218,5 +271,7 @@ const struct test tests[] = {
 	{ "sorts are stable, text sorts by name, missing values go last", test_stable_sort },
 	{ "the filter: smart case, inversion, errors; the cursor stays", test_filter_keeps_cursor },
 	{ "the tree folds, and a filter shows a match in its context", test_tree_filter_and_fold },
+	{ "the tree sorts each list when shown, ties in the model's order",
+	  test_tree_sorts_each_list },
 	{ 0 },
 };
