@@ -126,20 +126,29 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
  * it, else ESC's buffer.  *WIDTH (unless NULL) gets its width in cells:
  * text that needs no escape is printable ASCII, a cell a byte, so a
  * tree of millions of names is not measured twice over. */
-static const char *shown_w(const char *s, struct strbuf *esc, size_t *width)
+static const char *shown_wl(const char *s, struct strbuf *esc, size_t *width, size_t *len_out)
 {
 	size_t len = strlen(s);
 
 	if (!escape_needed(s, len)) {
 		if (width)
 			*width = len;
+		*len_out = len;
 		return s;
 	}
 	strbuf_reset(esc);
 	escape_add(esc, s, len);
 	if (width)
 		*width = u8_width(esc->s, esc->len);
+	*len_out = esc->len;
 	return esc->s;
+}
+
+static const char *shown_w(const char *s, struct strbuf *esc, size_t *width)
+{
+	size_t len;
+
+	return shown_wl(s, esc, width, &len);
 }
 
 static const char *shown(const char *s, struct strbuf *esc)
@@ -148,22 +157,32 @@ static const char *shown(const char *s, struct strbuf *esc)
 }
 
 /* The cell's text, escaped for a reader (controls as \xNN); *WIDTH
- * (unless NULL) its width in cells. */
-static const char *cell_str_w(const struct pane *pane, const void *row, size_t col,
-			      enum fmt_style st, struct strbuf *raw, struct strbuf *esc,
-			      size_t *width)
+ * (unless NULL) its width in cells, *LEN its length in bytes. */
+static const char *cell_str_wl(const struct pane *pane, const void *row, size_t col,
+			       enum fmt_style st, struct strbuf *raw, struct strbuf *esc,
+			       size_t *width, size_t *len)
 {
 	struct cell v = cell_of(pane, row, col);
 
 	/* Names can be megabytes long: the buffers grow to them. */
 	if (v.type == CELL_TEXT)
-		return shown_w(v.v.s, esc, width);
+		return shown_wl(v.v.s, esc, width, len);
 	strbuf_reset(raw);
 	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
 	if (width)
 		*width = u8_width(raw->s, raw->len);
+	*len = raw->len;
 	return raw->s;
+}
+
+static const char *cell_str_w(const struct pane *pane, const void *row, size_t col,
+			      enum fmt_style st, struct strbuf *raw, struct strbuf *esc,
+			      size_t *width)
+{
+	size_t len;
+
+	return cell_str_wl(pane, row, col, st, raw, esc, width, &len);
 }
 
 static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
@@ -221,26 +240,48 @@ static void add_blanks(struct strbuf *line, size_t n)
 	line->s[line->len] = '\0';
 }
 
-/* S, W cells wide, in WIDTH cells, right- or left-aligned. */
-static void add_padded(struct strbuf *line, const char *s, size_t w, size_t width, bool left)
+/* S (LEN bytes, W cells wide) in WIDTH cells, right- or left-aligned. */
+static void add_padded(struct strbuf *line, const char *s, size_t len, size_t w, size_t width,
+		       bool left)
 {
 	if (!left && w < width)
 		add_blanks(line, width - w);
-	strbuf_addstr(line, s);
+	strbuf_add(line, s, len);
 	if (left && w < width)
 		add_blanks(line, width - w);
 }
 
-/* End LINE: no blanks at its end (an empty last cell leaves none), one
- * write for the whole line -- a tree of millions of rows is written at
- * the speed of the disk, not of putc(). */
-static void end_line(struct strbuf *line, FILE *out)
+/*
+ * Lines gather in one buffer, written when it holds OUT_CHUNK bytes: a
+ * tree of millions of rows goes out in large writes that stdio passes
+ * straight to the file, not copied through its buffer a line at a time.
+ */
+#define OUT_CHUNK (256 * 1024)
+
+struct txt_out {
+	struct strbuf buf;
+	size_t line_start;	/* where the line being made starts in buf */
+	FILE *out;
+};
+
+static void flush_out(struct txt_out *o)
 {
-	while (line->len && line->s[line->len - 1] == ' ')
+	fwrite(o->buf.s, 1, o->buf.len, o->out);
+	strbuf_reset(&o->buf);
+	o->line_start = 0;
+}
+
+/* End the line: no blanks at its end (an empty last cell leaves none). */
+static void end_line(struct txt_out *o)
+{
+	struct strbuf *line = &o->buf;
+
+	while (line->len > o->line_start && line->s[line->len - 1] == ' ')
 		line->len--;
 	strbuf_addch(line, '\n');
-	fwrite(line->s, 1, line->len, out);
-	strbuf_reset(line);
+	o->line_start = line->len;
+	if (line->len >= OUT_CHUNK)
+		flush_out(o);
 }
 
 /* Rows to write: view rows 0..nr-1, then (FOOT) the summary rows. */
@@ -252,6 +293,8 @@ static const void *nth_row(const struct pane *pane, size_t i, size_t nr)
 /* A rule of dashes under the header (and above the summary rows). */
 static void add_rule(struct strbuf *line, const struct pane *pane, const size_t *width, bool md)
 {
+	bool first = true;
+
 	for (size_t c = 0; c < pane->nr_cols; c++) {
 		if (!exported(&pane->cols[c]))
 			continue;
@@ -259,8 +302,9 @@ static void add_rule(struct strbuf *line, const struct pane *pane, const size_t 
 			strbuf_addstr(line, left_aligned(&pane->cols[c]) ? "|---" : "|--:");
 			continue;
 		}
-		if (line->len)
+		if (!first)
 			strbuf_addstr(line, "  ");
+		first = false;
 		strbuf_grow(line, width[c]);
 		memset(line->s + line->len, '-', width[c]);
 		line->len += width[c];
@@ -310,11 +354,11 @@ static void add_row(struct strbuf *line, const struct pane *pane, const void *ro
 	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
 		const char *s;
-		size_t w, pre;
+		size_t w, len, pre;
 
 		if (!exported(col))
 			continue;
-		s = cell_str_w(pane, row, c, FMT_HUMAN, raw, esc, &w);
+		s = cell_str_wl(pane, row, c, FMT_HUMAN, raw, esc, &w, &len);
 		if (!width) {
 			strbuf_addstr(line, "| ");
 			if (col->kind == COL_NAME)
@@ -327,12 +371,12 @@ static void add_row(struct strbuf *line, const struct pane *pane, const void *ro
 			strbuf_addstr(line, "  ");
 		first = false;
 		if (col->kind != COL_NAME || !*prefix) {
-			add_padded(line, s, w, width[c], left_aligned(col));
+			add_padded(line, s, len, w, width[c], left_aligned(col));
 			continue;
 		}
 		pre = strlen(prefix);	/* blanks and a fold mark: ASCII */
 		strbuf_add(line, prefix, pre);
-		add_padded(line, s, w, width[c] > pre ? width[c] - pre : 0, true);
+		add_padded(line, s, len, w, width[c] > pre ? width[c] - pre : 0, true);
 	}
 	if (!width)
 		strbuf_addch(line, '|');
@@ -340,7 +384,9 @@ static void add_row(struct strbuf *line, const struct pane *pane, const void *ro
 
 static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
 {
-	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
+	struct txt_out o = { .buf = STRBUF_INIT, .out = out };
+	struct strbuf *line = &o.buf;
 	size_t *width = md ? NULL : txt_widths(pane, nr, &raw, &esc);
 	char prefix[512];
 	bool first = true;
@@ -354,39 +400,40 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 		if (!exported(col))
 			continue;
 		if (md) {
-			strbuf_addstr(&line, "| ");
-			md_text(&line, shown(col->title, &esc));
-			strbuf_addch(&line, ' ');
+			strbuf_addstr(line, "| ");
+			md_text(line, shown(col->title, &esc));
+			strbuf_addch(line, ' ');
 		} else {
-			size_t w;
-			const char *t = shown_w(col->title, &esc, &w);
+			size_t w, len;
+			const char *t = shown_wl(col->title, &esc, &w, &len);
 
 			if (!first)
-				strbuf_addstr(&line, "  ");
-			add_padded(&line, t, w, width[c], left_aligned(col));
+				strbuf_addstr(line, "  ");
+			add_padded(line, t, len, w, width[c], left_aligned(col));
 		}
 		first = false;
 	}
 	if (md)
-		strbuf_addch(&line, '|');
-	end_line(&line, out);
-	add_rule(&line, pane, width, md);
-	end_line(&line, out);
+		strbuf_addch(line, '|');
+	end_line(&o);
+	add_rule(line, pane, width, md);
+	end_line(&o);
 	for (size_t i = 0; i < nr + pane->nr_foot; i++) {
 		if (i == nr && !md) {
 			/* The summary rows under a rule of their own. */
-			add_rule(&line, pane, width, false);
-			end_line(&line, out);
+			add_rule(line, pane, width, false);
+			end_line(&o);
 		}
 		if (i >= nr || !tree_prefix(pane, i, prefix, sizeof(prefix)))
 			prefix[0] = '\0';
-		add_row(&line, pane, nth_row(pane, i, nr), prefix, width, &raw, &esc);
-		end_line(&line, out);
+		add_row(line, pane, nth_row(pane, i, nr), prefix, width, &raw, &esc);
+		end_line(&o);
 	}
+	flush_out(&o);
 	free(width);
 	strbuf_release(&raw);
 	strbuf_release(&esc);
-	strbuf_release(&line);
+	strbuf_release(line);
 	return (long)nr;
 }
 
