@@ -842,10 +842,11 @@ static void sort_by_text(const struct pane *pane, const struct column *c, size_t
 	free(a);
 }
 
-/* A few rows by text: a stable merge sort by the whole string, equal
- * pointers (interned names) equal without a strcmp(); missing last. */
-static void sort_few_by_text(const struct pane *pane, const struct column *c, size_t *idx,
-			     size_t n, bool desc, struct pane_sort_scratch *s)
+/* A few rows by text (their cells in CELLS): a stable merge sort by the
+ * whole string, equal pointers (interned names) equal without a
+ * strcmp(); missing values last, in their order. */
+static void sort_few_by_text(const struct cell *cells, size_t *idx, size_t n, bool desc,
+			     struct pane_sort_scratch *s)
 {
 	struct text_key *a, *tmp;
 	size_t nr = 0, k = 0;
@@ -854,23 +855,16 @@ static void sort_few_by_text(const struct pane *pane, const struct column *c, si
 	a = s->text;
 	tmp = s->text + n;
 	for (size_t i = 0; i < n; i++) {
-		struct cell v = c->get(pane, pane->rows[idx[i]], c);
-
-		if (v.type == CELL_TEXT)
-			a[nr++] = (struct text_key){ v.v.s, idx[i] };
-	}
-	merge_sort_text(a, tmp, nr, 0, desc);
-	/* The missing values, in their order, after. */
-	for (size_t i = 0; i < n; i++) {
-		struct cell v = c->get(pane, pane->rows[idx[i]], c);
-
-		if (v.type != CELL_TEXT)
+		if (cells[i].type == CELL_TEXT)
+			a[nr++] = (struct text_key){ cells[i].v.s, idx[i] };
+		else
 			tmp[k++] = (struct text_key){ NULL, idx[i] };
 	}
-	for (size_t i = 0; i < nr; i++)
-		idx[i] = a[i].idx;
 	for (size_t i = 0; i < k; i++)
 		idx[nr + i] = tmp[i].idx;
+	merge_sort_text(a, tmp, nr, 0, desc);
+	for (size_t i = 0; i < nr; i++)
+		idx[i] = a[i].idx;
 }
 
 /* The radix key of cell V: ascending keys give the wanted order, and
@@ -906,23 +900,36 @@ void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int 
 	if (n < 2 || col < 0 || col >= (int)pane->nr_cols)
 		return;
 	c = &pane->cols[col];
-	for (size_t i = 0; i < n && !any_text; i++) {
-		struct cell v = c->get(pane, pane->rows[idx[i]], c);
+	if (n >= TEXT_FEW) {
+		for (size_t i = 0; i < n && !any_text; i++) {
+			struct cell v = c->get(pane, pane->rows[idx[i]], c);
 
-		any_real |= v.type == CELL_REAL;
-		any_text |= v.type == CELL_TEXT;
-	}
-	if (any_text) {
-		if (n < TEXT_FEW)
-			sort_few_by_text(pane, c, idx, n, desc, s);
-		else
+			any_real |= v.type == CELL_REAL;
+			any_text |= v.type == CELL_TEXT;
+		}
+		if (any_text) {
 			sort_by_text(pane, c, idx, n, desc);
-		return;
+			return;
+		}
+	} else {
+		/* A short list (the Tree's): each cell fetched once. */
+		GROW(s->cells, s->cells_cap, n);
+		for (size_t i = 0; i < n; i++) {
+			s->cells[i] = c->get(pane, pane->rows[idx[i]], c);
+			any_real |= s->cells[i].type == CELL_REAL;
+			any_text |= s->cells[i].type == CELL_TEXT;
+		}
+		if (any_text) {
+			sort_few_by_text(s->cells, idx, n, desc, s);
+			return;
+		}
 	}
 	GROW(s->keyed, s->keyed_cap, 2 * n);
 	a = s->keyed;
 	for (size_t i = 0; i < n; i++) {
-		a[i].key = cell_sort_key(c, c->get(pane, pane->rows[idx[i]], c), any_real, desc);
+		struct cell v = n < TEXT_FEW ? s->cells[i] : c->get(pane, pane->rows[idx[i]], c);
+
+		a[i].key = cell_sort_key(c, v, any_real, desc);
 		a[i].idx = idx[i];
 	}
 	if (n < RADIX_MIN)
@@ -945,6 +952,7 @@ void pane_sort_scratch_release(struct pane_sort_scratch *s)
 {
 	free(s->keyed);
 	free(s->text);
+	free(s->cells);
 	memset(s, 0, sizeof(*s));
 }
 

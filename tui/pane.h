@@ -390,6 +390,8 @@ struct pane_sort_scratch {
 	size_t keyed_cap;
 	struct text_key *text;
 	size_t text_cap;
+	struct cell *cells;
+	size_t cells_cap;
 };
 
 void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int col, bool desc,
