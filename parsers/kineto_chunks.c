@@ -459,8 +459,14 @@ static void give_back(struct chunks *cs, const char *head, size_t head_len, size
 static bool feed(void *ctx, struct input *in, const char **seg, size_t *len)
 {
 	struct chunks *cs = ctx;
+	uint64_t here = in->buf_offset + (uint64_t)(in->cur - in->buf);
 	struct chunk *c;
 
+	/* A chunk that starts before the token being read is no element's
+	 * start: free it now, or an element of many chunks would hold them
+	 * all. */
+	while (cs->check + 1 < cs->feed_next && cs->v[cs->check]->offset < here)
+		pass_chunk(cs, cs->check++);
 	if (cs->feed_start) {
 		*seg = cs->feed_start;
 		*len = cs->feed_len;
