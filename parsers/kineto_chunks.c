@@ -351,11 +351,11 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&cs->lock);
 	for (;;) {
-		struct chunk *c;
+		struct chunk *c = NULL;
 
 		while (!cs->stop && !(c = next_job(cs)))
 			pthread_cond_wait(&cs->work, &cs->lock);
-		if (cs->stop)
+		if (!c)
 			break;
 		c->state = CH_RUNNING;
 		pthread_mutex_unlock(&cs->lock);
