@@ -131,20 +131,33 @@ size_t kineto_chunk_bytes(const struct kineto *k)
 	return plain >= MIN_PARALLEL_BYTES ? CHUNK_BYTES : 0;
 }
 
-/* Where reading N bytes of S from AT gets to (as input.c counts). */
+/* Where reading N bytes of S from AT gets to (as input.c counts).  Eight
+ * bytes at a time: it runs over every byte of a large trace. */
 static struct pos advance(struct pos at, const char *s, size_t n)
 {
-	const char *last_nl = NULL;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
 	uint64_t lines = 0;
+	size_t i = 0, last;
 
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n') {
-			lines++;
-			last_nl = s + i;
-		}
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, x;
+
+		memcpy(&w, s + i, 8);
+		x = w ^ 0x0a0a0a0a0a0a0a0aULL;
+		/* 0x80 in each byte that was '\n', and nowhere else. */
+		x = ~(((x & low7) + low7) | x | low7);
+		lines += ((x >> 7) * 0x0101010101010101ULL) >> 56;
 	}
+	for (; i < n; i++)
+		lines += s[i] == '\n';
+	if (!lines) {
+		at.col += n;
+		return at;
+	}
+	for (last = n; s[last - 1] != '\n'; last--)
+		;
 	at.line += lines;
-	at.col = last_nl ? (uint64_t)(s + n - last_nl) : at.col + n;
+	at.col = n - last + 1;
 	return at;
 }
 
