@@ -19,9 +19,14 @@
  * A worker's error or warning counts only once its chunk is taken; its
  * place is worked out then, from the chunk's bytes.
  *
- * Memory: the chunks cut and not yet handed over (MAX_AHEAD of them, or
- * the ones an element longer than that spans) and their blocks; the file
- * itself is never held.
+ * Memory: the chunks cut and not yet handed over (MAX_AHEAD of them; an
+ * element longer than that frees the ones it spans as it is read) and
+ * their blocks; the file itself is never held.
+ *
+ * Not the same as one reader in one case: a warning's place.  One reader
+ * gives the place of the current token instead of the event's start when
+ * the event began before its 256 KB buffer was last refilled; a chunk
+ * keeps its bytes, so its warnings always give the event's start.
  */
 #include <math.h>
 #include <pthread.h>
