@@ -222,27 +222,38 @@ static void reader_stop(struct input *in)
 	in->reader = NULL;
 }
 
-/* Append plain bytes at in->end; sets at_eof at the end. */
-static void fill(struct input *in)
+/* Move up to SPACE plain bytes to DST, from wherever this input gets
+ * them; sets at_eof (and the fault) at the end. */
+static size_t pull(struct input *in, char *dst, size_t space)
 {
-	size_t space = in->cap - (size_t)(in->end - in->buf);
 	struct reader *r = in->reader;
 	struct chunk *c;
 	size_t n;
 
-	if (in->at_eof || !space)
-		return;
+	if (in->feed) {
+		while (!in->seg_len) {
+			if (!in->feed(in->feed_ctx, in, &in->seg, &in->seg_len)) {
+				in->at_eof = true;
+				return 0;
+			}
+		}
+		n = in->seg_len < space ? in->seg_len : space;
+		memcpy(dst, in->seg, n);
+		in->seg += n;
+		in->seg_len -= n;
+		return n;
+	}
 	if (!r) {
 		struct fault f = { 0, NULL };
 		bool eof = false;
 		uint64_t raw = 0;
 
-		in->end += produce(in, in->end, space, &raw, &eof, &f);
+		n = produce(in, dst, space, &raw, &eof, &f);
 		note_read(in, raw);
 		in->at_eof = eof;
 		in->error = f.error;
 		in->error_msg = f.msg;
-		return;
+		return n;
 	}
 	pthread_mutex_lock(&r->lock);
 	while (!r->nr_full && !r->done)
@@ -253,14 +264,13 @@ static void fill(struct input *in)
 		in->error_msg = r->fault.msg;
 		pthread_mutex_unlock(&r->lock);
 		in->at_eof = true;
-		return;
+		return 0;
 	}
 	c = &r->ring[r->tail];
 	pthread_mutex_unlock(&r->lock);
 
 	n = c->len - r->off < space ? c->len - r->off : space;
-	memcpy(in->end, c->data + r->off, n);
-	in->end += n;
+	memcpy(dst, c->data + r->off, n);
 	r->off += n;
 	if (r->off == c->len) {
 		note_read(in, c->raw);
@@ -271,6 +281,140 @@ static void fill(struct input *in)
 		pthread_cond_signal(&r->room);
 		pthread_mutex_unlock(&r->lock);
 	}
+	return n;
+}
+
+/* Append plain bytes at in->end; sets at_eof at the end. */
+static void fill(struct input *in)
+{
+	size_t space = in->cap - (size_t)(in->end - in->buf);
+
+	if (in->at_eof || !space)
+		return;
+	in->end += pull(in, in->end, space);
+}
+
+static void account(struct input *in, const char *upto);
+
+/*
+ * A plain file's reading thread only copies: input_take() reads straight
+ * into the caller's memory instead, on its own thread, which has the time.
+ * Stop the reading thread, keeping what it read in the buffer.
+ */
+static void reader_retire(struct input *in)
+{
+	struct reader *r = in->reader;
+	size_t extra = 0, avail = (size_t)(in->end - in->cur);
+
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_cond_signal(&r->room);
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->thread, NULL);
+	for (size_t i = 0, k = r->tail; i < r->nr_full; i++, k = (k + 1) % NR_CHUNKS)
+		extra += r->ring[k].len - (i ? 0 : r->off);
+	if (in->cur != in->buf) {
+		account(in, in->cur);
+		memmove(in->buf, in->cur, avail);
+		in->cur = in->buf;
+		in->end = in->buf + avail;
+	}
+	if (avail + extra > in->cap) {
+		in->cap = avail + extra;
+		in->buf = in->cur = xrealloc(in->buf, in->cap + 1);
+		in->end = in->buf + avail;
+	}
+	for (size_t i = 0, k = r->tail; i < r->nr_full; i++, k = (k + 1) % NR_CHUNKS) {
+		size_t from = i ? 0 : r->off;
+
+		memcpy(in->end, r->ring[k].data + from, r->ring[k].len - from);
+		in->end += r->ring[k].len - from;
+		note_read(in, r->ring[k].raw);
+	}
+	if (r->done) {
+		in->at_eof = true;
+		in->error = r->fault.error;
+		in->error_msg = r->fault.msg;
+	}
+	reader_free(r);
+	in->reader = NULL;
+}
+
+size_t input_take(struct input *in, char *dst, size_t n)
+{
+	size_t got;
+
+	if (in->reader && !in->is_gzip)
+		reader_retire(in);
+	got = (size_t)(in->end - in->cur) < n ? (size_t)(in->end - in->cur) : n;
+	memcpy(dst, in->cur, got);
+	in->cur += got;
+	if (got == n)
+		return got;
+	/* The buffer is empty: the rest goes straight to DST, and the empty
+	 * buffer stands at the next unread byte. */
+	in->buf_offset += (uint64_t)(in->end - in->buf);
+	in->cur = in->end = in->buf;
+	while (got < n && !in->at_eof) {
+		size_t k = pull(in, dst + got, n - got);
+
+		got += k;
+		in->buf_offset += k;
+	}
+	return got;
+}
+
+void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, struct pos at)
+{
+	size_t rest = (size_t)(in->end - in->cur);
+	size_t cap = len + rest > INPUT_BUF_BYTES ? len + rest : INPUT_BUF_BYTES;
+	char *buf = xmalloc(cap + 1);
+
+	if (len)
+		memcpy(buf, bytes, len);
+	memcpy(buf + len, in->cur, rest);
+	free(bytes);
+	if (!in->borrowed)
+		free(in->buf);
+	in->borrowed = false;
+	in->buf = in->cur = buf;
+	in->end = buf + len + rest;
+	in->cap = cap;
+	in->buf_offset = offset;
+	in->buf_line = at.line;
+	in->buf_col = at.col;
+}
+
+void input_open_view(struct input *in, const char *path, const char *data, size_t len,
+		     uint64_t offset, struct pos at)
+{
+	memset(in, 0, offsetof(struct input, zin));
+	in->path = path;
+	in->fd = -1;
+	in->borrowed = true;
+	in->buf = in->cur = (char *)data;
+	in->end = in->buf + len;
+	in->cap = len;
+	in->at_eof = true;
+	in->buf_offset = offset;
+	in->buf_line = at.line;
+	in->buf_col = at.col;
+}
+
+void input_open_feed(struct input *in, const char *path,
+		     bool (*feed)(void *ctx, struct input *in, const char **seg, size_t *len),
+		     void *ctx, uint64_t offset, struct pos at)
+{
+	memset(in, 0, offsetof(struct input, zin));
+	in->path = path;
+	in->fd = -1;
+	in->feed = feed;
+	in->feed_ctx = ctx;
+	in->cap = INPUT_BUF_BYTES;
+	in->buf = in->cur = in->end = xmalloc(in->cap + 1);
+	in->buf_offset = offset;
+	in->buf_line = at.line;
+	in->buf_col = at.col;
 }
 
 int input_open(struct input *in, const char *path, struct diag *d)
@@ -358,7 +502,8 @@ void input_close(struct input *in)
 	gunzip_free(in->z);
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
-	free(in->buf);
+	if (!in->borrowed)
+		free(in->buf);
 	in->buf = in->cur = in->end = NULL;
 	in->z = NULL;
 	in->fd = -1;

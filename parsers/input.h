@@ -54,6 +54,13 @@ struct input {
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 	struct reader *reader;		/* the reading thread, when there is one */
+	bool borrowed;			/* buf is the caller's (input_open_view) */
+	/* input_open_feed(): the bytes come in segments from FEED, which
+	 * returns false at the end (and may set error/error_msg then). */
+	bool (*feed)(void *ctx, struct input *in, const char **seg, size_t *len);
+	void *feed_ctx;
+	const char *seg;		/* the segment being read */
+	size_t seg_len;
 
 	unsigned char zin[64 * 1024];	/* compressed input chunk */
 };
@@ -66,6 +73,29 @@ int input_open(struct input *in, const char *path, struct diag *d);
  * fuzz targets and unit tests.  Plain bytes only, no gzip. */
 void input_open_mem(struct input *in, const char *path, const void *data, size_t len);
 void input_close(struct input *in);
+
+/*
+ * For parsing one file on several threads (kineto_chunks.c).  A chunk of
+ * the file, already in memory at DATA, read as the whole input: no copy,
+ * the caller keeps DATA alive until input_close().  OFFSET and AT are the
+ * place of DATA[0] in the file, so positions and marks are the file's.
+ */
+void input_open_view(struct input *in, const char *path, const char *data, size_t len,
+		     uint64_t offset, struct pos at);
+/* An input whose bytes FEED hands over in segments (each valid until the
+ * next call), starting at OFFSET and AT of the file. */
+void input_open_feed(struct input *in, const char *path,
+		     bool (*feed)(void *ctx, struct input *in, const char **seg, size_t *len),
+		     void *ctx, uint64_t offset, struct pos at);
+/* Move up to N unread bytes to DST, past the buffer where it can (one copy
+ * less), and return how many; fewer only at the end of the input.  Lines
+ * are not counted: the caller says where reading goes on with
+ * input_restart() before anything asks for a position. */
+size_t input_take(struct input *in, char *dst, size_t n);
+/* Go on reading at OFFSET (line and column AT): first the LEN bytes at
+ * BYTES (heap, taken over), then what input_take() left.  For the bytes
+ * taken but not used. */
+void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, struct pos at);
 
 /* Make at least N unread bytes available at in->cur, fewer only at the
  * end of the input.  Returns how many are available.  May move the

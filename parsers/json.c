@@ -94,10 +94,15 @@ static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, ..
 /* Report FMT at AT and stop the tokenizer. */
 static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, ...)
 {
-	struct pos pos = input_pos(j->in, at);
+	struct pos pos;
 	char msg[512];
 	va_list ap;
 
+	if (j->quiet) {
+		j->state = -1;
+		return JSON_ERROR;
+	}
+	pos = input_pos(j->in, at);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -106,10 +111,10 @@ static enum json_tok fail_at(struct json *j, const char *at, const char *fmt, ..
 	return JSON_ERROR;
 }
 
-static const char *describe(char c)
+/* C for a message, in BUF (16 bytes): the caller's, as readers on
+ * several threads may fail at once. */
+static const char *describe_in(char c, char *buf)
 {
-	static char buf[16];
-
 	if (c >= 0x21 && c < 0x7f) {
 		buf[0] = '\'';
 		buf[1] = c;
@@ -117,9 +122,11 @@ static const char *describe(char c)
 		buf[3] = '\0';
 		return buf;
 	}
-	snprintf(buf, sizeof(buf), "byte 0x%02x", (unsigned char)c);
+	snprintf(buf, 16, "byte 0x%02x", (unsigned char)c);
 	return buf;
 }
+
+#define describe(c) describe_in((c), (char[16]){ 0 })
 
 /* Make N bytes from in->cur available; false at the end of the input. */
 static bool have(struct json *j, size_t n)
@@ -518,7 +525,7 @@ enum json_tok json_next(struct json *j)
 		return JSON_ERROR;
 again:
 	if (!skip_space(j)) {
-		if (input_failed(in, j->diag)) {
+		if (!j->quiet && input_failed(in, j->diag)) {
 			j->state = -1;
 			return JSON_ERROR;
 		}
@@ -752,6 +759,52 @@ enum json_tok json_skip_value(struct json *j)
 	in->cur += off;
 	after_value(j);
 	return JSON_NULL;
+}
+
+void json_fork(struct json *dst, const struct json *src, enum json_fork where)
+{
+	dst->depth = src->depth;
+	memcpy(dst->stack, src->stack, (size_t)src->depth);
+	dst->allow_unescaped = src->allow_unescaped;
+	dst->nr_docs = src->nr_docs;
+	dst->state = where == JSON_FORK_FIRST ? ST_ARRAY_FIRST : where == JSON_FORK_NEXT
+		     ? ST_ARRAY_NEXT : ST_AFTER;
+}
+
+void json_resume(struct json *j, const struct json *from)
+{
+	j->depth = from->depth;
+	memcpy(j->stack, from->stack, (size_t)from->depth);
+	j->state = from->state;
+	j->nr_docs = from->nr_docs;
+	j->tok_off = (size_t)(j->in->cur - j->in->buf);
+}
+
+uint64_t json_peek_element(struct json *j, size_t limit)
+{
+	struct input *in = j->in;
+	bool comma = false;
+
+	for (size_t off = 0; off <= limit; off++) {
+		char c;
+
+		if (in->cur + off >= in->end && input_need(in, off + 1) <= off)
+			return comma ? in->buf_offset + (uint64_t)(in->end - in->buf) : UINT64_MAX;
+		c = in->cur[off];
+		if (byte_class[(unsigned char)c] & CL_SPACE)
+			continue;
+		if (c == ',' && !comma) {
+			comma = true;
+			continue;
+		}
+		return comma ? in->buf_offset + (uint64_t)(in->cur + off - in->buf) : UINT64_MAX;
+	}
+	return UINT64_MAX;
+}
+
+enum json_tok json_end_truncated(struct json *j)
+{
+	return truncated(j);
 }
 
 enum json_tok json_skip(struct json *j, enum json_tok t)

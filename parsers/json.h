@@ -64,6 +64,12 @@ struct json {
 	uint64_t nr_raw_control, nr_bare_words, nr_empty_trailing, nr_unescaped;
 	/* Invalid UTF-8 and NUL bytes in strings are errors, not quirks. */
 
+	/* Fail without a word: a tokenizer on a chunk read ahead
+	 * (kineto_chunks.c), whose end may cut a token, leaves the telling
+	 * to the reading in file order.  Only for inputs that cannot fail
+	 * to read (input_open_view()). */
+	bool quiet;
+
 	/* private */
 	uint8_t stack[JSON_MAX_DEPTH];	/* 'o' object, 'a' array */
 	int state;
@@ -101,6 +107,25 @@ uint64_t json_mark(const struct json *j);
 /* The position of MARK if its bytes are still buffered, else of the current
  * token. */
 struct pos json_mark_pos(const struct json *j, uint64_t mark);
+/*
+ * Reading one array on several threads (kineto_chunks.c).  Make DST, a
+ * fresh tokenizer on another input, go on inside the array SRC has just
+ * opened: at the array's start (JSON_FORK_FIRST), after a ',' between two
+ * elements (JSON_FORK_NEXT) or after an element (JSON_FORK_AFTER).
+ */
+enum json_fork { JSON_FORK_FIRST, JSON_FORK_NEXT, JSON_FORK_AFTER };
+void json_fork(struct json *dst, const struct json *src, enum json_fork where);
+/* Make J go on where FROM stopped (on another input, just after the same
+ * token): its nesting and state.  The quirk counts are the caller's. */
+void json_resume(struct json *j, const struct json *from);
+/* Just after an element of an array: the file offset of the next element,
+ * if a ',' comes next, looking at most LIMIT bytes ahead; with the input
+ * ending after the ',', the offset of the end; else UINT64_MAX.  Consumes
+ * nothing. */
+uint64_t json_peek_element(struct json *j, size_t limit);
+/* End J as cut at the end of its input: what json_next() returns there
+ * inside a value. */
+enum json_tok json_end_truncated(struct json *j);
 /* Whether the current string/key token equals the C string LIT. */
 bool json_is(const struct json *j, const char *lit);
 

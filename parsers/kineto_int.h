@@ -24,6 +24,12 @@
  * top-level keys and deviceProperties go to the Info pane, and so do the
  * counts, once both threads are done (kineto_report_unused()).
  *
+ * kineto_chunks.c reads a large traceEvents on two more threads: each
+ * reads chunks of it ahead with a struct kineto of its own (only the
+ * reading side of it), keeping its blocks and warnings (struct
+ * reader_out), and the reading thread hands them on in file order as if
+ * it had read them itself.
+ *
  * kineto_link.c turns the records into the tree, once reading is done:
  * device work joins its runtime call by correlation, runtime calls join
  * their op by External id, each thread's host events nest by interval
@@ -134,6 +140,38 @@ struct py_frame {
 struct pipe;
 struct unused;
 
+/* A block of compact event messages from a reader to the model thread
+ * (kineto_read.c); ORDINAL_BASE is added to the ordinals in it. */
+struct block {
+	char *data;
+	size_t used, cap;
+	uint32_t ordinal_base;
+	bool is_mapped;			/* data from mmap(), not malloc() */
+	struct block *next;
+};
+
+/* A warning of a reader that reads ahead (kineto_chunks.c), kept to be
+ * given in file order: its kind, where its event starts, its text. */
+struct kept_warning {
+	const char *kind;
+	uint64_t mark;
+	char *msg;
+};
+
+struct kept_kind {
+	const char *kind;
+	uint64_t nr_kept, nr_more;	/* with a text; counted only */
+};
+
+/* What a reader that reads ahead has made, to hand over in file order. */
+struct reader_out {
+	struct block *first, *last;	/* full blocks, in order */
+	struct kept_warning *warnings;
+	size_t nr_warnings, alloc_warnings;
+	struct kept_kind *kinds;
+	size_t nr_kinds, alloc_kinds;
+};
+
 struct kineto {
 	struct profile *p;
 	struct diag *d;
@@ -173,6 +211,15 @@ struct kineto {
 	int64_t in_elems[64];		/* each input's element count ("Input Dims") */
 	uint8_t in_size[64];		/* each input's element size ("Input type") */
 	struct pipe *pipe;		/* events from the reading to the model thread */
+	struct block *blk;		/* the block this reader fills */
+	/* A reader of a chunk read ahead (kineto_chunks.c): its blocks and
+	 * warnings are kept here, not passed on; NULL for the reader in
+	 * file order. */
+	struct reader_out *out;
+	/* Called after each element of traceEvents when set: true stops the
+	 * reading there (kineto_read_list()). */
+	bool (*at_boundary)(struct kineto *k);
+	void *boundary_ctx;
 };
 
 /* kineto_read.c */
@@ -185,10 +232,41 @@ enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
 /* Read the events of the array just opened (traceEvents, or a legacy
  * bare array) into records.  Returns JSON_ARR_END or the failure. */
 enum json_tok kineto_read_events(struct kineto *k);
+/* Read the elements of traceEvents up to its end (JSON_ARR_END), a
+ * failure, or k->at_boundary() saying stop (JSON_OBJ_END). */
+enum json_tok kineto_read_list(struct kineto *k);
+/* Queue the blocks from FIRST on for the model thread, their ordinals
+ * counted from BASE; waits while the model is far behind. */
+void kineto_hand_blocks(struct kineto *k, struct block *first, uint32_t base);
+/* Have N empty blocks ready, made by this thread: the memory of a thread
+ * that ends is not used again (glibc keeps an arena per thread). */
+void kineto_reserve_blocks(struct kineto *k, size_t n);
+/* Give the blocks from FIRST on back unused. */
+void kineto_drop_blocks(struct kineto *k, struct block *first);
+/* Pass on the block this reader was filling (to k->out or the model). */
+void kineto_flush_reader(struct kineto *k);
+/* Free the texts of OUT (not its blocks). */
+void kineto_out_release(struct reader_out *out);
+/* Add the counts of FROM, read after INTO's, to INTO, as if one reader
+ * had counted both. */
+void kineto_unused_merge(struct unused *into, const struct unused *from);
+struct unused *kineto_unused_new(void);
+/* Whether U met more new categories than it has room for: then merging
+ * it would not be exact (kineto_chunks.c reads that chunk again). */
+bool kineto_unused_overflowed(const struct unused *u);
 /* Tell Info about the events read but not used; after the read. */
 void kineto_report_unused(struct kineto *k);
 /* Set the profile's time origin (its earliest event); after the read. */
 void kineto_set_origin(struct kineto *k);
+
+/* kineto_chunks.c */
+
+/* The size of the chunks traceEvents is read in on two threads, or 0 to
+ * read it on one: a small file, one CPU, or PROFTUI_PARSE_CHUNK=0. */
+size_t kineto_chunk_bytes(const struct kineto *k);
+/* kineto_read_list() on chunks of CHUNK_BYTES, two threads reading ahead
+ * while this one hands their work over in file order. */
+enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 
 /* kineto_link.c */
 

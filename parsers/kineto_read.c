@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../model/util.h"
 #include "kineto_int.h"
@@ -164,6 +165,7 @@ struct unused {
 	bool is_listed[NR_SLOTS];
 	uint16_t order[NR_SLOTS];		/* slots in the order first counted */
 	size_t nr_order, nr_new;
+	bool overflowed;			/* a new name found no room */
 };
 
 /* The index in cats[] of category S, or -1. */
@@ -192,8 +194,10 @@ static uint16_t new_slot(struct unused *u, const char *s, size_t n)
 	for (k = SLOT_NEW; k < SLOT_NEW + u->nr_new; k++)
 		if (!strncmp(u->name[k], s, n) && !u->name[k][n])
 			return (uint16_t)k;
-	if (u->nr_new == NR_NEW_CATS)
+	if (u->nr_new == NR_NEW_CATS) {
+		u->overflowed = true;
 		return SLOT_OTHER;
+	}
 	memcpy(u->name[k], s, n);
 	u->nr_new++;
 	return (uint16_t)k;
@@ -226,6 +230,47 @@ static void count_unused(struct unused *u, const struct raw_event *e)
 		u->order[u->nr_order++] = slot;
 	}
 	u->count[slot][ph]++;
+}
+
+/*
+ * FROM counted the events after INTO's.  A name's slot is its place among
+ * the new names in file order, and FROM's new names are in its order, so
+ * giving them slots in INTO in that order is what one reader would have
+ * done -- as long as FROM had room for all of its own (the caller checks
+ * kineto_unused_overflowed()).  cats[] slots keep the first spelling,
+ * named even when not counted (read_cat()).
+ */
+void kineto_unused_merge(struct unused *into, const struct unused *from)
+{
+	uint16_t slot_of[NR_SLOTS];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
+		if (!into->name[i][0])
+			memcpy(into->name[i], from->name[i], CAT_NAME_MAX);
+	for (size_t i = 0; i < SLOT_NEW; i++)
+		slot_of[i] = (uint16_t)i;
+	for (size_t i = SLOT_NEW; i < SLOT_NEW + from->nr_new; i++)
+		slot_of[i] = new_slot(into, from->name[i], strlen(from->name[i]));
+	for (size_t i = 0; i < from->nr_order; i++) {
+		size_t slot = from->order[i], to = slot_of[slot];
+
+		if (!into->is_listed[to]) {
+			into->is_listed[to] = true;
+			into->order[into->nr_order++] = (uint16_t)to;
+		}
+		for (int ph = 0; ph < NR_PH; ph++)
+			into->count[to][ph] += from->count[slot][ph];
+	}
+}
+
+struct unused *kineto_unused_new(void)
+{
+	return xcalloc(1, sizeof(struct unused));
+}
+
+bool kineto_unused_overflowed(const struct unused *u)
+{
+	return u && u->overflowed;
 }
 
 /* trace.py's NcclOpNameSet / GlooOpNameSet: exact names only.  1 for
@@ -861,15 +906,63 @@ static const char *step_number(struct kineto *k, const char *name)
 	return profile_intern(k->p, buf, strlen(buf));
 }
 
+/*
+ * A reader that reads ahead keeps its warnings: the first
+ * DIAG_SHOW_PER_KIND of a kind with their text and place, which are all
+ * that may print, the rest counted.  True when this one's text is wanted.
+ */
+static bool keep_warning(struct reader_out *o, const char *kind, uint64_t mark)
+{
+	struct kept_kind *kk = NULL;
+
+	for (size_t i = 0; i < o->nr_kinds; i++)
+		if (o->kinds[i].kind == kind || !strcmp(o->kinds[i].kind, kind))
+			kk = &o->kinds[i];
+	if (!kk) {
+		GROW(o->kinds, o->alloc_kinds, o->nr_kinds + 1);
+		kk = &o->kinds[o->nr_kinds++];
+		memset(kk, 0, sizeof(*kk));
+		kk->kind = kind;
+	}
+	if (kk->nr_kept == DIAG_SHOW_PER_KIND) {
+		kk->nr_more++;
+		return false;
+	}
+	kk->nr_kept++;
+	GROW(o->warnings, o->alloc_warnings, o->nr_warnings + 1);
+	o->warnings[o->nr_warnings].kind = kind;
+	o->warnings[o->nr_warnings].mark = mark;
+	o->warnings[o->nr_warnings].msg = NULL;
+	o->nr_warnings++;
+	return true;
+}
+
 /* Warn about the event that starts at MARK, working out where only when
  * the warning will print. */
 #define warn_event(k, mark, kind, ...)                                          \
 	do {                                                                    \
 		struct pos at_ = { 0, 0 };                                      \
+		if ((k)->out) {                                                 \
+			if (keep_warning((k)->out, kind, mark))                 \
+				(k)->out->warnings[(k)->out->nr_warnings - 1].msg =  \
+					xstrfmt(__VA_ARGS__);                   \
+			break;                                                  \
+		}                                                               \
 		if (diag_would_print((k)->d, kind))                             \
 			at_ = json_mark_pos(&(k)->j, mark);                     \
 		diag_warn((k)->d, &at_, kind, __VA_ARGS__);                     \
 	} while (0)
+
+void kineto_out_release(struct reader_out *o)
+{
+	for (size_t i = 0; i < o->nr_warnings; i++)
+		free(o->warnings[i].msg);
+	free(o->warnings);
+	free(o->kinds);
+	o->warnings = NULL;
+	o->kinds = NULL;
+	o->nr_warnings = o->alloc_warnings = o->nr_kinds = o->alloc_kinds = 0;
+}
 
 /* What the reader does with an event. */
 enum verdict {
@@ -1333,19 +1426,20 @@ struct ev_msg {
 /* The texts of a message after its name, in order. */
 enum { TEXT_DIMS, TEXT_STACK, TEXT_COLL, TEXT_DTYPE, NR_TEXTS };
 
-struct block {
-	char *data;
-	size_t used, cap;
-};
-
+/*
+ * Blocks go to the model thread through a queue, and come back to a list
+ * of free ones that every reader takes from (kineto_chunks.c has two more
+ * readers, which keep their full blocks until their chunk's turn).
+ */
 struct pipe {
 	pthread_t thread;
 	bool has_thread;
 	pthread_mutex_t lock;
-	pthread_cond_t full, empty;	/* a block was filled / emptied */
-	struct block blocks[NR_BLOCKS];
-	size_t head, tail, nr_full;	/* blocks [tail, head) are full */
-	bool done;			/* no block after the full ones */
+	pthread_cond_t full, empty;	/* a block was queued / taken */
+	struct block *head, *tail;	/* queued, in file order */
+	size_t nr_queued;		/* ...and not yet taken */
+	struct block *free;		/* taken, to fill again */
+	bool done;			/* no block after the queued ones */
 	struct kineto *k;
 };
 
@@ -1355,8 +1449,8 @@ static void take_block(struct kineto *k, struct block *b)
 		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
 		struct raw_event e = {
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
-			.cat = m->cat, .ordinal = m->ordinal, .ts_us = m->ts_us, .dur_us = m->dur_us,
-			.tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
+			.cat = m->cat, .ordinal = m->ordinal + b->ordinal_base, .ts_us = m->ts_us,
+			.dur_us = m->dur_us, .tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
 			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
 		};
 
@@ -1397,20 +1491,24 @@ static void *model_main(void *arg)
 		struct block *b;
 
 		pthread_mutex_lock(&pp->lock);
-		while (!pp->nr_full && !pp->done)
+		while (!pp->head && !pp->done)
 			pthread_cond_wait(&pp->full, &pp->lock);
-		if (!pp->nr_full) {
-			pthread_mutex_unlock(&pp->lock);
-			break;
+		b = pp->head;
+		if (b) {
+			pp->head = b->next;
+			if (!pp->head)
+				pp->tail = NULL;
 		}
-		b = &pp->blocks[pp->tail];
 		pthread_mutex_unlock(&pp->lock);
+		if (!b)
+			break;
 
 		take_block(pp->k, b);
 
 		pthread_mutex_lock(&pp->lock);
-		pp->tail = (pp->tail + 1) % NR_BLOCKS;
-		pp->nr_full--;
+		b->next = pp->free;
+		pp->free = b;
+		pp->nr_queued--;
 		pthread_cond_signal(&pp->empty);
 		pthread_mutex_unlock(&pp->lock);
 	}
@@ -1422,10 +1520,6 @@ static void pipe_start(struct kineto *k)
 	struct pipe *pp = xcalloc(1, sizeof(*pp));
 
 	pp->k = k;
-	for (int i = 0; i < NR_BLOCKS; i++) {
-		pp->blocks[i].cap = BLOCK_BYTES;
-		pp->blocks[i].data = xmalloc(BLOCK_BYTES);
-	}
 	pthread_mutex_init(&pp->lock, NULL);
 	pthread_cond_init(&pp->full, NULL);
 	pthread_cond_init(&pp->empty, NULL);
@@ -1434,20 +1528,141 @@ static void pipe_start(struct kineto *k)
 	pp->has_thread = pthread_create(&pp->thread, NULL, model_main, pp) == 0;
 }
 
-/* Hand the block being filled to the model thread; wait for a free one. */
-static void pipe_publish(struct pipe *pp)
+/*
+ * Block memory comes from the system and goes back to it when the read is
+ * done: from the heap, it would stay there, counted in the load's peak
+ * (and a thread's heap is never used again once the thread ends).
+ */
+static char *map_bytes(size_t n)
 {
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("out of memory (%zu bytes for events being read)", n);
+	return p;
+}
+
+static void block_free(struct block *b)
+{
+	if (b->is_mapped)
+		munmap(b->data, b->cap);
+	else
+		free(b->data);
+	free(b);
+}
+
+/* An empty block, from the free list when there is one. */
+static struct block *block_get(struct pipe *pp)
+{
+	struct block *b;
+
+	pthread_mutex_lock(&pp->lock);
+	b = pp->free;
+	if (b)
+		pp->free = b->next;
+	pthread_mutex_unlock(&pp->lock);
+	if (!b) {
+		b = xmalloc(sizeof(*b));
+		b->cap = BLOCK_BYTES;
+		b->data = map_bytes(BLOCK_BYTES);
+		b->is_mapped = true;
+	}
+	b->used = 0;
+	b->ordinal_base = 0;
+	b->next = NULL;
+	return b;
+}
+
+void kineto_reserve_blocks(struct kineto *k, size_t n)
+{
+	struct block *list = NULL;
+
+	while (n--) {
+		struct block *b = block_get(k->pipe);
+
+		b->next = list;
+		list = b;
+	}
+	kineto_drop_blocks(k, list);
+}
+
+void kineto_drop_blocks(struct kineto *k, struct block *first)
+{
+	struct pipe *pp = k->pipe;
+
+	while (first) {
+		struct block *b = first;
+
+		first = b->next;
+		pthread_mutex_lock(&pp->lock);
+		b->next = pp->free;
+		pp->free = b;
+		pthread_mutex_unlock(&pp->lock);
+	}
+}
+
+/*
+ * Hand blocks to the model thread, then wait until it has fewer than
+ * NR_BLOCKS left to take: memory stays bounded however far the readers
+ * are ahead.  Without a model thread they are taken here, as they come.
+ */
+void kineto_hand_blocks(struct kineto *k, struct block *first, uint32_t base)
+{
+	struct pipe *pp = k->pipe;
+	struct block *last = NULL;
+	size_t n = 0;
+
+	for (struct block *b = first; b; b = b->next) {
+		b->ordinal_base = base;
+		last = b;
+		n++;
+	}
+	if (!first)
+		return;
 	if (!pp->has_thread) {
-		take_block(pp->k, &pp->blocks[pp->head]);
+		for (struct block *b = first; b; b = b->next)
+			take_block(k, b);
+		kineto_drop_blocks(k, first);
 		return;
 	}
 	pthread_mutex_lock(&pp->lock);
-	pp->head = (pp->head + 1) % NR_BLOCKS;
-	pp->nr_full++;
+	if (pp->tail)
+		pp->tail->next = first;
+	else
+		pp->head = first;
+	pp->tail = last;
+	pp->nr_queued += n;
 	pthread_cond_signal(&pp->full);
-	while (pp->nr_full == NR_BLOCKS)
+	while (pp->nr_queued >= NR_BLOCKS)
 		pthread_cond_wait(&pp->empty, &pp->lock);
 	pthread_mutex_unlock(&pp->lock);
+}
+
+/* The block being filled is full: pass it on, start another. */
+static void pipe_publish(struct kineto *k)
+{
+	struct block *b = k->blk;
+
+	k->blk = NULL;
+	if (k->out) {
+		if (k->out->last)
+			k->out->last->next = b;
+		else
+			k->out->first = b;
+		k->out->last = b;
+	} else {
+		kineto_hand_blocks(k, b, 0);
+	}
+}
+
+void kineto_flush_reader(struct kineto *k)
+{
+	if (k->blk && k->blk->used) {
+		pipe_publish(k);
+	} else if (k->blk) {
+		kineto_drop_blocks(k, k->blk);
+		k->blk = NULL;
+	}
 }
 
 static void pipe_put(struct kineto *k, const struct raw_event *e)
@@ -1470,17 +1685,26 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		size += lens[i] + 1;
 	}
 	size = (size + 7) & ~(size_t)7;
-	struct block *b = &pp->blocks[pp->head];
+	if (!k->blk)
+		k->blk = block_get(pp);
+	struct block *b = k->blk;
 	struct ev_msg *m;
 
 	if (b->used + size > b->cap && b->used) {
-		pipe_publish(pp);
-		b = &pp->blocks[pp->head];
+		pipe_publish(k);
+		b = k->blk = block_get(pp);
 	}
 	if (size > b->cap) {
 		/* A name longer than a block: this block grows to hold it. */
+		char *data = xmalloc(size);
+
+		if (b->is_mapped)
+			munmap(b->data, b->cap);
+		else
+			free(b->data);
+		b->data = data;
 		b->cap = size;
-		b->data = xrealloc(b->data, b->cap);
+		b->is_mapped = false;
 	}
 	m = (struct ev_msg *)(b->data + b->used);
 	m->size = (uint32_t)size;
@@ -1525,8 +1749,7 @@ static void pipe_finish(struct kineto *k)
 {
 	struct pipe *pp = k->pipe;
 
-	if (pp->blocks[pp->head].used)
-		pipe_publish(pp);
+	kineto_flush_reader(k);
 	if (pp->has_thread) {
 		pthread_mutex_lock(&pp->lock);
 		pp->done = true;
@@ -1535,8 +1758,12 @@ static void pipe_finish(struct kineto *k)
 		pthread_join(pp->thread, NULL);
 	}
 	diag_unhold(k->d);
-	for (int i = 0; i < NR_BLOCKS; i++)
-		free(pp->blocks[i].data);
+	while (pp->free) {
+		struct block *b = pp->free;
+
+		pp->free = b->next;
+		block_free(b);
+	}
 	pthread_mutex_destroy(&pp->lock);
 	pthread_cond_destroy(&pp->full);
 	pthread_cond_destroy(&pp->empty);
@@ -1656,40 +1883,55 @@ static enum json_tok read_event(struct kineto *k)
 	return JSON_OBJ_END;
 }
 
-static enum json_tok read_event_list(struct kineto *k)
+enum json_tok kineto_read_list(struct kineto *k)
 {
 	enum json_tok t;
 
+	if (!k->unused)
+		k->unused = xcalloc(1, sizeof(*k->unused));
 	while ((t = json_next(&k->j)) != JSON_ARR_END) {
 		if (t == JSON_OBJ_BEGIN) {
 			t = read_event(k);
 			if (t != JSON_OBJ_END)
 				return t;
-			continue;
-		}
-		if (json_failed(t))
-			return t;
-		{
-			struct pos at = here(k);
+		} else {
+			if (json_failed(t))
+				return t;
+			/* A chunk's end may cut a number short ("1" of "123"):
+			 * the reading in file order will tell. */
+			if (k->out && t >= JSON_NUMBER && t <= JSON_BARE &&
+			    k->j.in->cur == k->j.in->end)
+				return JSON_EOF;
+			if (k->out) {
+				if (keep_warning(k->out, "trace events that are not objects, skipped",
+						 json_mark(&k->j)))
+					k->out->warnings[k->out->nr_warnings - 1].msg =
+						xstrdup("trace event is not an object; skipped");
+			} else {
+				struct pos at = here(k);
 
-			diag_warn(k->d, &at, "trace events that are not objects, skipped",
-				  "trace event is not an object; skipped");
+				diag_warn(k->d, &at, "trace events that are not objects, skipped",
+					  "trace event is not an object; skipped");
+			}
+			t = json_skip(&k->j, t);
+			if (json_failed(t))
+				return t;
 		}
-		t = json_skip(&k->j, t);
-		if (json_failed(t))
-			return t;
+		if (k->at_boundary && k->at_boundary(k))
+			return JSON_OBJ_END;
 	}
 	return t;
 }
 
 enum json_tok kineto_read_events(struct kineto *k)
 {
+	size_t chunk = kineto_chunk_bytes(k);
 	enum json_tok t;
 
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
 	pipe_start(k);
-	t = read_event_list(k);
+	t = chunk ? kineto_read_chunked(k, chunk) : kineto_read_list(k);
 	pipe_finish(k);
 	return t;
 }

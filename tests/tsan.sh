@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The loading threads under ThreadSanitizer (make tsan): the reader thread
-# of parsers/input.c, which inflates and reads ahead, and Kineto's model
-# thread.  Every profile of the shared corpus loads as it is and, when it
+# of parsers/input.c, which inflates and reads ahead, Kineto's model
+# thread, and its two chunk readers (parsers/kineto_chunks.c; forced on
+# with small chunks, as the corpus traces are below the size that starts
+# them).  Every profile of the shared corpus loads as it is and, when it
 # is big enough to start the reader thread, plain, gzipped, and cut short
 # at several points (a cut gzip ends the reader thread on an error, the
 # path where a race once changed the output).  Any report from TSan fails
@@ -22,14 +24,17 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 $TSAN_OPTIONS"
 # run NAME FILE: one load; a TSan report (exit 66) or a crash fails it.
 # Bad input (exit 2, the cut files) is fine: that path is under test too.
 run() {
-	timeout 300 "$PROFTUI" --print ops -o /dev/null "$2" >"$dir/out" 2>&1
-	rc=$?
-	if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
-		pass "tsan: $1"
-	else
-		fail "tsan: $1 (exit $rc)"
-		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
-	fi
+	for chunk in "" 65536; do
+		PROFTUI_PARSE_CHUNK=$chunk timeout 300 "$PROFTUI" --print ops -o /dev/null "$2" \
+			>"$dir/out" 2>&1
+		rc=$?
+		if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
+			pass "tsan: $1${chunk:+ (chunks of $chunk)}"
+		else
+			fail "tsan: $1${chunk:+ (chunks of $chunk)} (exit $rc)"
+			grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+		fi
+	done
 }
 
 # cut_to FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/*
+ * traceEvents read in chunks on two threads (parsers/kineto_chunks.c)
+ * must give what one reader gives, byte for byte: the same events with
+ * the same ordinals, warnings, counts, errors and their places.  Chunks
+ * are forced small (PROFTUI_PARSE_CHUNK) so that a trace of a few hundred
+ * events is cut in many places, among them the bait: strings and nested
+ * args holding "},{" that look like the start of an element.
+ */
+#include <stdarg.h>
+
+#include "model/aggregate.h"
+#include "model/strbuf.h"
+#include "parsers/parser.h"
+#include "test.h"
+
+static const char *const chunk_sizes[] = { "64", "97", "128", "211", "256", "333", "512",
+					   "1000", "1777", "4096" };
+
+static void add(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void add(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+static void add_tree(struct strbuf *b, const struct node *n, int depth)
+{
+	for (; n; n = n->next) {
+		add(b, "%*s%s k%d s%lld ht%lld hs%lld dt%lld ds%lld\n", depth, "", n->name, n->kind,
+		    (long long)n->start_ns, (long long)n->host_total_ns, (long long)n->host_self_ns,
+		    (long long)n->device_total_ns, (long long)n->device_self_ns);
+		add_tree(b, n->child, depth + 1);
+	}
+}
+
+static void add_agg(struct strbuf *b, const char *what, const struct agg *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct agg_row *r = &a->rows[i];
+
+		add(b, "%s %s calls %llu self %lld total %lld dev %lld/%lld\n", what, r->name,
+		    (unsigned long long)r->calls, (long long)r->host_self_ns,
+		    (long long)r->host_total_ns, (long long)r->device_self_ns,
+		    (long long)r->device_total_ns);
+	}
+}
+
+/* Everything a load says, as text: its code, messages, tree, tables,
+ * steps, Info and warnings. */
+static char *load_print(const char *path, const char *chunk)
+{
+	struct strbuf b = STRBUF_INIT;
+	static char msg[1 << 16];
+	struct profile p;
+	struct agg a;
+	int rc;
+
+	setenv("PROFTUI_PARSE_CHUNK", chunk, 1);
+	rc = test_load(&p, path, "kineto", msg, sizeof(msg));
+	unsetenv("PROFTUI_PARSE_CHUNK");
+	add(&b, "rc %d\n%s", rc, msg);
+	if (rc == 0 || p.root) {
+		add_tree(&b, p.root, 0);
+		agg_ops(&p, NULL, &a);
+		add_agg(&b, "op", &a);
+		agg_release(&a);
+		agg_kernels(&p, NULL, &a);
+		add_agg(&b, "kernel", &a);
+		agg_release(&a);
+		for (size_t i = 0; i < p.nr_steps; i++)
+			add(&b, "step %s %lld %lld\n", p.steps[i].name, (long long)p.steps[i].start_ns,
+			    (long long)p.steps[i].end_ns);
+		for (const struct meta *m = p.meta; m; m = m->next)
+			add(&b, "meta [%s] %s = %s\n", m->section, m->key, m->value);
+		for (const struct warning *w = p.warnings; w; w = w->next)
+			add(&b, "warning %s: %llu\n", w->text, (unsigned long long)w->count);
+	}
+	profile_release(&p);
+	return b.s ? b.s : xstrdup("");
+}
+
+/* Whether every chunk size gives what one reader gives on TEXT. */
+static void check_same(const char *name, const char *text, size_t len)
+{
+	const char *path = test_write(name, text, len);
+	char *serial = load_print(path, "0");
+
+	for (size_t i = 0; i < ARRAY_SIZE(chunk_sizes); i++) {
+		char *par = load_print(path, chunk_sizes[i]);
+
+		if (strcmp(serial, par)) {
+			const char *s = serial, *q = par;
+
+			while (*s && *s == *q)
+				s++, q++;
+			fprintf(stderr, "%s, chunks of %s bytes: differs at byte %zu:\n"
+				"  one reader: %.120s\n  chunked:    %.120s\n", name, chunk_sizes[i],
+				(size_t)(s - serial), s, q);
+		}
+		CHECK(!strcmp(serial, par));
+		free(par);
+	}
+	free(serial);
+}
+
+/*
+ * A trace with a bit of everything the reader counts or warns about,
+ * and bait for the chunk cutter every few events.
+ */
+static void make_trace(struct strbuf *b, int nr)
+{
+	add(b, "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"G\"}],\n"
+	       "\"traceEvents\": [\n");
+	for (int i = 0; i < nr; i++) {
+		long long ts = 1000 + 10LL * i;
+
+		if (i)
+			add(b, i % 7 ? ",\n" : " ,\n\t ");
+		switch (i % 13) {
+		case 0:
+			/* A name that holds what a cut looks for, twice. */
+			add(b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"bait},\\n{\\\"ph\\\":"
+			       "\\\"X\\\"}, {\\\"x\\\": 1}\", \"pid\": 1, \"tid\": 1, \"ts\": %lld, "
+			       "\"dur\": 5, \"args\": {\"External id\": %d}}", ts, i);
+			break;
+		case 1:
+			/* "}, {" deeper in: args holding a list of objects. */
+			add(b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nested\", \"pid\": 1, "
+			       "\"tid\": 1, \"ts\": %lld, \"dur\": 3, \"args\": {\"l\": [{\"a\": 1},\n"
+			       "{\"b\": [{\"c\": 2}, {\"d\": 3}]}, {\"e\": 4}], \"External id\": %d}}", ts, i);
+			break;
+		case 2:
+			add(b, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+			       "\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": 2, \"args\": {\"correlation\": "
+			       "%d, \"External id\": %d}}", ts + 1, i, i - 2);
+			break;
+		case 3:
+			add(b, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": 7, "
+			       "\"ts\": %lld, \"dur\": 4, \"args\": {\"correlation\": %d, \"grid\": [1, 2, 3], "
+			       "\"block\": [4, 1, 1]}}", i % 3, ts + 3, i - 1);
+			break;
+		case 4:
+			/* New categories, more than the 32 counted one by one. */
+			add(b, "{\"ph\": \"%c\", \"cat\": \"newcat%d\", \"name\": \"n\", \"ts\": %lld}",
+			    "XiBEs"[i % 5], (i * 7) % 41, ts);
+			break;
+		case 5:
+			add(b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"no ts\", \"dur\": 1}");
+			break;
+		case 6:
+			add(b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"neg\", \"ts\": %lld, "
+			       "\"dur\": -%d}", ts, i);
+			break;
+		case 7:
+			add(b, "%d", i);	/* not an object */
+			break;
+		case 8:
+			add(b, "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\","
+			       " \"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": 9, \"args\": {\"Input Dims\":"
+			       " [[1, 2], []], \"weird\": nan}}", i / 13, ts);
+			break;
+		case 9:
+			add(b, "{\"ph\": \"X\", \"cat\": \"CPU_OP\", \"name\": \"ctrl\tchar\", \"pid\": 1, "
+			       "\"tid\": 2, \"ts\": %lld, \"dur\": 1, \"args\": {}}", ts);
+			break;
+		case 10:
+			add(b, "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", "
+			       "\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"args\": {\"Device Type\": 0, "
+			       "\"Bytes\": %d, \"Total Allocated\": %d, \"Addr\": 16}}", ts, i, i * 2);
+			break;
+		case 11:
+			add(b, "{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#1\","
+			       " \"pid\": 0, \"tid\": 7, \"ts\": %lld, \"dur\": 2}", ts);
+			break;
+		default:
+			add(b, "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f%d\", \"pid\": 1, "
+			       "\"tid\": 1, \"ts\": %lld, \"dur\": 1, \"args\": {\"Python module id\": %d}}",
+			    i % 4, ts, i % 3);
+			break;
+		}
+	}
+	add(b, "\n],\n\"displayTimeUnit\": \"ms\", \"baseTimeNanoseconds\": 17}\n");
+}
+
+static void test_same_events(void)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	make_trace(&b, 400);
+	check_same("par-mixed.json", b.s, b.len);
+	strbuf_release(&b);
+}
+
+/* A cut file keeps the same events, and says so at the same place. */
+static void test_truncated(void)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	make_trace(&b, 120);
+	for (size_t cut = b.len / 3; cut < b.len; cut += b.len / 5 + 17)
+		check_same("par-cut.json", b.s, cut);
+	strbuf_release(&b);
+}
+
+/* An error in the middle: the first in file order, at its place. */
+static void test_errors(void)
+{
+	static const char *const bad[] = { "{\"ph\": \"X\" \"cat\": 1}", "{\"ph\": tru}",
+					   "{\"a\": [}]}", "{\"n\": \"\\q\"}" };
+	struct strbuf b = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		size_t at;
+
+		strbuf_reset(&b);
+		make_trace(&b, 200);
+		/* After the 150th element, so that earlier chunks are fine. */
+		at = 0;
+		for (int n = 0; n < 150; n++)
+			at = (size_t)(strstr(b.s + at + 1, ",\n") - b.s);
+		{
+			struct strbuf t = STRBUF_INIT;
+
+			strbuf_add(&t, b.s, at + 2);
+			strbuf_addstr(&t, bad[i]);
+			strbuf_addstr(&t, b.s + at);
+			check_same("par-error.json", t.s, t.len);
+			strbuf_release(&t);
+		}
+	}
+	strbuf_release(&b);
+}
+
+/* A bare array of events, and traceEvents with nothing or one thing. */
+static void test_small_arrays(void)
+{
+	static const char *const texts[] = {
+		"[{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1, \"dur\": 1},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b},{\", \"ts\": 2, \"dur\": 1}]\n",
+		"{\"traceEvents\": []}",
+		"{\"traceEvents\": [1]}",
+		"{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1}, ]}",
+		"{\"traceEvents\": [",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
+		check_same("par-small.json", texts[i], strlen(texts[i]));
+}
+
+const struct test tests[] = {
+	{ "chunks read on two threads give one reader's events", test_same_events },
+	{ "a cut file keeps the same events in chunks", test_truncated },
+	{ "the first error in file order, at its place", test_errors },
+	{ "small arrays and a bare one", test_small_arrays },
+	{ 0 },
+};
