@@ -103,6 +103,9 @@ void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, s
 size_t input_need(struct input *in, size_t n);
 /* The position of P, a pointer into buf..end. */
 struct pos input_pos(const struct input *in, const char *p);
+/* Where reading the N bytes at S gets to from AT (lines and 1-based
+ * columns, as every position in a message counts them). */
+struct pos pos_advance(struct pos at, const char *s, size_t n);
 /* Whether reading stopped on an error (a truncated gzip, EIO); if so,
  * diag_error() through D says why.  Known once the bytes before the error
  * are in the buffer (in->at_eof), never earlier: with a reader thread the

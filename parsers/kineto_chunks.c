@@ -136,40 +136,10 @@ size_t kineto_chunk_bytes(const struct kineto *k)
 	return plain >= MIN_PARALLEL_BYTES ? CHUNK_BYTES : 0;
 }
 
-/* Where reading N bytes of S from AT gets to (as input.c counts).  Eight
- * bytes at a time: it runs over every byte of a large trace. */
-static struct pos advance(struct pos at, const char *s, size_t n)
-{
-	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-	uint64_t lines = 0;
-	size_t i = 0, last;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w, x;
-
-		memcpy(&w, s + i, 8);
-		x = w ^ 0x0a0a0a0a0a0a0a0aULL;
-		/* 0x80 in each byte that was '\n', and nowhere else. */
-		x = ~(((x & low7) + low7) | x | low7);
-		lines += ((x >> 7) * 0x0101010101010101ULL) >> 56;
-	}
-	for (; i < n; i++)
-		lines += s[i] == '\n';
-	if (!lines) {
-		at.col += n;
-		return at;
-	}
-	for (last = n; s[last - 1] != '\n'; last--)
-		;
-	at.line += lines;
-	at.col = n - last + 1;
-	return at;
-}
-
 /* The place of file offset OFF, inside chunk C. */
 static struct pos pos_in(const struct chunk *c, uint64_t off)
 {
-	return advance(c->at, c->data, (size_t)(off - c->offset));
+	return pos_advance(c->at, c->data, (size_t)(off - c->offset));
 }
 
 static bool is_space(char c)
@@ -243,7 +213,7 @@ static void cut_chunk(struct chunks *cs)
 	memcpy(cs->carry, c->data + c->len, cs->carry_len);
 	cs->next_known = c->cut;
 	cs->next_offset += c->len;
-	cs->next_at = advance(c->at, c->data, c->len);
+	cs->next_at = pos_advance(c->at, c->data, c->len);
 
 	pthread_mutex_lock(&cs->lock);
 	GROW(cs->v, cs->alloc, cs->nr + 1);

@@ -1542,12 +1542,17 @@ static char *map_bytes(size_t n)
 	return p;
 }
 
-static void block_free(struct block *b)
+static void block_release_data(struct block *b)
 {
 	if (b->is_mapped)
 		munmap(b->data, b->cap);
 	else
 		free(b->data);
+}
+
+static void block_free(struct block *b)
+{
+	block_release_data(b);
 	free(b);
 }
 
@@ -1590,15 +1595,15 @@ void kineto_drop_blocks(struct kineto *k, struct block *first)
 {
 	struct pipe *pp = k->pipe;
 
+	pthread_mutex_lock(&pp->lock);
 	while (first) {
 		struct block *b = first;
 
 		first = b->next;
-		pthread_mutex_lock(&pp->lock);
 		b->next = pp->free;
 		pp->free = b;
-		pthread_mutex_unlock(&pp->lock);
 	}
+	pthread_mutex_unlock(&pp->lock);
 }
 
 /*
@@ -1698,10 +1703,7 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		/* A name longer than a block: this block grows to hold it. */
 		char *data = xmalloc(size);
 
-		if (b->is_mapped)
-			munmap(b->data, b->cap);
-		else
-			free(b->data);
+		block_release_data(b);
 		b->data = data;
 		b->cap = size;
 		b->is_mapped = false;
