@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The loading threads under ThreadSanitizer (make tsan): the reader thread
-# of parsers/input.c, which inflates and reads ahead, Kineto's model
-# thread, and its two chunk readers (parsers/kineto_chunks.c; forced on
-# with small chunks, as the corpus traces are below the size that starts
-# them).  Every profile of the shared corpus loads as it is and, when it
+# The threads under ThreadSanitizer (make tsan): the reader thread of
+# parsers/input.c, which inflates and reads ahead, Kineto's model thread,
+# its two chunk readers (parsers/kineto_chunks.c; forced on with small
+# chunks, as the corpus traces are below the size that starts them), and
+# the second thread that makes --print's lines (tui/export.c).  Every profile of the shared corpus loads as it is and, when it
 # is big enough to start the reader thread, plain, gzipped, and cut short
 # at several points (a cut gzip ends the reader thread on an error, the
 # path where a race once changed the output).  Any report from TSan fails
@@ -47,6 +47,18 @@ else
 	fail "tsan: t-input ($O/tests/unit/t-input; make tsan builds it)"
 	head -n 40 "$dir/t-input.out"
 fi
+# Tables made on two threads (tui/export.c), forced on with batches of a
+# few rows, in the panes whose getters differ most.
+for pane in tree ops kernels timeline steps; do
+	if PROFTUI_EXPORT_BATCH=3 timeout 300 "$PROFTUI" --print "$pane" -o /dev/null \
+		tests/golden/kineto/two-steps.json >"$dir/out" 2>&1 &&
+		! grep -q 'ThreadSanitizer' "$dir/out"; then
+		pass "tsan: --print $pane, rows on two threads"
+	else
+		fail "tsan: --print $pane, rows on two threads"
+		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+	fi
+done
 if [ ! -d "$CORPUS" ]; then
 	skip "tsan: corpus traces" "$CORPUS is absent"
 else

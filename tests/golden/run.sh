@@ -5,7 +5,9 @@
 # expected result is <case>.out beside it: stdout, then "--- stderr" and
 # what went there when anything did, then "--- exit N" when N is not 0.
 # UPDATE_GOLDEN=1 (make golden) rewrites the .out files for review in
-# git diff.
+# git diff.  Each case runs twice: as it is, and with the rows of its
+# tables made on two threads in batches of one row
+# (PROFTUI_EXPORT_BATCH=1, tui/export.c), which must write the same bytes.
 . "$(dirname "$0")/../test-lib.sh"
 need_proftui
 out=$O/tests/golden
@@ -42,6 +44,14 @@ for t in tests/golden/*/*.t; do
 		pass "golden: $name"
 	else
 		fail "golden: $name"
+		head -n 40 "$actual.diff"
+	fi
+	[ -n "$UPDATE_GOLDEN" ] && continue
+	PROFTUI_EXPORT_BATCH=1 run_case "$t" >"$actual"
+	if [ -f "$expected" ] && diff -u "$expected" "$actual" >"$actual.diff"; then
+		pass "golden: $name (rows on two threads)"
+	else
+		fail "golden: $name (rows on two threads)"
 		head -n 40 "$actual.diff"
 	fi
 done
