@@ -37,7 +37,6 @@ struct tree_priv {
 	uint32_t *parent;	/* per node id; NO_PARENT for the root */
 	uint32_t *depth;	/* per view row */
 	uint8_t *fold;		/* per view row: 0 leaf, 1 open, 2 folded */
-	size_t *parent_row;	/* per view row */
 	size_t view_cap;
 	int64_t t0;		/* earliest start, for the Start column */
 
@@ -276,7 +275,6 @@ static void tree_release(struct pane *pane)
 	pane_sort_scratch_release(&tp->sort_scratch);
 	free(tp->depth);
 	free(tp->fold);
-	free(tp->parent_row);
 	free(tp->first);
 	free(tp->kids);
 	free(tp);
@@ -438,8 +436,7 @@ static void resort(struct pane *pane)
 	tp->kids_desc = pane->sort_desc;
 }
 
-static void add_row(struct pane *pane, size_t *nr, uint32_t id, uint32_t depth,
-		    size_t parent_row, uint8_t fold)
+static void add_row(struct pane *pane, size_t *nr, uint32_t id, uint32_t depth, uint8_t fold)
 {
 	struct tree_priv *tp = pane->priv;
 
@@ -448,11 +445,9 @@ static void add_row(struct pane *pane, size_t *nr, uint32_t id, uint32_t depth,
 		pane->view = xrealloc(pane->view, tp->view_cap * sizeof(*pane->view));
 		tp->depth = xrealloc(tp->depth, tp->view_cap * sizeof(*tp->depth));
 		tp->fold = xrealloc(tp->fold, tp->view_cap);
-		tp->parent_row = xrealloc(tp->parent_row, tp->view_cap * sizeof(*tp->parent_row));
 	}
 	pane->view[*nr] = id;
 	tp->depth[*nr] = depth;
-	tp->parent_row[*nr] = parent_row;
 	tp->fold[*nr] = fold;
 	(*nr)++;
 }
@@ -471,7 +466,6 @@ static bool has_shown_kid(const struct tree_priv *tp, bool scoped, uint32_t id)
 struct frame {
 	uint32_t id;		/* the open node whose children come next */
 	uint32_t next;		/* index into kids */
-	size_t row;		/* its view row, SIZE_MAX for the root */
 	uint32_t depth;		/* its children's depth */
 };
 
@@ -486,7 +480,7 @@ static void build_view(struct pane *pane)
 
 	GROW(stack, alloc, 1);
 	sort_kids(pane, root);
-	stack[0] = (struct frame){ root, tp->first[root], SIZE_MAX, 0 };
+	stack[0] = (struct frame){ root, tp->first[root], 0 };
 	while (depth) {
 		struct frame *f = &stack[depth - 1];
 		uint32_t id;
@@ -505,13 +499,13 @@ static void build_view(struct pane *pane)
 			fold = 2;
 		else
 			fold = has_shown_kid(tp, scoped, id) ? 1 : 0;
-		add_row(pane, &nr, id, f->depth, f->row, fold);
+		add_row(pane, &nr, id, f->depth, fold);
 		if (fold != 1)
 			continue;
 		sort_kids(pane, id);
 		GROW(stack, alloc, depth + 1);
 		f = &stack[depth - 1];
-		stack[depth++] = (struct frame){ id, tp->first[id], nr - 1, f->depth + 1 };
+		stack[depth++] = (struct frame){ id, tp->first[id], f->depth + 1 };
 	}
 	free(stack);
 	pane->nr_view = nr;
@@ -592,14 +586,20 @@ static void tree_unfold_all(struct pane *pane, size_t i)
 	pane_rebuild(pane);
 }
 
-/* The view row of I's parent, or I itself at the top. */
+/* The view row of I's parent, or I itself at the top: the nearest row
+ * above one level up, as the view is a depth-first walk.  A scan (about
+ * 1 ms over a million rows) on a key, rather than 8 bytes more per row
+ * in every view made. */
 static size_t tree_parent_row(const struct pane *pane, size_t i)
 {
 	const struct tree_priv *tp = pane->priv;
 
-	if (i >= pane->nr_view || tp->parent_row[i] == SIZE_MAX)
+	if (i >= pane->nr_view || !tp->depth[i])
 		return i;
-	return tp->parent_row[i];
+	for (size_t k = i; k-- > 0;)
+		if (tp->depth[k] < tp->depth[i])
+			return k;
+	return i;
 }
 
 /* A step picked elsewhere: the marks change (the next rebuild makes

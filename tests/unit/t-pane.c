@@ -137,6 +137,16 @@ static void test_tree_filter_and_fold(void)
 		pane = pane_new(&tree_pane_ops, &p, &scope);
 		names(pane, got, sizeof(got));
 		CHECK_STR(got, "thread 1 outer inner kern other");
+		/* The parent of "other" is four rows up, past a deeper subtree. */
+		pane->cursor = 4;
+		CHECK(pane_handle(pane, ACT_FOLD, &req));
+		CHECK_EQ(pane->cursor, 0);
+		/* A row at the top has no parent row: left stays on it. */
+		pane->cursor = 0;
+		CHECK_EQ(pane->ops->row_depth(pane, 0), 0);
+		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* folds thread 1 */
+		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* no parent */
+		CHECK_EQ(pane->cursor, 0);
 		pane_free(pane);
 	}
 	profile_release(&p);
