@@ -152,6 +152,7 @@ $(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 
 bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
+	@PROFTUI=$(O)/$(PROG) sh bench/tbplugin.sh
 	@$(O)/bench/panes
 
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
