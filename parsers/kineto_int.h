@@ -20,7 +20,7 @@
  * blocks of compact messages.  The model thread owns the profile: it
  * takes the messages in file order, types each event as trace.py does,
  * interns its name, makes its node and its record (host_rec, rt_rec,
- * dev_rec, raw_step) and adds its step role range (ranges_add()).  The
+ * dev_rec, raw_step) and adds its step role range (ranges_add_merging()).  The
  * top-level keys and deviceProperties go to the Info pane, and so do the
  * counts, once both threads are done (kineto_report_unused()).
  *
@@ -284,5 +284,10 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 void kineto_build_steps(struct kineto *k);
 /* Append [START, END) to R. */
 void ranges_add(struct ranges *r, int64_t start, int64_t end);
+/* The same, or joined to R's last range when it starts inside it: for
+ * lists that are used only once merged. */
+void ranges_add_merging(struct ranges *r, int64_t start, int64_t end);
+/* Sort R and merge its overlapping and touching ranges. */
+void ranges_merge(struct ranges *r);
 
 #endif

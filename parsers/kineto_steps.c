@@ -20,6 +20,25 @@ void ranges_add(struct ranges *r, int64_t start, int64_t end)
 	r->nr++;
 }
 
+/*
+ * A role's ranges are used only merged (ranges_merge()), so a range that
+ * starts inside the last one kept -- a child op inside its parent, the
+ * next op of a busy thread -- joins it at once: the merged result is the
+ * same, and a trace's 1.7 M op ranges are kept as a few thousand, not
+ * held and sorted.
+ */
+void ranges_add_merging(struct ranges *r, int64_t start, int64_t end)
+{
+	struct range *last = r->nr ? &r->v[r->nr - 1] : NULL;
+
+	if (last && start >= last->start && start <= last->end) {
+		if (end > last->end)
+			last->end = end;
+		return;
+	}
+	ranges_add(r, start, end);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -46,9 +65,9 @@ static void add_kernel_roles(struct kineto *k)
 		if (d->type != EV_KERNEL)
 			continue;
 		if (is_comm_ext(k, d->ext_id))
-			ranges_add(&k->roles[ROLE_COMM], s, e);
+			ranges_add_merging(&k->roles[ROLE_COMM], s, e);
 		else
-			ranges_add(&k->roles[ROLE_KERNEL], s, e);
+			ranges_add_merging(&k->roles[ROLE_KERNEL], s, e);
 	}
 }
 
@@ -62,7 +81,7 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /* Sort and merge overlapping ranges (range_utils.merge_ranges). */
-static void merge_ranges(struct ranges *r)
+void ranges_merge(struct ranges *r)
 {
 	size_t out = 0;
 
@@ -341,7 +360,7 @@ static void carve_steps(struct kineto *k, const int *col_of)
 	memset(carved, 0, sizeof(carved));
 	for (size_t i = 0; i < k->nr_steps; i++)
 		ranges_add(&slots, k->steps[i].start, k->steps[i].end);
-	merge_ranges(&slots);
+	ranges_merge(&slots);
 	for (int r = 0; r < NR_ROLES; r++) {
 		intersect(&slots, &k->roles[r], &carved[r]);
 		subtract(&slots, &carved[r], &rest);
@@ -387,7 +406,7 @@ void kineto_build_steps(struct kineto *k)
 	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
 	adjust_steps(k);
 	for (int r = 0; r < NR_ROLES; r++)
-		merge_ranges(&k->roles[r]);
+		ranges_merge(&k->roles[r]);
 	set_step_cats(k, col_of);
 	carve_steps(k, col_of);
 }

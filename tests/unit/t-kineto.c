@@ -6,6 +6,7 @@
  * where proftui departs from it and how odd input is counted.
  */
 #include "model/aggregate.h"
+#include "parsers/kineto_int.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -553,6 +554,43 @@ static void test_python_frames(void)
 	profile_release(&p);
 }
 
+/*
+ * A role's ranges join the last one kept as they come when they start
+ * inside it; merged, they must be what the ranges added one by one give,
+ * whatever the order: nested, touching, zero-length, out of order.
+ */
+static void test_ranges_merge_as_they_come(void)
+{
+	uint64_t seed = 12345;
+	size_t nr_joined = 0;
+
+	for (int round = 0; round < 200; round++) {
+		struct ranges plain = { 0 }, joined = { 0 };
+		int n = 1 + round % 50;
+
+		for (int i = 0; i < n; i++) {
+			int64_t start, len;
+
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			start = (int64_t)(seed >> 33) % 100;
+			len = (int64_t)(seed >> 20) % (round % 3 ? 8 : 30);
+			ranges_add(&plain, start, start + len);
+			ranges_add_merging(&joined, start, start + len);
+		}
+		nr_joined += (size_t)n - joined.nr;
+		ranges_merge(&plain);
+		ranges_merge(&joined);
+		CHECK_EQ(plain.nr, joined.nr);
+		for (size_t i = 0; i < plain.nr && i < joined.nr; i++) {
+			CHECK_EQ(plain.v[i].start, joined.v[i].start);
+			CHECK_EQ(plain.v[i].end, joined.v[i].end);
+		}
+		free(plain.v);
+		free(joined.v);
+	}
+	CHECK(nr_joined > 100);	/* the joining path ran */
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -570,5 +608,7 @@ const struct test tests[] = {
 	{ "runtime calls without an External id go to the first node without one",
 	  test_runtime_without_id },
 	{ "Python frames give the ops under them their call stack", test_python_frames },
+	{ "role ranges joined as they come merge as the ranges one by one",
+	  test_ranges_merge_as_they_come },
 	{ 0 },
 };
