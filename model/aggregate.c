@@ -161,6 +161,23 @@ static bool wanted(const struct agg_scope *s, const struct node *n)
 	return !s->want || s->want(n, s->ctx);
 }
 
+/*
+ * The walk of the tree for scope S's visitor FN, which does nothing on
+ * a node out of the step: only over the subtrees that start in the step
+ * when it has an interval (node_walk_starting()), so that picking one
+ * step of a long trace costs the step, not the trace.
+ */
+static void scope_walk(const struct profile *p, const struct agg_scope *s,
+		       bool (*fn)(struct node *n, void *ctx), void *ctx)
+{
+	const struct step *st = s ? s->step : NULL;
+
+	if (st && st->end_ns > st->start_ns)	/* as node_in_step() reads it */
+		node_walk_starting(p, st->start_ns, st->end_ns, fn, ctx);
+	else
+		node_walk(p->root, fn, ctx);
+}
+
 static bool visit_op(struct node *n, void *ctx)
 {
 	struct walk *w = ctx;
@@ -175,7 +192,7 @@ void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out
 	struct walk w = { .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
-	node_walk(p->root, visit_op, &w);
+	scope_walk(p, s, visit_op, &w);
 	index_release(&w.ix);
 }
 
@@ -193,7 +210,7 @@ void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg 
 	struct walk w = { .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
-	node_walk(p->root, visit_kernel, &w);
+	scope_walk(p, s, visit_kernel, &w);
 	index_release(&w.ix);
 }
 
@@ -224,7 +241,7 @@ void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct a
 	struct walk w = { .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
-	node_walk(p->root, visit_drill_op, &w);
+	scope_walk(p, s, visit_drill_op, &w);
 	index_release(&w.ix);
 }
 
@@ -250,7 +267,7 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
 
 	memset(out, 0, sizeof(*out));
 	w.marked = xcalloc(p->nr_nodes + 1, 1);
-	node_walk(p->root, visit_launching_op, &w);
+	scope_walk(p, s, visit_launching_op, &w);
 	free(w.marked);
 	index_release(&w.ix);
 }
@@ -356,7 +373,7 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 	struct group_walk w = { .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
-	node_walk(p->root, visit_op_shape, &w);
+	scope_walk(p, s, visit_op_shape, &w);
 	group_release(&w.ix);
 }
 
@@ -388,7 +405,7 @@ void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct ag
 	struct group_walk w = { .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
-	node_walk(p->root, visit_op_stack, &w);
+	scope_walk(p, s, visit_op_stack, &w);
 	group_release(&w.ix);
 }
 
@@ -446,7 +463,7 @@ void agg_kernels_by_op(const struct profile *p, const struct agg_scope *s, struc
 
 	memset(out, 0, sizeof(*out));
 	node_walk(p->root, visit_step, &w.has_steps);
-	node_walk(p->root, visit_kernel_op, &w);
+	scope_walk(p, s, visit_kernel_op, &w);
 	group_release(&w.ix);
 }
 

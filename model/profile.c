@@ -47,6 +47,7 @@ void profile_release(struct profile *p)
 		run = next;
 	}
 	free(p->steps);
+	free(p->spans);
 	free(p->devices);
 	free(p->mem_events);
 	launch_index_free(p->launches);
@@ -124,6 +125,7 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 	n->kind = kind;
 	n->min_ns = n->max_ns = -1;
 	n->id = p->nr_nodes++;
+	p->nr_spans = 0;	/* the tree changes: a walk by spans would miss it */
 	if (parent)
 		node_append(parent, n);
 	return n;
@@ -465,15 +467,58 @@ void node_walk(struct node *from, bool (*fn)(struct node *n, void *ctx), void *c
 	}
 }
 
+void node_walk_starting(const struct profile *p, int64_t lo, int64_t hi,
+			bool (*fn)(struct node *n, void *ctx), void *ctx)
+{
+	size_t k = 0;
+
+	if (!p->nr_spans) {
+		node_walk(p->root, fn, ctx);	/* not finished, or no top nodes */
+		return;
+	}
+	if (!fn(p->root, ctx))
+		return;
+	/* The spans, in the tree's order, name their thread: a top node
+	 * left out is not even read. */
+	for (struct node *t = p->root->child; t; t = t->next) {
+		bool open = fn(t, ctx);
+
+		for (; k < p->nr_spans && p->spans[k].thread == t; k++)
+			if (open && p->spans[k].max_start >= lo && p->spans[k].min_start < hi)
+				node_walk(p->spans[k].top, fn, ctx);
+	}
+}
+
 struct finish_ctx {
 	struct profile *p;
 	uint32_t next_id;
 };
 
+/* The walk is in pre-order: a top node's subtree is the run of nodes
+ * after it until the next node at depth 1 or 2. */
+static void add_to_span(struct profile *p, struct node *n)
+{
+	struct node_span *s;
+
+	if (n == p->root || n->parent == p->root)
+		return;
+	if (n->parent->parent == p->root) {
+		GROW(p->spans, p->alloc_spans, p->nr_spans + 1);
+		p->spans[p->nr_spans++] = (struct node_span){ n->parent, n, n->start_ns, n->start_ns };
+		return;
+	}
+	s = &p->spans[p->nr_spans - 1];
+	if (n->start_ns < s->min_start)
+		s->min_start = n->start_ns;
+	if (n->start_ns > s->max_start)
+		s->max_start = n->start_ns;
+}
+
 static bool number_node(struct node *n, void *ctx)
 {
 	struct finish_ctx *f = ctx;
 
+	add_to_span(f->p, n);
 	n->id = f->next_id++;
 	if (n->device_self_ns || n->device_total_ns)
 		f->p->has_device_time = true;
@@ -489,6 +534,7 @@ void profile_finish(struct profile *p)
 
 	p->has_device_time = false;
 	p->has_timeline = false;
+	p->nr_spans = 0;
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
 	/* A summary states both of the trace it was made from; its rows

@@ -196,6 +196,14 @@ struct meta {
 	struct meta *next;
 };
 
+/* A node at the tree's second level (a top node of a thread), its
+ * thread, and the earliest and latest start in its subtree, device work
+ * included. */
+struct node_span {
+	struct node *thread, *top;
+	int64_t min_start, max_start;
+};
+
 struct profile {
 	struct arena arena;
 	struct strtab names;
@@ -229,6 +237,12 @@ struct profile {
 	 * are stored, in the arena; NULL: worked out from the tree. */
 	bool is_summary;
 	struct rank_local *rank_local;
+	/* Each thread's top nodes, in the tree's order (profile_finish()):
+	 * a walk over one step's time skips the subtrees that start nowhere
+	 * in it (node_walk_starting()).  32 bytes per top node; a node made
+	 * after the finish drops them (the tree changes only before it). */
+	struct node_span *spans;
+	size_t nr_spans, alloc_spans;
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here and
@@ -317,5 +331,10 @@ void profile_finish(struct profile *p);
 /* Depth-first walk: calls FN on every node under (and including) FROM;
  * FN returns false to skip a node's children. */
 void node_walk(struct node *from, bool (*fn)(struct node *n, void *ctx), void *ctx);
+/* The walk of P's whole tree for FN that does nothing on nodes starting
+ * outside [LO, HI): a thread's top subtrees with no start in it are
+ * left out (after profile_finish(); before it, the whole walk). */
+void node_walk_starting(const struct profile *p, int64_t lo, int64_t hi,
+			bool (*fn)(struct node *n, void *ctx), void *ctx);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The model's side data: interned launches, devices, memory events. */
+/* The model's side data: interned launches, devices, memory events; the
+ * walk over one step's time. */
 #include <math.h>
 
 #include "model/profile.h"
@@ -60,8 +61,95 @@ static void test_devices_and_memory(void)
 	profile_release(&p);
 }
 
+struct seen {
+	int64_t lo, hi;
+	const struct node *v[512];
+	size_t nr, nr_calls;
+};
+
+static bool note_in_range(struct node *n, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->nr_calls++;
+	if (n->start_ns >= s->lo && n->start_ns < s->hi && s->nr < 512)
+		s->v[s->nr++] = n;
+	return true;
+}
+
+static uint64_t rnd(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return *state >> 33;
+}
+
+/*
+ * A walk over [lo, hi) leaves out the top subtrees with no start in it
+ * and sees the nodes that start in it as the whole walk does, in its
+ * order: ops nested in time, kernels that start after their op ends,
+ * untimed groups, and a node added after the finish (which turns the
+ * leaving out off).
+ */
+static void test_walk_starting(void)
+{
+	uint64_t state = 7;
+	size_t pruned = 0;
+
+	for (int round = 0; round < 50; round++) {
+		struct profile p;
+		struct node *late = NULL;
+
+		profile_init(&p, "t");
+		for (int t = 0; t < 3; t++) {
+			struct node *th = node_new(&p, p.root, NODE_THREAD, "thread", 6);
+			int64_t at = 1000 * t;
+
+			for (int top = 0; top < 6; top++) {
+				struct node *op = node_new(&p, th, NODE_OP, "op", 2);
+				int nr_kids = (int)(rnd(&state) % 4);
+
+				op->start_ns = at;
+				for (int c = 0; c < nr_kids; c++) {
+					struct node *kid = node_new(&p, op, NODE_OP, "kid", 3);
+					struct node *k = node_new(&p, kid, NODE_KERNEL, "k", 1);
+
+					kid->start_ns = at + 1 + c;
+					/* Device work starts late, past later ops. */
+					k->start_ns = at + (int64_t)(rnd(&state) % 300);
+				}
+				if (rnd(&state) % 5 == 0)
+					node_new(&p, op, NODE_GROUP, "untimed", 7);
+				at += 10 + (int64_t)(rnd(&state) % 40);
+			}
+		}
+		profile_finish(&p);
+		CHECK(p.nr_spans > 0);
+		if (round % 2) {
+			/* The tree changed after the finish: the walk is whole. */
+			late = node_new(&p, p.root->child, NODE_OP, "late", 4);
+			late->start_ns = 2500;
+			CHECK_EQ(p.nr_spans, 0);
+		}
+		for (int q = 0; q < 20; q++) {
+			struct seen all = { 0 }, part = { 0 };
+
+			all.lo = part.lo = (int64_t)(rnd(&state) % 3000);
+			all.hi = part.hi = all.lo + 1 + (int64_t)(rnd(&state) % 400);
+			node_walk(p.root, note_in_range, &all);
+			node_walk_starting(&p, part.lo, part.hi, note_in_range, &part);
+			CHECK_EQ(all.nr, part.nr);
+			for (size_t i = 0; i < all.nr && i < part.nr; i++)
+				CHECK(all.v[i] == part.v[i]);
+			pruned += all.nr_calls - part.nr_calls;
+		}
+		profile_release(&p);
+	}
+	CHECK(pruned > 1000);	/* it did leave subtrees out */
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
+	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
 	{ 0 },
 };
