@@ -304,7 +304,8 @@ struct txt_out {
 /* The lines gathered so far, to OUT. */
 static void write_lines(struct txt_out *o, FILE *out)
 {
-	fwrite(o->buf.s, 1, o->buf.len, out);
+	if (o->buf.len)		/* an empty buffer may not be allocated yet */
+		fwrite(o->buf.s, 1, o->buf.len, out);
 	strbuf_reset(&o->buf);
 	o->line_start = 0;
 }
