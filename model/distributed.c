@@ -60,12 +60,30 @@ int64_t span_union(struct span_ns *v, size_t n)
 	return sum;
 }
 
-/* The length of merged A within [LO, HI). */
+/*
+ * The length of merged A within [LO, HI).  Merged, each span starts after
+ * the one before it ends (merge() starts a span only there), so every span
+ * before the last one starting below LO ends below LO: the sum starts at
+ * that one, found by bisection, and stops at the first span starting at or
+ * after HI.  A step costs the spans it holds, not all of them: summing
+ * every span for every step took 8 s for 10^5 steps over 10^5 kernels.
+ */
 static int64_t within(const struct spans *a, int64_t lo, int64_t hi)
 {
+	size_t first = 0, end = a->nr;
 	int64_t sum = 0;
 
-	for (size_t i = 0; i < a->nr; i++) {
+	while (first < end) {
+		size_t mid = first + (end - first) / 2;
+
+		if (a->v[mid].start < lo)
+			first = mid + 1;
+		else
+			end = mid;
+	}
+	if (first)
+		first--;
+	for (size_t i = first; i < a->nr && a->v[i].start < hi; i++) {
 		int64_t s = a->v[i].start > lo ? a->v[i].start : lo;
 		int64_t e = a->v[i].end < hi ? a->v[i].end : hi;
 
