@@ -214,7 +214,11 @@ static bool visit(struct node *n, void *ctx)
 					}
 		return true;
 	}
-	if ((n->kind == NODE_OP || n->kind == NODE_ANNOTATION) && !is_dataloader(n->name))
+	/* Host ops are Computation only in a trace without kernels: once a
+	 * kernel is seen they are not needed (on a 1 GB trace, 1.6 M of
+	 * them to sort otherwise). */
+	if (!c->kernel.nr && (n->kind == NODE_OP || n->kind == NODE_ANNOTATION) &&
+	    !is_dataloader(n->name))
 		spans_add(&c->cpu, n->start_ns, n->start_ns + n->host_total_ns);
 	return true;
 }
@@ -270,7 +274,8 @@ void rank_local_of(const struct profile *p, struct rank_local *out)
 	node_walk(p->root, visit, &c);
 	c.kernel.nr = merge(c.kernel.v, c.kernel.nr);
 	c.comm.nr = merge(c.comm.v, c.comm.nr);
-	c.cpu.nr = merge(c.cpu.v, c.cpu.nr);
+	if (!c.kernel.nr)
+		c.cpu.nr = merge(c.cpu.v, c.cpu.nr);
 	comp = c.kernel.nr ? &c.kernel : &c.cpu;
 	intersect(comp, &c.comm, &kc);
 	out->has_communication = c.comm.nr > 0;
