@@ -408,6 +408,13 @@ void rank_local_release(struct rank_local *r)
  * Across the ranks
  */
 
+/* Names are interned in their profile: one pointer is one name, and
+ * strcmp() is for names of two profiles (and what a summary stored). */
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 static const char *line_up(const struct rank_local *const *local, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
@@ -471,7 +478,7 @@ bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct r
 			size_t op;
 
 			d->has_calls[b] = true;
-			for (op = 0; op < d->nr_ops && strcmp(d->ops[op].name, c->name); op++)
+			for (op = 0; op < d->nr_ops && !same_name(d->ops[op].name, c->name); op++)
 				;
 			if (op == d->nr_ops) {
 				d->ops = xrealloc(d->ops, (op + 1) * sizeof(*d->ops));
@@ -504,7 +511,7 @@ bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct r
 			for (size_t i = 0; i < l->nr_calls; i++) {
 				const struct comm_call *c = &l->calls[i];
 
-				if (strcmp(c->name, d->ops[op].name))
+				if (!same_name(c->name, d->ops[op].name))
 					continue;
 				for (size_t j = 0; j < c->nr_ranges; j++) {
 					int64_t len = shortest ? shortest[i][j]
