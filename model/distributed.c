@@ -31,6 +31,79 @@ static int cmp_span(const void *a, const void *b)
 	return (x->end < y->end) - (x->end > y->end);	/* longer first */
 }
 
+/* Below this many spans qsort() beats the radix sort's passes. */
+#define RADIX_MIN 1024
+#define RADIX_BITS 11
+
+/*
+ * Sort V by cmp_span(): a stable LSD radix sort by start (RADIX_BITS a
+ * pass, as many passes as the spread of the starts needs), then each run
+ * of one start by end, longest first.  Spans that compare equal are equal
+ * in both fields, so the result is qsort()'s to the byte.  With qsort()
+ * and cmp_span(), the 2.7e5 kernels of a 1 GB trace made rank_local_of()
+ * 60 ms instead of 48.
+ */
+static void sort_spans(struct span_ns *v, size_t n)
+{
+	struct span_ns *tmp;
+	size_t *count;
+	int64_t min, max;
+	uint64_t spread;
+
+	if (n < RADIX_MIN) {
+		qsort(v, n, sizeof(*v), cmp_span);
+		return;
+	}
+	min = max = v[0].start;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].start < min)
+			min = v[i].start;
+		if (v[i].start > max)
+			max = v[i].start;
+	}
+	/* Unsigned: the spread of any two int64 starts fits. */
+	spread = (uint64_t)max - (uint64_t)min;
+	tmp = xmalloc(n * sizeof(*tmp));
+	count = xmalloc(((size_t)1 << RADIX_BITS) * sizeof(*count));
+	for (unsigned shift = 0; shift < 64 && spread >> shift; shift += RADIX_BITS) {
+		const uint64_t mask = ((uint64_t)1 << RADIX_BITS) - 1;
+		size_t sum = 0;
+
+		memset(count, 0, ((size_t)1 << RADIX_BITS) * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(((uint64_t)v[i].start - (uint64_t)min) >> shift) & mask]++;
+		for (size_t d = 0; d <= mask; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(((uint64_t)v[i].start - (uint64_t)min) >> shift) & mask]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(count);
+	free(tmp);
+	/* Spans of one start: longest first (few each, but a hostile file
+	 * may have many: qsort() beyond a handful). */
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].start == v[i].start; j++)
+			;
+		if (j - i > 8) {
+			qsort(v + i, j - i, sizeof(*v), cmp_span);
+			continue;
+		}
+		for (size_t k = i + 1; k < j; k++) {
+			struct span_ns x = v[k];
+			size_t m = k;
+
+			for (; m > i && v[m - 1].end < x.end; m--)
+				v[m] = v[m - 1];
+			v[m] = x;
+		}
+	}
+}
+
 /* Sort and merge (range_utils.merge_ranges); returns the new count. */
 static size_t merge(struct span_ns *v, size_t n)
 {
@@ -38,7 +111,7 @@ static size_t merge(struct span_ns *v, size_t n)
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_span);
+	sort_spans(v, n);
 	for (size_t i = 1; i < n; i++) {
 		if (v[i].start <= v[out].end) {
 			if (v[i].end > v[out].end)
@@ -60,12 +133,30 @@ int64_t span_union(struct span_ns *v, size_t n)
 	return sum;
 }
 
-/* The length of merged A within [LO, HI). */
+/*
+ * The length of merged A within [LO, HI).  Merged, each span starts after
+ * the one before it ends (merge() starts a span only there), so every span
+ * before the last one starting below LO ends below LO: the sum starts at
+ * that one, found by bisection, and stops at the first span starting at or
+ * after HI.  A step costs the spans it holds, not all of them: summing
+ * every span for every step took 8 s for 10^5 steps over 10^5 kernels.
+ */
 static int64_t within(const struct spans *a, int64_t lo, int64_t hi)
 {
+	size_t first = 0, end = a->nr;
 	int64_t sum = 0;
 
-	for (size_t i = 0; i < a->nr; i++) {
+	while (first < end) {
+		size_t mid = first + (end - first) / 2;
+
+		if (a->v[mid].start < lo)
+			first = mid + 1;
+		else
+			end = mid;
+	}
+	if (first)
+		first--;
+	for (size_t i = first; i < a->nr && a->v[i].start < hi; i++) {
 		int64_t s = a->v[i].start > lo ? a->v[i].start : lo;
 		int64_t e = a->v[i].end < hi ? a->v[i].end : hi;
 
@@ -196,7 +287,11 @@ static bool visit(struct node *n, void *ctx)
 					}
 		return true;
 	}
-	if ((n->kind == NODE_OP || n->kind == NODE_ANNOTATION) && !is_dataloader(n->name))
+	/* Host ops are Computation only in a trace without kernels: once a
+	 * kernel is seen they are not needed (on a 1 GB trace, 1.6 M of
+	 * them to sort otherwise). */
+	if (!c->kernel.nr && (n->kind == NODE_OP || n->kind == NODE_ANNOTATION) &&
+	    !is_dataloader(n->name))
 		spans_add(&c->cpu, n->start_ns, n->start_ns + n->host_total_ns);
 	return true;
 }
@@ -252,7 +347,8 @@ void rank_local_of(const struct profile *p, struct rank_local *out)
 	node_walk(p->root, visit, &c);
 	c.kernel.nr = merge(c.kernel.v, c.kernel.nr);
 	c.comm.nr = merge(c.comm.v, c.comm.nr);
-	c.cpu.nr = merge(c.cpu.v, c.cpu.nr);
+	if (!c.kernel.nr)
+		c.cpu.nr = merge(c.cpu.v, c.cpu.nr);
 	comp = c.kernel.nr ? &c.kernel : &c.cpu;
 	intersect(comp, &c.comm, &kc);
 	out->has_communication = c.comm.nr > 0;
@@ -311,6 +407,13 @@ void rank_local_release(struct rank_local *r)
 /* ---------------------------------------------------------------------
  * Across the ranks
  */
+
+/* Names are interned in their profile: one pointer is one name, and
+ * strcmp() is for names of two profiles (and what a summary stored). */
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
 
 static const char *line_up(const struct rank_local *const *local, size_t n)
 {
@@ -375,7 +478,7 @@ bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct r
 			size_t op;
 
 			d->has_calls[b] = true;
-			for (op = 0; op < d->nr_ops && strcmp(d->ops[op].name, c->name); op++)
+			for (op = 0; op < d->nr_ops && !same_name(d->ops[op].name, c->name); op++)
 				;
 			if (op == d->nr_ops) {
 				d->ops = xrealloc(d->ops, (op + 1) * sizeof(*d->ops));
@@ -408,7 +511,7 @@ bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct r
 			for (size_t i = 0; i < l->nr_calls; i++) {
 				const struct comm_call *c = &l->calls[i];
 
-				if (strcmp(c->name, d->ops[op].name))
+				if (!same_name(c->name, d->ops[op].name))
 					continue;
 				for (size_t j = 0; j < c->nr_ranges; j++) {
 					int64_t len = shortest ? shortest[i][j]

@@ -137,35 +137,78 @@ static const struct column cols[] = {
 		  "longest" },
 };
 
-/* Stragglers among the rows of one step (or of all), across ranks. */
-static void mark_stragglers(struct ranks_priv *rp, const char *step_name)
+/* Stragglers among rows WHICH[0..N) of the rows (one step's, or the all
+ * rows), across ranks, in the order of the rows. */
+static void mark_stragglers(struct ranks_priv *rp, const size_t *which, size_t n)
 {
-	size_t n = 0, *which = xmalloc(rp->nr_rows * sizeof(*which));
-	int64_t *steps = xmalloc(rp->nr_rows * sizeof(*steps)), *comp, *sync;
+	int64_t *steps = xmalloc((n ? n : 1) * sizeof(*steps)), *comp, *sync;
 	uint8_t *marks;
 
-	comp = xmalloc(rp->nr_rows * sizeof(*comp));
-	sync = xmalloc(rp->nr_rows * sizeof(*sync));
-	marks = xmalloc(rp->nr_rows);
-	for (size_t i = 0; i < rp->nr_rows; i++) {
-		const struct rank_row *r = &rp->rows[i];
+	comp = xmalloc((n ? n : 1) * sizeof(*comp));
+	sync = xmalloc((n ? n : 1) * sizeof(*sync));
+	marks = xmalloc(n ? n : 1);
+	for (size_t k = 0; k < n; k++) {
+		const struct rank_row *r = &rp->rows[which[k]];
 
-		if (strcmp(r->step_name, step_name) || (r->step < 0) != !strcmp(step_name, "all"))
-			continue;
-		which[n] = i;
-		steps[n] = r->step_ns;
-		comp[n] = r->computation + r->overlapping;
-		sync[n] = rp->why_no_wait ? -1 : r->sync;
-		n++;
+		steps[k] = r->step_ns;
+		comp[k] = r->computation + r->overlapping;
+		sync[k] = rp->why_no_wait ? -1 : r->sync;
 	}
 	rank_stragglers(steps, comp, sync, n, marks);
 	for (size_t k = 0; k < n; k++)
 		rp->rows[which[k]].marks = marks[k];
-	free(which);
 	free(steps);
 	free(comp);
 	free(sync);
 	free(marks);
+}
+
+struct named_row {
+	const char *name;
+	size_t row;
+};
+
+static int cmp_named_row(const void *a, const void *b)
+{
+	const struct named_row *x = a, *y = b;
+	int c = x->name == y->name ? 0 : strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/*
+ * The marks of every row: the all rows across ranks, then the rows of
+ * each step name.  The step rows are grouped by sorting them by name (then
+ * row, which keeps each group in the order of the rows): a thousand ranks
+ * of fifty steps each are 5e4 rows, which compared pairwise cost 10^9
+ * strcmp()s.  A step named "all" gets no marks (its rows were taken for
+ * the all rows' name, which picks the all rows alone).
+ */
+static void mark_all_stragglers(struct ranks_priv *rp)
+{
+	size_t *which = xmalloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*which)), n = 0;
+	struct named_row *by_name = xmalloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*by_name));
+	size_t nr_named = 0;
+
+	for (size_t i = 0; i < rp->nr_rows; i++) {
+		if (rp->rows[i].step < 0)
+			which[n++] = i;
+		else
+			by_name[nr_named++] = (struct named_row){ rp->rows[i].step_name, i };
+	}
+	mark_stragglers(rp, which, n);
+	qsort(by_name, nr_named, sizeof(*by_name), cmp_named_row);
+	for (size_t i = 0, j; i < nr_named; i = j) {
+		n = 0;
+		for (j = i; j < nr_named && !strcmp(by_name[j].name, by_name[i].name); j++)
+			which[n++] = by_name[j].row;
+		if (strcmp(by_name[i].name, "all"))
+			mark_stragglers(rp, which, n);
+	}
+	free(which);
+	free(by_name);
 }
 
 static void fill(struct rank_row *r, const struct step_overlap *o, int64_t step_ns)
@@ -254,18 +297,7 @@ static void ranks_load(struct pane *pane)
 			r->sync = nr_wait ? comm / (int64_t)nr_wait : -1;
 		}
 	}
-	mark_stragglers(rp, "all");
-	for (size_t i = 0; i < rp->nr_rows; i++) {
-		const struct rank_row *r = &rp->rows[i];
-		bool seen = false;
-
-		if (r->step < 0)
-			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = rp->rows[j].step >= 0 && !strcmp(rp->rows[j].step_name, r->step_name);
-		if (!seen)
-			mark_stragglers(rp, r->step_name);
-	}
+	mark_all_stragglers(rp);
 	for (size_t m = 0; m < n; m++) {
 		rank_dist_release(&dist[m]);
 		rank_local_release(&local[m]);
