@@ -113,6 +113,92 @@ static void name_memo_release(struct name_memo *m)
 }
 
 /* ---------------------------------------------------------------------
+ * Rows of the Operators and Kernels tables, for the top five of each
+ */
+
+/*
+ * Time by row key, rows in the order first seen: the key is the interned
+ * name or, for a pre-aggregated (NODE_DISTINCT) row, the node itself --
+ * how aggregate.c's agg_ops() and agg_kernels() key their rows.  Summed
+ * here in the Overview's one walk rather than by calling those, which
+ * would walk the whole tree twice more (t-overview.c checks the tops
+ * against them).  Memory: one slot per distinct row, not per node.
+ */
+struct row_sums {
+	const void **keys;
+	uint32_t *slot_rows;		/* the row of each key */
+	size_t cap;			/* a power of two, at most half full */
+	struct top_row *rows;
+	size_t nr, alloc;
+};
+
+static int64_t *row_time(struct row_sums *t, const struct node *n)
+{
+	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+	size_t i;
+
+	if (2 * (t->nr + 1) > t->cap) {
+		struct row_sums bigger = { .cap = t->cap ? 2 * t->cap : 1024 };
+
+		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.slot_rows = xcalloc(bigger.cap, sizeof(*bigger.slot_rows));
+		for (size_t k = 0; k < t->cap; k++) {
+			if (!t->keys[k])
+				continue;
+			for (i = hash_ptr(t->keys[k]) & (bigger.cap - 1); bigger.keys[i];
+			     i = (i + 1) & (bigger.cap - 1))
+				;
+			bigger.keys[i] = t->keys[k];
+			bigger.slot_rows[i] = t->slot_rows[k];
+		}
+		free(t->keys);
+		free(t->slot_rows);
+		t->keys = bigger.keys;
+		t->slot_rows = bigger.slot_rows;
+		t->cap = bigger.cap;
+	}
+	for (i = hash_ptr(key) & (t->cap - 1); t->keys[i]; i = (i + 1) & (t->cap - 1))
+		if (t->keys[i] == key)
+			return &t->rows[t->slot_rows[i]].ns;
+	t->keys[i] = key;
+	t->slot_rows[i] = (uint32_t)t->nr;
+	GROW(t->rows, t->alloc, t->nr + 1);
+	t->rows[t->nr].name = n->name;
+	t->rows[t->nr].ns = 0;
+	return &t->rows[t->nr++].ns;
+}
+
+/* The five rows with the most time, most first; on equal times the row
+ * seen first stays ahead. */
+static void top_five(const struct row_sums *t, struct top_rows *top)
+{
+	size_t idx[ARRAY_SIZE(top->v)], n = 0, max = ARRAY_SIZE(top->v);
+
+	top->total_ns = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		int64_t v = t->rows[i].ns;
+		size_t j = n < max ? n++ : max;
+
+		top->total_ns += v;
+		for (; j > 0 && t->rows[idx[j - 1]].ns < v; j--)
+			if (j < max)
+				idx[j] = idx[j - 1];
+		if (j < max)
+			idx[j] = i;
+	}
+	for (size_t j = 0; j < n; j++)
+		top->v[j] = t->rows[idx[j]];
+	top->nr = n;
+}
+
+static void row_sums_release(struct row_sums *t)
+{
+	free(t->keys);
+	free(t->slot_rows);
+	free(t->rows);
+}
+
+/* ---------------------------------------------------------------------
  * Kernels by device
  */
 
@@ -120,48 +206,70 @@ struct kernel {
 	int64_t start, end;		/* ns: ts and ts + dur */
 	double blocks_per_sm, occupancy;	/* NaN: not given */
 	int32_t device;
-	uint32_t order;			/* the walk's order, for stable sorts */
 };
 
 struct kernels {
-	struct kernel *v;
+	struct kernel *v;		/* in the walk's order, then by start */
 	size_t nr, alloc;
 	double tc_ns, all_ns;		/* kernel_parser.py's tc_used_ratio */
-	struct name_memo *memo;
 };
 
-static bool collect_kernel(struct node *n, void *ctx)
-{
-	struct kernels *ks = ctx;
-	const struct launch *l;
+/* A time and the index of what it belongs to: sorted by time, then index,
+ * which is the order the plugin's stable sorts give. */
+struct stamp {
+	int64_t t;
+	uint32_t i;
+};
 
-	if (n->kind != NODE_KERNEL || (n->flags & NODE_NOT_A_ROW))
-		return true;
-	ks->all_ns += (double)n->device_total_ns;
-	if (name_flags(ks->memo, n->name) & NAME_TC_KERNEL)
-		ks->tc_ns += (double)n->device_total_ns;
-	/* The GPU metrics take kernels whose args name their device. */
-	l = node_launch(n);
-	if (!l || l->device < 0)
-		return true;
-	GROW(ks->v, ks->alloc, ks->nr + 1);
-	ks->v[ks->nr].start = n->start_ns;
-	ks->v[ks->nr].end = n->start_ns + n->device_total_ns;
-	ks->v[ks->nr].blocks_per_sm = l->blocks_per_sm;
-	ks->v[ks->nr].occupancy = l->occupancy_pct;
-	ks->v[ks->nr].device = l->device;
-	ks->v[ks->nr].order = (uint32_t)ks->nr;
-	ks->nr++;
-	return true;
+static bool stamp_before(const struct stamp *a, const struct stamp *b)
+{
+	return a->t < b->t || (a->t == b->t && a->i < b->i);
 }
 
-static int cmp_start(const void *a, const void *b)
+/*
+ * Sort V: a bottom-up merge sort that leaves pairs of runs already in
+ * order alone, so times as the tree lists them (in launch order, thread
+ * by thread) cost about a pass, and any input O(n log n).
+ */
+static void sort_stamps(struct stamp *v, size_t n)
 {
-	const struct kernel *x = a, *y = b;
+	struct stamp *tmp = NULL;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+			size_t mid = lo + width, hi = n - mid > width ? mid + width : n;
+			size_t a = lo, b = mid, k = 0;
+
+			if (!stamp_before(&v[mid], &v[mid - 1]))
+				continue;
+			if (!tmp)
+				tmp = xmalloc(n * sizeof(*tmp));
+			while (a < mid && b < hi)
+				tmp[k++] = stamp_before(&v[b], &v[a]) ? v[b++] : v[a++];
+			/* What is left of the right run is in place already. */
+			while (a < mid)
+				tmp[k++] = v[a++];
+			memcpy(&v[lo], tmp, k * sizeof(*tmp));
+		}
+	}
+	free(tmp);
+}
+
+/* KS's kernels by start, then the walk's order. */
+static void sort_by_start(struct kernels *ks)
+{
+	struct stamp *order = xmalloc((ks->nr + 1) * sizeof(*order));
+	struct kernel *sorted = xmalloc((ks->nr + 1) * sizeof(*sorted));
+
+	for (size_t i = 0; i < ks->nr; i++)
+		order[i] = (struct stamp){ ks->v[i].start, (uint32_t)i };
+	sort_stamps(order, ks->nr);
+	for (size_t i = 0; i < ks->nr; i++)
+		sorted[i] = ks->v[order[i].i];
+	free(order);
+	free(ks->v);
+	ks->v = sorted;
+	ks->alloc = ks->nr + 1;
 }
 
 /* |(merged kernel ranges of DEVICE) ∩ [lo, hi)| over KS sorted by start. */
@@ -195,61 +303,60 @@ static int64_t busy_within(const struct kernels *ks, int32_t device, int64_t lo,
 	return sum;
 }
 
-/* An end of a kernel's range with its blocks per SM, for the sweep. */
-struct endpoint {
-	int64_t t;
-	int is_end;			/* starts before ends at one time */
-	double value;
-	uint32_t order;
-};
-
-static int cmp_endpoint(const void *a, const void *b)
+/* Only positive blocks per SM count (the plugin warns about the rest). */
+static bool has_blocks(const struct kernel *k, int32_t device)
 {
-	const struct endpoint *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->is_end != y->is_end)
-		return x->is_end - y->is_end;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return k->device == device && k->blocks_per_sm > 0;
 }
 
 /*
  * Est. SM efficiency (merge_ranges_with_value): sweep the kernels' ends
  * in time order summing blocks per SM of the kernels running, each slice
  * worth min(sum, 1); the slices inside the span, weighted by their time,
- * over the span.  NaN when no slice lies in the span.
+ * over the span.  NaN when no slice lies in the span.  The ends in time
+ * order: the starts as KS is sorted, merged with the finishes sorted on
+ * their own; at one time starts come first, then by kernel.
  */
 static double sm_efficiency(const struct kernels *ks, int32_t device, int64_t lo, int64_t hi)
 {
-	struct endpoint *ep = xmalloc((2 * ks->nr + 1) * sizeof(*ep));
-	size_t n = 0;
+	struct stamp *fin = xmalloc((ks->nr + 1) * sizeof(*fin));
+	size_t nr_fin = 0, s = 0, f = 0;
 	double value = 0, weighted = 0;
-	bool any = false;
+	int64_t prev = 0;
+	bool first = true, any = false;
 
-	for (size_t i = 0; i < ks->nr; i++) {
-		const struct kernel *k = &ks->v[i];
+	for (size_t i = 0; i < ks->nr; i++)
+		if (has_blocks(&ks->v[i], device))
+			fin[nr_fin++] = (struct stamp){ ks->v[i].end, (uint32_t)i };
+	sort_stamps(fin, nr_fin);
+	for (;;) {
+		int64_t t;
+		double step;
 
-		/* Only positive values count (the plugin warns about the rest). */
-		if (k->device != device || !(k->blocks_per_sm > 0))
-			continue;
-		ep[n++] = (struct endpoint){ k->start, 0, k->blocks_per_sm, (uint32_t)(2 * i) };
-		ep[n++] = (struct endpoint){ k->end, 1, k->blocks_per_sm, (uint32_t)(2 * i + 1) };
-	}
-	qsort(ep, n, sizeof(*ep), cmp_endpoint);
-	for (size_t i = 0; i < n; i++) {
-		if (i && ep[i].t > ep[i - 1].t && value > 0.0) {
-			int64_t s = ep[i - 1].t > lo ? ep[i - 1].t : lo;
-			int64_t e = ep[i].t < hi ? ep[i].t : hi;
+		while (s < ks->nr && !has_blocks(&ks->v[s], device))
+			s++;
+		if (s < ks->nr && (f == nr_fin || ks->v[s].start <= fin[f].t)) {
+			t = ks->v[s].start;
+			step = ks->v[s++].blocks_per_sm;
+		} else if (f < nr_fin) {
+			t = fin[f].t;
+			step = -ks->v[fin[f++].i].blocks_per_sm;
+		} else {
+			break;
+		}
+		if (!first && t > prev && value > 0.0) {
+			int64_t a = prev > lo ? prev : lo, b = t < hi ? t : hi;
 
-			if (s < e) {
-				weighted += (value < 1.0 ? value : 1.0) * (double)(e - s);
+			if (a < b) {
+				weighted += (value < 1.0 ? value : 1.0) * (double)(b - a);
 				any = true;
 			}
 		}
-		value += ep[i].is_end ? -ep[i].value : ep[i].value;
+		value += step;
+		prev = t;
+		first = false;
 	}
-	free(ep);
+	free(fin);
 	return any ? weighted / (double)(hi - lo) : NAN;
 }
 
@@ -272,8 +379,53 @@ static double occupancy(const struct kernels *ks, int32_t device, int64_t lo, in
 }
 
 /* ---------------------------------------------------------------------
- * Tensor cores over the op tree
+ * The walk: everything the Overview takes from the tree, in one pass
  */
+
+/* tensor_cores_parser._calculate_tc_ratio: ops' kernels on one device. */
+struct device_sums {
+	int32_t device;
+	double tc_ns, all_ns;
+};
+
+/* What a node on the walk's path gathers from below it, for the
+ * tensor-core rule, which needs a node's children before the node. */
+struct frame {
+	int64_t own_ns;			/* kernels its own runtime calls launched */
+	bool own_tc;			/* some of them used tensor cores */
+	bool child_eligible, child_below;	/* see leave() */
+};
+
+struct walk {
+	const struct profile *p;
+	struct name_memo memo;
+	struct frame *frames;		/* by depth: the path from the root */
+	size_t alloc_frames;
+
+	struct kernels ks;
+	struct row_sums ops, kernels;
+
+	double bottom_ns, ops_ns;	/* tc_eligible_ops_kernel_ratio */
+	bool has_kernel;		/* an op row launched a kernel */
+	struct device_sums *devs;	/* few: one per device */
+	size_t nr_devs, alloc_devs;
+
+	const char *dp_name, *ddp_name;	/* interned; NULL: not in the profile */
+	bool dp, ddp, nccl;
+
+	const char *precision_key;	/* interned; NULL: no node has one */
+	struct overview *o;
+};
+
+static struct device_sums *device_sums(struct walk *w, int32_t device)
+{
+	for (size_t i = 0; i < w->nr_devs; i++)
+		if (w->devs[i].device == device)
+			return &w->devs[i];
+	GROW(w->devs, w->alloc_devs, w->nr_devs + 1);
+	w->devs[w->nr_devs] = (struct device_sums){ .device = device };
+	return &w->devs[w->nr_devs++];
+}
 
 static bool is_host(const struct node *n)
 {
@@ -281,100 +433,160 @@ static bool is_host(const struct node *n)
 	       n->kind == NODE_MODULE;
 }
 
-/* The kernels N's own runtime calls launched: their time, and whether
- * some of it used tensor cores. */
-static int64_t own_kernel_ns(const struct node *n, struct name_memo *memo, bool *any_tc)
+/* A layer's precision (TensorRT): the share of layer time in each. */
+static void add_precision(struct walk *w, const struct node *n)
 {
-	int64_t sum = 0;
+	struct overview *o = w->o;
+	const struct attr *a = attr_find(n->attrs, w->precision_key);
+	int64_t t = n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+	size_t k;
 
-	for (const struct node *rt = n->child; rt; rt = rt->next) {
-		if (rt->kind != NODE_RUNTIME)
-			continue;
-		for (const struct node *k = rt->child; k; k = k->next) {
-			if (k->kind != NODE_KERNEL)
-				continue;
-			sum += k->device_total_ns;
-			if (any_tc && k->device_total_ns > 0 &&
-			    (name_flags(memo, k->name) & NAME_TC_KERNEL))
-				*any_tc = true;
-		}
+	if (!a || a->type != ATTR_STRING)
+		return;
+	for (k = 0; k < o->nr_precisions && strcmp(o->precisions[k].name, a->v.s); k++)
+		;
+	if (k == o->nr_precisions) {
+		if (k == ARRAY_SIZE(o->precisions))
+			return;
+		o->precisions[o->nr_precisions++] = (struct precision_share){ a->v.s, 0 };
 	}
-	return sum;
+	o->precisions[k].ns += t;
+	o->precision_total_ns += t;
 }
 
-struct tc_walk {
-	uint8_t *eligible, *below;	/* by node id: it / something under it */
-	double bottom_ns, ops_ns;
-	/* tensor_cores_parser._calculate_tc_ratio: ops' kernels by device */
-	double *tc_ns, *all_ns;
-	size_t nr_devices;
-	bool has_kernel;
-	struct name_memo *memo;
-};
-
 /*
- * An op is tensor-core eligible when its name is on the list, or (ops
- * only, node.py fill_stats) an op under it is, or it launched a kernel
- * that used tensor cores.  The eligible ops lowest in the tree ("bottom")
- * give the numerator of tc_eligible_ops_kernel_ratio: their own kernels'
- * time over all op rows' own kernels' time.
+ * A kernel N at DEPTH.  Unless the tree only shapes it (NODE_NOT_A_ROW), a
+ * Kernels row; and the GPU metrics take those whose args name their
+ * device.  Launched by a runtime call, its time is its grandparent's
+ * "own" kernel time (the tensor-core rule); by an op row's, that op's
+ * device's share in tensor-core kernels counts it.  (The sums are of
+ * whole nanoseconds, exact in a double below 2^53 ns, 104 days: the
+ * order the walk adds them in does not change them.)
  */
-static void tc_visit(struct tc_walk *w, struct node *n)
+static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 {
-	bool own_tc = false, child_eligible = false, child_below = false;
-	int64_t own = own_kernel_ns(n, w->memo, &own_tc);
+	const struct launch *l = node_launch(n);
+	bool tc = name_flags(&w->memo, n->name) & NAME_TC_KERNEL;
 
-	for (struct node *c = n->child; c; c = c->next) {
-		if (!is_host(c))
-			continue;
-		child_eligible |= w->eligible[c->id];
-		child_below |= w->below[c->id];
+	if (!(n->flags & NODE_NOT_A_ROW)) {
+		*row_time(&w->kernels, n) += n->device_total_ns;
+		w->ks.all_ns += (double)n->device_total_ns;
+		if (tc)
+			w->ks.tc_ns += (double)n->device_total_ns;
+		if (l && l->device >= 0) {
+			GROW(w->ks.v, w->ks.alloc, w->ks.nr + 1);
+			w->ks.v[w->ks.nr++] = (struct kernel){
+				.start = n->start_ns, .end = n->start_ns + n->device_total_ns,
+				.blocks_per_sm = l->blocks_per_sm, .occupancy = l->occupancy_pct,
+				.device = l->device,
+			};
+		}
 	}
-	w->eligible[n->id] = is_host(n) && ((name_flags(w->memo, n->name) & NAME_TC_ELIGIBLE) ||
-					    (n->kind == NODE_OP && (child_eligible || own_tc)));
-	w->below[n->id] = w->eligible[n->id] || child_below;
-	if (w->eligible[n->id] && !child_below)
-		w->bottom_ns += (double)own;
-	if (n->kind == NODE_OP && node_is_op_row(n)) {
-		w->ops_ns += (double)own;
-		for (const struct node *rt = n->child; rt; rt = rt->next) {
-			if (rt->kind != NODE_RUNTIME)
-				continue;
-			for (const struct node *k = rt->child; k; k = k->next) {
-				const struct launch *l = node_launch(k);
+	if (depth >= 2 && n->parent->kind == NODE_RUNTIME) {
+		const struct node *op = n->parent->parent;
+		struct frame *f = &w->frames[depth - 2];
 
-				if (k->kind != NODE_KERNEL)
-					continue;
-				w->has_kernel = true;
-				if (!l || l->device < 0 || (size_t)l->device >= w->nr_devices)
-					continue;
-				w->all_ns[l->device] += (double)k->device_total_ns;
-				if (name_flags(w->memo, k->name) & NAME_TC_KERNEL)
-					w->tc_ns[l->device] += (double)k->device_total_ns;
+		f->own_ns += n->device_total_ns;
+		if (n->device_total_ns > 0 && tc)
+			f->own_tc = true;
+		if (op->kind == NODE_OP && node_is_op_row(op)) {
+			w->has_kernel = true;
+			if (l && l->device >= 0) {
+				struct device_sums *d = device_sums(w, l->device);
+
+				d->all_ns += (double)n->device_total_ns;
+				if (tc)
+					d->tc_ns += (double)n->device_total_ns;
 			}
 		}
 	}
 }
 
-/* Post-order over the whole tree, without recursion (traces nest deep). */
-static void tc_walk_tree(struct tc_walk *w, struct node *root)
+/* N at DEPTH, before its children. */
+static void enter(struct walk *w, const struct node *n, size_t depth)
 {
-	struct node *n = root;
+	if (depth >= w->alloc_frames)
+		GROW(w->frames, w->alloc_frames, depth + 1);
+	memset(&w->frames[depth], 0, sizeof(w->frames[depth]));
+	/* Names are interned: a pointer compare, not a strcmp per node. */
+	if (n->name == w->dp_name)
+		w->dp = true;
+	else if (n->name == w->ddp_name)
+		w->ddp = true;
+	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(n->name, "nccl:", 5))
+		w->nccl = true;
+	if (node_is_op_row(n)) {
+		*row_time(&w->ops, n) += w->p->has_device_time ? n->device_self_ns : n->host_self_ns;
+		if (w->precision_key)
+			add_precision(w, n);
+	}
+	if (n->kind == NODE_KERNEL)
+		visit_kernel(w, n, depth);
+}
 
-	while (n->child)
-		n = n->child;
+/*
+ * N at DEPTH, after its children.  An op is tensor-core eligible when its
+ * name is on the list, or (ops only, node.py fill_stats) an op under it
+ * is, or it launched a kernel that used tensor cores.  The eligible ops
+ * lowest in the tree ("bottom") give the numerator of
+ * tc_eligible_ops_kernel_ratio: their own kernels' time over all op rows'
+ * own kernels' time.
+ */
+static void leave(struct walk *w, const struct node *n, size_t depth)
+{
+	const struct frame *f = &w->frames[depth];
+	bool host = is_host(n), eligible, below;
+
+	eligible = host && ((name_flags(&w->memo, n->name) & NAME_TC_ELIGIBLE) ||
+			    (n->kind == NODE_OP && (f->child_eligible || f->own_tc)));
+	below = eligible || f->child_below;
+	if (eligible && !f->child_below)
+		w->bottom_ns += (double)f->own_ns;
+	if (n->kind == NODE_OP && node_is_op_row(n))
+		w->ops_ns += (double)f->own_ns;
+	if (host && depth > 0) {
+		w->frames[depth - 1].child_eligible |= eligible;
+		w->frames[depth - 1].child_below |= below;
+	}
+}
+
+/* Depth first from ROOT, without recursion (traces nest deep): each node
+ * entered before its children and left after them. */
+static void walk_tree(struct walk *w, const struct node *root)
+{
+	const struct node *n = root;
+	size_t depth = 0;
+
+	enter(w, n, depth);
 	for (;;) {
-		tc_visit(w, n);
-		if (n == root)
-			break;
-		if (n->next) {
-			n = n->next;
-			while (n->child)
-				n = n->child;
-		} else {
+		if (n->child) {
+			n = n->child;
+			enter(w, n, ++depth);
+			continue;
+		}
+		for (;;) {
+			leave(w, n, depth);
+			if (n == root)
+				return;
+			if (n->next) {
+				n = n->next;
+				enter(w, n, depth);
+				break;
+			}
 			n = n->parent;
+			depth--;
 		}
 	}
+}
+
+static void walk_release(struct walk *w)
+{
+	name_memo_release(&w->memo);
+	free(w->frames);
+	free(w->ks.v);
+	row_sums_release(&w->ops);
+	row_sums_release(&w->kernels);
+	free(w->devs);
 }
 
 /* ---------------------------------------------------------------------
@@ -405,28 +617,9 @@ static double share_of(const struct profile *p, const struct overview *o, const 
 	return o->avg_cat_ns[c] / o->avg_step_ns;
 }
 
-struct names_seen {
-	const char *dp_name, *ddp_name;	/* interned; NULL: not in the profile */
-	bool dp, ddp, nccl;
-};
-
-static bool visit_names(struct node *n, void *ctx)
+/* data.py analyze()'s rules, then proftui's; W has walked the tree. */
+static void recommendations(const struct profile *p, const struct walk *w, struct overview *o)
 {
-	struct names_seen *s = ctx;
-
-	/* Names are interned: a pointer compare, not a strcmp per node. */
-	if (n->name == s->dp_name)
-		s->dp = true;
-	else if (n->name == s->ddp_name)
-		s->ddp = true;
-	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(n->name, "nccl:", 5))
-		s->nccl = true;
-	return true;
-}
-
-static void recommendations(const struct profile *p, struct overview *o)
-{
-	struct names_seen seen = { 0 };
 	const struct device_info *first = p->nr_devices ? &p->devices[0] : NULL;
 	double share;
 	char list[256];
@@ -437,13 +630,10 @@ static void recommendations(const struct profile *p, struct overview *o)
 	if (share > 0.05)
 		recommend(o, true, "%.1f%% of the step time is in the DataLoader: set num_workers when "
 			  "you construct the DataLoader, to load data in several processes.", share * 100);
-	seen.dp_name = strtab_lookup(&p->names, "DataParallel.forward", 20);
-	seen.ddp_name = strtab_lookup(&p->names, "DistributedDataParallel.forward", 31);
-	node_walk(p->root, visit_names, &seen);
-	if (seen.dp && o->nr_gpus > 1)
+	if (w->dp && o->nr_gpus > 1)
 		recommend(o, true, "Use DistributedDataParallel instead of DataParallel to train on "
 			  "several GPUs.");
-	if (seen.ddp && !seen.nccl) {
+	if (w->ddp && !w->nccl) {
 		for (size_t i = 0; i < p->nr_devices; i++) {
 			const struct device_info *d = &p->devices[i];
 
@@ -522,11 +712,9 @@ static int cmp_i32(const void *a, const void *b)
 
 void overview_compute(const struct profile *p, struct overview *o)
 {
-	struct name_memo memo = { 0 };
-	struct kernels ks = { .memo = &memo };
+	struct walk w = { .p = p, .o = o };
 	int32_t *ids;
 	size_t nr_ids = 0;
-	int32_t max_id = -1;
 
 	memset(o, 0, sizeof(*o));
 	o->tc_used_ratio = NAN;
@@ -556,63 +744,51 @@ void overview_compute(const struct profile *p, struct overview *o)
 		}
 	}
 
-	node_walk(p->root, collect_kernel, &ks);
-	if (ks.all_ns > 0)
-		o->tc_used_ratio = ks.tc_ns / ks.all_ns;
-	if (ks.nr > 1)	/* qsort() takes no NULL, even for 0 items */
-		qsort(ks.v, ks.nr, sizeof(*ks.v), cmp_start);
-	ids = xmalloc((ks.nr ? ks.nr : 1) * sizeof(*ids));
-	for (size_t i = 0; i < ks.nr; i++) {
+	w.dp_name = strtab_lookup(&p->names, "DataParallel.forward", 20);
+	w.ddp_name = strtab_lookup(&p->names, "DistributedDataParallel.forward", 31);
+	/* Attribute keys are interned: a profile that never named one has
+	 * no precisions to look for. */
+	w.precision_key = strtab_lookup(&p->names, "precision", 9);
+	walk_tree(&w, p->root);
+	if (w.ks.all_ns > 0)
+		o->tc_used_ratio = w.ks.tc_ns / w.ks.all_ns;
+	o->tc_eligible_ops_kernel_ratio = w.ops_ns > 0 ? w.bottom_ns / w.ops_ns : 0.0;
+	top_five(&w.ops, &o->top_ops);
+	top_five(&w.kernels, &o->top_kernels);
+
+	sort_by_start(&w.ks);
+	ids = xmalloc((w.ks.nr ? w.ks.nr : 1) * sizeof(*ids));
+	for (size_t i = 0; i < w.ks.nr; i++) {
 		size_t k;
 
-		for (k = 0; k < nr_ids && ids[k] != ks.v[i].device; k++)
+		for (k = 0; k < nr_ids && ids[k] != w.ks.v[i].device; k++)
 			;
 		if (k == nr_ids)
-			ids[nr_ids++] = ks.v[i].device;
-		if (ks.v[i].device > max_id)
-			max_id = ks.v[i].device;
+			ids[nr_ids++] = w.ks.v[i].device;
 	}
 	qsort(ids, nr_ids, sizeof(*ids), cmp_i32);
+	o->gpus = xcalloc(nr_ids ? nr_ids : 1, sizeof(*o->gpus));
+	for (size_t i = 0; i < nr_ids; i++) {
+		struct gpu_metrics *g = &o->gpus[o->nr_gpus++];
+		int64_t lo = o->span_start_ns, hi = o->span_end_ns;
 
-	{
-		struct tc_walk w = { .memo = &memo };
-
-		w.eligible = xcalloc(p->nr_nodes + 1, 1);
-		w.below = xcalloc(p->nr_nodes + 1, 1);
-		w.nr_devices = (size_t)(max_id + 1);
-		w.tc_ns = xcalloc(w.nr_devices + 1, sizeof(double));
-		w.all_ns = xcalloc(w.nr_devices + 1, sizeof(double));
-		tc_walk_tree(&w, p->root);
-		o->tc_eligible_ops_kernel_ratio = w.ops_ns > 0 ? w.bottom_ns / w.ops_ns : 0.0;
-
-		o->gpus = xcalloc(nr_ids ? nr_ids : 1, sizeof(*o->gpus));
-		for (size_t i = 0; i < nr_ids; i++) {
-			struct gpu_metrics *g = &o->gpus[o->nr_gpus++];
-			int64_t lo = o->span_start_ns, hi = o->span_end_ns;
-
-			g->device = ids[i];
-			g->utilization = g->sm_efficiency = g->occupancy_pct = g->tensor_core = NAN;
-			if (hi > lo) {
-				g->utilization = (double)busy_within(&ks, g->device, lo, hi) /
-						 (double)(hi - lo);
-				g->sm_efficiency = sm_efficiency(&ks, g->device, lo, hi);
-				g->occupancy_pct = occupancy(&ks, g->device, lo, hi);
-			}
-			/* Kernels launched by ops (not clipped to the span). */
-			if (w.has_kernel)
-				g->tensor_core = w.all_ns[g->device] > 0
-							 ? w.tc_ns[g->device] / w.all_ns[g->device]
-							 : 0.0;
+		g->device = ids[i];
+		g->utilization = g->sm_efficiency = g->occupancy_pct = g->tensor_core = NAN;
+		if (hi > lo) {
+			g->utilization = (double)busy_within(&w.ks, g->device, lo, hi) / (double)(hi - lo);
+			g->sm_efficiency = sm_efficiency(&w.ks, g->device, lo, hi);
+			g->occupancy_pct = occupancy(&w.ks, g->device, lo, hi);
 		}
-		free(w.eligible);
-		free(w.below);
-		free(w.tc_ns);
-		free(w.all_ns);
+		/* Kernels launched by ops (not clipped to the span). */
+		if (w.has_kernel) {
+			const struct device_sums *d = device_sums(&w, g->device);
+
+			g->tensor_core = d->all_ns > 0 ? d->tc_ns / d->all_ns : 0.0;
+		}
 	}
-	recommendations(p, o);
-	name_memo_release(&memo);
+	recommendations(p, &w, o);
+	walk_release(&w);
 	free(ids);
-	free(ks.v);
 }
 
 void overview_release(struct overview *o)

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/aggregate.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
@@ -191,50 +190,17 @@ static void add_steps(const struct profile *p, struct ov_priv *op)
 	free(t);
 }
 
-/* A layer's precision (TensorRT): the share of layer time in each. */
-struct precision {
-	const char *name;
-	int64_t ns;
-};
-
-struct precisions {
-	struct precision v[16];
-	size_t nr;
-	int64_t total;
-};
-
-static bool visit_precision(struct node *n, void *ctx)
+static void add_precisions(struct ov_priv *op)
 {
-	struct precisions *pr = ctx;
-	const struct attr *a;
-	int64_t t = n->device_total_ns ? n->device_total_ns : n->host_total_ns;
-	size_t k;
+	const struct overview *o = &op->ov;
 
-	if (!node_is_op_row(n) || !(a = attr_find(n->attrs, "precision")) || a->type != ATTR_STRING)
-		return true;
-	for (k = 0; k < pr->nr && strcmp(pr->v[k].name, a->v.s); k++)
-		;
-	if (k == pr->nr) {
-		if (pr->nr == 16)
-			return true;	/* not a precision: a format's odd value */
-		pr->v[pr->nr++].name = a->v.s;
-	}
-	pr->v[k].ns += t;
-	pr->total += t;
-	return true;
-}
-
-static void add_precisions(const struct profile *p, struct ov_priv *op)
-{
-	struct precisions pr = { .nr = 0 };
-
-	node_walk(p->root, visit_precision, &pr);
-	if (!pr.nr || pr.total <= 0)
+	if (!o->nr_precisions || o->precision_total_ns <= 0)
 		return;
 	add(op, OV_SECTION, xstrdup("Precision (share of layer time)"), NULL);
-	for (size_t k = 0; k < pr.nr; k++)
-		add(op, OV_LINE, xstrdup(pr.v[k].name), time_text((double)pr.v[k].ns))->share_pct =
-			100.0 * (double)pr.v[k].ns / (double)pr.total;
+	for (size_t k = 0; k < o->nr_precisions; k++)
+		add(op, OV_LINE, xstrdup(o->precisions[k].name),
+		    time_text((double)o->precisions[k].ns))->share_pct =
+			100.0 * (double)o->precisions[k].ns / (double)o->precision_total_ns;
 }
 
 /* A format's own summary of its run as it states it: trtexec's log's
@@ -285,60 +251,29 @@ static void add_advice(struct ov_priv *op, const char *text, bool is_plugin)
 	}
 }
 
+/* The five largest Operators rows by device self time (host self where
+ * there is no device time), and Kernels rows by their time. */
 static void add_top(const struct profile *p, struct ov_priv *op)
 {
-	struct agg a;
-	size_t idx[5];
-
 	for (int k = 0; k < 2; k++) {
-		bool dev = p->has_device_time;
-		int64_t total = 0;
-		size_t n = 0;
+		const struct top_rows *top = k ? &op->ov.top_kernels : &op->ov.top_ops;
 
-		if (k == 0)
-			agg_ops(p, NULL, &a);
-		else
-			agg_kernels(p, NULL, &a);
-		if (k == 1 && !a.nr) {
-			agg_release(&a);
-			break;
-		}
-		/* The five largest by device self time (kernels: total),
-		 * host self where there is no device time. */
-		for (size_t i = 0; i < a.nr; i++)
-			total += k || dev ? a.rows[i].device_self_ns : a.rows[i].host_self_ns;
-		for (size_t i = 0; i < a.nr; i++) {
-			int64_t v = k || dev ? a.rows[i].device_self_ns : a.rows[i].host_self_ns;
-			size_t j = n < 5 ? n++ : 5;
-
-			for (; j > 0; j--) {
-				const struct agg_row *o = &a.rows[idx[j - 1]];
-
-				if ((k || dev ? o->device_self_ns : o->host_self_ns) >= v)
-					break;
-				if (j < 5)
-					idx[j] = idx[j - 1];
-			}
-			if (j < 5)
-				idx[j] = i;
-		}
-		if (n)
+		if (top->nr)
 			add(op, OV_SECTION,
 			    xstrdup(k ? "Top kernels (Enter: in Kernels)"
-				      : dev ? "Top operators by device self time (Enter: in Operators)"
-					    : "Top operators by host self time (Enter: in Operators)"),
+				      : p->has_device_time
+					? "Top operators by device self time (Enter: in Operators)"
+					: "Top operators by host self time (Enter: in Operators)"),
 			    NULL);
-		for (size_t j = 0; j < n; j++) {
-			const struct agg_row *r = &a.rows[idx[j]];
-			int64_t v = k || dev ? r->device_self_ns : r->host_self_ns;
+		for (size_t j = 0; j < top->nr; j++) {
+			const struct top_row *r = &top->v[j];
 			struct ov_row *row = add(op, k ? OV_TOP_KERNEL : OV_TOP_OP, xstrdup(r->name),
-						 time_text((double)v));
+						 time_text((double)r->ns));
 
 			row->jump = r->name;
-			if (total > 0)
-				row->share_pct = 100.0 * (double)v / (double)total;
+			if (top->total_ns > 0)
+				row->share_pct = 100.0 * (double)r->ns / (double)top->total_ns;
 		}
-		agg_release(&a);
 	}
 }
 
@@ -406,7 +341,7 @@ static void ov_load(struct pane *pane)
 		add_gpus(p, op);
 		add_steps(p, op);
 		add_perf_summary(p, op);
-		add_precisions(p, op);
+		add_precisions(op);
 		if (op->ov.nr_recs) {
 			add(op, OV_SECTION, xstrdup("Recommendations"), NULL);
 			for (size_t i = 0; i < op->ov.nr_recs; i++)

@@ -6,10 +6,13 @@
  * tensor-core kernel launched by aten::mm), 500-700 us (0.5, 20%, relu),
  * 1200-1500 us (0.25, 100%, another aten::mm) and 1500-1600 us (0.5, 20%,
  * relu); the first step spends 200 us in the DataLoader.
- * t-overview-parity.c checks the corpus.
+ * tests/golden/overview/unordered.json has two GPUs and kernels that
+ * start in another order than the tree lists them.  t-overview-parity.c
+ * checks the corpus.
  */
 #include <math.h>
 
+#include "model/aggregate.h"
 #include "model/overview.h"
 #include "parsers/parser.h"
 #include "test.h"
@@ -70,6 +73,194 @@ static void test_recommendations(void)
 	profile_release(&p);
 }
 
+/*
+ * unordered.json, worked out by hand.  GPU 0 runs [100, 400) with 0.5
+ * blocks per SM and 20% occupancy, [100, 200) 0.25 and 80%, [350, 600)
+ * 2 and 50% (a tensor-core kernel of aten::mm) and [500, 700) 1 and 40%,
+ * listed in the tree in the order [500, 700), [100, 400), [100, 200),
+ * [350, 600); GPU 1, listed first, runs [300, 900) 0.5 and 60%.  The
+ * step is [0, 1000).  Taken in the tree's order the ranges would merge
+ * wrong and the sweep run backwards.
+ */
+static void test_unordered_kernels(void)
+{
+	struct profile p;
+	struct overview o;
+
+	CHECK_EQ(test_load(&p, "tests/golden/overview/unordered.json", NULL, msg, sizeof(msg)), 0);
+	overview_compute(&p, &o);
+	CHECK_EQ(o.nr_gpus, 2);
+	if (o.nr_gpus == 2) {
+		CHECK(o.gpus[0].device == 0 && o.gpus[1].device == 1);
+		CHECK(close_to(o.gpus[0].utilization, 600.0 / 1000));
+		/* 100-350 0.75 then 0.5; 350-700 min(., 1) = 1 throughout. */
+		CHECK(close_to(o.gpus[0].sm_efficiency, (0.75 * 100 + 0.5 * 150 + 350) / 1000.0));
+		CHECK(close_to(o.gpus[0].occupancy_pct,
+			       (20 * 300 + 80 * 100 + 50 * 250 + 40 * 200) / 850.0));
+		CHECK(close_to(o.gpus[0].tensor_core, 250.0 / 850));
+		CHECK(close_to(o.gpus[1].utilization, 600.0 / 1000));
+		CHECK(close_to(o.gpus[1].sm_efficiency, 0.5 * 600 / 1000.0));
+		CHECK(close_to(o.gpus[1].occupancy_pct, 60));
+		CHECK(close_to(o.gpus[1].tensor_core, 0));
+	}
+	/* aten::mm is eligible: its 250 us of the ops' 1450. */
+	CHECK(close_to(o.tc_eligible_ops_kernel_ratio, 250.0 / 1450));
+	CHECK(close_to(o.tc_used_ratio, 250.0 / 1450));
+	overview_release(&o);
+	profile_release(&p);
+}
+
+/* The time a top row counts: device self time for kernels and, where the
+ * profile has device time, ops; else host self time. */
+static int64_t top_time(const struct agg_row *r, bool by_device)
+{
+	return by_device ? r->device_self_ns : r->host_self_ns;
+}
+
+/* TOP against the table the Operators or Kernels pane shows: its five
+ * largest rows, picked here one by one (the first seen of equals). */
+static void check_top(const char *path, const char *what, const struct agg *a, bool by_device,
+		      const struct top_rows *top)
+{
+	bool *taken = calloc(a->nr + 1, sizeof(*taken));
+	size_t n = a->nr < 5 ? a->nr : 5;
+	int64_t total = 0;
+
+	for (size_t i = 0; i < a->nr; i++)
+		total += top_time(&a->rows[i], by_device);
+	if (top->nr != n || top->total_ns != total) {
+		fprintf(stderr, "  %s %s: %zu rows, total %lld; the table: %zu, %lld\n", path, what,
+			top->nr, (long long)top->total_ns, n, (long long)total);
+		test_failed = 1;
+	}
+	for (size_t j = 0; j < n && j < top->nr; j++) {
+		size_t best = SIZE_MAX;
+
+		for (size_t i = 0; i < a->nr; i++)
+			if (!taken[i] && (best == SIZE_MAX || top_time(&a->rows[i], by_device) >
+								      top_time(&a->rows[best], by_device)))
+				best = i;
+		taken[best] = true;
+		if (top->v[j].name != a->rows[best].name ||
+		    top->v[j].ns != top_time(&a->rows[best], by_device)) {
+			fprintf(stderr, "  %s %s #%zu: %s %lld; the table: %s %lld\n", path, what, j + 1,
+				top->v[j].name, (long long)top->v[j].ns, a->rows[best].name,
+				(long long)top_time(&a->rows[best], by_device));
+			test_failed = 1;
+		}
+	}
+	free(taken);
+}
+
+/* The precisions of P's layers and their time, walked here for the test. */
+struct precisions_seen {
+	const char *name[16];
+	int64_t ns[16];
+	size_t nr;
+};
+
+static bool see_precision(struct node *n, void *ctx)
+{
+	struct precisions_seen *ps = ctx;
+	const struct attr *a = attr_find(n->attrs, "precision");
+	size_t k;
+
+	if (!node_is_op_row(n) || !a || a->type != ATTR_STRING)
+		return true;
+	for (k = 0; k < ps->nr && strcmp(ps->name[k], a->v.s); k++)
+		;
+	if (k == ps->nr && ps->nr < 16)
+		ps->name[ps->nr++] = a->v.s;
+	if (k < ps->nr)
+		ps->ns[k] += n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+	return true;
+}
+
+static void check_rows(const char *const *paths, size_t nr_paths)
+{
+	struct profile p;
+	struct overview o;
+	struct agg a;
+	struct precisions_seen ps = { .nr = 0 };
+
+	if (test_load_paths(&p, paths, nr_paths, NULL, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "  %s: %s\n", paths[0], msg);
+		test_failed = 1;
+		return;
+	}
+	overview_compute(&p, &o);
+	agg_ops(&p, NULL, &a);
+	check_top(paths[0], "top ops", &a, p.has_device_time, &o.top_ops);
+	agg_release(&a);
+	agg_kernels(&p, NULL, &a);
+	check_top(paths[0], "top kernels", &a, true, &o.top_kernels);
+	agg_release(&a);
+	node_walk(p.root, see_precision, &ps);
+	CHECK_EQ(o.nr_precisions, ps.nr);
+	for (size_t k = 0; k < ps.nr && k < o.nr_precisions; k++) {
+		CHECK_STR(o.precisions[k].name, ps.name[k]);
+		CHECK_EQ(o.precisions[k].ns, ps.ns[k]);
+	}
+	overview_release(&o);
+	profile_release(&p);
+}
+
+/* The top rows and precisions are summed in the Overview's own walk: the
+ * same as the tables' on files of each kind we make (kernels, host times
+ * only, pre-aggregated rows, TensorRT layers with precisions). */
+static void test_rows_as_tables(void)
+{
+	static const char *const one[] = {
+		FIX,
+		"tests/golden/overview/unordered.json",
+		"tests/samples/sample.pt.trace.json.gz",
+		"tests/golden/torch-table/modern.txt",
+		"tests/golden/torch-table/old-1.7.txt",
+		"tests/golden/paddle/summary-2.3.txt",
+		"tests/golden/trtexec/log-trt86.txt",
+	};
+	static const char *const layers[] = {
+		"tests/golden/trtexec/graph-detailed.json",
+		"tests/golden/trtexec/profile.json",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(one); i++)
+		check_rows(&one[i], 1);
+	check_rows(layers, ARRAY_SIZE(layers));
+}
+
+/* The same on the corpus's Kineto traces and TensorRT engine. */
+static void test_rows_as_tables_corpus(void)
+{
+	static const char *const traces[] = {
+		"hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
+		"hta_amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+		"tbplugin_resnet50_num_workers_4__worker0.1623212756351.pt.trace.json.gz",
+		"tracelens_h100_bert-small-uncased__1016001.json.gz",
+	};
+	static const char *const engine[] = { "graph.json", "profile.json" };
+	char path[512], engine_paths[2][512];
+	const char *paths[2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pytorch-kineto-trace/%s", test_corpus_dir(), traces[0]);
+	if (!(f = fopen(path, "rb")))
+		SKIP("no corpus");
+	fclose(f);
+	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
+		snprintf(path, sizeof(path), "%s/pytorch-kineto-trace/%s", test_corpus_dir(), traces[i]);
+		paths[0] = path;
+		check_rows(paths, 1);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(engine_paths[i], sizeof(engine_paths[i]),
+			 "%s/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.%s", test_corpus_dir(),
+			 engine[i]);
+		paths[i] = engine_paths[i];
+	}
+	check_rows(paths, 2);
+}
+
 static void test_allowlists(void)
 {
 	CHECK(kernel_uses_tensor_cores("volta_h884gemm_64x64_nn"));
@@ -83,6 +274,9 @@ static void test_allowlists(void)
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
+	{ "GPU metrics of kernels listed out of time order, on two GPUs", test_unordered_kernels },
+	{ "top rows and precisions as the tables have them", test_rows_as_tables },
+	{ "top rows and precisions as the tables have them, corpus", test_rows_as_tables_corpus },
 	{ "tensor-core allowlists: kernels by substring, ops by name", test_allowlists },
 	{ 0 },
 };
