@@ -122,17 +122,25 @@ static void name_memo_release(struct name_memo *m)
  * how aggregate.c's agg_ops() and agg_kernels() key their rows.  Summed
  * here in the Overview's one walk rather than by calling those, which
  * would walk the whole tree twice more (t-overview.c checks the tops
- * against them).  Memory: one slot per distinct row, not per node.
+ * against them).  Memory: one slot per distinct row, not per node.  A row
+ * keeps its name's flags too: the walk needs them for the same nodes, and
+ * one hash lookup a node is cheaper than two.
  */
+struct row_sum {
+	const char *name;
+	int64_t ns;
+	uint8_t name_flags;		/* name_flags() of name */
+};
+
 struct row_sums {
 	const void **keys;
 	uint32_t *slot_rows;		/* the row of each key */
 	size_t cap;			/* a power of two, at most half full */
-	struct top_row *rows;
+	struct row_sum *rows;
 	size_t nr, alloc;
 };
 
-static int64_t *row_time(struct row_sums *t, const struct node *n)
+static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const struct node *n)
 {
 	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
 	size_t i;
@@ -159,13 +167,12 @@ static int64_t *row_time(struct row_sums *t, const struct node *n)
 	}
 	for (i = hash_ptr(key) & (t->cap - 1); t->keys[i]; i = (i + 1) & (t->cap - 1))
 		if (t->keys[i] == key)
-			return &t->rows[t->slot_rows[i]].ns;
+			return &t->rows[t->slot_rows[i]];
 	t->keys[i] = key;
 	t->slot_rows[i] = (uint32_t)t->nr;
 	GROW(t->rows, t->alloc, t->nr + 1);
-	t->rows[t->nr].name = n->name;
-	t->rows[t->nr].ns = 0;
-	return &t->rows[t->nr++].ns;
+	t->rows[t->nr] = (struct row_sum){ n->name, 0, name_flags(memo, n->name) };
+	return &t->rows[t->nr++];
 }
 
 /* The five rows with the most time, most first; on equal times the row
@@ -187,7 +194,7 @@ static void top_five(const struct row_sums *t, struct top_rows *top)
 			idx[j] = i;
 	}
 	for (size_t j = 0; j < n; j++)
-		top->v[j] = t->rows[idx[j]];
+		top->v[j] = (struct top_row){ t->rows[idx[j]].name, t->rows[idx[j]].ns };
 	top->nr = n;
 }
 
@@ -388,12 +395,13 @@ struct device_sums {
 	double tc_ns, all_ns;
 };
 
-/* What a node on the walk's path gathers from below it, for the
+/* A node on the walk's path: what it gathers from below it, for the
  * tensor-core rule, which needs a node's children before the node. */
 struct frame {
 	int64_t own_ns;			/* kernels its own runtime calls launched */
 	bool own_tc;			/* some of them used tensor cores */
 	bool child_eligible, child_below;	/* see leave() */
+	uint8_t name_flags;		/* a host node's name_flags() */
 };
 
 /*
@@ -484,17 +492,24 @@ static void add_precision(struct walk *w, const struct node *n)
  */
 static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 {
-	bool tc = name_flags(&w->memo, n->name) & NAME_TC_KERNEL;
-	uint8_t what = tc ? PENDING_TC : 0;
 	const struct launch *l;
+	uint8_t what = 0;
+	bool tc;
 
 	if (!(n->flags & NODE_NOT_A_ROW)) {
-		*row_time(&w->kernels, n) += n->device_total_ns;
+		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
+
+		row->ns += n->device_total_ns;
+		tc = row->name_flags & NAME_TC_KERNEL;
 		w->ks.all_ns += (double)n->device_total_ns;
 		if (tc)
 			w->ks.tc_ns += (double)n->device_total_ns;
 		what |= PENDING_ROW;
+	} else {
+		tc = name_flags(&w->memo, n->name) & NAME_TC_KERNEL;
 	}
+	if (tc)
+		what |= PENDING_TC;
 	if (depth >= 2 && n->parent->kind == NODE_RUNTIME) {
 		const struct node *op = n->parent->parent;
 		struct frame *f = &w->frames[depth - 2];
@@ -551,9 +566,12 @@ static void take_launches(struct walk *w)
 /* N at DEPTH, before its children. */
 static void enter(struct walk *w, const struct node *n, size_t depth)
 {
+	struct frame *f;
+
 	if (depth >= w->alloc_frames)
 		GROW(w->frames, w->alloc_frames, depth + 1);
-	memset(&w->frames[depth], 0, sizeof(w->frames[depth]));
+	f = &w->frames[depth];
+	memset(f, 0, sizeof(*f));
 	/* Names are interned: a pointer compare, not a strcmp per node. */
 	if (n->name == w->dp_name)
 		w->dp = true;
@@ -562,9 +580,14 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(n->name, "nccl:", 5))
 		w->nccl = true;
 	if (node_is_op_row(n)) {
-		*row_time(&w->ops, n) += w->p->has_device_time ? n->device_self_ns : n->host_self_ns;
+		struct row_sum *row = row_of(&w->ops, &w->memo, n);
+
+		row->ns += w->p->has_device_time ? n->device_self_ns : n->host_self_ns;
+		f->name_flags = row->name_flags;
 		if (w->precision_key)
 			add_precision(w, n);
+	} else if (is_host(n)) {
+		f->name_flags = name_flags(&w->memo, n->name);
 	}
 	if (n->kind == NODE_KERNEL)
 		visit_kernel(w, n, depth);
@@ -583,7 +606,7 @@ static void leave(struct walk *w, const struct node *n, size_t depth)
 	const struct frame *f = &w->frames[depth];
 	bool host = is_host(n), eligible, below;
 
-	eligible = host && ((name_flags(&w->memo, n->name) & NAME_TC_ELIGIBLE) ||
+	eligible = host && ((f->name_flags & NAME_TC_ELIGIBLE) ||
 			    (n->kind == NODE_OP && (f->child_eligible || f->own_tc)));
 	below = eligible || f->child_below;
 	if (eligible && !f->child_below)
