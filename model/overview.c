@@ -395,13 +395,15 @@ struct device_sums {
 	double tc_ns, all_ns;
 };
 
-/* A node on the walk's path: what it gathers from below it, for the
- * tensor-core rule, which needs a node's children before the node. */
+/* A node on the walk's path, for the tensor-core rule, which needs a
+ * node's children before the node: what it gathers from below it, and
+ * what entering it found out. */
 struct frame {
 	int64_t own_ns;			/* kernels its own runtime calls launched */
 	bool own_tc;			/* some of them used tensor cores */
 	bool child_eligible, child_below;	/* see leave() */
 	uint8_t name_flags;		/* a host node's name_flags() */
+	bool op_row;			/* node_is_op_row(), asked once */
 };
 
 /*
@@ -409,8 +411,8 @@ struct frame {
  * profile's interned configurations, scattered in memory: reading it in
  * the walk put a cache miss in series with the walk's own on every kernel
  * (overview_compute() took 95 ms on a 1 GB trace, 73 without), while a
- * loop over these afterwards overlaps them.  32 bytes per kernel, for the length of
- * overview_compute().
+ * loop over these afterwards overlaps them.  32 bytes per kernel, for the
+ * length of overview_compute().
  */
 struct pending_kernel {
 	const struct launch *l;
@@ -517,7 +519,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 		f->own_ns += n->device_total_ns;
 		if (n->device_total_ns > 0 && tc)
 			f->own_tc = true;
-		if (op->kind == NODE_OP && node_is_op_row(op)) {
+		if (op->kind == NODE_OP && f->op_row) {
 			w->has_kernel = true;
 			what |= PENDING_BY_OP;
 		}
@@ -579,7 +581,8 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 		w->ddp = true;
 	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(n->name, "nccl:", 5))
 		w->nccl = true;
-	if (node_is_op_row(n)) {
+	f->op_row = node_is_op_row(n);
+	if (f->op_row) {
 		struct row_sum *row = row_of(&w->ops, &w->memo, n);
 
 		row->ns += w->p->has_device_time ? n->device_self_ns : n->host_self_ns;
@@ -611,7 +614,7 @@ static void leave(struct walk *w, const struct node *n, size_t depth)
 	below = eligible || f->child_below;
 	if (eligible && !f->child_below)
 		w->bottom_ns += (double)f->own_ns;
-	if (n->kind == NODE_OP && node_is_op_row(n))
+	if (n->kind == NODE_OP && f->op_row)
 		w->ops_ns += (double)f->own_ns;
 	if (host && depth > 0) {
 		w->frames[depth - 1].child_eligible |= eligible;
