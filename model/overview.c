@@ -279,6 +279,45 @@ static void sort_by_start(struct kernels *ks)
 	ks->alloc = ks->nr + 1;
 }
 
+static const struct kernel *group_base;
+
+static int cmp_device_then_place(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int32_t dx = group_base[x].device, dy = group_base[y].device;
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* KS, sorted by start, grouped by device in ascending order, each group
+ * still by start: each device's metrics then read its own kernels, not
+ * every kernel once per device (a hostile trace may name thousands). */
+static void group_by_device(struct kernels *ks)
+{
+	uint32_t *order;
+	struct kernel *grouped;
+	size_t i;
+
+	for (i = 1; i < ks->nr && ks->v[i].device == ks->v[0].device; i++)
+		;
+	if (i >= ks->nr)
+		return;		/* one device: grouped already */
+	order = xmalloc(ks->nr * sizeof(*order));
+	grouped = xmalloc((ks->nr + 1) * sizeof(*grouped));
+	for (i = 0; i < ks->nr; i++)
+		order[i] = (uint32_t)i;
+	group_base = ks->v;
+	qsort(order, ks->nr, sizeof(*order), cmp_device_then_place);
+	for (i = 0; i < ks->nr; i++)
+		grouped[i] = ks->v[order[i]];
+	free(order);
+	free(ks->v);
+	ks->v = grouped;
+	ks->alloc = ks->nr + 1;
+}
+
 /* |(merged kernel ranges of DEVICE) ∩ [lo, hi)| over KS sorted by start. */
 static int64_t busy_within(const struct kernels *ks, int32_t device, int64_t lo, int64_t hi)
 {
@@ -439,8 +478,10 @@ struct walk {
 
 	double bottom_ns, ops_ns;	/* tc_eligible_ops_kernel_ratio */
 	bool has_kernel;		/* an op row launched a kernel */
-	struct device_sums *devs;	/* few: one per device */
+	struct device_sums *devs;	/* one per device */
 	size_t nr_devs, alloc_devs;
+	size_t *dev_slots;		/* device_sums()'s table; SIZE_MAX: free */
+	size_t dev_slots_cap;
 
 	const char *dp_name, *ddp_name;	/* interned; NULL: not in the profile */
 	bool dp, ddp, nccl;
@@ -449,13 +490,34 @@ struct walk {
 	struct overview *o;
 };
 
+/* The sums of DEVICE, made on first use.  An open-addressed table of
+ * indices into devs: a trace names a handful of devices, but a hostile
+ * one may name one per kernel, and a search along devs per kernel was
+ * quadratic then. */
 static struct device_sums *device_sums(struct walk *w, int32_t device)
 {
-	for (size_t i = 0; i < w->nr_devs; i++)
-		if (w->devs[i].device == device)
-			return &w->devs[i];
+	size_t i, mask;
+
+	if (2 * (w->nr_devs + 1) > w->dev_slots_cap) {
+		free(w->dev_slots);
+		w->dev_slots_cap = w->dev_slots_cap ? 2 * w->dev_slots_cap : 16;
+		w->dev_slots = xmalloc(w->dev_slots_cap * sizeof(*w->dev_slots));
+		memset(w->dev_slots, 0xff, w->dev_slots_cap * sizeof(*w->dev_slots));
+		mask = w->dev_slots_cap - 1;
+		for (size_t k = 0; k < w->nr_devs; k++) {
+			for (i = hash_u64((uint32_t)w->devs[k].device) & mask; w->dev_slots[i] != SIZE_MAX;
+			     i = (i + 1) & mask)
+				;
+			w->dev_slots[i] = k;
+		}
+	}
+	mask = w->dev_slots_cap - 1;
+	for (i = hash_u64((uint32_t)device) & mask; w->dev_slots[i] != SIZE_MAX; i = (i + 1) & mask)
+		if (w->devs[w->dev_slots[i]].device == device)
+			return &w->devs[w->dev_slots[i]];
 	GROW(w->devs, w->alloc_devs, w->nr_devs + 1);
 	w->devs[w->nr_devs] = (struct device_sums){ .device = device };
+	w->dev_slots[i] = w->nr_devs;
 	return &w->devs[w->nr_devs++];
 }
 
@@ -660,6 +722,7 @@ static void walk_release(struct walk *w)
 	row_sums_release(&w->ops);
 	row_sums_release(&w->kernels);
 	free(w->devs);
+	free(w->dev_slots);
 }
 
 /* ---------------------------------------------------------------------
@@ -776,18 +839,9 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
  * The whole
  */
 
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 void overview_compute(const struct profile *p, struct overview *o)
 {
 	struct walk w = { .p = p, .o = o };
-	int32_t *ids;
-	size_t nr_ids = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->tc_used_ratio = NAN;
@@ -831,27 +885,22 @@ void overview_compute(const struct profile *p, struct overview *o)
 	top_five(&w.kernels, &o->top_kernels);
 
 	sort_by_start(&w.ks);
-	ids = xmalloc((w.ks.nr ? w.ks.nr : 1) * sizeof(*ids));
-	for (size_t i = 0; i < w.ks.nr; i++) {
-		size_t k;
-
-		for (k = 0; k < nr_ids && ids[k] != w.ks.v[i].device; k++)
-			;
-		if (k == nr_ids)
-			ids[nr_ids++] = w.ks.v[i].device;
-	}
-	qsort(ids, nr_ids, sizeof(*ids), cmp_i32);
-	o->gpus = xcalloc(nr_ids ? nr_ids : 1, sizeof(*o->gpus));
-	for (size_t i = 0; i < nr_ids; i++) {
+	group_by_device(&w.ks);
+	o->gpus = xcalloc(w.ks.nr ? w.ks.nr : 1, sizeof(*o->gpus));
+	for (size_t from = 0, to; from < w.ks.nr; from = to) {
 		struct gpu_metrics *g = &o->gpus[o->nr_gpus++];
 		int64_t lo = o->span_start_ns, hi = o->span_end_ns;
+		struct kernels dev = { .v = w.ks.v + from };
 
-		g->device = ids[i];
+		for (to = from + 1; to < w.ks.nr && w.ks.v[to].device == w.ks.v[from].device; to++)
+			;
+		dev.nr = to - from;
+		g->device = w.ks.v[from].device;
 		g->utilization = g->sm_efficiency = g->occupancy_pct = g->tensor_core = NAN;
 		if (hi > lo) {
-			g->utilization = (double)busy_within(&w.ks, g->device, lo, hi) / (double)(hi - lo);
-			g->sm_efficiency = sm_efficiency(&w.ks, g->device, lo, hi);
-			g->occupancy_pct = occupancy(&w.ks, g->device, lo, hi);
+			g->utilization = (double)busy_within(&dev, g->device, lo, hi) / (double)(hi - lo);
+			g->sm_efficiency = sm_efficiency(&dev, g->device, lo, hi);
+			g->occupancy_pct = occupancy(&dev, g->device, lo, hi);
 		}
 		/* Kernels launched by ops (not clipped to the span). */
 		if (w.has_kernel) {
@@ -862,7 +911,6 @@ void overview_compute(const struct profile *p, struct overview *o)
 	}
 	recommendations(p, &w, o);
 	walk_release(&w);
-	free(ids);
 }
 
 void overview_release(struct overview *o)

@@ -11,6 +11,7 @@
  * checks the corpus.
  */
 #include <math.h>
+#include <time.h>
 
 #include "model/aggregate.h"
 #include "model/overview.h"
@@ -271,6 +272,70 @@ static void test_allowlists(void)
 	CHECK(!op_tensor_core_eligible("aten::relu"));
 }
 
+/*
+ * A hostile trace: every kernel on a device of its own.  Each device's
+ * metrics read its own kernels: 4 * 10^4 devices cost a sort, where a
+ * scan of every kernel per device was 1.6 * 10^9 turns for each of four
+ * loops (over a minute of CPU).
+ */
+static void test_many_devices(void)
+{
+	enum { N = 40000 };
+	static const char *const cats[] = { "Kernel" };
+	struct profile p;
+	struct overview o;
+	struct node *th, *op, *rt;
+	struct step *st;
+	clock_t c0;
+	double cpu_s;
+	bool ok = true;
+
+	profile_init(&p, "many-devices");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	op = node_new(&p, th, NODE_OP, "aten::mm", 8);
+	rt = node_new(&p, op, NODE_RUNTIME, "cudaLaunchKernel", 16);
+	op->start_ns = rt->start_ns = 1;
+	for (int i = 0; i < N; i++) {
+		/* Devices in the reverse of the kernels' order. */
+		struct node *k = node_new(&p, rt, NODE_KERNEL, "gemm", 4);
+		struct launch l;
+
+		launch_init(&l);
+		l.device = N - 1 - i;
+		l.blocks_per_sm = 1.0;
+		l.occupancy_pct = 50.0;
+		k->start_ns = (int64_t)i * 1000;
+		k->device_self_ns = k->device_total_ns = 500;
+		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
+	}
+	profile_set_step_cats(&p, cats, 1);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 0;
+	st->end_ns = (int64_t)N * 1000;
+	st->total_ns = st->end_ns;
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	c0 = clock();
+	overview_compute(&p, &o);
+	cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	CHECK(cpu_s < 2.0);
+	CHECK_EQ(o.nr_gpus, N);
+	for (size_t i = 0; i < o.nr_gpus && ok; i++) {
+		/* Ascending; each busy 500 ns of the span, all of it full. */
+		ok = o.gpus[i].device == (int32_t)i &&
+		     close_to(o.gpus[i].utilization, 500.0 / (N * 1000.0)) &&
+		     close_to(o.gpus[i].sm_efficiency, 500.0 / (N * 1000.0)) &&
+		     close_to(o.gpus[i].occupancy_pct, 50.0) && close_to(o.gpus[i].tensor_core, 0.0);
+		if (!ok)
+			printf("# gpu %zu: device %d, utilization %g, SM %g, occupancy %g, TC %g\n", i,
+			       (int)o.gpus[i].device, o.gpus[i].utilization, o.gpus[i].sm_efficiency,
+			       o.gpus[i].occupancy_pct, o.gpus[i].tensor_core);
+	}
+	CHECK(ok);
+	overview_release(&o);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
@@ -278,5 +343,7 @@ const struct test tests[] = {
 	{ "top rows and precisions as the tables have them", test_rows_as_tables },
 	{ "top rows and precisions as the tables have them, corpus", test_rows_as_tables_corpus },
 	{ "tensor-core allowlists: kernels by substring, ops by name", test_allowlists },
+	{ "a trace with a device per kernel costs a sort, not a scan per device",
+	  test_many_devices },
 	{ 0 },
 };
