@@ -13,20 +13,28 @@
  * this many rows of a lane. */
 #define MAX_PACK 32
 
-/* A row while building: its blocks in the order met. */
-struct build_row {
-	struct tl_block *v;
-	size_t nr, alloc;
-};
-
+/*
+ * A lane while building: its blocks in the order the walk met them (tree
+ * order), each with the row it wants (its depth in the tree) in .row,
+ * then sorted by start and spread over rows by pack().  The blocks are
+ * cut into segments where the thread they hang under changes: a stream's
+ * kernels come one launching thread after another, each thread's nearly
+ * in time order, so each segment sorts cheaply on its own and a merge
+ * joins them.
+ */
 struct build_lane {
 	char *name;
 	bool is_device;
 	int32_t device, stream;		/* device lanes */
 	const struct node *thread;	/* host lanes: its thread node, or NULL */
 	size_t seen;			/* lanes met before it */
-	struct build_row *depth;	/* host: one per depth; device: one */
-	size_t nr_depths;
+	struct tl_block *v;
+	size_t nr, alloc;
+	size_t *seg;			/* where each segment starts in v */
+	size_t nr_seg, alloc_seg;
+	const struct node *seg_thread;	/* the thread of the last segment */
+	size_t *row_nr;			/* pack(): the blocks of each row */
+	size_t nr_rows;
 };
 
 struct build {
@@ -49,26 +57,25 @@ static struct build_lane *new_lane(struct build *b, char *name, bool is_device)
 	return l;
 }
 
-/* Blocks of a lane go to one list, each with the row it wants (its depth
- * in the tree) in .row; pack() spreads them over rows. */
+/* N, met under THREAD, goes to LANE wanting row DEPTH. */
 static void add_block(struct build *b, size_t lane, size_t depth, const struct node *n,
-		      int64_t dur)
+		      int64_t dur, const struct node *thread)
 {
 	struct build_lane *l = &b->lanes[lane];
-	struct build_row *r;
+	struct tl_block *blk;
 
-	if (!l->nr_depths) {
-		l->depth = xcalloc(1, sizeof(*l->depth));
-		l->nr_depths = 1;
+	if (!l->nr || thread != l->seg_thread) {
+		GROW(l->seg, l->alloc_seg, l->nr_seg + 1);
+		l->seg[l->nr_seg++] = l->nr;
+		l->seg_thread = thread;
 	}
-	r = &l->depth[0];
-	GROW(r->v, r->alloc, r->nr + 1);
-	r->v[r->nr].node = n;
-	r->v[r->nr].name = n->name;
-	r->v[r->nr].start_ns = n->start_ns;
-	r->v[r->nr].end_ns = n->start_ns + (dur > 0 ? dur : 0);
-	r->v[r->nr].row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
-	r->nr++;
+	GROW(l->v, l->alloc, l->nr + 1);
+	blk = &l->v[l->nr++];
+	blk->node = n;
+	blk->name = n->name;
+	blk->start_ns = n->start_ns;
+	blk->end_ns = n->start_ns + (dur > 0 ? dur : 0);
+	blk->row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
 	b->nr_blocks++;
 }
 
@@ -105,23 +112,16 @@ static size_t host_lane(struct build *b, const struct node *thread)
 	return b->nr_lanes - 1;
 }
 
-/* Up to this many ascending runs, blocks are merged rather than radix
- * sorted: a lane's device work comes as one run per thread that launched
- * it, nearly in order already. */
+/* Up to this many ascending runs, blocks are merged rather than sorted
+ * otherwise. */
 #define MAX_RUNS 64
 
-/* Stable bottom-up merge of the ascending runs of V[0..N) by start. */
-static void merge_runs(struct tl_block *v, size_t n)
+/* Stable bottom-up merge by start of the NR ascending runs of V[0..N),
+ * [BOUND[r], BOUND[r + 1]) with BOUND[NR] == N; BOUND is used up. */
+static void merge_bounded(struct tl_block *v, size_t n, size_t *bound, size_t nr)
 {
 	struct tl_block *tmp = xmalloc(n * sizeof(*tmp)), *from = v, *to = tmp;
-	size_t *bound = xmalloc((MAX_RUNS + 1) * sizeof(*bound)), nr = 0;
 
-	bound[nr++] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (v[i].start_ns < v[i - 1].start_ns)
-			bound[nr++] = i;
-	bound[nr] = n;
-	/* nr runs, [bound[r], bound[r + 1]); merge them two by two. */
 	while (nr > 1) {
 		size_t out = 0;
 
@@ -149,16 +149,57 @@ static void merge_runs(struct tl_block *v, size_t n)
 	}
 	if (from != v)
 		memcpy(v, from, n * sizeof(*v));
-	free(bound);
 	free(tmp);
 }
 
+/* Stable merge of the ascending runs of V[0..N) (at most MAX_RUNS). */
+static void merge_runs(struct tl_block *v, size_t n)
+{
+	size_t *bound = xmalloc((MAX_RUNS + 1) * sizeof(*bound)), nr = 0;
+
+	bound[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].start_ns < v[i - 1].start_ns)
+			bound[nr++] = i;
+	bound[nr] = n;
+	merge_bounded(v, n, bound, nr);
+	free(bound);
+}
+
 /*
- * Stable LSD radix sort of blocks by start, 16 bits a pass, skipping the
- * passes in which every key has the same digit.  Blocks of one row come
- * in tree order, which is time order for most rows (checked first); the
- * device work of a lane is not (it hangs under the runtime calls of every
- * thread), and a million kernels must not cost a comparison sort.
+ * Stable insertion sort by start, for blocks out of order by a few
+ * places only (a thread's runtime calls come after its ops' children in
+ * the tree, and in reverse).  It gives up (false) after BUDGET moves, so
+ * that no input makes it quadratic: the blocks are then a permutation in
+ * which no block passed one of equal start, and a stable sort of it
+ * gives what a stable sort of the original would.
+ */
+static bool insertion_sort(struct tl_block *v, size_t n, size_t budget)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct tl_block x;
+		size_t j = i;
+
+		if (v[i].start_ns >= v[i - 1].start_ns)
+			continue;
+		x = v[i];
+		do {
+			v[j] = v[j - 1];
+			j--;
+		} while (j > 0 && v[j - 1].start_ns > x.start_ns && --budget);
+		v[j] = x;
+		if (!budget)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Stable sort of blocks by start.  Blocks in tree order are in time
+ * order or nearly (checked first): a few runs are merged, blocks a few
+ * places out are inserted; anything else takes an LSD radix sort, 16 bits
+ * a pass, skipping the passes in which every key has the same digit --
+ * a million blocks must not cost a comparison sort.
  */
 static void sort_by_start(struct tl_block *v, size_t n)
 {
@@ -178,6 +219,8 @@ static void sort_by_start(struct tl_block *v, size_t n)
 		merge_runs(v, n);
 		return;
 	}
+	if (insertion_sort(v, n, 4 * n))
+		return;
 	tmp = xmalloc(n * sizeof(*tmp));
 	count = xmalloc(65536 * sizeof(*count));
 	for (int shift = 0; shift < 64; shift += 16) {
@@ -206,6 +249,25 @@ static void sort_by_start(struct tl_block *v, size_t n)
 	free(tmp);
 }
 
+/* A lane's blocks by start, stably: segment by segment, then merged. */
+static void sort_lane(struct build_lane *l)
+{
+	bool in_order = true;
+
+	for (size_t s = 0; s < l->nr_seg; s++) {
+		size_t from = l->seg[s], to = s + 1 < l->nr_seg ? l->seg[s + 1] : l->nr;
+
+		sort_by_start(l->v + from, to - from);
+		if (s && l->v[from].start_ns < l->v[from - 1].start_ns)
+			in_order = false;
+	}
+	if (!in_order) {
+		GROW(l->seg, l->alloc_seg, l->nr_seg + 1);
+		l->seg[l->nr_seg] = l->nr;
+		merge_bounded(l->v, l->nr, l->seg, l->nr_seg);
+	}
+}
+
 /*
  * Spread a lane's blocks over rows in which none overlaps another, in
  * order of start: each goes to the first row at or below the one it
@@ -213,18 +275,18 @@ static void sort_by_start(struct tl_block *v, size_t n)
  * starts.  Ops nest as the tree nests them; what the tree puts side by
  * side but overlaps in time (a runtime call no op claimed, kernels of
  * streams the trace does not name) goes a row lower.  The sort is stable,
- * so a parent that starts with its child stays above it.
+ * so a parent that starts with its child stays above it.  Each block's
+ * .row becomes the lane's row it goes to; place() moves it there.
  */
 static void pack(struct build_lane *l)
 {
-	struct build_row all = l->depth[0];
-	struct build_row *rows = xcalloc(MAX_DEPTH, sizeof(*rows));
+	size_t *row_nr = xcalloc(MAX_DEPTH, sizeof(*row_nr));
 	int64_t *last_end = xmalloc(MAX_DEPTH * sizeof(*last_end));
 	size_t nr = 0, max = l->is_device ? MAX_PACK : MAX_DEPTH;
 
-	sort_by_start(all.v, all.nr);
-	for (size_t i = 0; i < all.nr; i++) {
-		const struct tl_block *blk = &all.v[i];
+	sort_lane(l);
+	for (size_t i = 0; i < l->nr; i++) {
+		struct tl_block *blk = &l->v[i];
 		size_t r = blk->row < max ? blk->row : max - 1;
 
 		while (nr <= r)
@@ -242,16 +304,57 @@ static void pack(struct build_lane *l)
 						r = k;
 			}
 		}
-		GROW(rows[r].v, rows[r].alloc, rows[r].nr + 1);
-		rows[r].v[rows[r].nr++] = *blk;
+		blk->row = (uint32_t)r;
+		row_nr[r]++;
 		if (blk->end_ns > last_end[r])
 			last_end[r] = blk->end_ns;
 	}
 	free(last_end);
-	free(all.v);
-	free(l->depth);
-	l->depth = rows;
-	l->nr_depths = nr ? nr : 1;
+	l->row_nr = row_nr;
+	l->nr_rows = nr ? nr : 1;
+}
+
+/* Move the packed blocks of lane I into their rows, the lane's first
+ * being FIRST_ROW of TL; the blocks stay in order of start. */
+static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t first_row)
+{
+	bool ends_sorted[MAX_DEPTH];
+
+	for (size_t d = 0; d < l->nr_rows; d++) {
+		struct tl_row *row = &tl->rows[first_row + d];
+
+		row->lane = (uint32_t)i;
+		row->depth = (uint32_t)d;
+		row->blocks = l->row_nr[d] ? xmalloc(l->row_nr[d] * sizeof(*row->blocks)) : NULL;
+		ends_sorted[d] = true;
+	}
+	if (l->nr && l->v[0].start_ns < tl->start_ns)
+		tl->start_ns = l->v[0].start_ns;
+	for (size_t k = 0; k < l->nr; k++) {
+		const struct tl_block *blk = &l->v[k];
+		size_t d = blk->row;
+		struct tl_row *row = &tl->rows[first_row + d];
+		struct tl_block *to = &row->blocks[row->nr];
+
+		*to = *blk;
+		to->row = (uint32_t)(first_row + d);
+		if (row->nr && blk->end_ns < to[-1].end_ns)
+			ends_sorted[d] = false;
+		if (blk->end_ns > tl->end_ns)
+			tl->end_ns = blk->end_ns;
+		row->nr++;
+	}
+	for (size_t d = 0; d < l->nr_rows; d++) {
+		struct tl_row *row = &tl->rows[first_row + d];
+
+		if (ends_sorted[d])
+			continue;
+		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
+		for (size_t k = 0; k < row->nr; k++)
+			row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k].end_ns
+						  ? row->max_end[k - 1]
+						  : row->blocks[k].end_ns;
+	}
 }
 
 /*
@@ -319,31 +422,46 @@ struct walk {
 	struct build *b;
 	const struct node *thread;	/* the thread the walk is in */
 	int thread_depth;
+	/* The lanes last used, so that a block does not look for its lane
+	 * among all of them: the thread's (SIZE_MAX: not known yet), and
+	 * the device work's, launched on (device, stream). */
+	size_t host;
+	size_t dev_lane;
+	int32_t device, stream;
 };
 
 static void visit(struct walk *w, const struct node *n, int depth)
 {
 	struct build *b = w->b;
 
-	if (w->thread && depth <= w->thread_depth)
+	if (w->thread && depth <= w->thread_depth) {
 		w->thread = NULL;	/* left the thread */
+		w->host = SIZE_MAX;
+	}
 	if (n->kind == NODE_THREAD) {
 		w->thread = n;
 		w->thread_depth = depth;
+		w->host = SIZE_MAX;
 		return;
 	}
 	if (!n->start_ns || n->kind == NODE_ROOT || n->kind == NODE_GROUP)
 		return;
 	if (node_kind_is_device(n->kind)) {
 		const struct launch *l = node_launch(n);
+		int32_t device = l ? l->device : -1, stream = l ? l->stream : -1;
 
-		add_block(b, device_lane(b, l ? l->device : -1, l ? l->stream : -1), 0, n,
-			  n->device_total_ns);
+		if (w->dev_lane == SIZE_MAX || device != w->device || stream != w->stream) {
+			w->dev_lane = device_lane(b, device, stream);
+			w->device = device;
+			w->stream = stream;
+		}
+		add_block(b, w->dev_lane, 0, n, n->device_total_ns, w->thread);
 		return;
 	}
-	add_block(b, host_lane(b, w->thread),
-		  (size_t)(w->thread ? depth - w->thread_depth - 1 : depth - 1), n,
-		  n->host_total_ns);
+	if (w->host == SIZE_MAX)
+		w->host = host_lane(b, w->thread);
+	add_block(b, w->host, (size_t)(w->thread ? depth - w->thread_depth - 1 : depth - 1), n,
+		  n->host_total_ns, w->thread);
 }
 
 static int lane_order(const void *a, const void *b)
@@ -364,7 +482,7 @@ static int lane_order(const void *a, const void *b)
 void timeline_build(const struct profile *p, struct timeline *tl)
 {
 	struct build b = { 0 };
-	struct walk w = { &b, NULL, 0 };
+	struct walk w = { .b = &b, .host = SIZE_MAX, .dev_lane = SIZE_MAX };
 	const struct node *n = p->root;
 	int depth = 0;
 
@@ -393,7 +511,7 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 	tl->nr_lanes = b.nr_lanes;
 	for (size_t i = 0; i < b.nr_lanes; i++) {
 		pack(&b.lanes[i]);
-		tl->nr_rows += b.lanes[i].nr_depths;
+		tl->nr_rows += b.lanes[i].nr_rows;
 	}
 	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
 	tl->nr_blocks = b.nr_blocks;
@@ -403,34 +521,12 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 		tl->lanes[i].name = l->name;
 		tl->lanes[i].is_device = l->is_device;
 		tl->lanes[i].first_row = (uint32_t)r;
-		tl->lanes[i].nr_rows = (uint32_t)l->nr_depths;
-		for (size_t d = 0; d < l->nr_depths; d++, r++) {
-			struct tl_row *row = &tl->rows[r];
-			bool ends_sorted = true;
-
-			row->lane = (uint32_t)i;
-			row->depth = (uint32_t)d;
-			row->blocks = l->depth[d].v;
-			row->nr = l->depth[d].nr;
-			sort_by_start(row->blocks, row->nr);
-			for (size_t k = 0; k < row->nr; k++) {
-				row->blocks[k].row = (uint32_t)r;
-				if (row->blocks[k].start_ns < tl->start_ns)
-					tl->start_ns = row->blocks[k].start_ns;
-				if (row->blocks[k].end_ns > tl->end_ns)
-					tl->end_ns = row->blocks[k].end_ns;
-				if (k && row->blocks[k].end_ns < row->blocks[k - 1].end_ns)
-					ends_sorted = false;
-			}
-			if (!ends_sorted) {
-				row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
-				for (size_t k = 0; k < row->nr; k++)
-					row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k].end_ns
-								  ? row->max_end[k - 1]
-								  : row->blocks[k].end_ns;
-			}
-		}
-		free(l->depth);
+		tl->lanes[i].nr_rows = (uint32_t)l->nr_rows;
+		place(tl, l, i, r);
+		r += l->nr_rows;
+		free(l->v);
+		free(l->seg);
+		free(l->row_nr);
 	}
 	free(b.lanes);
 	if (!tl->nr_blocks)
