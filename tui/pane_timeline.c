@@ -33,6 +33,23 @@ struct tl_priv {
 	const char **names;
 	bool *match;
 	size_t cap, nr;
+	/*
+	 * What a rebuild reads instead of 2.5 M blocks' names: each row's
+	 * name as its rank among the distinct names in strcmp() order
+	 * (equal strings, one rank; no name: nr_ranks), made at the first
+	 * sort by name or filter.  4 bytes a row, 10 MB for 2.5 M blocks.
+	 * The rows and their names are fixed for the pane's life (a reload
+	 * makes them anew with a new tl_priv), so nothing makes it stale.
+	 */
+	uint32_t *rank;			/* by index into pane->rows */
+	const char **rank_name;		/* a name of each rank */
+	size_t nr_ranks;
+	int8_t *rank_kept;		/* the filter's verdict by rank: -1
+					   not asked yet; reset per rebuild */
+	size_t *spare_view;		/* a sort's output, as long as the
+					   rows (20 MB for 2.5 M blocks), made
+					   at the first sort that needs it;
+					   it and the view swap */
 };
 
 static const char *tl_row_name(const struct pane *pane, const void *row)
@@ -128,6 +145,10 @@ static void tl_release(struct pane *pane)
 	timeline_release(&tp->tl);
 	free(tp->names);
 	free(tp->match);
+	free(tp->rank);
+	free(tp->rank_name);
+	free(tp->rank_kept);
+	free(tp->spare_view);
 	free(tp);
 }
 
@@ -195,6 +216,135 @@ static size_t first_row_from(const struct pane *pane, int64_t t)
 	return lo;
 }
 
+struct name_id {
+	const char *name;
+	uint32_t id;
+};
+
+static int cmp_name_id(const void *a, const void *b)
+{
+	return strcmp(((const struct name_id *)a)->name, ((const struct name_id *)b)->name);
+}
+
+/* Fill tp->rank and tp->rank_name: the distinct name pointers, found
+ * through a hash of pointers (names are interned), sorted once. */
+static void make_ranks(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	size_t cap = 1024, nr = 0, alloc = 0, nr_ranks = 0;
+	const char **slot = xcalloc(cap, sizeof(*slot));
+	uint32_t *slot_id = xmalloc(cap * sizeof(*slot_id));
+	struct name_id *uniq = NULL;
+	uint32_t *rank_of, *rank = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*rank));
+	const char *last = NULL;
+	uint32_t last_id = 0;
+
+	/* Each row's name as an id, in order of first sight. */
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const char *name = BLOCK(pane->rows[i])->name;
+		size_t h;
+
+		if (!name) {
+			rank[i] = UINT32_MAX;
+			continue;
+		}
+		if (name == last) {
+			rank[i] = last_id;
+			continue;
+		}
+		if (2 * (nr + 1) > cap) {
+			const char **old = slot;
+			uint32_t *old_id = slot_id;
+			size_t old_cap = cap;
+
+			cap *= 2;
+			slot = xcalloc(cap, sizeof(*slot));
+			slot_id = xmalloc(cap * sizeof(*slot_id));
+			for (size_t k = 0; k < old_cap; k++) {
+				if (!old[k])
+					continue;
+				for (h = hash_ptr(old[k]) & (cap - 1); slot[h]; h = (h + 1) & (cap - 1))
+					;
+				slot[h] = old[k];
+				slot_id[h] = old_id[k];
+			}
+			free(old);
+			free(old_id);
+		}
+		for (h = hash_ptr(name) & (cap - 1); slot[h] && slot[h] != name; h = (h + 1) & (cap - 1))
+			;
+		if (!slot[h]) {
+			GROW(uniq, alloc, nr + 1);
+			uniq[nr] = (struct name_id){ name, (uint32_t)nr };
+			slot[h] = name;
+			slot_id[h] = (uint32_t)nr++;
+		}
+		last = name;
+		last_id = rank[i] = slot_id[h];
+	}
+	free(slot_id);
+	free(slot);
+	/* The ids by name give the ranks; equal strings (at two addresses)
+	 * share one. */
+	qsort(uniq, nr, sizeof(*uniq), cmp_name_id);
+	rank_of = xmalloc((nr ? nr : 1) * sizeof(*rank_of));
+	tp->rank_name = xmalloc((nr ? nr : 1) * sizeof(*tp->rank_name));
+	for (size_t r = 0; r < nr; r++) {
+		if (!r || strcmp(uniq[r - 1].name, uniq[r].name))
+			tp->rank_name[nr_ranks++] = uniq[r].name;
+		rank_of[uniq[r].id] = (uint32_t)(nr_ranks - 1);
+	}
+	for (size_t i = 0; i < pane->nr_rows; i++)
+		rank[i] = rank[i] == UINT32_MAX ? (uint32_t)nr_ranks : rank_of[rank[i]];
+	free(rank_of);
+	free(uniq);
+	tp->rank = rank;
+	tp->nr_ranks = nr_ranks;
+	tp->rank_kept = xmalloc(nr_ranks + 1);
+}
+
+/* Whether the filter keeps the names of rank R (one PCRE2 match a name,
+ * not a block). */
+static bool rank_kept(struct tl_priv *tp, const struct filter *f, uint32_t r)
+{
+	if (r == tp->nr_ranks)
+		return false;	/* no name */
+	if (tp->rank_kept[r] < 0)
+		tp->rank_kept[r] = filter_match(f, tp->rank_name[r], strlen(tp->rank_name[r]));
+	return tp->rank_kept[r];
+}
+
+/*
+ * The view by name: a counting sort by rank, stable, names missing last
+ * either way -- what pane_sort_indices() gives (a stable sort by the
+ * strings), without a trip to each block.
+ */
+static void sort_view_by_name(struct pane *pane, bool desc)
+{
+	struct tl_priv *tp = pane->priv;
+	size_t k = tp->nr_ranks, *start = xcalloc(k + 2, sizeof(*start)), *out;
+
+	if (!tp->spare_view)
+		tp->spare_view = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
+	out = tp->spare_view;
+
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		uint32_t r = tp->rank[pane->view[i]];
+
+		start[(desc && r < k ? k - 1 - r : r) + 1]++;
+	}
+	for (size_t r = 1; r <= k + 1; r++)
+		start[r] += start[r - 1];
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		uint32_t r = tp->rank[pane->view[i]];
+
+		out[start[desc && r < k ? k - 1 - r : r]++] = pane->view[i];
+	}
+	tp->spare_view = pane->view;
+	pane->view = out;
+	free(start);
+}
+
 /*
  * The view: the blocks of the step that the filter keeps, in time order
  * (or the sort's).  The rows are in time order, so a step is a range of
@@ -205,6 +355,8 @@ static void tl_rebuild(struct pane *pane)
 	struct tl_priv *tp = pane->priv;
 	const struct step *s = pane->scope.step;
 	size_t n = 0, from = 0, to = pane->nr_rows;
+	int name_col = pane_column(pane, "name");
+	bool by_name = pane->sort_col >= 0 && pane->sort_col == name_col;
 
 	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
 	/* The verdicts are the filter's: a new one (which may sit where a
@@ -213,6 +365,10 @@ static void tl_rebuild(struct pane *pane)
 		memset(tp->names, 0, tp->cap * sizeof(*tp->names));
 		tp->nr = 0;
 	}
+	if ((pane->filter || by_name) && !tp->rank)
+		make_ranks(pane);
+	if (tp->rank_kept)
+		memset(tp->rank_kept, -1, tp->nr_ranks + 1);
 	if (s && s->end_ns > s->start_ns) {
 		from = first_row_from(pane, s->start_ns);
 		to = first_row_from(pane, s->end_ns);
@@ -222,11 +378,14 @@ static void tl_rebuild(struct pane *pane)
 			pane->view[n++] = i;
 	} else {
 		for (size_t i = from; i < to; i++)
-			if (verdict(pane->priv, pane->filter, BLOCK(pane->rows[i])->name))
+			if (rank_kept(tp, pane->filter, tp->rank[i]))
 				pane->view[n++] = i;
 	}
 	pane->nr_view = n;
-	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
+	if (by_name)
+		sort_view_by_name(pane, pane->sort_desc);
+	else
+		pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }
 
 static void tl_step_changed(struct pane *pane)
