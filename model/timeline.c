@@ -94,9 +94,8 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 		/* Twice as long, in memory advised before it is written:
 		 * realloc() would write it first, on small pages. */
 		size_t alloc = l->alloc ? 2 * l->alloc : 256;
-		struct tl_block *v = xmalloc(alloc * sizeof(*v));
+		struct tl_block *v = timeline_alloc(alloc * sizeof(*v));
 
-		want_huge_pages(v, alloc * sizeof(*v));
 		if (l->nr)
 			memcpy(v, l->v, l->nr * sizeof(*v));
 		free(l->v);
@@ -358,8 +357,8 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 
 		row->lane = (uint32_t)i;
 		row->depth = (uint32_t)d;
-		row->blocks = l->row_nr[d] ? xmalloc(l->row_nr[d] * sizeof(*row->blocks)) : NULL;
-		want_huge_pages(row->blocks, l->row_nr[d] * sizeof(*row->blocks));
+		row->blocks = l->row_nr[d] ? timeline_alloc(l->row_nr[d] * sizeof(*row->blocks))
+					   : NULL;
 		ends_sorted[d] = true;
 	}
 	if (l->nr && l->v[0].start_ns < tl->start_ns)
@@ -427,12 +426,10 @@ static void sift_down(struct cursor *h, size_t n, size_t i)
 	}
 }
 
-static void by_start(struct timeline *tl)
+const void **timeline_by_start(const struct timeline *tl)
 {
 	size_t n = tl->nr_blocks, k = 0, nr = 0;
-	const struct tl_block **v = xmalloc((n ? n : 1) * sizeof(*v));
-
-	want_huge_pages(v, n * sizeof(*v));
+	const void **v = timeline_alloc((n ? n : 1) * sizeof(*v));
 	struct cursor *h = xmalloc((tl->nr_rows ? tl->nr_rows : 1) * sizeof(*h));
 
 	for (size_t r = 0; r < tl->nr_rows; r++)
@@ -451,7 +448,15 @@ static void by_start(struct timeline *tl)
 		sift_down(h, nr, 0);
 	}
 	free(h);
-	tl->by_start = v;
+	return v;
+}
+
+void *timeline_alloc(size_t size)
+{
+	void *p = xmalloc(size);
+
+	want_huge_pages(p, size);
+	return p;
 }
 
 struct walk {
@@ -567,7 +572,6 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 	free(b.lanes);
 	if (!tl->nr_blocks)
 		tl->start_ns = tl->end_ns = 0;
-	by_start(tl);
 }
 
 void timeline_release(struct timeline *tl)
@@ -580,7 +584,6 @@ void timeline_release(struct timeline *tl)
 	}
 	free(tl->lanes);
 	free(tl->rows);
-	free(tl->by_start);
 	memset(tl, 0, sizeof(*tl));
 }
 

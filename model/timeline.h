@@ -55,13 +55,20 @@ struct timeline {
 	struct tl_row *rows;		/* lane by lane, depth by depth */
 	size_t nr_rows;
 	size_t nr_blocks;
-	const struct tl_block **by_start;	/* every block, by start */
 	int64_t start_ns, end_ns;	/* the first start and the last end */
 };
 
 /* Index the timed nodes of P into TL.  An untimed profile gives no lanes. */
 void timeline_build(const struct profile *p, struct timeline *tl);
 void timeline_release(struct timeline *tl);
+/* Every block of TL by start (ties: row by row), as a new array of
+ * nr_blocks pointers to them -- a pane's rows, hence void -- that the
+ * caller frees. */
+const void **timeline_by_start(const struct timeline *tl);
+/* SIZE bytes for an array as long as the blocks (the rows, a pane's
+ * view), on huge pages where the system gives them on request: a page
+ * costs a fault when it is first written.  free() frees it. */
+void *timeline_alloc(size_t size);
 
 /* The first block of ROW that ends after T (the first that a window
  * starting at T can show), or ROW->nr. */

@@ -124,9 +124,11 @@ static void tl_load(struct pane *pane)
 	pane->priv = tp;
 	timeline_build(pane->prof, &tp->tl);
 	pane->nr_rows = tp->tl.nr_blocks;
-	pane->rows = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->rows));
-	for (size_t i = 0; i < pane->nr_rows; i++)
-		pane->rows[i] = tp->tl.by_start[i];
+	pane->rows = timeline_by_start(&tp->tl);
+	/* The view is as long as the rows at most: made here, on huge
+	 * pages (a reload keeps the one it has). */
+	if (!pane->view)
+		pane->view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
 	for (size_t i = 0; i < ARRAY_SIZE(tl_cols); i++)
 		pane_add_column(pane, &tl_cols[i]);
 	pane->sort_col = -1;	/* time order */
@@ -325,7 +327,7 @@ static void sort_view_by_name(struct pane *pane, bool desc)
 	size_t k = tp->nr_ranks, *start = xcalloc(k + 2, sizeof(*start)), *out;
 
 	if (!tp->spare_view)
-		tp->spare_view = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
+		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
 	out = tp->spare_view;
 
 	for (size_t i = 0; i < pane->nr_view; i++) {

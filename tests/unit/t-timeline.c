@@ -74,9 +74,18 @@ static void test_lanes_and_rows(void)
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
-	for (size_t i = 1; i < tl.nr_blocks; i++)
-		CHECK(tl.by_start[i - 1]->start_ns <= tl.by_start[i]->start_ns);
-	CHECK_STR(tl.by_start[1]->node->name, "aten::relu");
+	{
+		const void **by_start = timeline_by_start(&tl);
+		const struct tl_block *second = by_start[1];
+
+		for (size_t i = 1; i < tl.nr_blocks; i++) {
+			const struct tl_block *a = by_start[i - 1], *b = by_start[i];
+
+			CHECK(a->start_ns <= b->start_ns);
+		}
+		CHECK_STR(second->node->name, "aten::relu");
+		free(by_start);
+	}
 	timeline_release(&tl);
 	profile_release(&p);
 }
