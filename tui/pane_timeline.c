@@ -347,6 +347,134 @@ static void sort_view_by_name(struct pane *pane, bool desc)
 	free(start);
 }
 
+/* Ties of start, in the view's order, whichever way: by start is the
+ * rows' own order, so ascending the view stays; descending, each group
+ * of equal starts moves as one, its rows in their order (a stable sort's
+ * result, without one). */
+static void sort_view_by_start(struct pane *pane, bool desc)
+{
+	struct tl_priv *tp = pane->priv;
+	size_t n = pane->nr_view, *out, k = 0;
+
+	if (!desc || n < 2)
+		return;
+	if (!tp->spare_view)
+		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
+	out = tp->spare_view;
+	for (size_t end = n; end > 0;) {
+		size_t from = end - 1;
+		int64_t t = BLOCK(pane->rows[pane->view[from]])->start_ns;
+
+		while (from > 0 && BLOCK(pane->rows[pane->view[from - 1]])->start_ns == t)
+			from--;
+		for (size_t i = from; i < end; i++)
+			out[k++] = pane->view[i];
+		end = from;
+	}
+	tp->spare_view = pane->view;
+	pane->view = out;
+}
+
+/* The number a sort by duration, depth or lane goes by: the lane by its
+ * name's rank among the lanes' names. */
+static uint64_t number_of(const struct pane *pane, col_get *get, const uint32_t *lane_rank,
+			  const struct tl_block *b)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	if (get == get_duration)
+		return (uint64_t)(b->end_ns - b->start_ns);
+	if (get == get_depth)
+		return tp->tl.rows[b->row].depth;
+	return lane_rank[tp->tl.rows[b->row].lane];
+}
+
+static int cmp_lane_name(const void *a, const void *b)
+{
+	const struct tl_lane *x = *(const struct tl_lane *const *)a;
+	const struct tl_lane *y = *(const struct tl_lane *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The view by duration, depth or lane, as the generic sort orders it
+ * (stable: ties keep the view's order, which is the rows' own), but
+ * with each row's number and its index in one 64-bit key, radix sorted
+ * eleven bits a pass: the generic sort fetched each cell through its
+ * column and took 85-120 ms on 2.5 M blocks.  False when number and
+ * index do not fit in 64 bits (then the generic sort does it).
+ */
+static bool sort_view_by_number(struct pane *pane, col_get *get, bool desc)
+{
+	struct tl_priv *tp = pane->priv;
+	size_t n = pane->nr_view, idx_bits = 1, *count;
+	uint32_t *lane_rank = NULL;
+	uint64_t *key, *tmp, max = 0, mask;
+
+	if (n < 2)
+		return true;
+	while (idx_bits < 64 && ((size_t)1 << idx_bits) < pane->nr_rows)
+		idx_bits++;
+	if (get == get_lane) {
+		const struct tl_lane **by_name = xmalloc((tp->tl.nr_lanes + 1) * sizeof(*by_name));
+
+		lane_rank = xmalloc((tp->tl.nr_lanes + 1) * sizeof(*lane_rank));
+		for (size_t i = 0; i < tp->tl.nr_lanes; i++)
+			by_name[i] = &tp->tl.lanes[i];
+		qsort(by_name, tp->tl.nr_lanes, sizeof(*by_name), cmp_lane_name);
+		for (size_t i = 0, r = 0; i < tp->tl.nr_lanes; i++) {
+			if (i && strcmp(by_name[i - 1]->name, by_name[i]->name))
+				r = i;
+			lane_rank[by_name[i] - tp->tl.lanes] = (uint32_t)r;
+		}
+		free(by_name);
+	}
+	key = timeline_alloc((n ? n : 1) * sizeof(*key));
+	for (size_t i = 0; i < n; i++) {
+		key[i] = number_of(pane, get, lane_rank, BLOCK(pane->rows[pane->view[i]]));
+		if (key[i] > max)
+			max = key[i];
+	}
+	free(lane_rank);
+	if (idx_bits >= 64 || (max >> (64 - idx_bits))) {
+		free(key);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		key[i] = (desc ? max - key[i] : key[i]) << idx_bits | pane->view[i];
+	tmp = timeline_alloc((n ? n : 1) * sizeof(*tmp));
+	count = xmalloc(2048 * sizeof(*count));
+	for (int shift = 0; shift < 64; shift += 11) {
+		size_t sum = 0;
+		uint64_t *t;
+
+		memset(count, 0, 2048 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(key[i] >> shift) & 2047]++;
+		if (count[(key[0] >> shift) & 2047] == n)
+			continue;	/* one digit for all: nothing moves */
+		for (size_t d = 0; d < 2048; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(key[i] >> shift) & 2047]++] = key[i];
+		t = key;
+		key = tmp;
+		tmp = t;
+	}
+	mask = ((uint64_t)1 << idx_bits) - 1;
+	for (size_t i = 0; i < n; i++)
+		pane->view[i] = (size_t)(key[i] & mask);
+	free(count);
+	free(tmp);
+	free(key);
+	return true;
+}
+
 /*
  * The view: the blocks of the step that the filter keeps, in time order
  * (or the sort's).  The rows are in time order, so a step is a range of
@@ -357,8 +485,10 @@ static void tl_rebuild(struct pane *pane)
 	struct tl_priv *tp = pane->priv;
 	const struct step *s = pane->scope.step;
 	size_t n = 0, from = 0, to = pane->nr_rows;
-	int name_col = pane_column(pane, "name");
-	bool by_name = pane->sort_col >= 0 && pane->sort_col == name_col;
+	col_get *by = pane->sort_col >= 0 && pane->sort_col < (int)pane->nr_cols
+			      ? pane->cols[pane->sort_col].get
+			      : NULL;
+	bool by_name = by == get_name;
 
 	pane->view = xrealloc(pane->view, (pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
 	/* The verdicts are the filter's: a new one (which may sit where a
@@ -384,8 +514,15 @@ static void tl_rebuild(struct pane *pane)
 				pane->view[n++] = i;
 	}
 	pane->nr_view = n;
+	/* The pane's own columns sort here, as pane_sort_indices() would
+	 * sort them, without a trip through each cell. */
 	if (by_name)
 		sort_view_by_name(pane, pane->sort_desc);
+	else if (by == get_start)
+		sort_view_by_start(pane, pane->sort_desc);
+	else if ((by == get_duration || by == get_depth || by == get_lane) &&
+		 sort_view_by_number(pane, by, pane->sort_desc))
+		;
 	else
 		pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }
