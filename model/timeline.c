@@ -407,63 +407,87 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 }
 
 /*
- * Every block, by start (ties: lane by lane, row by row): the rows are
- * sorted already, so a merge of them, a small heap of row cursors
- * keyed by the start of each one's next block.
+ * Every block, by start (ties: row by row): the rows are sorted already,
+ * so a merge of them, through a tree of losers (Knuth's): each inner
+ * node holds the row that lost the match there, the winner goes up, and
+ * after a block is taken only the matches on its row's path are played
+ * again, one comparison a level.
  */
-struct cursor {
-	int64_t start;
-	size_t row, i;
+struct merge {
+	int64_t *next;			/* the start of each leaf's next block;
+					   INT64_MAX past the end, which */
+	bool *done;			/* done tells from a real one */
+	size_t k;			/* leaves: rows, rounded up to a power of 2 */
 };
 
-static bool before(const struct cursor *a, const struct cursor *b)
+static bool goes_before(const struct merge *m, size_t a, size_t b)
 {
-	return a->start < b->start || (a->start == b->start && a->row < b->row);
+	if (m->next[a] != m->next[b])
+		return m->next[a] < m->next[b];
+	if (m->done[a] != m->done[b])
+		return !m->done[a];
+	return a < b;
 }
 
-static void sift_down(struct cursor *h, size_t n, size_t i)
+/* The winner of the subtree at NODE, filling LOSER below it. */
+static size_t play(const struct merge *m, size_t *loser, size_t node)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+	size_t a, b;
 
-		if (l < n && before(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && before(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		{
-			struct cursor t = h[i];
-
-			h[i] = h[m];
-			h[m] = t;
-		}
-		i = m;
+	if (node >= m->k)
+		return node - m->k;
+	a = play(m, loser, 2 * node);
+	b = play(m, loser, 2 * node + 1);
+	if (goes_before(m, b, a)) {
+		loser[node] = a;
+		return b;
 	}
+	loser[node] = b;
+	return a;
 }
 
 const void **timeline_by_start(const struct timeline *tl)
 {
-	size_t n = tl->nr_blocks, k = 0, nr = 0;
+	size_t n = tl->nr_blocks, k = 1, win;
 	const void **v = timeline_alloc((n ? n : 1) * sizeof(*v));
-	struct cursor *h = xmalloc((tl->nr_rows ? tl->nr_rows : 1) * sizeof(*h));
+	size_t *pos, *loser;
+	struct merge m;
 
-	for (size_t r = 0; r < tl->nr_rows; r++)
-		if (tl->rows[r].nr)
-			h[nr++] = (struct cursor){ tl->rows[r].blocks[0].start_ns, r, 0 };
-	for (size_t i = nr / 2; i-- > 0;)
-		sift_down(h, nr, i);
-	while (nr) {
-		const struct tl_row *row = &tl->rows[h[0].row];
-
-		v[k++] = &row->blocks[h[0].i];
-		if (++h[0].i < row->nr)
-			h[0].start = row->blocks[h[0].i].start_ns;
-		else
-			h[0] = h[--nr];
-		sift_down(h, nr, 0);
+	while (k < tl->nr_rows)
+		k *= 2;
+	m.k = k;
+	m.next = xmalloc(k * sizeof(*m.next));
+	m.done = xmalloc(k * sizeof(*m.done));
+	pos = xcalloc(k, sizeof(*pos));
+	loser = xmalloc(k * sizeof(*loser));
+	for (size_t r = 0; r < k; r++) {
+		m.done[r] = r >= tl->nr_rows || !tl->rows[r].nr;
+		m.next[r] = m.done[r] ? INT64_MAX : tl->rows[r].blocks[0].start_ns;
 	}
-	free(h);
+	win = play(&m, loser, 1);
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_row *row = &tl->rows[win];
+
+		v[i] = &row->blocks[pos[win]];
+		if (++pos[win] < row->nr) {
+			m.next[win] = row->blocks[pos[win]].start_ns;
+		} else {
+			m.next[win] = INT64_MAX;
+			m.done[win] = true;
+		}
+		for (size_t node = (win + k) / 2; node; node /= 2) {
+			if (goes_before(&m, loser[node], win)) {
+				size_t t = loser[node];
+
+				loser[node] = win;
+				win = t;
+			}
+		}
+	}
+	free(loser);
+	free(pos);
+	free(m.done);
+	free(m.next);
 	return v;
 }
 

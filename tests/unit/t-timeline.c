@@ -354,6 +354,20 @@ static void ref_walk(const struct node *n, int depth, const struct node *thread,
 	}
 }
 
+/* By start, then row, then place in the row (the address, rows being
+ * arrays): an order with no ties. */
+static int cmp_start_row(const void *a, const void *b)
+{
+	const struct tl_block *x = *(const struct tl_block *const *)a;
+	const struct tl_block *y = *(const struct tl_block *const *)b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
 static void test_rows_as_a_plain_sort_makes_them(void)
 {
 	struct profile p;
@@ -416,6 +430,22 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 			seen += k;
 		}
 		CHECK_EQ(seen, nr);
+	}
+	/* Every block by start, ties row by row. */
+	{
+		const void **by_start = timeline_by_start(&tl);
+		const struct tl_block **want = xmalloc(nr * sizeof(*want));
+		size_t k = 0, same = 0;
+
+		for (size_t r = 0; r < tl.nr_rows; r++)
+			for (size_t i = 0; i < tl.rows[r].nr; i++)
+				want[k++] = &tl.rows[r].blocks[i];
+		qsort(want, k, sizeof(*want), cmp_start_row);
+		for (size_t i = 0; i < k; i++)
+			same += by_start[i] == (const void *)want[i];
+		CHECK_EQ(same, nr);
+		free(want);
+		free(by_start);
 	}
 	timeline_release(&tl);
 	free(v);
