@@ -362,8 +362,8 @@ static void pack(struct build_lane *l)
 	l->nr_rows = nr ? nr : 1;
 }
 
-/* Move the packed blocks of lane I into their rows, the lane's first
- * being FIRST_ROW of TL; the blocks stay in order of start. */
+/* Point the rows of lane I (the first being FIRST_ROW of TL) at its
+ * packed blocks, in order of start, which it takes. */
 static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t first_row)
 {
 	bool ends_sorted[MAX_DEPTH];
@@ -380,18 +380,17 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 	if (l->nr && l->v[0].start_ns < tl->start_ns)
 		tl->start_ns = l->v[0].start_ns;
 	for (size_t k = 0; k < l->nr; k++) {
-		const struct tl_block *blk = &l->v[k];
+		struct tl_block *blk = &l->v[k];
 		size_t d = blk->row;
 		struct tl_row *row = &tl->rows[first_row + d];
-		struct tl_block *to = &row->blocks[row->nr];
 
-		*to = *blk;
-		to->row = (uint32_t)(first_row + d);
-		if (row->nr && blk->end_ns < to[-1].end_ns)
+		if (row->nr && blk->end_ns < row->blocks[row->nr - 1]->end_ns)
 			ends_sorted[d] = false;
 		if (blk->end_ns > tl->end_ns)
 			tl->end_ns = blk->end_ns;
-		row->nr++;
+		blk->row = (uint32_t)(first_row + d);
+		blk->at = (uint32_t)row->nr;
+		row->blocks[row->nr++] = blk;
 	}
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
@@ -400,10 +399,12 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 			continue;
 		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
 		for (size_t k = 0; k < row->nr; k++)
-			row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k].end_ns
+			row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k]->end_ns
 						  ? row->max_end[k - 1]
-						  : row->blocks[k].end_ns;
+						  : row->blocks[k]->end_ns;
 	}
+	tl->lanes[i].blocks = l->v;
+	l->v = NULL;
 }
 
 /*
@@ -462,15 +463,15 @@ const void **timeline_by_start(const struct timeline *tl)
 	loser = xmalloc(k * sizeof(*loser));
 	for (size_t r = 0; r < k; r++) {
 		m.done[r] = r >= tl->nr_rows || !tl->rows[r].nr;
-		m.next[r] = m.done[r] ? INT64_MAX : tl->rows[r].blocks[0].start_ns;
+		m.next[r] = m.done[r] ? INT64_MAX : tl->rows[r].blocks[0]->start_ns;
 	}
 	win = play(&m, loser, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_row *row = &tl->rows[win];
 
-		v[i] = &row->blocks[pos[win]];
+		v[i] = row->blocks[pos[win]];
 		if (++pos[win] < row->nr) {
-			m.next[win] = row->blocks[pos[win]].start_ns;
+			m.next[win] = row->blocks[pos[win]]->start_ns;
 		} else {
 			m.next[win] = INT64_MAX;
 			m.done[win] = true;
@@ -648,8 +649,10 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 
 void timeline_release(struct timeline *tl)
 {
-	for (size_t i = 0; i < tl->nr_lanes; i++)
+	for (size_t i = 0; i < tl->nr_lanes; i++) {
 		free(tl->lanes[i].name);
+		free(tl->lanes[i].blocks);
+	}
 	for (size_t r = 0; r < tl->nr_rows; r++) {
 		free(tl->rows[r].blocks);
 		free(tl->rows[r].max_end);
@@ -661,7 +664,7 @@ void timeline_release(struct timeline *tl)
 
 static int64_t end_upto(const struct tl_row *row, size_t i)
 {
-	return row->max_end ? row->max_end[i] : row->blocks[i].end_ns;
+	return row->max_end ? row->max_end[i] : row->blocks[i]->end_ns;
 }
 
 size_t timeline_first_after(const struct tl_row *row, int64_t t)
@@ -687,7 +690,7 @@ size_t timeline_first_from(const struct tl_row *row, int64_t t)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (row->blocks[mid].start_ns >= t)
+		if (row->blocks[mid]->start_ns >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -704,9 +707,9 @@ size_t timeline_nearest(const struct tl_row *row, int64_t t)
 		return 0;
 	if (i == 0)
 		return 0;
-	if (row->blocks[i - 1].end_ns > t || i == row->nr)
+	if (row->blocks[i - 1]->end_ns > t || i == row->nr)
 		return i - 1;
-	before = t - row->blocks[i - 1].end_ns;
-	after = row->blocks[i].start_ns - t;
+	before = t - row->blocks[i - 1]->end_ns;
+	after = row->blocks[i]->start_ns - t;
 	return before <= after ? i - 1 : i;
 }

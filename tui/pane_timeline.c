@@ -594,14 +594,14 @@ static const struct tl_block *nearest_kept(struct pane *pane, size_t r, int64_t 
 	/* Outwards, within the window; a long way for a sparse filter. */
 	while (lo < row->nr || hi < row->nr) {
 		if (lo < row->nr) {
-			const struct tl_block *b = &row->blocks[lo];
+			const struct tl_block *b = row->blocks[lo];
 
 			if (b->end_ns > tp->view.t0 && kept(pane, b))
 				return b;
 			lo = lo && b->end_ns > tp->view.t0 ? lo - 1 : row->nr;
 		}
 		if (hi < row->nr) {
-			const struct tl_block *b = &row->blocks[hi];
+			const struct tl_block *b = row->blocks[hi];
 
 			if (b->start_ns < tp->view.t1 && kept(pane, b))
 				return b;
@@ -647,9 +647,9 @@ static bool move_in_row(struct pane *pane, int dir)
 	if (!sel)
 		return false;
 	row = &tp->tl.rows[sel->row];
-	for (i = (long)(sel - row->blocks) + dir; i >= 0 && i < (long)row->nr; i += dir) {
-		if (kept(pane, &row->blocks[i])) {
-			select_block(pane, &row->blocks[i]);
+	for (i = (long)sel->at + dir; i >= 0 && i < (long)row->nr; i += dir) {
+		if (kept(pane, row->blocks[i])) {
+			select_block(pane, row->blocks[i]);
 			return true;
 		}
 	}

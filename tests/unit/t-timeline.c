@@ -63,14 +63,14 @@ static void test_lanes_and_rows(void)
 	 * (a row lower than the step); the launches. */
 	CHECK_EQ(tl.lanes[0].nr_rows, 3);
 	CHECK_EQ(tl.rows[0].nr, 1);
-	CHECK_STR(tl.rows[0].blocks[0].node->name, "ProfilerStep#1");
+	CHECK_STR(tl.rows[0].blocks[0]->node->name, "ProfilerStep#1");
 	CHECK_EQ(tl.rows[1].nr, 3);
-	CHECK_STR(tl.rows[1].blocks[2].node->name, "cudaMemcpyAsync");
+	CHECK_STR(tl.rows[1].blocks[2]->node->name, "cudaMemcpyAsync");
 	CHECK_EQ(tl.rows[2].nr, 2);
 	/* The kernels overlap: two rows of the GPU lane. */
 	CHECK_EQ(tl.lanes[2].nr_rows, 2);
-	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0].node->name, "k1");
-	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0].node->name, "k2");
+	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0]->node->name, "k1");
+	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0]->node->name, "k2");
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
@@ -165,7 +165,7 @@ static void test_picture(void)
 	canvas_line(&c, 6, line, sizeof(line));
 	CHECK(strstr(line, "[k2") != NULL);
 	/* The block under a cell. */
-	CHECK(tlview_hit(&v, 2, 18 + 12) == &tl.rows[1].blocks[0]);
+	CHECK(tlview_hit(&v, 2, 18 + 12) == tl.rows[1].blocks[0]);
 	CHECK(tlview_hit(&v, 2, 18 + 45) == NULL);
 	/* Zoomed out on a 10-cell area, blocks share cells. */
 	canvas_reset(&c, 8, 8 + 10);
@@ -421,8 +421,8 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 			for (size_t i = 0; i < nr; i++) {
 				if (v[i].lane != row->lane || v[i].row != row->depth)
 					continue;
-				if (k >= row->nr || row->blocks[k].node != v[i].node ||
-				    row->blocks[k].end_ns != v[i].end)
+				if (k >= row->nr || row->blocks[k]->node != v[i].node ||
+				    row->blocks[k]->end_ns != v[i].end)
 					break;
 				k++;
 			}
@@ -439,7 +439,7 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 
 		for (size_t r = 0; r < tl.nr_rows; r++)
 			for (size_t i = 0; i < tl.rows[r].nr; i++)
-				want[k++] = &tl.rows[r].blocks[i];
+				want[k++] = tl.rows[r].blocks[i];
 		qsort(want, k, sizeof(*want), cmp_start_row);
 		for (size_t i = 0; i < k; i++)
 			same += by_start[i] == (const void *)want[i];
