@@ -404,21 +404,25 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 						  : row->blocks[k]->end_ns;
 	}
 	tl->lanes[i].blocks = l->v;
+	tl->lanes[i].nr_blocks = l->nr;
 	l->v = NULL;
 }
 
 /*
- * Every block, by start (ties: row by row): the rows are sorted already,
- * so a merge of them, through a tree of losers (Knuth's): each inner
- * node holds the row that lost the match there, the winner goes up, and
- * after a block is taken only the matches on its row's path are played
- * again, one comparison a level.
+ * Every block, by start (ties: row by row).  A lane's blocks are by
+ * start already, so a merge of the lanes, through a tree of losers
+ * (Knuth's): each inner node holds the lane that lost the match there,
+ * the winner goes up, and after the winner's blocks are taken only the
+ * matches on its path are played again, one comparison a level.  The
+ * winner gives all its blocks of that start at once: ties go lane by
+ * lane (a lane's rows come before the next lane's), and within a lane
+ * row by row, which a lane's own order (the tree's) nearly always is.
  */
 struct merge {
 	int64_t *next;			/* the start of each leaf's next block;
 					   INT64_MAX past the end, which */
 	bool *done;			/* done tells from a real one */
-	size_t k;			/* leaves: rows, rounded up to a power of 2 */
+	size_t k;			/* leaves: lanes, rounded up to a power of 2 */
 };
 
 static bool goes_before(const struct merge *m, size_t a, size_t b)
@@ -447,31 +451,50 @@ static size_t play(const struct merge *m, size_t *loser, size_t node)
 	return a;
 }
 
+static int cmp_row_at(const void *a, const void *b)
+{
+	const struct tl_block *x = *(const struct tl_block *const *)a;
+	const struct tl_block *y = *(const struct tl_block *const *)b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
 const void **timeline_by_start(const struct timeline *tl)
 {
-	size_t n = tl->nr_blocks, k = 1, win;
+	size_t n = tl->nr_blocks, k = 1, win, i = 0;
 	const void **v = timeline_alloc((n ? n : 1) * sizeof(*v));
 	size_t *pos, *loser;
 	struct merge m;
 
-	while (k < tl->nr_rows)
+	while (k < tl->nr_lanes)
 		k *= 2;
 	m.k = k;
 	m.next = xmalloc(k * sizeof(*m.next));
 	m.done = xmalloc(k * sizeof(*m.done));
 	pos = xcalloc(k, sizeof(*pos));
 	loser = xmalloc(k * sizeof(*loser));
-	for (size_t r = 0; r < k; r++) {
-		m.done[r] = r >= tl->nr_rows || !tl->rows[r].nr;
-		m.next[r] = m.done[r] ? INT64_MAX : tl->rows[r].blocks[0]->start_ns;
+	for (size_t l = 0; l < k; l++) {
+		m.done[l] = l >= tl->nr_lanes || !tl->lanes[l].nr_blocks;
+		m.next[l] = m.done[l] ? INT64_MAX : tl->lanes[l].blocks[0].start_ns;
 	}
 	win = play(&m, loser, 1);
-	for (size_t i = 0; i < n; i++) {
-		const struct tl_row *row = &tl->rows[win];
+	while (i < n) {
+		const struct tl_lane *lane = &tl->lanes[win];
+		const struct tl_block *b = &lane->blocks[pos[win]];
+		size_t from = i;
+		bool by_row = true;
 
-		v[i] = row->blocks[pos[win]];
-		if (++pos[win] < row->nr) {
-			m.next[win] = row->blocks[pos[win]]->start_ns;
+		do {
+			if (i > from && b->row < ((const struct tl_block *)v[i - 1])->row)
+				by_row = false;
+			v[i++] = b++;
+		} while (++pos[win] < lane->nr_blocks && b->start_ns == b[-1].start_ns);
+		if (!by_row)
+			qsort(v + from, i - from, sizeof(*v), cmp_row_at);
+		if (pos[win] < lane->nr_blocks) {
+			m.next[win] = b->start_ns;
 		} else {
 			m.next[win] = INT64_MAX;
 			m.done[win] = true;

@@ -52,6 +52,7 @@ struct tl_lane {
 	uint32_t first_row, nr_rows;	/* its rows, depth 0 first */
 	struct tl_block *blocks;	/* all its blocks, by start: what the
 					   rows point to */
+	size_t nr_blocks;
 };
 
 struct timeline {

@@ -318,6 +318,15 @@ static void build_big(struct profile *p)
 		for (int i = 3000; i-- > 0;)
 			add(p, wide, NODE_OP, names[i % 8], 40000 + i, i % 3 ? 1 : 0);
 	}
+	{
+		/* Empty ops at one time, a child a row below its parent, then
+		 * a sibling back in the parent's row: tree order is not row
+		 * order there. */
+		struct node *z = add(p, t[0], NODE_OP, "aten::empty", 50000, 0);
+
+		add(p, z, NODE_OP, "aten::view", 50000, 0);
+		add(p, t[0], NODE_OP, "aten::add", 50000, 5);
+	}
 	p->has_timeline = true;
 	profile_finish(p);
 }
