@@ -62,7 +62,9 @@ struct build_lane {
 	size_t *seg;			/* where each segment starts in v */
 	size_t nr_seg, alloc_seg;
 	const struct node *seg_thread;	/* the thread of the last segment */
-	size_t *row_nr;			/* pack(): the blocks of each row */
+	size_t *row_nr;			/* pack(): the blocks of each row, */
+	bool *ends_sorted;		/* whether their ends are in order, */
+	int64_t end_ns;			/* and the last end of all */
 	size_t nr_rows;
 };
 
@@ -329,7 +331,8 @@ static void sort_lane(struct build_lane *l)
 static void pack(struct build_lane *l)
 {
 	size_t *row_nr = xcalloc(MAX_DEPTH, sizeof(*row_nr));
-	int64_t *last_end = xmalloc(MAX_DEPTH * sizeof(*last_end));
+	bool *ends_sorted = xmalloc(MAX_DEPTH * sizeof(*ends_sorted));
+	int64_t *last_end = xmalloc(MAX_DEPTH * sizeof(*last_end)), end = INT64_MIN;
 	size_t nr = 0, max = l->is_device ? MAX_PACK : MAX_DEPTH;
 
 	sort_lane(l);
@@ -337,12 +340,15 @@ static void pack(struct build_lane *l)
 		struct tl_block *blk = &l->v[i];
 		size_t r = blk->row < max ? blk->row : max - 1;
 
-		while (nr <= r)
+		while (nr <= r) {
+			ends_sorted[nr] = true;
 			last_end[nr++] = INT64_MIN;
+		}
 		while (r < nr && last_end[r] > blk->start_ns)
 			r++;
 		if (r == nr) {
 			if (nr < max) {
+				ends_sorted[nr] = true;
 				last_end[nr++] = INT64_MIN;
 			} else {
 				/* No row free: the one that frees first. */
@@ -354,11 +360,20 @@ static void pack(struct build_lane *l)
 		}
 		blk->row = (uint32_t)r;
 		row_nr[r]++;
-		if (blk->end_ns > last_end[r])
+		/* An end before the row's last: its ends are not in order. */
+		if (blk->end_ns < last_end[r])
+			ends_sorted[r] = false;
+		else
 			last_end[r] = blk->end_ns;
+		if (blk->end_ns > end)
+			end = blk->end_ns;
 	}
 	free(last_end);
+	if (!nr)
+		ends_sorted[0] = true;
 	l->row_nr = row_nr;
+	l->ends_sorted = ends_sorted;
+	l->end_ns = end;
 	l->nr_rows = nr ? nr : 1;
 }
 
@@ -366,8 +381,6 @@ static void pack(struct build_lane *l)
  * packed blocks, in order of start, which it takes. */
 static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t first_row)
 {
-	bool ends_sorted[MAX_DEPTH];
-
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
 
@@ -375,27 +388,23 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 		row->depth = (uint32_t)d;
 		row->blocks = l->row_nr[d] ? timeline_alloc(l->row_nr[d] * sizeof(*row->blocks))
 					   : NULL;
-		ends_sorted[d] = true;
 	}
 	if (l->nr && l->v[0].start_ns < tl->start_ns)
 		tl->start_ns = l->v[0].start_ns;
+	if (l->nr && l->end_ns > tl->end_ns)
+		tl->end_ns = l->end_ns;
 	for (size_t k = 0; k < l->nr; k++) {
 		struct tl_block *blk = &l->v[k];
-		size_t d = blk->row;
-		struct tl_row *row = &tl->rows[first_row + d];
+		struct tl_row *row = &tl->rows[first_row + blk->row];
 
-		if (row->nr && blk->end_ns < row->blocks[row->nr - 1]->end_ns)
-			ends_sorted[d] = false;
-		if (blk->end_ns > tl->end_ns)
-			tl->end_ns = blk->end_ns;
-		blk->row = (uint32_t)(first_row + d);
+		blk->row = (uint32_t)(first_row + blk->row);
 		blk->at = (uint32_t)row->nr;
 		row->blocks[row->nr++] = blk;
 	}
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
 
-		if (ends_sorted[d])
+		if (l->ends_sorted[d])
 			continue;
 		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
 		for (size_t k = 0; k < row->nr; k++)
@@ -664,6 +673,7 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 		free(l->v);
 		free(l->seg);
 		free(l->row_nr);
+		free(l->ends_sorted);
 	}
 	free(b.lanes);
 	if (!tl->nr_blocks)
