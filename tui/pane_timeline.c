@@ -50,6 +50,11 @@ struct tl_priv {
 					   rows (20 MB for 2.5 M blocks), made
 					   at the first sort that needs it;
 					   it and the view swap */
+	uint64_t *sort_key[2];		/* a sort by duration's keys, two
+					   arrays as long as the rows (40 MB
+					   for 2.5 M blocks), kept from the
+					   first; small pages: fresh huge ones
+					   cost more to touch first */
 };
 
 static const char *tl_row_name(const struct pane *pane, const void *row)
@@ -151,6 +156,8 @@ static void tl_release(struct pane *pane)
 	free(tp->rank_name);
 	free(tp->rank_kept);
 	free(tp->spare_view);
+	free(tp->sort_key[0]);
+	free(tp->sort_key[1]);
 	free(tp);
 }
 
@@ -375,20 +382,6 @@ static void sort_view_by_start(struct pane *pane, bool desc)
 	pane->view = out;
 }
 
-/* The number a sort by duration, depth or lane goes by: the lane by its
- * name's rank among the lanes' names. */
-static uint64_t number_of(const struct pane *pane, col_get *get, const uint32_t *lane_rank,
-			  const struct tl_block *b)
-{
-	const struct tl_priv *tp = pane->priv;
-
-	if (get == get_duration)
-		return (uint64_t)(b->end_ns - b->start_ns);
-	if (get == get_depth)
-		return tp->tl.rows[b->row].depth;
-	return lane_rank[tp->tl.rows[b->row].lane];
-}
-
 static int cmp_lane_name(const void *a, const void *b)
 {
 	const struct tl_lane *x = *(const struct tl_lane *const *)a;
@@ -397,59 +390,116 @@ static int cmp_lane_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Each lane's rank among the lanes' names (equal names, one rank), as
+ * a sort by the Lane column orders them; the caller frees it. */
+static uint32_t *lane_ranks(const struct timeline *tl)
+{
+	const struct tl_lane **by_name = xmalloc((tl->nr_lanes + 1) * sizeof(*by_name));
+	uint32_t *rank = xmalloc((tl->nr_lanes + 1) * sizeof(*rank));
+
+	for (size_t i = 0; i < tl->nr_lanes; i++)
+		by_name[i] = &tl->lanes[i];
+	qsort(by_name, tl->nr_lanes, sizeof(*by_name), cmp_lane_name);
+	for (size_t i = 0, r = 0; i < tl->nr_lanes; i++) {
+		if (i && strcmp(by_name[i - 1]->name, by_name[i]->name))
+			r = i;
+		rank[by_name[i] - tl->lanes] = (uint32_t)r;
+	}
+	free(by_name);
+	return rank;
+}
+
+/* The key of a sort by depth or lane: the row's depth, or its lane's
+ * rank (LANE_RANK). */
+static size_t small_key(const struct tl_priv *tp, const uint32_t *lane_rank,
+			const struct tl_block *b)
+{
+	const struct tl_row *row = &tp->tl.rows[b->row];
+
+	return lane_rank ? lane_rank[row->lane] : row->depth;
+}
+
 /*
- * The view by duration, depth or lane, as the generic sort orders it
- * (stable: ties keep the view's order, which is the rows' own), but
- * with each row's number and its index in one 64-bit key, radix sorted
- * eleven bits a pass: the generic sort fetched each cell through its
- * column and took 85-120 ms on 2.5 M blocks.  False when number and
- * index do not fit in 64 bits (then the generic sort does it).
+ * The view by depth or lane: a counting sort (depths stop at 256, lanes
+ * are few), stable -- ties keep the view's order, which is the rows'
+ * own -- as the generic sort gives, without its trip through each cell
+ * (85-110 ms on 2.5 M blocks).
  */
-static bool sort_view_by_number(struct pane *pane, col_get *get, bool desc)
+static void sort_view_by_small(struct pane *pane, bool by_lane, bool desc)
 {
 	struct tl_priv *tp = pane->priv;
-	size_t n = pane->nr_view, idx_bits = 1, *count;
-	uint32_t *lane_rank = NULL;
+	uint32_t *lane_rank = by_lane ? lane_ranks(&tp->tl) : NULL;
+	size_t k = by_lane ? tp->tl.nr_lanes : 0, *start, *out;
+
+	if (!by_lane)
+		for (size_t r = 0; r < tp->tl.nr_rows; r++)
+			if (tp->tl.rows[r].depth + 1 > k)
+				k = tp->tl.rows[r].depth + 1;
+	start = xcalloc(k + 1, sizeof(*start));
+	if (!tp->spare_view)
+		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
+	out = tp->spare_view;
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		size_t key = small_key(tp, lane_rank, BLOCK(pane->rows[pane->view[i]]));
+
+		start[(desc ? k - 1 - key : key) + 1]++;
+	}
+	for (size_t r = 1; r <= k; r++)
+		start[r] += start[r - 1];
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		size_t key = small_key(tp, lane_rank, BLOCK(pane->rows[pane->view[i]]));
+
+		out[start[desc ? k - 1 - key : key]++] = pane->view[i];
+	}
+	tp->spare_view = pane->view;
+	pane->view = out;
+	free(start);
+	free(lane_rank);
+}
+
+/*
+ * The view by duration, as the generic sort orders it (stable: ties
+ * keep the view's order, which is the rows' own), but with each row's
+ * duration and index in one 64-bit key, radix sorted eleven bits a pass:
+ * the generic sort fetched each cell through its column and took 110-140
+ * ms on 2.5 M blocks.  False when duration and index do not fit in 64
+ * bits (then the generic sort does it).
+ */
+static bool sort_view_by_duration(struct pane *pane, bool desc)
+{
+	struct tl_priv *tp = pane->priv;
+	size_t n = pane->nr_view, idx_bits = 1, count[2048];
 	uint64_t *key, *tmp, max = 0, mask;
 
 	if (n < 2)
 		return true;
 	while (idx_bits < 64 && ((size_t)1 << idx_bits) < pane->nr_rows)
 		idx_bits++;
-	if (get == get_lane) {
-		const struct tl_lane **by_name = xmalloc((tp->tl.nr_lanes + 1) * sizeof(*by_name));
-
-		lane_rank = xmalloc((tp->tl.nr_lanes + 1) * sizeof(*lane_rank));
-		for (size_t i = 0; i < tp->tl.nr_lanes; i++)
-			by_name[i] = &tp->tl.lanes[i];
-		qsort(by_name, tp->tl.nr_lanes, sizeof(*by_name), cmp_lane_name);
-		for (size_t i = 0, r = 0; i < tp->tl.nr_lanes; i++) {
-			if (i && strcmp(by_name[i - 1]->name, by_name[i]->name))
-				r = i;
-			lane_rank[by_name[i] - tp->tl.lanes] = (uint32_t)r;
-		}
-		free(by_name);
-	}
-	key = timeline_alloc((n ? n : 1) * sizeof(*key));
 	for (size_t i = 0; i < n; i++) {
-		key[i] = number_of(pane, get, lane_rank, BLOCK(pane->rows[pane->view[i]]));
-		if (key[i] > max)
-			max = key[i];
+		const struct tl_block *b = BLOCK(pane->rows[pane->view[i]]);
+
+		if ((uint64_t)(b->end_ns - b->start_ns) > max)
+			max = (uint64_t)(b->end_ns - b->start_ns);
 	}
-	free(lane_rank);
-	if (idx_bits >= 64 || (max >> (64 - idx_bits))) {
-		free(key);
+	if (idx_bits >= 64 || (max >> (64 - idx_bits)))
 		return false;
+	for (int i = 0; i < 2; i++)
+		if (!tp->sort_key[i])
+			tp->sort_key[i] = xmalloc((pane->nr_rows ? pane->nr_rows : 1) *
+							 sizeof(*tp->sort_key[i]));
+	key = tp->sort_key[0];
+	tmp = tp->sort_key[1];
+	for (size_t i = 0; i < n; i++) {
+		const struct tl_block *b = BLOCK(pane->rows[pane->view[i]]);
+		uint64_t d = (uint64_t)(b->end_ns - b->start_ns);
+
+		key[i] = (desc ? max - d : d) << idx_bits | pane->view[i];
 	}
-	for (size_t i = 0; i < n; i++)
-		key[i] = (desc ? max - key[i] : key[i]) << idx_bits | pane->view[i];
-	tmp = timeline_alloc((n ? n : 1) * sizeof(*tmp));
-	count = xmalloc(2048 * sizeof(*count));
 	for (int shift = 0; shift < 64; shift += 11) {
 		size_t sum = 0;
 		uint64_t *t;
 
-		memset(count, 0, 2048 * sizeof(*count));
+		memset(count, 0, sizeof(count));
 		for (size_t i = 0; i < n; i++)
 			count[(key[i] >> shift) & 2047]++;
 		if (count[(key[0] >> shift) & 2047] == n)
@@ -469,9 +519,6 @@ static bool sort_view_by_number(struct pane *pane, col_get *get, bool desc)
 	mask = ((uint64_t)1 << idx_bits) - 1;
 	for (size_t i = 0; i < n; i++)
 		pane->view[i] = (size_t)(key[i] & mask);
-	free(count);
-	free(tmp);
-	free(key);
 	return true;
 }
 
@@ -520,8 +567,9 @@ static void tl_rebuild(struct pane *pane)
 		sort_view_by_name(pane, pane->sort_desc);
 	else if (by == get_start)
 		sort_view_by_start(pane, pane->sort_desc);
-	else if ((by == get_duration || by == get_depth || by == get_lane) &&
-		 sort_view_by_number(pane, by, pane->sort_desc))
+	else if (by == get_depth || by == get_lane)
+		sort_view_by_small(pane, by == get_lane, pane->sort_desc);
+	else if (by == get_duration && sort_view_by_duration(pane, pane->sort_desc))
 		;
 	else
 		pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
