@@ -323,6 +323,19 @@ static bool rank_kept(struct tl_priv *tp, const struct filter *f, uint32_t r)
 	return tp->rank_kept[r];
 }
 
+/* Where a sort of the view writes: an array as long as the rows, made
+ * at the first sort and kept (small pages: fresh huge ones cost more to
+ * touch first); the sort swaps it with the view. */
+static size_t *spare_view(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+
+	if (!tp->spare_view)
+		tp->spare_view = xmalloc((pane->nr_rows ? pane->nr_rows : 1) *
+					 sizeof(*tp->spare_view));
+	return tp->spare_view;
+}
+
 /*
  * The view by name: a counting sort by rank, stable, names missing last
  * either way -- what pane_sort_indices() gives (a stable sort by the
@@ -331,11 +344,7 @@ static bool rank_kept(struct tl_priv *tp, const struct filter *f, uint32_t r)
 static void sort_view_by_name(struct pane *pane, bool desc)
 {
 	struct tl_priv *tp = pane->priv;
-	size_t k = tp->nr_ranks, *start = xcalloc(k + 2, sizeof(*start)), *out;
-
-	if (!tp->spare_view)
-		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
-	out = tp->spare_view;
+	size_t k = tp->nr_ranks, *start = xcalloc(k + 2, sizeof(*start)), *out = spare_view(pane);
 
 	for (size_t i = 0; i < pane->nr_view; i++) {
 		uint32_t r = tp->rank[pane->view[i]];
@@ -365,9 +374,7 @@ static void sort_view_by_start(struct pane *pane, bool desc)
 
 	if (!desc || n < 2)
 		return;
-	if (!tp->spare_view)
-		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
-	out = tp->spare_view;
+	out = spare_view(pane);
 	for (size_t end = n; end > 0;) {
 		size_t from = end - 1;
 		int64_t t = BLOCK(pane->rows[pane->view[from]])->start_ns;
@@ -436,9 +443,7 @@ static void sort_view_by_small(struct pane *pane, bool by_lane, bool desc)
 			if (tp->tl.rows[r].depth + 1 > k)
 				k = tp->tl.rows[r].depth + 1;
 	start = xcalloc(k + 1, sizeof(*start));
-	if (!tp->spare_view)
-		tp->spare_view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*out));
-	out = tp->spare_view;
+	out = spare_view(pane);
 	for (size_t i = 0; i < pane->nr_view; i++) {
 		size_t key = small_key(tp, lane_rank, BLOCK(pane->rows[pane->view[i]]));
 
