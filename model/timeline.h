@@ -10,9 +10,11 @@
  * on screen, not what is in the trace.
  *
  * Host blocks last host_total_ns, device blocks device_total_ns; a node
- * without a start (an aggregated format) is no block.  The timeline
- * borrows the profile's nodes and owns its arrays; timeline_release()
- * frees them.
+ * without a start (an aggregated format) is no block.  A lane's blocks
+ * are one array, by start, and its rows arrays of pointers into it: a
+ * row of copies would be 100 MB more to write on a 1 GB trace.  The
+ * timeline borrows the profile's nodes and owns its arrays;
+ * timeline_release() frees them.
  */
 #ifndef MODEL_TIMELINE_H
 #define MODEL_TIMELINE_H
@@ -29,6 +31,7 @@ struct tl_block {
 					   no trip to the node per block */
 	int64_t start_ns, end_ns;	/* absolute, as the nodes' start_ns */
 	uint32_t row;			/* index into timeline.rows */
+	uint32_t at;			/* its index in that row's blocks */
 };
 
 /* One lane's blocks at one depth, by start; they do not overlap, except
@@ -37,7 +40,7 @@ struct tl_block {
 struct tl_row {
 	uint32_t lane;
 	uint32_t depth;			/* 0: the outermost */
-	struct tl_block *blocks;
+	struct tl_block **blocks;	/* into its lane's blocks */
 	size_t nr;
 	int64_t *max_end;		/* max end of blocks[0..i]; NULL when
 					   the ends are in order already */
@@ -47,6 +50,9 @@ struct tl_lane {
 	char *name;			/* "thread 1002", "GPU 0 stream 7"; heap */
 	bool is_device;
 	uint32_t first_row, nr_rows;	/* its rows, depth 0 first */
+	struct tl_block *blocks;	/* all its blocks, by start: what the
+					   rows point to */
+	size_t nr_blocks;
 };
 
 struct timeline {
@@ -55,13 +61,20 @@ struct timeline {
 	struct tl_row *rows;		/* lane by lane, depth by depth */
 	size_t nr_rows;
 	size_t nr_blocks;
-	const struct tl_block **by_start;	/* every block, by start */
 	int64_t start_ns, end_ns;	/* the first start and the last end */
 };
 
 /* Index the timed nodes of P into TL.  An untimed profile gives no lanes. */
 void timeline_build(const struct profile *p, struct timeline *tl);
 void timeline_release(struct timeline *tl);
+/* Every block of TL by start (ties: row by row), as a new array of
+ * nr_blocks pointers to them -- a pane's rows, hence void -- that the
+ * caller frees. */
+const void **timeline_by_start(const struct timeline *tl);
+/* SIZE bytes for an array as long as the blocks (the rows, a pane's
+ * view), on huge pages where the system gives them on request: a page
+ * costs a fault when it is first written.  free() frees it. */
+void *timeline_alloc(size_t size);
 
 /* The first block of ROW that ends after T (the first that a window
  * starting at T can show), or ROW->nr. */

@@ -138,8 +138,8 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 	size_t i = timeline_first_after(row, v->t0);
 	int64_t next_free = 0;
 
-	while (i < row->nr && row->blocks[i].start_ns < v->t1) {
-		const struct tl_block *b = &row->blocks[i];
+	while (i < row->nr && row->blocks[i]->start_ns < v->t1) {
+		const struct tl_block *b = row->blocks[i];
 		int64_t cs = cell_of(v, b->start_ns, w);
 		/* A block ends with the cell that holds its last instant. */
 		int64_t ce = b->end_ns > b->start_ns ? cell_of(v, b->end_ns - 1, w) + 1 : cs + 1;
@@ -164,11 +164,11 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 		if (j > i + 1) {
 			/* The last of them may reach past that cell: it is
 			 * drawn next, from the next cell. */
-			bool reaches = row->blocks[j - 1].end_ns > time_of(v, ce, w);
+			bool reaches = row->blocks[j - 1]->end_ns > time_of(v, ce, w);
 			bool sel_inside = false;
 
 			for (size_t k = i + 1; k < j && k < i + 64 && st->sel; k++)
-				sel_inside |= &row->blocks[k] == st->sel && !(reaches && k == j - 1);
+				sel_inside |= row->blocks[k] == st->sel && !(reaches && k == j - 1);
 			if (reaches)
 				j--;
 			if (j > i + 1)
@@ -272,7 +272,7 @@ const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 	from = time_of(v, x - lw, w);
 	to = time_of(v, x - lw + 1, w);
 	i = timeline_first_after(row, from);
-	if (i < row->nr && row->blocks[i].start_ns < (to > from ? to : from + 1))
-		return &row->blocks[i];
+	if (i < row->nr && row->blocks[i]->start_ns < (to > from ? to : from + 1))
+		return row->blocks[i];
 	return NULL;
 }

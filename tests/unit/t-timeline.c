@@ -63,20 +63,29 @@ static void test_lanes_and_rows(void)
 	 * (a row lower than the step); the launches. */
 	CHECK_EQ(tl.lanes[0].nr_rows, 3);
 	CHECK_EQ(tl.rows[0].nr, 1);
-	CHECK_STR(tl.rows[0].blocks[0].node->name, "ProfilerStep#1");
+	CHECK_STR(tl.rows[0].blocks[0]->node->name, "ProfilerStep#1");
 	CHECK_EQ(tl.rows[1].nr, 3);
-	CHECK_STR(tl.rows[1].blocks[2].node->name, "cudaMemcpyAsync");
+	CHECK_STR(tl.rows[1].blocks[2]->node->name, "cudaMemcpyAsync");
 	CHECK_EQ(tl.rows[2].nr, 2);
 	/* The kernels overlap: two rows of the GPU lane. */
 	CHECK_EQ(tl.lanes[2].nr_rows, 2);
-	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0].node->name, "k1");
-	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0].node->name, "k2");
+	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0]->node->name, "k1");
+	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0]->node->name, "k2");
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
-	for (size_t i = 1; i < tl.nr_blocks; i++)
-		CHECK(tl.by_start[i - 1]->start_ns <= tl.by_start[i]->start_ns);
-	CHECK_STR(tl.by_start[1]->node->name, "aten::relu");
+	{
+		const void **by_start = timeline_by_start(&tl);
+		const struct tl_block *second = by_start[1];
+
+		for (size_t i = 1; i < tl.nr_blocks; i++) {
+			const struct tl_block *a = by_start[i - 1], *b = by_start[i];
+
+			CHECK(a->start_ns <= b->start_ns);
+		}
+		CHECK_STR(second->node->name, "aten::relu");
+		free(by_start);
+	}
 	timeline_release(&tl);
 	profile_release(&p);
 }
@@ -156,7 +165,7 @@ static void test_picture(void)
 	canvas_line(&c, 6, line, sizeof(line));
 	CHECK(strstr(line, "[k2") != NULL);
 	/* The block under a cell. */
-	CHECK(tlview_hit(&v, 2, 18 + 12) == &tl.rows[1].blocks[0]);
+	CHECK(tlview_hit(&v, 2, 18 + 12) == tl.rows[1].blocks[0]);
 	CHECK(tlview_hit(&v, 2, 18 + 45) == NULL);
 	/* Zoomed out on a 10-cell area, blocks share cells. */
 	canvas_reset(&c, 8, 8 + 10);
@@ -253,6 +262,276 @@ static void test_pane_keys(void)
 	profile_release(&p);
 }
 
+/* A little generator, so that the shapes below are the same every run. */
+static uint32_t next_rand(uint32_t *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 16;
+}
+
+/*
+ * Two threads of ops, each op with runtime calls the tree lists after
+ * its children and in reverse (as Kineto traces come), launching kernels
+ * onto one stream from both threads; one op with 3000 children in
+ * reverse order of time, more than the sort's insertion budget; ties of
+ * start.  Names share long prefixes, so a sort by name must look past
+ * sixteen bytes.
+ */
+static void build_big(struct profile *p)
+{
+	static const char *const names[] = {
+		"aten::convolution_backward", "aten::convolution", "aten::conv2d", "aten::add",
+		"aten::mm", "aten::empty", "cudaLaunchKernel", "aten::convolution_backward_x",
+	};
+	struct node *t[2];
+	uint32_t seed = 7;
+	struct launch l;
+
+	launch_init(&l);
+	l.device = 0;
+	l.stream = 7;
+	for (int k = 0; k < 2; k++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "thread %d", k);
+		t[k] = node_new(p, p->root, NODE_THREAD, name, strlen(name));
+		for (int i = 0; i < 300; i++) {
+			int64_t at = i * 100 + k * 10;
+			struct node *op = add(p, t[k], NODE_OP, names[next_rand(&seed) % 8], at, 90);
+
+			for (int c = 0; c < 3; c++)
+				add(p, op, NODE_OP, names[next_rand(&seed) % 8], at + 5 + c * 20,
+				    next_rand(&seed) % 2 ? 10 : 0);
+			for (int r = 2; r >= 0; r--) {
+				struct node *rt = add(p, op, NODE_RUNTIME, "cudaLaunchKernel",
+						      at + 5 + r * 20, 3);
+				struct node *kn = add(p, rt, NODE_KERNEL, names[r], at + 40 + r * 10,
+						      next_rand(&seed) % 15);
+
+				attr_set_launch(p, &kn->attrs, profile_launch(p, &l));
+			}
+		}
+	}
+	{
+		struct node *wide = add(p, t[0], NODE_OP, "aten::wide", 40000, 5000);
+
+		for (int i = 3000; i-- > 0;)
+			add(p, wide, NODE_OP, names[i % 8], 40000 + i, i % 3 ? 1 : 0);
+	}
+	{
+		/* Empty ops at one time, a child a row below its parent, then
+		 * a sibling back in the parent's row: tree order is not row
+		 * order there. */
+		struct node *z = add(p, t[0], NODE_OP, "aten::empty", 50000, 0);
+
+		add(p, z, NODE_OP, "aten::view", 50000, 0);
+		add(p, t[0], NODE_OP, "aten::add", 50000, 5);
+	}
+	p->has_timeline = true;
+	profile_finish(p);
+}
+
+/* What timeline_build() must give, the plain way: each lane's blocks in
+ * tree order, stably sorted by start, each to the first row at or below
+ * its depth that is free. */
+struct ref_block {
+	const struct node *node;
+	int64_t start, end;
+	size_t lane, want, row;
+};
+
+static void ref_walk(const struct node *n, int depth, const struct node *thread, int thread_depth,
+		     struct ref_block *v, size_t *nr)
+{
+	for (const struct node *c = n->child; c; c = c->next) {
+		if (c->kind == NODE_THREAD) {
+			ref_walk(c, depth + 1, c, depth + 1, v, nr);
+			continue;
+		}
+		if (c->start_ns) {
+			bool dev = node_kind_is_device(c->kind);
+
+			v[*nr] = (struct ref_block){
+				c, c->start_ns,
+				c->start_ns + (dev ? c->device_total_ns : c->host_total_ns),
+				dev ? 2 : (size_t)(thread->name[7] - '0'),
+				dev ? 0 : (size_t)(depth + 1 - thread_depth - 1), 0,
+			};
+			(*nr)++;
+		}
+		ref_walk(c, depth + 1, thread, thread_depth, v, nr);
+	}
+}
+
+/* By start, then row, then place in the row (the address, rows being
+ * arrays): an order with no ties. */
+static int cmp_start_row(const void *a, const void *b)
+{
+	const struct tl_block *x = *(const struct tl_block *const *)a;
+	const struct tl_block *y = *(const struct tl_block *const *)b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static void test_rows_as_a_plain_sort_makes_them(void)
+{
+	struct profile p;
+	struct timeline tl;
+	struct ref_block *v;
+	size_t nr = 0;
+
+	profile_init(&p, "t");
+	build_big(&p);
+	v = xcalloc(p.nr_nodes, sizeof(*v));
+	ref_walk(p.root, 0, NULL, 0, v, &nr);
+	/* A stable insertion sort by (lane, start), then the packing. */
+	for (size_t i = 1; i < nr; i++) {
+		struct ref_block x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && (v[j - 1].lane > x.lane ||
+				 (v[j - 1].lane == x.lane && v[j - 1].start > x.start)); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	{
+		int64_t last_end[3][64];
+		size_t nr_rows[3] = { 0, 0, 0 };
+
+		for (size_t i = 0; i < nr; i++) {
+			size_t lane = v[i].lane, r = v[i].want;
+
+			while (nr_rows[lane] <= r)
+				last_end[lane][nr_rows[lane]++] = INT64_MIN;
+			while (r < nr_rows[lane] && last_end[lane][r] > v[i].start)
+				r++;
+			if (r == nr_rows[lane])
+				last_end[lane][nr_rows[lane]++] = INT64_MIN;
+			v[i].row = r;
+			if (v[i].end > last_end[lane][r])
+				last_end[lane][r] = v[i].end;
+		}
+	}
+	timeline_build(&p, &tl);
+	CHECK_EQ(tl.nr_lanes, 3);
+	CHECK_EQ(tl.nr_blocks, nr);
+	{
+		size_t seen = 0;
+
+		/* Row by row, the blocks the plain way puts there, in order. */
+		for (size_t r = 0; r < tl.nr_rows; r++) {
+			const struct tl_row *row = &tl.rows[r];
+			size_t k = 0;
+
+			for (size_t i = 0; i < nr; i++) {
+				if (v[i].lane != row->lane || v[i].row != row->depth)
+					continue;
+				if (k >= row->nr || row->blocks[k]->node != v[i].node ||
+				    row->blocks[k]->end_ns != v[i].end)
+					break;
+				k++;
+			}
+			CHECK_EQ(k, row->nr);
+			seen += k;
+		}
+		CHECK_EQ(seen, nr);
+	}
+	/* Every block by start, ties row by row. */
+	{
+		const void **by_start = timeline_by_start(&tl);
+		const struct tl_block **want = xmalloc(nr * sizeof(*want));
+		size_t k = 0, same = 0;
+
+		for (size_t r = 0; r < tl.nr_rows; r++)
+			for (size_t i = 0; i < tl.rows[r].nr; i++)
+				want[k++] = tl.rows[r].blocks[i];
+		qsort(want, k, sizeof(*want), cmp_start_row);
+		for (size_t i = 0; i < k; i++)
+			same += by_start[i] == (const void *)want[i];
+		CHECK_EQ(same, nr);
+		free(want);
+		free(by_start);
+	}
+	timeline_release(&tl);
+	free(v);
+	profile_release(&p);
+}
+
+/* The pane's view is what the generic filter and sort give its rows in
+ * step S (NULL: all) for pattern RE (NULL: none). */
+static void check_view_is_generic(struct pane *pane, const struct step *s, const char *re)
+{
+	size_t *want = xmalloc(pane->nr_rows * sizeof(*want)), n = 0;
+	char err[64];
+	struct filter *f = re ? filter_new(re, err, sizeof(err)) : NULL;
+
+	for (size_t i = 0; i < pane->nr_rows; i++) {
+		const struct tl_block *b = pane->rows[i];
+
+		if (s && (b->start_ns < s->start_ns || b->start_ns >= s->end_ns))
+			continue;
+		if (f && !filter_match(f, b->name, strlen(b->name)))
+			continue;
+		want[n++] = i;
+	}
+	pane_sort_indices(pane, want, n, pane->sort_col, pane->sort_desc);
+	CHECK_EQ(pane->nr_view, n);
+	if (pane->nr_view == n)
+		CHECK(!memcmp(pane->view, want, n * sizeof(*want)));
+	filter_free(f);
+	free(want);
+}
+
+/* The columns' sorts the pane makes itself give the generic sort's
+ * order, ties and all, with a filter and a step. */
+static void test_sort_and_filter_as_generic(void)
+{
+	struct profile p;
+	struct pane *pane;
+	struct step *s;
+	char err[64];
+	int name;
+
+	profile_init(&p, "t");
+	build_big(&p);
+	s = profile_add_step(&p, "1", 1);
+	s->start_ns = 1000000000 + 9000;
+	s->end_ns = 1000000000 + 21000;
+	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	name = pane_column(pane, "name");
+	CHECK(pane->nr_view > 5000);
+	for (int desc = 0; desc < 2; desc++) {
+		pane_sort(pane, name, desc);
+		check_view_is_generic(pane, NULL, NULL);
+		pane_set_filter(pane, filter_new("conv", err, sizeof(err)));
+		check_view_is_generic(pane, NULL, "conv");
+		pane_set_step(pane, s);
+		check_view_is_generic(pane, s, "conv");
+		pane_set_filter(pane, filter_new("!conv", err, sizeof(err)));
+		check_view_is_generic(pane, s, "!conv");
+		pane_set_filter(pane, NULL);
+		check_view_is_generic(pane, s, NULL);
+		pane_set_step(pane, NULL);
+		/* Every column, the pane's own sorts. */
+		for (int col = 0; col < (int)pane->nr_cols; col++) {
+			pane_sort(pane, col, desc);
+			check_view_is_generic(pane, NULL, NULL);
+			pane_set_step(pane, s);
+			check_view_is_generic(pane, s, NULL);
+			pane_set_filter(pane, filter_new("aten", err, sizeof(err)));
+			check_view_is_generic(pane, s, "aten");
+			pane_set_filter(pane, NULL);
+			pane_set_step(pane, NULL);
+		}
+	}
+	pane_free(pane);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
@@ -260,5 +539,8 @@ const struct test tests[] = {
 	{ "the picture: a ruler, lanes, blocks with names where they fit", test_picture },
 	{ "zoom and pan stay in range", test_zoom_and_pan },
 	{ "the pane's keys: rows, blocks, instances, filter, step", test_pane_keys },
+	{ "rows: what a plain stable sort and packing give", test_rows_as_a_plain_sort_makes_them },
+	{ "sorts and filters: the generic view's rows, in its order",
+	  test_sort_and_filter_as_generic },
 	{ 0 },
 };
