@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "timeline.h"
 #include "util.h"
@@ -21,26 +20,6 @@
 /* Device work that overlaps itself (no stream known) packs into at most
  * this many rows of a lane. */
 #define MAX_PACK 32
-
-/*
- * Ask for huge pages for a big array: its 4 KiB pages would each cost a
- * fault when first written, and a fault costs about a microsecond: 100
- * MB of blocks cost more in faults than the rest of the build.  Only a
- * hint (Linux's transparent huge pages, where the system has them "on
- * request"); elsewhere nothing.
- */
-static void want_huge_pages(void *p, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-	uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t to = ((uintptr_t)p + size) & ~(uintptr_t)4095;
-
-	if (size >= (4 << 20) && to > from)
-		madvise((void *)from, to - from, MADV_HUGEPAGE);
-#else
-	(void)p, (void)size;
-#endif
-}
 
 /*
  * A lane while building: its blocks in the order the walk met them (tree
@@ -114,7 +93,7 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 		 * advised before it is written: realloc() would copy into
 		 * small pages first. */
 		size_t alloc = l->alloc ? 2 * l->alloc : l->hint > 256 ? l->hint : 256;
-		struct tl_block *v = timeline_alloc(alloc * sizeof(*v));
+		struct tl_block *v = xmalloc(alloc * sizeof(*v));
 
 		if (l->nr)
 			memcpy(v, l->v, l->nr * sizeof(*v));
@@ -410,7 +389,7 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 
 		row->lane = (uint32_t)i;
 		row->depth = (uint32_t)d;
-		row->blocks = l->row_nr[d] ? timeline_alloc(l->row_nr[d] * sizeof(*row->blocks))
+		row->blocks = l->row_nr[d] ? xmalloc(l->row_nr[d] * sizeof(*row->blocks))
 					   : NULL;
 	}
 	if (l->nr && l->v[0].start_ns < tl->start_ns)
@@ -497,7 +476,7 @@ static int cmp_row_at(const void *a, const void *b)
 const void **timeline_by_start(const struct timeline *tl)
 {
 	size_t n = tl->nr_blocks, k = 1, win, i = 0;
-	const void **v = timeline_alloc((n ? n : 1) * sizeof(*v));
+	const void **v = xmalloc((n ? n : 1) * sizeof(*v));
 	size_t *pos, *loser;
 	struct merge m;
 
@@ -548,13 +527,6 @@ const void **timeline_by_start(const struct timeline *tl)
 	return v;
 }
 
-void *timeline_alloc(size_t size)
-{
-	void *p = xmalloc(size);
-
-	want_huge_pages(p, size);
-	return p;
-}
 
 struct walk {
 	struct build *b;

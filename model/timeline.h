@@ -71,10 +71,6 @@ void timeline_release(struct timeline *tl);
  * nr_blocks pointers to them -- a pane's rows, hence void -- that the
  * caller frees. */
 const void **timeline_by_start(const struct timeline *tl);
-/* SIZE bytes for an array as long as the blocks (the rows, a pane's
- * view), on huge pages where the system gives them on request: a page
- * costs a fault when it is first written.  free() frees it. */
-void *timeline_alloc(size_t size);
 
 /* The first block of ROW that ends after T (the first that a window
  * starting at T can show), or ROW->nr. */

@@ -53,8 +53,7 @@ struct tl_priv {
 	uint64_t *sort_key[2];		/* a sort by duration's keys, two
 					   arrays as long as the rows (40 MB
 					   for 2.5 M blocks), kept from the
-					   first; small pages: fresh huge ones
-					   cost more to touch first */
+					   first */
 };
 
 static const char *tl_row_name(const struct pane *pane, const void *row)
@@ -130,10 +129,10 @@ static void tl_load(struct pane *pane)
 	timeline_build(pane->prof, &tp->tl);
 	pane->nr_rows = tp->tl.nr_blocks;
 	pane->rows = timeline_by_start(&tp->tl);
-	/* The view is as long as the rows at most: made here, on huge
-	 * pages (a reload keeps the one it has). */
+	/* The view is as long as the rows at most: made here once (a
+	 * reload keeps the one it has). */
 	if (!pane->view)
-		pane->view = timeline_alloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
+		pane->view = xmalloc((pane->nr_rows ? pane->nr_rows : 1) * sizeof(*pane->view));
 	for (size_t i = 0; i < ARRAY_SIZE(tl_cols); i++)
 		pane_add_column(pane, &tl_cols[i]);
 	pane->sort_col = -1;	/* time order */
@@ -324,8 +323,7 @@ static bool rank_kept(struct tl_priv *tp, const struct filter *f, uint32_t r)
 }
 
 /* Where a sort of the view writes: an array as long as the rows, made
- * at the first sort and kept (small pages: fresh huge ones cost more to
- * touch first); the sort swaps it with the view. */
+ * at the first sort and kept; the sort swaps it with the view. */
 static size_t *spare_view(struct pane *pane)
 {
 	struct tl_priv *tp = pane->priv;
