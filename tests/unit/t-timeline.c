@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The timeline: lanes and rows from the tree, the searches by time, the
  * picture a window makes, the pane's keys, --print timeline's rows. */
+#include <time.h>
+
 #include "test.h"
 #include "model/timeline.h"
 #include "tui/canvas.h"
@@ -532,9 +534,53 @@ static void test_sort_and_filter_as_generic(void)
 	profile_release(&p);
 }
 
+/*
+ * A hostile trace: a stream per kernel, a thread per op.  Each lane is
+ * found in a table: 3 * 10^4 of each cost a pass, where a search along
+ * the lanes per kernel and per thread was 10^9 turns.
+ */
+static void test_many_lanes(void)
+{
+	enum { N = 30000 };
+	struct profile p;
+	struct timeline tl;
+	clock_t c0;
+	double cpu_s;
+
+	profile_init(&p, "many-lanes");
+	for (int i = 0; i < N; i++) {
+		struct node *th = node_new(&p, p.root, NODE_THREAD, "thread", 6);
+		struct node *op = node_new(&p, th, NODE_OP, "op", 2);
+		struct node *rt = node_new(&p, op, NODE_RUNTIME, "cudaLaunchKernel", 16);
+		struct node *k = node_new(&p, rt, NODE_KERNEL, "k", 1);
+		struct launch l;
+
+		launch_init(&l);
+		l.device = 0;
+		l.stream = i;
+		op->start_ns = rt->start_ns = 1000 + (int64_t)i * 10;
+		op->host_total_ns = op->host_self_ns = rt->host_total_ns = 5;
+		k->start_ns = 2000 + (int64_t)i * 10;
+		k->device_self_ns = k->device_total_ns = 5;
+		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
+	}
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	c0 = clock();
+	timeline_build(&p, &tl);
+	cpu_s = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	CHECK(cpu_s < 2.0);
+	CHECK_EQ(tl.nr_lanes, 2 * N);
+	CHECK_EQ(tl.nr_blocks, 3 * N);
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
+	{ "a stream per kernel and a thread per op cost a pass, not a search each",
+	  test_many_lanes },
 	{ "an untimed profile has no timeline", test_untimed_has_no_lanes },
 	{ "the picture: a ruler, lanes, blocks with names where they fit", test_picture },
 	{ "zoom and pan stay in range", test_zoom_and_pan },
