@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "keyindex.h"
 #include "memory.h"
 #include "overview.h"
 #include "strbuf.h"
@@ -480,8 +481,7 @@ struct walk {
 	bool has_kernel;		/* an op row launched a kernel */
 	struct device_sums *devs;	/* one per device */
 	size_t nr_devs, alloc_devs;
-	size_t *dev_slots;		/* device_sums()'s table; SIZE_MAX: free */
-	size_t dev_slots_cap;
+	struct key_index dev_index;	/* devs by device */
 
 	const char *dp_name, *ddp_name;	/* interned; NULL: not in the profile */
 	bool dp, ddp, nccl;
@@ -490,34 +490,18 @@ struct walk {
 	struct overview *o;
 };
 
-/* The sums of DEVICE, made on first use.  An open-addressed table of
- * indices into devs: a trace names a handful of devices, but a hostile
- * one may name one per kernel, and a search along devs per kernel was
- * quadratic then. */
+/* The sums of DEVICE, made on first use, found by a table: a trace names
+ * a handful of devices, but a hostile one may name one per kernel, and a
+ * search along devs per kernel was quadratic then. */
 static struct device_sums *device_sums(struct walk *w, int32_t device)
 {
-	size_t i, mask;
+	size_t k = key_index_get(&w->dev_index, (uint32_t)device);
 
-	if (2 * (w->nr_devs + 1) > w->dev_slots_cap) {
-		free(w->dev_slots);
-		w->dev_slots_cap = w->dev_slots_cap ? 2 * w->dev_slots_cap : 16;
-		w->dev_slots = xmalloc(w->dev_slots_cap * sizeof(*w->dev_slots));
-		memset(w->dev_slots, 0xff, w->dev_slots_cap * sizeof(*w->dev_slots));
-		mask = w->dev_slots_cap - 1;
-		for (size_t k = 0; k < w->nr_devs; k++) {
-			for (i = hash_u64((uint32_t)w->devs[k].device) & mask; w->dev_slots[i] != SIZE_MAX;
-			     i = (i + 1) & mask)
-				;
-			w->dev_slots[i] = k;
-		}
-	}
-	mask = w->dev_slots_cap - 1;
-	for (i = hash_u64((uint32_t)device) & mask; w->dev_slots[i] != SIZE_MAX; i = (i + 1) & mask)
-		if (w->devs[w->dev_slots[i]].device == device)
-			return &w->devs[w->dev_slots[i]];
+	if (k != KEY_INDEX_NONE)
+		return &w->devs[k];
 	GROW(w->devs, w->alloc_devs, w->nr_devs + 1);
 	w->devs[w->nr_devs] = (struct device_sums){ .device = device };
-	w->dev_slots[i] = w->nr_devs;
+	key_index_put(&w->dev_index, (uint32_t)device, w->nr_devs);
 	return &w->devs[w->nr_devs++];
 }
 
@@ -722,7 +706,7 @@ static void walk_release(struct walk *w)
 	row_sums_release(&w->ops);
 	row_sums_release(&w->kernels);
 	free(w->devs);
-	free(w->dev_slots);
+	key_index_release(&w->dev_index);
 }
 
 /* ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keyindex.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -60,8 +61,7 @@ struct build {
 	/* Lanes by what they are for (lane_key()): a trace has a few, but a
 	 * hostile one may name a stream per kernel or hold a thread per op,
 	 * and a search along the lanes for each was quadratic. */
-	size_t *slots;			/* lane index; SIZE_MAX: free */
-	size_t slots_cap;
+	struct key_index lane_index;
 	size_t nr_blocks;
 	struct device_node *dev;
 	size_t nr_dev, alloc_dev;
@@ -115,49 +115,12 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 	b->nr_blocks++;
 }
 
-static bool lane_is(const struct build_lane *l, bool is_device, int32_t device, int32_t stream,
-		    const struct node *thread)
-{
-	if (l->is_device != is_device)
-		return false;
-	return is_device ? l->device == device && l->stream == stream : l->thread == thread;
-}
-
+/* What a lane is for, as one key: (DEVICE, STREAM) of device work, odd;
+ * THREAD's host work, even. */
 static uint64_t lane_key(bool is_device, int32_t device, int32_t stream, const struct node *thread)
 {
 	return is_device ? ((uint64_t)(uint32_t)device << 32 | (uint32_t)stream) * 2 + 1
 			 : (uint64_t)(uintptr_t)thread * 2;
-}
-
-/* The table's slot of the lane for (IS_DEVICE, DEVICE, STREAM) or THREAD:
- * its index, or SIZE_MAX where a new one goes.  Room for one more lane
- * is made first. */
-static size_t *lane_slot(struct build *b, bool is_device, int32_t device, int32_t stream,
-			 const struct node *thread)
-{
-	size_t i, mask;
-
-	if (2 * (b->nr_lanes + 1) > b->slots_cap) {
-		free(b->slots);
-		b->slots_cap = b->slots_cap ? 2 * b->slots_cap : 64;
-		b->slots = xmalloc(b->slots_cap * sizeof(*b->slots));
-		memset(b->slots, 0xff, b->slots_cap * sizeof(*b->slots));
-		mask = b->slots_cap - 1;
-		for (size_t k = 0; k < b->nr_lanes; k++) {
-			const struct build_lane *l = &b->lanes[k];
-
-			for (i = hash_u64(lane_key(l->is_device, l->device, l->stream, l->thread)) & mask;
-			     b->slots[i] != SIZE_MAX; i = (i + 1) & mask)
-				;
-			b->slots[i] = k;
-		}
-	}
-	mask = b->slots_cap - 1;
-	for (i = hash_u64(lane_key(is_device, device, stream, thread)) & mask; b->slots[i] != SIZE_MAX;
-	     i = (i + 1) & mask)
-		if (lane_is(&b->lanes[b->slots[i]], is_device, device, stream, thread))
-			break;
-	return &b->slots[i];
 }
 
 /* The lane of device work launched on (DEVICE, STREAM); -1, -1: unknown. */
@@ -165,10 +128,10 @@ static size_t device_lane(struct build *b, int32_t device, int32_t stream)
 {
 	char name[64];
 
-	size_t *slot = lane_slot(b, true, device, stream, NULL);
+	size_t lane = key_index_get(&b->lane_index, lane_key(true, device, stream, NULL));
 
-	if (*slot != SIZE_MAX)
-		return *slot;
+	if (lane != KEY_INDEX_NONE)
+		return lane;
 	if (device < 0 && stream < 0)
 		snprintf(name, sizeof(name), "GPU");
 	else if (stream < 0)
@@ -180,7 +143,7 @@ static size_t device_lane(struct build *b, int32_t device, int32_t stream)
 	new_lane(b, xstrdup(name), true);
 	b->lanes[b->nr_lanes - 1].device = device;
 	b->lanes[b->nr_lanes - 1].stream = stream;
-	*lane_slot(b, true, device, stream, NULL) = b->nr_lanes - 1;
+	key_index_put(&b->lane_index, lane_key(true, device, stream, NULL), b->nr_lanes - 1);
 	return b->nr_lanes - 1;
 }
 
@@ -207,14 +170,14 @@ static size_t subtree_size(const struct profile *p, const struct node *n)
 
 static size_t host_lane(struct build *b, const struct profile *p, const struct node *thread)
 {
-	size_t *slot = lane_slot(b, false, -1, -1, thread);
+	size_t lane = key_index_get(&b->lane_index, lane_key(false, -1, -1, thread));
 
-	if (*slot != SIZE_MAX)
-		return *slot;
+	if (lane != KEY_INDEX_NONE)
+		return lane;
 	new_lane(b, xstrdup(thread ? thread->name : "host"), false);
 	b->lanes[b->nr_lanes - 1].thread = thread;
 	b->lanes[b->nr_lanes - 1].hint = thread ? subtree_size(p, thread) : 0;
-	*lane_slot(b, false, -1, -1, thread) = b->nr_lanes - 1;
+	key_index_put(&b->lane_index, lane_key(false, -1, -1, thread), b->nr_lanes - 1);
 	return b->nr_lanes - 1;
 }
 
@@ -726,7 +689,7 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 		free(l->ends_sorted);
 	}
 	free(b.lanes);
-	free(b.slots);
+	key_index_release(&b.lane_index);
 	if (!tl->nr_blocks)
 		tl->start_ns = tl->end_ns = 0;
 }
