@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "parsers/parser.h"
 
@@ -28,6 +29,16 @@ struct test {
 };
 
 extern const struct test tests[];
+
+/* CPU seconds so far, for a bound (CPU_BOUND_S) on work that must not
+ * blow up on hostile input: a guard against quadratic time, far above
+ * what the work takes, not a speed test. */
+#define CPU_BOUND_S 2.0
+
+static inline double test_cpu_s(void)
+{
+	return (double)clock() / CLOCKS_PER_SEC;
+}
 
 static int test_failed;
 static const char *test_skip_reason;
