@@ -280,16 +280,19 @@ static void sort_by_start(struct kernels *ks)
 	ks->alloc = ks->nr + 1;
 }
 
-static const struct kernel *group_base;
+/* A kernel's place, for grouping by device: by device, then place. */
+struct placed {
+	int32_t device;
+	uint32_t i;
+};
 
 static int cmp_device_then_place(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int32_t dx = group_base[x].device, dy = group_base[y].device;
+	const struct placed *x = a, *y = b;
 
-	if (dx != dy)
-		return dx < dy ? -1 : 1;
-	return (x > y) - (x < y);
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /* KS, sorted by start, grouped by device in ascending order, each group
@@ -297,7 +300,7 @@ static int cmp_device_then_place(const void *a, const void *b)
  * every kernel once per device (a hostile trace may name thousands). */
 static void group_by_device(struct kernels *ks)
 {
-	uint32_t *order;
+	struct placed *order;
 	struct kernel *grouped;
 	size_t i;
 
@@ -308,11 +311,10 @@ static void group_by_device(struct kernels *ks)
 	order = xmalloc(ks->nr * sizeof(*order));
 	grouped = xmalloc((ks->nr + 1) * sizeof(*grouped));
 	for (i = 0; i < ks->nr; i++)
-		order[i] = (uint32_t)i;
-	group_base = ks->v;
+		order[i] = (struct placed){ ks->v[i].device, (uint32_t)i };
 	qsort(order, ks->nr, sizeof(*order), cmp_device_then_place);
 	for (i = 0; i < ks->nr; i++)
-		grouped[i] = ks->v[order[i]];
+		grouped[i] = ks->v[order[i].i];
 	free(order);
 	free(ks->v);
 	ks->v = grouped;

@@ -145,16 +145,11 @@ static const char *shown_wl(const char *s, struct strbuf *esc, size_t *width, si
 	return esc->s;
 }
 
-static const char *shown_w(const char *s, struct strbuf *esc, size_t *width)
+static const char *shown(const char *s, struct strbuf *esc)
 {
 	size_t len;
 
-	return shown_wl(s, esc, width, &len);
-}
-
-static const char *shown(const char *s, struct strbuf *esc)
-{
-	return shown_w(s, esc, NULL);
+	return shown_wl(s, esc, NULL, &len);
 }
 
 /*
@@ -173,9 +168,7 @@ struct text_memo {
 
 static struct text_memo *memo_slot(struct text_memo *memo, const char *s)
 {
-	uint64_t h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull;
-
-	return &memo[h >> 54];	/* the top 10 bits: TEXT_MEMO_SLOTS */
+	return &memo[hash_ptr(s) & (TEXT_MEMO_SLOTS - 1)];
 }
 
 /* The cell's text, escaped for a reader (controls as \xNN); *WIDTH
