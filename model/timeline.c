@@ -7,14 +7,6 @@
 #include "timeline.h"
 #include "util.h"
 
-/* A hint that what P points to will be read soon; nothing where the
- * compiler has no way to say it. */
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 /* Rows deeper than this share the last one: a pathological trace must not
  * make a lane taller than any screen for nothing. */
 #define MAX_DEPTH 256

@@ -74,6 +74,15 @@ static inline size_t hash_ptr(const void *p)
 	return (size_t)hash_u64((uint64_t)(uintptr_t)p);
 }
 
+/* A hint that what P points to will be read soon, so that the misses of
+ * a pass over scattered records overlap; nothing where the compiler has
+ * no way to say it. */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
