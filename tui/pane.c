@@ -940,6 +940,98 @@ void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int 
 		idx[i] = a[i].idx;
 }
 
+/*
+ * Keys of many rows at once, for many small sorts of them by one column
+ * (the Tree's child lists): one pass, whose reads of the rows overlap, in
+ * place of a cache miss per row in each list.  A list sorted
+ * by these keys, ties in its own order, comes out as
+ * pane_sort_indices_with() sorts it, because the column's cells are of
+ * one kind: all text, all integers or all reals (or none).  Where a
+ * column mixes kinds, each list sorts by the kinds it holds, which no
+ * one key per row can say: then false.
+ */
+bool pane_row_keys(const struct pane *pane, int col, bool desc, const uint32_t *which, size_t n,
+		   uint64_t *keys)
+{
+	const struct column *c;
+	struct text_slot *tab = NULL;
+	struct text_key *uniq = NULL;
+	uint64_t *rank;
+	size_t cap = 0, nr = 0, alloc = 0;
+	bool any_int = false, any_real = false, any_text = false;
+
+	if (col < 0 || col >= (int)pane->nr_cols)
+		return false;
+	c = &pane->cols[col];
+	if (c->get == pane_get_i64 && !c->sort_by_magnitude) {
+		/* A plain field of the row: no call per row (the Tree's
+		 * times, on 2.5 M nodes). */
+		for (size_t i = 0; i < n; i++) {
+			int64_t v;
+
+			if (i + 16 < n)
+				PREFETCH((const char *)pane->rows[which[i + 16]] + c->arg);
+			memcpy(&v, (const char *)pane->rows[which[i]] + c->arg, sizeof(v));
+			keys[i] = cell_sort_key(c, cell_int(v), false, desc);
+		}
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cell v;
+
+		/* The rows a little ahead: their reads overlap this one's. */
+		if (i + 16 < n)
+			PREFETCH(pane->rows[which[i + 16]]);
+		v = c->get(pane, pane->rows[which[i]], c);
+		any_int |= v.type == CELL_INT;
+		any_real |= v.type == CELL_REAL;
+		any_text |= v.type == CELL_TEXT;
+		if (any_text + any_int + any_real > 1)
+			break;
+		keys[i] = v.type == CELL_TEXT ? uniq_of(&tab, &cap, &nr, &uniq, &alloc, v.v.s)
+					      : cell_sort_key(c, v, v.type == CELL_REAL, desc);
+	}
+	free(tab);
+	if (any_text + any_int + any_real > 1) {
+		free(uniq);
+		return false;
+	}
+	if (!any_text)
+		return true;
+	/* The strings' ranks, equal strings equal (sort_by_text()). */
+	sort_text(uniq, nr, desc);
+	rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
+	for (size_t r = 0, k = 0; r < nr; r++) {
+		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
+			k = r;
+		rank[uniq[r].idx] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] != UINT64_MAX)
+			keys[i] = rank[keys[i]];
+	free(rank);
+	free(uniq);
+	return true;
+}
+
+void pane_sort_by_keys(const uint64_t *keys, size_t *idx, size_t n, struct pane_sort_scratch *s)
+{
+	struct keyed *a;
+
+	if (n < 2)
+		return;
+	GROW(s->keyed, s->keyed_cap, 2 * n);
+	a = s->keyed;
+	for (size_t i = 0; i < n; i++)
+		a[i] = (struct keyed){ keys[i], idx[i] };
+	if (n < RADIX_MIN)
+		merge_sort_keyed(a, a + n, n);
+	else
+		radix_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+}
+
 void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)
 {
 	struct pane_sort_scratch s = { 0 };

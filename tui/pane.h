@@ -397,5 +397,13 @@ struct pane_sort_scratch {
 void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int col, bool desc,
 			    struct pane_sort_scratch *s);
 void pane_sort_scratch_release(struct pane_sort_scratch *s);
+/* KEYS[i], the sort key by column COL of row WHICH[i], for i < N, for
+ * pane_sort_by_keys(); false where the column has none (its cells mix
+ * text, integers and reals).  Keys of one call compare with each other. */
+bool pane_row_keys(const struct pane *pane, int col, bool desc, const uint32_t *which, size_t n,
+		   uint64_t *keys);
+/* Sort IDX[0..N) stably by KEYS[0..N), IDX[i]'s key being KEYS[i]: what
+ * pane_sort_indices_with() gives for the column the keys were made of. */
+void pane_sort_by_keys(const uint64_t *keys, size_t *idx, size_t n, struct pane_sort_scratch *s);
 
 #endif

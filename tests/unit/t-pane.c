@@ -204,6 +204,97 @@ static void test_tree_sorts_each_list(void)
 	profile_release(&p);
 }
 
+/* The view a fully unfolded tree should have: each child list sorted on
+ * its own by the generic sort, depth first (the root not shown). */
+static size_t expected_view(const struct pane *pane, const struct node *n, int col, bool desc,
+			    size_t *out, size_t nr)
+{
+	size_t kids[64], k = 0;
+
+	for (const struct node *c = n->child; c; c = c->next)
+		kids[k++] = c->id;
+	pane_sort_indices(pane, kids, k, col, desc);
+	for (size_t i = 0; i < k; i++) {
+		out[nr++] = kids[i];
+		nr = expected_view(pane, pane->rows[kids[i]], col, desc, out, nr);
+	}
+	return nr;
+}
+
+/*
+ * Unfolding everything and sorting everything unfolded make every
+ * node's sort key in one pass and sort the lists from them: the view
+ * must be the one the generic sort of each list gives, for numbers with
+ * ties, text, reals with missing values, and a column mixing text and
+ * numbers (which has no such keys and sorts list by list).
+ */
+static void test_tree_keys_sort_as_lists_do(void)
+{
+	static const char *const cols[] = { "calls", "name", "device_total", "ratio", "mixed" };
+	static const char *const names_[] = { "mm", "conv", "add", "relu", "Copy", "add_", "" };
+	struct profile p;
+	struct pane *pane;
+	struct pane_request req;
+	struct node **made, *t;
+	size_t nr = 3000, *want = xmalloc(nr * sizeof(*want));
+	uint32_t x = 777;
+
+	profile_init(&p, "t");
+	made = xmalloc(nr * sizeof(*made));
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	for (size_t i = 0; i < nr; i++) {
+		struct node *up;
+		const char *nm;
+		size_t nkids = 0;
+
+		x = x * 1103515245 + 12345;
+		up = i ? made[(x >> 8) % i] : t;
+		for (const struct node *c = up->child; c; c = c->next)
+			nkids++;
+		if (nkids >= 60)
+			up = t;		/* expected_view()'s list has room for 64 */
+		nm = names_[(x >> 16) % 7];
+		made[i] = node_new(&p, up, NODE_OP, nm, strlen(nm));
+		made[i]->calls = 1 + (x >> 20) % 4;
+		made[i]->device_self_ns = made[i]->device_total_ns = (int64_t)((x >> 12) % 5) - 1;
+		if ((x >> 24) % 3 == 0)
+			attr_set_double(&p, &made[i]->attrs, "ratio", (double)((x >> 4) % 9) / 4);
+		if ((x >> 26) % 4 == 1)
+			attr_set_int(&p, &made[i]->attrs, "mixed", (x >> 5) % 3);
+		else if ((x >> 26) % 4 == 2)
+			attr_set_str(&p, &made[i]->attrs, "mixed", nm, strlen(nm));
+	}
+	profile_finish(&p);
+	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane->cursor = 0;	/* thread 1: all but the root under it */
+	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
+	for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+		int col = pane_column(pane, cols[c]);
+
+		CHECK(col >= 0);
+		for (int desc = 1; desc >= 0; desc--) {
+			size_t n;
+
+			if (c || !desc)	/* the first: the default sort */
+				pane_sort(pane, col, desc);
+			n = expected_view(pane, p.root, pane->sort_col, pane->sort_desc, want, 0);
+			CHECK_EQ(pane->nr_view, n);
+			for (size_t i = 0; i < n && i < pane->nr_view; i++) {
+				if (pane->view[i] != want[i]) {
+					fprintf(stderr, "  %s %s: row %zu is node %zu, not %zu\n", cols[c],
+						desc ? "desc" : "asc", i, pane->view[i], want[i]);
+					test_failed = 1;
+					break;
+				}
+			}
+		}
+	}
+	pane_free(pane);
+	profile_release(&p);
+	free(made);
+	free(want);
+}
+
 /* Names sharing long prefixes, empty, short: the radix-and-merge text
  * sort must agree with strcmp() both ways. */
 static void text_sort_matches_strcmp(int nr_names)
@@ -283,5 +374,7 @@ const struct test tests[] = {
 	{ "the tree folds, and a filter shows a match in its context", test_tree_filter_and_fold },
 	{ "the tree sorts each list when shown, ties in the model's order",
 	  test_tree_sorts_each_list },
+	{ "the tree's keys for many lists sort each as the list's own sort",
+	  test_tree_keys_sort_as_lists_do },
 	{ 0 },
 };
