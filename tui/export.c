@@ -352,8 +352,9 @@ static void add_rule(struct strbuf *line, const struct pane *pane, const size_t 
  * each measures half the rows for the widths, then they make the lines
  * in batches, the main thread the even batches and a helper the odd
  * ones, and the main thread writes each batch in turn, so the output is
- * the same bytes as from one thread.  A helper is started per batch:
- * about 50 us each, under 1% of a batch of lines.
+ * the same bytes as from one thread.  The helper hands its batches over
+ * through two slots, so that it makes the next while the main thread
+ * writes the last (make_batches()).
  */
 #define BATCH_ROWS 4096
 
@@ -487,6 +488,102 @@ static void *make_lines(void *arg)
 	return NULL;
 }
 
+/*
+ * The odd batches, from the helper to the main thread: two slots, each
+ * free (the main thread has written it) or ready (the helper has filled
+ * it), used in turn.
+ */
+struct batch_slots {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct strbuf buf[2];
+	bool ready[2];
+	struct rows_job *job;	/* the helper's */
+	size_t batch, total;	/* rows a batch; rows in all */
+};
+
+/* The rows of batch B. */
+static void batch_range(const struct batch_slots *bs, size_t b, size_t *from, size_t *to)
+{
+	*from = b * bs->batch;
+	*to = bs->total - *from > bs->batch ? *from + bs->batch : bs->total;
+}
+
+static void *make_odd_batches(void *arg)
+{
+	struct batch_slots *bs = arg;
+	struct rows_job *j = bs->job;
+	int k = 0;
+
+	for (size_t b = 1; b * bs->batch < bs->total; b += 2, k ^= 1) {
+		pthread_mutex_lock(&bs->lock);
+		while (bs->ready[k])
+			pthread_cond_wait(&bs->changed, &bs->lock);
+		pthread_mutex_unlock(&bs->lock);
+		batch_range(bs, b, &j->from, &j->to);
+		make_lines(j);
+		pthread_mutex_lock(&bs->lock);
+		{
+			struct strbuf made = j->o.buf;
+
+			j->o.buf = bs->buf[k];	/* written out: empty */
+			j->o.line_start = 0;
+			bs->buf[k] = made;
+		}
+		bs->ready[k] = true;
+		pthread_cond_broadcast(&bs->changed);
+		pthread_mutex_unlock(&bs->lock);
+	}
+	return NULL;
+}
+
+/*
+ * Every batch of TOTAL rows, written to OUT in order: the main thread
+ * makes and writes the even ones and writes the odd ones the helper
+ * made (each job's o.line_start is 0 between batches: its buffer ends
+ * with a whole line).  One thread makes all when no helper starts.
+ */
+static void make_batches(struct rows_job job[2], size_t batch, size_t total, FILE *out)
+{
+	struct batch_slots bs = { .job = &job[1], .batch = batch, .total = total,
+				  .buf = { STRBUF_INIT, STRBUF_INIT } };
+	pthread_t helper;
+	bool started;
+	int k = 0;
+
+	pthread_mutex_init(&bs.lock, NULL);
+	pthread_cond_init(&bs.changed, NULL);
+	started = batch < total && !pthread_create(&helper, NULL, make_odd_batches, &bs);
+	for (size_t b = 0; b * batch < total; b++) {
+		struct txt_out o = { .out = out };
+
+		if (b % 2 == 0 || !started) {
+			batch_range(&bs, b, &job[0].from, &job[0].to);
+			make_lines(&job[0]);
+			write_lines(&job[0].o, out);
+			continue;
+		}
+		pthread_mutex_lock(&bs.lock);
+		while (!bs.ready[k])
+			pthread_cond_wait(&bs.changed, &bs.lock);
+		pthread_mutex_unlock(&bs.lock);
+		o.buf = bs.buf[k];
+		write_lines(&o, out);
+		pthread_mutex_lock(&bs.lock);
+		bs.buf[k] = o.buf;
+		bs.ready[k] = false;
+		pthread_cond_broadcast(&bs.changed);
+		pthread_mutex_unlock(&bs.lock);
+		k ^= 1;
+	}
+	if (started)
+		pthread_join(helper, NULL);
+	pthread_cond_destroy(&bs.changed);
+	pthread_mutex_destroy(&bs.lock);
+	strbuf_release(&bs.buf[0]);
+	strbuf_release(&bs.buf[1]);
+}
+
 /* Run FN on job B on a helper thread, and A on this one.  False when no
  * helper started: then both ran here. */
 static void run_pair(void *(*fn)(void *), struct rows_job *a, struct rows_job *b)
@@ -587,14 +684,8 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 		make_lines(&job[0]);
 		write_lines(&job[0].o, out);
 	}
-	for (size_t at = 0; batch && at < total; at += 2 * batch) {
-		job[0].from = at;
-		job[0].to = job[1].from = total - at > batch ? at + batch : total;
-		job[1].to = total - job[1].from > batch ? job[1].from + batch : total;
-		run_pair(make_lines, &job[0], &job[1]);
-		write_lines(&job[0].o, out);
-		write_lines(&job[1].o, out);
-	}
+	if (batch)
+		make_batches(job, batch, total, out);
 	free(width);
 	for (int k = 0; k < 2; k++)
 		job_release(&job[k]);
