@@ -807,6 +807,21 @@ static uint32_t uniq_of(struct text_slot **tab, size_t *cap, size_t *nr,
 	return (uint32_t)(*nr)++;
 }
 
+/* Each of the NR distinct strings UNIQ[i].s (UNIQ[i].idx == i) ranked in
+ * the sort's order, equal strings one rank: a new array, by i. */
+static uint64_t *text_ranks(struct text_key *uniq, size_t nr, bool desc)
+{
+	uint64_t *rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
+
+	sort_text(uniq, nr, desc);
+	for (size_t r = 0, k = 0; r < nr; r++) {
+		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
+			k = r;
+		rank[uniq[r].idx] = k;
+	}
+	return rank;
+}
+
 static void sort_by_text(const struct pane *pane, const struct column *c, size_t *idx, size_t n,
 			 bool desc)
 {
@@ -824,13 +839,7 @@ static void sort_by_text(const struct pane *pane, const struct column *c, size_t
 					       : UINT64_MAX;
 	}
 	free(tab);
-	sort_text(uniq, nr, desc);
-	rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
-	for (size_t r = 0, k = 0; r < nr; r++) {
-		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
-			k = r;
-		rank[uniq[r].idx] = k;
-	}
+	rank = text_ranks(uniq, nr, desc);
 	for (size_t i = 0; i < n; i++)
 		if (a[i].key != UINT64_MAX)
 			a[i].key = rank[a[i].key];
@@ -998,14 +1007,7 @@ bool pane_row_keys(const struct pane *pane, int col, bool desc, const uint32_t *
 	}
 	if (!any_text)
 		return true;
-	/* The strings' ranks, equal strings equal (sort_by_text()). */
-	sort_text(uniq, nr, desc);
-	rank = xmalloc((nr ? nr : 1) * sizeof(*rank));
-	for (size_t r = 0, k = 0; r < nr; r++) {
-		if (r && strcmp(uniq[r - 1].s, uniq[r].s))
-			k = r;
-		rank[uniq[r].idx] = k;
-	}
+	rank = text_ranks(uniq, nr, desc);
 	for (size_t i = 0; i < n; i++)
 		if (keys[i] != UINT64_MAX)
 			keys[i] = rank[keys[i]];
