@@ -100,7 +100,6 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 	}
 	blk = &l->v[l->nr++];
 	blk->node = n;
-	blk->name = n->name;
 	blk->start_ns = n->start_ns;
 	blk->end_ns = n->start_ns + (dur > 0 ? dur : 0);
 	blk->row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);

@@ -27,8 +27,6 @@
 
 struct tl_block {
 	const struct node *node;
-	const char *name;		/* node->name, here for the filter's sake:
-					   no trip to the node per block */
 	int64_t start_ns, end_ns;	/* absolute, as the nodes' start_ns */
 	uint32_t row;			/* index into timeline.rows */
 	uint32_t at;			/* its index in that row's blocks */

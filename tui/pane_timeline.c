@@ -205,7 +205,7 @@ static bool in_step(const struct step *s, const struct tl_block *b)
  * rule) and the filter keeps its name. */
 static bool kept(struct pane *pane, const struct tl_block *b)
 {
-	return in_step(pane->scope.step, b) && verdict(pane->priv, pane->filter, b->name);
+	return in_step(pane->scope.step, b) && verdict(pane->priv, pane->filter, b->node->name);
 }
 
 /* The first row (in time order) that starts at or after T. */
@@ -247,10 +247,17 @@ static void make_ranks(struct pane *pane)
 	const char *last = NULL;
 	uint32_t last_id = 0;
 
-	/* Each row's name as an id, in order of first sight. */
+	/* Each row's name as an id, in order of first sight.  The name is
+	 * the node's, two misses away (the block, then its node): both are
+	 * asked for ahead, so that the misses of several rows overlap. */
 	for (size_t i = 0; i < pane->nr_rows; i++) {
-		const char *name = BLOCK(pane->rows[i])->name;
+		const char *name = BLOCK(pane->rows[i])->node->name;
 		size_t h;
+
+		if (i + 32 < pane->nr_rows)
+			PREFETCH(pane->rows[i + 32]);
+		if (i + 16 < pane->nr_rows)
+			PREFETCH(BLOCK(pane->rows[i + 16])->node);
 
 		if (!name) {
 			rank[i] = UINT32_MAX;
@@ -715,7 +722,7 @@ static bool next_instance(struct pane *pane, int dir)
 	if (!sel)
 		return false;
 	for (long i = (long)pane->cursor + dir; i >= 0 && i < (long)pane->nr_view; i += dir) {
-		if (BLOCK(pane_row(pane, (size_t)i))->name == sel->name) {
+		if (BLOCK(pane_row(pane, (size_t)i))->node->name == sel->node->name) {
 			pane->cursor = (size_t)i;
 			return true;
 		}

@@ -474,7 +474,7 @@ static void check_view_is_generic(struct pane *pane, const struct step *s, const
 
 		if (s && (b->start_ns < s->start_ns || b->start_ns >= s->end_ns))
 			continue;
-		if (f && !filter_match(f, b->name, strlen(b->name)))
+		if (f && !filter_match(f, b->node->name, strlen(b->node->name)))
 			continue;
 		want[n++] = i;
 	}
