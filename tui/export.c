@@ -206,7 +206,7 @@ static const char *cell_str_wl(const struct pane *pane, const void *row, size_t 
 	strbuf_grow(raw, 64);
 	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
 	if (width)
-		*width = u8_width(raw->s, raw->len);
+		*width = raw->len;	/* a number: ASCII, one column a byte */
 	*len = raw->len;
 	return raw->s;
 }
