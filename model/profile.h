@@ -283,6 +283,56 @@ void node_unlink(struct node *n);
 /* The nearest ancestor (not N itself) of KIND, or NULL. */
 struct node *node_ancestor(const struct node *n, enum node_kind kind);
 
+/*
+ * How many calls a node stands for, and the shortest and longest of them
+ * (-1: unknown).  Read and set through these, which take the profile
+ * that made the node: where the values are kept is the profile's
+ * business.
+ */
+struct node_counts {
+	uint64_t calls;
+	int64_t min_ns, max_ns;
+};
+
+static inline uint64_t node_calls(const struct profile *p, const struct node *n)
+{
+	(void)p;
+	return n->calls;
+}
+
+static inline int64_t node_min_ns(const struct profile *p, const struct node *n)
+{
+	(void)p;
+	return n->min_ns;
+}
+
+static inline int64_t node_max_ns(const struct profile *p, const struct node *n)
+{
+	(void)p;
+	return n->max_ns;
+}
+
+/* All three at once. */
+static inline struct node_counts node_counts(const struct profile *p, const struct node *n)
+{
+	(void)p;
+	return (struct node_counts){ n->calls, n->min_ns, n->max_ns };
+}
+
+/* Set N's calls / extremes (the other values are kept). */
+static inline void node_set_calls(struct profile *p, struct node *n, uint64_t calls)
+{
+	(void)p;
+	n->calls = calls;
+}
+
+static inline void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns)
+{
+	(void)p;
+	n->min_ns = min_ns;
+	n->max_ns = max_ns;
+}
+
 /* Attributes: KEY is a C string literal or interned; values are copied. */
 struct attr *node_attr(const struct node *n, const char *key);
 const struct attr *attr_find(const struct attr *list, const char *key);
