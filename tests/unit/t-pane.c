@@ -237,7 +237,7 @@ static void test_tree_keys_sort_as_lists_do(void)
 	struct pane *pane;
 	struct pane_request req;
 	struct node **made, *t;
-	size_t nr = 3000, *want = xmalloc(nr * sizeof(*want));
+	size_t nr = 3000, *want = xmalloc((nr + 1) * sizeof(*want));	/* and the thread */
 	uint32_t x = 777;
 
 	profile_init(&p, "t");
