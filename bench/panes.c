@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
 		len = snprintf(name, sizeof(name), "%s_%zu", stems[seed % 6], i);
 		n = node_new(&p, p.root, NODE_OP, name, (size_t)len);
-		n->calls = 1 + seed % 1000;
+		node_set_calls(&p, n, 1 + seed % 1000);
 		n->device_self_ns = (int64_t)(seed % 100000000);
 		n->device_total_ns = n->device_self_ns + (int64_t)(seed % 777);
 		n->host_self_ns = (int64_t)(seed % 5000000);

@@ -92,41 +92,45 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 		row->max_ns = hi;
 }
 
-static void add_op(struct agg_row *row, const struct node *n)
+static void add_op(const struct profile *p, struct agg_row *row, const struct node *n)
 {
 	row->nr_nodes++;
-	row->node_flags |= n->flags;
-	row->calls += n->calls;
+	row->node_flags |= n->flags & ~NODE_CALL_FLAGS;
+	row->calls += node_calls(p, n);
 	row->host_self_ns += n->host_self_ns;
 	row->host_total_ns += n->host_total_ns;
 	row->device_self_ns += n->device_self_ns;
 	row->device_total_ns += n->device_total_ns;
-	add_minmax(row, n->min_ns, n->max_ns);
+	add_minmax(row, node_min_ns(p, n), node_max_ns(p, n));
 }
 
-static void add_kernel_time(struct agg_row *row, const struct node *n, int64_t dur);
+static void add_kernel_time(const struct profile *p, struct agg_row *row, const struct node *n,
+			    int64_t dur);
 
-static void add_kernel(struct agg_row *row, const struct node *n)
+static void add_kernel(const struct profile *p, struct agg_row *row, const struct node *n)
 {
-	add_kernel_time(row, n, n->device_total_ns);
+	add_kernel_time(p, row, n, n->device_total_ns);
 }
 
 /* A kernel of time DUR: its 'dur' (the kernel table) or its end minus
  * its start (the tables made from the op tree). */
-static void add_kernel_time(struct agg_row *row, const struct node *n, int64_t dur)
+static void add_kernel_time(const struct profile *p, struct agg_row *row, const struct node *n,
+			    int64_t dur)
 {
 	const struct launch *l = node_launch(n);
 	const struct attr *a;
+	uint64_t calls = node_calls(p, n);
+	int64_t min_ns = node_min_ns(p, n);
 
 	row->nr_nodes++;
-	row->node_flags |= n->flags;
-	row->calls += n->calls;
+	row->node_flags |= n->flags & ~NODE_CALL_FLAGS;
+	row->calls += calls;
 	row->device_self_ns += dur;
 	row->device_total_ns += dur;
-	if (n->calls == 1 && n->min_ns < 0)
+	if (calls == 1 && min_ns < 0)
 		add_minmax(row, dur, dur);
 	else
-		add_minmax(row, n->min_ns, n->max_ns);
+		add_minmax(row, min_ns, node_max_ns(p, n));
 	/* A kernel's launch (Kineto) or the row's own values (a tb_plugin
 	 * kernel table states its means as attributes). */
 	if (l && l->blocks_per_sm == l->blocks_per_sm) {
@@ -146,6 +150,7 @@ static void add_kernel_time(struct agg_row *row, const struct node *n, int64_t d
 }
 
 struct walk {
+	const struct profile *p;	/* the nodes' calls */
 	const struct agg_scope *scope;
 	struct agg *out;
 	struct row_index ix;
@@ -183,13 +188,13 @@ static bool visit_op(struct node *n, void *ctx)
 	struct walk *w = ctx;
 
 	if (node_is_op_row(n) && wanted(w->scope, n))
-		add_op(row_for(w->out, &w->ix, n), n);
+		add_op(w->p, row_for(w->out, &w->ix, n), n);
 	return true;
 }
 
 void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct walk w = { .scope = s, .out = out };
+	struct walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_op, &w);
@@ -201,13 +206,13 @@ static bool visit_kernel(struct node *n, void *ctx)
 	struct walk *w = ctx;
 
 	if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW) && wanted(w->scope, n))
-		add_kernel(row_for(w->out, &w->ix, n), n);
+		add_kernel(w->p, row_for(w->out, &w->ix, n), n);
 	return true;
 }
 
 void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct walk w = { .scope = s, .out = out };
+	struct walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_kernel, &w);
@@ -219,7 +224,7 @@ static bool visit_device_under_op(struct node *n, void *ctx)
 	struct walk *w = ctx;
 
 	if (node_kind_is_device(n->kind) || n->kind == NODE_SOURCE)
-		add_kernel(row_for(w->out, &w->ix, n), n);
+		add_kernel(w->p, row_for(w->out, &w->ix, n), n);
 	return true;
 }
 
@@ -238,7 +243,7 @@ static bool visit_drill_op(struct node *n, void *ctx)
 
 void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct walk w = { .scope = s, .out = out };
+	struct walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_drill_op, &w);
@@ -257,13 +262,13 @@ static bool visit_launching_op(struct node *n, void *ctx)
 	if (!op || w->marked[op->id])
 		return true;
 	w->marked[op->id] = 1;
-	add_op(row_for(w->out, &w->ix, op), op);
+	add_op(w->p, row_for(w->out, &w->ix, op), op);
 	return true;
 }
 
 void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct walk w = { .scope = s, .out = out };
+	struct walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	w.marked = xcalloc(p->nr_nodes + 1, 1);
@@ -346,6 +351,7 @@ static void group_release(struct group_index *ix)
 }
 
 struct group_walk {
+	const struct profile *p;
 	const struct agg_scope *scope;
 	struct agg *out;
 	struct group_index ix;
@@ -364,13 +370,13 @@ static bool visit_op_shape(struct node *n, void *ctx)
 	 * as str([]) is in the plugin. */
 	a = attr_find(n->attrs, "input_shapes");
 	k.group = a && a->type == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
-	add_op(group_row(w->out, &w->ix, &k, n), n);
+	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
 	return true;
 }
 
 void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct group_walk w = { .scope = s, .out = out };
+	struct group_walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_op_shape, &w);
@@ -396,13 +402,13 @@ static bool visit_op_stack(struct node *n, void *ctx)
 	if (!node_is_op_row(n) || !wanted(w->scope, n))
 		return true;
 	k.group = node_call_stack(n);
-	add_op(group_row(w->out, &w->ix, &k, n), n);
+	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
 	return true;
 }
 
 void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct group_walk w = { .scope = s, .out = out };
+	struct group_walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_op_stack, &w);
@@ -453,13 +459,13 @@ static bool visit_kernel_op(struct node *n, void *ctx)
 		k.regs = l->registers_per_thread > 0 ? l->registers_per_thread : 0;
 		k.smem = l->shared_memory_bytes > 0 ? l->shared_memory_bytes : 0;
 	}
-	add_kernel_time(group_row(w->out, &w->ix, &k, n), n, n->device_self_ns);
+	add_kernel_time(w->p, group_row(w->out, &w->ix, &k, n), n, n->device_self_ns);
 	return true;
 }
 
 void agg_kernels_by_op(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct group_walk w = { .scope = s, .out = out };
+	struct group_walk w = { .p = p, .scope = s, .out = out };
 
 	memset(out, 0, sizeof(*out));
 	node_walk(p->root, visit_step, &w.has_steps);

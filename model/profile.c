@@ -48,6 +48,8 @@ void profile_release(struct profile *p)
 	}
 	free(p->steps);
 	free(p->spans);
+	free(p->counts);
+	key_index_release(&p->counts_index);
 	free(p->devices);
 	free(p->mem_events);
 	launch_index_free(p->launches);
@@ -123,12 +125,53 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 
 	n->name = name;
 	n->kind = kind;
-	n->min_ns = n->max_ns = -1;
 	n->id = p->nr_nodes++;
 	p->nr_spans = 0;	/* the tree changes: a walk by spans would miss it */
 	if (parent)
 		node_append(parent, n);
 	return n;
+}
+
+const struct node_counts *node_counts_record(const struct profile *p, const struct node *n)
+{
+	size_t i = key_index_get(&p->counts_index, (uint64_t)(uintptr_t)n);
+
+	/* Only the profile that made N has it: a wrong number otherwise. */
+	if (i == KEY_INDEX_NONE)
+		die("bug: node %s has no record of its calls in profile %s", n->name, p->path);
+	return &p->counts[i];
+}
+
+/* N's record, made with the values N has now if it has none. */
+static struct node_counts *counts_slot(struct profile *p, struct node *n)
+{
+	struct node_counts *c;
+
+	if (n->flags & NODE_COUNTED)
+		return (struct node_counts *)node_counts_record(p, n);
+	GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
+	c = &p->counts[p->nr_counts];
+	c->calls = node_calls(p, n);
+	c->min_ns = c->max_ns = -1;
+	key_index_put(&p->counts_index, (uint64_t)(uintptr_t)n, p->nr_counts++);
+	n->flags = (uint8_t)((n->flags & ~NODE_ONE_CALL) | NODE_COUNTED);
+	return c;
+}
+
+void node_set_counted_calls(struct profile *p, struct node *n, uint64_t calls)
+{
+	counts_slot(p, n)->calls = calls;
+}
+
+void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns)
+{
+	struct node_counts *c;
+
+	if (!(n->flags & NODE_COUNTED) && min_ns == -1 && max_ns == -1)
+		return;
+	c = counts_slot(p, n);
+	c->min_ns = min_ns;
+	c->max_ns = max_ns;
 }
 
 struct node *node_child(struct profile *p, struct node *parent,

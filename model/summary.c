@@ -258,26 +258,29 @@ static bool visit(struct node *n, void *ctx)
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
-		r->flags |= n->flags;
-		r->calls += n->calls;
+		r->flags |= n->flags & ~NODE_CALL_FLAGS;
+		r->calls += node_calls(w->p, n);
 		r->host_self += n->host_self_ns;
 		r->host_total += n->host_total_ns;
 		r->dev_self += n->device_self_ns;
 		r->dev_total += n->device_total_ns;
-		minmax(r, n->min_ns, n->max_ns);
+		minmax(r, node_min_ns(w->p, n), node_max_ns(w->p, n));
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
+		uint64_t calls = node_calls(w->p, n);
+		int64_t min_ns = node_min_ns(w->p, n);
+
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->kernels, n, b);
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
-		r->flags |= n->flags;
-		r->calls += n->calls;
+		r->flags |= n->flags & ~NODE_CALL_FLAGS;
+		r->calls += calls;
 		r->dev_self += n->device_self_ns;
 		r->dev_total += n->device_total_ns;
-		if (n->calls == 1 && n->min_ns < 0)
+		if (calls == 1 && min_ns < 0)
 			minmax(r, n->device_total_ns, n->device_total_ns);
 		else
-			minmax(r, n->min_ns, n->max_ns);
+			minmax(r, min_ns, node_max_ns(w->p, n));
 		weigh(n, "blocks_per_sm", &r->bpsm_wsum, &r->has_bpsm);
 		weigh(n, "occupancy_pct", &r->occ_wsum, &r->has_occ);
 	}

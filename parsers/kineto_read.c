@@ -1076,7 +1076,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	n = node_new_interned(k->p, NULL, kind, e->name);
 	n->flags = flags;
 	n->start_ns = e->ts;
-	n->calls = 1;
+	node_set_calls(k->p, n, 1);
 	n->host_total_ns = e->dur;
 	h->node = n;
 	h->ext_id = e->ext_id;
@@ -1123,7 +1123,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	memset(d, 0, sizeof(*d));
 	n = node_new_interned(k->p, NULL, kind, e->name);
 	n->start_ns = e->ts;
-	n->calls = 1;
+	node_set_calls(k->p, n, 1);
 	/* The kernel table sums 'dur' itself (kernel_parser.py, pandas),
 	 * while the op tree's times are end - start (which differ by the
 	 * rounding of ts + dur in doubles): device total is the first,
@@ -1150,7 +1150,7 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	memset(r, 0, sizeof(*r));
 	n = node_new_interned(k->p, NULL, NODE_RUNTIME, e->name);
 	n->start_ns = e->ts;
-	n->calls = 1;
+	node_set_calls(k->p, n, 1);
 	n->host_self_ns = n->host_total_ns = e->dur;
 	r->node = n;
 	r->ext_id = e->ext_id;

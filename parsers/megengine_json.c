@@ -523,10 +523,10 @@ static void json_op_node(struct mjson *mj, const struct opr *o, int64_t totals[2
 	struct node *n = node_new_interned(p, g, NODE_OP, o->name ? o->name : o->id);
 
 	n->flags |= NODE_DISTINCT;
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	if (o->has_device) {
 		n->device_self_ns = n->device_total_ns = o->device_ns;
-		n->min_ns = n->max_ns = o->device_ns;
+		node_set_minmax(p, n, o->device_ns, o->device_ns);
 		g->device_total_ns += o->device_ns;
 		totals[0] += o->device_ns;
 	}

@@ -960,12 +960,12 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 	}
 	n = node_new(p, p->root, NODE_OP, r->name.s, r->name.len);
 	n->flags |= NODE_DISTINCT;
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	if (is_host) {
 		n->host_self_ns = n->host_total_ns = r->time_ns;
 	} else {
 		n->device_self_ns = n->device_total_ns = r->time_ns;
-		n->min_ns = n->max_ns = r->time_ns;
+		node_set_minmax(p, n, r->time_ns, r->time_ns);
 	}
 	if (r->type.len)
 		attr_set_str(p, &n->attrs, MGE_ATTR_TYPE, r->type.s, r->type.len);

@@ -477,24 +477,27 @@ enum fit {
  * Whether SUM, whose numbers are rounded to SUM_HALF_NS, can be the kernel
  * K: its name fits, and every count of K fits in SUM's -- the summary row
  * counts every launch of the kernel, so it has at least K's calls and
- * time, a max at least K's and a min at most K's.
+ * time, a max at least K's and a min at most K's.  KC and SC are K's and
+ * SUM's calls and extremes.
  */
-static enum fit kernel_fit(const struct tree_kernel *k, const struct node *sum, int64_t sum_half_ns)
+static enum fit kernel_fit(const struct tree_kernel *k, const struct node_counts *kc,
+			   const struct node *sum, const struct node_counts *sc,
+			   int64_t sum_half_ns)
 {
 	const struct node *n = k->n;
 	/* Tables in one unit print one number the same: rounding is
 	 * monotonic.  Across units each may be off by half its last digit. */
 	int64_t tol = k->half_ns == sum_half_ns ? 0 : k->half_ns + sum_half_ns;
 
-	if (!same_kernel(n, sum) || sum->calls < n->calls ||
+	if (!same_kernel(n, sum) || sc->calls < kc->calls ||
 	    sum->device_total_ns + tol < n->device_total_ns)
 		return FIT_NONE;
-	if (n->max_ns >= 0 && sum->max_ns >= 0 && sum->max_ns + tol < n->max_ns)
+	if (kc->max_ns >= 0 && sc->max_ns >= 0 && sc->max_ns + tol < kc->max_ns)
 		return FIT_NONE;
-	if (n->min_ns >= 0 && sum->min_ns >= 0 && n->min_ns + tol < sum->min_ns)
+	if (kc->min_ns >= 0 && sc->min_ns >= 0 && kc->min_ns + tol < sc->min_ns)
 		return FIT_NONE;
-	if (sum->calls == n->calls && within(sum->device_total_ns, n->device_total_ns, tol) &&
-	    within(sum->max_ns, n->max_ns, tol) && within(sum->min_ns, n->min_ns, tol))
+	if (sc->calls == kc->calls && within(sum->device_total_ns, n->device_total_ns, tol) &&
+	    within(sc->max_ns, kc->max_ns, tol) && within(sc->min_ns, kc->min_ns, tol))
 		return FIT_EXACT;
 	return FIT_SOME;
 }
@@ -503,6 +506,8 @@ static enum fit kernel_fit(const struct tree_kernel *k, const struct node *sum, 
  * rows.  Heap arrays, freed by link_release(). */
 struct link {
 	struct node **sums;		/* the Kernel Summary's rows */
+	struct node_counts *sum_counts;	/* ... their calls and extremes, read
+					   once: the match is quadratic */
 	size_t nr_sums;
 	uint64_t *calls;		/* per row: calls of the tree kernels named after it */
 	int64_t *ns, *tol_ns;		/* ... their time, and its rounding */
@@ -522,6 +527,7 @@ enum link_how {
 static void link_release(struct link *l)
 {
 	free(l->sums);
+	free(l->sum_counts);
 	free(l->calls);
 	free(l->ns);
 	free(l->tol_ns);
@@ -537,10 +543,11 @@ static size_t certain_row(const struct run *r, const struct link *l, const struc
 			  uint8_t *how, size_t *nr_fit)
 {
 	size_t exact = NO_ROW, fit = NO_ROW, nr_exact = 0;
+	struct node_counts kc = node_counts(r->p, k->n);
 
 	*nr_fit = 0;
 	for (size_t i = 0; i < l->nr_sums; i++) {
-		switch (kernel_fit(k, l->sums[i], r->kernel_half_ns)) {
+		switch (kernel_fit(k, &kc, l->sums[i], &l->sum_counts[i], r->kernel_half_ns)) {
 		case FIT_EXACT:
 			exact = i;
 			nr_exact++;
@@ -562,9 +569,9 @@ static size_t certain_row(const struct run *r, const struct link *l, const struc
 }
 
 /* Tree kernel K adds itself to row ROW's sums. */
-static void link_count(struct link *l, const struct tree_kernel *k, size_t row)
+static void link_count(const struct run *r, struct link *l, const struct tree_kernel *k, size_t row)
 {
-	l->calls[row] += k->n->calls;
+	l->calls[row] += node_calls(r->p, k->n);
 	l->ns[row] += k->n->device_total_ns;
 	l->tol_ns[row] += k->half_ns;
 }
@@ -613,7 +620,7 @@ static void link_match(struct run *r, struct link *l)
 			l->match[i] = certain_row(r, l, k, &l->how[i], &l->nr_fit[i]);
 		}
 		if (l->match[i] != NO_ROW)
-			link_count(l, k, l->match[i]);
+			link_count(r, l, k, l->match[i]);
 	}
 	for (size_t i = 0; i < r->nr_tree_kernels; i++) {
 		size_t row = l->match[i];
@@ -622,7 +629,7 @@ static void link_match(struct run *r, struct link *l)
 		if (row == NO_ROW || l->how[i] != LINK_GUESS)
 			continue;
 		sum = l->sums[row];
-		if (l->calls[row] > sum->calls ||
+		if (l->calls[row] > l->sum_counts[row].calls ||
 		    l->ns[row] > sum->device_total_ns + l->tol_ns[row] + r->kernel_half_ns)
 			l->match[i] = NO_ROW;
 	}
@@ -663,9 +670,12 @@ static void link_kernels(struct paddle *pd, struct run *r)
 		return;
 	}
 	l.sums = xmalloc(l.nr_sums * sizeof(*l.sums));
+	l.sum_counts = xmalloc(l.nr_sums * sizeof(*l.sum_counts));
 	l.nr_sums = 0;
-	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+	for (struct node *s = r->kernel_summary->child; s; s = s->next) {
+		l.sum_counts[l.nr_sums] = node_counts(r->p, s);
 		l.sums[l.nr_sums++] = s;
+	}
 	l.calls = xcalloc(l.nr_sums, sizeof(*l.calls));
 	l.ns = xcalloc(l.nr_sums, sizeof(*l.ns));
 	l.tol_ns = xcalloc(l.nr_sums, sizeof(*l.tol_ns));
@@ -1775,7 +1785,7 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 	struct node *parent = n->parent;
 
 	if (calls >= 0 && r->cells[calls].present)
-		n->calls = (uint64_t)r->cells[calls].i;
+		node_set_calls(p, n, (uint64_t)r->cells[calls].i);
 	if (hc)
 		n->host_total_ns = hc->total_ns;
 	if (dc)
@@ -1793,8 +1803,7 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 	/* Per-call extremes: the host side's when the row has one (ops,
 	 * phases, memcpy calls), else the device side's (kernels). */
 	if (hc || dc) {
-		n->min_ns = (hc ? hc : dc)->min_ns;
-		n->max_ns = (hc ? hc : dc)->max_ns;
+		node_set_minmax(p, n, (hc ? hc : dc)->min_ns, (hc ? hc : dc)->max_ns);
 	}
 	if (flops >= 0 && r->cells[flops].present) {
 		if (r->cells[flops].is_int)

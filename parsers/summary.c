@@ -268,12 +268,11 @@ static int read_row(struct sum *s, bool kernel)
 	n = node_new_interned(s->p, s->p->root, kind, name);
 	n->start_ns = start;
 	n->flags = (uint8_t)flags;
-	n->calls = (uint64_t)calls;
+	node_set_calls(s->p, n, (uint64_t)calls);
 	if (kernel) {
 		n->device_self_ns = v[0];
 		n->device_total_ns = v[1];
-		n->min_ns = v[2];
-		n->max_ns = v[3];
+		node_set_minmax(s->p, n, v[2], v[3]);
 		if (get_mean(s, f, n, "blocks_per_sm") || get_mean(s, f + 1, n, "occupancy_pct"))
 			return -1;
 	} else {
@@ -281,10 +280,9 @@ static int read_row(struct sum *s, bool kernel)
 		n->host_total_ns = v[1];
 		n->device_self_ns = v[2];
 		n->device_total_ns = v[3];
-		n->min_ns = v[4];
-		n->max_ns = v[5];
+		node_set_minmax(s->p, n, v[4], v[5]);
 	}
-	if (n->min_ns < -1 || n->max_ns < -1)
+	if (node_min_ns(s->p, n) < -1 || node_max_ns(s->p, n) < -1)
 		return fail(s, kernel ? 6 : 10, "a least or greatest call time below -1");
 	s->last_row = n;
 	return 0;

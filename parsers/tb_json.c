@@ -769,7 +769,8 @@ static enum op_field op_field_of(const struct json *j)
 }
 
 struct op_row {
-	struct node n;		/* times and calls */
+	struct node n;		/* times */
+	uint64_t calls;
 	const char *name, *shape, *tc_eligible;	/* interned in the run */
 	double tc_self, tc_total;	/* -1: not given */
 	bool bad, negative;
@@ -797,7 +798,7 @@ static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_r
 		break;
 	case OF_CALLS:
 		if (t == JSON_NUMBER && num_int(j->s, j->len, &c) && c >= 0)
-			r->n.calls = (uint64_t)c;
+			r->calls = (uint64_t)c;
 		else
 			r->bad = true;
 		break;
@@ -828,7 +829,7 @@ static void add_op_row(struct tb *tb, const struct op_row *r)
 	/* Rows of the table: never merged (grouped by name and input shape,
 	 * one name has several). */
 	row->flags = NODE_DISTINCT;
-	row->calls = r->n.calls;
+	node_set_calls(tb->run, row, r->calls);
 	row->host_self_ns = r->n.host_self_ns;
 	row->host_total_ns = r->n.host_total_ns;
 	row->device_self_ns = r->n.device_self_ns;
@@ -849,7 +850,7 @@ static enum json_tok read_op_row(struct tb *tb)
 {
 	struct json *j = &tb->j;
 	struct pos at = here(tb);
-	struct op_row r = { .n = { .min_ns = -1, .max_ns = -1 }, .tc_self = -1, .tc_total = -1 };
+	struct op_row r = { .tc_self = -1, .tc_total = -1 };
 	enum json_tok t;
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
@@ -1162,10 +1163,9 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	 * as the plugin printed them rather than merge under one name. */
 	if (r.op)
 		k->flags = NODE_DISTINCT;
-	k->calls = (uint64_t)r.calls;
+	node_set_calls(tb->run, k, (uint64_t)r.calls);
 	k->device_total_ns = k->device_self_ns = r.total;
-	k->min_ns = r.has_min ? r.min : -1;
-	k->max_ns = r.has_max ? r.max : -1;
+	node_set_minmax(tb->run, k, r.has_min ? r.min : -1, r.has_max ? r.max : -1);
 	if (r.tc)
 		attr_set_str(tb->run, &k->attrs, "tensor_cores_used", r.tc, strlen(r.tc));
 	if (r.op)

@@ -682,7 +682,7 @@ static void add_device_children(struct torch_table *tt)
 		/* Distinct too: two kernels cut to the same 52 characters are
 		 * two rows in the table, and stay two rows. */
 		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
-		k->calls = n->calls;
+		node_set_calls(t->run, k, node_calls(t->run, n));
 		k->device_total_ns = k->device_self_ns = n->device_total_ns ? n->device_total_ns : n->device_self_ns;
 		copy_device_file_values(t->run, n, k);
 	}
@@ -1185,7 +1185,7 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 			n->device_total_ns = v;
 			break;
 		case COL_CALLS:
-			n->calls = (uint64_t)v;
+			node_set_calls(t->run, n, (uint64_t)v);
 			break;
 		case COL_CPU_MEM:
 		case COL_SELF_CPU_MEM:

@@ -289,7 +289,7 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 	struct node *k;
 
 	if (l->has_time) {
-		n->calls = calls;
+		node_set_calls(p, n, calls);
 		n->device_self_ns = n->device_total_ns = l->total_ns;
 	}
 	if (l->attrs)
@@ -317,7 +317,7 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 	/* The tactic ran as often and as long as its layer. */
 	k = child_of_kind(n, NODE_KERNEL);
 	if (k) {
-		k->calls = n->calls;
+		node_set_calls(p, k, node_calls(p, n));
 		k->device_self_ns = k->device_total_ns = n->device_total_ns;
 	}
 }

@@ -111,8 +111,8 @@ static struct cell get_kind(const struct pane *pane, const void *row, const stru
 
 static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
 {
-	(void)pane, (void)c;
-	return cell_int((int64_t)NODE(row)->calls);
+	(void)c;
+	return cell_int((int64_t)node_calls(pane->prof, NODE(row)));
 }
 
 static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
@@ -864,7 +864,7 @@ static void diff_load(struct pane *pane)
 			snprintf(name, sizeof(name), "%s | %s", b, w);
 		n = node_new(dp, parent, one ? (enum node_kind)one->nodes[0]->kind : NODE_GROUP, name,
 			     strlen(name));
-		n->calls = 1;
+		node_set_calls(dp, n, 1);
 		made[k++] = n;
 		for (const struct diff_node *c = d->child; c; c = c->next) {
 			stack[depth].d = c;

@@ -20,7 +20,7 @@ static struct node *op(struct profile *p, struct node *parent, const char *name,
 {
 	struct node *n = node_new(p, parent, NODE_OP, name, strlen(name));
 
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	n->start_ns = start;
 	n->host_total_ns = ht;
 	n->host_self_ns = hs;
@@ -34,7 +34,7 @@ static struct node *kernel(struct profile *p, struct node *parent, const char *n
 {
 	struct node *n = node_new(p, parent, NODE_KERNEL, name, strlen(name));
 
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	n->start_ns = start;
 	n->device_total_ns = n->device_self_ns = dur;
 	return n;

@@ -48,7 +48,7 @@ static struct node *add(struct profile *p, struct node *parent, enum node_kind k
 {
 	struct node *n = node_new(p, parent, kind, name, strlen(name));
 
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	n->host_total_ns = n->host_self_ns = host_us * 1000;
 	n->device_total_ns = n->device_self_ns = dev_us * 1000;
 	n->start_ns = 1;
@@ -62,7 +62,7 @@ static void build(struct profile *p, const char *loader, int64_t scale)
 
 	for (int i = 0; i < 2; i++) {
 		s = add(p, t, NODE_STEP, i ? "ProfilerStep#2" : "ProfilerStep#1", 1000, 0);
-		add(p, s, NODE_OP, loader, 10 * scale, 0)->flags = NODE_NOT_A_ROW;
+		add(p, s, NODE_OP, loader, 10 * scale, 0)->flags |= NODE_NOT_A_ROW;
 		add(p, s, NODE_OP, "aten::mm", 20 * scale, 5);
 		add(p, s, NODE_OP, "aten::relu", 30, 7 * scale);
 		add(p, s, NODE_ANNOTATION, "Optimizer.step#SGD.step", 40, 0);

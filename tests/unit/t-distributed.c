@@ -99,7 +99,7 @@ static struct node *timed(struct profile *p, struct node *parent, enum node_kind
 {
 	struct node *n = node_new(p, parent, kind, name, strlen(name));
 
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	n->start_ns = start;
 	if (kind == NODE_KERNEL)
 		n->device_total_ns = n->device_self_ns = len;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The model's side data: interned launches, devices, memory events; the
- * walk over one step's time. */
+ * walk over one step's time; the calls and extremes of nodes. */
 #include <math.h>
 
+#include "model/aggregate.h"
 #include "model/profile.h"
 #include "test.h"
 
@@ -147,9 +148,152 @@ static void test_walk_starting(void)
 	CHECK(pruned > 1000);	/* it did leave subtrees out */
 }
 
+/* A trace's nodes: no call or one, extremes unknown, in the flags alone. */
+static void test_calls_by_flag(void)
+{
+	struct profile p;
+	struct node *n;
+
+	profile_init(&p, "t");
+	n = node_new(&p, p.root, NODE_OP, "op", 2);
+	CHECK_EQ(node_calls(&p, n), 0);
+	CHECK_EQ(node_min_ns(&p, n), -1);
+	CHECK_EQ(node_max_ns(&p, n), -1);
+	CHECK_EQ(node_calls(&p, p.root), 0);
+	node_set_calls(&p, n, 1);
+	CHECK_EQ(node_calls(&p, n), 1);
+	CHECK(n->flags == NODE_ONE_CALL);
+	CHECK_EQ(node_min_ns(&p, n), -1);
+	CHECK_EQ(node_max_ns(&p, n), -1);
+	/* The other flags come and go without the calls. */
+	n->flags |= NODE_DISTINCT | NODE_NEGATIVE;
+	n->flags &= (uint8_t)~NODE_NEGATIVE;
+	CHECK_EQ(node_calls(&p, n), 1);
+	node_set_minmax(&p, n, -1, -1);
+	CHECK_EQ(node_calls(&p, n), 1);
+	node_set_calls(&p, n, 0);
+	CHECK_EQ(node_calls(&p, n), 0);
+	CHECK(n->flags == NODE_DISTINCT);
+	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
+	if (sizeof(void *) == 8)
+		CHECK_EQ(sizeof(struct node), 96);
+	profile_release(&p);
+}
+
+/* Pre-aggregated rows: any count, extremes, in a record of the profile. */
+static void test_calls_in_record(void)
+{
+	struct profile p;
+	struct node *n, *m, *k;
+
+	profile_init(&p, "t");
+	n = node_new(&p, p.root, NODE_OP, "op", 2);
+	node_set_calls(&p, n, 1ULL << 40);
+	CHECK(node_calls(&p, n) == 1ULL << 40);
+	CHECK_EQ(node_min_ns(&p, n), -1);
+	CHECK_EQ(node_max_ns(&p, n), -1);
+	node_set_minmax(&p, n, 7, 9000000000LL);
+	CHECK(node_calls(&p, n) == 1ULL << 40);
+	CHECK_EQ(node_min_ns(&p, n), 7);
+	CHECK_EQ(node_max_ns(&p, n), 9000000000LL);
+	/* Back to one call: the extremes stay. */
+	node_set_calls(&p, n, 1);
+	CHECK_EQ(node_calls(&p, n), 1);
+	CHECK_EQ(node_min_ns(&p, n), 7);
+	node_set_calls(&p, n, UINT64_MAX);
+	CHECK(node_calls(&p, n) == UINT64_MAX);
+	/* One call with extremes (a MegEngine row), and extremes with no
+	 * call set yet (then the calls). */
+	m = node_new(&p, p.root, NODE_OP, "m", 1);
+	node_set_calls(&p, m, 1);
+	node_set_minmax(&p, m, 30, 30);
+	CHECK_EQ(node_calls(&p, m), 1);
+	CHECK_EQ(node_min_ns(&p, m), 30);
+	CHECK_EQ(node_max_ns(&p, m), 30);
+	k = node_new(&p, p.root, NODE_KERNEL, "k", 1);
+	node_set_minmax(&p, k, 5, 6);
+	CHECK_EQ(node_calls(&p, k), 0);
+	node_set_calls(&p, k, 3);
+	CHECK_EQ(node_calls(&p, k), 3);
+	CHECK_EQ(node_min_ns(&p, k), 5);
+	CHECK_EQ(node_max_ns(&p, k), 6);
+	CHECK(node_counts(&p, k).calls == 3 && node_counts(&p, k).max_ns == 6);
+	CHECK(node_counts(&p, p.root).calls == 0 && node_counts(&p, p.root).min_ns == -1);
+	CHECK_EQ(p.nr_counts, 3);
+	profile_release(&p);
+}
+
+/* Many nodes with records among many without, each its own, before and
+ * after profile_finish() renumbers them; and in constant time each. */
+static void test_many_records(void)
+{
+	enum { NR = 200000 };
+	struct profile p;
+	struct node **made = malloc(NR * sizeof(*made));
+	double t0 = test_cpu_s();
+	bool all = true;
+
+	profile_init(&p, "t");
+	for (size_t i = 0; i < NR; i++) {
+		struct node *parent = i % 3 ? made[i / 3] : p.root;
+
+		made[i] = node_new(&p, parent, i % 2 ? NODE_KERNEL : NODE_OP, "x", 1);
+		if (i % 4 == 0) {
+			node_set_calls(&p, made[i], i + 2);
+			node_set_minmax(&p, made[i], (int64_t)i, (int64_t)i * 2);
+		} else {
+			node_set_calls(&p, made[i], i % 4 == 1);
+		}
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < NR; i++) {
+			struct node_counts c = node_counts(&p, made[i]);
+
+			if (i % 4 == 0)
+				all &= c.calls == i + 2 && c.min_ns == (int64_t)i && c.max_ns == (int64_t)i * 2;
+			else
+				all &= c.calls == (i % 4 == 1) && c.min_ns == -1 && c.max_ns == -1;
+		}
+		CHECK(all);
+		profile_finish(&p);
+	}
+	CHECK_EQ(p.nr_counts, NR / 4);
+	CHECK(test_cpu_s() - t0 < CPU_BOUND_S);
+	free(made);
+	profile_release(&p);
+}
+
+/* The flags that say the calls are no property of a row. */
+static void test_call_flags_not_in_rows(void)
+{
+	struct profile p;
+	struct agg a;
+	struct node *n;
+
+	profile_init(&p, "t");
+	n = node_new(&p, p.root, NODE_OP, "op", 2);
+	n->flags |= NODE_DISTINCT;
+	node_set_calls(&p, n, 5);
+	node_set_minmax(&p, n, 1, 2);
+	n = node_new(&p, p.root, NODE_OP, "op", 2);
+	node_set_calls(&p, n, 1);
+	profile_finish(&p);
+	agg_ops(&p, NULL, &a);
+	CHECK_EQ(a.nr, 2);
+	CHECK(a.nr == 2 && a.rows[0].calls == 5 && a.rows[0].min_ns == 1 && a.rows[0].max_ns == 2);
+	CHECK(a.nr == 2 && a.rows[0].node_flags == NODE_DISTINCT);
+	CHECK(a.nr == 2 && a.rows[1].calls == 1 && a.rows[1].node_flags == 0);
+	agg_release(&a);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
 	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
+	{ "no call or one call by a flag, without a record", test_calls_by_flag },
+	{ "other calls and extremes in the profile's record", test_calls_in_record },
+	{ "many records, found in constant time after the finish", test_many_records },
+	{ "the calls' flags are not a row's", test_call_flags_not_in_rows },
 	{ 0 },
 };

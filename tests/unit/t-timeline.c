@@ -13,7 +13,7 @@ static struct node *add(struct profile *p, struct node *parent, enum node_kind k
 	struct node *n = node_new(p, parent, kind, name, strlen(name));
 
 	n->start_ns = 1000000000 + start_us * 1000;
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	if (node_kind_is_device(kind))
 		n->device_self_ns = n->device_total_ns = dur_us * 1000;
 	else

@@ -393,7 +393,8 @@ static void t_corpus_merge(void)
 	/* Every profile layer found its graph layer: times and types on each. */
 	for (size_t i = 0; i < 73; i++) {
 		l = layer_at(&p, i);
-		if (!l || l->calls != 6610 || !str_attr(l, "layer_type") || ns_attr(l, "mean_ns") < 0)
+		if (!l || node_calls(&p, l) != 6610 || !str_attr(l, "layer_type") ||
+		    ns_attr(l, "mean_ns") < 0)
 			all_joined = false;
 		if (l)
 			sum += l->device_total_ns;
@@ -411,7 +412,7 @@ static void t_corpus_merge(void)
 	CHECK_STR(str_attr(l, "origin"), "QDQ");
 	/* The tactic carries the layer's time into the Kernels pane. */
 	CHECK_EQ(child(l, NODE_KERNEL, 0)->device_total_ns, 31387900);
-	CHECK_EQ(child(l, NODE_KERNEL, 0)->calls, 6610);
+	CHECK_EQ(node_calls(&p, child(l, NODE_KERNEL, 0)), 6610);
 	agg_ops(&p, NULL, &ops);
 	CHECK_EQ(ops.nr, 73);
 	agg_release(&ops);
@@ -456,7 +457,8 @@ static void t_corpus_any_order(void)
 		const struct node *x = layer_at(&a, i), *y = layer_at(&b, i);
 		const struct attr *ax, *ay;
 
-		if (!x || !y || strcmp(x->name, y->name) || x->calls != y->calls ||
+		if (!x || !y || strcmp(x->name, y->name) ||
+		    node_calls(&a, x) != node_calls(&b, y) ||
 		    x->device_total_ns != y->device_total_ns ||
 		    nr_children(x, NODE_SOURCE) != nr_children(y, NODE_SOURCE) ||
 		    strcmp(child(x, NODE_KERNEL, 0)->name, child(y, NODE_KERNEL, 0)->name)) {
@@ -622,7 +624,7 @@ static void t_profile_fixture(void)
 	CHECK_EQ(warnings(&p, "layer names with unescaped quotes (read as written)"), 1);
 	l = layer(&p, "fc + bias \"add\"");
 	CHECK(l != NULL);
-	CHECK_EQ(l->calls, 100);
+	CHECK_EQ(node_calls(&p, l), 100);
 	CHECK_EQ(l->device_total_ns, 1638400);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 16384);
 	CHECK_EQ(ns_attr(l, "median_ns"), 16256);
@@ -637,12 +639,12 @@ static void t_profile_fixture(void)
 
 	CHECK_EQ(load1(&p, FIX "profile-nomedian.json"), 0);
 	l = layer_at(&p, 1);
-	CHECK_EQ(l->calls, 250);
+	CHECK_EQ(node_calls(&p, l), 250);
 	CHECK_EQ(l->device_total_ns, 8190000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 32760);
 	CHECK_EQ(ns_attr(l, "median_ns"), -1);
 	l = layer_at(&p, 5);
-	CHECK_EQ(l->calls, 250);
+	CHECK_EQ(node_calls(&p, l), 250);
 	CHECK_EQ(l->device_total_ns, 0);
 	profile_release(&p);
 }
@@ -680,7 +682,7 @@ static void t_fixture_merge(void)
 	CHECK_EQ(nr_layers(&p), 6);
 	CHECK_EQ(p.nr_steps, 4);
 	l = layer(&p, "conv1 + bn1 + relu1");
-	CHECK_EQ(l->calls, 100);
+	CHECK_EQ(node_calls(&p, l), 100);
 	CHECK_EQ(l->device_total_ns, 3276800);
 	CHECK_STR(str_attr(l, "layer_type"), "CaskConvolution");
 	CHECK_EQ(ns_attr(l, "median_ns"), 32640);
@@ -715,7 +717,7 @@ static void t_log_trt86(void)
 	/* >= 8.6 leaves zero-time layers out of the table. */
 	CHECK_EQ(nr_layers(&p), 5);
 	l = layer(&p, "conv1 + bn1 + relu1");
-	CHECK_EQ(l->calls, 2860);
+	CHECK_EQ(node_calls(&p, l), 2860);
 	CHECK_EQ(l->device_total_ns, 93520000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 32700);
 	CHECK_EQ(ns_attr(l, "median_ns"), 32600);
@@ -756,7 +758,7 @@ static void t_log_trt85_trt84(void)
 	l = layer_at(&p, 5);
 	CHECK_STR(l->name, "Reformatting CopyNode for Output Tensor 0 to "
 		  "{ForeignNode[/head/MatMul.../head/Softmax]}");
-	CHECK_EQ(l->calls, 2791);
+	CHECK_EQ(node_calls(&p, l), 2791);
 	CHECK_EQ(l->device_total_ns, 3350000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 1200);
 	CHECK_EQ(ns_attr(l, "median_ns"), 1200);
@@ -769,7 +771,7 @@ static void t_log_trt85_trt84(void)
 	CHECK_EQ(load1(&p, FIX "log-trt84-jetson.txt"), 0);
 	CHECK_EQ(nr_layers(&p), 6);
 	l = layer(&p, "{ForeignNode[/head/MatMul.../head/Softmax]}");
-	CHECK_EQ(l->calls, 6739);
+	CHECK_EQ(node_calls(&p, l), 6739);
 	CHECK_EQ(l->device_total_ns, 1107220000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 164300);
 	CHECK_EQ(ns_attr(l, "median_ns"), -1);
@@ -831,8 +833,8 @@ static void t_log_two_runs(void)
 	r2 = profile_run(&p, 1);
 	CHECK_EQ(nr_layers(&p), 6);
 	CHECK_EQ(nr_layers(r2), 6);
-	CHECK_EQ(layer_at(&p, 1)->calls, 2860);
-	CHECK_EQ(layer_at(r2, 1)->calls, 4012);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 1)), 2860);
+	CHECK_EQ(node_calls(r2, layer_at(r2, 1)), 4012);
 	CHECK_EQ(layer_at(r2, 1)->device_total_ns, 75020000);
 	CHECK_STR(r2->run_where, FIX "log-two-runs.txt:15");
 	profile_release(&p);
@@ -903,7 +905,7 @@ static void t_join_rules(void)
 	CHECK_STR(layer_at(&p, 3)->name, "c");
 	CHECK_STR(layer_at(&p, 4)->name, "d");
 	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 2000000);
-	CHECK_EQ(layer_at(&p, 2)->calls, 0);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 2)), 0);
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 3);
 	CHECK(strstr(msgs, "gap-profile.json:4:3: warning: layer 'x' is not in the files loaded "
 			   "before this one") != NULL);
@@ -920,7 +922,7 @@ static void t_join_rules(void)
 	CHECK_EQ(nr_layers(&p), 2);
 	CHECK_STR(layer_at(&p, 0)->name, "conv + relu");
 	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 3000000);
-	CHECK_EQ(layer_at(&p, 0)->calls, 4);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 4);
 	CHECK_EQ(warnings(&p, KIND_BY_ORDER), 1);
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 0);
 	CHECK(strstr(msgs, "1 of 2 layer names differ") != NULL);
@@ -976,7 +978,7 @@ static void t_profile_tolerant(void)
 	CHECK_EQ(nr_layers(&p), 2);
 	CHECK_STR(layer_at(&p, 0)->name, "a\", \"b\" + c\\d}");
 	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 15000000);
-	CHECK_EQ(layer_at(&p, 1)->calls, 10);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 1)), 10);
 	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 10000000);
 	profile_release(&p);
 
@@ -996,7 +998,7 @@ static void t_profile_tolerant(void)
 	path = write_str("nocount.json", "[\n{ \"name\" : \"x\", \"timeMs\" : 2 }\n]\n");
 	CHECK_EQ(load_n(&p, &path, 1, "trtexec-profile"), 0);
 	CHECK_EQ(warnings(&p, "no iteration count in the profile"), 1);
-	CHECK_EQ(layer_at(&p, 0)->calls, 0);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 0);
 	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 2000000);
 	profile_release(&p);
 }
@@ -1065,7 +1067,7 @@ static void t_bad_profile(void)
 	CHECK(strstr(msgs, "cut-profile.json:4:38: error: unexpected end of file inside the "
 			   "profile (truncated?); kept the 1 layers") != NULL);
 	CHECK_EQ(nr_layers(&p), 1);
-	CHECK_EQ(layer_at(&p, 0)->calls, 3);
+	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 3);
 	profile_release(&p);
 
 	/* A name that never ends. */

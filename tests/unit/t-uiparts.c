@@ -12,7 +12,7 @@ static struct node *kernel(struct profile *p, struct node *parent, const char *n
 {
 	struct node *n = node_new(p, parent, NODE_KERNEL, name, strlen(name));
 
-	n->calls = 1;
+	node_set_calls(p, n, 1);
 	n->device_self_ns = n->device_total_ns = ns;
 	return n;
 }
@@ -28,7 +28,8 @@ static void build(struct profile *p)
 	struct node *mm = node_new(p, p->root, NODE_OP, "aten::mm", 8);
 	struct node *add = node_new(p, p->root, NODE_OP, "aten::add", 9);
 
-	mm->calls = add->calls = 1;
+	node_set_calls(p, mm, 1);
+	node_set_calls(p, add, 1);
 	kernel(p, mm, k1, 300);
 	kernel(p, mm, k1, 100);
 	kernel(p, mm, k2, 50);
