@@ -95,7 +95,7 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 static void add_op(const struct profile *p, struct agg_row *row, const struct node *n)
 {
 	row->nr_nodes++;
-	row->node_flags |= n->flags & ~NODE_CALL_FLAGS;
+	row->node_flags |= n->flags;
 	row->calls += node_calls(p, n);
 	row->host_self_ns += n->host_self_ns;
 	row->host_total_ns += n->host_total_ns;
@@ -123,7 +123,7 @@ static void add_kernel_time(const struct profile *p, struct agg_row *row, const 
 	int64_t min_ns = node_min_ns(p, n);
 
 	row->nr_nodes++;
-	row->node_flags |= n->flags & ~NODE_CALL_FLAGS;
+	row->node_flags |= n->flags;
 	row->calls += calls;
 	row->device_self_ns += dur;
 	row->device_total_ns += dur;

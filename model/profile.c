@@ -147,14 +147,14 @@ static struct node_counts *counts_slot(struct profile *p, struct node *n)
 {
 	struct node_counts *c;
 
-	if (n->flags & NODE_COUNTED)
+	if (n->calls == NODE_COUNTED)
 		return (struct node_counts *)node_counts_record(p, n);
 	GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
 	c = &p->counts[p->nr_counts];
 	c->calls = node_calls(p, n);
 	c->min_ns = c->max_ns = -1;
 	key_index_put(&p->counts_index, (uint64_t)(uintptr_t)n, p->nr_counts++);
-	n->flags = (uint8_t)((n->flags & ~NODE_ONE_CALL) | NODE_COUNTED);
+	n->calls = NODE_COUNTED;
 	return c;
 }
 
@@ -167,7 +167,7 @@ void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t 
 {
 	struct node_counts *c;
 
-	if (!(n->flags & NODE_COUNTED) && min_ns == -1 && max_ns == -1)
+	if (n->calls != NODE_COUNTED && min_ns == -1 && max_ns == -1)
 		return;
 	c = counts_slot(p, n);
 	c->min_ns = min_ns;

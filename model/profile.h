@@ -53,8 +53,7 @@ const char *node_kind_name(enum node_kind kind);
 /* Kernels, memcpy and memset: work that ran on a device. */
 bool node_kind_is_device(enum node_kind kind);
 
-/* Node flags.  Two of them say the node's calls (NODE_CALL_FLAGS): set
- * the others with |= and &=, never =, once the calls are set. */
+/* Node flags. */
 enum {
 	NODE_NAME_TRUNCATED = 1 << 0,	/* the producer cut the name ("...") */
 	NODE_DISTINCT = 1 << 1,		/* a pre-aggregated row: never merged
@@ -68,14 +67,15 @@ enum {
 					   zero (overlapping children, a clock
 					   step): kept as the file implies it,
 					   warned about and marked in panes */
-	NODE_ONE_CALL = 1 << 6,		/* one call, extremes unknown (with no
-					   flag of the two: no call) */
-	NODE_COUNTED = 1 << 7,		/* calls and extremes in the profile's
+};
+
+/* What a node's calls field says (node_calls()). */
+enum {
+	NODE_NO_CALL,			/* structure: root, thread, group */
+	NODE_ONE_CALL,			/* one call, extremes unknown */
+	NODE_COUNTED,			/* calls and extremes in the profile's
 					   record of the node (node_counts()) */
 };
-/* The bits that say a node's calls: not properties a row has, so never
- * ORed into a row's flags or written out. */
-#define NODE_CALL_FLAGS (NODE_ONE_CALL | NODE_COUNTED)
 
 /*
  * Values the file itself states for a row, where it states them: a
@@ -179,6 +179,8 @@ struct node {
 	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
 	uint8_t kind;			/* enum node_kind */
 	uint8_t flags;			/* NODE_* flags */
+	uint8_t calls;			/* NODE_NO_CALL, NODE_ONE_CALL or
+					   NODE_COUNTED: read node_calls() */
 };
 
 /* A step: a ProfilerStep, a training iteration, an inference. */
@@ -303,14 +305,15 @@ struct node *node_ancestor(const struct node *n, enum node_kind kind);
  * (-1: unknown).  A trace's event is one call and a structure node (root,
  * thread, group) none; only pre-aggregated rows (a key_averages table, a
  * summary, Paddle, MegEngine, trtexec, tb-json) say more.  So a node
- * carries two flag bits, and the rare node with other values a record in
+ * carries a byte that says which (in what was padding), and the rare node
+ * with other values a record in
  * its profile, found by the node's address: 24 bytes less for each of a
  * trace's millions of nodes.
  *
  * The accessors take the profile rather than a node keeping a pointer to
  * its record: a pointer would cost a node the 8 bytes the record saves,
  * there is no field that is constant for every node in which to hide it,
- * and a read of the common case is the flags of the node and nothing
+ * and a read of the common case is that byte of the node and nothing
  * else (P is not even read).  P is the profile (the run) that made N.
  */
 struct node_counts {
@@ -323,27 +326,27 @@ const struct node_counts *node_counts_record(const struct profile *p, const stru
 
 static inline uint64_t node_calls(const struct profile *p, const struct node *n)
 {
-	if (n->flags & NODE_COUNTED)
+	if (n->calls == NODE_COUNTED)
 		return node_counts_record(p, n)->calls;
-	return n->flags & NODE_ONE_CALL ? 1 : 0;
+	return n->calls == NODE_ONE_CALL ? 1 : 0;
 }
 
 static inline int64_t node_min_ns(const struct profile *p, const struct node *n)
 {
-	return n->flags & NODE_COUNTED ? node_counts_record(p, n)->min_ns : -1;
+	return n->calls == NODE_COUNTED ? node_counts_record(p, n)->min_ns : -1;
 }
 
 static inline int64_t node_max_ns(const struct profile *p, const struct node *n)
 {
-	return n->flags & NODE_COUNTED ? node_counts_record(p, n)->max_ns : -1;
+	return n->calls == NODE_COUNTED ? node_counts_record(p, n)->max_ns : -1;
 }
 
 /* All three at once: one lookup for a node with a record. */
 static inline struct node_counts node_counts(const struct profile *p, const struct node *n)
 {
-	if (n->flags & NODE_COUNTED)
+	if (n->calls == NODE_COUNTED)
 		return *node_counts_record(p, n);
-	return (struct node_counts){ n->flags & NODE_ONE_CALL ? 1 : 0, -1, -1 };
+	return (struct node_counts){ n->calls == NODE_ONE_CALL ? 1 : 0, -1, -1 };
 }
 
 /* N's calls in its record, made if N has none (node_set_calls()). */
@@ -353,12 +356,10 @@ void node_set_counted_calls(struct profile *p, struct node *n, uint64_t calls);
  * unknown extremes takes no record: a trace's event costs a flag. */
 static inline void node_set_calls(struct profile *p, struct node *n, uint64_t calls)
 {
-	if (n->flags & NODE_COUNTED || calls > 1)
+	if (n->calls == NODE_COUNTED || calls > 1)
 		node_set_counted_calls(p, n, calls);
-	else if (calls)
-		n->flags |= NODE_ONE_CALL;
 	else
-		n->flags &= (uint8_t)~NODE_ONE_CALL;
+		n->calls = calls ? NODE_ONE_CALL : NODE_NO_CALL;
 }
 
 void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns);

@@ -258,7 +258,7 @@ static bool visit(struct node *n, void *ctx)
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
-		r->flags |= n->flags & ~NODE_CALL_FLAGS;
+		r->flags |= n->flags;
 		r->calls += node_calls(w->p, n);
 		r->host_self += n->host_self_ns;
 		r->host_total += n->host_total_ns;
@@ -273,7 +273,7 @@ static bool visit(struct node *n, void *ctx)
 		r = group_for(&w->kernels, n, b);
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
-		r->flags |= n->flags & ~NODE_CALL_FLAGS;
+		r->flags |= n->flags;
 		r->calls += calls;
 		r->dev_self += n->device_self_ns;
 		r->dev_total += n->device_total_ns;

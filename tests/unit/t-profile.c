@@ -162,7 +162,7 @@ static void test_calls_by_flag(void)
 	CHECK_EQ(node_calls(&p, p.root), 0);
 	node_set_calls(&p, n, 1);
 	CHECK_EQ(node_calls(&p, n), 1);
-	CHECK(n->flags == NODE_ONE_CALL);
+	CHECK(n->calls == NODE_ONE_CALL && !n->flags);
 	CHECK_EQ(node_min_ns(&p, n), -1);
 	CHECK_EQ(node_max_ns(&p, n), -1);
 	/* The other flags come and go without the calls. */
@@ -263,7 +263,8 @@ static void test_many_records(void)
 	profile_release(&p);
 }
 
-/* The flags that say the calls are no property of a row. */
+/* A row gets the calls and extremes of its nodes and their flags, and
+ * nothing of how a node keeps its calls. */
 static void test_call_flags_not_in_rows(void)
 {
 	struct profile p;
@@ -291,9 +292,9 @@ const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
 	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
-	{ "no call or one call by a flag, without a record", test_calls_by_flag },
+	{ "no call or one call in a byte of the node, without a record", test_calls_by_flag },
 	{ "other calls and extremes in the profile's record", test_calls_in_record },
 	{ "many records, found in constant time after the finish", test_many_records },
-	{ "the calls' flags are not a row's", test_call_flags_not_in_rows },
+	{ "rows get calls, extremes and flags from their nodes", test_call_flags_not_in_rows },
 	{ 0 },
 };
