@@ -229,8 +229,8 @@ static int cmp_host_tree(const void *a, const void *b)
 
 	if ((*x)->node->start_ns != (*y)->node->start_ns)
 		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	if ((*x)->end_ns != (*y)->end_ns)
-		return (*x)->end_ns > (*y)->end_ns ? -1 : 1;
+	if (host_end(*x) != host_end(*y))
+		return host_end(*x) > host_end(*y) ? -1 : 1;
 	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
 }
 
@@ -328,8 +328,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 				stack[depth++] = h;
 				break;
 			}
-			if (h->node->start_ns < top->end_ns) {
-				if (h->end_ns <= top->end_ns) {
+			if (h->node->start_ns < host_end(top)) {
+				if (host_end(h) <= host_end(top)) {
 					node_append(top->node, h->node);
 					stack[depth++] = h;
 				} else {

@@ -1081,7 +1081,6 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	h->node = n;
 	h->ext_id = e->ext_id;
 	h->tid = e->tid;
-	h->end_ns = e->ts + e->dur;
 	h->index = e->ordinal;
 	h->type = (uint8_t)type;
 	return h;
@@ -1156,7 +1155,6 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	r->ext_id = e->ext_id;
 	r->corr = e->corr;
 	r->tid = e->tid;
-	r->end_ns = e->ts + e->dur;
 	r->index = e->ordinal;
 }
 

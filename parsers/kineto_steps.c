@@ -218,7 +218,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 
 		if (r->node->start_ns < hs) {
 			i_rt++;
-		} else if (r->end_ns <= he) {
+		} else if (rt_end(r) <= he) {
 			for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
 				int64_t dstart = d->node->start_ns, dend = d->end_ns;
 
