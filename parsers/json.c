@@ -381,6 +381,9 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 		j->s = j->scratch;
 		j->len = (size_t)(out - j->scratch);
 	}
+	/* Here again: reading more may have moved the token in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	in->cur += off + 1;
 	return kind;
 }
@@ -460,6 +463,9 @@ static enum json_tok scan_scalar(struct json *j)
 	s = in->cur;
 	j->s = s;
 	j->len = off;
+	/* Here again: reading more may have moved the token in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	in->cur += off;
 	if (valid_number(s, off))
 		return JSON_NUMBER;
@@ -754,6 +760,9 @@ enum json_tok json_skip_value(struct json *j)
 	}
 	if (off == 0)
 		return fail_at(j, in->cur, "expected a value, found %s", describe(*in->cur));
+	/* Here again: reading more may have moved the value in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	j->s = in->cur;
 	j->len = off;
 	in->cur += off;

@@ -175,6 +175,50 @@ static void test_report_end(void)
 	CHECK(end_of("[1 2]", 0, &e) == -1 && e == 1);
 }
 
+static bool feed_once(void *ctx, struct input *in, const char **seg, size_t *len)
+{
+	const char **text = ctx;
+
+	(void)in;
+	if (!*text)
+		return false;
+	*seg = *text;
+	*len = strlen(*text);
+	*text = NULL;
+	return true;
+}
+
+/* A token that the end of the buffer cuts is read on after the buffer
+ * moves: its place must be where it starts in the file all the same. */
+static void test_cut_tokens_keep_their_place(void)
+{
+	const char *text = "{\n  \"a long key\": \"a long string\", \"n\": 1234567890123}";
+	struct input in;
+	struct diag d;
+	struct json j;
+	struct pos at;
+
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_feed(&in, "t.json", feed_once, &text, 0, (struct pos){ 1, 1 });
+	in.cap = 8;
+	json_init(&j, &in, &d);
+	CHECK(json_next(&j) == JSON_OBJ_BEGIN);
+	CHECK(json_next(&j) == JSON_KEY);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 3);
+	CHECK(json_next(&j) == JSON_STRING);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 17);
+	CHECK(json_next(&j) == JSON_KEY);
+	CHECK(json_next(&j) == JSON_NUMBER);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 39);
+	CHECK(json_mark(&j) == 40);
+	json_release(&j);
+	input_close(&in);
+	diag_finish(&d);
+}
+
 /* The fast path of num_double() against strtod(): random decimals of 1
  * to 19 significant digits with the point anywhere, epoch timestamps with
  * three decimals, and numbers right at halfway points between doubles. */
@@ -225,6 +269,7 @@ static void test_num_double_matches_strtod(void)
 
 const struct test tests[] = {
 	{ "num_double is strtod's double, fast", test_num_double_matches_strtod },
+	{ "a token cut by the buffer's end keeps its place", test_cut_tokens_keep_their_place },
 	{ "how a parse ended: cut, empty, broken, whole", test_report_end },
 	{ "structure and several documents", test_structure },
 	{ "syntax errors stop the tokenizer", test_errors },
