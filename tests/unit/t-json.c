@@ -219,9 +219,10 @@ static void test_cut_tokens_keep_their_place(void)
 	diag_finish(&d);
 }
 
-/* The fast path of num_double() against strtod(): random decimals of 1
+/* The fast paths of num_double() against strtod(): random decimals of 1
  * to 19 significant digits with the point anywhere, epoch timestamps with
- * three decimals, and numbers right at halfway points between doubles. */
+ * three decimals, numbers right at halfway points between doubles, and
+ * decimals of any shape and length. */
 static void test_num_double_matches_strtod(void)
 {
 	uint64_t x = 88172645463325252ULL;
@@ -235,7 +236,27 @@ static void test_num_double_matches_strtod(void)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		if (i % 3 == 0) {
+		if (i % 4 == 3) {
+			/* Any shape: a sign or not, leading zeros, 1 to 24
+			 * digits (past 19 the slow paths), the point anywhere
+			 * or nowhere, "5." and ".5" included. */
+			int o = 0;
+
+			if (x & 1)
+				buf[o++] = x & 2 ? '-' : '+';
+			for (int z = (int)((x >> 2) % 4); z > 0; z--)
+				buf[o++] = '0';
+			len = 1 + (int)((x >> 4) % 24);
+			point = (int)((x >> 9) % (unsigned)(len + 2));
+			for (int k = 0; k < len; k++) {
+				if (k == point)
+					buf[o++] = '.';
+				buf[o++] = (char)('0' + (x >> (14 + k * 2 % 48)) % 10);
+			}
+			if (point == len)
+				buf[o++] = '.';
+			buf[o] = '\0';
+		} else if (i % 3 == 0) {
 			/* 16 digits of epoch us, 3 decimals. */
 			snprintf(buf, sizeof(buf), "%llu.%03llu",
 				 1700000000000000ULL + (unsigned long long)(x % 100000000000000ULL),
