@@ -91,6 +91,13 @@ enum json_tok json_skip(struct json *j, enum json_tok t);
  * same tokens json_next() would give, with less work per member -- for
  * the hot loops of large files. */
 enum json_tok json_next_key(struct json *j);
+/* Inside an array (just after JSON_ARR_BEGIN or after an element), read
+ * the first token of the next element, or JSON_ARR_END: what json_next()
+ * returns, on a shorter path when the element is an object. */
+enum json_tok json_next_element(struct json *j);
+/* Having just read a JSON_KEY, read the first token of its value: what
+ * json_next() returns, on a shorter path for plain strings and numbers. */
+enum json_tok json_next_value(struct json *j);
 /* Having just read a JSON_KEY, skip its value without tokenizing it: a
  * byte scan that only tracks quotes, escapes and bracket depth.  Several
  * times faster than json_next() per value, for the many members a parser

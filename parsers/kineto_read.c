@@ -737,7 +737,7 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				return t;
 			continue;
 		}
-		t = json_next(j);
+		t = json_next_value(j);
 		switch (which) {
 		case A_EXT:
 			if (!read_int(k, t, &e->ext_id))
@@ -1828,30 +1828,30 @@ static enum json_tok read_event(struct kineto *k)
 		size_t len = j->len;
 
 		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.ph = t != JSON_STRING ? 0 : j->len == 1 && j->s[0] > ' ' && j->s[0] < 127 ? j->s[0] : 1;
 			e.is_complete = e.ph == 'X';
 		} else if (len == 3 && c0 == 'c' && !memcmp(j->s, "cat", 3)) {
-			t = json_next(j);
+			t = json_next_value(j);
 			if (t == JSON_STRING) {
 				e.has_cat = true;
 				e.cat = read_cat(k->unused, j->s, j->len, &e.slot);
 			}
 		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
-			t = json_next(j);
+			t = json_next_value(j);
 			if (t == JSON_STRING)
 				keep_name(k, &e);
 		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
 		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
 		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.tid = read_tid(k, t);
 		} else if (len == 4 && c0 == 'a' && !memcmp(j->s, "args", 4)) {
-			t = json_next(j);
+			t = json_next_value(j);
 			if (t == JSON_OBJ_BEGIN) {
 				t = read_args(k, &e);
 				if (t != JSON_OBJ_END)
@@ -1891,7 +1891,7 @@ enum json_tok kineto_read_list(struct kineto *k)
 
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		if (t == JSON_OBJ_BEGIN) {
 			t = read_event(k);
 			if (t != JSON_OBJ_END)
