@@ -510,6 +510,9 @@ static inline const char *space_end(const char *p, const char *end)
 {
 	if (p < end && (unsigned char)*p > ' ')
 		return p;
+	/* One space, after most ':' and ',' of a line. */
+	if (end - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;
 #ifdef __SSE2__
 	/* Kineto's pretty-printing puts "\n" and 4 to 8 spaces before most
 	 * members: sixteen bytes at a time. */
@@ -568,6 +571,30 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
+/* Past the digits at P, up to END.  Eight bytes at a time where they are
+ * there (little-endian): with X = w - "00000000", a byte is a digit when
+ * it and X + 0x76 both lack the top bit; a borrow or carry out of a byte
+ * that is no digit only disturbs the bytes after it, so the lowest flag
+ * is the first byte that is no digit. */
+static inline const char *digits_end(const char *p, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8) {
+		uint64_t w, x, other;
+
+		memcpy(&w, p, 8);
+		x = w - 0x3030303030303030ULL;
+		other = (x | (x + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+		if (other)
+			return p + (__builtin_ctzll(other) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
 /* The end of the number at P when it is plain -- digits, with a sign and
  * a fraction or not -- and ends before END; else NULL: scan_scalar()
  * takes exponents, bare words and numbers cut by the buffer's end. */
@@ -579,14 +606,12 @@ static inline const char *plain_number_end(const char *p, const char *end)
 		p++;
 	if (p == end || !is_digit(*p))
 		return NULL;
-	while (p < end && is_digit(*p))
-		p++;
+	p = digits_end(p, end);
 	if (p < end && *p == '.') {
 		p++;
 		if (p == end || !is_digit(*p))
 			return NULL;
-		while (p < end && is_digit(*p))
-			p++;
+		p = digits_end(p, end);
 	}
 	if (p == end || (byte_class[(unsigned char)*p] & CL_SCALAR) || p - start > JSON_MAX_NUMBER)
 		return NULL;

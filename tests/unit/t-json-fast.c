@@ -224,6 +224,25 @@ static void test_numbers(void)
 	CHECK(same_all_modes("{\"s\": [1, 2], \"s\": {\"a\": 1}, \"s\": 5]"));
 }
 
+/* Digits are found eight at a time: every byte after every count of
+ * digits, the point's both sides. */
+static void test_every_byte_after_digits(void)
+{
+	bool ok = true;
+
+	for (int nr = 0; nr < 18 && ok; nr++) {
+		for (int c = 0; c < 256 && ok; c++) {
+			char text[64];
+			int n = snprintf(text, sizeof(text), "{\"a\": %.*s", nr, "123456789012345678");
+
+			text[n++] = (char)c;
+			n += snprintf(text + n, sizeof(text) - (size_t)n, "%.*s}", nr, "98765432109876543");
+			ok = same_every_way(text, (size_t)n, FAST) && same_every_way(text, (size_t)n, SKIPPING);
+		}
+	}
+	CHECK(ok);
+}
+
 static void test_structure(void)
 {
 	CHECK(same_all_modes("{\"a\": {\"b\": [{\"c\": {}}, [], [[1]]]}, \"d\": []}"));
@@ -338,6 +357,7 @@ const struct test tests[] = {
 	{ "odd whitespace", test_odd_whitespace },
 	{ "strings: escapes, controls, UTF-8, cut", test_strings },
 	{ "numbers of every shape, words, bounds", test_numbers },
+	{ "every byte after every count of digits", test_every_byte_after_digits },
 	{ "structure and its errors", test_structure },
 	{ "nesting past the bound", test_deep_nesting },
 	{ "random documents", test_random_documents },
