@@ -1932,6 +1932,9 @@ enum json_tok kineto_read_events(struct kineto *k)
 
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
+	/* From here on, lines are counted only for a message that needs a
+	 * place (where the file can be read again). */
+	input_lines_by_need(k->j.in);
 	pipe_start(k);
 	t = chunk ? kineto_read_chunked(k, chunk) : kineto_read_list(k);
 	pipe_finish(k);
