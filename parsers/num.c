@@ -17,6 +17,14 @@ bool num_int(const char *s, size_t n, int64_t *out)
 		neg = *p++ == '-';
 	if (p == end)
 		return false;
+	if (end - p <= 18) {
+		/* Below 10^18: no test for overflow (ids, pids, sizes). */
+		for (; p < end; p++) {
+			if ((unsigned char)(*p - '0') > 9)
+				return false;
+			v = v * 10 + (uint64_t)(*p - '0');
+		}
+	}
 	for (; p < end; p++) {
 		if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10)
 			return false;

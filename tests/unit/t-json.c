@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 
 #include "parsers/json.h"
@@ -175,6 +176,61 @@ static void test_report_end(void)
 	CHECK(end_of("[1 2]", 0, &e) == -1 && e == 1);
 }
 
+/* num_int() against strtoll(): every length of digits with a sign or
+ * not, the bounds of int64, and what is no integer. */
+static void test_num_int(void)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+		int64_t v;
+	} cases[] = {
+		{ "0", true, 0 }, { "-0", true, 0 }, { "+5", true, 5 },
+		{ "123456789012345678", true, 123456789012345678LL },
+		{ "9223372036854775807", true, INT64_MAX },
+		{ "-9223372036854775808", true, INT64_MIN },
+		{ "000000000000000000001", true, 1 },
+		{ "9223372036854775808", false, 0 }, { "-9223372036854775809", false, 0 },
+		{ "99999999999999999999", false, 0 }, { "", false, 0 }, { "-", false, 0 },
+		{ "12a", false, 0 }, { "1.0", false, 0 }, { " 1", false, 0 }, { "1 ", false, 0 },
+		{ "--1", false, 0 }, { "1-", false, 0 },
+	};
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int64_t v = 42;
+		bool ok = num_int(cases[i].s, strlen(cases[i].s), &v);
+
+		CHECK(ok == cases[i].ok);
+		if (ok && cases[i].ok)
+			CHECK(v == cases[i].v);
+	}
+	for (int i = 0; i < 100000; i++) {
+		char buf[32];
+		int n = 0, len;
+		int64_t v = 0;
+		long long want;
+		char *end;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x & 1)
+			buf[n++] = x & 2 ? '-' : '+';
+		len = 1 + (int)((x >> 2) % 20);
+		for (int k = 0; k < len; k++)
+			buf[n++] = (char)('0' + (x >> (6 + k * 3 % 57)) % 10);
+		buf[n] = '\0';
+		errno = 0;
+		want = strtoll(buf, &end, 10);
+		if (errno == ERANGE) {
+			CHECK(!num_int(buf, (size_t)n, &v));
+		} else {
+			CHECK(num_int(buf, (size_t)n, &v) && v == want);
+		}
+	}
+}
+
 static bool feed_once(void *ctx, struct input *in, const char **seg, size_t *len)
 {
 	const char **text = ctx;
@@ -290,6 +346,7 @@ static void test_num_double_matches_strtod(void)
 
 const struct test tests[] = {
 	{ "num_double is strtod's double, fast", test_num_double_matches_strtod },
+	{ "num_int reads every int64 and nothing else", test_num_int },
 	{ "a token cut by the buffer's end keeps its place", test_cut_tokens_keep_their_place },
 	{ "how a parse ended: cut, empty, broken, whole", test_report_end },
 	{ "structure and several documents", test_structure },
