@@ -59,13 +59,6 @@ struct pos json_mark_pos(const struct json *j, uint64_t mark)
 	return json_pos(j);
 }
 
-bool json_is(const struct json *j, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return j->len == n && !memcmp(j->s, lit, n);
-}
-
 bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t)
 {
 	*t = json_next(j);

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diag.h"
 #include "input.h"
@@ -133,8 +134,15 @@ uint64_t json_peek_element(struct json *j, size_t limit);
 /* End J as cut at the end of its input: what json_next() returns there
  * inside a value. */
 enum json_tok json_end_truncated(struct json *j);
-/* Whether the current string/key token equals the C string LIT. */
-bool json_is(const struct json *j, const char *lit);
+/* Whether the current string/key token equals the C string LIT.  Inline:
+ * with LIT a literal, its length is known, and most keys of a hot loop
+ * differ from it in length alone. */
+static inline bool json_is(const struct json *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return j->len == n && !memcmp(j->s, lit, n);
+}
 
 /*
  * What every JSON-reading parser needs around the tokenizer, once:
