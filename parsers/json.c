@@ -840,53 +840,82 @@ static enum json_tok open_container(struct json *j, const char *p)
 	return is_object ? JSON_OBJ_BEGIN : JSON_ARR_BEGIN;
 }
 
+/* Take the value at P, past the whitespace before it, when it is a plain
+ * string or number or opens a container, into *T; false, and nothing
+ * taken, for anything else. */
+static inline bool take_value(struct json *j, const char *p, enum json_tok *t)
+{
+	struct input *in = j->in;
+	const char *q, *end = in->end;
+
+	if (*p == '"' && !j->allow_unescaped && (q = plain_string_end(p + 1, end))) {
+		j->s = p + 1;
+		j->len = (size_t)(q - p - 1);
+		in->cur = (char *)q + 1;
+		*t = JSON_STRING;
+	} else if ((*p == '-' || is_digit(*p)) && (q = plain_number_end(p, end))) {
+		j->s = p;
+		j->len = (size_t)(q - p);
+		in->cur = (char *)q;
+		*t = JSON_NUMBER;
+	} else if ((*p == '{' || *p == '[') && j->depth < JSON_MAX_DEPTH) {
+		*t = open_container(j, p);
+		return true;
+	} else {
+		return false;
+	}
+	j->tok_off = (size_t)(p - in->buf);
+	j->tok_start = p;
+	j->state = ST_AFTER;
+	return true;
+}
+
 enum json_tok json_next_element(struct json *j)
 {
 	struct input *in = j->in;
 	const char *p, *end = in->end;
+	enum json_tok t;
 
 	if (j->depth == 0 || j->stack[j->depth - 1] != 'a' ||
 	    (j->state != ST_AFTER && j->state != ST_ARRAY_FIRST))
 		return json_next(j);
 	p = space_end(in->cur, end);
+	if (p == end)
+		return json_next(j);
+	if (*p == ']') {
+		/* The end of the array (after a ',', a quirk json_next() counts). */
+		j->tok_off = (size_t)(p - in->buf);
+		j->tok_start = p;
+		in->cur = (char *)p + 1;
+		j->depth--;
+		after_value(j);
+		return JSON_ARR_END;
+	}
 	if (j->state == ST_AFTER) {
-		if (p == end || *p != ',')
+		if (*p != ',')
 			return json_next(j);
 		p = space_end(p + 1, end);
+		if (p == end || *p == ']')
+			return json_next(j);
 	}
-	if (p == end || *p != '{' || j->depth >= JSON_MAX_DEPTH)
-		return json_next(j);
-	return open_container(j, p);
+	if (take_value(j, p, &t))
+		return t;
+	return json_next(j);
 }
 
 enum json_tok json_next_value(struct json *j)
 {
 	struct input *in = j->in;
-	const char *p, *q, *end = in->end;
+	const char *p;
+	enum json_tok t;
 
 	if (j->state != ST_VALUE || !j->depth)
 		return json_next(j);
-	p = space_end(in->cur, end);
-	if (p == end)
-		return json_next(j);
-	if (*p == '"' && !j->allow_unescaped && (q = plain_string_end(p + 1, end))) {
-		j->s = p + 1;
-		j->len = (size_t)(q - p - 1);
-		in->cur = (char *)q + 1;
-	} else if ((*p == '-' || is_digit(*p)) && (q = plain_number_end(p, end))) {
-		j->s = p;
-		j->len = (size_t)(q - p);
-		in->cur = (char *)q;
-	} else if ((*p == '{' || *p == '[') && j->depth < JSON_MAX_DEPTH) {
-		return open_container(j, p);
-	} else {
-		in->cur = (char *)p;	/* the whitespace json_next() would skip */
-		return json_next(j);
-	}
-	j->tok_off = (size_t)(p - in->buf);
-	j->tok_start = p;
-	j->state = ST_AFTER;
-	return *p == '"' ? JSON_STRING : JSON_NUMBER;
+	p = space_end(in->cur, in->end);
+	if (p < in->end && take_value(j, p, &t))
+		return t;
+	in->cur = (char *)p;	/* the whitespace json_next() would skip */
+	return json_next(j);
 }
 
 enum json_tok json_skip_value(struct json *j)

@@ -94,7 +94,7 @@ enum json_tok json_skip(struct json *j, enum json_tok t);
 enum json_tok json_next_key(struct json *j);
 /* Inside an array (just after JSON_ARR_BEGIN or after an element), read
  * the first token of the next element, or JSON_ARR_END: what json_next()
- * returns, on a shorter path when the element is an object. */
+ * returns, on a shorter path for plain strings and numbers and brackets. */
 enum json_tok json_next_element(struct json *j);
 /* Having just read a JSON_KEY, read the first token of its value: what
  * json_next() returns, on a shorter path for plain strings and numbers. */

@@ -706,7 +706,7 @@ static enum json_tok read_types(struct kineto *k, enum json_tok t, struct op_arg
 	if (t != JSON_ARR_BEGIN)
 		return json_skip(&k->j, t);
 	oa->nr_sizes = 0;
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		if (json_failed(t))
 			return t;
 		if (oa->nr_sizes < ARRAY_SIZE(k->in_size))
@@ -728,7 +728,7 @@ static enum json_tok read_dim3(struct kineto *k, enum json_tok t, int32_t *dim)
 
 	if (!ok)
 		return json_skip(&k->j, t);
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		int64_t v;
 
 		if (json_failed(t))

@@ -254,6 +254,10 @@ static void test_structure(void)
 	CHECK(same_all_modes("{,}"));
 	CHECK(same_all_modes("{\"a\"}"));
 	CHECK(same_all_modes("[,{}]"));
+	CHECK(same_all_modes("[1,]"));
+	CHECK(same_all_modes("[ ]"));
+	CHECK(same_all_modes("[[],[[ ]], [\"a\",\"b\" ], [1 , 2 ,3]]"));
+	CHECK(same_all_modes("{\"grid\": [264, 1, 1], \"t\": [\"float\", \"\", \"c10::Half\"]}"));
 	CHECK(same_all_modes("[1 {}]"));
 	CHECK(same_all_modes("{\"a\":1}\n{\"b\":2}\n[3]"));
 	CHECK(same_all_modes("{\"a\": [1, {\"s\": 2}, \"x\"], \"s\": [\"}\", \"]\", \"\\\"\"]}"));
