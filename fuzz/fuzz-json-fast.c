@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the tokenizer's fast paths (json_next_key(),
- * json_next_value(), json_next_element(), json_skip_value()) give what
- * json_next() alone gives -- tokens, texts, places, errors, quirk counts --
- * whatever the bytes, through a buffer of 1 to 64 bytes (the first byte of
- * the input says which) and through one large buffer.  A difference
- * aborts. */
+ * json_next_value(), json_next_element(), json_next_fast(),
+ * json_skip_value()) give what json_next() alone gives -- tokens, texts,
+ * places, errors, quirk counts -- whatever the bytes, through a buffer of
+ * 1 to 64 bytes (the first byte of the input says which) and through one
+ * large buffer.  A difference aborts. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,9 +35,10 @@ static bool feed_all(void *ctx, struct input *in, const char **seg, size_t *len)
 }
 
 /* Read TEXT through a buffer of CAP bytes (0: the input's own), with the
- * fast calls or not, logging every token into OUT.  SKIP_S: skip with
- * json_skip_value() the values of keys starting with 's' (both ways). */
-static void run(const char *text, size_t len, size_t cap, bool fast, bool skip_s,
+ * fast calls or not (ANY: json_next_fast() for all), logging every token
+ * into OUT.  SKIP_S: skip with json_skip_value() the values of keys
+ * starting with 's' (both ways). */
+static void run(const char *text, size_t len, size_t cap, bool fast, bool skip_s, bool any,
 		struct strbuf *out)
 {
 	struct feed_text f = { text, len, false };
@@ -61,6 +62,8 @@ static void run(const char *text, size_t len, size_t cap, bool fast, bool skip_s
 
 		if (skipped)
 			t = json_skip_value(&j);
+		else if (fast && any)
+			t = json_next_fast(&j);
 		else if (!fast || depth == 0)
 			t = json_next(&j);
 		else if (after_key)
@@ -113,18 +116,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = (const char *)data + 1;
 	size--;
 	for (int skip_s = 0; skip_s < 2; skip_s++) {
-		run(text, size, 0, skip_s, skip_s, &want);
-		run(text, size, cap, true, skip_s, &got);
-		if (got.len != want.len || memcmp(got.s, want.s, got.len)) {
-			fprintf(stderr, "buffer %zu, skipping %d:\nwant:\n%sgot:\n%s", cap, skip_s,
-				want.s, got.s);
-			abort();
-		}
-		if (!skip_s) {
-			run(text, size, cap, false, false, &got);
+		run(text, size, 0, skip_s, skip_s, skip_s, &want);
+		for (int way = 0; way < 3; way++) {
+			/* The fast calls, then json_next_fast(), then (not
+			 * skipping) json_next() alone, cut by the buffer. */
+			if (way == 2 && skip_s)
+				break;
+			run(text, size, cap, way < 2, skip_s, way == 1, &got);
 			if (got.len != want.len || memcmp(got.s, want.s, got.len)) {
-				fprintf(stderr, "generic, buffer %zu:\nwant:\n%sgot:\n%s", cap, want.s,
-					got.s);
+				fprintf(stderr, "buffer %zu, skipping %d, way %d:\nwant:\n%sgot:\n%s",
+					cap, skip_s, way, want.s, got.s);
 				abort();
 			}
 		}

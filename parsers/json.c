@@ -1071,6 +1071,17 @@ enum json_tok json_end_truncated(struct json *j)
 	return truncated(j);
 }
 
+enum json_tok json_next_fast(struct json *j)
+{
+	if (j->depth == 0)
+		return json_next(j);
+	if (j->state == ST_VALUE)
+		return json_next_value(j);
+	if (j->stack[j->depth - 1] == 'a')
+		return json_next_element(j);
+	return json_next_key(j);
+}
+
 enum json_tok json_skip(struct json *j, enum json_tok t)
 {
 	int depth;
@@ -1079,7 +1090,7 @@ enum json_tok json_skip(struct json *j, enum json_tok t)
 		return t;
 	depth = j->depth - 1;
 	do {
-		t = json_next(j);
+		t = json_next_fast(j);
 		if (t == JSON_ERROR || t == JSON_EOF)
 			return t;
 	} while (j->depth > depth);

@@ -99,6 +99,10 @@ enum json_tok json_next_element(struct json *j);
 /* Having just read a JSON_KEY, read the first token of its value: what
  * json_next() returns, on a shorter path for plain strings and numbers. */
 enum json_tok json_next_value(struct json *j);
+/* json_next() through whichever of the three above fits where J stands
+ * (each goes to json_next() where it does not): for loops that read
+ * tokens of any kind. */
+enum json_tok json_next_fast(struct json *j);
 /* Having just read a JSON_KEY, skip its value without tokenizing it: a
  * byte scan that only tracks quotes, escapes and bracket depth.  Several
  * times faster than json_next() per value, for the many members a parser

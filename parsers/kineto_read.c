@@ -677,7 +677,7 @@ static enum json_tok read_dims(struct kineto *k, enum json_tok t, struct op_args
 			if (depth <= 0)
 				return t;	/* a scalar: the whole value */
 		}
-		t = json_next(j);
+		t = json_next_fast(j);
 		if (json_failed(t))
 			return t;
 	}

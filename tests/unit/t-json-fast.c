@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The tokenizer's fast paths (json_next_key(), json_next_value(),
- * json_next_element(), json_skip_value()'s plain numbers) against the
+ * json_next_element(), json_next_fast(), json_skip_value()'s plain
+ * numbers) against the
  * generic json_next(): the same tokens, texts, positions, errors and
  * quirk counts, on crafted input read through buffers of every small size,
  * so that every token is also met cut by a buffer's end.
@@ -16,6 +17,7 @@ enum mode {
 	GENERIC,	/* json_next() only */
 	FAST,		/* the fast calls wherever they apply */
 	SKIPPING,	/* FAST, and json_skip_value() for keys starting 's' */
+	ANY,		/* json_next_fast() for every token */
 };
 
 struct feed_text {
@@ -63,7 +65,9 @@ static void run(const char *text, size_t len, size_t cap, enum mode mode, struct
 	for (int n = 0; n < 100000; n++) {
 		bool skipped = false;
 
-		if (mode == GENERIC || depth == 0) {
+		if (mode == ANY) {
+			t = json_next_fast(&j);
+		} else if (mode == GENERIC || depth == 0) {
 			t = json_next(&j);
 		} else if (after_key && mode == SKIPPING && j.len && j.s[0] == 's') {
 			t = json_skip_value(&j);
@@ -140,7 +144,7 @@ static bool same_all_modes(const char *text)
 	size_t len = strlen(text);
 
 	return same_every_way(text, len, GENERIC) && same_every_way(text, len, FAST) &&
-	       same_every_way(text, len, SKIPPING);
+	       same_every_way(text, len, SKIPPING) && same_every_way(text, len, ANY);
 }
 
 static const char event[] =
@@ -169,7 +173,7 @@ static void test_every_cut(void)
 
 	for (size_t n = 0; n < sizeof(event) - 1 && ok; n++)
 		ok = same_every_way(event, n, GENERIC) && same_every_way(event, n, FAST) &&
-		     same_every_way(event, n, SKIPPING);
+		     same_every_way(event, n, SKIPPING) && same_every_way(event, n, ANY);
 	CHECK(ok);
 }
 
@@ -349,7 +353,7 @@ static void test_random_documents(void)
 			b.s[next_random(&x) % b.len] = "}],:\"x \x01"[next_random(&x) % 8];
 		}
 		ok = same_every_way(b.s, b.len, GENERIC) && same_every_way(b.s, b.len, FAST) &&
-		     same_every_way(b.s, b.len, SKIPPING);
+		     same_every_way(b.s, b.len, SKIPPING) && same_every_way(b.s, b.len, ANY);
 	}
 	CHECK(ok);
 	strbuf_release(&b);
