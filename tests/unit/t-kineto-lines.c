@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "model/strbuf.h"
+#include "parsers/input.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -150,7 +151,55 @@ static void test_error_in_events(void)
 	strbuf_release(&b);
 }
 
+/* pos_advance() against a count a byte at a time: every length to 600
+ * at every alignment, newlines sparse and dense, and long stretches with
+ * none (past the 255 steps a round of its count takes). */
+static void test_pos_advance(void)
+{
+	static char text[9000];
+	uint64_t x = 0x853c49e6748fea9bULL;
+	bool ok = true;
+
+	for (int density = 1; density <= 4096 && ok; density *= 4) {
+		for (size_t i = 0; i < sizeof(text); i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			text[i] = x % (uint64_t)density == 0 ? '\n' : (char)('a' + x % 26);
+		}
+		for (size_t len = 0; len < 600 && ok; len++) {
+			for (size_t from = 0; from < 17 && ok; from++) {
+				struct pos want = { 7, 5 }, got;
+
+				for (size_t i = from; i < from + len; i++) {
+					want.col++;
+					if (text[i] == '\n') {
+						want.line++;
+						want.col = 1;
+					}
+				}
+				got = pos_advance((struct pos){ 7, 5 }, text + from, len);
+				ok = got.line == want.line && got.col == want.col;
+			}
+		}
+		{
+			struct pos want = { 1, 1 }, got = pos_advance(want, text, sizeof(text));
+
+			for (size_t i = 0; i < sizeof(text); i++) {
+				want.col++;
+				if (text[i] == '\n') {
+					want.line++;
+					want.col = 1;
+				}
+			}
+			ok = ok && got.line == want.line && got.col == want.col;
+		}
+	}
+	CHECK(ok);
+}
+
 const struct test tests[] = {
+	{ "pos_advance() counts as a byte loop does", test_pos_advance },
 	{ "warnings in traceEvents, places by need", test_warnings },
 	{ "an error after traceEvents", test_error_after_events },
 	{ "an error late in traceEvents, a cut file", test_error_in_events },
