@@ -109,7 +109,9 @@ void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, s
  * end of the input.  Returns how many are available.  May move the
  * buffer: pointers into it are invalid afterwards (offsets stay valid). */
 size_t input_need(struct input *in, size_t n);
-/* The position of P, a pointer into buf..end. */
+/* The position of P, a pointer into buf..end.  Where lines are counted
+ * by need, this reads the file again and notes the place found in the
+ * input that owns it (so one thread at a time per file). */
 struct pos input_pos(const struct input *in, const char *p);
 /*
  * Stop counting lines in IN, a plain regular file, from its buffer on: a
