@@ -4,7 +4,8 @@
  * magic bytes, never by its name) with fixed-size buffers, so a 10 GB trace
  * is read with a few hundred KB of memory.  It also keeps the line count,
  * so parsers turn any pointer into the buffer into a line:col for messages
- * without tracking positions in their hot loops.
+ * without tracking positions in their hot loops -- or, on a plain file,
+ * counts lines only when a message needs a place (input_lines_by_need()).
  *
  * Two ways to read, not to be mixed on one input:
  *   - bytes: in->cur..in->end are unread bytes; input_need() makes more
@@ -43,6 +44,13 @@ struct input {
 	uint64_t buf_line;		/* line number of buf[0] */
 	uint64_t buf_col;		/* column of buf[0], 1-based */
 	uint64_t buf_offset;		/* uncompressed offset of buf[0] */
+	/* Lines counted by need (input_lines_by_need()): buf_line and
+	 * buf_col are then unused, and a place is found by reading the file
+	 * of LINES_FROM again, from the last place found there. */
+	struct input *lines_from;	/* NULL: lines are counted as read */
+	bool can_reread;		/* a plain regular file: pread() works */
+	uint64_t known_off, first_off;	/* places known in this input's file */
+	struct pos known_at, first_at;
 
 	uint64_t lineno;		/* input_line(): the line just returned */
 	uint64_t nr_cut_lines;		/* input_line(): lines cut at INPUT_MAX_SPAN */
@@ -92,17 +100,35 @@ void input_open_feed(struct input *in, const char *path,
  * are not counted: the caller says where reading goes on with
  * input_restart() before anything asks for a position. */
 size_t input_take(struct input *in, char *dst, size_t n);
-/* Go on reading at OFFSET (line and column AT): first the LEN bytes at
- * BYTES (heap, taken over), then what input_take() left.  For the bytes
- * taken but not used. */
+/* Go on reading at OFFSET (line and column AT, unused when IN counts
+ * lines by need): first the LEN bytes at BYTES (heap, taken over), then
+ * what input_take() left.  For the bytes taken but not used. */
 void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, struct pos at);
 
 /* Make at least N unread bytes available at in->cur, fewer only at the
  * end of the input.  Returns how many are available.  May move the
  * buffer: pointers into it are invalid afterwards (offsets stay valid). */
 size_t input_need(struct input *in, size_t n);
-/* The position of P, a pointer into buf..end. */
+/* The position of P, a pointer into buf..end.  Where lines are counted
+ * by need, this reads the file again and notes the place found in the
+ * input that owns it (so one thread at a time per file). */
 struct pos input_pos(const struct input *in, const char *p);
+/*
+ * Stop counting lines in IN, a plain regular file, from its buffer on: a
+ * position there or past it is then found only when asked for (an error
+ * or a warning), by reading the file again from the last place found.
+ * Saves a scan of every byte for the newlines when nothing needs a place.
+ * False, and lines are counted as before, when the file cannot be read
+ * again (gzip, a pipe).
+ */
+bool input_lines_by_need(struct input *in);
+/* For IN, an input over bytes of FILE's (input_open_view(),
+ * input_open_feed() with FILE's offsets), when FILE counts lines by need:
+ * IN's positions are found in FILE, the same way. */
+void input_lines_from(struct input *in, struct input *file);
+/* The position of the file offset OFF in IN, which counts lines by need
+ * (OFF past where it began to: its buffer then). */
+struct pos input_pos_at(struct input *in, uint64_t off);
 /* Where reading the N bytes at S gets to from AT (lines and 1-based
  * columns, as every position in a message counts them). */
 struct pos pos_advance(struct pos at, const char *s, size_t n);

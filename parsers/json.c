@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "json.h"
 
@@ -54,13 +57,6 @@ struct pos json_mark_pos(const struct json *j, uint64_t mark)
 	if (mark >= j->in->buf_offset && mark - j->in->buf_offset <= (uint64_t)(j->in->end - j->in->buf))
 		return input_pos(j->in, j->in->buf + (mark - j->in->buf_offset));
 	return json_pos(j);
-}
-
-bool json_is(const struct json *j, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return j->len == n && !memcmp(j->s, lit, n);
 }
 
 bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t)
@@ -381,6 +377,9 @@ static enum json_tok scan_string(struct json *j, enum json_tok kind)
 		j->s = j->scratch;
 		j->len = (size_t)(out - j->scratch);
 	}
+	/* Here again: reading more may have moved the token in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	in->cur += off + 1;
 	return kind;
 }
@@ -460,6 +459,9 @@ static enum json_tok scan_scalar(struct json *j)
 	s = in->cur;
 	j->s = s;
 	j->len = off;
+	/* Here again: reading more may have moved the token in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	in->cur += off;
 	if (valid_number(s, off))
 		return JSON_NUMBER;
@@ -487,6 +489,128 @@ static enum json_tok scan_scalar(struct json *j)
 	}
 }
 
+/*
+ * The fast paths.  Kineto's traceEvents is millions of objects of a dozen
+ * members, nearly all a short key and a plain string or number; the
+ * helpers below read those straight from the buffer, without the state
+ * machine.  Each either takes a whole token that lies in the buffer, or
+ * nothing: then the caller goes to the generic code from the same place,
+ * which says what is wrong (or reads more) as it always did.
+ */
+
+/* Past the whitespace at P, up to END. */
+static inline const char *space_end(const char *p, const char *end)
+{
+	if (p < end && (unsigned char)*p > ' ')
+		return p;
+	/* One space, after most ':' and ',' of a line. */
+	if (end - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+		return p + 1;
+#ifdef __SSE2__
+	/* Kineto's pretty-printing puts "\n" and 4 to 8 spaces before most
+	 * members: sixteen bytes at a time. */
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i sp = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+						       _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+					  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+						       _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+		unsigned other = ~(unsigned)_mm_movemask_epi8(sp) & 0xffff;
+
+		if (other)
+			return p + __builtin_ctz(other);
+		p += 16;
+	}
+#endif
+	while (p < end && (byte_class[(unsigned char)*p] & CL_SPACE))
+		p++;
+	return p;
+}
+
+/* The closing quote of the string whose text starts at P, when the text
+ * is plain (no escape, control or non-ASCII byte) and the quote is before
+ * END; else NULL: scan_string() validates and unescapes the rest. */
+static inline const char *plain_string_end(const char *p, const char *end)
+{
+	const char *start = p;
+
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		/* Signed: bytes below 0x20 and from 0x80 on are both less. */
+		__m128i odd = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+							_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+					   _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+		unsigned m = (unsigned)_mm_movemask_epi8(odd);
+
+		if (m) {
+			p += __builtin_ctz(m);
+			goto found;
+		}
+		p += 16;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 &&
+	       (unsigned char)*p < 0x80)
+		p++;
+found:
+	if (p == end || *p != '"' || p - start > JSON_MAX_STRING)
+		return NULL;
+	return p;
+}
+
+static inline bool is_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+/* Past the digits at P, up to END.  Eight bytes at a time where they are
+ * there (little-endian): with X = w - "00000000", a byte is a digit when
+ * it and X + 0x76 both lack the top bit; a borrow or carry out of a byte
+ * that is no digit only disturbs the bytes after it, so the lowest flag
+ * is the first byte that is no digit. */
+static inline const char *digits_end(const char *p, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8) {
+		uint64_t w, x, other;
+
+		memcpy(&w, p, 8);
+		x = w - 0x3030303030303030ULL;
+		other = (x | (x + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+		if (other)
+			return p + (__builtin_ctzll(other) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+/* The end of the number at P when it is plain -- digits, with a sign and
+ * a fraction or not -- and ends before END; else NULL: scan_scalar()
+ * takes exponents, bare words and numbers cut by the buffer's end. */
+static inline const char *plain_number_end(const char *p, const char *end)
+{
+	const char *start = p;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p == end || !is_digit(*p))
+		return NULL;
+	p = digits_end(p, end);
+	if (p < end && *p == '.') {
+		p++;
+		if (p == end || !is_digit(*p))
+			return NULL;
+		p = digits_end(p, end);
+	}
+	if (p == end || (byte_class[(unsigned char)*p] & CL_SCALAR) || p - start > JSON_MAX_NUMBER)
+		return NULL;
+	return p;
+}
+
 /* Skip whitespace; false at the end of the input.  Inline: it runs before
  * every token, and most tokens follow no space or one. */
 static inline bool skip_space(struct json *j)
@@ -496,12 +620,8 @@ static inline bool skip_space(struct json *j)
 	if (in->cur < in->end && *in->cur > ' ')
 		return true;
 	for (;;) {
-		const char *p = in->cur, *end = in->end;
-
-		while (p < end && (byte_class[(unsigned char)*p] & CL_SPACE))
-			p++;
-		in->cur = (char *)p;
-		if (p < end)
+		in->cur = (char *)space_end(in->cur, in->end);
+		if (in->cur < in->end)
 			return true;
 		if (!have(j, 1))
 			return false;
@@ -636,12 +756,46 @@ static bool more(struct json *j, size_t n)
 enum json_tok json_next_key(struct json *j)
 {
 	struct input *in = j->in;
+	const char *p, *q, *end = in->end;
 	enum json_tok t;
 	char c;
 
 	if (j->depth == 0 || j->stack[j->depth - 1] != 'o' ||
 	    (j->state != ST_AFTER && j->state != ST_OBJECT_FIRST && j->state != ST_OBJECT_NEXT))
 		return json_next(j);
+
+	/* The fast path: a plain key, all in the buffer. */
+	p = space_end(in->cur, end);
+	if (j->state == ST_AFTER && p < end && *p == ',')
+		p = space_end(p + 1, end);
+	else if (p < end && *p == '}' && j->state != ST_OBJECT_NEXT)
+		goto close;
+	else if (j->state == ST_AFTER)
+		goto generic;
+	if (p == end || *p != '"' || j->allow_unescaped || !(q = plain_string_end(p + 1, end)))
+		goto generic;
+	j->tok_off = (size_t)(p - in->buf);
+	j->tok_start = p;
+	j->s = p + 1;
+	j->len = (size_t)(q - p - 1);
+	if (q + 1 < end && q[1] == ':') {
+		in->cur = (char *)q + 2;
+		j->state = ST_VALUE;
+	} else {
+		in->cur = (char *)q + 1;
+		j->state = ST_COLON;
+	}
+	return JSON_KEY;
+
+close:
+	j->tok_off = (size_t)(p - in->buf);
+	j->tok_start = p;
+	in->cur = (char *)p + 1;
+	j->depth--;
+	after_value(j);
+	return JSON_OBJ_END;
+
+generic:
 	if (!skip_space(j))
 		return truncated(j);
 	c = *in->cur;
@@ -672,9 +826,102 @@ enum json_tok json_next_key(struct json *j)
 	return JSON_KEY;
 }
 
+/* Open the object or array whose bracket is at P, in the buffer; the
+ * caller has checked the depth. */
+static enum json_tok open_container(struct json *j, const char *p)
+{
+	bool is_object = *p == '{';
+
+	j->tok_off = (size_t)(p - j->in->buf);
+	j->tok_start = p;
+	j->stack[j->depth++] = is_object ? 'o' : 'a';
+	j->in->cur = (char *)p + 1;
+	j->state = is_object ? ST_OBJECT_FIRST : ST_ARRAY_FIRST;
+	return is_object ? JSON_OBJ_BEGIN : JSON_ARR_BEGIN;
+}
+
+/* Take the value at P, past the whitespace before it, when it is a plain
+ * string or number or opens a container, into *T; false, and nothing
+ * taken, for anything else. */
+static inline bool take_value(struct json *j, const char *p, enum json_tok *t)
+{
+	struct input *in = j->in;
+	const char *q, *end = in->end;
+
+	if (*p == '"' && !j->allow_unescaped && (q = plain_string_end(p + 1, end))) {
+		j->s = p + 1;
+		j->len = (size_t)(q - p - 1);
+		in->cur = (char *)q + 1;
+		*t = JSON_STRING;
+	} else if ((*p == '-' || is_digit(*p)) && (q = plain_number_end(p, end))) {
+		j->s = p;
+		j->len = (size_t)(q - p);
+		in->cur = (char *)q;
+		*t = JSON_NUMBER;
+	} else if ((*p == '{' || *p == '[') && j->depth < JSON_MAX_DEPTH) {
+		*t = open_container(j, p);
+		return true;
+	} else {
+		return false;
+	}
+	j->tok_off = (size_t)(p - in->buf);
+	j->tok_start = p;
+	j->state = ST_AFTER;
+	return true;
+}
+
+enum json_tok json_next_element(struct json *j)
+{
+	struct input *in = j->in;
+	const char *p, *end = in->end;
+	enum json_tok t;
+
+	if (j->depth == 0 || j->stack[j->depth - 1] != 'a' ||
+	    (j->state != ST_AFTER && j->state != ST_ARRAY_FIRST))
+		return json_next(j);
+	p = space_end(in->cur, end);
+	if (p == end)
+		return json_next(j);
+	if (*p == ']') {
+		/* The end of the array (after a ',', a quirk json_next() counts). */
+		j->tok_off = (size_t)(p - in->buf);
+		j->tok_start = p;
+		in->cur = (char *)p + 1;
+		j->depth--;
+		after_value(j);
+		return JSON_ARR_END;
+	}
+	if (j->state == ST_AFTER) {
+		if (*p != ',')
+			return json_next(j);
+		p = space_end(p + 1, end);
+		if (p == end || *p == ']')
+			return json_next(j);
+	}
+	if (take_value(j, p, &t))
+		return t;
+	return json_next(j);
+}
+
+enum json_tok json_next_value(struct json *j)
+{
+	struct input *in = j->in;
+	const char *p;
+	enum json_tok t;
+
+	if (j->state != ST_VALUE || !j->depth)
+		return json_next(j);
+	p = space_end(in->cur, in->end);
+	if (p < in->end && take_value(j, p, &t))
+		return t;
+	in->cur = (char *)p;	/* the whitespace json_next() would skip */
+	return json_next(j);
+}
+
 enum json_tok json_skip_value(struct json *j)
 {
 	struct input *in = j->in;
+	const char *num_end;
 	size_t off;
 	int depth = 0;
 
@@ -693,6 +940,19 @@ enum json_tok json_skip_value(struct json *j)
 		return truncated(j);
 	j->tok_off = (size_t)(in->cur - in->buf);
 	j->tok_start = in->cur;
+	/*
+	 * A plain number then the member's or the object's end, the common
+	 * case, without the byte loop below: what it skips is the same, the
+	 * number and the spaces after it.
+	 */
+	if ((*in->cur == '-' || is_digit(*in->cur)) &&
+	    (num_end = plain_number_end(in->cur, in->end))) {
+		num_end = space_end(num_end, in->end);
+		if (num_end < in->end && (*num_end == ',' || *num_end == '}' || *num_end == ']')) {
+			off = (size_t)(num_end - in->cur);
+			goto done;
+		}
+	}
 	off = 0;
 	for (;;) {
 		const char *p, *end;
@@ -754,6 +1014,10 @@ enum json_tok json_skip_value(struct json *j)
 	}
 	if (off == 0)
 		return fail_at(j, in->cur, "expected a value, found %s", describe(*in->cur));
+done:
+	/* Here again: reading more may have moved the value in the buffer. */
+	j->tok_off = (size_t)(in->cur - in->buf);
+	j->tok_start = in->cur;
 	j->s = in->cur;
 	j->len = off;
 	in->cur += off;
@@ -807,6 +1071,17 @@ enum json_tok json_end_truncated(struct json *j)
 	return truncated(j);
 }
 
+enum json_tok json_next_fast(struct json *j)
+{
+	if (j->depth == 0)
+		return json_next(j);
+	if (j->state == ST_VALUE)
+		return json_next_value(j);
+	if (j->stack[j->depth - 1] == 'a')
+		return json_next_element(j);
+	return json_next_key(j);
+}
+
 enum json_tok json_skip(struct json *j, enum json_tok t)
 {
 	int depth;
@@ -815,7 +1090,7 @@ enum json_tok json_skip(struct json *j, enum json_tok t)
 		return t;
 	depth = j->depth - 1;
 	do {
-		t = json_next(j);
+		t = json_next_fast(j);
 		if (t == JSON_ERROR || t == JSON_EOF)
 			return t;
 	} while (j->depth > depth);

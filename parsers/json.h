@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diag.h"
 #include "input.h"
@@ -91,6 +92,17 @@ enum json_tok json_skip(struct json *j, enum json_tok t);
  * same tokens json_next() would give, with less work per member -- for
  * the hot loops of large files. */
 enum json_tok json_next_key(struct json *j);
+/* Inside an array (just after JSON_ARR_BEGIN or after an element), read
+ * the first token of the next element, or JSON_ARR_END: what json_next()
+ * returns, on a shorter path for plain strings and numbers and brackets. */
+enum json_tok json_next_element(struct json *j);
+/* Having just read a JSON_KEY, read the first token of its value: what
+ * json_next() returns, on a shorter path for plain strings and numbers. */
+enum json_tok json_next_value(struct json *j);
+/* json_next() through whichever of the three above fits where J stands
+ * (each goes to json_next() where it does not): for loops that read
+ * tokens of any kind. */
+enum json_tok json_next_fast(struct json *j);
 /* Having just read a JSON_KEY, skip its value without tokenizing it: a
  * byte scan that only tracks quotes, escapes and bracket depth.  Several
  * times faster than json_next() per value, for the many members a parser
@@ -126,8 +138,15 @@ uint64_t json_peek_element(struct json *j, size_t limit);
 /* End J as cut at the end of its input: what json_next() returns there
  * inside a value. */
 enum json_tok json_end_truncated(struct json *j);
-/* Whether the current string/key token equals the C string LIT. */
-bool json_is(const struct json *j, const char *lit);
+/* Whether the current string/key token equals the C string LIT.  Inline:
+ * with LIT a literal, its length is known, and most keys of a hot loop
+ * differ from it in length alone. */
+static inline bool json_is(const struct json *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return j->len == n && !memcmp(j->s, lit, n);
+}
 
 /*
  * What every JSON-reading parser needs around the tokenizer, once:

@@ -17,7 +17,9 @@
  * the chunks after, until an element ends exactly where a chunk starts,
  * and the workers' results for the chunks it read through are dropped.
  * A worker's error or warning counts only once its chunk is taken; its
- * place is worked out then, from the chunk's bytes.
+ * place is worked out then: by reading the file again up to it (input.h,
+ * lines by need), or, where that cannot be done (gzip, a pipe), from the
+ * chunk's bytes and its place, counted as the chunks are cut.
  *
  * Memory: the chunks cut and not yet handed over (MAX_AHEAD of them; an
  * element longer than that frees the ones it spans as it is read) and
@@ -136,9 +138,19 @@ size_t kineto_chunk_bytes(const struct kineto *k)
 	return plain >= MIN_PARALLEL_BYTES ? CHUNK_BYTES : 0;
 }
 
-/* The place of file offset OFF, inside chunk C. */
-static struct pos pos_in(const struct chunk *c, uint64_t off)
+/* Whether the file's lines are counted as its chunks are cut, each chunk
+ * knowing its place (c->at): a gzip file or a pipe.  Else they are
+ * counted by need (input_lines_by_need()), from the file. */
+static bool lines_known(const struct chunks *cs)
 {
+	return !cs->in->lines_from;
+}
+
+/* The place of file offset OFF, inside chunk C. */
+static struct pos pos_in(const struct chunks *cs, const struct chunk *c, uint64_t off)
+{
+	if (!lines_known(cs))
+		return input_pos_at(cs->in, off);
 	return pos_advance(c->at, c->data, (size_t)(off - c->offset));
 }
 
@@ -201,7 +213,7 @@ static void cut_chunk(struct chunks *cs)
 	if (n < cs->chunk_bytes)
 		cs->eof = true;
 	c->offset = cs->next_offset;
-	c->at = cs->next_at;
+	c->at = lines_known(cs) ? cs->next_at : (struct pos){ 0, 0 };
 	c->first = cs->nr == 0;
 	c->start_known = cs->next_known;
 	c->origin_us = INFINITY;
@@ -213,7 +225,10 @@ static void cut_chunk(struct chunks *cs)
 	memcpy(cs->carry, c->data + c->len, cs->carry_len);
 	cs->next_known = c->cut;
 	cs->next_offset += c->len;
-	cs->next_at = pos_advance(c->at, c->data, c->len);
+	/* Counting every chunk's newlines is a scan of the whole file: only
+	 * when they cannot be counted later, by need (input.h). */
+	if (lines_known(cs))
+		cs->next_at = pos_advance(c->at, c->data, c->len);
 
 	pthread_mutex_lock(&cs->lock);
 	GROW(cs->v, cs->alloc, cs->nr + 1);
@@ -372,7 +387,7 @@ static void replay_warnings(struct chunks *cs, const struct chunk *c)
 		struct pos at = { 0, 0 };
 
 		if (diag_would_print(d, w->kind))
-			at = pos_in(c, w->mark);
+			at = pos_in(cs, c, w->mark);
 		diag_warn(d, &at, w->kind, "%s", w->msg);
 	}
 	/* Past the first DIAG_SHOW_PER_KIND of a kind: counted, not printed. */
@@ -520,7 +535,10 @@ static enum json_tok read_on(struct chunks *cs, struct chunk *c)
 	cs->feed_len = c->len - (size_t)(c->resume - c->offset);
 	cs->feed_next = at + 1;
 	cs->check = at + 1;
-	input_open_feed(&in, cs->path, feed, cs, c->resume, pos_in(c, c->resume));
+	input_open_feed(&in, cs->path, feed, cs, c->resume, lines_known(cs) ?
+			pos_in(cs, c, c->resume) : (struct pos){ 0, 0 });
+	if (!lines_known(cs))
+		input_lines_from(&in, cs->in);
 	json_init(&k->j, &in, k->d);
 	json_fork(&k->j, &cs->base, c->resume_after ? JSON_FORK_AFTER : c->first
 		  ? JSON_FORK_FIRST : JSON_FORK_NEXT);
@@ -547,12 +565,13 @@ static enum json_tok read_on(struct chunks *cs, struct chunk *c)
 
 		memcpy(head, in.cur, rest);
 		memcpy(head + rest, in.seg, in.seg_len);
-		give_back(cs, head, rest + in.seg_len, cs->feed_next, off, input_pos(&in, in.cur));
+		give_back(cs, head, rest + in.seg_len, cs->feed_next, off,
+			  lines_known(cs) ? input_pos(&in, in.cur) : (struct pos){ 0, 0 });
 		free(head);
 		json_resume(&file_j, &k->j);
 	} else if (t == JSON_EOF) {
 		give_back(cs, NULL, 0, cs->nr, in.buf_offset + (uint64_t)(in.end - in.buf),
-			  input_pos(&in, in.end));
+			  lines_known(cs) ? input_pos(&in, in.end) : (struct pos){ 0, 0 });
 	}
 	json_release(&k->j);
 	input_close(&in);
@@ -625,7 +644,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 		if (c->end == END_ARRAY) {
 			give_back(&cs, c->data + (c->end_off - c->offset),
 				  c->len - (size_t)(c->end_off - c->offset), cs.frontier + 1, c->end_off,
-				  pos_in(c, c->end_off));
+				  lines_known(&cs) ? pos_in(&cs, c, c->end_off) : (struct pos){ 0, 0 });
 			json_resume(&k->j, &c->jend);
 			t = JSON_ARR_END;
 			break;

@@ -166,6 +166,13 @@ struct unused {
 	uint16_t order[NR_SLOTS];		/* slots in the order first counted */
 	size_t nr_order, nr_new;
 	bool overflowed;			/* a new name found no room */
+	/* read_cat()'s last answer: most events have the category of the
+	 * one before, as the file spells it. */
+	bool has_last;
+	char last_text[CAT_NAME_MAX];
+	size_t last_len;
+	enum cat last_cat;
+	uint16_t last_slot;
 };
 
 /* The index in cats[] of category S, or -1. */
@@ -206,16 +213,30 @@ static uint16_t new_slot(struct unused *u, const char *s, size_t n)
 /* Category S: its enum cat, and its slot in *SLOT. */
 static enum cat read_cat(struct unused *u, const char *s, size_t n, uint16_t *slot)
 {
-	int i = cat_index(s, n);
+	int i;
 
+	/* The same text gives the same answer, with nothing more to note:
+	 * its first spelling and its new slot are already noted. */
+	if (u->has_last && n == u->last_len && !memcmp(s, u->last_text, n)) {
+		*slot = u->last_slot;
+		return u->last_cat;
+	}
+	i = cat_index(s, n);
 	if (i < 0) {
 		*slot = new_slot(u, s, n);
-		return CAT_UNKNOWN;
+	} else {
+		if (!u->name[i][0])
+			memcpy(u->name[i], s, n);	/* n < CAT_NAME_MAX: cat_index() said so */
+		*slot = (uint16_t)i;
 	}
-	if (!u->name[i][0])
-		memcpy(u->name[i], s, n);	/* n < CAT_NAME_MAX: cat_index() said so */
-	*slot = (uint16_t)i;
-	return cats[i].cat;
+	if (n < CAT_NAME_MAX) {
+		u->has_last = true;
+		memcpy(u->last_text, s, n);
+		u->last_len = n;
+		u->last_cat = i < 0 ? CAT_UNKNOWN : cats[i].cat;
+		u->last_slot = *slot;
+	}
+	return i < 0 ? CAT_UNKNOWN : cats[i].cat;
 }
 
 static void count_unused(struct unused *u, const struct raw_event *e)
@@ -281,6 +302,9 @@ static int collective_lib(const char *name, size_t len)
 					   "reduce_scatter" };
 	int lib;
 
+	/* Most names are none: "nccl:reduce" is the shortest that is. */
+	if (len < 11 || name[4] != ':' || (name[0] != 'n' && name[0] != 'g'))
+		return 0;
 	if (text_starts(name, len, "nccl:"))
 		lib = 1;
 	else if (text_starts(name, len, "gloo:"))
@@ -653,7 +677,7 @@ static enum json_tok read_dims(struct kineto *k, enum json_tok t, struct op_args
 			if (depth <= 0)
 				return t;	/* a scalar: the whole value */
 		}
-		t = json_next(j);
+		t = json_next_fast(j);
 		if (json_failed(t))
 			return t;
 	}
@@ -682,7 +706,7 @@ static enum json_tok read_types(struct kineto *k, enum json_tok t, struct op_arg
 	if (t != JSON_ARR_BEGIN)
 		return json_skip(&k->j, t);
 	oa->nr_sizes = 0;
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		if (json_failed(t))
 			return t;
 		if (oa->nr_sizes < ARRAY_SIZE(k->in_size))
@@ -704,7 +728,7 @@ static enum json_tok read_dim3(struct kineto *k, enum json_tok t, int32_t *dim)
 
 	if (!ok)
 		return json_skip(&k->j, t);
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		int64_t v;
 
 		if (json_failed(t))
@@ -737,7 +761,7 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 				return t;
 			continue;
 		}
-		t = json_next(j);
+		t = json_next_value(j);
 		switch (which) {
 		case A_EXT:
 			if (!read_int(k, t, &e->ext_id))
@@ -1826,30 +1850,30 @@ static enum json_tok read_event(struct kineto *k)
 		size_t len = j->len;
 
 		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.ph = t != JSON_STRING ? 0 : j->len == 1 && j->s[0] > ' ' && j->s[0] < 127 ? j->s[0] : 1;
 			e.is_complete = e.ph == 'X';
-		} else if (len == 3 && c0 == 'c' && !memcmp(j->s, "cat", 3)) {
-			t = json_next(j);
+		} else if (len == 3 && c0 == 'c' && j->s[1] == 'a' && j->s[2] == 't') {
+			t = json_next_value(j);
 			if (t == JSON_STRING) {
 				e.has_cat = true;
 				e.cat = read_cat(k->unused, j->s, j->len, &e.slot);
 			}
-		} else if (len == 4 && c0 == 'n' && !memcmp(j->s, "name", 4)) {
-			t = json_next(j);
+		} else if (len == 4 && c0 == 'n' && j->s[1] == 'a' && j->s[2] == 'm' && j->s[3] == 'e') {
+			t = json_next_value(j);
 			if (t == JSON_STRING)
 				keep_name(k, &e);
 		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
-			t = json_next(j);
+			t = json_next_value(j);
 			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
-		} else if (len == 3 && c0 == 'd' && !memcmp(j->s, "dur", 3)) {
-			t = json_next(j);
+		} else if (len == 3 && c0 == 'd' && j->s[1] == 'u' && j->s[2] == 'r') {
+			t = json_next_value(j);
 			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
-		} else if (len == 3 && c0 == 't' && !memcmp(j->s, "tid", 3)) {
-			t = json_next(j);
+		} else if (len == 3 && c0 == 't' && j->s[1] == 'i' && j->s[2] == 'd') {
+			t = json_next_value(j);
 			e.tid = read_tid(k, t);
-		} else if (len == 4 && c0 == 'a' && !memcmp(j->s, "args", 4)) {
-			t = json_next(j);
+		} else if (len == 4 && c0 == 'a' && j->s[1] == 'r' && j->s[2] == 'g' && j->s[3] == 's') {
+			t = json_next_value(j);
 			if (t == JSON_OBJ_BEGIN) {
 				t = read_args(k, &e);
 				if (t != JSON_OBJ_END)
@@ -1889,7 +1913,7 @@ enum json_tok kineto_read_list(struct kineto *k)
 
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
-	while ((t = json_next(&k->j)) != JSON_ARR_END) {
+	while ((t = json_next_element(&k->j)) != JSON_ARR_END) {
 		if (t == JSON_OBJ_BEGIN) {
 			t = read_event(k);
 			if (t != JSON_OBJ_END)
@@ -1930,6 +1954,9 @@ enum json_tok kineto_read_events(struct kineto *k)
 
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
+	/* From here on, lines are counted only for a message that needs a
+	 * place (where the file can be read again). */
+	input_lines_by_need(k->j.in);
 	pipe_start(k);
 	t = chunk ? kineto_read_chunked(k, chunk) : kineto_read_list(k);
 	pipe_finish(k);

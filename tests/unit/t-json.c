@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <math.h>
 
 #include "parsers/json.h"
@@ -175,9 +176,109 @@ static void test_report_end(void)
 	CHECK(end_of("[1 2]", 0, &e) == -1 && e == 1);
 }
 
-/* The fast path of num_double() against strtod(): random decimals of 1
+/* num_int() against strtoll(): every length of digits with a sign or
+ * not, the bounds of int64, and what is no integer. */
+static void test_num_int(void)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+		int64_t v;
+	} cases[] = {
+		{ "0", true, 0 }, { "-0", true, 0 }, { "+5", true, 5 },
+		{ "123456789012345678", true, 123456789012345678LL },
+		{ "9223372036854775807", true, INT64_MAX },
+		{ "-9223372036854775808", true, INT64_MIN },
+		{ "000000000000000000001", true, 1 },
+		{ "9223372036854775808", false, 0 }, { "-9223372036854775809", false, 0 },
+		{ "99999999999999999999", false, 0 }, { "", false, 0 }, { "-", false, 0 },
+		{ "12a", false, 0 }, { "1.0", false, 0 }, { " 1", false, 0 }, { "1 ", false, 0 },
+		{ "--1", false, 0 }, { "1-", false, 0 },
+	};
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int64_t v = 42;
+		bool ok = num_int(cases[i].s, strlen(cases[i].s), &v);
+
+		CHECK(ok == cases[i].ok);
+		if (ok && cases[i].ok)
+			CHECK(v == cases[i].v);
+	}
+	for (int i = 0; i < 100000; i++) {
+		char buf[32];
+		int n = 0, len;
+		int64_t v = 0;
+		long long want;
+		char *end;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x & 1)
+			buf[n++] = x & 2 ? '-' : '+';
+		len = 1 + (int)((x >> 2) % 20);
+		for (int k = 0; k < len; k++)
+			buf[n++] = (char)('0' + (x >> (6 + k * 3 % 57)) % 10);
+		buf[n] = '\0';
+		errno = 0;
+		want = strtoll(buf, &end, 10);
+		if (errno == ERANGE) {
+			CHECK(!num_int(buf, (size_t)n, &v));
+		} else {
+			CHECK(num_int(buf, (size_t)n, &v) && v == want);
+		}
+	}
+}
+
+static bool feed_once(void *ctx, struct input *in, const char **seg, size_t *len)
+{
+	const char **text = ctx;
+
+	(void)in;
+	if (!*text)
+		return false;
+	*seg = *text;
+	*len = strlen(*text);
+	*text = NULL;
+	return true;
+}
+
+/* A token that the end of the buffer cuts is read on after the buffer
+ * moves: its place must be where it starts in the file all the same. */
+static void test_cut_tokens_keep_their_place(void)
+{
+	const char *text = "{\n  \"a long key\": \"a long string\", \"n\": 1234567890123}";
+	struct input in;
+	struct diag d;
+	struct json j;
+	struct pos at;
+
+	diag_init(&d, "t.json", NULL, NULL);
+	input_open_feed(&in, "t.json", feed_once, &text, 0, (struct pos){ 1, 1 });
+	in.cap = 8;
+	json_init(&j, &in, &d);
+	CHECK(json_next(&j) == JSON_OBJ_BEGIN);
+	CHECK(json_next(&j) == JSON_KEY);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 3);
+	CHECK(json_next(&j) == JSON_STRING);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 17);
+	CHECK(json_next(&j) == JSON_KEY);
+	CHECK(json_next(&j) == JSON_NUMBER);
+	at = json_pos(&j);
+	CHECK(at.line == 2 && at.col == 39);
+	CHECK(json_mark(&j) == 40);
+	json_release(&j);
+	input_close(&in);
+	diag_finish(&d);
+}
+
+/* The fast paths of num_double() against strtod(): random decimals of 1
  * to 19 significant digits with the point anywhere, epoch timestamps with
- * three decimals, and numbers right at halfway points between doubles. */
+ * three decimals, numbers right at halfway points between doubles, and
+ * decimals of any shape and length. */
 static void test_num_double_matches_strtod(void)
 {
 	uint64_t x = 88172645463325252ULL;
@@ -191,7 +292,27 @@ static void test_num_double_matches_strtod(void)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		if (i % 3 == 0) {
+		if (i % 4 == 3) {
+			/* Any shape: a sign or not, leading zeros, 1 to 24
+			 * digits (past 19 the slow paths), the point anywhere
+			 * or nowhere, "5." and ".5" included. */
+			int o = 0;
+
+			if (x & 1)
+				buf[o++] = x & 2 ? '-' : '+';
+			for (int z = (int)((x >> 2) % 4); z > 0; z--)
+				buf[o++] = '0';
+			len = 1 + (int)((x >> 4) % 24);
+			point = (int)((x >> 9) % (unsigned)(len + 2));
+			for (int k = 0; k < len; k++) {
+				if (k == point)
+					buf[o++] = '.';
+				buf[o++] = (char)('0' + (x >> (14 + k * 2 % 48)) % 10);
+			}
+			if (point == len)
+				buf[o++] = '.';
+			buf[o] = '\0';
+		} else if (i % 3 == 0) {
 			/* 16 digits of epoch us, 3 decimals. */
 			snprintf(buf, sizeof(buf), "%llu.%03llu",
 				 1700000000000000ULL + (unsigned long long)(x % 100000000000000ULL),
@@ -225,6 +346,8 @@ static void test_num_double_matches_strtod(void)
 
 const struct test tests[] = {
 	{ "num_double is strtod's double, fast", test_num_double_matches_strtod },
+	{ "num_int reads every int64 and nothing else", test_num_int },
+	{ "a token cut by the buffer's end keeps its place", test_cut_tokens_keep_their_place },
 	{ "how a parse ended: cut, empty, broken, whole", test_report_end },
 	{ "structure and several documents", test_structure },
 	{ "syntax errors stop the tokenizer", test_errors },
