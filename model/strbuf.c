@@ -5,24 +5,14 @@
 
 #include "strbuf.h"
 
-void strbuf_grow(struct strbuf *b, size_t extra)
+void strbuf_grow_slow(struct strbuf *b, size_t extra)
 {
-	if (b->len + extra + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
+	size_t cap = b->cap ? b->cap : 64;
 
-		while (cap < b->len + extra + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-}
-
-void strbuf_add(struct strbuf *b, const char *s, size_t n)
-{
-	strbuf_grow(b, n);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
 }
 
 void strbuf_addstr(struct strbuf *b, const char *s)

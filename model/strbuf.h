@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -20,11 +21,28 @@ struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
+/* The rare case of strbuf_grow(): a bigger block. */
+void strbuf_grow_slow(struct strbuf *b, size_t extra);
+
 /* Make room for EXTRA more bytes (and the NUL) without adding any: for
- * writing into b->s + b->len directly. */
-void strbuf_grow(struct strbuf *b, size_t extra);
+ * writing into b->s + b->len directly.  Inline, as strbuf_add(): --print
+ * adds a few pieces to a line for each of millions of cells, and nearly
+ * every time there is room already. */
+static inline void strbuf_grow(struct strbuf *b, size_t extra)
+{
+	if (b->len + extra + 1 > b->cap)
+		strbuf_grow_slow(b, extra);
+}
+
 /* Append N bytes of S (copied). */
-void strbuf_add(struct strbuf *b, const char *s, size_t n);
+static inline void strbuf_add(struct strbuf *b, const char *s, size_t n)
+{
+	strbuf_grow(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 void strbuf_addstr(struct strbuf *b, const char *s);
 void strbuf_addch(struct strbuf *b, char c);
 /* Empty it, keeping the memory. */
