@@ -899,6 +899,18 @@ static uint64_t cell_sort_key(const struct column *c, struct cell v, bool any_re
 	return k == UINT64_MAX ? UINT64_MAX - 1 : k;
 }
 
+/* Sort A[0..N) stably by key (A has room for N more after it: the merge
+ * sort's) and put its indices in that order into IDX. */
+static void sort_keyed_into(struct keyed *a, size_t n, size_t *idx)
+{
+	if (n < RADIX_MIN)
+		merge_sort_keyed(a, a + n, n);
+	else
+		radix_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = a[i].idx;
+}
+
 void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int col, bool desc,
 			    struct pane_sort_scratch *s)
 {
@@ -941,12 +953,7 @@ void pane_sort_indices_with(const struct pane *pane, size_t *idx, size_t n, int 
 		a[i].key = cell_sort_key(c, v, any_real, desc);
 		a[i].idx = idx[i];
 	}
-	if (n < RADIX_MIN)
-		merge_sort_keyed(a, a + n, n);
-	else
-		radix_sort(a, n);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = a[i].idx;
+	sort_keyed_into(a, n, idx);
 }
 
 /*
@@ -1026,12 +1033,7 @@ void pane_sort_by_keys(const uint64_t *keys, size_t *idx, size_t n, struct pane_
 	a = s->keyed;
 	for (size_t i = 0; i < n; i++)
 		a[i] = (struct keyed){ keys[i], idx[i] };
-	if (n < RADIX_MIN)
-		merge_sort_keyed(a, a + n, n);
-	else
-		radix_sort(a, n);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = a[i].idx;
+	sort_keyed_into(a, n, idx);
 }
 
 void pane_sort_indices(const struct pane *pane, size_t *idx, size_t n, int col, bool desc)

@@ -7,115 +7,8 @@
  * quirk counts, on crafted input read through buffers of every small size,
  * so that every token is also met cut by a buffer's end.
  */
-#include <inttypes.h>
-
-#include "model/strbuf.h"
-#include "parsers/json.h"
+#include "json-log.h"
 #include "test.h"
-
-enum mode {
-	GENERIC,	/* json_next() only */
-	FAST,		/* the fast calls wherever they apply */
-	SKIPPING,	/* FAST, and json_skip_value() for keys starting 's' */
-	ANY,		/* json_next_fast() for every token */
-};
-
-struct feed_text {
-	const char *text;
-	size_t len;
-	bool given;
-};
-
-static bool feed_all(void *ctx, struct input *in, const char **seg, size_t *len)
-{
-	struct feed_text *f = ctx;
-
-	(void)in;
-	if (f->given)
-		return false;
-	f->given = true;
-	*seg = f->text;
-	*len = f->len;
-	return true;
-}
-
-/*
- * Read TEXT in MODE through a buffer of CAP bytes (0: the input's own),
- * logging every token, its text and place, then how it ended, into OUT.
- */
-static void run(const char *text, size_t len, size_t cap, enum mode mode, struct strbuf *out)
-{
-	static const char letters[] = "$E{}[]ksntfzb";
-	struct feed_text f = { text, len, false };
-	struct pos at = { 1, 1 };
-	struct input in;
-	struct diag d;
-	struct json j;
-	char stack[JSON_MAX_DEPTH + 8];
-	int depth = 0;
-	enum json_tok t = JSON_NULL;
-	bool after_key = false;
-
-	strbuf_reset(out);
-	diag_init(&d, "t.json", NULL, NULL);
-	input_open_feed(&in, "t.json", feed_all, &f, 0, at);
-	if (cap)
-		in.cap = cap;
-	json_init(&j, &in, &d);
-	for (int n = 0; n < 100000; n++) {
-		bool skipped = false;
-
-		if (mode == ANY) {
-			t = json_next_fast(&j);
-		} else if (mode == GENERIC || depth == 0) {
-			t = json_next(&j);
-		} else if (after_key && mode == SKIPPING && j.len && j.s[0] == 's') {
-			t = json_skip_value(&j);
-			skipped = true;
-		} else if (after_key) {
-			t = json_next_value(&j);
-		} else if (stack[depth - 1] == 'o') {
-			t = json_next_key(&j);
-		} else {
-			t = json_next_element(&j);
-		}
-		if (json_failed(t))
-			break;
-		after_key = t == JSON_KEY;
-		if (t == JSON_OBJ_BEGIN || t == JSON_ARR_BEGIN) {
-			if (depth < (int)sizeof(stack))
-				stack[depth] = t == JSON_OBJ_BEGIN ? 'o' : 'a';
-			depth++;
-		} else if (t == JSON_OBJ_END || t == JSON_ARR_END) {
-			depth--;
-		}
-		{
-			struct pos p = json_pos(&j);
-
-			strbuf_addf(out, "%c@%" PRIu64 ":%" PRIu64, skipped ? '-' : letters[t],
-				    p.line, p.col);
-		}
-		if (!skipped && (t == JSON_KEY || t == JSON_STRING || t == JSON_NUMBER ||
-				 t == JSON_BARE)) {
-			strbuf_addch(out, ' ');
-			strbuf_add(out, j.s, j.len);
-		}
-		strbuf_addch(out, '\n');
-	}
-	{
-		/* After an error the place that counts is the error's own. */
-		struct pos p = t == JSON_ERROR ? (struct pos){ 0, 0 } : json_pos(&j);
-
-		strbuf_addf(out, "end %c@%" PRIu64 ":%" PRIu64 " truncated=%d docs=%" PRIu64
-			    " quirks=%" PRIu64 ",%" PRIu64 ",%" PRIu64 " error=%s\n",
-			    letters[t], p.line, p.col, j.truncated, j.nr_docs, j.nr_raw_control,
-			    j.nr_bare_words, j.nr_empty_trailing,
-			    d.first_error ? d.first_error : "none");
-	}
-	json_release(&j);
-	input_close(&in);
-	diag_finish(&d);
-}
 
 /* Whether TEXT reads the same in MODE, through buffers of every size from
  * 1 to 48 bytes and a large one, as with json_next() alone through the
@@ -125,9 +18,9 @@ static bool same_every_way(const char *text, size_t len, enum mode mode)
 	struct strbuf want = { 0 }, got = { 0 };
 	bool ok = true;
 
-	run(text, len, 0, mode == SKIPPING ? SKIPPING : GENERIC, &want);
+	json_log(text, len, 0, mode == SKIPPING ? SKIPPING : GENERIC, &want);
 	for (size_t cap = 1; cap <= 49 && ok; cap++) {
-		run(text, len, cap == 49 ? 0 : cap, mode, &got);
+		json_log(text, len, cap == 49 ? 0 : cap, mode, &got);
 		if (got.len != want.len || memcmp(got.s, want.s, got.len)) {
 			fprintf(stderr, "  mode %d, buffer %zu, input:\n%.*s\n  want:\n%s  got:\n%s",
 				mode, cap, (int)len, text, want.s, got.s);
