@@ -69,6 +69,7 @@ struct profile *profile_add_run(struct profile *first, const char *where)
 	run = xmalloc(sizeof(*run));
 	profile_init(run, first->path);
 	run->format = first->format;
+	run->counts_follow_nodes = first->counts_follow_nodes;
 	run->run_where = where ? arena_strdup(&run->arena, where) : NULL;
 	last->next_run = run;
 	first->last_run = run;
@@ -121,8 +122,12 @@ struct node *node_new(struct profile *p, struct node *parent,
 struct node *node_new_interned(struct profile *p, struct node *parent,
 			       enum node_kind kind, const char *name)
 {
-	struct node *n = arena_alloc(&p->arena, sizeof(*n));
+	struct node *n = arena_alloc(&p->arena, sizeof(*n) + (p->counts_follow_nodes
+								 ? sizeof(struct node_counts)
+								 : 0));
 
+	if (p->counts_follow_nodes)
+		n->calls = NODE_ROOM;
 	n->name = name;
 	n->kind = kind;
 	n->id = p->nr_nodes++;
@@ -132,7 +137,7 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 	return n;
 }
 
-const struct node_counts *node_counts_record(const struct profile *p, const struct node *n)
+const struct node_counts *node_counts_in_table(const struct profile *p, const struct node *n)
 {
 	size_t i = key_index_get(&p->counts_index, (uint64_t)(uintptr_t)n);
 
@@ -147,14 +152,18 @@ static struct node_counts *counts_slot(struct profile *p, struct node *n)
 {
 	struct node_counts *c;
 
-	if (n->calls == NODE_COUNTED)
+	if ((n->calls & NODE_CALLS_STATE) == NODE_COUNTED)
 		return (struct node_counts *)node_counts_record(p, n);
-	GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
-	c = &p->counts[p->nr_counts];
+	if (n->calls & NODE_ROOM) {
+		c = (struct node_counts *)(n + 1);
+	} else {
+		GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
+		c = &p->counts[p->nr_counts];
+		key_index_put(&p->counts_index, (uint64_t)(uintptr_t)n, p->nr_counts++);
+	}
 	c->calls = node_calls(p, n);
 	c->min_ns = c->max_ns = -1;
-	key_index_put(&p->counts_index, (uint64_t)(uintptr_t)n, p->nr_counts++);
-	n->calls = NODE_COUNTED;
+	n->calls = (uint8_t)((n->calls & NODE_ROOM) | NODE_COUNTED);
 	return c;
 }
 
@@ -167,7 +176,7 @@ void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t 
 {
 	struct node_counts *c;
 
-	if (n->calls != NODE_COUNTED && min_ns == -1 && max_ns == -1)
+	if ((n->calls & NODE_CALLS_STATE) != NODE_COUNTED && min_ns == -1 && max_ns == -1)
 		return;
 	c = counts_slot(p, n);
 	c->min_ns = min_ns;

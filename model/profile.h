@@ -73,8 +73,11 @@ enum {
 enum {
 	NODE_NO_CALL,			/* structure: root, thread, group */
 	NODE_ONE_CALL,			/* one call, extremes unknown */
-	NODE_COUNTED,			/* calls and extremes in the profile's
-					   record of the node (node_counts()) */
+	NODE_COUNTED,			/* calls and extremes in the node's
+					   record (node_counts()) */
+	NODE_CALLS_STATE = 3,		/* the bits of the three above */
+	NODE_ROOM = 0x80,		/* the node was made with room for its
+					   record right after it */
 };
 
 /*
@@ -180,7 +183,8 @@ struct node {
 	uint8_t kind;			/* enum node_kind */
 	uint8_t flags;			/* NODE_* flags */
 	uint8_t calls;			/* NODE_NO_CALL, NODE_ONE_CALL or
-					   NODE_COUNTED: read node_calls() */
+					   NODE_COUNTED, and NODE_ROOM: read
+					   node_calls() */
 };
 
 /* A step: a ProfilerStep, a training iteration, an inference. */
@@ -255,11 +259,16 @@ struct profile {
 	struct node_span *spans;
 	size_t nr_spans, alloc_spans;
 	/* The calls and extremes of the nodes that are not "no call" or "one
-	 * call, extremes unknown" (NODE_COUNTED): pre-aggregated rows, a few
-	 * thousand in a file as a rule.  Heap, found by the node's address. */
+	 * call, extremes unknown" (NODE_COUNTED) and have no room for them
+	 * after them.  Heap, found by the node's address. */
 	struct node_counts *counts;
 	size_t nr_counts, alloc_counts;
 	struct key_index counts_index;
+	/* Nodes are made with room for their record right after them
+	 * (NODE_ROOM): set by the parsers of pre-aggregated rows, whose
+	 * every node has calls of its own (a 1,000-rank set of summaries
+	 * holds millions). */
+	bool counts_follow_nodes;
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here and
@@ -305,10 +314,12 @@ struct node *node_ancestor(const struct node *n, enum node_kind kind);
  * (-1: unknown).  A trace's event is one call and a structure node (root,
  * thread, group) none; only pre-aggregated rows (a key_averages table, a
  * summary, Paddle, MegEngine, trtexec, tb-json) say more.  So a node
- * carries a byte that says which (in what was padding), and the rare node
- * with other values a record in
- * its profile, found by the node's address: 24 bytes less for each of a
- * trace's millions of nodes.
+ * carries a byte that says which (in what was padding), and a node with
+ * other values a record: 24 bytes less for each of a trace's millions of
+ * nodes.  The record lies right after the node where the parser said its
+ * nodes all have one (NODE_ROOM, profile.counts_follow_nodes: a table of
+ * pre-aggregated rows), else in its profile, found by the node's address
+ * (a table by address costs twice what the record does).
  *
  * The accessors take the profile rather than a node keeping a pointer to
  * its record: a pointer would cost a node the 8 bytes the record saves,
@@ -321,32 +332,47 @@ struct node_counts {
 	int64_t min_ns, max_ns;
 };
 
+/* N's record in P's table; N has NODE_COUNTED and no NODE_ROOM. */
+const struct node_counts *node_counts_in_table(const struct profile *p, const struct node *n);
+
 /* N's record; N has NODE_COUNTED. */
-const struct node_counts *node_counts_record(const struct profile *p, const struct node *n);
+static inline const struct node_counts *node_counts_record(const struct profile *p,
+							   const struct node *n)
+{
+	if (n->calls & NODE_ROOM)
+		return (const struct node_counts *)(n + 1);
+	return node_counts_in_table(p, n);
+}
 
 static inline uint64_t node_calls(const struct profile *p, const struct node *n)
 {
-	if (n->calls == NODE_COUNTED)
+	unsigned state = n->calls & NODE_CALLS_STATE;
+
+	if (state == NODE_COUNTED)
 		return node_counts_record(p, n)->calls;
-	return n->calls == NODE_ONE_CALL ? 1 : 0;
+	return state == NODE_ONE_CALL ? 1 : 0;
 }
 
 static inline int64_t node_min_ns(const struct profile *p, const struct node *n)
 {
-	return n->calls == NODE_COUNTED ? node_counts_record(p, n)->min_ns : -1;
+	return (n->calls & NODE_CALLS_STATE) == NODE_COUNTED ? node_counts_record(p, n)->min_ns
+							      : -1;
 }
 
 static inline int64_t node_max_ns(const struct profile *p, const struct node *n)
 {
-	return n->calls == NODE_COUNTED ? node_counts_record(p, n)->max_ns : -1;
+	return (n->calls & NODE_CALLS_STATE) == NODE_COUNTED ? node_counts_record(p, n)->max_ns
+							      : -1;
 }
 
 /* All three at once: one lookup for a node with a record. */
 static inline struct node_counts node_counts(const struct profile *p, const struct node *n)
 {
-	if (n->calls == NODE_COUNTED)
+	unsigned state = n->calls & NODE_CALLS_STATE;
+
+	if (state == NODE_COUNTED)
 		return *node_counts_record(p, n);
-	return (struct node_counts){ n->calls == NODE_ONE_CALL ? 1 : 0, -1, -1 };
+	return (struct node_counts){ state == NODE_ONE_CALL ? 1 : 0, -1, -1 };
 }
 
 /* N's calls in its record, made if N has none (node_set_calls()). */
@@ -356,10 +382,10 @@ void node_set_counted_calls(struct profile *p, struct node *n, uint64_t calls);
  * unknown extremes takes no record: a trace's event costs a flag. */
 static inline void node_set_calls(struct profile *p, struct node *n, uint64_t calls)
 {
-	if (n->calls == NODE_COUNTED || calls > 1)
+	if ((n->calls & NODE_CALLS_STATE) == NODE_COUNTED || calls > 1)
 		node_set_counted_calls(p, n, calls);
 	else
-		n->calls = calls ? NODE_ONE_CALL : NODE_NO_CALL;
+		n->calls = (uint8_t)((n->calls & NODE_ROOM) | (calls ? NODE_ONE_CALL : NODE_NO_CALL));
 }
 
 void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns);

@@ -718,6 +718,7 @@ static int megengine_json_probe(const char *head, size_t len)
 }
 
 const struct parser megengine_json_parser = {
+	.counts_per_node = true,
 	.name = "megengine-json",
 	.family = "megengine",
 	.summary = "MegEngine load_and_run --profile JSON",

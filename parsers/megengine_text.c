@@ -1814,6 +1814,7 @@ static int megengine_text_probe(const char *head, size_t len)
 }
 
 const struct parser megengine_text_parser = {
+	.counts_per_node = true,
 	.name = "megengine",
 	.family = "megengine",
 	.summary = "MegEngine load_and_run output and profile_analyze tables (text)",

@@ -2270,6 +2270,7 @@ out:
 }
 
 const struct parser paddle_parser = {
+	.counts_per_node = true,
 	.name = "paddle",
 	.summary = "PaddlePaddle profiler summary tables and training-log lines",
 	.anywhere = true,

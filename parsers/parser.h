@@ -26,6 +26,10 @@ struct parser {
 	 * detection probes the later windows of a text file with the parsers
 	 * that set this, and the parse starts at the window that matched. */
 	bool anywhere;
+	/* Its nodes are pre-aggregated rows, nearly every one with calls
+	 * and extremes of its own: the profile makes each node with room
+	 * for them beside it (profile.counts_follow_nodes). */
+	bool counts_per_node;
 	/* How sure (0..100) that a file starting with the LEN bytes at HEAD
 	 * is this format.  HEAD is decompressed and may end mid-token. */
 	int (*probe)(const char *head, size_t len);

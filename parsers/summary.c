@@ -556,6 +556,7 @@ static int summary_probe(const char *head, size_t len)
 }
 
 const struct parser summary_parser = {
+	.counts_per_node = true,
 	.name = "summary",
 	.summary = "proftui --summary: one profile's aggregated tables",
 	.probe = summary_probe,

@@ -1463,6 +1463,7 @@ static int tb_json_probe(const char *head, size_t len)
 }
 
 const struct parser tb_json_parser = {
+	.counts_per_node = true,
 	.name = "tb-json",
 	.family = "torch-tb-profiler",
 	.summary = "torch-tb-profiler REST outputs: overview, operator and kernel tables (one JSON per line)",

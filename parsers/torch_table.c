@@ -1590,6 +1590,7 @@ static int torch_table_probe(const char *head, size_t len)
 }
 
 const struct parser torch_table_parser = {
+	.counts_per_node = true,
 	.name = "torch-table",
 	.summary = "PyTorch key_averages().table() text, also inside logs and Markdown",
 	.anywhere = true,	/* printed at the end of a training log */

@@ -407,6 +407,7 @@ static int graph_probe(const char *head, size_t len)
 }
 
 const struct parser trtexec_graph_parser = {
+	.counts_per_node = true,
 	.name = "trtexec-graph",
 	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportLayerInfo JSON (engine layers, simple or detailed)",

@@ -617,6 +617,7 @@ static int log_probe(const char *head, size_t len)
 }
 
 const struct parser trtexec_log_parser = {
+	.counts_per_node = true,
 	.name = "trtexec-log",
 	.family = "tensorrt",
 	.summary = "TensorRT trtexec log (--dumpProfile table, performance summary, options)",

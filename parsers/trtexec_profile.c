@@ -497,6 +497,7 @@ static int profile_probe(const char *head, size_t len)
 }
 
 const struct parser trtexec_profile_parser = {
+	.counts_per_node = true,
 	.name = "trtexec-profile",
 	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportProfile JSON (per-layer times)",

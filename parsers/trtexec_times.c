@@ -195,6 +195,7 @@ static int times_probe(const char *head, size_t len)
 }
 
 const struct parser trtexec_times_parser = {
+	.counts_per_node = true,
 	.name = "trtexec-times",
 	.family = "tensorrt",
 	.summary = "TensorRT trtexec --exportTimes JSON (per-inference times)",

@@ -181,13 +181,18 @@ static void test_calls_by_flag(void)
 }
 
 /* Pre-aggregated rows: any count, extremes, in a record of the profile. */
-static void test_calls_in_record(void)
+/* ROOM: the profile makes nodes with room for their records after them,
+ * as for a table of pre-aggregated rows; not so for its root, made
+ * before (its record goes in the profile's table). */
+static void calls_in_record(bool room)
 {
 	struct profile p;
 	struct node *n, *m, *k;
 
 	profile_init(&p, "t");
+	p.counts_follow_nodes = room;
 	n = node_new(&p, p.root, NODE_OP, "op", 2);
+	CHECK(!!(n->calls & NODE_ROOM) == room);
 	node_set_calls(&p, n, 1ULL << 40);
 	CHECK(node_calls(&p, n) == 1ULL << 40);
 	CHECK_EQ(node_min_ns(&p, n), -1);
@@ -219,8 +224,21 @@ static void test_calls_in_record(void)
 	CHECK_EQ(node_max_ns(&p, k), 6);
 	CHECK(node_counts(&p, k).calls == 3 && node_counts(&p, k).max_ns == 6);
 	CHECK(node_counts(&p, p.root).calls == 0 && node_counts(&p, p.root).min_ns == -1);
-	CHECK_EQ(p.nr_counts, 3);
+	CHECK_EQ(p.nr_counts, room ? 0 : 3);
+	node_set_calls(&p, p.root, 2);
+	node_set_minmax(&p, p.root, 1, 4);
+	CHECK(node_calls(&p, p.root) == 2 && node_max_ns(&p, p.root) == 4);
+	CHECK_EQ(p.nr_counts, room ? 1 : 4);
+	/* The records kept apart: n's are still its own. */
+	CHECK(node_calls(&p, n) == UINT64_MAX && node_min_ns(&p, n) == 7);
+	CHECK(node_calls(&p, k) == 3 && node_min_ns(&p, k) == 5);
 	profile_release(&p);
+}
+
+static void test_calls_in_record(void)
+{
+	calls_in_record(false);
+	calls_in_record(true);
 }
 
 /* Many nodes with records among many without, each its own, before and
