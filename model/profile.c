@@ -127,7 +127,7 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 								 : 0));
 
 	if (p->counts_follow_nodes)
-		n->calls = NODE_ROOM;
+		n->calls_state = NODE_ROOM;
 	n->name = name;
 	n->kind = kind;
 	n->id = p->nr_nodes++;
@@ -152,9 +152,9 @@ static struct node_counts *counts_slot(struct profile *p, struct node *n)
 {
 	struct node_counts *c;
 
-	if ((n->calls & NODE_CALLS_STATE) == NODE_COUNTED)
+	if ((n->calls_state & NODE_CALLS_STATE) == NODE_COUNTED)
 		return (struct node_counts *)node_counts_record(p, n);
-	if (n->calls & NODE_ROOM) {
+	if (n->calls_state & NODE_ROOM) {
 		c = (struct node_counts *)(n + 1);
 	} else {
 		GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
@@ -163,7 +163,7 @@ static struct node_counts *counts_slot(struct profile *p, struct node *n)
 	}
 	c->calls = node_calls(p, n);
 	c->min_ns = c->max_ns = -1;
-	n->calls = (uint8_t)((n->calls & NODE_ROOM) | NODE_COUNTED);
+	n->calls_state = (uint8_t)((n->calls_state & NODE_ROOM) | NODE_COUNTED);
 	return c;
 }
 
@@ -176,7 +176,7 @@ void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t 
 {
 	struct node_counts *c;
 
-	if ((n->calls & NODE_CALLS_STATE) != NODE_COUNTED && min_ns == -1 && max_ns == -1)
+	if ((n->calls_state & NODE_CALLS_STATE) != NODE_COUNTED && min_ns == -1 && max_ns == -1)
 		return;
 	c = counts_slot(p, n);
 	c->min_ns = min_ns;

@@ -69,7 +69,7 @@ enum {
 					   warned about and marked in panes */
 };
 
-/* What a node's calls field says (node_calls()). */
+/* What a node's calls_state says (node_calls()). */
 enum {
 	NODE_NO_CALL,			/* structure: root, thread, group */
 	NODE_ONE_CALL,			/* one call, extremes unknown */
@@ -182,9 +182,9 @@ struct node {
 	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
 	uint8_t kind;			/* enum node_kind */
 	uint8_t flags;			/* NODE_* flags */
-	uint8_t calls;			/* NODE_NO_CALL, NODE_ONE_CALL or
-					   NODE_COUNTED, and NODE_ROOM: read
-					   node_calls() */
+	uint8_t calls_state;		/* NODE_NO_CALL, NODE_ONE_CALL or
+					   NODE_COUNTED, and NODE_ROOM: the
+					   calls are node_calls() */
 };
 
 /* A step: a ProfilerStep, a training iteration, an inference. */
@@ -339,14 +339,14 @@ const struct node_counts *node_counts_in_table(const struct profile *p, const st
 static inline const struct node_counts *node_counts_record(const struct profile *p,
 							   const struct node *n)
 {
-	if (n->calls & NODE_ROOM)
+	if (n->calls_state & NODE_ROOM)
 		return (const struct node_counts *)(n + 1);
 	return node_counts_in_table(p, n);
 }
 
 static inline uint64_t node_calls(const struct profile *p, const struct node *n)
 {
-	unsigned state = n->calls & NODE_CALLS_STATE;
+	unsigned state = n->calls_state & NODE_CALLS_STATE;
 
 	if (state == NODE_COUNTED)
 		return node_counts_record(p, n)->calls;
@@ -355,20 +355,22 @@ static inline uint64_t node_calls(const struct profile *p, const struct node *n)
 
 static inline int64_t node_min_ns(const struct profile *p, const struct node *n)
 {
-	return (n->calls & NODE_CALLS_STATE) == NODE_COUNTED ? node_counts_record(p, n)->min_ns
-							      : -1;
+	if ((n->calls_state & NODE_CALLS_STATE) != NODE_COUNTED)
+		return -1;
+	return node_counts_record(p, n)->min_ns;
 }
 
 static inline int64_t node_max_ns(const struct profile *p, const struct node *n)
 {
-	return (n->calls & NODE_CALLS_STATE) == NODE_COUNTED ? node_counts_record(p, n)->max_ns
-							      : -1;
+	if ((n->calls_state & NODE_CALLS_STATE) != NODE_COUNTED)
+		return -1;
+	return node_counts_record(p, n)->max_ns;
 }
 
 /* All three at once: one lookup for a node with a record. */
 static inline struct node_counts node_counts(const struct profile *p, const struct node *n)
 {
-	unsigned state = n->calls & NODE_CALLS_STATE;
+	unsigned state = n->calls_state & NODE_CALLS_STATE;
 
 	if (state == NODE_COUNTED)
 		return *node_counts_record(p, n);
@@ -382,10 +384,11 @@ void node_set_counted_calls(struct profile *p, struct node *n, uint64_t calls);
  * unknown extremes takes no record: a trace's event costs a flag. */
 static inline void node_set_calls(struct profile *p, struct node *n, uint64_t calls)
 {
-	if ((n->calls & NODE_CALLS_STATE) == NODE_COUNTED || calls > 1)
+	if ((n->calls_state & NODE_CALLS_STATE) == NODE_COUNTED || calls > 1)
 		node_set_counted_calls(p, n, calls);
 	else
-		n->calls = (uint8_t)((n->calls & NODE_ROOM) | (calls ? NODE_ONE_CALL : NODE_NO_CALL));
+		n->calls_state = (uint8_t)((n->calls_state & NODE_ROOM) |
+					   (calls ? NODE_ONE_CALL : NODE_NO_CALL));
 }
 
 void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns);

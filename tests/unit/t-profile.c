@@ -162,7 +162,7 @@ static void test_calls_by_flag(void)
 	CHECK_EQ(node_calls(&p, p.root), 0);
 	node_set_calls(&p, n, 1);
 	CHECK_EQ(node_calls(&p, n), 1);
-	CHECK(n->calls == NODE_ONE_CALL && !n->flags);
+	CHECK(n->calls_state == NODE_ONE_CALL && !n->flags);
 	CHECK_EQ(node_min_ns(&p, n), -1);
 	CHECK_EQ(node_max_ns(&p, n), -1);
 	/* The other flags come and go without the calls. */
@@ -192,7 +192,7 @@ static void calls_in_record(bool room)
 	profile_init(&p, "t");
 	p.counts_follow_nodes = room;
 	n = node_new(&p, p.root, NODE_OP, "op", 2);
-	CHECK(!!(n->calls & NODE_ROOM) == room);
+	CHECK(!!(n->calls_state & NODE_ROOM) == room);
 	node_set_calls(&p, n, 1ULL << 40);
 	CHECK(node_calls(&p, n) == 1ULL << 40);
 	CHECK_EQ(node_min_ns(&p, n), -1);
