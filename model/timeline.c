@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keyindex.h"
 #include "timeline.h"
@@ -428,6 +430,19 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 }
 
 /*
+ * Opening the pane on a big trace is the walk over every node, the
+ * packing of every lane and the merge of all blocks by start, each
+ * memory-bound (2.5 M nodes: 60, 25 and 25 ms), so they run on two
+ * threads where there are two cores (timeline_build_on()).
+ */
+#define PARALLEL_MIN 100000
+
+static bool use_two_threads(size_t n)
+{
+	return n >= PARALLEL_MIN && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+/*
  * Every block, by start (ties: row by row).  A lane's blocks are by
  * start already, so a merge of the lanes, through a tree of losers
  * (Knuth's): each inner node holds the lane that lost the match there,
@@ -480,13 +495,17 @@ static int cmp_row_at(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
-const void **timeline_by_start(const struct timeline *tl)
+/* The blocks of every lane L from LO[L] up to HI[L], by start (ties lane
+ * by lane, then row by row), into V. */
+static void merge_lanes(const struct timeline *tl, const size_t *lo, const size_t *hi,
+			const void **v)
 {
-	size_t n = tl->nr_blocks, k = 1, win, i = 0;
-	const void **v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t n = 0, k = 1, win, i = 0;
 	size_t *pos, *loser;
 	struct merge m;
 
+	for (size_t l = 0; l < tl->nr_lanes; l++)
+		n += hi[l] - lo[l];
 	while (k < tl->nr_lanes)
 		k *= 2;
 	m.k = k;
@@ -495,8 +514,9 @@ const void **timeline_by_start(const struct timeline *tl)
 	pos = xcalloc(k, sizeof(*pos));
 	loser = xmalloc(k * sizeof(*loser));
 	for (size_t l = 0; l < k; l++) {
-		m.done[l] = l >= tl->nr_lanes || !tl->lanes[l].nr_blocks;
-		m.next[l] = m.done[l] ? INT64_MAX : tl->lanes[l].blocks[0].start_ns;
+		m.done[l] = l >= tl->nr_lanes || lo[l] == hi[l];
+		pos[l] = l < tl->nr_lanes ? lo[l] : 0;
+		m.next[l] = m.done[l] ? INT64_MAX : tl->lanes[l].blocks[lo[l]].start_ns;
 	}
 	win = play(&m, loser, 1);
 	while (i < n) {
@@ -509,10 +529,10 @@ const void **timeline_by_start(const struct timeline *tl)
 			if (i > from && b->row < ((const struct tl_block *)v[i - 1])->row)
 				by_row = false;
 			v[i++] = b++;
-		} while (++pos[win] < lane->nr_blocks && b->start_ns == b[-1].start_ns);
+		} while (++pos[win] < hi[win] && b->start_ns == b[-1].start_ns);
 		if (!by_row)
 			qsort(v + from, i - from, sizeof(*v), cmp_row_at);
-		if (pos[win] < lane->nr_blocks) {
+		if (pos[win] < hi[win]) {
 			m.next[win] = b->start_ns;
 		} else {
 			m.next[win] = INT64_MAX;
@@ -531,9 +551,92 @@ const void **timeline_by_start(const struct timeline *tl)
 	free(pos);
 	free(m.done);
 	free(m.next);
+}
+
+/* The first block of LANE that starts at or after T. */
+static size_t lane_first_from(const struct tl_lane *lane, int64_t t)
+{
+	size_t lo = 0, hi = lane->nr_blocks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lane->blocks[mid].start_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct merge_job {
+	const struct timeline *tl;
+	const size_t *lo, *hi;
+	const void **v;
+};
+
+static void *merge_main(void *arg)
+{
+	struct merge_job *mj = arg;
+
+	merge_lanes(mj->tl, mj->lo, mj->hi, mj->v);
+	return NULL;
+}
+
+/*
+ * On two threads for many blocks: the blocks that start before T, the
+ * start of the biggest lane's middle block, and the others, each merged
+ * on its own into its part of the array.  Blocks of one start are all on
+ * one side, so the ties come out as from one merge.
+ */
+static const void **by_start(const struct timeline *tl, bool parallel)
+{
+	size_t n = tl->nr_blocks, big = 0, n1 = 0;
+	const void **v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t *zero = xcalloc(tl->nr_lanes + 1, sizeof(*zero));
+	size_t *mid = xmalloc((tl->nr_lanes + 1) * sizeof(*mid));
+	size_t *end = xmalloc((tl->nr_lanes + 1) * sizeof(*end));
+	struct merge_job first;
+	pthread_t helper;
+	int64_t t;
+
+	for (size_t l = 0; l < tl->nr_lanes; l++) {
+		end[l] = tl->lanes[l].nr_blocks;
+		if (end[l] > end[big])
+			big = l;
+	}
+	if (!parallel || !tl->nr_lanes || !end[big]) {
+		merge_lanes(tl, zero, end, v);
+		goto out;
+	}
+	t = tl->lanes[big].blocks[end[big] / 2].start_ns;
+	for (size_t l = 0; l < tl->nr_lanes; l++) {
+		mid[l] = lane_first_from(&tl->lanes[l], t);
+		n1 += mid[l];
+	}
+	first = (struct merge_job){ tl, zero, mid, v };
+	if (pthread_create(&helper, NULL, merge_main, &first)) {
+		merge_lanes(tl, zero, end, v);
+		goto out;
+	}
+	merge_lanes(tl, mid, end, v + n1);
+	pthread_join(helper, NULL);
+out:
+	free(end);
+	free(mid);
+	free(zero);
 	return v;
 }
 
+const void **timeline_by_start(const struct timeline *tl)
+{
+	return by_start(tl, use_two_threads(tl->nr_blocks));
+}
+
+const void **timeline_by_start_on(const struct timeline *tl, bool parallel)
+{
+	return by_start(tl, parallel);
+}
 
 struct walk {
 	struct build *b;
@@ -621,48 +724,196 @@ static int lane_order(const void *a, const void *b)
 	return (x->stream > y->stream) - (x->stream < y->stream);
 }
 
+/*
+ * On two threads, each walks the subtrees of a run of the root's
+ * children (threads, for the most part) into a build of its own, the
+ * second's is joined to the first's in tree order, and the lanes are
+ * packed by whichever thread is free.
+ */
+/* A walk over the subtrees of the root's children FROM up to TO (NULL:
+ * the last), into B. */
+struct walk_job {
+	const struct profile *p;
+	const struct node *from, *to;
+	struct build b;
+};
+
+static void walk_subtrees(struct walk_job *job)
+{
+	struct walk w = { .b = &job->b, .p = job->p, .host = SIZE_MAX };
+
+	/* Iterative depth-first walks: traces nest deep. */
+	for (const struct node *top = job->from; top != job->to; top = top->next) {
+		const struct node *n = top;
+		int depth = 1;
+
+		for (;;) {
+			/* Nodes lie wherever the parser put them: the next
+			 * sibling is read while the children are. */
+			if (n->next) {
+				PREFETCH(n->next);
+				PREFETCH((const char *)n->next + 64);
+			}
+			visit(&w, n, depth);
+			if (n->child) {
+				n = n->child;
+				depth++;
+				continue;
+			}
+			while (n != top && !n->next) {
+				n = n->parent;
+				depth--;
+			}
+			if (n == top)
+				break;
+			n = n->next;
+		}
+	}
+	add_device_blocks(&job->b);
+}
+
+static void *walk_main(void *arg)
+{
+	walk_subtrees(arg);
+	return NULL;
+}
+
+/* Lane FROM's blocks after lane INTO's (the same lane, met by two walks,
+ * the one of INTO first), FROM freed. */
+static void append_lane(struct build_lane *into, struct build_lane *from)
+{
+	if (into->nr + from->nr > into->alloc) {
+		into->alloc = into->nr + from->nr;
+		into->v = xrealloc(into->v, into->alloc * sizeof(*into->v));
+	}
+	memcpy(into->v + into->nr, from->v, from->nr * sizeof(*from->v));
+	for (size_t s = 0; s < from->nr_seg; s++) {
+		GROW(into->seg, into->alloc_seg, into->nr_seg + 1);
+		into->seg[into->nr_seg++] = into->nr + from->seg[s];
+	}
+	into->nr += from->nr;
+	if (from->nr_seg)
+		into->seg_thread = from->seg_thread;
+	free(from->v);
+	free(from->seg);
+	free(from->name);
+}
+
+static uint64_t key_of(const struct build_lane *l)
+{
+	return lane_key(l->is_device, l->device, l->stream, l->thread);
+}
+
+/* FROM, the build of the walk after INTO's, joined to INTO: as if one
+ * walk had made both.  A lane met by both gets FROM's blocks after its
+ * own (a stable sort by start follows, so where one run of blocks ends
+ * and the next begins does not change the order); a lane new to INTO
+ * comes after INTO's, as it was met later. */
+static void join_builds(struct build *into, struct build *from)
+{
+	for (size_t i = 0; i < from->nr_lanes; i++) {
+		struct build_lane *l = &from->lanes[i];
+		size_t at = key_index_get(&into->lane_index, key_of(l));
+
+		if (at != KEY_INDEX_NONE) {
+			append_lane(&into->lanes[at], l);
+			continue;
+		}
+		GROW(into->lanes, into->alloc_lanes, into->nr_lanes + 1);
+		l->seen = into->nr_lanes;
+		into->lanes[into->nr_lanes] = *l;
+		key_index_put(&into->lane_index, key_of(l), into->nr_lanes++);
+	}
+	into->nr_blocks += from->nr_blocks;
+	free(from->lanes);
+	key_index_release(&from->lane_index);
+}
+
+/* Where the root's children split into two runs of about as many nodes
+ * (ids are depth-first: a subtree ends where the next one starts), or
+ * NULL when they do not split, or the ids do not say. */
+static const struct node *split_point(const struct profile *p)
+{
+	const struct node *best = NULL;
+	uint64_t total = p->nr_nodes, best_gap = UINT64_MAX, last = p->root->id;
+
+	if (!p->root->child || !p->root->child->next)
+		return NULL;
+	for (const struct node *c = p->root->child; c; c = c->next) {
+		uint64_t before = c->id;	/* the nodes of the runs before C */
+		uint64_t gap = before > total / 2 ? before - total / 2 : total / 2 - before;
+
+		if (c->id <= last || c->id >= total)
+			return NULL;	/* ids out of order: the tree changed */
+		last = c->id;
+		if (c == p->root->child)
+			continue;
+		if (gap < best_gap) {
+			best_gap = gap;
+			best = c;
+		}
+	}
+	return best;
+}
+
+struct pack_jobs {
+	struct build *b;
+	size_t next;		/* the next lane to pack */
+};
+
+static void *pack_main(void *arg)
+{
+	struct pack_jobs *pj = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&pj->next, 1, __ATOMIC_RELAXED)) < pj->b->nr_lanes)
+		pack(&pj->b->lanes[i]);
+	return NULL;
+}
+
 void timeline_build(const struct profile *p, struct timeline *tl)
 {
-	struct build b = { 0 };
-	struct walk w = { .b = &b, .p = p, .host = SIZE_MAX };
-	const struct node *n = p->root;
-	int depth = 0;
+	timeline_build_on(p, tl, use_two_threads(p->nr_nodes));
+}
+
+void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel)
+{
+	struct walk_job job[2] = { { .p = p }, { .p = p } };
+	struct build b;
+	struct pack_jobs pj;
+	pthread_t helper;
+	const struct node *half = parallel ? split_point(p) : NULL;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->start_ns = INT64_MAX;
 	tl->end_ns = INT64_MIN;
-	/* Iterative depth-first walk: traces nest deep. */
-	while (n && p->has_timeline) {
-		/* Nodes are 120 bytes, wherever the parser put them: the next
-		 * sibling is read while the children are (a walk of the 1 GB
-		 * trace's tree takes 30 ms rather than 50). */
-		if (n->next) {
-			PREFETCH(n->next);
-			PREFETCH((const char *)n->next + 64);
+	if (p->has_timeline) {
+		job[0].from = p->root->child;
+		job[0].to = half;
+		job[1].from = half;
+		if (half && !pthread_create(&helper, NULL, walk_main, &job[1])) {
+			walk_subtrees(&job[0]);
+			pthread_join(helper, NULL);
+			join_builds(&job[0].b, &job[1].b);
+		} else {
+			job[0].to = NULL;
+			walk_subtrees(&job[0]);
 		}
-		visit(&w, n, depth);
-		if (n->child) {
-			n = n->child;
-			depth++;
-			continue;
-		}
-		while (n != p->root && !n->next) {
-			n = n->parent;
-			depth--;
-		}
-		if (n == p->root)
-			break;
-		n = n->next;
 	}
-	add_device_blocks(&b);
+	b = job[0].b;
 	if (b.nr_lanes)
 		qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
-	for (size_t i = 0; i < b.nr_lanes; i++) {
-		pack(&b.lanes[i]);
-		tl->nr_rows += b.lanes[i].nr_rows;
+	pj = (struct pack_jobs){ .b = &b };
+	if (parallel && b.nr_lanes > 1 && !pthread_create(&helper, NULL, pack_main, &pj)) {
+		pack_main(&pj);
+		pthread_join(helper, NULL);
+	} else {
+		pack_main(&pj);
 	}
+	for (size_t i = 0; i < b.nr_lanes; i++)
+		tl->nr_rows += b.lanes[i].nr_rows;
 	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
 	tl->nr_blocks = b.nr_blocks;
 	for (size_t i = 0, r = 0; i < b.nr_lanes; i++) {

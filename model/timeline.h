@@ -64,11 +64,17 @@ struct timeline {
 
 /* Index the timed nodes of P into TL.  An untimed profile gives no lanes. */
 void timeline_build(const struct profile *p, struct timeline *tl);
+/* The same on two threads (PARALLEL) or one; timeline_build() takes two
+ * for a big profile on a machine with two cores.  Either way the same
+ * index. */
+void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel);
 void timeline_release(struct timeline *tl);
 /* Every block of TL by start (ties: row by row), as a new array of
  * nr_blocks pointers to them -- a pane's rows, hence void -- that the
  * caller frees. */
 const void **timeline_by_start(const struct timeline *tl);
+/* The same on two threads (PARALLEL) or one; the same array. */
+const void **timeline_by_start_on(const struct timeline *tl, bool parallel);
 
 /* The first block of ROW that ends after T (the first that a window
  * starting at T can show), or ROW->nr. */

@@ -4,13 +4,16 @@
 # parsers/input.c, which inflates and reads ahead, Kineto's model thread,
 # its two chunk readers (parsers/kineto_chunks.c; forced on with small
 # chunks, as the corpus traces are below the size that starts them), and
-# the second thread that makes --print's lines (tui/export.c).  Every profile of the shared corpus loads as it is and, when it
+# the second thread that makes --print's lines (tui/export.c), and the two
+# that make the Timeline's index (model/timeline.c, in t-timeline).  Every
+# profile of the shared corpus loads as it is and, when it
 # is big enough to start the reader thread, plain, gzipped, and cut short
 # at several points (a cut gzip ends the reader thread on an error, the
 # path where a race once changed the output).  Any report from TSan fails
 # the case.  make tsan runs it through tests/run.sh, with
 #   PROFTUI  the TSan-built binary (build-tsan/proftui)
-#   O        its build directory (build-tsan), for scratch files and t-input
+#   O        its build directory (build-tsan), for scratch files, t-input and
+#            t-timeline
 . "$(dirname "$0")/test-lib.sh"
 need_proftui
 CORPUS=${PROFTUI_CORPUS:-../shared/corpus}
@@ -45,7 +48,18 @@ if "$O/tests/unit/t-input" >"$dir/t-input.out" 2>&1 && ! grep -q ThreadSanitizer
 	pass "tsan: t-input"
 else
 	fail "tsan: t-input ($O/tests/unit/t-input; make tsan builds it)"
-	head -n 40 "$dir/t-input.out"
+	head -n 40 "$dir/t-input.out" | sed 's/^/  /'
+fi
+# The Timeline's index made on two threads (model/timeline.c), forced on
+# in t-timeline's test of it, whatever the size.  (Its other tests hold
+# CPU time to bounds that TSan's slowness would break.)  A failure's
+# output is indented: its own PASS/FAIL and count lines are not ours.
+if "$O/tests/unit/t-timeline" "two threads" >"$dir/t-timeline.out" 2>&1 &&
+   ! grep -q ThreadSanitizer "$dir/t-timeline.out"; then
+	pass "tsan: t-timeline"
+else
+	fail "tsan: t-timeline ($O/tests/unit/t-timeline; make tsan builds it)"
+	head -n 40 "$dir/t-timeline.out" | sed 's/^/  /'
 fi
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.

@@ -573,6 +573,86 @@ static void test_many_lanes(void)
 	profile_release(&p);
 }
 
+/* Whether A and B hold the same lanes, rows and blocks (made from the
+ * same profile, each its own memory). */
+static bool same_timeline(const struct timeline *a, const struct timeline *b)
+{
+	if (a->nr_lanes != b->nr_lanes || a->nr_rows != b->nr_rows || a->nr_blocks != b->nr_blocks ||
+	    a->start_ns != b->start_ns || a->end_ns != b->end_ns)
+		return false;
+	for (size_t l = 0; l < a->nr_lanes; l++) {
+		const struct tl_lane *x = &a->lanes[l], *y = &b->lanes[l];
+
+		if (strcmp(x->name, y->name) || x->is_device != y->is_device ||
+		    x->first_row != y->first_row || x->nr_rows != y->nr_rows ||
+		    x->nr_blocks != y->nr_blocks)
+			return false;
+		for (size_t i = 0; i < x->nr_blocks; i++)
+			if (x->blocks[i].node != y->blocks[i].node ||
+			    x->blocks[i].start_ns != y->blocks[i].start_ns ||
+			    x->blocks[i].end_ns != y->blocks[i].end_ns ||
+			    x->blocks[i].row != y->blocks[i].row || x->blocks[i].at != y->blocks[i].at)
+				return false;
+	}
+	for (size_t r = 0; r < a->nr_rows; r++) {
+		const struct tl_row *x = &a->rows[r], *y = &b->rows[r];
+
+		if (x->lane != y->lane || x->depth != y->depth || x->nr != y->nr ||
+		    !x->max_end != !y->max_end)
+			return false;
+		for (size_t i = 0; i < x->nr; i++)
+			if (x->blocks[i]->node != y->blocks[i]->node ||
+			    (x->max_end && x->max_end[i] != y->max_end[i]))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * On two threads, the index is the one a single thread makes: the walks
+ * split between the root's children (three threads and a group of
+ * device work of no thread, kernels of both big threads on one stream),
+ * the lanes packed by either thread, the blocks merged by start in two
+ * halves of time (ties of start among them).
+ */
+static void test_two_threads_as_one(void)
+{
+	struct profile p;
+	struct timeline one, two;
+	const void **by_one, **by_two;
+
+	profile_init(&p, "t");
+	build_big(&p);
+	{
+		struct node *t3 = node_new(&p, p.root, NODE_THREAD, "thread 3", 8);
+		struct node *g = node_new(&p, p.root, NODE_GROUP, "<unlinked>", 10);
+
+		for (int i = 0; i < 50; i++) {
+			add(&p, t3, NODE_OP, "aten::relu", i * 7, 5);
+			add(&p, g, NODE_KERNEL, "lost", i * 11, 4);
+		}
+		profile_finish(&p);
+	}
+	timeline_build_on(&p, &one, false);
+	timeline_build_on(&p, &two, true);
+	CHECK(one.nr_blocks > 3000);
+	CHECK(same_timeline(&one, &two));
+	by_one = timeline_by_start_on(&one, false);
+	by_two = timeline_by_start_on(&one, true);
+	for (size_t i = 0; i < one.nr_blocks; i++) {
+		if (by_one[i] != by_two[i]) {
+			fprintf(stderr, "  by start: block %zu differs\n", i);
+			test_failed = 1;
+			break;
+		}
+	}
+	free(by_one);
+	free(by_two);
+	timeline_release(&one);
+	timeline_release(&two);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
@@ -585,5 +665,6 @@ const struct test tests[] = {
 	{ "rows: what a plain stable sort and packing give", test_rows_as_a_plain_sort_makes_them },
 	{ "sorts and filters: the generic view's rows, in its order",
 	  test_sort_and_filter_as_generic },
+	{ "two threads make the index one thread makes", test_two_threads_as_one },
 	{ 0 },
 };
