@@ -436,6 +436,11 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
  * threads where there are two cores (timeline_build_on()).
  */
 #define PARALLEL_MIN 100000
+/* Beyond this many threads (or lanes) each is small, and the second
+ * thread would cost more than it saves: its allocations come from a
+ * malloc arena of its own, whose pages are new (a trace with 30 K
+ * threads took a quarter more CPU). */
+#define PARALLEL_MAX_PARTS 256
 
 static bool use_two_threads(size_t n)
 {
@@ -831,15 +836,18 @@ static void join_builds(struct build *into, struct build *from)
 
 /* Where the root's children split into two runs of about as many nodes
  * (ids are depth-first: a subtree ends where the next one starts), or
- * NULL when they do not split, or the ids do not say. */
+ * NULL when they do not split, are too many, or the ids do not say. */
 static const struct node *split_point(const struct profile *p)
 {
 	const struct node *best = NULL;
 	uint64_t total = p->nr_nodes, best_gap = UINT64_MAX, last = p->root->id;
+	size_t nr = 0;
 
 	if (!p->root->child || !p->root->child->next)
 		return NULL;
 	for (const struct node *c = p->root->child; c; c = c->next) {
+		if (++nr > PARALLEL_MAX_PARTS)
+			return NULL;
 		uint64_t before = c->id;	/* the nodes of the runs before C */
 		uint64_t gap = before > total / 2 ? before - total / 2 : total / 2 - before;
 
@@ -906,7 +914,8 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
 	pj = (struct pack_jobs){ .b = &b };
-	if (parallel && b.nr_lanes > 1 && !pthread_create(&helper, NULL, pack_main, &pj)) {
+	if (parallel && b.nr_lanes > 1 && b.nr_lanes <= PARALLEL_MAX_PARTS &&
+	    !pthread_create(&helper, NULL, pack_main, &pj)) {
 		pack_main(&pj);
 		pthread_join(helper, NULL);
 	} else {
