@@ -14,6 +14,8 @@
  * BENCH_CLOCK=cpu times the keys in this thread's CPU time (user and
  * system, page faults included) rather than the wall clock: on a shared
  * machine, the cost of a key without the time other work held the core.
+ * A key that puts work on a second thread (the Timeline's open on a big
+ * trace) shows less than it costs that way: read its wall time.
  */
 #include <stdio.h>
 #include <stdlib.h>
