@@ -594,7 +594,7 @@ static void *merge_main(void *arg)
  * on its own into its part of the array.  Blocks of one start are all on
  * one side, so the ties come out as from one merge.
  */
-static const void **by_start(const struct timeline *tl, bool parallel)
+const void **timeline_by_start_on(const struct timeline *tl, bool parallel)
 {
 	size_t n = tl->nr_blocks, big = 0, n1 = 0;
 	const void **v = xmalloc((n ? n : 1) * sizeof(*v));
@@ -635,12 +635,7 @@ out:
 
 const void **timeline_by_start(const struct timeline *tl)
 {
-	return by_start(tl, use_two_threads(tl->nr_blocks));
-}
-
-const void **timeline_by_start_on(const struct timeline *tl, bool parallel)
-{
-	return by_start(tl, parallel);
+	return timeline_by_start_on(tl, use_two_threads(tl->nr_blocks));
 }
 
 struct walk {
