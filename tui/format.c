@@ -7,6 +7,41 @@
 #include "../model/strbuf.h"
 #include "format.h"
 
+static size_t decimal_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* The length put_fixed() gives, without writing it. */
+static size_t fixed_length(bool neg, uint64_t v, bool three, size_t suffix_len)
+{
+	size_t n = neg + suffix_len;
+
+	if (three)
+		return n + 4 + decimal_digits(v / 1000);	/* "d.ddd" */
+	return n + decimal_digits(v);
+}
+
+/* V's LEN decimal digits, ending at END (exclusive), two at a time. */
+static void put_digits(char *end, uint64_t v, size_t len)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+
+	for (; len >= 2; len -= 2, v /= 100) {
+		end -= 2;
+		memcpy(end, pairs + 2 * (v % 100), 2);
+	}
+	if (len)
+		end[-1] = (char)('0' + v % 10);
+}
+
 /*
  * "-123.456 us" for NEG, V = 123456, SUFFIX " us", into BUF (SIZE bytes,
  * cut if it must): numbers are most of what an export writes, and a tree
@@ -15,28 +50,27 @@
  */
 static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three, const char *suffix)
 {
-	char tmp[48];
-	size_t n = sizeof(tmp), len;
+	size_t suffix_len = strlen(suffix), len = fixed_length(neg, v, three, suffix_len);
+	char tmp[48], *out = len < size ? buf : tmp;
+	char *end = out + len - suffix_len;
 
-	if (three) {
-		for (int i = 0; i < 3; i++) {
-			tmp[--n] = (char)('0' + v % 10);
-			v /= 10;
-		}
-		tmp[--n] = '.';
-	}
-	do {
-		tmp[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	if (neg)
-		tmp[--n] = '-';
-	len = sizeof(tmp) - n;
-	if (len >= size)
-		len = size - 1;
-	memcpy(buf, tmp + n, len);
-	for (; *suffix && len + 1 < size; suffix++)
-		buf[len++] = *suffix;
+		out[0] = '-';
+	if (three) {
+		put_digits(end, v % 1000, 3);
+		end -= 4;
+		end[0] = '.';
+		v /= 1000;
+	}
+	put_digits(end, v, decimal_digits(v));
+	memcpy(out + len - suffix_len, suffix, suffix_len);
+	if (out == buf) {
+		buf[len] = '\0';
+		return len;
+	}
+	/* Too long for BUF: cut, as a short buffer always has been. */
+	len = len < size ? len : size - 1;
+	memcpy(buf, tmp, len);
 	buf[len] = '\0';
 	return len;
 }
@@ -76,28 +110,40 @@ size_t fmt_us(int64_t ns, char *buf, size_t size)
 	return trim_fraction(buf, (int)put_fixed(buf, size, ns < 0, m, true, ""), size);
 }
 
-size_t fmt_time(int64_t ns, char *buf, size_t size)
+/*
+ * What fmt_time() writes for NS: the three-decimal value *V of the unit
+ * that keeps the integer part below 1000, as PyTorch's tables print
+ * (and with the same thresholds), and the unit.  NULL for zero, which
+ * prints as a bare "0".
+ */
+static const char *time_parts(int64_t ns, uint64_t *v)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	const char *unit;
+
+	if (m == 0)
+		return NULL;
+	if (m < 1000000) {
+		*v = m;	/* ns: us with three decimals is exact */
+		return " us";
+	}
+	if (m < 1000000000) {
+		*v = scaled(ns, 1000);
+		return " ms";
+	}
+	*v = scaled(ns, 1000000);
+	return " s";
+}
+
+size_t fmt_time(int64_t ns, char *buf, size_t size)
+{
 	uint64_t v;
+	const char *unit;
 
 	if (!size)
 		return 0;
-	if (m == 0)
+	unit = time_parts(ns, &v);
+	if (!unit)
 		return put_fixed(buf, size, false, 0, false, "");
-	/* Three decimals of the unit that keeps the integer part below
-	 * 1000, as PyTorch's tables print (and with the same thresholds). */
-	if (m < 1000000) {
-		v = m;	/* ns: us with three decimals is exact */
-		unit = " us";
-	} else if (m < 1000000000) {
-		v = scaled(ns, 1000);
-		unit = " ms";
-	} else {
-		v = scaled(ns, 1000000);
-		unit = " s";
-	}
 	return put_fixed(buf, size, ns < 0, v, true, unit);
 }
 
@@ -191,6 +237,27 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 		break;
 	}
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+size_t fmt_cell_length(enum col_kind kind, struct cell v, enum fmt_style style)
+{
+	char buf[64];
+	uint64_t m;
+
+	if (v.type == CELL_INT && (kind != COL_BYTES || style != FMT_HUMAN) &&
+	    (kind != COL_TIME || style == FMT_HUMAN)) {
+		m = v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i;
+		if (kind != COL_TIME)
+			return fixed_length(v.v.i < 0, m, false, 0);
+		{
+			const char *unit = time_parts(v.v.i, &m);
+
+			return unit ? fixed_length(v.v.i < 0, m, true, strlen(unit)) : 1;
+		}
+	}
+	if (v.type == CELL_TEXT)
+		return strlen(v.v.s);
+	return fmt_cell(kind, v, style, buf, sizeof(buf));
 }
 
 bool fmt_needs_escape(const char *s, size_t len)

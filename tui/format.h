@@ -95,6 +95,11 @@ size_t fmt_time(int64_t ns, char *buf, size_t size);
  * length written; 4 * LEN + 1 bytes are always enough.
  */
 size_t fmt_escape(const char *s, size_t len, bool ascii_only, char *buf, size_t size);
+/* The length fmt_cell() gives V, in bytes, without formatting it where
+ * it need not (integers and times): a table of millions of rows is
+ * measured before it is written.  Text's length is its unescaped one. */
+size_t fmt_cell_length(enum col_kind kind, struct cell v, enum fmt_style style);
+
 /* Whether S[0..LEN) needs fmt_escape() (most names do not). */
 bool fmt_needs_escape(const char *s, size_t len);
 

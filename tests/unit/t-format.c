@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Values as text: exact times from integers, escaping, display width. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "test.h"
 #include "model/strbuf.h"
 #include "tui/format.h"
@@ -225,6 +229,89 @@ static void test_wrap(void)
 	CHECK_EQ(fmt_wrap("\xe5\x8d\xb7\xe7\xa7\xaf\xe5\x89\x8d", 4, line, 8), 2);
 }
 
+/* The reference for an integer time: the unit by the same thresholds,
+ * rounded half away from zero, written by printf. */
+static void time_by_printf(int64_t ns, char *b, size_t size)
+{
+	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns, div = 1, v;
+	const char *unit = " us";
+
+	if (m == 0) {
+		snprintf(b, size, "0");
+		return;
+	}
+	if (m >= 1000000000) {
+		div = 1000000;
+		unit = " s";
+	} else if (m >= 1000000) {
+		div = 1000;
+		unit = " ms";
+	}
+	v = m / div + (m % div >= (div + 1) / 2);
+	snprintf(b, size, "%s%" PRIu64 ".%03" PRIu64 "%s", ns < 0 ? "-" : "", v / 1000, v % 1000,
+		 unit);
+}
+
+/* Values around every power of ten and unit threshold, both signs, the
+ * extremes, and a spread of random ones. */
+static size_t sample_values(int64_t *v, size_t max)
+{
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t n = 0;
+	int64_t p = 1;
+
+	for (int e = 0; e < 19; e++, p *= 10)
+		for (int64_t d = -2; d <= 2 && n + 2 <= max; d++) {
+			v[n++] = p + d;
+			v[n++] = -(p + d);
+		}
+	v[n++] = INT64_MAX;
+	v[n++] = INT64_MIN;
+	v[n++] = INT64_MIN + 1;
+	v[n++] = 999999500;
+	v[n++] = 999999499;
+	v[n++] = 999999999500;
+	while (n < max) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[n++] = (int64_t)(x >> (x % 64));
+	}
+	return n;
+}
+
+static void test_lengths(void)
+{
+	static const enum col_kind kinds[] = { COL_COUNT, COL_TIME, COL_BYTES, COL_PCT, COL_REAL,
+					       COL_SI };
+	int64_t v[4096];
+	size_t n = sample_values(v, 4096), bad_len = 0, bad_text = 0;
+	char b[64], want[64];
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			for (int st = FMT_HUMAN; st <= FMT_RAW; st++) {
+				struct cell ci = cell_int(v[i]), cr = cell_real((double)v[i] / 1e3);
+				size_t li = fmt_cell(kinds[k], ci, st, b, sizeof(b));
+				size_t lr = fmt_cell(kinds[k], cr, st, b, sizeof(b));
+
+				bad_len += fmt_cell_length(kinds[k], ci, st) != li;
+				bad_len += fmt_cell_length(kinds[k], cr, st) != lr;
+			}
+		fmt_time(v[i], b, sizeof(b));
+		time_by_printf(v[i], want, sizeof(want));
+		bad_text += strcmp(b, want) != 0;
+		fmt_cell(COL_COUNT, cell_int(v[i]), FMT_HUMAN, b, sizeof(b));
+		snprintf(want, sizeof(want), "%" PRId64, v[i]);
+		bad_text += strcmp(b, want) != 0;
+	}
+	CHECK_EQ(bad_len, 0);
+	CHECK_EQ(bad_text, 0);
+	/* Cut to a short buffer, still terminated. */
+	CHECK_EQ(fmt_cell(COL_COUNT, cell_int(-1234567), FMT_HUMAN, b, 5), 4);
+	CHECK_STR(b, "-123");
+	CHECK_EQ(fmt_time(-1234500, b, 7), 6);
+	CHECK_STR(b, "-1.235");
+}
+
 const struct test tests[] = {
 	{ "times print exactly from nanoseconds", test_times },
 	{ "bytes, percentages, SI and missing cells", test_cells },
@@ -234,5 +321,6 @@ const struct test tests[] = {
 	{ "display width is the width of what is drawn", test_width_as_drawn },
 	{ "short names: templates, parameters, namespaces elided; others kept", test_short_names },
 	{ "text wraps at blanks, and anywhere when it must", test_wrap },
+	{ "a number's length is known without writing it; digits as printf's", test_lengths },
 	{ 0 },
 };
