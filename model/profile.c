@@ -222,8 +222,10 @@ struct node *node_ancestor(const struct node *n, enum node_kind kind)
 
 const struct attr *attr_find(const struct attr *list, const char *key)
 {
+	/* Keys are interned, so the pointers usually decide; the first
+	 * byte spares a strcmp() for most keys that differ. */
 	for (; list; list = list->next)
-		if (list->key == key || !strcmp(list->key, key))
+		if (list->key == key || (list->key[0] == key[0] && !strcmp(list->key, key)))
 			return list;
 	return NULL;
 }

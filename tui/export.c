@@ -158,17 +158,81 @@ static const char *shown(const char *s, struct strbuf *esc)
  * Only texts that need no escape are kept (their width is their length).
  * An address stands for its text for one export: the panes' cell getters
  * only read, and nothing is freed while a table is written.
+ *
+ * Reals already formatted, by value: a kernel's blocks per SM and
+ * occupancy take a dozen values over a million rows, and snprintf() of
+ * a double is the dearest call in a line.  A value's text depends only
+ * on it, the column's kind and the style, which the slot keeps.
  */
 #define TEXT_MEMO_SLOTS 1024
+#define REAL_MEMO_SLOTS 256
 
 struct text_memo {
 	const char *s;
 	size_t len;
 };
 
-static struct text_memo *memo_slot(struct text_memo *memo, const char *s)
+struct real_memo {
+	uint64_t bits;
+	uint8_t kind, style, len;	/* len 0: a free slot */
+	char s[32];
+};
+
+struct cell_memo {
+	struct text_memo text[TEXT_MEMO_SLOTS];
+	struct real_memo real[REAL_MEMO_SLOTS];
+};
+
+static struct text_memo *memo_slot(struct cell_memo *memo, const char *s)
 {
-	return &memo[hash_ptr(s) & (TEXT_MEMO_SLOTS - 1)];
+	return &memo->text[hash_ptr(s) & (TEXT_MEMO_SLOTS - 1)];
+}
+
+/* Real D of a KIND column formatted in style ST, into RAW; through MEMO
+ * when not NULL. */
+static void real_text(struct cell_memo *memo, enum col_kind kind, struct cell v, enum fmt_style st,
+		      struct strbuf *raw)
+{
+	struct real_memo *m = NULL;
+	uint64_t bits;
+
+	strbuf_reset(raw);
+	strbuf_grow(raw, 64);
+	if (memo) {
+		memcpy(&bits, &v.v.d, sizeof(bits));
+		m = &memo->real[((bits * 0x9e3779b97f4a7c15u) >> 56 ^ kind) & (REAL_MEMO_SLOTS - 1)];
+		if (m->len && m->bits == bits && m->kind == kind && m->style == st) {
+			memcpy(raw->s, m->s, m->len + 1);
+			raw->len = m->len;
+			return;
+		}
+	}
+	raw->len = fmt_cell(kind, v, st, raw->s, raw->cap);
+	if (m && raw->len && raw->len < sizeof(m->s)) {
+		*m = (struct real_memo){ .bits = bits, .kind = (uint8_t)kind, .style = (uint8_t)st,
+					 .len = (uint8_t)raw->len };
+		memcpy(m->s, raw->s, raw->len + 1);
+	}
+}
+
+/* Text S escaped for a reader, its width in cells and length in bytes
+ * (shown_wl()); MEMO, when not NULL, remembers plain texts. */
+static const char *text_shown(const char *s, struct strbuf *esc, struct cell_memo *memo,
+			      size_t *width, size_t *len)
+{
+	struct text_memo *m = memo ? memo_slot(memo, s) : NULL;
+	const char *t;
+
+	if (m && m->s == s) {
+		if (width)
+			*width = m->len;
+		*len = m->len;
+		return m->s;
+	}
+	t = shown_wl(s, esc, width, len);
+	if (m && t == s)
+		*m = (struct text_memo){ t, *len };
+	return t;
 }
 
 /* The cell's text, escaped for a reader (controls as \xNN); *WIDTH
@@ -176,7 +240,7 @@ static struct text_memo *memo_slot(struct text_memo *memo, const char *s)
  * not NULL, remembers plain texts. */
 static const char *cell_str_wl(const struct pane *pane, const void *row, size_t col,
 			       enum fmt_style st, struct strbuf *raw, struct strbuf *esc,
-			       struct text_memo *memo, size_t *width, size_t *len)
+			       struct cell_memo *memo, size_t *width, size_t *len)
 {
 	struct cell v = cell_of(pane, row, col);
 
@@ -187,28 +251,41 @@ static const char *cell_str_wl(const struct pane *pane, const void *row, size_t 
 		return "";	/* as fmt_cell() writes it */
 	}
 	/* Names can be megabytes long: the buffers grow to them. */
-	if (v.type == CELL_TEXT) {
-		struct text_memo *m = memo ? memo_slot(memo, v.v.s) : NULL;
-		const char *s;
-
-		if (m && m->s == v.v.s) {
-			if (width)
-				*width = m->len;
-			*len = m->len;
-			return m->s;
-		}
-		s = shown_wl(v.v.s, esc, width, len);
-		if (m && s == v.v.s)
-			*m = (struct text_memo){ s, *len };
-		return s;
+	if (v.type == CELL_TEXT)
+		return text_shown(v.v.s, esc, memo, width, len);
+	if (v.type == CELL_REAL) {
+		real_text(memo, pane->cols[col].kind, v, st, raw);
+	} else {
+		strbuf_reset(raw);
+		strbuf_grow(raw, 64);
+		raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
 	}
-	strbuf_reset(raw);
-	strbuf_grow(raw, 64);
-	raw->len = fmt_cell(pane->cols[col].kind, v, st, raw->s, raw->cap);
 	if (width)
 		*width = raw->len;	/* a number: ASCII, one column a byte */
 	*len = raw->len;
 	return raw->s;
+}
+
+/* The cell's width in cells, as cell_str_wl() would make it in FMT_HUMAN,
+ * but a number is measured, not written: the widths pass of a tree of
+ * millions of rows formats nothing. */
+static size_t cell_width(const struct pane *pane, const void *row, size_t col, struct strbuf *raw,
+			 struct strbuf *esc, struct cell_memo *memo)
+{
+	struct cell v = cell_of(pane, row, col);
+	size_t width, len;
+
+	if (v.type == CELL_NONE)
+		return 0;
+	if (v.type == CELL_TEXT) {
+		text_shown(v.v.s, esc, memo, &width, &len);
+		return width;
+	}
+	if (v.type == CELL_REAL) {
+		real_text(memo, pane->cols[col].kind, v, FMT_HUMAN, raw);
+		return raw->len;
+	}
+	return fmt_cell_length(pane->cols[col].kind, v, FMT_HUMAN);
 }
 
 static const char *cell_str(const struct pane *pane, const void *row, size_t col, enum fmt_style st,
@@ -384,9 +461,32 @@ struct rows_job {
 	const size_t *width;	/* the columns' widths (txt) */
 	size_t *widest;		/* what the job measured */
 	struct strbuf raw, esc;
-	struct text_memo *memo;
+	struct cell_memo *memo;
 	struct txt_out o;	/* o.out is NULL: the lines stay in o.buf */
 };
+
+/*
+ * Rows ahead of the one being formatted are fetched early: a sorted view
+ * of a tree visits nodes in no memory order, and each row's node and
+ * attribute list would otherwise be a cache miss in turn.  The node is
+ * asked for ROW_AHEAD rows early, its attributes (read from the node,
+ * by then in cache) ATTRS_AHEAD rows early.
+ */
+#define ROW_AHEAD 12
+#define ATTRS_AHEAD 4
+
+static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
+{
+	const void *row;
+
+	if (i + ROW_AHEAD < to && i + ROW_AHEAD < nr) {
+		row = pane_row(pane, i + ROW_AHEAD);
+		PREFETCH(row);
+		PREFETCH((const char *)row + 64);
+	}
+	if (pane->ops->row_attrs && i + ATTRS_AHEAD < to && i + ATTRS_AHEAD < nr)
+		PREFETCH(pane->ops->row_attrs(pane, pane_row(pane, i + ATTRS_AHEAD)));
+}
 
 /* Each column's widest cell in the job's rows (the tree's indentation
  * counted in the name). */
@@ -400,12 +500,14 @@ static void *measure_rows(void *arg)
 		const void *row = nth_row(pane, i, j->nr);
 		size_t pre = i < j->nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
+		fetch_ahead(pane, i, j->to, j->nr);
+
 		for (size_t c = 0; c < pane->nr_cols; c++) {
-			size_t w, len;
+			size_t w;
 
 			if (!exported(&pane->cols[c]))
 				continue;
-			cell_str_wl(pane, row, c, FMT_HUMAN, &j->raw, &j->esc, j->memo, &w, &len);
+			w = cell_width(pane, row, c, &j->raw, &j->esc, j->memo);
 			w += pane->cols[c].kind == COL_NAME ? pre : 0;
 			if (w > j->widest[c])
 				j->widest[c] = w;
@@ -482,6 +584,7 @@ static void *make_lines(void *arg)
 		}
 		if (i >= j->nr || !tree_prefix(pane, i, prefix, sizeof(prefix)))
 			prefix[0] = '\0';
+		fetch_ahead(pane, i, j->to, j->nr);
 		add_row(j, nth_row(pane, i, j->nr), prefix);
 		end_line(&j->o);
 	}
@@ -644,7 +747,7 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 	for (int k = 0; k < 2; k++)
 		job[k] = (struct rows_job){ .pane = pane, .nr = nr, .md = md, .raw = STRBUF_INIT,
 					    .esc = STRBUF_INIT, .o.buf = STRBUF_INIT,
-					    .memo = xcalloc(TEXT_MEMO_SLOTS, sizeof(struct text_memo)) };
+					    .memo = xcalloc(1, sizeof(struct cell_memo)) };
 	if (!md)
 		width = txt_widths(job, total, batch != 0, &esc);
 	if (caption)

@@ -226,21 +226,9 @@ bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 	return pane->ops->handle && pane->ops->handle(pane, act, req);
 }
 
-const void *pane_row(const struct pane *pane, size_t i)
-{
-	return i < pane->nr_view ? pane->rows[pane->view[i]] : NULL;
-}
-
 const char *pane_row_name(const struct pane *pane, const void *row)
 {
 	return row ? pane->ops->row_name(pane, row) : "";
-}
-
-struct cell pane_cell(const struct pane *pane, const void *row, size_t col)
-{
-	const struct column *c = &pane->cols[col];
-
-	return c->get(pane, row, c);
 }
 
 /* Names compare with '-' and ' ' as '_', case ignored. */

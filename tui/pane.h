@@ -327,10 +327,21 @@ bool column_default_desc(const struct column *c);
 /* The JSON/CSV key of C: times get "_us" ("device_self_us"). */
 const char *column_json_key(const struct column *c, char *buf, size_t size);
 
-/* The row at view index I, its name, and one of its cells. */
-const void *pane_row(const struct pane *pane, size_t i);
+/* The row at view index I, its name, and one of its cells.  Inline: an
+ * export of a tree asks for millions of each. */
+static inline const void *pane_row(const struct pane *pane, size_t i)
+{
+	return i < pane->nr_view ? pane->rows[pane->view[i]] : NULL;
+}
+
 const char *pane_row_name(const struct pane *pane, const void *row);
-struct cell pane_cell(const struct pane *pane, const void *row, size_t col);
+
+static inline struct cell pane_cell(const struct pane *pane, const void *row, size_t col)
+{
+	const struct column *c = &pane->cols[col];
+
+	return c->get(pane, row, c);
+}
 
 /* Where Enter on the row under the cursor goes: the pane type and its
  * scope, or NULL. */
