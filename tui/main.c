@@ -642,8 +642,12 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	if (o->reverse)
 		pane->sort_desc = !pane->sort_desc;
 	pane->filter = filter;
+	/* pane_open() made the view in the pane's own order: again only when
+	 * the order or the filter differ (a view of a tree is millions of
+	 * rows). */
+	if (o->sort || o->reverse || filter)
+		pane_rebuild(pane);
 	filter = NULL;
-	pane_rebuild(pane);
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
 	if (o->output && strcmp(o->output, "-")) {
 		struct stat st;
