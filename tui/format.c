@@ -43,27 +43,35 @@ static void put_digits(char *end, uint64_t v, size_t len)
 }
 
 /*
- * "-123.456 us" for NEG, V = 123456, SUFFIX " us", into BUF (SIZE bytes,
- * cut if it must): numbers are most of what an export writes, and a tree
- * of millions of rows wants this without snprintf's parsing of a format.
- * With THREE false, just "-123456" and the suffix.
+ * "-123.456 us" for NEG, V = 123456, SUFFIX " us" (SUFFIX_LEN bytes, at
+ * most 8), into BUF (SIZE bytes, cut if it must): numbers are most of
+ * what an export writes, and a tree of millions of rows wants this
+ * without snprintf's parsing of a format.  With THREE false, just
+ * "-123456" and the suffix.
  */
-static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three, const char *suffix)
+static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three, const char *suffix,
+			size_t suffix_len)
 {
-	size_t suffix_len = strlen(suffix), len = fixed_length(neg, v, three, suffix_len);
+	uint64_t whole = three ? v / 1000 : v;
+	size_t digits = decimal_digits(whole);
+	size_t len = neg + digits + (three ? 4 : 0) + suffix_len;
 	char tmp[48], *out = len < size ? buf : tmp;
-	char *end = out + len - suffix_len;
+	char *p = out + neg + digits;
 
 	if (neg)
 		out[0] = '-';
+	put_digits(p, whole, digits);
 	if (three) {
-		put_digits(end, v % 1000, 3);
-		end -= 4;
-		end[0] = '.';
-		v /= 1000;
+		unsigned f = (unsigned)(v % 1000);
+
+		p[0] = '.';
+		p[1] = (char)('0' + f / 100);
+		p[2] = (char)('0' + f / 10 % 10);
+		p[3] = (char)('0' + f % 10);
+		p += 4;
 	}
-	put_digits(end, v, decimal_digits(v));
-	memcpy(out + len - suffix_len, suffix, suffix_len);
+	for (size_t i = 0; i < suffix_len; i++)
+		p[i] = suffix[i];
 	if (out == buf) {
 		buf[len] = '\0';
 		return len;
@@ -107,7 +115,7 @@ size_t fmt_us(int64_t ns, char *buf, size_t size)
 	if (!size)
 		return 0;
 	/* No trailing zeros, no bare point: "62969", "110.88". */
-	return trim_fraction(buf, (int)put_fixed(buf, size, ns < 0, m, true, ""), size);
+	return trim_fraction(buf, (int)put_fixed(buf, size, ns < 0, m, true, "", 0), size);
 }
 
 /*
@@ -116,10 +124,11 @@ size_t fmt_us(int64_t ns, char *buf, size_t size)
  * (and with the same thresholds), and the unit.  NULL for zero, which
  * prints as a bare "0".
  */
-static const char *time_parts(int64_t ns, uint64_t *v)
+static const char *time_parts(int64_t ns, uint64_t *v, size_t *unit_len)
 {
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 
+	*unit_len = 3;
 	if (m == 0)
 		return NULL;
 	if (m < 1000000) {
@@ -131,20 +140,22 @@ static const char *time_parts(int64_t ns, uint64_t *v)
 		return " ms";
 	}
 	*v = scaled(ns, 1000000);
+	*unit_len = 2;
 	return " s";
 }
 
 size_t fmt_time(int64_t ns, char *buf, size_t size)
 {
 	uint64_t v;
+	size_t unit_len;
 	const char *unit;
 
 	if (!size)
 		return 0;
-	unit = time_parts(ns, &v);
+	unit = time_parts(ns, &v, &unit_len);
 	if (!unit)
-		return put_fixed(buf, size, false, 0, false, "");
-	return put_fixed(buf, size, ns < 0, v, true, unit);
+		return put_fixed(buf, size, false, 0, false, "", 0);
+	return put_fixed(buf, size, ns < 0, v, true, unit, unit_len);
 }
 
 static size_t fmt_bytes(int64_t b, char *buf, size_t size)
@@ -222,7 +233,7 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 		if (kind == COL_BYTES && style == FMT_HUMAN)
 			return fmt_bytes(v.v.i, buf, size);
 		return put_fixed(buf, size, v.v.i < 0,
-				 v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i, false, "");
+				 v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i, false, "", 0);
 	case CELL_REAL:
 		if (style == FMT_RAW)
 			return fmt_raw_real(v.v.d, buf, size);
@@ -250,9 +261,10 @@ size_t fmt_cell_length(enum col_kind kind, struct cell v, enum fmt_style style)
 		if (kind != COL_TIME)
 			return fixed_length(v.v.i < 0, m, false, 0);
 		{
-			const char *unit = time_parts(v.v.i, &m);
+			size_t unit_len;
+			const char *unit = time_parts(v.v.i, &m, &unit_len);
 
-			return unit ? fixed_length(v.v.i < 0, m, true, strlen(unit)) : 1;
+			return unit ? fixed_length(v.v.i < 0, m, true, unit_len) : 1;
 		}
 	}
 	if (v.type == CELL_TEXT)
