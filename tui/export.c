@@ -393,6 +393,14 @@ static void end_line(struct txt_out *o)
 		write_lines(o, o->out);
 }
 
+/* Whether ROW has no attributes, so that its attribute columns
+ * (column.of_attrs) are empty without asking their getters: most rows of
+ * a trace's tree have none, and each getter is a call and a list walk. */
+static bool has_no_attrs(const struct pane *pane, const void *row)
+{
+	return pane->ops->row_attrs && !pane->ops->row_attrs(pane, row);
+}
+
 /* Rows to write: view rows 0..nr-1, then (FOOT) the summary rows. */
 static const void *nth_row(const struct pane *pane, size_t i, size_t nr)
 {
@@ -467,11 +475,13 @@ struct rows_job {
 
 /*
  * Rows ahead of the one being formatted are fetched early: a sorted view
- * of a tree visits nodes in no memory order, and each row's node and
- * attribute list would otherwise be a cache miss in turn.  The node is
- * asked for ROW_AHEAD rows early, its attributes (read from the node,
- * by then in cache) ATTRS_AHEAD rows early.
+ * of a tree visits nodes in no memory order, and each row's slot in
+ * pane->rows, its node and its attribute list would otherwise be a cache
+ * miss in turn.  Each is asked for when the one before it has had time
+ * to arrive: the slot SLOT_AHEAD rows early, the node ROW_AHEAD, its
+ * attributes ATTRS_AHEAD.
  */
+#define SLOT_AHEAD 24
 #define ROW_AHEAD 12
 #define ATTRS_AHEAD 4
 
@@ -479,6 +489,8 @@ static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
 {
 	const void *row;
 
+	if (i + SLOT_AHEAD < to && i + SLOT_AHEAD < nr)
+		PREFETCH(&pane->rows[pane->view[i + SLOT_AHEAD]]);
 	if (i + ROW_AHEAD < to && i + ROW_AHEAD < nr) {
 		row = pane_row(pane, i + ROW_AHEAD);
 		PREFETCH(row);
@@ -500,12 +512,13 @@ static void *measure_rows(void *arg)
 		const void *row = nth_row(pane, i, j->nr);
 		size_t pre = i < j->nr ? tree_prefix(pane, i, prefix, sizeof(prefix)) : 0;
 
-		fetch_ahead(pane, i, j->to, j->nr);
+		bool bare = has_no_attrs(pane, row);
 
+		fetch_ahead(pane, i, j->to, j->nr);
 		for (size_t c = 0; c < pane->nr_cols; c++) {
 			size_t w;
 
-			if (!exported(&pane->cols[c]))
+			if (!exported(&pane->cols[c]) || (bare && pane->cols[c].of_attrs))
 				continue;
 			w = cell_width(pane, row, c, &j->raw, &j->esc, j->memo);
 			w += pane->cols[c].kind == COL_NAME ? pre : 0;
@@ -525,16 +538,18 @@ static void add_row(struct rows_job *j, const void *row, const char *prefix)
 	const struct pane *pane = j->pane;
 	struct strbuf *line = &j->o.buf;
 	size_t blanks = 0;	/* owed before the next text */
-	bool first = true;
+	bool first = true, bare = has_no_attrs(pane, row);
 
 	for (size_t c = 0; c < pane->nr_cols; c++) {
 		const struct column *col = &pane->cols[c];
-		const char *s;
-		size_t w, len, width;
+		const char *s = "";
+		size_t w = 0, len = 0, width;
 
 		if (!exported(col))
 			continue;
-		s = cell_str_wl(pane, row, c, FMT_HUMAN, &j->raw, &j->esc, j->memo, &w, &len);
+		if (!bare || !col->of_attrs)
+			s = cell_str_wl(pane, row, c, FMT_HUMAN, &j->raw, &j->esc, j->memo, &w,
+					&len);
 		if (j->md) {
 			strbuf_addstr(line, "| ");
 			if (col->kind == COL_NAME)

@@ -393,7 +393,7 @@ static void add_launch_columns(struct pane *pane)
 
 	for (int k = 0; k < 2; k++) {
 		struct column c = { .get = get_launch, .kind = k ? COL_PCT : COL_REAL, .width = 10,
-				    .arg = k, .attr = "launch" };
+				    .arg = k, .attr = "launch", .of_attrs = true };
 
 		for (size_t i = 0; i < pane->nr_cols; i++)
 			if (!strcmp(pane->cols[i].key, keys[k]))
@@ -410,7 +410,7 @@ static void add_launch_columns(struct pane *pane)
 
 static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
 {
-	struct column c = { .get = get_attr, .attr = a->key, .width = 10 };
+	struct column c = { .get = get_attr, .attr = a->key, .width = 10, .of_attrs = true };
 	size_t i;
 
 	for (i = 0; skip && skip[i]; i++)

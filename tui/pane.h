@@ -59,6 +59,9 @@ struct column {
 	int width;		/* screen width; 0: flexible (takes what is left) */
 	col_get *get;
 	const char *attr;	/* extra columns: the attribute key */
+	bool of_attrs;		/* its getter reads only the row's attributes:
+				   empty for a row that has none, which an
+				   export then spares the call */
 	int arg;		/* a getter's parameter (a field's offset) */
 	bool wrap;		/* text: on screen, wrapped onto more lines
 				   rather than cut (the help's Meaning) */

@@ -440,6 +440,8 @@ static void add_columns(struct pane *pane)
 		struct column c = *proto;
 		char diff_title[64];
 
+		c.of_attrs = false;	/* its getter is this pane's own */
+
 		snprintf(diff_title, sizeof(diff_title), "%s diff", proto->title);
 
 		if (proto->kind == COL_NAME) {
