@@ -153,6 +153,7 @@ $(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 
 bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
+	@PROFTUI=$(O)/$(PROG) sh bench/print.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tbplugin.sh
 	@$(O)/bench/panes
 
