@@ -653,6 +653,81 @@ static void test_two_threads_as_one(void)
 	profile_release(&p);
 }
 
+/* Whether TL's blocks by start are the same on one thread and two. */
+static bool same_by_start(const struct timeline *tl)
+{
+	const void **by_one = timeline_by_start_on(tl, false), **by_two = timeline_by_start_on(tl, true);
+	bool same = !memcmp(by_one, by_two, tl->nr_blocks * sizeof(*by_one));
+
+	free(by_one);
+	free(by_two);
+	return same;
+}
+
+/* Top node I of the big thread and what hangs under it, without times. */
+static void untime(struct node *n)
+{
+	n->start_ns = 0;
+	for (struct node *c = n->child; c; c = c->next)
+		untime(c);
+}
+
+/*
+ * A trace of one big thread and a small one: the walks split between
+ * two top nodes of the big one, its lane's blocks in one room, the
+ * second walk's part after the gap the first leaves.  Its top nodes
+ * UNTIMED_FROM up to UNTIMED_TO carry no times: then one walk, or the
+ * other, has no block of that thread.  Each op's first child comes after
+ * its runtime call in the tree but before it in time (a sort moves it),
+ * and the kernels on one stream overlap (two rows).
+ */
+static void test_two_threads_split_a_thread(int untimed_from, int untimed_to)
+{
+	struct profile p;
+	struct timeline one, two;
+	struct node *t1, *t2;
+	struct launch l;
+
+	profile_init(&p, "t");
+	launch_init(&l);
+	l.device = 0;
+	l.stream = 7;
+	t1 = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	for (int i = 0; i < 1000; i++) {
+		int64_t at = i * 100;
+		struct node *op = add(&p, t1, NODE_OP, "aten::mm", at, 90);
+		struct node *rt = add(&p, op, NODE_RUNTIME, "cudaLaunchKernel", at + 60, 3);
+		struct node *kn = add(&p, rt, NODE_KERNEL, "gemm", at + 70, 120);
+
+		attr_set_launch(&p, &kn->attrs, profile_launch(&p, &l));
+		add(&p, op, NODE_OP, "aten::empty", at + 5, 2);
+		if (i >= untimed_from && i < untimed_to)
+			untime(op);
+	}
+	t2 = node_new(&p, p.root, NODE_THREAD, "thread 2", 8);
+	for (int i = 0; i < 10; i++)
+		add(&p, t2, NODE_OP, "aten::add", i * 1000 + 50, 500);
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	timeline_build_on(&p, &one, false);
+	timeline_build_on(&p, &two, true);
+	CHECK_EQ(one.nr_blocks, (size_t)(4 * (1000 - (untimed_to - untimed_from)) + 10));
+	CHECK(same_timeline(&one, &two));
+	CHECK(same_by_start(&one));
+	CHECK(same_by_start(&two));
+	timeline_release(&one);
+	timeline_release(&two);
+	profile_release(&p);
+}
+
+static void test_two_threads_split_inside_a_thread(void)
+{
+	test_two_threads_split_a_thread(0, 0);
+	test_two_threads_split_a_thread(0, 600);	/* the first walk has none of it */
+	test_two_threads_split_a_thread(400, 1000);	/* the second has none */
+	test_two_threads_split_a_thread(0, 1000);	/* neither */
+}
+
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
@@ -666,5 +741,6 @@ const struct test tests[] = {
 	{ "sorts and filters: the generic view's rows, in its order",
 	  test_sort_and_filter_as_generic },
 	{ "two threads make the index one thread makes", test_two_threads_as_one },
+	{ "two threads split a big thread as one makes it", test_two_threads_split_inside_a_thread },
 	{ 0 },
 };
