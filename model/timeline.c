@@ -115,7 +115,7 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 	blk = &l->v[l->nr++];
 	blk->node = n;
 	blk->start_ns = n->start_ns;
-	blk->end_ns = n->start_ns + (dur > 0 ? dur : 0);
+	blk->dur_ns = dur <= 0 ? 0 : dur < TL_DUR_LONG ? (uint32_t)dur : TL_DUR_LONG;
 	blk->row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
 	b->nr_blocks++;
 }
@@ -368,6 +368,7 @@ static void pack(struct build_lane *l)
 	for (size_t i = 0; i < l->nr; i++) {
 		struct tl_block *blk = &l->v[i];
 		size_t r = blk->row < max ? blk->row : max - 1;
+		int64_t blk_end = tl_block_end(blk);
 
 		while (nr <= r) {
 			ends_sorted[nr] = true;
@@ -390,12 +391,12 @@ static void pack(struct build_lane *l)
 		blk->row = (uint32_t)r;
 		row_nr[r]++;
 		/* An end before the row's last: its ends are not in order. */
-		if (blk->end_ns < last_end[r])
+		if (blk_end < last_end[r])
 			ends_sorted[r] = false;
 		else
-			last_end[r] = blk->end_ns;
-		if (blk->end_ns > end)
-			end = blk->end_ns;
+			last_end[r] = blk_end;
+		if (blk_end > end)
+			end = blk_end;
 	}
 	free(last_end);
 	if (!nr)
@@ -407,28 +408,33 @@ static void pack(struct build_lane *l)
 }
 
 /* Point the rows of lane I (the first being FIRST_ROW of TL) at its
- * packed blocks, in order of start, which it takes. */
+ * packed blocks, in order of start, which it takes.  A lane of one row
+ * needs no indices: its row is all its blocks. */
 static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t first_row)
 {
+	bool one_row = l->nr_rows == 1;
+
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
 
 		row->lane = (uint32_t)i;
 		row->depth = (uint32_t)d;
-		row->blocks = l->row_nr[d] ? xmalloc(l->row_nr[d] * sizeof(*row->blocks))
-					   : NULL;
+		row->base = l->v;
+		row->idx = l->row_nr[d] && !one_row ? xmalloc(l->row_nr[d] * sizeof(*row->idx))
+						    : NULL;
 	}
-	if (l->nr && l->v[0].start_ns < tl->start_ns)
-		tl->start_ns = l->v[0].start_ns;
-	if (l->nr && l->end_ns > tl->end_ns)
-		tl->end_ns = l->end_ns;
-	for (size_t k = 0; k < l->nr; k++) {
-		struct tl_block *blk = &l->v[k];
-		struct tl_row *row = &tl->rows[first_row + blk->row];
+	if (one_row) {
+		for (size_t k = 0; k < l->nr; k++)
+			l->v[k].row = (uint32_t)first_row;
+		tl->rows[first_row].nr = l->nr;
+	} else {
+		for (size_t k = 0; k < l->nr; k++) {
+			struct tl_block *blk = &l->v[k];
+			struct tl_row *row = &tl->rows[first_row + blk->row];
 
-		blk->row = (uint32_t)(first_row + blk->row);
-		blk->at = (uint32_t)row->nr;
-		row->blocks[row->nr++] = blk;
+			blk->row = (uint32_t)(first_row + blk->row);
+			row->idx[row->nr++] = (uint32_t)k;
+		}
 	}
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
@@ -436,10 +442,11 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 		if (l->ends_sorted[d])
 			continue;
 		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
-		for (size_t k = 0; k < row->nr; k++)
-			row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k]->end_ns
-						  ? row->max_end[k - 1]
-						  : row->blocks[k]->end_ns;
+		for (size_t k = 0; k < row->nr; k++) {
+			int64_t end = tl_block_end(tl_row_block(row, k));
+
+			row->max_end[k] = k && row->max_end[k - 1] > end ? row->max_end[k - 1] : end;
+		}
 	}
 	tl->lanes[i].blocks = l->v;
 	tl->lanes[i].nr_blocks = l->nr;
@@ -507,6 +514,8 @@ static size_t play(const struct merge *m, size_t *loser, size_t node)
 	return a;
 }
 
+/* By row, then by place in it: in one row, blocks lie in their lane's
+ * array in the row's order. */
 static int cmp_row_at(const void *a, const void *b)
 {
 	const struct tl_block *x = *(const struct tl_block *const *)a;
@@ -514,7 +523,7 @@ static int cmp_row_at(const void *a, const void *b)
 
 	if (x->row != y->row)
 		return x->row < y->row ? -1 : 1;
-	return (x->at > y->at) - (x->at < y->at);
+	return (x > y) - (x < y);
 }
 
 /* The blocks of every lane L from LO[L] up to HI[L], by start (ties lane
@@ -947,19 +956,39 @@ static const struct node *split_point(const struct profile *p)
 	return best;
 }
 
-struct pack_jobs {
+/* The lanes' packing, or their placing into a timeline, lane by lane
+ * by whichever thread is free: each touches its own lane and rows. */
+struct lane_jobs {
 	struct build *b;
-	size_t next;		/* the next lane to pack */
+	struct timeline *tl;	/* NULL: pack; else place into it */
+	size_t next;		/* the next lane */
 };
 
-static void *pack_main(void *arg)
+static void *lane_main(void *arg)
 {
-	struct pack_jobs *pj = arg;
+	struct lane_jobs *lj = arg;
 	size_t i;
 
-	while ((i = __atomic_fetch_add(&pj->next, 1, __ATOMIC_RELAXED)) < pj->b->nr_lanes)
-		pack(&pj->b->lanes[i]);
+	while ((i = __atomic_fetch_add(&lj->next, 1, __ATOMIC_RELAXED)) < lj->b->nr_lanes) {
+		if (lj->tl)
+			place(lj->tl, &lj->b->lanes[i], i, lj->tl->lanes[i].first_row);
+		else
+			pack(&lj->b->lanes[i]);
+	}
 	return NULL;
+}
+
+static void do_lane_jobs(struct lane_jobs *lj, bool parallel)
+{
+	pthread_t helper;
+
+	if (parallel && lj->b->nr_lanes > 1 && lj->b->nr_lanes <= PARALLEL_MAX_PARTS &&
+	    !pthread_create(&helper, NULL, lane_main, lj)) {
+		lane_main(lj);
+		pthread_join(helper, NULL);
+	} else {
+		lane_main(lj);
+	}
 }
 
 void timeline_build(const struct profile *p, struct timeline *tl)
@@ -971,7 +1000,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 {
 	struct walk_job job[2] = { { .p = p }, { .p = p } };
 	struct build b;
-	struct pack_jobs pj;
+	struct lane_jobs lj;
 	pthread_t helper;
 	const struct node *half = parallel && p->has_timeline ? split_point(p) : NULL;
 	const struct node *thread = half && half->parent != p->root ? half->parent : NULL;
@@ -1014,27 +1043,28 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 		qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
-	pj = (struct pack_jobs){ .b = &b };
-	if (parallel && b.nr_lanes > 1 && b.nr_lanes <= PARALLEL_MAX_PARTS &&
-	    !pthread_create(&helper, NULL, pack_main, &pj)) {
-		pack_main(&pj);
-		pthread_join(helper, NULL);
-	} else {
-		pack_main(&pj);
-	}
-	for (size_t i = 0; i < b.nr_lanes; i++)
-		tl->nr_rows += b.lanes[i].nr_rows;
-	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
-	tl->nr_blocks = b.nr_blocks;
-	for (size_t i = 0, r = 0; i < b.nr_lanes; i++) {
+	lj = (struct lane_jobs){ .b = &b };
+	do_lane_jobs(&lj, parallel);
+	for (size_t i = 0; i < b.nr_lanes; i++) {
 		struct build_lane *l = &b.lanes[i];
 
 		tl->lanes[i].name = l->name;
 		tl->lanes[i].is_device = l->is_device;
-		tl->lanes[i].first_row = (uint32_t)r;
+		tl->lanes[i].first_row = (uint32_t)tl->nr_rows;
 		tl->lanes[i].nr_rows = (uint32_t)l->nr_rows;
-		place(tl, l, i, r);
-		r += l->nr_rows;
+		tl->nr_rows += l->nr_rows;
+	}
+	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
+	tl->nr_blocks = b.nr_blocks;
+	lj = (struct lane_jobs){ .b = &b, .tl = tl };
+	do_lane_jobs(&lj, parallel);
+	for (size_t i = 0; i < b.nr_lanes; i++) {
+		struct build_lane *l = &b.lanes[i];
+
+		if (l->nr && tl->lanes[i].blocks[0].start_ns < tl->start_ns)
+			tl->start_ns = tl->lanes[i].blocks[0].start_ns;
+		if (l->nr && l->end_ns > tl->end_ns)
+			tl->end_ns = l->end_ns;
 		free(l->v);
 		free(l->seg);
 		free(l->row_nr);
@@ -1053,7 +1083,7 @@ void timeline_release(struct timeline *tl)
 		free(tl->lanes[i].blocks);
 	}
 	for (size_t r = 0; r < tl->nr_rows; r++) {
-		free(tl->rows[r].blocks);
+		free(tl->rows[r].idx);
 		free(tl->rows[r].max_end);
 	}
 	free(tl->lanes);
@@ -1063,7 +1093,7 @@ void timeline_release(struct timeline *tl)
 
 static int64_t end_upto(const struct tl_row *row, size_t i)
 {
-	return row->max_end ? row->max_end[i] : row->blocks[i]->end_ns;
+	return row->max_end ? row->max_end[i] : tl_block_end(tl_row_block(row, i));
 }
 
 size_t timeline_first_after(const struct tl_row *row, int64_t t)
@@ -1089,7 +1119,7 @@ size_t timeline_first_from(const struct tl_row *row, int64_t t)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (row->blocks[mid]->start_ns >= t)
+		if (tl_row_block(row, mid)->start_ns >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -1106,9 +1136,29 @@ size_t timeline_nearest(const struct tl_row *row, int64_t t)
 		return 0;
 	if (i == 0)
 		return 0;
-	if (row->blocks[i - 1]->end_ns > t || i == row->nr)
+	if (tl_block_end(tl_row_block(row, i - 1)) > t || i == row->nr)
 		return i - 1;
-	before = t - row->blocks[i - 1]->end_ns;
-	after = row->blocks[i]->start_ns - t;
+	before = t - tl_block_end(tl_row_block(row, i - 1));
+	after = tl_row_block(row, i)->start_ns - t;
 	return before <= after ? i - 1 : i;
+}
+
+size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b)
+{
+	const struct tl_row *row = &tl->rows[b->row];
+	uint32_t k = (uint32_t)(b - row->base);
+	size_t lo = 0, hi = row->nr;
+
+	if (!row->idx)
+		return k;
+	/* The indices only grow along the row. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row->idx[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

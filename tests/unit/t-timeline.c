@@ -63,14 +63,14 @@ static void test_lanes_and_rows(void)
 	 * (a row lower than the step); the launches. */
 	CHECK_EQ(tl.lanes[0].nr_rows, 3);
 	CHECK_EQ(tl.rows[0].nr, 1);
-	CHECK_STR(tl.rows[0].blocks[0]->node->name, "ProfilerStep#1");
+	CHECK_STR(tl_row_block(&tl.rows[0], 0)->node->name, "ProfilerStep#1");
 	CHECK_EQ(tl.rows[1].nr, 3);
-	CHECK_STR(tl.rows[1].blocks[2]->node->name, "cudaMemcpyAsync");
+	CHECK_STR(tl_row_block(&tl.rows[1], 2)->node->name, "cudaMemcpyAsync");
 	CHECK_EQ(tl.rows[2].nr, 2);
 	/* The kernels overlap: two rows of the GPU lane. */
 	CHECK_EQ(tl.lanes[2].nr_rows, 2);
-	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0]->node->name, "k1");
-	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0]->node->name, "k2");
+	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row], 0)->node->name, "k1");
+	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row + 1], 0)->node->name, "k2");
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
@@ -165,7 +165,7 @@ static void test_picture(void)
 	canvas_line(&c, 6, line, sizeof(line));
 	CHECK(strstr(line, "[k2") != NULL);
 	/* The block under a cell. */
-	CHECK(tlview_hit(&v, 2, 18 + 12) == tl.rows[1].blocks[0]);
+	CHECK(tlview_hit(&v, 2, 18 + 12) == tl_row_block(&tl.rows[1], 0));
 	CHECK(tlview_hit(&v, 2, 18 + 45) == NULL);
 	/* Zoomed out on a 10-cell area, blocks share cells. */
 	canvas_reset(&c, 8, 8 + 10);
@@ -430,8 +430,8 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 			for (size_t i = 0; i < nr; i++) {
 				if (v[i].lane != row->lane || v[i].row != row->depth)
 					continue;
-				if (k >= row->nr || row->blocks[k]->node != v[i].node ||
-				    row->blocks[k]->end_ns != v[i].end)
+				if (k >= row->nr || tl_row_block(row, k)->node != v[i].node ||
+				    tl_block_end(tl_row_block(row, k)) != v[i].end)
 					break;
 				k++;
 			}
@@ -448,7 +448,7 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 
 		for (size_t r = 0; r < tl.nr_rows; r++)
 			for (size_t i = 0; i < tl.rows[r].nr; i++)
-				want[k++] = tl.rows[r].blocks[i];
+				want[k++] = tl_row_block(&tl.rows[r], i);
 		qsort(want, k, sizeof(*want), cmp_start_row);
 		for (size_t i = 0; i < k; i++)
 			same += by_start[i] == (const void *)want[i];
@@ -590,18 +590,18 @@ static bool same_timeline(const struct timeline *a, const struct timeline *b)
 		for (size_t i = 0; i < x->nr_blocks; i++)
 			if (x->blocks[i].node != y->blocks[i].node ||
 			    x->blocks[i].start_ns != y->blocks[i].start_ns ||
-			    x->blocks[i].end_ns != y->blocks[i].end_ns ||
-			    x->blocks[i].row != y->blocks[i].row || x->blocks[i].at != y->blocks[i].at)
+			    x->blocks[i].dur_ns != y->blocks[i].dur_ns ||
+			    x->blocks[i].row != y->blocks[i].row)
 				return false;
 	}
 	for (size_t r = 0; r < a->nr_rows; r++) {
 		const struct tl_row *x = &a->rows[r], *y = &b->rows[r];
 
 		if (x->lane != y->lane || x->depth != y->depth || x->nr != y->nr ||
-		    !x->max_end != !y->max_end)
+		    !x->max_end != !y->max_end || !x->idx != !y->idx)
 			return false;
 		for (size_t i = 0; i < x->nr; i++)
-			if (x->blocks[i]->node != y->blocks[i]->node ||
+			if (tl_row_block(x, i)->node != tl_row_block(y, i)->node ||
 			    (x->max_end && x->max_end[i] != y->max_end[i]))
 				return false;
 	}
@@ -650,6 +650,39 @@ static void test_two_threads_as_one(void)
 	free(by_two);
 	timeline_release(&one);
 	timeline_release(&two);
+	profile_release(&p);
+}
+
+/*
+ * A block keeps its length in 32 bits: one of 4.3 s or more reads it
+ * from its node, in the packing as everywhere.  A 5 s op, one that
+ * starts before it ends (a row lower), and one of negative time (no
+ * length).
+ */
+static void test_long_blocks(void)
+{
+	struct profile p;
+	struct timeline tl;
+	struct node *t, *longest, *next, *neg;
+
+	profile_init(&p, "t");
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	longest = add(&p, t, NODE_OP, "aten::long", 0, 5000000);
+	next = add(&p, t, NODE_OP, "aten::next", 4900000, 10);
+	neg = add(&p, t, NODE_OP, "aten::neg", 6000000, 10);
+	neg->host_total_ns = -21800000;
+	p.has_timeline = true;
+	profile_finish(&p);
+	timeline_build(&p, &tl);
+	CHECK_EQ(tl.nr_rows, 2);
+	CHECK_EQ(tl.rows[0].nr, 2);
+	CHECK(tl_row_block(&tl.rows[0], 0)->node == longest);
+	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 0)), longest->start_ns + 5000000000LL);
+	CHECK(tl_row_block(&tl.rows[1], 0)->node == next);
+	CHECK(tl_row_block(&tl.rows[0], 1)->node == neg);
+	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 1)), neg->start_ns);
+	CHECK_EQ(tl.end_ns, neg->start_ns);
+	timeline_release(&tl);
 	profile_release(&p);
 }
 
@@ -731,6 +764,7 @@ static void test_two_threads_split_inside_a_thread(void)
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
+	{ "blocks of 4.3 s and more, and of negative time", test_long_blocks },
 	{ "a stream per kernel and a thread per op cost a pass, not a search each",
 	  test_many_lanes },
 	{ "an untimed profile has no timeline", test_untimed_has_no_lanes },
