@@ -690,11 +690,18 @@ static void add_device_blocks(struct build *b)
 	for (size_t i = 0; i < b->nr_dev; i++) {
 		const struct node *n = b->dev[i].node;
 
-		/* The nodes a few ahead, then their attributes. */
+		/* The nodes a few ahead, then their attributes, then the
+		 * launch (launches are interned, but there are many). */
 		if (i + 16 < b->nr_dev)
 			PREFETCH(b->dev[i + 16].node);
 		if (i + 8 < b->nr_dev)
 			PREFETCH(b->dev[i + 8].node->attrs);
+		if (i + 4 < b->nr_dev) {
+			const struct attr *a = b->dev[i + 4].node->attrs;
+
+			if (a && a->type == ATTR_LAUNCH)
+				PREFETCH(a->v.launch);
+		}
 		const struct launch *l = node_launch(n);
 		int32_t device = l ? l->device : -1, stream = l ? l->stream : -1;
 
