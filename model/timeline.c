@@ -466,7 +466,7 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
  * threads took a quarter more CPU). */
 #define PARALLEL_MAX_PARTS 256
 
-static bool use_two_threads(size_t n)
+bool timeline_two_threads(size_t n)
 {
 	return n >= PARALLEL_MIN && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
@@ -661,7 +661,7 @@ out:
 
 const void **timeline_by_start(const struct timeline *tl)
 {
-	return timeline_by_start_on(tl, use_two_threads(tl->nr_blocks));
+	return timeline_by_start_on(tl, timeline_two_threads(tl->nr_blocks));
 }
 
 struct walk {
@@ -1000,7 +1000,7 @@ static void do_lane_jobs(struct lane_jobs *lj, bool parallel)
 
 void timeline_build(const struct profile *p, struct timeline *tl)
 {
-	timeline_build_on(p, tl, use_two_threads(p->nr_nodes));
+	timeline_build_on(p, tl, timeline_two_threads(p->nr_nodes));
 }
 
 void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel)

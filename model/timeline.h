@@ -97,6 +97,9 @@ void timeline_build(const struct profile *p, struct timeline *tl);
  * index. */
 void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel);
 void timeline_release(struct timeline *tl);
+/* Whether work over N blocks is worth a second thread on this machine
+ * (it has two cores, and N is in the hundred thousands). */
+bool timeline_two_threads(size_t n);
 /* Every block of TL by start (ties: row by row), as a new array of
  * nr_blocks pointers to them -- a pane's rows, hence void -- that the
  * caller frees. */

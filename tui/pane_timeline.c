@@ -11,6 +11,7 @@
  * The index (model/timeline.c) is made once, when the pane opens; every
  * key after that looks up only what the window shows.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,6 +533,38 @@ static bool sort_view_by_duration(struct pane *pane, bool desc)
 	return true;
 }
 
+struct fill_job {
+	size_t *view;		/* gets FROM..TO */
+	size_t from, to;
+};
+
+static void *fill_main(void *arg)
+{
+	struct fill_job *job = arg;
+
+	for (size_t i = job->from; i < job->to; i++)
+		job->view[i - job->from] = i;
+	return NULL;
+}
+
+/* VIEW[0..TO-FROM) = FROM..TO: on two threads for many rows, as the
+ * view's 20 MB for 2.5 M blocks are written the first time at the
+ * pane's open, at ~0.75 ms a MB. */
+static void fill_view(size_t *view, size_t from, size_t to)
+{
+	size_t mid = from + (to - from) / 2;
+	struct fill_job first = { view, from, mid }, second = { view + (mid - from), mid, to };
+	pthread_t helper;
+
+	if (timeline_two_threads(to - from) && !pthread_create(&helper, NULL, fill_main, &second)) {
+		fill_main(&first);
+		pthread_join(helper, NULL);
+		return;
+	}
+	first.to = to;
+	fill_main(&first);
+}
+
 /*
  * The view: the blocks of the step that the filter keeps, in time order
  * (or the sort's).  The rows are in time order, so a step is a range of
@@ -563,8 +596,8 @@ static void tl_rebuild(struct pane *pane)
 		to = first_row_from(pane, s->end_ns);
 	}
 	if (!pane->filter) {
-		for (size_t i = from; i < to; i++)
-			pane->view[n++] = i;
+		fill_view(pane->view, from, to);
+		n = to - from;
 	} else {
 		for (size_t i = from; i < to; i++)
 			if (rank_kept(tp, pane->filter, tp->rank[i]))

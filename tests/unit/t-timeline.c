@@ -686,6 +686,46 @@ static void test_long_blocks(void)
 	profile_release(&p);
 }
 
+/*
+ * The view of a big trace, filled on two threads: every row in time
+ * order, then a step's rows, then all again (as 0 gives them).
+ */
+static void test_big_view(void)
+{
+	enum { N = 150000 };
+	struct profile p;
+	struct node *t;
+	struct pane *pane;
+	bool in_order = true;
+
+	profile_init(&p, "t");
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	for (int i = 0; i < N; i++)
+		add(&p, t, NODE_OP, i % 2 ? "aten::mm" : "aten::add", i * 10, 5);
+	profile_add_step(&p, "1", 1);
+	p.steps[0].start_ns = 1000000000 + 10000LL * 40001;
+	p.steps[0].end_ns = 1000000000 + 10000LL * 140000;
+	p.has_timeline = true;
+	profile_finish(&p);
+	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	CHECK_EQ(pane->nr_view, N);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == i;
+	CHECK(in_order);
+	pane_set_step(pane, &p.steps[0]);
+	CHECK_EQ(pane->nr_view, 140000 - 40001);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == 40001 + i;
+	CHECK(in_order);
+	pane_set_step(pane, NULL);
+	CHECK_EQ(pane->nr_view, N);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == i;
+	CHECK(in_order);
+	pane_free(pane);
+	profile_release(&p);
+}
+
 /* Whether TL's blocks by start are the same on one thread and two. */
 static bool same_by_start(const struct timeline *tl)
 {
@@ -776,5 +816,6 @@ const struct test tests[] = {
 	  test_sort_and_filter_as_generic },
 	{ "two threads make the index one thread makes", test_two_threads_as_one },
 	{ "two threads split a big thread as one makes it", test_two_threads_split_inside_a_thread },
+	{ "the view of a big trace, filled on two threads", test_big_view },
 	{ 0 },
 };
