@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "keyindex.h"
@@ -67,6 +68,7 @@ struct build {
 	const struct node *shared_thread;
 	struct tl_block *shared_v;
 	size_t shared_alloc;
+	size_t shared_nr;		/* its blocks there so far (atomic) */
 };
 
 static struct build_lane *new_lane(struct build *b, char *name, bool is_device)
@@ -118,6 +120,8 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 	blk->dur_ns = dur <= 0 ? 0 : dur < TL_DUR_LONG ? (uint32_t)dur : TL_DUR_LONG;
 	blk->row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
 	b->nr_blocks++;
+	if (l->shared)
+		__atomic_store_n(&b->shared_nr, l->nr, __ATOMIC_RELAXED);
 }
 
 /* What a lane is for, as one key: (DEVICE, STREAM) of device work, odd;
@@ -773,6 +777,7 @@ struct walk_job {
 	const struct profile *p;
 	const struct node *from, *to;
 	struct build b;
+	bool done;		/* atomic */
 };
 
 static void walk_range(struct walk_job *job)
@@ -812,8 +817,44 @@ static void walk_range(struct walk_job *job)
 
 static void *walk_main(void *arg)
 {
-	walk_range(arg);
+	struct walk_job *job = arg;
+
+	walk_range(job);
+	__atomic_store_n(&job->done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * While the second walk JOB runs, the first, done, makes the pages of
+ * the second's part of the room ahead of it present: memory written the
+ * first time costs ~0.75 ms a MB here, and the second walk, which writes
+ * the room, was the longer (37 ms of CPU against 20 on the 1 GB trace,
+ * where the first walk's other lane lay in memory used before).  The
+ * pages' contents do not change: the walk writes them as ever.
+ */
+static void fault_in_room(struct walk_job *job)
+{
+#ifdef MADV_POPULATE_WRITE
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE), chunk = 64 * page;
+	const char *base = (const char *)job->b.shared_v;
+	const char *end = (const char *)(job->b.shared_v + job->b.shared_alloc);
+	uintptr_t at = 0;
+
+	while (!__atomic_load_n(&job->done, __ATOMIC_ACQUIRE)) {
+		size_t nr = __atomic_load_n(&job->b.shared_nr, __ATOMIC_RELAXED);
+		/* A little ahead of the walk, where it will write next. */
+		uintptr_t ahead = ((uintptr_t)(base + nr * sizeof(struct tl_block)) + 4 * page) &
+				  ~(uintptr_t)(page - 1);
+
+		if (ahead > at)
+			at = ahead;
+		if (at + chunk > (uintptr_t)end || madvise((void *)at, chunk, MADV_POPULATE_WRITE))
+			break;
+		at += chunk;
+	}
+#else
+	(void)job;
+#endif
 }
 
 /* Lane FROM's blocks after lane INTO's (the same lane, met by two walks,
@@ -1034,6 +1075,8 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 		job[1].from = half;
 		if (half && !pthread_create(&helper, NULL, walk_main, &job[1])) {
 			walk_range(&job[0]);
+			if (room)
+				fault_in_room(&job[1]);
 			pthread_join(helper, NULL);
 			join_builds(&job[0].b, &job[1].b);
 			if (room)
