@@ -79,6 +79,8 @@ struct tl_lane {
 	struct tl_block *blocks;	/* all its blocks, by start: what the
 					   rows point to */
 	size_t nr_blocks;
+	struct tl_block *mem;		/* the memory blocks lie in, when it
+					   does not start there; NULL: blocks */
 };
 
 struct timeline {
