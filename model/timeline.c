@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "keyindex.h"
@@ -36,7 +37,12 @@ struct build_lane {
 	size_t *seg;			/* where each segment starts in v */
 	size_t nr_seg, alloc_seg;
 	const struct node *seg_thread;	/* the thread of the last segment */
+	const struct node *first_thread;	/* and of the first */
 	size_t hint;			/* how many blocks it may get, or 0 */
+	struct tl_block *mem;		/* where v lies when not at its start
+					   (the room of a split thread) */
+	bool shared;			/* v lies in the thread's room that
+					   two walks share (struct build) */
 	size_t *row_nr;			/* pack(): the blocks of each row, */
 	bool *ends_sorted;		/* whether their ends are in order, */
 	int64_t end_ns;			/* and the last end of all */
@@ -59,6 +65,12 @@ struct build {
 	size_t nr_blocks;
 	struct device_node *dev;
 	size_t nr_dev, alloc_dev;
+	/* Where two walks split a thread's subtree, its lane's room for
+	 * both, made before them: this walk's part of it. */
+	const struct node *shared_thread;
+	struct tl_block *shared_v;
+	size_t shared_alloc;
+	size_t shared_nr;		/* its blocks there so far (atomic) */
 };
 
 static struct build_lane *new_lane(struct build *b, char *name, bool is_device)
@@ -86,6 +98,8 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 		GROW(l->seg, l->alloc_seg, l->nr_seg + 1);
 		l->seg[l->nr_seg++] = l->nr;
 		l->seg_thread = thread;
+		if (l->nr_seg == 1)
+			l->first_thread = thread;
 	}
 	if (l->nr == l->alloc) {
 		/* As long as the hint says, then twice as long, in memory
@@ -96,16 +110,20 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 
 		if (l->nr)
 			memcpy(v, l->v, l->nr * sizeof(*v));
-		free(l->v);
+		if (!l->shared)
+			free(l->v);
 		l->v = v;
 		l->alloc = alloc;
+		l->shared = false;
 	}
 	blk = &l->v[l->nr++];
 	blk->node = n;
 	blk->start_ns = n->start_ns;
-	blk->end_ns = n->start_ns + (dur > 0 ? dur : 0);
+	blk->dur_ns = dur <= 0 ? 0 : dur < TL_DUR_LONG ? (uint32_t)dur : TL_DUR_LONG;
 	blk->row = (uint32_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH - 1);
 	b->nr_blocks++;
+	if (l->shared)
+		__atomic_store_n(&b->shared_nr, l->nr, __ATOMIC_RELAXED);
 }
 
 /* What a lane is for, as one key: (DEVICE, STREAM) of device work, odd;
@@ -170,6 +188,11 @@ static size_t host_lane(struct build *b, const struct profile *p, const struct n
 	new_lane(b, xstrdup(thread ? thread->name : "host"), false);
 	b->lanes[b->nr_lanes - 1].thread = thread;
 	b->lanes[b->nr_lanes - 1].hint = thread ? subtree_size(p, thread) : 0;
+	if (thread && thread == b->shared_thread) {
+		b->lanes[b->nr_lanes - 1].v = b->shared_v;
+		b->lanes[b->nr_lanes - 1].alloc = b->shared_alloc;
+		b->lanes[b->nr_lanes - 1].shared = true;
+	}
 	key_index_put(&b->lane_index, lane_key(false, -1, -1, thread), b->nr_lanes - 1);
 	return b->nr_lanes - 1;
 }
@@ -351,6 +374,7 @@ static void pack(struct build_lane *l)
 	for (size_t i = 0; i < l->nr; i++) {
 		struct tl_block *blk = &l->v[i];
 		size_t r = blk->row < max ? blk->row : max - 1;
+		int64_t blk_end = tl_block_end(blk);
 
 		while (nr <= r) {
 			ends_sorted[nr] = true;
@@ -373,12 +397,12 @@ static void pack(struct build_lane *l)
 		blk->row = (uint32_t)r;
 		row_nr[r]++;
 		/* An end before the row's last: its ends are not in order. */
-		if (blk->end_ns < last_end[r])
+		if (blk_end < last_end[r])
 			ends_sorted[r] = false;
 		else
-			last_end[r] = blk->end_ns;
-		if (blk->end_ns > end)
-			end = blk->end_ns;
+			last_end[r] = blk_end;
+		if (blk_end > end)
+			end = blk_end;
 	}
 	free(last_end);
 	if (!nr)
@@ -390,28 +414,33 @@ static void pack(struct build_lane *l)
 }
 
 /* Point the rows of lane I (the first being FIRST_ROW of TL) at its
- * packed blocks, in order of start, which it takes. */
+ * packed blocks, in order of start, which it takes.  A lane of one row
+ * needs no indices: its row is all its blocks. */
 static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t first_row)
 {
+	bool one_row = l->nr_rows == 1;
+
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
 
 		row->lane = (uint32_t)i;
 		row->depth = (uint32_t)d;
-		row->blocks = l->row_nr[d] ? xmalloc(l->row_nr[d] * sizeof(*row->blocks))
-					   : NULL;
+		row->base = l->v;
+		row->idx = l->row_nr[d] && !one_row ? xmalloc(l->row_nr[d] * sizeof(*row->idx))
+						    : NULL;
 	}
-	if (l->nr && l->v[0].start_ns < tl->start_ns)
-		tl->start_ns = l->v[0].start_ns;
-	if (l->nr && l->end_ns > tl->end_ns)
-		tl->end_ns = l->end_ns;
-	for (size_t k = 0; k < l->nr; k++) {
-		struct tl_block *blk = &l->v[k];
-		struct tl_row *row = &tl->rows[first_row + blk->row];
+	if (one_row) {
+		for (size_t k = 0; k < l->nr; k++)
+			l->v[k].row = (uint32_t)first_row;
+		tl->rows[first_row].nr = l->nr;
+	} else {
+		for (size_t k = 0; k < l->nr; k++) {
+			struct tl_block *blk = &l->v[k];
+			struct tl_row *row = &tl->rows[first_row + blk->row];
 
-		blk->row = (uint32_t)(first_row + blk->row);
-		blk->at = (uint32_t)row->nr;
-		row->blocks[row->nr++] = blk;
+			blk->row = (uint32_t)(first_row + blk->row);
+			row->idx[row->nr++] = (uint32_t)k;
+		}
 	}
 	for (size_t d = 0; d < l->nr_rows; d++) {
 		struct tl_row *row = &tl->rows[first_row + d];
@@ -419,14 +448,16 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 		if (l->ends_sorted[d])
 			continue;
 		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
-		for (size_t k = 0; k < row->nr; k++)
-			row->max_end[k] = k && row->max_end[k - 1] > row->blocks[k]->end_ns
-						  ? row->max_end[k - 1]
-						  : row->blocks[k]->end_ns;
+		for (size_t k = 0; k < row->nr; k++) {
+			int64_t end = tl_block_end(tl_row_block(row, k));
+
+			row->max_end[k] = k && row->max_end[k - 1] > end ? row->max_end[k - 1] : end;
+		}
 	}
 	tl->lanes[i].blocks = l->v;
+	tl->lanes[i].mem = l->mem;
 	tl->lanes[i].nr_blocks = l->nr;
-	l->v = NULL;
+	l->v = l->mem = NULL;
 }
 
 /*
@@ -442,7 +473,7 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
  * threads took a quarter more CPU). */
 #define PARALLEL_MAX_PARTS 256
 
-static bool use_two_threads(size_t n)
+bool timeline_two_threads(size_t n)
 {
 	return n >= PARALLEL_MIN && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
@@ -490,6 +521,8 @@ static size_t play(const struct merge *m, size_t *loser, size_t node)
 	return a;
 }
 
+/* By row, then by place in it: in one row, blocks lie in their lane's
+ * array in the row's order. */
 static int cmp_row_at(const void *a, const void *b)
 {
 	const struct tl_block *x = *(const struct tl_block *const *)a;
@@ -497,7 +530,7 @@ static int cmp_row_at(const void *a, const void *b)
 
 	if (x->row != y->row)
 		return x->row < y->row ? -1 : 1;
-	return (x->at > y->at) - (x->at < y->at);
+	return (x > y) - (x < y);
 }
 
 /* The blocks of every lane L from LO[L] up to HI[L], by start (ties lane
@@ -635,7 +668,7 @@ out:
 
 const void **timeline_by_start(const struct timeline *tl)
 {
-	return timeline_by_start_on(tl, use_two_threads(tl->nr_blocks));
+	return timeline_by_start_on(tl, timeline_two_threads(tl->nr_blocks));
 }
 
 struct walk {
@@ -664,11 +697,18 @@ static void add_device_blocks(struct build *b)
 	for (size_t i = 0; i < b->nr_dev; i++) {
 		const struct node *n = b->dev[i].node;
 
-		/* The nodes a few ahead, then their attributes. */
+		/* The nodes a few ahead, then their attributes, then the
+		 * launch (launches are interned, but there are many). */
 		if (i + 16 < b->nr_dev)
 			PREFETCH(b->dev[i + 16].node);
 		if (i + 8 < b->nr_dev)
 			PREFETCH(b->dev[i + 8].node->attrs);
+		if (i + 4 < b->nr_dev) {
+			const struct attr *a = b->dev[i + 4].node->attrs;
+
+			if (a && a->type == ATTR_LAUNCH)
+				PREFETCH(a->v.launch);
+		}
 		const struct launch *l = node_launch(n);
 		int32_t device = l ? l->device : -1, stream = l ? l->stream : -1;
 
@@ -725,78 +765,167 @@ static int lane_order(const void *a, const void *b)
 }
 
 /*
- * On two threads, each walks the subtrees of a run of the root's
- * children (threads, for the most part) into a build of its own, the
- * second's is joined to the first's in tree order, and the lanes are
- * packed by whichever thread is free.
+ * On two threads, each walks a run of the tree in depth-first order into
+ * a build of its own, the second's is joined to the first's in tree
+ * order, and the lanes are packed by whichever thread is free.  The runs
+ * split between two of the root's children, or inside a thread, between
+ * two of its top nodes: then the thread's lane has one room, made before
+ * the walks, the first walk's blocks at its start and the second's after
+ * as many places as the first has nodes of that thread (ids say how
+ * many), so that neither copies the other's blocks.
  */
-/* A walk over the subtrees of the root's children FROM up to TO (NULL:
- * the last), into B. */
+/* A walk from node FROM (one of the root's children, or of a thread's)
+ * up to node TO (NULL: to the end), in depth-first order, into B. */
 struct walk_job {
 	const struct profile *p;
 	const struct node *from, *to;
 	struct build b;
+	bool done;		/* atomic */
 };
 
-static void walk_subtrees(struct walk_job *job)
+static void walk_range(struct walk_job *job)
 {
 	struct walk w = { .b = &job->b, .p = job->p, .host = SIZE_MAX };
+	const struct node *n = job->from;
+	int depth = 1;
 
-	/* Iterative depth-first walks: traces nest deep. */
-	for (const struct node *top = job->from; top != job->to; top = top->next) {
-		const struct node *n = top;
-		int depth = 1;
-
-		for (;;) {
-			/* Nodes lie wherever the parser put them: the next
-			 * sibling is read while the children are. */
-			if (n->next) {
-				PREFETCH(n->next);
-				PREFETCH((const char *)n->next + 64);
-			}
-			visit(&w, n, depth);
-			if (n->child) {
-				n = n->child;
-				depth++;
-				continue;
-			}
-			while (n != top && !n->next) {
-				n = n->parent;
-				depth--;
-			}
-			if (n == top)
-				break;
-			n = n->next;
+	if (n && n->parent != job->p->root) {
+		w.thread = n->parent;	/* it starts inside a thread */
+		w.thread_depth = 1;
+		depth = 2;
+	}
+	/* Iterative: traces nest deep. */
+	while (n && n != job->to) {
+		/* Nodes lie wherever the parser put them: the next sibling is
+		 * read while the children are. */
+		if (n->next) {
+			PREFETCH(n->next);
+			PREFETCH((const char *)n->next + 64);
 		}
+		visit(&w, n, depth);
+		if (n->child) {
+			n = n->child;
+			depth++;
+			continue;
+		}
+		while (n && !n->next) {
+			n = n->parent;
+			depth--;
+		}
+		if (n)
+			n = n->next;
 	}
 	add_device_blocks(&job->b);
 }
 
 static void *walk_main(void *arg)
 {
-	walk_subtrees(arg);
+	struct walk_job *job = arg;
+
+	walk_range(job);
+	__atomic_store_n(&job->done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/*
+ * While the second walk JOB runs, the first, done, makes the pages of
+ * the second's part of the room ahead of it present: memory written the
+ * first time costs ~0.75 ms a MB here, and the second walk, which writes
+ * the room, was the longer (37 ms of CPU against 20 on the 1 GB trace,
+ * where the first walk's other lane lay in memory used before).  The
+ * pages' contents do not change: the walk writes them as ever.
+ */
+static void fault_in_room(struct walk_job *job)
+{
+#ifdef MADV_POPULATE_WRITE
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE), chunk = 64 * page;
+	const char *base = (const char *)job->b.shared_v;
+	const char *end = (const char *)(job->b.shared_v + job->b.shared_alloc);
+	uintptr_t at = 0;
+
+	while (!__atomic_load_n(&job->done, __ATOMIC_ACQUIRE)) {
+		size_t nr = __atomic_load_n(&job->b.shared_nr, __ATOMIC_RELAXED);
+		/* A little ahead of the walk, where it will write next. */
+		uintptr_t ahead = ((uintptr_t)(base + nr * sizeof(struct tl_block)) + 4 * page) &
+				  ~(uintptr_t)(page - 1);
+
+		if (ahead > at)
+			at = ahead;
+		if (at + chunk > (uintptr_t)end || madvise((void *)at, chunk, MADV_POPULATE_WRITE))
+			break;
+		at += chunk;
+	}
+#else
+	(void)job;
+#endif
 }
 
 /* Lane FROM's blocks after lane INTO's (the same lane, met by two walks,
  * the one of INTO first), FROM freed. */
 static void append_lane(struct build_lane *into, struct build_lane *from)
 {
-	if (into->nr + from->nr > into->alloc) {
-		into->alloc = into->nr + from->nr;
-		into->v = xrealloc(into->v, into->alloc * sizeof(*into->v));
+	if (into->shared && from->shared) {
+		/* Two parts of one room: the gap between them closes, the
+		 * smaller part moving (the first, at the room's start, is a
+		 * third of the 1 GB trace's big thread: 8 MB, not 23). */
+		struct tl_block *end = from->v + from->alloc;
+
+		if (into->nr <= from->nr) {
+			memmove(from->v - into->nr, into->v, into->nr * sizeof(*into->v));
+			into->mem = into->v;
+			into->v = from->v - into->nr;
+		} else {
+			memmove(into->v + into->nr, from->v, from->nr * sizeof(*from->v));
+		}
+		into->alloc = (size_t)(end - into->v);
+	} else {
+		if (into->nr + from->nr > into->alloc) {
+			into->alloc = into->nr + from->nr;
+			into->v = xrealloc(into->v, into->alloc * sizeof(*into->v));
+		}
+		memcpy(into->v + into->nr, from->v, from->nr * sizeof(*from->v));
+		if (!from->shared)
+			free(from->v);
 	}
-	memcpy(into->v + into->nr, from->v, from->nr * sizeof(*from->v));
+	into->shared = false;	/* it owns the room, if it had a part */
 	for (size_t s = 0; s < from->nr_seg; s++) {
+		/* A thread's blocks on both sides of the split are one
+		 * segment, as one walk makes them. */
+		if (!s && into->nr && from->first_thread == into->seg_thread)
+			continue;
 		GROW(into->seg, into->alloc_seg, into->nr_seg + 1);
 		into->seg[into->nr_seg++] = into->nr + from->seg[s];
 	}
 	into->nr += from->nr;
 	if (from->nr_seg)
 		into->seg_thread = from->seg_thread;
-	free(from->v);
 	free(from->seg);
 	free(from->name);
+}
+
+/* After the join: the lane that has ROOM (the one a split thread's
+ * blocks share) owns it, its blocks at its start; ROOM freed when none
+ * has it. */
+static void settle_room(struct build *b, struct tl_block *room)
+{
+	bool owned = false;
+
+	for (size_t i = 0; i < b->nr_lanes; i++) {
+		struct build_lane *l = &b->lanes[i];
+
+		if (l->v == room || l->mem == room) {
+			owned = true;
+		} else if (l->shared) {
+			/* Only the second walk met the thread. */
+			memmove(room, l->v, l->nr * sizeof(*l->v));
+			l->alloc += (size_t)(l->v - room);
+			l->v = room;
+			owned = true;
+		}
+		l->shared = false;
+	}
+	if (!owned)
+		free(room);
 }
 
 static uint64_t key_of(const struct build_lane *l)
@@ -829,78 +958,147 @@ static void join_builds(struct build *into, struct build *from)
 	key_index_release(&from->lane_index);
 }
 
-/* Where the root's children split into two runs of about as many nodes
- * (ids are depth-first: a subtree ends where the next one starts), or
- * NULL when they do not split, are too many, or the ids do not say. */
+/* Top nodes of a thread looked at for a split, at most: the search
+ * stops there on a thread of millions. */
+#define SPLIT_MAX_TOPS 65536
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * Where the depth-first order splits into two runs of about as many
+ * nodes (ids are depth-first: the nodes before a node are the ids below
+ * its own): before one of the root's children, or before one of the top
+ * nodes of the thread that holds the middle -- a trace of one big thread
+ * and a smaller one split between them walked 17 ms against 63 on the
+ * 1 GB trace.  NULL when the tree does not split, has too many parts, or
+ * the ids do not say.
+ */
 static const struct node *split_point(const struct profile *p)
 {
-	const struct node *best = NULL;
-	uint64_t total = p->nr_nodes, best_gap = UINT64_MAX, last = p->root->id;
+	const struct node *best = NULL, *middle = NULL;
+	uint64_t total = p->nr_nodes, half = total / 2, best_gap = UINT64_MAX, last = p->root->id;
 	size_t nr = 0;
 
-	if (!p->root->child || !p->root->child->next)
+	if (!p->root->child)
 		return NULL;
 	for (const struct node *c = p->root->child; c; c = c->next) {
 		if (++nr > PARALLEL_MAX_PARTS)
 			return NULL;
-		uint64_t before = c->id;	/* the nodes of the runs before C */
-		uint64_t gap = before > total / 2 ? before - total / 2 : total / 2 - before;
-
 		if (c->id <= last || c->id >= total)
 			return NULL;	/* ids out of order: the tree changed */
 		last = c->id;
-		if (c == p->root->child)
-			continue;
-		if (gap < best_gap) {
-			best_gap = gap;
+		if (c->id <= half)
+			middle = c;
+		if (c != p->root->child && distance(c->id, half) < best_gap) {
+			best_gap = distance(c->id, half);
 			best = c;
+		}
+	}
+	if (middle && middle->kind == NODE_THREAD) {
+		uint64_t end = middle->next ? middle->next->id : total;
+
+		last = middle->id;
+		nr = 0;
+		for (const struct node *c = middle->child; c && ++nr <= SPLIT_MAX_TOPS; c = c->next) {
+			if (c->id <= last || c->id >= end)
+				return best;
+			last = c->id;
+			if (distance(c->id, half) < best_gap) {
+				best_gap = distance(c->id, half);
+				best = c;
+			}
+			if (c->id > half)
+				break;
 		}
 	}
 	return best;
 }
 
-struct pack_jobs {
+/* The lanes' packing, or their placing into a timeline, lane by lane
+ * by whichever thread is free: each touches its own lane and rows. */
+struct lane_jobs {
 	struct build *b;
-	size_t next;		/* the next lane to pack */
+	struct timeline *tl;	/* NULL: pack; else place into it */
+	size_t next;		/* the next lane */
 };
 
-static void *pack_main(void *arg)
+static void *lane_main(void *arg)
 {
-	struct pack_jobs *pj = arg;
+	struct lane_jobs *lj = arg;
 	size_t i;
 
-	while ((i = __atomic_fetch_add(&pj->next, 1, __ATOMIC_RELAXED)) < pj->b->nr_lanes)
-		pack(&pj->b->lanes[i]);
+	while ((i = __atomic_fetch_add(&lj->next, 1, __ATOMIC_RELAXED)) < lj->b->nr_lanes) {
+		if (lj->tl)
+			place(lj->tl, &lj->b->lanes[i], i, lj->tl->lanes[i].first_row);
+		else
+			pack(&lj->b->lanes[i]);
+	}
 	return NULL;
+}
+
+static void do_lane_jobs(struct lane_jobs *lj, bool parallel)
+{
+	pthread_t helper;
+
+	if (parallel && lj->b->nr_lanes > 1 && lj->b->nr_lanes <= PARALLEL_MAX_PARTS &&
+	    !pthread_create(&helper, NULL, lane_main, lj)) {
+		lane_main(lj);
+		pthread_join(helper, NULL);
+	} else {
+		lane_main(lj);
+	}
 }
 
 void timeline_build(const struct profile *p, struct timeline *tl)
 {
-	timeline_build_on(p, tl, use_two_threads(p->nr_nodes));
+	timeline_build_on(p, tl, timeline_two_threads(p->nr_nodes));
 }
 
 void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel)
 {
 	struct walk_job job[2] = { { .p = p }, { .p = p } };
 	struct build b;
-	struct pack_jobs pj;
+	struct lane_jobs lj;
 	pthread_t helper;
-	const struct node *half = parallel ? split_point(p) : NULL;
+	const struct node *half = parallel && p->has_timeline ? split_point(p) : NULL;
+	const struct node *thread = half && half->parent != p->root ? half->parent : NULL;
+	struct tl_block *room = NULL;
 
 	memset(tl, 0, sizeof(*tl));
 	tl->start_ns = INT64_MAX;
 	tl->end_ns = INT64_MIN;
+	if (thread) {
+		/* The split thread's lane: room for all its nodes, the
+		 * second walk's part after the first's nodes. */
+		size_t size = subtree_size(p, thread), before = half->id - thread->id - 1;
+
+		room = xmalloc(size * sizeof(*room));
+		for (int i = 0; i < 2; i++) {
+			job[i].b.shared_thread = thread;
+			job[i].b.shared_v = i ? room + before : room;
+			job[i].b.shared_alloc = i ? size - before : before;
+		}
+	}
 	if (p->has_timeline) {
 		job[0].from = p->root->child;
 		job[0].to = half;
 		job[1].from = half;
 		if (half && !pthread_create(&helper, NULL, walk_main, &job[1])) {
-			walk_subtrees(&job[0]);
+			walk_range(&job[0]);
+			if (room)
+				fault_in_room(&job[1]);
 			pthread_join(helper, NULL);
 			join_builds(&job[0].b, &job[1].b);
+			if (room)
+				settle_room(&job[0].b, room);
 		} else {
 			job[0].to = NULL;
-			walk_subtrees(&job[0]);
+			job[0].b.shared_thread = NULL;
+			free(room);
+			walk_range(&job[0]);
 		}
 	}
 	b = job[0].b;
@@ -908,27 +1106,28 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 		qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
-	pj = (struct pack_jobs){ .b = &b };
-	if (parallel && b.nr_lanes > 1 && b.nr_lanes <= PARALLEL_MAX_PARTS &&
-	    !pthread_create(&helper, NULL, pack_main, &pj)) {
-		pack_main(&pj);
-		pthread_join(helper, NULL);
-	} else {
-		pack_main(&pj);
-	}
-	for (size_t i = 0; i < b.nr_lanes; i++)
-		tl->nr_rows += b.lanes[i].nr_rows;
-	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
-	tl->nr_blocks = b.nr_blocks;
-	for (size_t i = 0, r = 0; i < b.nr_lanes; i++) {
+	lj = (struct lane_jobs){ .b = &b };
+	do_lane_jobs(&lj, parallel);
+	for (size_t i = 0; i < b.nr_lanes; i++) {
 		struct build_lane *l = &b.lanes[i];
 
 		tl->lanes[i].name = l->name;
 		tl->lanes[i].is_device = l->is_device;
-		tl->lanes[i].first_row = (uint32_t)r;
+		tl->lanes[i].first_row = (uint32_t)tl->nr_rows;
 		tl->lanes[i].nr_rows = (uint32_t)l->nr_rows;
-		place(tl, l, i, r);
-		r += l->nr_rows;
+		tl->nr_rows += l->nr_rows;
+	}
+	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
+	tl->nr_blocks = b.nr_blocks;
+	lj = (struct lane_jobs){ .b = &b, .tl = tl };
+	do_lane_jobs(&lj, parallel);
+	for (size_t i = 0; i < b.nr_lanes; i++) {
+		struct build_lane *l = &b.lanes[i];
+
+		if (l->nr && tl->lanes[i].blocks[0].start_ns < tl->start_ns)
+			tl->start_ns = tl->lanes[i].blocks[0].start_ns;
+		if (l->nr && l->end_ns > tl->end_ns)
+			tl->end_ns = l->end_ns;
 		free(l->v);
 		free(l->seg);
 		free(l->row_nr);
@@ -944,10 +1143,10 @@ void timeline_release(struct timeline *tl)
 {
 	for (size_t i = 0; i < tl->nr_lanes; i++) {
 		free(tl->lanes[i].name);
-		free(tl->lanes[i].blocks);
+		free(tl->lanes[i].mem ? tl->lanes[i].mem : tl->lanes[i].blocks);
 	}
 	for (size_t r = 0; r < tl->nr_rows; r++) {
-		free(tl->rows[r].blocks);
+		free(tl->rows[r].idx);
 		free(tl->rows[r].max_end);
 	}
 	free(tl->lanes);
@@ -957,7 +1156,7 @@ void timeline_release(struct timeline *tl)
 
 static int64_t end_upto(const struct tl_row *row, size_t i)
 {
-	return row->max_end ? row->max_end[i] : row->blocks[i]->end_ns;
+	return row->max_end ? row->max_end[i] : tl_block_end(tl_row_block(row, i));
 }
 
 size_t timeline_first_after(const struct tl_row *row, int64_t t)
@@ -983,7 +1182,7 @@ size_t timeline_first_from(const struct tl_row *row, int64_t t)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (row->blocks[mid]->start_ns >= t)
+		if (tl_row_block(row, mid)->start_ns >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -1000,9 +1199,29 @@ size_t timeline_nearest(const struct tl_row *row, int64_t t)
 		return 0;
 	if (i == 0)
 		return 0;
-	if (row->blocks[i - 1]->end_ns > t || i == row->nr)
+	if (tl_block_end(tl_row_block(row, i - 1)) > t || i == row->nr)
 		return i - 1;
-	before = t - row->blocks[i - 1]->end_ns;
-	after = row->blocks[i]->start_ns - t;
+	before = t - tl_block_end(tl_row_block(row, i - 1));
+	after = tl_row_block(row, i)->start_ns - t;
 	return before <= after ? i - 1 : i;
+}
+
+size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b)
+{
+	const struct tl_row *row = &tl->rows[b->row];
+	uint32_t k = (uint32_t)(b - row->base);
+	size_t lo = 0, hi = row->nr;
+
+	if (!row->idx)
+		return k;
+	/* The indices only grow along the row. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row->idx[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -11,10 +11,14 @@
  *
  * Host blocks last host_total_ns, device blocks device_total_ns; a node
  * without a start (an aggregated format) is no block.  A lane's blocks
- * are one array, by start, and its rows arrays of pointers into it: a
- * row of copies would be 100 MB more to write on a 1 GB trace.  The
- * timeline borrows the profile's nodes and owns its arrays;
- * timeline_release() frees them.
+ * are one array, by start, and its rows arrays of 32-bit indices into
+ * it (none for a lane of one row): a row of copies would be 100 MB more
+ * to write on a 1 GB trace, and of pointers 10 MB more than indices --
+ * memory written the first time costs most of the time the index takes
+ * to make.  For the same reason a block is 24 bytes: its length is 32
+ * bits, and one longer (4.3 s) is read from its node.  The timeline
+ * borrows the profile's nodes and owns its arrays; timeline_release()
+ * frees them.
  */
 #ifndef MODEL_TIMELINE_H
 #define MODEL_TIMELINE_H
@@ -27,10 +31,26 @@
 
 struct tl_block {
 	const struct node *node;
-	int64_t start_ns, end_ns;	/* absolute, as the nodes' start_ns */
+	int64_t start_ns;		/* absolute, as the nodes' start_ns */
+	uint32_t dur_ns;		/* TL_DUR_LONG: as long or longer;
+					   tl_block_end() says */
 	uint32_t row;			/* index into timeline.rows */
-	uint32_t at;			/* its index in that row's blocks */
 };
+
+#define TL_DUR_LONG UINT32_MAX
+
+/* Where B ends: its start and its node's host time (device time for
+ * device work), 0 when negative. */
+static inline int64_t tl_block_end(const struct tl_block *b)
+{
+	int64_t dur;
+
+	if (b->dur_ns != TL_DUR_LONG)
+		return b->start_ns + b->dur_ns;
+	dur = node_kind_is_device(b->node->kind) ? b->node->device_total_ns
+						  : b->node->host_total_ns;
+	return b->start_ns + (dur > 0 ? dur : 0);
+}
 
 /* One lane's blocks at one depth, by start; they do not overlap, except
  * where the file's own times overlap (then max_end keeps the search
@@ -38,11 +58,19 @@ struct tl_block {
 struct tl_row {
 	uint32_t lane;
 	uint32_t depth;			/* 0: the outermost */
-	struct tl_block **blocks;	/* into its lane's blocks */
+	const struct tl_block *base;	/* its lane's blocks */
+	uint32_t *idx;			/* its blocks, as indices into base;
+					   NULL: all of base, in order */
 	size_t nr;
 	int64_t *max_end;		/* max end of blocks[0..i]; NULL when
 					   the ends are in order already */
 };
+
+/* Block I of ROW. */
+static inline const struct tl_block *tl_row_block(const struct tl_row *row, size_t i)
+{
+	return row->base + (row->idx ? row->idx[i] : i);
+}
 
 struct tl_lane {
 	char *name;			/* "thread 1002", "GPU 0 stream 7"; heap */
@@ -51,6 +79,8 @@ struct tl_lane {
 	struct tl_block *blocks;	/* all its blocks, by start: what the
 					   rows point to */
 	size_t nr_blocks;
+	struct tl_block *mem;		/* the memory blocks lie in, when it
+					   does not start there; NULL: blocks */
 };
 
 struct timeline {
@@ -69,6 +99,9 @@ void timeline_build(const struct profile *p, struct timeline *tl);
  * index. */
 void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel);
 void timeline_release(struct timeline *tl);
+/* Whether work over N blocks is worth a second thread on this machine
+ * (it has two cores, and N is in the hundred thousands). */
+bool timeline_two_threads(size_t n);
 /* Every block of TL by start (ties: row by row), as a new array of
  * nr_blocks pointers to them -- a pane's rows, hence void -- that the
  * caller frees. */
@@ -84,5 +117,7 @@ size_t timeline_first_from(const struct tl_row *row, int64_t t);
 /* The block of ROW nearest to T: the one holding T, else the closest by
  * time; ROW->nr when the row is empty. */
 size_t timeline_nearest(const struct tl_row *row, int64_t t);
+/* Where B is in its row (TL's row B->row). */
+size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b);
 
 #endif

@@ -138,11 +138,12 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 	size_t i = timeline_first_after(row, v->t0);
 	int64_t next_free = 0;
 
-	while (i < row->nr && row->blocks[i]->start_ns < v->t1) {
-		const struct tl_block *b = row->blocks[i];
+	while (i < row->nr && tl_row_block(row, i)->start_ns < v->t1) {
+		const struct tl_block *b = tl_row_block(row, i);
+		int64_t end = tl_block_end(b);
 		int64_t cs = cell_of(v, b->start_ns, w);
 		/* A block ends with the cell that holds its last instant. */
-		int64_t ce = b->end_ns > b->start_ns ? cell_of(v, b->end_ns - 1, w) + 1 : cs + 1;
+		int64_t ce = end > b->start_ns ? cell_of(v, end - 1, w) + 1 : cs + 1;
 		size_t j;
 
 		if (cs < next_free)
@@ -164,11 +165,11 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 		if (j > i + 1) {
 			/* The last of them may reach past that cell: it is
 			 * drawn next, from the next cell. */
-			bool reaches = row->blocks[j - 1]->end_ns > time_of(v, ce, w);
+			bool reaches = tl_block_end(tl_row_block(row, j - 1)) > time_of(v, ce, w);
 			bool sel_inside = false;
 
 			for (size_t k = i + 1; k < j && k < i + 64 && st->sel; k++)
-				sel_inside |= row->blocks[k] == st->sel && !(reaches && k == j - 1);
+				sel_inside |= tl_row_block(row, k) == st->sel && !(reaches && k == j - 1);
 			if (reaches)
 				j--;
 			if (j > i + 1)
@@ -209,23 +210,24 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 
 void tlview_show(struct tlview *v, const struct tl_block *b)
 {
-	int64_t span = v->t1 - v->t0;
+	int64_t span = v->t1 - v->t0, end;
 	int rows = v->rows_shown > 0 ? v->rows_shown : 1;
 
 	if (!b)
 		return;
+	end = tl_block_end(b);
 	if (b->row < v->top)
 		v->top = b->row;
 	else if (b->row >= v->top + (size_t)rows)
 		v->top = b->row - (size_t)rows + 1;
 	if (b->start_ns >= v->t0 && b->start_ns < v->t1)
 		return;
-	if (b->end_ns > v->t0 && b->start_ns < v->t0)
+	if (end > v->t0 && b->start_ns < v->t0)
 		return;		/* it reaches into the window */
-	if (b->end_ns - b->start_ns >= span)
+	if (end - b->start_ns >= span)
 		v->t0 = b->start_ns;
 	else
-		v->t0 = b->start_ns + (b->end_ns - b->start_ns) / 2 - span / 2;
+		v->t0 = b->start_ns + (end - b->start_ns) / 2 - span / 2;
 	v->t1 = v->t0 + span;
 	tlview_pan(v, 0);
 }
@@ -272,7 +274,7 @@ const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 	from = time_of(v, x - lw, w);
 	to = time_of(v, x - lw + 1, w);
 	i = timeline_first_after(row, from);
-	if (i < row->nr && row->blocks[i]->start_ns < (to > from ? to : from + 1))
-		return row->blocks[i];
+	if (i < row->nr && tl_row_block(row, i)->start_ns < (to > from ? to : from + 1))
+		return tl_row_block(row, i);
 	return NULL;
 }

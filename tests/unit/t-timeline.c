@@ -63,14 +63,14 @@ static void test_lanes_and_rows(void)
 	 * (a row lower than the step); the launches. */
 	CHECK_EQ(tl.lanes[0].nr_rows, 3);
 	CHECK_EQ(tl.rows[0].nr, 1);
-	CHECK_STR(tl.rows[0].blocks[0]->node->name, "ProfilerStep#1");
+	CHECK_STR(tl_row_block(&tl.rows[0], 0)->node->name, "ProfilerStep#1");
 	CHECK_EQ(tl.rows[1].nr, 3);
-	CHECK_STR(tl.rows[1].blocks[2]->node->name, "cudaMemcpyAsync");
+	CHECK_STR(tl_row_block(&tl.rows[1], 2)->node->name, "cudaMemcpyAsync");
 	CHECK_EQ(tl.rows[2].nr, 2);
 	/* The kernels overlap: two rows of the GPU lane. */
 	CHECK_EQ(tl.lanes[2].nr_rows, 2);
-	CHECK_STR(tl.rows[tl.lanes[2].first_row].blocks[0]->node->name, "k1");
-	CHECK_STR(tl.rows[tl.lanes[2].first_row + 1].blocks[0]->node->name, "k2");
+	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row], 0)->node->name, "k1");
+	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row + 1], 0)->node->name, "k2");
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
@@ -165,7 +165,7 @@ static void test_picture(void)
 	canvas_line(&c, 6, line, sizeof(line));
 	CHECK(strstr(line, "[k2") != NULL);
 	/* The block under a cell. */
-	CHECK(tlview_hit(&v, 2, 18 + 12) == tl.rows[1].blocks[0]);
+	CHECK(tlview_hit(&v, 2, 18 + 12) == tl_row_block(&tl.rows[1], 0));
 	CHECK(tlview_hit(&v, 2, 18 + 45) == NULL);
 	/* Zoomed out on a 10-cell area, blocks share cells. */
 	canvas_reset(&c, 8, 8 + 10);
@@ -430,8 +430,8 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 			for (size_t i = 0; i < nr; i++) {
 				if (v[i].lane != row->lane || v[i].row != row->depth)
 					continue;
-				if (k >= row->nr || row->blocks[k]->node != v[i].node ||
-				    row->blocks[k]->end_ns != v[i].end)
+				if (k >= row->nr || tl_row_block(row, k)->node != v[i].node ||
+				    tl_block_end(tl_row_block(row, k)) != v[i].end)
 					break;
 				k++;
 			}
@@ -448,7 +448,7 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 
 		for (size_t r = 0; r < tl.nr_rows; r++)
 			for (size_t i = 0; i < tl.rows[r].nr; i++)
-				want[k++] = tl.rows[r].blocks[i];
+				want[k++] = tl_row_block(&tl.rows[r], i);
 		qsort(want, k, sizeof(*want), cmp_start_row);
 		for (size_t i = 0; i < k; i++)
 			same += by_start[i] == (const void *)want[i];
@@ -590,18 +590,18 @@ static bool same_timeline(const struct timeline *a, const struct timeline *b)
 		for (size_t i = 0; i < x->nr_blocks; i++)
 			if (x->blocks[i].node != y->blocks[i].node ||
 			    x->blocks[i].start_ns != y->blocks[i].start_ns ||
-			    x->blocks[i].end_ns != y->blocks[i].end_ns ||
-			    x->blocks[i].row != y->blocks[i].row || x->blocks[i].at != y->blocks[i].at)
+			    x->blocks[i].dur_ns != y->blocks[i].dur_ns ||
+			    x->blocks[i].row != y->blocks[i].row)
 				return false;
 	}
 	for (size_t r = 0; r < a->nr_rows; r++) {
 		const struct tl_row *x = &a->rows[r], *y = &b->rows[r];
 
 		if (x->lane != y->lane || x->depth != y->depth || x->nr != y->nr ||
-		    !x->max_end != !y->max_end)
+		    !x->max_end != !y->max_end || !x->idx != !y->idx)
 			return false;
 		for (size_t i = 0; i < x->nr; i++)
-			if (x->blocks[i]->node != y->blocks[i]->node ||
+			if (tl_row_block(x, i)->node != tl_row_block(y, i)->node ||
 			    (x->max_end && x->max_end[i] != y->max_end[i]))
 				return false;
 	}
@@ -653,9 +653,158 @@ static void test_two_threads_as_one(void)
 	profile_release(&p);
 }
 
+/*
+ * A block keeps its length in 32 bits: one of 4.3 s or more reads it
+ * from its node, in the packing as everywhere.  A 5 s op, one that
+ * starts before it ends (a row lower), and one of negative time (no
+ * length).
+ */
+static void test_long_blocks(void)
+{
+	struct profile p;
+	struct timeline tl;
+	struct node *t, *longest, *next, *neg;
+
+	profile_init(&p, "t");
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	longest = add(&p, t, NODE_OP, "aten::long", 0, 5000000);
+	next = add(&p, t, NODE_OP, "aten::next", 4900000, 10);
+	neg = add(&p, t, NODE_OP, "aten::neg", 6000000, 10);
+	neg->host_total_ns = -21800000;
+	p.has_timeline = true;
+	profile_finish(&p);
+	timeline_build(&p, &tl);
+	CHECK_EQ(tl.nr_rows, 2);
+	CHECK_EQ(tl.rows[0].nr, 2);
+	CHECK(tl_row_block(&tl.rows[0], 0)->node == longest);
+	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 0)), longest->start_ns + 5000000000LL);
+	CHECK(tl_row_block(&tl.rows[1], 0)->node == next);
+	CHECK(tl_row_block(&tl.rows[0], 1)->node == neg);
+	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 1)), neg->start_ns);
+	CHECK_EQ(tl.end_ns, neg->start_ns);
+	timeline_release(&tl);
+	profile_release(&p);
+}
+
+/*
+ * The view of a big trace, filled on two threads: every row in time
+ * order, then a step's rows, then all again (as 0 gives them).
+ */
+static void test_big_view(void)
+{
+	enum { N = 150000 };
+	struct profile p;
+	struct node *t;
+	struct pane *pane;
+	bool in_order = true;
+
+	profile_init(&p, "t");
+	t = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	for (int i = 0; i < N; i++)
+		add(&p, t, NODE_OP, i % 2 ? "aten::mm" : "aten::add", i * 10, 5);
+	profile_add_step(&p, "1", 1);
+	p.steps[0].start_ns = 1000000000 + 10000LL * 40001;
+	p.steps[0].end_ns = 1000000000 + 10000LL * 140000;
+	p.has_timeline = true;
+	profile_finish(&p);
+	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	CHECK_EQ(pane->nr_view, N);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == i;
+	CHECK(in_order);
+	pane_set_step(pane, &p.steps[0]);
+	CHECK_EQ(pane->nr_view, 140000 - 40001);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == 40001 + i;
+	CHECK(in_order);
+	pane_set_step(pane, NULL);
+	CHECK_EQ(pane->nr_view, N);
+	for (size_t i = 0; i < pane->nr_view; i++)
+		in_order &= pane->view[i] == i;
+	CHECK(in_order);
+	pane_free(pane);
+	profile_release(&p);
+}
+
+/* Whether TL's blocks by start are the same on one thread and two. */
+static bool same_by_start(const struct timeline *tl)
+{
+	const void **by_one = timeline_by_start_on(tl, false), **by_two = timeline_by_start_on(tl, true);
+	bool same = !memcmp(by_one, by_two, tl->nr_blocks * sizeof(*by_one));
+
+	free(by_one);
+	free(by_two);
+	return same;
+}
+
+/* Top node I of the big thread and what hangs under it, without times. */
+static void untime(struct node *n)
+{
+	n->start_ns = 0;
+	for (struct node *c = n->child; c; c = c->next)
+		untime(c);
+}
+
+/*
+ * A trace of one big thread and a small one: the walks split between
+ * two top nodes of the big one, its lane's blocks in one room, the
+ * second walk's part after the gap the first leaves.  Its top nodes
+ * UNTIMED_FROM up to UNTIMED_TO carry no times: then one walk, or the
+ * other, has no block of that thread.  Each op's first child comes after
+ * its runtime call in the tree but before it in time (a sort moves it),
+ * and the kernels on one stream overlap (two rows).
+ */
+static void test_two_threads_split_a_thread(int untimed_from, int untimed_to)
+{
+	struct profile p;
+	struct timeline one, two;
+	struct node *t1, *t2;
+	struct launch l;
+
+	profile_init(&p, "t");
+	launch_init(&l);
+	l.device = 0;
+	l.stream = 7;
+	t1 = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	for (int i = 0; i < 1000; i++) {
+		int64_t at = i * 100;
+		struct node *op = add(&p, t1, NODE_OP, "aten::mm", at, 90);
+		struct node *rt = add(&p, op, NODE_RUNTIME, "cudaLaunchKernel", at + 60, 3);
+		struct node *kn = add(&p, rt, NODE_KERNEL, "gemm", at + 70, 120);
+
+		attr_set_launch(&p, &kn->attrs, profile_launch(&p, &l));
+		add(&p, op, NODE_OP, "aten::empty", at + 5, 2);
+		if (i >= untimed_from && i < untimed_to)
+			untime(op);
+	}
+	t2 = node_new(&p, p.root, NODE_THREAD, "thread 2", 8);
+	for (int i = 0; i < 10; i++)
+		add(&p, t2, NODE_OP, "aten::add", i * 1000 + 50, 500);
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	timeline_build_on(&p, &one, false);
+	timeline_build_on(&p, &two, true);
+	CHECK_EQ(one.nr_blocks, (size_t)(4 * (1000 - (untimed_to - untimed_from)) + 10));
+	CHECK(same_timeline(&one, &two));
+	CHECK(same_by_start(&one));
+	CHECK(same_by_start(&two));
+	timeline_release(&one);
+	timeline_release(&two);
+	profile_release(&p);
+}
+
+static void test_two_threads_split_inside_a_thread(void)
+{
+	test_two_threads_split_a_thread(0, 0);
+	test_two_threads_split_a_thread(0, 600);	/* the first walk has none of it */
+	test_two_threads_split_a_thread(400, 1000);	/* the second has none */
+	test_two_threads_split_a_thread(0, 1000);	/* neither */
+}
+
 const struct test tests[] = {
 	{ "lanes: threads, then device work; rows that do not overlap", test_lanes_and_rows },
 	{ "searches by time", test_search },
+	{ "blocks of 4.3 s and more, and of negative time", test_long_blocks },
 	{ "a stream per kernel and a thread per op cost a pass, not a search each",
 	  test_many_lanes },
 	{ "an untimed profile has no timeline", test_untimed_has_no_lanes },
@@ -666,5 +815,7 @@ const struct test tests[] = {
 	{ "sorts and filters: the generic view's rows, in its order",
 	  test_sort_and_filter_as_generic },
 	{ "two threads make the index one thread makes", test_two_threads_as_one },
+	{ "two threads split a big thread as one makes it", test_two_threads_split_inside_a_thread },
+	{ "the view of a big trace, filled on two threads", test_big_view },
 	{ 0 },
 };
