@@ -102,9 +102,8 @@ static void add_block(struct build *b, size_t lane, size_t depth, const struct n
 			l->first_thread = thread;
 	}
 	if (l->nr == l->alloc) {
-		/* As long as the hint says, then twice as long, in memory
-		 * advised before it is written: realloc() would copy into
-		 * small pages first. */
+		/* As long as the hint says, then twice as long; copied, not
+		 * realloc()ed, as a lane may start in a walk's shared room. */
 		size_t alloc = l->alloc ? 2 * l->alloc : l->hint > 256 ? l->hint : 256;
 		struct tl_block *v = xmalloc(alloc * sizeof(*v));
 
