@@ -66,6 +66,86 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
 }
 
 /*
+ * A map from ids (correlations, External ids) to record indices.  The
+ * profiler numbers both from counters, so they usually fill a range not
+ * much wider than their count: then a plain array over that range, one
+ * load a lookup and less memory than the hash table; ids spread wider
+ * (or hostile ones) take the hash table.  Either is linear in N.
+ */
+struct idindex {
+	uint32_t *dense;		/* [id - base]; UINT32_MAX: absent */
+	int64_t base;
+	uint64_t span;
+	struct idmap hash;		/* when dense is NULL */
+};
+
+/* Room for N ids, all within [MIN, MAX] (none when MIN > MAX). */
+static void idindex_init(struct idindex *m, size_t n, int64_t min, int64_t max)
+{
+	uint64_t span = min <= max ? (uint64_t)max - (uint64_t)min + 1 : 0;
+
+	memset(m, 0, sizeof(*m));
+	if (span && span <= 4 * (uint64_t)n + 1024) {
+		m->dense = xmalloc(span * sizeof(*m->dense));
+		memset(m->dense, 0xff, span * sizeof(*m->dense));
+		m->base = min;
+		m->span = span;
+	} else {
+		idmap_init(&m->hash, n);
+	}
+}
+
+static void idindex_release(struct idindex *m)
+{
+	if (m->dense)
+		free(m->dense);
+	else
+		idmap_release(&m->hash);
+}
+
+/* The value of ID, UINT32_MAX when it has none. */
+static uint32_t idindex_get(const struct idindex *m, int64_t id)
+{
+	size_t s;
+
+	if (m->dense) {
+		uint64_t at = (uint64_t)id - (uint64_t)m->base;
+
+		return at < m->span ? m->dense[at] : UINT32_MAX;
+	}
+	s = idmap_slot(&m->hash, id);
+	return m->hash.keys[s] == NO_ID ? UINT32_MAX : m->hash.vals[s];
+}
+
+/* Give ID the value V; ID is within the range the index was made for. */
+static void idindex_set(struct idindex *m, int64_t id, uint32_t v)
+{
+	size_t s;
+
+	if (m->dense) {
+		m->dense[(uint64_t)id - (uint64_t)m->base] = v;
+		return;
+	}
+	s = idmap_slot(&m->hash, id);
+	m->hash.keys[s] = id;
+	m->hash.vals[s] = v;
+}
+
+/* A correlation, or the one key all missing ones share: None == None. */
+static bool corr_missing(int64_t corr)
+{
+	return corr == NO_ID || corr == NO_ID + 1;
+}
+
+/* The runtime that device work with correlation CORR joins: of those
+ * with the same id, the earliest (ties: the first in the file). */
+static void claim_corr(struct kineto *k, uint32_t *holder, uint32_t i)
+{
+	if (*holder == UINT32_MAX || k->rts[*holder].node->start_ns > k->rts[i].node->start_ns)
+		*holder = i;
+}
+
+/*
  * Device events join the runtime call with the same correlation id
  * (event_parser._parse_node; flows are not used).  When two runtimes share
  * an id, each device event goes to the one seen last before it in time
@@ -74,35 +154,46 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
  */
 static void link_devices(struct kineto *k)
 {
-	struct idmap m;
+	struct idindex m;
+	uint32_t missing = UINT32_MAX;	/* the runtime of missing correlations */
+	int64_t min = INT64_MAX, max = INT64_MIN;
 
-	/* Missing correlations match each other, as None == None does. */
-	idmap_init(&m, k->nr_rts);
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t key = k->rts[i].corr == NO_ID ? NO_ID + 1 : k->rts[i].corr;
-		size_t s = idmap_slot(&m, key);
+		int64_t corr = k->rts[i].corr;
 
-		if (m.keys[s] == NO_ID) {
-			m.keys[s] = key;
-			m.vals[s] = (uint32_t)i;
-		} else if (k->rts[m.vals[s]].node->start_ns > k->rts[i].node->start_ns) {
-			m.vals[s] = (uint32_t)i;	/* keep the earliest; refined below */
+		if (corr_missing(corr))
+			continue;
+		if (corr < min)
+			min = corr;
+		if (corr > max)
+			max = corr;
+	}
+	idindex_init(&m, k->nr_rts, min, max);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t corr = k->rts[i].corr;
+		uint32_t holder;
+
+		if (corr_missing(corr)) {
+			claim_corr(k, &missing, (uint32_t)i);
+			continue;
 		}
+		holder = idindex_get(&m, corr);
+		claim_corr(k, &holder, (uint32_t)i);
+		idindex_set(&m, corr, holder);
 	}
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
-		int64_t key = d->corr == NO_ID ? NO_ID + 1 : d->corr;
-		size_t s = idmap_slot(&m, key);
+		uint32_t ri = corr_missing(d->corr) ? missing : idindex_get(&m, d->corr);
 		struct rt_rec *r;
 
-		if (m.keys[s] == NO_ID)
+		if (ri == UINT32_MAX)
 			continue;	/* stale: no runtime launched it */
-		r = &k->rts[m.vals[s]];
+		r = &k->rts[ri];
 		d->next_of_rt = r->devices;
 		r->devices = d;
 		r->device_ns += d->end_ns - d->node->start_ns;
 	}
-	idmap_release(&m);
+	idindex_release(&m);
 }
 
 static int cmp_host_claim(const void *a, const void *b)
@@ -141,15 +232,25 @@ struct threads {
  */
 static void attach_runtimes(struct kineto *k, struct threads *th)
 {
-	struct idmap first_rt;	/* ext id -> first runtime of a chain */
+	struct idindex first_rt;	/* ext id -> first runtime of a chain */
 	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
 	uint32_t no_id = UINT32_MAX;	/* the chain of runtimes without an id */
+	int64_t min = INT64_MAX, max = INT64_MIN;
 
-	idmap_init(&first_rt, k->nr_rts);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = k->rts[i].ext_id;
+
+		if (ext == NO_ID || ext == 0)
+			continue;
+		if (ext < min)
+			min = ext;
+		if (ext > max)
+			max = ext;
+	}
+	idindex_init(&first_rt, k->nr_rts, min, max);
 	/* Chains in reverse, then walk: runtimes keep time order per id. */
 	for (size_t i = k->nr_rts; i-- > 0;) {
 		struct rt_rec *r = &k->rts[i];
-		size_t s;
 
 		if (r->ext_id == NO_ID) {
 			next_rt[i] = no_id;
@@ -158,17 +259,14 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 		}
 		if (r->ext_id == 0)
 			continue;
-		s = idmap_slot(&first_rt, r->ext_id);
-		next_rt[i] = first_rt.keys[s] == NO_ID ? UINT32_MAX : first_rt.vals[s];
-		first_rt.keys[s] = r->ext_id;
-		first_rt.vals[s] = (uint32_t)i;
+		next_rt[i] = idindex_get(&first_rt, r->ext_id);
+		idindex_set(&first_rt, r->ext_id, (uint32_t)i);
 	}
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
 		for (size_t i = 0; i < thr->nr_hosts; i++) {
 			struct host_rec *h = thr->hosts[i];
-			size_t s;
 			uint32_t ri;
 
 			if (h->ext_id == 0)
@@ -177,11 +275,10 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 				ri = no_id;
 				no_id = UINT32_MAX;	/* popped */
 			} else {
-				s = idmap_slot(&first_rt, h->ext_id);
-				if (first_rt.keys[s] == NO_ID)
+				ri = idindex_get(&first_rt, h->ext_id);
+				if (ri == UINT32_MAX)
 					continue;
-				ri = first_rt.vals[s];
-				first_rt.vals[s] = UINT32_MAX;	/* popped */
+				idindex_set(&first_rt, h->ext_id, UINT32_MAX);	/* popped */
 			}
 			for (; ri != UINT32_MAX; ri = next_rt[ri]) {
 				struct rt_rec *r = &k->rts[ri];
@@ -192,7 +289,7 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			}
 		}
 	}
-	idmap_release(&first_rt);
+	idindex_release(&first_rt);
 	free(next_rt);
 }
 
