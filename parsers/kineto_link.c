@@ -213,6 +213,12 @@ struct thread {
 	size_t nr_hosts, alloc_hosts;
 	int64_t first_ts;
 	uint32_t first_index;
+	/* Whether the hosts as grouped are in claim order, and in tree
+	 * order (cmp_host_tree()): usually, and then neither sort reads
+	 * every node again to find out.  The last one's keys, to tell. */
+	bool in_claim_order, in_tree_order;
+	int64_t last_start, last_end;
+	uint32_t last_index;
 };
 
 struct threads {
@@ -305,6 +311,7 @@ static struct thread *thread_of(struct threads *th, int64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->first_ts = INT64_MAX;
+	t->in_claim_order = t->in_tree_order = true;
 	th->map.keys[s] = tid;
 	th->map.vals[s] = (uint32_t)th->nr++;
 	return t;
@@ -347,29 +354,56 @@ static void grow_thread_map(struct threads *th)
 	th->map = bigger;
 }
 
+/* Note that host H, starting at START and ending at END, follows T's
+ * last one. */
+static void note_order(struct thread *t, const struct host_rec *h, int64_t start, int64_t end)
+{
+	if (t->nr_hosts > 1) {
+		bool claim = start > t->last_start ||
+			     (start == t->last_start && h->index > t->last_index);
+		bool tree = start > t->last_start ||
+			    (start == t->last_start &&
+			     (end < t->last_end || (end == t->last_end && h->index > t->last_index)));
+
+		t->in_claim_order &= claim;
+		t->in_tree_order &= tree;
+	}
+	t->last_start = start;
+	t->last_end = end;
+	t->last_index = h->index;
+}
+
 static void group_threads(struct kineto *k, struct threads *th)
 {
+	struct thread *t = NULL;
+
 	idmap_init(&th->map, 64);
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		struct host_rec *h = &k->hosts[i];
-		struct thread *t;
+		int64_t start = h->node->start_ns;
 
-		if (2 * (th->nr + 1) >= th->map.alloc)
-			grow_thread_map(th);
-		t = thread_of(th, h->tid);
+		/* A thread's events come in runs: look up only a new tid. */
+		if (!t || t->tid != h->tid) {
+			if (2 * (th->nr + 1) >= th->map.alloc)
+				grow_thread_map(th);
+			t = thread_of(th, h->tid);
+		}
 		GROW(t->hosts, t->alloc_hosts, t->nr_hosts + 1);
 		t->hosts[t->nr_hosts++] = h;
-		if (h->node->start_ns < t->first_ts ||
-		    (h->node->start_ns == t->first_ts && h->index < t->first_index)) {
-			t->first_ts = h->node->start_ns;
+		note_order(t, h, start, start + h->node->host_total_ns);
+		if (start < t->first_ts || (start == t->first_ts && h->index < t->first_index)) {
+			t->first_ts = start;
 			t->first_index = h->index;
 		}
 	}
 	kineto_sort(th->v, th->nr, sizeof(*th->v), cmp_thread);
 	for (size_t i = 0; i < th->nr; i++) {
 		th->map.vals[idmap_slot(&th->map, th->v[i].tid)] = (uint32_t)i;
-		kineto_sort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
-			    cmp_host_claim);
+		if (!th->v[i].in_claim_order) {
+			qsort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
+			      cmp_host_claim);
+			th->v[i].in_tree_order = false;	/* not known: checked */
+		}
 	}
 }
 
@@ -406,7 +440,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	size_t depth = 0;
 	char name[64];
 
-	kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
+	if (!t->in_tree_order)
+		kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
 		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
 	else
@@ -450,10 +485,21 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 }
 
 /* Per-node facts kept only while the tree is built, indexed by node id. */
+/* A node and the runtime calls that join it once the other walks of the
+ * tree are done (hang_all_runtimes()). */
+struct hang {
+	struct node *node;
+	struct rt_rec *runtimes;
+};
+
 struct build {
 	struct kineto *k;
 	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
 	struct node **unlinked;
+	struct hang *hangs;
+	size_t nr_hangs, alloc_hangs;
+	struct node **negatives;	/* a thread's, in the order found */
+	size_t nr_negatives, alloc_negatives;
 };
 
 /*
@@ -486,12 +532,6 @@ static void remove_dup(struct build *b, struct node *n)
 	}
 }
 
-static bool visit_dup(struct node *n, void *ctx)
-{
-	remove_dup(ctx, n);
-	return true;
-}
-
 /*
  * A host self time below zero: child ops and runtime calls that add up to
  * more than the node's own duration -- runtimes that share its External id
@@ -503,7 +543,6 @@ static void note_negative(struct kineto *k, struct node *n)
 {
 	struct pos none = { 0, 0 };
 
-	n->flags |= NODE_NEGATIVE;
 	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
 		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
 		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
@@ -514,15 +553,31 @@ static void note_negative(struct kineto *k, struct node *n)
  * node.py's fill_stats, bottom-up: host self = duration − children −
  * own runtimes; device self = own runtimes' device time; device total =
  * children's device total + device self.  Runtime nodes join the tree
- * here, after the host children, so the walk above never saw them.
+ * later (hang_all_runtimes()), after the host children: b->hangs gets
+ * the nodes they join.  ROOT is a thread's node: it gets the sum of its
+ * top nodes' totals.
+ *
+ * The same walk first folds duplicate ops (remove_dup()), each node as
+ * it is first reached: in pre-order, as a walk of its own would.  Self
+ * times below zero are told after it, in its order, as ever after the
+ * folds' warnings.
  */
+static struct node *fold_down(struct build *b, struct node *n)
+{
+	remove_dup(b, n);
+	while (n->child) {
+		n = n->child;
+		remove_dup(b, n);
+	}
+	return n;
+}
+
 static void fill_stats(struct build *b, struct node *root)
 {
-	struct node *n = root;
-
 	/* Post-order walk without recursion: traces nest deep. */
-	while (n->child)
-		n = n->child;
+	struct node *n = fold_down(b, root);
+
+	b->nr_negatives = 0;
 	for (;;) {
 		struct rt_rec *rts = b->runtimes_of[n->id];
 
@@ -541,50 +596,44 @@ static void fill_stats(struct build *b, struct node *root)
 			n->host_self_ns = self;
 			n->device_self_ns = dev_self;
 			n->device_total_ns = dev_total + dev_self;
-			if (self < 0)
-				note_negative(b->k, n);
+			if (self < 0) {
+				n->flags |= NODE_NEGATIVE;
+				GROW(b->negatives, b->alloc_negatives, b->nr_negatives + 1);
+				b->negatives[b->nr_negatives++] = n;
+			}
+		}
+		if (rts) {
+			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
+			b->hangs[b->nr_hangs].node = n;
+			b->hangs[b->nr_hangs++].runtimes = rts;
 		}
 		if (n == root)
 			break;
-		if (n->next) {
-			n = n->next;
-			while (n->child)
-				n = n->child;
-		} else {
-			n = n->parent;
+		if (n->parent == root) {
+			/* The thread's total, while N is at hand: a
+			 * second walk of its top nodes misses on each. */
+			root->host_total_ns += n->host_total_ns;
+			root->device_total_ns += n->device_total_ns;
 		}
+		n = n->next ? fold_down(b, n->next) : n->parent;
 	}
+	for (size_t i = 0; i < b->nr_negatives; i++)
+		note_negative(b->k, b->negatives[i]);
 }
 
-static void hang_all_runtimes(struct build *b, struct node *root)
+/* Each node's runtimes join it, after its host children: no walk of the
+ * tree has to tell them apart from those any more. */
+static void hang_all_runtimes(struct build *b)
 {
-	struct node **todo = NULL;
-	size_t nr = 0, alloc = 0;
-
-	/* Collect first: hanging runtimes changes the child lists. */
-	for (struct node *n = root; n;) {
-		if (b->runtimes_of[n->id]) {
-			GROW(todo, alloc, nr + 1);
-			todo[nr++] = n;
-		}
-		if (n->child) {
-			n = n->child;
-			continue;
-		}
-		while (n != root && !n->next)
-			n = n->parent;
-		n = n == root ? NULL : n->next;
-	}
-	for (size_t i = 0; i < nr; i++)
-		for (struct rt_rec *r = b->runtimes_of[todo[i]->id]; r; r = r->next_of_op)
-			hang_runtime(r, todo[i], false);
-	free(todo);
+	for (size_t i = 0; i < b->nr_hangs; i++)
+		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = r->next_of_op)
+			hang_runtime(r, b->hangs[i].node, false);
 }
 
 /*
- * Runtimes with External id 0 belong to their thread's root; those whose
- * id no op has, and device work no runtime launched, to no op at all:
- * both are kept, under the root, and counted.
+ * Runtimes with External id 0 belong to their thread's root, and add to
+ * its totals; those whose id no op has, and device work no runtime
+ * launched, to no op at all: both are kept, under the root, and counted.
  */
 static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **unlinked)
 {
@@ -599,7 +648,11 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			size_t s = idmap_slot(&th->map, r->tid);
 
 			if (th->map.keys[s] != NO_ID) {
-				hang_runtime(r, th->v[th->map.vals[s]].node, false);
+				struct node *tn = th->v[th->map.vals[s]].node;
+
+				hang_runtime(r, tn, false);
+				tn->host_total_ns += r->node->host_total_ns;
+				tn->device_total_ns += r->node->device_total_ns;
 				r->used = true;
 				continue;
 			}
@@ -631,16 +684,13 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			     nr_unlinked_rt);
 }
 
-/* Thread and root totals, for the Tree pane. */
+/* The root's totals, for the Tree pane: its threads' (fill_stats() and
+ * hang_unclaimed() made them) and the unlinked device work's. */
 static void add_totals(struct kineto *k, struct threads *th, struct node *unlinked)
 {
 	for (size_t t = 0; t < th->nr; t++) {
 		struct node *tn = th->v[t].node;
 
-		for (struct node *c = tn->child; c; c = c->next) {
-			tn->device_total_ns += c->device_total_ns;
-			tn->host_total_ns += c->host_total_ns;
-		}
 		k->p->root->device_total_ns += tn->device_total_ns;
 		k->p->root->host_total_ns += tn->host_total_ns;
 	}
@@ -810,17 +860,15 @@ struct frame_walk {
 	const struct py_frame **stack;		/* those open at the last start */
 	const char **texts;			/* each one's stack text */
 	size_t depth;
-	const char **text_of;			/* node id -> its stack, or NULL */
+	const char **text_at;			/* the stack of each node above */
+	size_t alloc_text_at;
 };
 
-static bool visit_frames(struct node *n, void *ctx)
+/* The stack node N ran under.  Nodes come in start order: open the
+ * frames that start by N's start, closing those that ended before each,
+ * then close the ones that ended by it. */
+static const char *frames_at(struct frame_walk *w, const struct node *n)
 {
-	struct frame_walk *w = ctx;
-	const char *text;
-
-	/* Nodes come in start order: open the frames that start by n's
-	 * start, closing those that ended before each, then close the
-	 * ones that ended by it. */
 	for (; w->f < w->f_end && w->f->start <= n->start_ns; w->f++) {
 		while (w->depth && w->stack[w->depth - 1]->end <= w->f->start)
 			w->depth--;
@@ -830,12 +878,37 @@ static bool visit_frames(struct node *n, void *ctx)
 	}
 	while (w->depth && w->stack[w->depth - 1]->end <= n->start_ns)
 		w->depth--;
-	text = w->depth ? w->texts[w->depth - 1] : NULL;
-	w->text_of[n->id] = text;
-	if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
-	    !(n->parent && n->parent->kind == NODE_OP && w->text_of[n->parent->id] == text))
-		attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
-	return true;
+	return w->depth ? w->texts[w->depth - 1] : NULL;
+}
+
+/* The ops under TOP, a thread's top node, in pre-order: each gets its
+ * stack, unless its parent op has the same.  The parent's is kept by
+ * depth, not by node id: no table as big as the tree. */
+static void frames_walk(struct frame_walk *w, struct node *top)
+{
+	struct node *n = top;
+	size_t depth = 0;
+
+	for (;;) {
+		const char *text = frames_at(w, n);
+
+		if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
+		    !(depth && n->parent->kind == NODE_OP && w->text_at[depth - 1] == text))
+			attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
+		if (n->child) {
+			GROW(w->text_at, w->alloc_text_at, depth + 1);
+			w->text_at[depth++] = text;
+			n = n->child;
+			continue;
+		}
+		while (n != top && !n->next) {
+			n = n->parent;
+			depth--;
+		}
+		if (n == top)
+			break;
+		n = n->next;
+	}
 }
 
 static void link_frames(struct kineto *k, struct threads *th)
@@ -849,7 +922,6 @@ static void link_frames(struct kineto *k, struct threads *th)
 	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
 	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
 	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
-	w.text_of = xcalloc(k->p->nr_nodes + 1, sizeof(*w.text_of));
 	while (i < k->nr_frames) {
 		int64_t tid = k->frames[i].tid;
 		size_t j = i, s = idmap_slot(&th->map, tid);
@@ -863,13 +935,13 @@ static void link_frames(struct kineto *k, struct threads *th)
 			w.f_end = &k->frames[j];
 			w.depth = 0;
 			for (struct node *c = root->child; c; c = c->next)
-				node_walk(c, visit_frames, &w);
+				frames_walk(&w, c);
 		}
 		i = j;
 	}
 	free(w.stack);
 	free(w.texts);
-	free(w.text_of);
+	free(w.text_at);
 	free(trie.slots);
 	strbuf_release(&trie.buf);
 }
@@ -883,29 +955,32 @@ void kineto_link(struct kineto *k)
 	link_devices(k);
 	group_threads(k, &th);
 	attach_runtimes(k, &th);
-	for (size_t t = 0; t < th.nr; t++)
+	for (size_t t = 0; t < th.nr; t++) {
 		build_thread_tree(k, &th.v[t], &unlinked);
+		free(th.v[t].hosts);	/* the tree has them now */
+		th.v[t].hosts = NULL;
+	}
 
 	/* Sized now: the thread nodes above are nodes too.  Nodes made later
 	 * (the unlinked group) are never looked up here. */
 	b.runtimes_of = xcalloc(k->p->nr_nodes + 1, sizeof(*b.runtimes_of));
 	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].node)
+		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
 			b.runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
-	for (size_t t = 0; t < th.nr; t++) {
-		node_walk(th.v[t].node, visit_dup, &b);
+	/* Each node with runtimes, once: their chains are disjoint. */
+	b.alloc_hangs = k->nr_rts + 1;
+	b.hangs = xmalloc(b.alloc_hangs * sizeof(*b.hangs));
+	for (size_t t = 0; t < th.nr; t++)
 		fill_stats(&b, th.v[t].node);
-	}
+	free(b.runtimes_of);	/* b.hangs has what is left of it */
 	link_memory(k, &th);
 	link_frames(k, &th);
-	for (size_t t = 0; t < th.nr; t++)
-		hang_all_runtimes(&b, th.v[t].node);
+	hang_all_runtimes(&b);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
 
-	for (size_t t = 0; t < th.nr; t++)
-		free(th.v[t].hosts);
 	free(th.v);
 	idmap_release(&th.map);
-	free(b.runtimes_of);
+	free(b.hangs);
+	free(b.negatives);
 }
