@@ -13,8 +13,10 @@
  * Device work that no op claims is not dropped: it hangs under a group of
  * its own beneath the root and is counted as a warning.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/util.h"
 #include "kineto_int.h"
@@ -471,10 +473,12 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
 						  h->node->name, top->node->name, (long long)t->tid);
-					h->node = NULL;
+					/* Its record stays as it is: the table
+					 * of runtimes by node may be read from
+					 * it on the other thread, and a node
+					 * out of the tree is never looked up. */
 					for (struct rt_rec *r = h->runtimes; r; r = r->next_of_op)
 						hang_runtime(r, unlinked_group(k, dropped_group), true);
-					h->runtimes = NULL;
 				}
 				break;
 			}
@@ -495,6 +499,7 @@ struct hang {
 struct build {
 	struct kineto *k;
 	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
+	size_t nr_ids;			/* of runtimes_of */
 	struct node **unlinked;
 	struct hang *hangs;
 	size_t nr_hangs, alloc_hangs;
@@ -919,7 +924,6 @@ static void link_frames(struct kineto *k, struct threads *th)
 
 	if (!k->nr_frames)
 		return;
-	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
 	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
 	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
 	while (i < k->nr_frames) {
@@ -946,38 +950,127 @@ static void link_frames(struct kineto *k, struct threads *th)
 	strbuf_release(&trie.buf);
 }
 
+/* Records from which a second thread pays for itself (hosts, runtimes
+ * and device work together): the 1 GB trace has 2.5 M. */
+#define MIN_TWO_THREADS 100000
+
+static bool link_on_two_threads(const struct kineto *k)
+{
+	const char *env = getenv("PROFTUI_LINK_THREADS");
+
+	if (env && *env)
+		return atoi(env) >= 2;	/* for tests: whatever the size */
+	return k->nr_hosts + k->nr_rts + k->nr_devs >= MIN_TWO_THREADS &&
+	       sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+/*
+ * A part of the link that runs on a second thread while this one does
+ * another, or before it in place.  The two touch different records, or
+ * different fields of one (a runtime's device chain and its op chain);
+ * what either writes that the other reads later is read after the join.
+ */
+struct beside {
+	pthread_t thread;
+	bool started;
+	void (*fn)(struct kineto *k, struct build *b);
+	struct kineto *k;
+	struct build *b;
+};
+
+static void *beside_main(void *arg)
+{
+	struct beside *s = arg;
+
+	s->fn(s->k, s->b);
+	return NULL;
+}
+
+static void beside_start(struct beside *s, bool two, void (*fn)(struct kineto *, struct build *),
+			 struct kineto *k, struct build *b)
+{
+	s->fn = fn;
+	s->k = k;
+	s->b = b;
+	s->started = two && !pthread_create(&s->thread, NULL, beside_main, s);
+	if (!s->started)
+		fn(k, b);
+}
+
+static void beside_join(struct beside *s)
+{
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	s->started = false;
+}
+
+/* Records only: the device links, and the frames in the order
+ * link_frames() reads them. */
+static void devices_beside(struct kineto *k, struct build *b)
+{
+	(void)b;
+	link_devices(k);
+	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
+}
+
+/* Each host node's runtime chain, by node id (b->nr_ids of them); a node
+ * made later (a thread's, the unlinked group) has none. */
+static void runtimes_beside(struct kineto *k, struct build *b)
+{
+	b->runtimes_of = xcalloc(b->nr_ids, sizeof(*b->runtimes_of));
+	for (size_t i = 0; i < k->nr_hosts; i++)
+		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
+			b->runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
+}
+
+static void steps_beside(struct kineto *k, struct build *b)
+{
+	(void)b;
+	kineto_plan_steps(k);
+}
+
 void kineto_link(struct kineto *k)
 {
 	struct threads th = { 0 };
 	struct node *unlinked = NULL;
 	struct build b = { .k = k, .unlinked = &unlinked };
+	bool two = link_on_two_threads(k);
+	struct beside side;
 
-	link_devices(k);
+	/* Device chains of runtimes beside their op chains, and the frames
+	 * sorted. */
+	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
 	attach_runtimes(k, &th);
+	beside_join(&side);
+
+	/* The table of runtimes by node beside the trees: ids up to the
+	 * thread nodes and the unlinked group the trees may make. */
+	b.nr_ids = (size_t)k->p->nr_nodes + th.nr + 2;
+	beside_start(&side, two, runtimes_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++) {
 		build_thread_tree(k, &th.v[t], &unlinked);
 		free(th.v[t].hosts);	/* the tree has them now */
 		th.v[t].hosts = NULL;
 	}
+	beside_join(&side);
 
-	/* Sized now: the thread nodes above are nodes too.  Nodes made later
-	 * (the unlinked group) are never looked up here. */
-	b.runtimes_of = xcalloc(k->p->nr_nodes + 1, sizeof(*b.runtimes_of));
-	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
-			b.runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
+	/* The steps beside the rest, which touches neither them nor what
+	 * they read of the records. */
+	beside_start(&side, two, steps_beside, k, &b);
 	/* Each node with runtimes, once: their chains are disjoint. */
 	b.alloc_hangs = k->nr_rts + 1;
 	b.hangs = xmalloc(b.alloc_hangs * sizeof(*b.hangs));
 	for (size_t t = 0; t < th.nr; t++)
 		fill_stats(&b, th.v[t].node);
 	free(b.runtimes_of);	/* b.hangs has what is left of it */
+	b.runtimes_of = NULL;
 	link_memory(k, &th);
 	link_frames(k, &th);
 	hang_all_runtimes(&b);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
+	beside_join(&side);
 
 	free(th.v);
 	idmap_release(&th.map);
