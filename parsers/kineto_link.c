@@ -33,6 +33,20 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 		qsort(base, n, size, cmp);
 }
 
+/*
+ * Passes over records that each lead to a node, scattered in the arena:
+ * the node AHEAD records on is asked for early, so that the misses
+ * overlap rather than wait one after another.
+ */
+#define AHEAD 16
+
+/* Where a node's start and host total are (two lines, often). */
+static void prefetch_times(const struct node *n)
+{
+	PREFETCH(&n->start_ns);
+	PREFETCH(&n->host_total_ns);
+}
+
 /* A hash map from int64 keys to record indices, open addressing. */
 struct idmap {
 	int64_t *keys;
@@ -382,7 +396,11 @@ static void group_threads(struct kineto *k, struct threads *th)
 	idmap_init(&th->map, 64);
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		struct host_rec *h = &k->hosts[i];
-		int64_t start = h->node->start_ns;
+		int64_t start;
+
+		if (i + AHEAD < k->nr_hosts)
+			prefetch_times(k->hosts[i + AHEAD].node);
+		start = h->node->start_ns;
 
 		/* A thread's events come in runs: look up only a new tid. */
 		if (!t || t->tid != h->tid) {
@@ -454,6 +472,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	for (size_t i = 0; i < t->nr_hosts; i++) {
 		struct host_rec *h = t->hosts[i];
 
+		if (i + AHEAD < t->nr_hosts)
+			prefetch_times(t->hosts[i + AHEAD]->node);
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
 
@@ -499,13 +519,29 @@ struct hang {
 struct build {
 	struct kineto *k;
 	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
-	size_t nr_ids;			/* of runtimes_of */
+	uint64_t *has_runtimes;		/* a bit by node id: the table, without
+					   a miss in it for the 2 in 3 with none */
+	size_t nr_ids;			/* of both */
 	struct node **unlinked;
 	struct hang *hangs;
 	size_t nr_hangs, alloc_hangs;
 	struct node **negatives;	/* a thread's, in the order found */
 	size_t nr_negatives, alloc_negatives;
 };
+
+static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
+{
+	return b->has_runtimes[n->id / 64] >> (n->id % 64) & 1 ? b->runtimes_of[n->id] : NULL;
+}
+
+static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
+{
+	b->runtimes_of[n->id] = r;
+	if (r)
+		b->has_runtimes[n->id / 64] |= (uint64_t)1 << (n->id % 64);
+	else
+		b->has_runtimes[n->id / 64] &= ~((uint64_t)1 << (n->id % 64));
+}
 
 /*
  * op_tree.remove_dup_nodes: an op whose only child is an op of the same
@@ -518,7 +554,7 @@ static void remove_dup(struct build *b, struct node *n)
 	while (n->kind == NODE_OP && n->child && n->child == n->last_child &&
 	       n->child->kind == NODE_OP && n->child->name == n->name) {
 		struct node *child = n->child;
-		struct rt_rec *mine = b->runtimes_of[n->id];
+		struct rt_rec *mine = runtimes_of(b, n);
 
 		for (struct rt_rec *r = mine; r; r = r->next_of_op)
 			hang_runtime(r, unlinked_group(b->k, b->unlinked), true);
@@ -529,7 +565,7 @@ static void remove_dup(struct build *b, struct node *n)
 				  "op '%s' folded into its lone child of the same name; its own "
 				  "runtime calls belong to no op (as in torch-tb-profiler)", n->name);
 		}
-		b->runtimes_of[n->id] = b->runtimes_of[child->id];
+		set_runtimes_of(b, n, runtimes_of(b, child));
 		n->child = child->child;
 		n->last_child = child->last_child;
 		for (struct node *c = n->child; c; c = c->next)
@@ -584,7 +620,7 @@ static void fill_stats(struct build *b, struct node *root)
 
 	b->nr_negatives = 0;
 	for (;;) {
-		struct rt_rec *rts = b->runtimes_of[n->id];
+		struct rt_rec *rts = runtimes_of(b, n);
 
 		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
@@ -630,9 +666,15 @@ static void fill_stats(struct build *b, struct node *root)
  * tree has to tell them apart from those any more. */
 static void hang_all_runtimes(struct build *b)
 {
-	for (size_t i = 0; i < b->nr_hangs; i++)
+	for (size_t i = 0; i < b->nr_hangs; i++) {
+		if (i + AHEAD < b->nr_hangs) {
+			PREFETCH(b->hangs[i + AHEAD].node);
+			PREFETCH(b->hangs[i + AHEAD].runtimes);
+			PREFETCH(b->hangs[i + AHEAD / 2].runtimes->node);
+		}
 		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = r->next_of_op)
 			hang_runtime(r, b->hangs[i].node, false);
+	}
 }
 
 /*
@@ -670,6 +712,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
 
+		if (i + AHEAD < k->nr_devs)
+			PREFETCH(&k->devs[i + AHEAD].node->parent);
 		if (d->node->parent)
 			continue;
 		node_append(unlinked_group(k, unlinked), d->node);
@@ -1018,9 +1062,15 @@ static void devices_beside(struct kineto *k, struct build *b)
 static void runtimes_beside(struct kineto *k, struct build *b)
 {
 	b->runtimes_of = xcalloc(b->nr_ids, sizeof(*b->runtimes_of));
-	for (size_t i = 0; i < k->nr_hosts; i++)
+	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
+	for (size_t i = 0; i < k->nr_hosts; i++) {
+		const struct host_rec *ahead = &k->hosts[i + AHEAD < k->nr_hosts ? i + AHEAD : i];
+
+		if (ahead->runtimes)
+			PREFETCH(&ahead->node->id);
 		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
-			b->runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
+			set_runtimes_of(b, k->hosts[i].node, k->hosts[i].runtimes);
+	}
 }
 
 static void steps_beside(struct kineto *k, struct build *b)
@@ -1064,6 +1114,7 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++)
 		fill_stats(&b, th.v[t].node);
 	free(b.runtimes_of);	/* b.hangs has what is left of it */
+	free(b.has_runtimes);
 	b.runtimes_of = NULL;
 	link_memory(k, &th);
 	link_frames(k, &th);
