@@ -39,7 +39,8 @@
  * no op claims hangs under one group beneath the root and is counted.  It
  * owns the per-thread lists and id maps, and frees them before it returns.
  * On a big trace a second thread does the parts that touch only records:
- * the device links, the runtime-by-node table, the step plan.
+ * the device links, the runtimes' chains by External id, the runtime-by-
+ * node table, the frames' sort, the step plan.
  *
  * kineto_steps.c makes the step breakdown (overall_parser.py), planned
  * beside the rest of the link and given to the profile after it: kernels

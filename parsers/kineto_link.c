@@ -243,20 +243,16 @@ struct threads {
 	struct idmap map;		/* tid -> index in v */
 };
 
-/*
- * Each op takes every runtime whose External id equals its own; the first
- * op (threads in first-seen order, ops in time order) with an id takes
- * them all (event_parser.parse_nodes pops the list).  Runtimes with
- * External id 0 belong to their thread's root.  Runtimes without an
- * External id go, all of them, to the first host event without one --
- * the plugin's None equals None: in a PyTorch 2.x trace, the first
- * nn.Module call (modules drop their id), whose self time they shorten.
- */
-static void attach_runtimes(struct kineto *k, struct threads *th)
+/* The runtimes of each External id, chained in time order, for the ops
+ * to claim: records only. */
+struct rt_chains {
+	struct idindex first;		/* ext id -> the first of its chain */
+	uint32_t *next;			/* runtime -> the next of its id */
+	uint32_t no_id;			/* the chain of runtimes without one */
+};
+
+static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 {
-	struct idindex first_rt;	/* ext id -> first runtime of a chain */
-	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
-	uint32_t no_id = UINT32_MAX;	/* the chain of runtimes without an id */
 	int64_t min = INT64_MAX, max = INT64_MIN;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
@@ -269,21 +265,36 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 		if (ext > max)
 			max = ext;
 	}
-	idindex_init(&first_rt, k->nr_rts, min, max);
+	idindex_init(&c->first, k->nr_rts, min, max);
+	c->next = xmalloc((k->nr_rts + 1) * sizeof(*c->next));
+	c->no_id = UINT32_MAX;
 	/* Chains in reverse, then walk: runtimes keep time order per id. */
 	for (size_t i = k->nr_rts; i-- > 0;) {
 		struct rt_rec *r = &k->rts[i];
 
 		if (r->ext_id == NO_ID) {
-			next_rt[i] = no_id;
-			no_id = (uint32_t)i;
+			c->next[i] = c->no_id;
+			c->no_id = (uint32_t)i;
 			continue;
 		}
 		if (r->ext_id == 0)
 			continue;
-		next_rt[i] = idindex_get(&first_rt, r->ext_id);
-		idindex_set(&first_rt, r->ext_id, (uint32_t)i);
+		c->next[i] = idindex_get(&c->first, r->ext_id);
+		idindex_set(&c->first, r->ext_id, (uint32_t)i);
 	}
+}
+
+/*
+ * Each op takes every runtime whose External id equals its own; the first
+ * op (threads in first-seen order, ops in time order) with an id takes
+ * them all (event_parser.parse_nodes pops the list).  Runtimes with
+ * External id 0 belong to their thread's root.  Runtimes without an
+ * External id go, all of them, to the first host event without one --
+ * the plugin's None equals None: in a PyTorch 2.x trace, the first
+ * nn.Module call (modules drop their id), whose self time they shorten.
+ */
+static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c)
+{
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
@@ -294,15 +305,15 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			if (h->ext_id == 0)
 				continue;
 			if (h->ext_id == NO_ID) {
-				ri = no_id;
-				no_id = UINT32_MAX;	/* popped */
+				ri = c->no_id;
+				c->no_id = UINT32_MAX;	/* popped */
 			} else {
-				ri = idindex_get(&first_rt, h->ext_id);
+				ri = idindex_get(&c->first, h->ext_id);
 				if (ri == UINT32_MAX)
 					continue;
-				idindex_set(&first_rt, h->ext_id, UINT32_MAX);	/* popped */
+				idindex_set(&c->first, h->ext_id, UINT32_MAX);	/* popped */
 			}
-			for (; ri != UINT32_MAX; ri = next_rt[ri]) {
+			for (; ri != UINT32_MAX; ri = c->next[ri]) {
 				struct rt_rec *r = &k->rts[ri];
 
 				r->next_of_op = h->runtimes;
@@ -311,8 +322,8 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			}
 		}
 	}
-	idindex_release(&first_rt);
-	free(next_rt);
+	idindex_release(&c->first);
+	free(c->next);
 }
 
 static struct thread *thread_of(struct threads *th, int64_t tid)
@@ -518,10 +529,13 @@ struct hang {
 
 struct build {
 	struct kineto *k;
-	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
-	uint64_t *has_runtimes;		/* a bit by node id: the table, without
-					   a miss in it for the 2 in 3 with none */
-	size_t nr_ids;			/* of both */
+	struct rt_chains chains;
+	uint32_t *runtimes_of;		/* node id -> its runtime chain's first,
+					   an index in k->rts */
+	uint64_t *has_runtimes;		/* a bit by node id: whether it has one,
+					   without a miss in the table for the 2
+					   in 3 that have none */
+	size_t nr_ids;			/* of both: the ids of host nodes */
 	struct node **unlinked;
 	struct hang *hangs;
 	size_t nr_hangs, alloc_hangs;
@@ -529,18 +543,22 @@ struct build {
 	size_t nr_negatives, alloc_negatives;
 };
 
+/* The runtimes of N; a node made in the link (a thread's) has none. */
 static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
 {
-	return b->has_runtimes[n->id / 64] >> (n->id % 64) & 1 ? b->runtimes_of[n->id] : NULL;
+	return n->id < b->nr_ids && b->has_runtimes[n->id / 64] >> (n->id % 64) & 1
+		       ? &b->k->rts[b->runtimes_of[n->id]]
+		       : NULL;
 }
 
 static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
 {
-	b->runtimes_of[n->id] = r;
-	if (r)
+	if (r) {
+		b->runtimes_of[n->id] = (uint32_t)(r - b->k->rts);
 		b->has_runtimes[n->id / 64] |= (uint64_t)1 << (n->id % 64);
-	else
+	} else {
 		b->has_runtimes[n->id / 64] &= ~((uint64_t)1 << (n->id % 64));
+	}
 }
 
 /*
@@ -1011,8 +1029,9 @@ static bool link_on_two_threads(const struct kineto *k)
 /*
  * A part of the link that runs on a second thread while this one does
  * another, or before it in place.  The two touch different records, or
- * different fields of one (a runtime's device chain and its op chain);
- * what either writes that the other reads later is read after the join.
+ * different fields of one (the second thread reads a node's start and
+ * end, this one links nodes); what either writes that the other reads
+ * later is read after the join.
  */
 struct beside {
 	pthread_t thread;
@@ -1048,20 +1067,20 @@ static void beside_join(struct beside *s)
 	s->started = false;
 }
 
-/* Records only: the device links, and the frames in the order
- * link_frames() reads them. */
+/* Records only: the device links, the runtimes' chains by External id. */
 static void devices_beside(struct kineto *k, struct build *b)
 {
-	(void)b;
 	link_devices(k);
-	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
+	chain_runtimes(k, &b->chains);
 }
 
-/* Each host node's runtime chain, by node id (b->nr_ids of them); a node
- * made later (a thread's, the unlinked group) has none. */
+/* Each host node's runtime chain, by node id (the bits say which are
+ * set: the table is not cleared); the frames in the order link_frames()
+ * reads them. */
 static void runtimes_beside(struct kineto *k, struct build *b)
 {
-	b->runtimes_of = xcalloc(b->nr_ids, sizeof(*b->runtimes_of));
+	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
+	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
 	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		const struct host_rec *ahead = &k->hosts[i + AHEAD < k->nr_hosts ? i + AHEAD : i];
@@ -1087,16 +1106,16 @@ void kineto_link(struct kineto *k)
 	bool two = link_on_two_threads(k);
 	struct beside side;
 
-	/* Device chains of runtimes beside their op chains, and the frames
-	 * sorted. */
+	/* Device chains of runtimes and their chains by External id beside
+	 * the grouping of host events by thread.  The nodes so far are the
+	 * events'; the link makes more (threads', the unlinked group). */
+	b.nr_ids = k->p->nr_nodes;
 	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
-	attach_runtimes(k, &th);
 	beside_join(&side);
 
-	/* The table of runtimes by node beside the trees: ids up to the
-	 * thread nodes and the unlinked group the trees may make. */
-	b.nr_ids = (size_t)k->p->nr_nodes + th.nr + 2;
+	/* The table of runtimes by node, and the frames, beside the trees. */
+	claim_runtimes(k, &th, &b.chains);
 	beside_start(&side, two, runtimes_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++) {
 		build_thread_tree(k, &th.v[t], &unlinked);
