@@ -23,6 +23,7 @@ static void kineto_release(struct kineto *k)
 	free(k->rts);
 	free(k->devs);
 	free(k->steps);
+	free(k->step_cats);
 	free(k->frames);
 	free(k->comm_ext);
 	free(k->unused);

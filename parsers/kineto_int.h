@@ -38,8 +38,12 @@
  * find their op, and ops the Python frames they ran under.  Device work
  * no op claims hangs under one group beneath the root and is counted.  It
  * owns the per-thread lists and id maps, and frees them before it returns.
+ * On a big trace a second thread does the parts that touch only records:
+ * the device links, the runtimes' chains by External id, the runtime-by-
+ * node table, the frames' sort, the step plan.
  *
- * kineto_steps.c makes the step breakdown (overall_parser.py): kernels
+ * kineto_steps.c makes the step breakdown (overall_parser.py), planned
+ * beside the rest of the link and given to the profile after it: kernels
  * sorted into Kernel and Communication by their External id, the host's
  * ProfilerStep intervals (or one step over the host ops when there are
  * none) widened to the device work their runtimes launched, then the role
@@ -204,6 +208,11 @@ struct kineto {
 	struct raw_step *steps;
 	size_t nr_steps, alloc_steps;
 	int64_t cpu_min, cpu_max;	/* host extent: the step of a trace without steps */
+	/* The breakdown kineto_plan_steps() works out for kineto_build_steps()
+	 * to give the profile: each step's time in each role (Other last),
+	 * NULL when there is no step; how many trailing steps it left out. */
+	int64_t (*step_cats)[NR_ROLES + 1];
+	size_t nr_steps_dropped;
 	struct py_frame *frames;
 	size_t nr_frames, alloc_frames;
 
@@ -286,7 +295,9 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 
 /* kineto_link.c */
 
-/* Build the call tree of the profile from the records. */
+/* Build the call tree of the profile from the records, and plan the
+ * steps (kineto_plan_steps()), on a second thread when the trace is big
+ * enough to pay for it: PROFTUI_LINK_THREADS=1 or 2 forces one or two. */
 void kineto_link(struct kineto *k);
 /* qsort(), but a no-op on arrays already in order -- Kineto writes each
  * thread's events sorted by start, so the check usually saves the sort --
@@ -295,8 +306,13 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 
 /* kineto_steps.c */
 
-/* Make the profile's steps and their categories; after kineto_link(),
- * whose runtime and device links the step bounds follow. */
+/* Work out the steps and their categories from the records, once device
+ * work is linked to its runtimes, whose links the step bounds follow.  It
+ * touches neither the profile nor the diag, nor what kineto_link() writes
+ * from then on: it runs beside the rest of it. */
+void kineto_plan_steps(struct kineto *k);
+/* Give the profile the steps planned, and the warning about them; after
+ * kineto_link(). */
 void kineto_build_steps(struct kineto *k);
 /* Append [START, END) to R. */
 void ranges_add(struct ranges *r, int64_t start, int64_t end);

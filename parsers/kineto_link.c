@@ -13,8 +13,10 @@
  * Device work that no op claims is not dropped: it hangs under a group of
  * its own beneath the root and is counted as a warning.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/util.h"
 #include "kineto_int.h"
@@ -29,6 +31,20 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 			break;
 	if (i < n)
 		qsort(base, n, size, cmp);
+}
+
+/*
+ * Passes over records that each lead to a node, scattered in the arena:
+ * the node AHEAD records on is asked for early, so that the misses
+ * overlap rather than wait one after another.
+ */
+#define AHEAD 16
+
+/* Where a node's start and host total are (two lines, often). */
+static void prefetch_times(const struct node *n)
+{
+	PREFETCH(&n->start_ns);
+	PREFETCH(&n->host_total_ns);
 }
 
 /* A hash map from int64 keys to record indices, open addressing. */
@@ -66,6 +82,86 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
 }
 
 /*
+ * A map from ids (correlations, External ids) to record indices.  The
+ * profiler numbers both from counters, so they usually fill a range not
+ * much wider than their count: then a plain array over that range, one
+ * load a lookup and less memory than the hash table; ids spread wider
+ * (or hostile ones) take the hash table.  Either is linear in N.
+ */
+struct idindex {
+	uint32_t *dense;		/* [id - base]; UINT32_MAX: absent */
+	int64_t base;
+	uint64_t span;
+	struct idmap hash;		/* when dense is NULL */
+};
+
+/* Room for N ids, all within [MIN, MAX] (none when MIN > MAX). */
+static void idindex_init(struct idindex *m, size_t n, int64_t min, int64_t max)
+{
+	uint64_t span = min <= max ? (uint64_t)max - (uint64_t)min + 1 : 0;
+
+	memset(m, 0, sizeof(*m));
+	if (span && span <= 4 * (uint64_t)n + 1024) {
+		m->dense = xmalloc(span * sizeof(*m->dense));
+		memset(m->dense, 0xff, span * sizeof(*m->dense));
+		m->base = min;
+		m->span = span;
+	} else {
+		idmap_init(&m->hash, n);
+	}
+}
+
+static void idindex_release(struct idindex *m)
+{
+	if (m->dense)
+		free(m->dense);
+	else
+		idmap_release(&m->hash);
+}
+
+/* The value of ID, UINT32_MAX when it has none. */
+static uint32_t idindex_get(const struct idindex *m, int64_t id)
+{
+	size_t s;
+
+	if (m->dense) {
+		uint64_t at = (uint64_t)id - (uint64_t)m->base;
+
+		return at < m->span ? m->dense[at] : UINT32_MAX;
+	}
+	s = idmap_slot(&m->hash, id);
+	return m->hash.keys[s] == NO_ID ? UINT32_MAX : m->hash.vals[s];
+}
+
+/* Give ID the value V; ID is within the range the index was made for. */
+static void idindex_set(struct idindex *m, int64_t id, uint32_t v)
+{
+	size_t s;
+
+	if (m->dense) {
+		m->dense[(uint64_t)id - (uint64_t)m->base] = v;
+		return;
+	}
+	s = idmap_slot(&m->hash, id);
+	m->hash.keys[s] = id;
+	m->hash.vals[s] = v;
+}
+
+/* A correlation, or the one key all missing ones share: None == None. */
+static bool corr_missing(int64_t corr)
+{
+	return corr == NO_ID || corr == NO_ID + 1;
+}
+
+/* The runtime that device work with correlation CORR joins: of those
+ * with the same id, the earliest (ties: the first in the file). */
+static void claim_corr(struct kineto *k, uint32_t *holder, uint32_t i)
+{
+	if (*holder == UINT32_MAX || k->rts[*holder].node->start_ns > k->rts[i].node->start_ns)
+		*holder = i;
+}
+
+/*
  * Device events join the runtime call with the same correlation id
  * (event_parser._parse_node; flows are not used).  When two runtimes share
  * an id, each device event goes to the one seen last before it in time
@@ -74,35 +170,46 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
  */
 static void link_devices(struct kineto *k)
 {
-	struct idmap m;
+	struct idindex m;
+	uint32_t missing = UINT32_MAX;	/* the runtime of missing correlations */
+	int64_t min = INT64_MAX, max = INT64_MIN;
 
-	/* Missing correlations match each other, as None == None does. */
-	idmap_init(&m, k->nr_rts);
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t key = k->rts[i].corr == NO_ID ? NO_ID + 1 : k->rts[i].corr;
-		size_t s = idmap_slot(&m, key);
+		int64_t corr = k->rts[i].corr;
 
-		if (m.keys[s] == NO_ID) {
-			m.keys[s] = key;
-			m.vals[s] = (uint32_t)i;
-		} else if (k->rts[m.vals[s]].node->start_ns > k->rts[i].node->start_ns) {
-			m.vals[s] = (uint32_t)i;	/* keep the earliest; refined below */
+		if (corr_missing(corr))
+			continue;
+		if (corr < min)
+			min = corr;
+		if (corr > max)
+			max = corr;
+	}
+	idindex_init(&m, k->nr_rts, min, max);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t corr = k->rts[i].corr;
+		uint32_t holder;
+
+		if (corr_missing(corr)) {
+			claim_corr(k, &missing, (uint32_t)i);
+			continue;
 		}
+		holder = idindex_get(&m, corr);
+		claim_corr(k, &holder, (uint32_t)i);
+		idindex_set(&m, corr, holder);
 	}
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
-		int64_t key = d->corr == NO_ID ? NO_ID + 1 : d->corr;
-		size_t s = idmap_slot(&m, key);
+		uint32_t ri = corr_missing(d->corr) ? missing : idindex_get(&m, d->corr);
 		struct rt_rec *r;
 
-		if (m.keys[s] == NO_ID)
+		if (ri == UINT32_MAX)
 			continue;	/* stale: no runtime launched it */
-		r = &k->rts[m.vals[s]];
+		r = &k->rts[ri];
 		d->next_of_rt = r->devices;
 		r->devices = d;
 		r->device_ns += d->end_ns - d->node->start_ns;
 	}
-	idmap_release(&m);
+	idindex_release(&m);
 }
 
 static int cmp_host_claim(const void *a, const void *b)
@@ -122,6 +229,12 @@ struct thread {
 	size_t nr_hosts, alloc_hosts;
 	int64_t first_ts;
 	uint32_t first_index;
+	/* Whether the hosts as grouped are in claim order, and in tree
+	 * order (cmp_host_tree()): usually, and then neither sort reads
+	 * every node again to find out.  The last one's keys, to tell. */
+	bool in_claim_order, in_tree_order;
+	int64_t last_start, last_end;
+	uint32_t last_index;
 };
 
 struct threads {
@@ -129,6 +242,47 @@ struct threads {
 	size_t nr, alloc;
 	struct idmap map;		/* tid -> index in v */
 };
+
+/* The runtimes of each External id, chained in time order, for the ops
+ * to claim: records only. */
+struct rt_chains {
+	struct idindex first;		/* ext id -> the first of its chain */
+	uint32_t *next;			/* runtime -> the next of its id */
+	uint32_t no_id;			/* the chain of runtimes without one */
+};
+
+static void chain_runtimes(struct kineto *k, struct rt_chains *c)
+{
+	int64_t min = INT64_MAX, max = INT64_MIN;
+
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = k->rts[i].ext_id;
+
+		if (ext == NO_ID || ext == 0)
+			continue;
+		if (ext < min)
+			min = ext;
+		if (ext > max)
+			max = ext;
+	}
+	idindex_init(&c->first, k->nr_rts, min, max);
+	c->next = xmalloc((k->nr_rts + 1) * sizeof(*c->next));
+	c->no_id = UINT32_MAX;
+	/* Chains in reverse, then walk: runtimes keep time order per id. */
+	for (size_t i = k->nr_rts; i-- > 0;) {
+		struct rt_rec *r = &k->rts[i];
+
+		if (r->ext_id == NO_ID) {
+			c->next[i] = c->no_id;
+			c->no_id = (uint32_t)i;
+			continue;
+		}
+		if (r->ext_id == 0)
+			continue;
+		c->next[i] = idindex_get(&c->first, r->ext_id);
+		idindex_set(&c->first, r->ext_id, (uint32_t)i);
+	}
+}
 
 /*
  * Each op takes every runtime whose External id equals its own; the first
@@ -139,51 +293,27 @@ struct threads {
  * the plugin's None equals None: in a PyTorch 2.x trace, the first
  * nn.Module call (modules drop their id), whose self time they shorten.
  */
-static void attach_runtimes(struct kineto *k, struct threads *th)
+static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c)
 {
-	struct idmap first_rt;	/* ext id -> first runtime of a chain */
-	uint32_t *next_rt = xmalloc((k->nr_rts + 1) * sizeof(*next_rt));
-	uint32_t no_id = UINT32_MAX;	/* the chain of runtimes without an id */
-
-	idmap_init(&first_rt, k->nr_rts);
-	/* Chains in reverse, then walk: runtimes keep time order per id. */
-	for (size_t i = k->nr_rts; i-- > 0;) {
-		struct rt_rec *r = &k->rts[i];
-		size_t s;
-
-		if (r->ext_id == NO_ID) {
-			next_rt[i] = no_id;
-			no_id = (uint32_t)i;
-			continue;
-		}
-		if (r->ext_id == 0)
-			continue;
-		s = idmap_slot(&first_rt, r->ext_id);
-		next_rt[i] = first_rt.keys[s] == NO_ID ? UINT32_MAX : first_rt.vals[s];
-		first_rt.keys[s] = r->ext_id;
-		first_rt.vals[s] = (uint32_t)i;
-	}
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
 		for (size_t i = 0; i < thr->nr_hosts; i++) {
 			struct host_rec *h = thr->hosts[i];
-			size_t s;
 			uint32_t ri;
 
 			if (h->ext_id == 0)
 				continue;
 			if (h->ext_id == NO_ID) {
-				ri = no_id;
-				no_id = UINT32_MAX;	/* popped */
+				ri = c->no_id;
+				c->no_id = UINT32_MAX;	/* popped */
 			} else {
-				s = idmap_slot(&first_rt, h->ext_id);
-				if (first_rt.keys[s] == NO_ID)
+				ri = idindex_get(&c->first, h->ext_id);
+				if (ri == UINT32_MAX)
 					continue;
-				ri = first_rt.vals[s];
-				first_rt.vals[s] = UINT32_MAX;	/* popped */
+				idindex_set(&c->first, h->ext_id, UINT32_MAX);	/* popped */
 			}
-			for (; ri != UINT32_MAX; ri = next_rt[ri]) {
+			for (; ri != UINT32_MAX; ri = c->next[ri]) {
 				struct rt_rec *r = &k->rts[ri];
 
 				r->next_of_op = h->runtimes;
@@ -192,8 +322,8 @@ static void attach_runtimes(struct kineto *k, struct threads *th)
 			}
 		}
 	}
-	idmap_release(&first_rt);
-	free(next_rt);
+	idindex_release(&c->first);
+	free(c->next);
 }
 
 static struct thread *thread_of(struct threads *th, int64_t tid)
@@ -208,6 +338,7 @@ static struct thread *thread_of(struct threads *th, int64_t tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->first_ts = INT64_MAX;
+	t->in_claim_order = t->in_tree_order = true;
 	th->map.keys[s] = tid;
 	th->map.vals[s] = (uint32_t)th->nr++;
 	return t;
@@ -250,29 +381,60 @@ static void grow_thread_map(struct threads *th)
 	th->map = bigger;
 }
 
+/* Note that host H, starting at START and ending at END, follows T's
+ * last one. */
+static void note_order(struct thread *t, const struct host_rec *h, int64_t start, int64_t end)
+{
+	if (t->nr_hosts > 1) {
+		bool claim = start > t->last_start ||
+			     (start == t->last_start && h->index > t->last_index);
+		bool tree = start > t->last_start ||
+			    (start == t->last_start &&
+			     (end < t->last_end || (end == t->last_end && h->index > t->last_index)));
+
+		t->in_claim_order &= claim;
+		t->in_tree_order &= tree;
+	}
+	t->last_start = start;
+	t->last_end = end;
+	t->last_index = h->index;
+}
+
 static void group_threads(struct kineto *k, struct threads *th)
 {
+	struct thread *t = NULL;
+
 	idmap_init(&th->map, 64);
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		struct host_rec *h = &k->hosts[i];
-		struct thread *t;
+		int64_t start;
 
-		if (2 * (th->nr + 1) >= th->map.alloc)
-			grow_thread_map(th);
-		t = thread_of(th, h->tid);
+		if (i + AHEAD < k->nr_hosts)
+			prefetch_times(k->hosts[i + AHEAD].node);
+		start = h->node->start_ns;
+
+		/* A thread's events come in runs: look up only a new tid. */
+		if (!t || t->tid != h->tid) {
+			if (2 * (th->nr + 1) >= th->map.alloc)
+				grow_thread_map(th);
+			t = thread_of(th, h->tid);
+		}
 		GROW(t->hosts, t->alloc_hosts, t->nr_hosts + 1);
 		t->hosts[t->nr_hosts++] = h;
-		if (h->node->start_ns < t->first_ts ||
-		    (h->node->start_ns == t->first_ts && h->index < t->first_index)) {
-			t->first_ts = h->node->start_ns;
+		note_order(t, h, start, start + h->node->host_total_ns);
+		if (start < t->first_ts || (start == t->first_ts && h->index < t->first_index)) {
+			t->first_ts = start;
 			t->first_index = h->index;
 		}
 	}
 	kineto_sort(th->v, th->nr, sizeof(*th->v), cmp_thread);
 	for (size_t i = 0; i < th->nr; i++) {
 		th->map.vals[idmap_slot(&th->map, th->v[i].tid)] = (uint32_t)i;
-		kineto_sort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
-			    cmp_host_claim);
+		if (!th->v[i].in_claim_order) {
+			qsort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
+			      cmp_host_claim);
+			th->v[i].in_tree_order = false;	/* not known: checked */
+		}
 	}
 }
 
@@ -309,7 +471,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	size_t depth = 0;
 	char name[64];
 
-	kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
+	if (!t->in_tree_order)
+		kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
 		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
 	else
@@ -320,6 +483,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	for (size_t i = 0; i < t->nr_hosts; i++) {
 		struct host_rec *h = t->hosts[i];
 
+		if (i + AHEAD < t->nr_hosts)
+			prefetch_times(t->hosts[i + AHEAD]->node);
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
 
@@ -339,10 +504,12 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
 						  h->node->name, top->node->name, (long long)t->tid);
-					h->node = NULL;
+					/* Its record stays as it is: the table
+					 * of runtimes by node may be read from
+					 * it on the other thread, and a node
+					 * out of the tree is never looked up. */
 					for (struct rt_rec *r = h->runtimes; r; r = r->next_of_op)
 						hang_runtime(r, unlinked_group(k, dropped_group), true);
-					h->runtimes = NULL;
 				}
 				break;
 			}
@@ -353,11 +520,46 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 }
 
 /* Per-node facts kept only while the tree is built, indexed by node id. */
+/* A node and the runtime calls that join it once the other walks of the
+ * tree are done (hang_all_runtimes()). */
+struct hang {
+	struct node *node;
+	struct rt_rec *runtimes;
+};
+
 struct build {
 	struct kineto *k;
-	struct rt_rec **runtimes_of;	/* node id -> its runtime chain */
+	struct rt_chains chains;
+	uint32_t *runtimes_of;		/* node id -> its runtime chain's first,
+					   an index in k->rts */
+	uint64_t *has_runtimes;		/* a bit by node id: whether it has one,
+					   without a miss in the table for the 2
+					   in 3 that have none */
+	size_t nr_ids;			/* of both: the ids of host nodes */
 	struct node **unlinked;
+	struct hang *hangs;
+	size_t nr_hangs, alloc_hangs;
+	struct node **negatives;	/* a thread's, in the order found */
+	size_t nr_negatives, alloc_negatives;
 };
+
+/* The runtimes of N; a node made in the link (a thread's) has none. */
+static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
+{
+	return n->id < b->nr_ids && b->has_runtimes[n->id / 64] >> (n->id % 64) & 1
+		       ? &b->k->rts[b->runtimes_of[n->id]]
+		       : NULL;
+}
+
+static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
+{
+	if (r) {
+		b->runtimes_of[n->id] = (uint32_t)(r - b->k->rts);
+		b->has_runtimes[n->id / 64] |= (uint64_t)1 << (n->id % 64);
+	} else {
+		b->has_runtimes[n->id / 64] &= ~((uint64_t)1 << (n->id % 64));
+	}
+}
 
 /*
  * op_tree.remove_dup_nodes: an op whose only child is an op of the same
@@ -370,7 +572,7 @@ static void remove_dup(struct build *b, struct node *n)
 	while (n->kind == NODE_OP && n->child && n->child == n->last_child &&
 	       n->child->kind == NODE_OP && n->child->name == n->name) {
 		struct node *child = n->child;
-		struct rt_rec *mine = b->runtimes_of[n->id];
+		struct rt_rec *mine = runtimes_of(b, n);
 
 		for (struct rt_rec *r = mine; r; r = r->next_of_op)
 			hang_runtime(r, unlinked_group(b->k, b->unlinked), true);
@@ -381,18 +583,12 @@ static void remove_dup(struct build *b, struct node *n)
 				  "op '%s' folded into its lone child of the same name; its own "
 				  "runtime calls belong to no op (as in torch-tb-profiler)", n->name);
 		}
-		b->runtimes_of[n->id] = b->runtimes_of[child->id];
+		set_runtimes_of(b, n, runtimes_of(b, child));
 		n->child = child->child;
 		n->last_child = child->last_child;
 		for (struct node *c = n->child; c; c = c->next)
 			c->parent = n;
 	}
-}
-
-static bool visit_dup(struct node *n, void *ctx)
-{
-	remove_dup(ctx, n);
-	return true;
 }
 
 /*
@@ -406,7 +602,6 @@ static void note_negative(struct kineto *k, struct node *n)
 {
 	struct pos none = { 0, 0 };
 
-	n->flags |= NODE_NEGATIVE;
 	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
 		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
 		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
@@ -417,17 +612,33 @@ static void note_negative(struct kineto *k, struct node *n)
  * node.py's fill_stats, bottom-up: host self = duration − children −
  * own runtimes; device self = own runtimes' device time; device total =
  * children's device total + device self.  Runtime nodes join the tree
- * here, after the host children, so the walk above never saw them.
+ * later (hang_all_runtimes()), after the host children: b->hangs gets
+ * the nodes they join.  ROOT is a thread's node: it gets the sum of its
+ * top nodes' totals.
+ *
+ * The same walk first folds duplicate ops (remove_dup()), each node as
+ * it is first reached: in pre-order, as a walk of its own would.  Self
+ * times below zero are told after it, in its order, as ever after the
+ * folds' warnings.
  */
+static struct node *fold_down(struct build *b, struct node *n)
+{
+	remove_dup(b, n);
+	while (n->child) {
+		n = n->child;
+		remove_dup(b, n);
+	}
+	return n;
+}
+
 static void fill_stats(struct build *b, struct node *root)
 {
-	struct node *n = root;
-
 	/* Post-order walk without recursion: traces nest deep. */
-	while (n->child)
-		n = n->child;
+	struct node *n = fold_down(b, root);
+
+	b->nr_negatives = 0;
 	for (;;) {
-		struct rt_rec *rts = b->runtimes_of[n->id];
+		struct rt_rec *rts = runtimes_of(b, n);
 
 		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
@@ -444,50 +655,50 @@ static void fill_stats(struct build *b, struct node *root)
 			n->host_self_ns = self;
 			n->device_self_ns = dev_self;
 			n->device_total_ns = dev_total + dev_self;
-			if (self < 0)
-				note_negative(b->k, n);
+			if (self < 0) {
+				n->flags |= NODE_NEGATIVE;
+				GROW(b->negatives, b->alloc_negatives, b->nr_negatives + 1);
+				b->negatives[b->nr_negatives++] = n;
+			}
+		}
+		if (rts) {
+			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
+			b->hangs[b->nr_hangs].node = n;
+			b->hangs[b->nr_hangs++].runtimes = rts;
 		}
 		if (n == root)
 			break;
-		if (n->next) {
-			n = n->next;
-			while (n->child)
-				n = n->child;
-		} else {
-			n = n->parent;
+		if (n->parent == root) {
+			/* The thread's total, while N is at hand: a
+			 * second walk of its top nodes misses on each. */
+			root->host_total_ns += n->host_total_ns;
+			root->device_total_ns += n->device_total_ns;
 		}
+		n = n->next ? fold_down(b, n->next) : n->parent;
 	}
+	for (size_t i = 0; i < b->nr_negatives; i++)
+		note_negative(b->k, b->negatives[i]);
 }
 
-static void hang_all_runtimes(struct build *b, struct node *root)
+/* Each node's runtimes join it, after its host children: no walk of the
+ * tree has to tell them apart from those any more. */
+static void hang_all_runtimes(struct build *b)
 {
-	struct node **todo = NULL;
-	size_t nr = 0, alloc = 0;
-
-	/* Collect first: hanging runtimes changes the child lists. */
-	for (struct node *n = root; n;) {
-		if (b->runtimes_of[n->id]) {
-			GROW(todo, alloc, nr + 1);
-			todo[nr++] = n;
+	for (size_t i = 0; i < b->nr_hangs; i++) {
+		if (i + AHEAD < b->nr_hangs) {
+			PREFETCH(b->hangs[i + AHEAD].node);
+			PREFETCH(b->hangs[i + AHEAD].runtimes);
+			PREFETCH(b->hangs[i + AHEAD / 2].runtimes->node);
 		}
-		if (n->child) {
-			n = n->child;
-			continue;
-		}
-		while (n != root && !n->next)
-			n = n->parent;
-		n = n == root ? NULL : n->next;
+		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = r->next_of_op)
+			hang_runtime(r, b->hangs[i].node, false);
 	}
-	for (size_t i = 0; i < nr; i++)
-		for (struct rt_rec *r = b->runtimes_of[todo[i]->id]; r; r = r->next_of_op)
-			hang_runtime(r, todo[i], false);
-	free(todo);
 }
 
 /*
- * Runtimes with External id 0 belong to their thread's root; those whose
- * id no op has, and device work no runtime launched, to no op at all:
- * both are kept, under the root, and counted.
+ * Runtimes with External id 0 belong to their thread's root, and add to
+ * its totals; those whose id no op has, and device work no runtime
+ * launched, to no op at all: both are kept, under the root, and counted.
  */
 static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **unlinked)
 {
@@ -502,7 +713,11 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			size_t s = idmap_slot(&th->map, r->tid);
 
 			if (th->map.keys[s] != NO_ID) {
-				hang_runtime(r, th->v[th->map.vals[s]].node, false);
+				struct node *tn = th->v[th->map.vals[s]].node;
+
+				hang_runtime(r, tn, false);
+				tn->host_total_ns += r->node->host_total_ns;
+				tn->device_total_ns += r->node->device_total_ns;
 				r->used = true;
 				continue;
 			}
@@ -515,6 +730,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
 
+		if (i + AHEAD < k->nr_devs)
+			PREFETCH(&k->devs[i + AHEAD].node->parent);
 		if (d->node->parent)
 			continue;
 		node_append(unlinked_group(k, unlinked), d->node);
@@ -534,16 +751,13 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			     nr_unlinked_rt);
 }
 
-/* Thread and root totals, for the Tree pane. */
+/* The root's totals, for the Tree pane: its threads' (fill_stats() and
+ * hang_unclaimed() made them) and the unlinked device work's. */
 static void add_totals(struct kineto *k, struct threads *th, struct node *unlinked)
 {
 	for (size_t t = 0; t < th->nr; t++) {
 		struct node *tn = th->v[t].node;
 
-		for (struct node *c = tn->child; c; c = c->next) {
-			tn->device_total_ns += c->device_total_ns;
-			tn->host_total_ns += c->host_total_ns;
-		}
 		k->p->root->device_total_ns += tn->device_total_ns;
 		k->p->root->host_total_ns += tn->host_total_ns;
 	}
@@ -713,17 +927,15 @@ struct frame_walk {
 	const struct py_frame **stack;		/* those open at the last start */
 	const char **texts;			/* each one's stack text */
 	size_t depth;
-	const char **text_of;			/* node id -> its stack, or NULL */
+	const char **text_at;			/* the stack of each node above */
+	size_t alloc_text_at;
 };
 
-static bool visit_frames(struct node *n, void *ctx)
+/* The stack node N ran under.  Nodes come in start order: open the
+ * frames that start by N's start, closing those that ended before each,
+ * then close the ones that ended by it. */
+static const char *frames_at(struct frame_walk *w, const struct node *n)
 {
-	struct frame_walk *w = ctx;
-	const char *text;
-
-	/* Nodes come in start order: open the frames that start by n's
-	 * start, closing those that ended before each, then close the
-	 * ones that ended by it. */
 	for (; w->f < w->f_end && w->f->start <= n->start_ns; w->f++) {
 		while (w->depth && w->stack[w->depth - 1]->end <= w->f->start)
 			w->depth--;
@@ -733,12 +945,37 @@ static bool visit_frames(struct node *n, void *ctx)
 	}
 	while (w->depth && w->stack[w->depth - 1]->end <= n->start_ns)
 		w->depth--;
-	text = w->depth ? w->texts[w->depth - 1] : NULL;
-	w->text_of[n->id] = text;
-	if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
-	    !(n->parent && n->parent->kind == NODE_OP && w->text_of[n->parent->id] == text))
-		attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
-	return true;
+	return w->depth ? w->texts[w->depth - 1] : NULL;
+}
+
+/* The ops under TOP, a thread's top node, in pre-order: each gets its
+ * stack, unless its parent op has the same.  The parent's is kept by
+ * depth, not by node id: no table as big as the tree. */
+static void frames_walk(struct frame_walk *w, struct node *top)
+{
+	struct node *n = top;
+	size_t depth = 0;
+
+	for (;;) {
+		const char *text = frames_at(w, n);
+
+		if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
+		    !(depth && n->parent->kind == NODE_OP && w->text_at[depth - 1] == text))
+			attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
+		if (n->child) {
+			GROW(w->text_at, w->alloc_text_at, depth + 1);
+			w->text_at[depth++] = text;
+			n = n->child;
+			continue;
+		}
+		while (n != top && !n->next) {
+			n = n->parent;
+			depth--;
+		}
+		if (n == top)
+			break;
+		n = n->next;
+	}
 }
 
 static void link_frames(struct kineto *k, struct threads *th)
@@ -749,10 +986,8 @@ static void link_frames(struct kineto *k, struct threads *th)
 
 	if (!k->nr_frames)
 		return;
-	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
 	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
 	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
-	w.text_of = xcalloc(k->p->nr_nodes + 1, sizeof(*w.text_of));
 	while (i < k->nr_frames) {
 		int64_t tid = k->frames[i].tid;
 		size_t j = i, s = idmap_slot(&th->map, tid);
@@ -766,15 +1001,101 @@ static void link_frames(struct kineto *k, struct threads *th)
 			w.f_end = &k->frames[j];
 			w.depth = 0;
 			for (struct node *c = root->child; c; c = c->next)
-				node_walk(c, visit_frames, &w);
+				frames_walk(&w, c);
 		}
 		i = j;
 	}
 	free(w.stack);
 	free(w.texts);
-	free(w.text_of);
+	free(w.text_at);
 	free(trie.slots);
 	strbuf_release(&trie.buf);
+}
+
+/* Records from which a second thread pays for itself (hosts, runtimes
+ * and device work together): the 1 GB trace has 2.5 M. */
+#define MIN_TWO_THREADS 100000
+
+static bool link_on_two_threads(const struct kineto *k)
+{
+	const char *env = getenv("PROFTUI_LINK_THREADS");
+
+	if (env && *env)
+		return atoi(env) >= 2;	/* for tests: whatever the size */
+	return k->nr_hosts + k->nr_rts + k->nr_devs >= MIN_TWO_THREADS &&
+	       sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
+/*
+ * A part of the link that runs on a second thread while this one does
+ * another, or before it in place.  The two touch different records, or
+ * different fields of one (the second thread reads a node's start and
+ * end, this one links nodes); what either writes that the other reads
+ * later is read after the join.
+ */
+struct beside {
+	pthread_t thread;
+	bool started;
+	void (*fn)(struct kineto *k, struct build *b);
+	struct kineto *k;
+	struct build *b;
+};
+
+static void *beside_main(void *arg)
+{
+	struct beside *s = arg;
+
+	s->fn(s->k, s->b);
+	return NULL;
+}
+
+static void beside_start(struct beside *s, bool two, void (*fn)(struct kineto *, struct build *),
+			 struct kineto *k, struct build *b)
+{
+	s->fn = fn;
+	s->k = k;
+	s->b = b;
+	s->started = two && !pthread_create(&s->thread, NULL, beside_main, s);
+	if (!s->started)
+		fn(k, b);
+}
+
+static void beside_join(struct beside *s)
+{
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	s->started = false;
+}
+
+/* Records only: the device links, the runtimes' chains by External id. */
+static void devices_beside(struct kineto *k, struct build *b)
+{
+	link_devices(k);
+	chain_runtimes(k, &b->chains);
+}
+
+/* Each host node's runtime chain, by node id (the bits say which are
+ * set: the table is not cleared); the frames in the order link_frames()
+ * reads them. */
+static void runtimes_beside(struct kineto *k, struct build *b)
+{
+	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
+	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
+	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
+	for (size_t i = 0; i < k->nr_hosts; i++) {
+		const struct host_rec *ahead = &k->hosts[i + AHEAD < k->nr_hosts ? i + AHEAD : i];
+
+		if (ahead->runtimes)
+			PREFETCH(&ahead->node->id);
+		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
+			set_runtimes_of(b, k->hosts[i].node, k->hosts[i].runtimes);
+	}
+}
+
+static void steps_beside(struct kineto *k, struct build *b)
+{
+	(void)b;
+	kineto_plan_steps(k);
 }
 
 void kineto_link(struct kineto *k)
@@ -782,33 +1103,47 @@ void kineto_link(struct kineto *k)
 	struct threads th = { 0 };
 	struct node *unlinked = NULL;
 	struct build b = { .k = k, .unlinked = &unlinked };
+	bool two = link_on_two_threads(k);
+	struct beside side;
 
-	link_devices(k);
+	/* Device chains of runtimes and their chains by External id beside
+	 * the grouping of host events by thread.  The nodes so far are the
+	 * events'; the link makes more (threads', the unlinked group). */
+	b.nr_ids = k->p->nr_nodes;
+	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
-	attach_runtimes(k, &th);
-	for (size_t t = 0; t < th.nr; t++)
-		build_thread_tree(k, &th.v[t], &unlinked);
+	beside_join(&side);
 
-	/* Sized now: the thread nodes above are nodes too.  Nodes made later
-	 * (the unlinked group) are never looked up here. */
-	b.runtimes_of = xcalloc(k->p->nr_nodes + 1, sizeof(*b.runtimes_of));
-	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].node)
-			b.runtimes_of[k->hosts[i].node->id] = k->hosts[i].runtimes;
+	/* The table of runtimes by node, and the frames, beside the trees. */
+	claim_runtimes(k, &th, &b.chains);
+	beside_start(&side, two, runtimes_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++) {
-		node_walk(th.v[t].node, visit_dup, &b);
-		fill_stats(&b, th.v[t].node);
+		build_thread_tree(k, &th.v[t], &unlinked);
+		free(th.v[t].hosts);	/* the tree has them now */
+		th.v[t].hosts = NULL;
 	}
+	beside_join(&side);
+
+	/* The steps beside the rest, which touches neither them nor what
+	 * they read of the records. */
+	beside_start(&side, two, steps_beside, k, &b);
+	/* Each node with runtimes, once: their chains are disjoint. */
+	b.alloc_hangs = k->nr_rts + 1;
+	b.hangs = xmalloc(b.alloc_hangs * sizeof(*b.hangs));
+	for (size_t t = 0; t < th.nr; t++)
+		fill_stats(&b, th.v[t].node);
+	free(b.runtimes_of);	/* b.hangs has what is left of it */
+	free(b.has_runtimes);
+	b.runtimes_of = NULL;
 	link_memory(k, &th);
 	link_frames(k, &th);
-	for (size_t t = 0; t < th.nr; t++)
-		hang_all_runtimes(&b, th.v[t].node);
+	hang_all_runtimes(&b);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
+	beside_join(&side);
 
-	for (size_t t = 0; t < th.nr; t++)
-		free(th.v[t].hosts);
 	free(th.v);
 	idmap_release(&th.map);
-	free(b.runtimes_of);
+	free(b.hangs);
+	free(b.negatives);
 }

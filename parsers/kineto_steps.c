@@ -252,7 +252,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 
 /* Drop trailing steps that launched nothing, or less than 80 % of the
  * previous step's device events ("profiler may fail to capture all
- * kernels"). */
+ * kernels"); kineto_build_steps() says so. */
 static void drop_tail_steps(struct kineto *k, const uint64_t *matched)
 {
 	size_t nr = k->nr_steps, last = nr, keep;
@@ -265,12 +265,7 @@ static void drop_tail_steps(struct kineto *k, const uint64_t *matched)
 	if (last > 1 && (double)matched[last - 2] * 0.8 > (double)matched[last - 1])
 		keep = last - 1;
 	if (keep < nr) {
-		struct pos none = { 0, 0 };
-
-		diag_warn(k->d, &none, "trailing steps left out of the step breakdown",
-			  "the last %zu step(s) left out of the breakdown: the profiler "
-			  "may not have captured all their kernels (as torch-tb-profiler)",
-			  nr - keep);
+		k->nr_steps_dropped = nr - keep;
 		k->nr_steps = keep;
 	}
 }
@@ -352,8 +347,10 @@ static void set_step_cats(struct kineto *k, int *col_of)
 /*
  * Priority carving: each role takes what is left of the steps after the
  * roles before it; Other is what no role took (OverallParser.Statistics).
+ * Each step's time in each role, the columns shown or not, goes to
+ * k->step_cats.
  */
-static void carve_steps(struct kineto *k, const int *col_of)
+static void carve_steps(struct kineto *k)
 {
 	struct ranges slots = { 0 }, took = { 0 }, rest = { 0 }, carved[NR_ROLES + 1];
 
@@ -369,6 +366,56 @@ static void carve_steps(struct kineto *k, const int *col_of)
 		rest = took;
 	}
 	carved[NR_ROLES] = slots;
+	k->step_cats = xmalloc((k->nr_steps + 1) * sizeof(*k->step_cats));
+	for (size_t i = 0; i < k->nr_steps; i++)
+		for (int r = 0; r <= NR_ROLES; r++)
+			k->step_cats[i][r] = sum_within(&carved[r], k->steps[i].start, k->steps[i].end);
+	for (int r = 0; r < NR_ROLES; r++)
+		free(carved[r].v);
+	free(slots.v);
+	free(rest.v);
+}
+
+void kineto_plan_steps(struct kineto *k)
+{
+	add_kernel_roles(k);
+	if (!k->nr_steps) {
+		/* No ProfilerStep: one step "0" over the host ops, widened
+		 * below like any other (StepParser.parse_steps makes it before
+		 * _update_steps_duration runs); named when it is given. */
+		if (k->cpu_min > k->cpu_max)
+			return;	/* no host events at all: no step to speak of */
+		GROW(k->steps, k->alloc_steps, 1);
+		k->steps[0].start = k->cpu_min;
+		k->steps[0].end = k->cpu_max;
+		k->steps[0].name = NULL;
+		k->steps[0].index = 0;
+		k->nr_steps = 1;
+	}
+	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
+	adjust_steps(k);
+	for (int r = 0; r < NR_ROLES; r++)
+		ranges_merge(&k->roles[r]);
+	carve_steps(k);
+}
+
+void kineto_build_steps(struct kineto *k)
+{
+	int col_of[NR_ROLES + 1];
+
+	if (!k->step_cats)
+		return;	/* no step to speak of */
+	if (!k->steps[0].name)
+		k->steps[0].name = profile_intern(k->p, "0", 1);	/* the one made up */
+	if (k->nr_steps_dropped) {
+		struct pos none = { 0, 0 };
+
+		diag_warn(k->d, &none, "trailing steps left out of the step breakdown",
+			  "the last %zu step(s) left out of the breakdown: the profiler "
+			  "may not have captured all their kernels (as torch-tb-profiler)",
+			  k->nr_steps_dropped);
+	}
+	set_step_cats(k, col_of);
 	for (size_t i = 0; i < k->nr_steps; i++) {
 		struct step *s = profile_add_step(k->p, k->steps[i].name, strlen(k->steps[i].name));
 
@@ -377,36 +424,6 @@ static void carve_steps(struct kineto *k, const int *col_of)
 		s->total_ns = s->end_ns - s->start_ns;
 		for (int r = 0; r <= NR_ROLES; r++)
 			if (col_of[r] >= 0)
-				s->cat_ns[col_of[r]] = sum_within(&carved[r], s->start_ns, s->end_ns);
+				s->cat_ns[col_of[r]] = k->step_cats[i][r];
 	}
-	for (int r = 0; r < NR_ROLES; r++)
-		free(carved[r].v);
-	free(slots.v);
-	free(rest.v);
-}
-
-void kineto_build_steps(struct kineto *k)
-{
-	int col_of[NR_ROLES + 1];
-
-	add_kernel_roles(k);
-	if (!k->nr_steps) {
-		/* No ProfilerStep: one step "0" over the host ops, widened
-		 * below like any other (StepParser.parse_steps makes it before
-		 * _update_steps_duration runs). */
-		if (k->cpu_min > k->cpu_max)
-			return;	/* no host events at all: no step to speak of */
-		GROW(k->steps, k->alloc_steps, 1);
-		k->steps[0].start = k->cpu_min;
-		k->steps[0].end = k->cpu_max;
-		k->steps[0].name = profile_intern(k->p, "0", 1);
-		k->steps[0].index = 0;
-		k->nr_steps = 1;
-	}
-	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
-	adjust_steps(k);
-	for (int r = 0; r < NR_ROLES; r++)
-		ranges_merge(&k->roles[r]);
-	set_step_cats(k, col_of);
-	carve_steps(k, col_of);
 }

@@ -3,7 +3,9 @@
 # The threads under ThreadSanitizer (make tsan): the reader thread of
 # parsers/input.c, which inflates and reads ahead, Kineto's model thread,
 # its two chunk readers (parsers/kineto_chunks.c; forced on with small
-# chunks, as the corpus traces are below the size that starts them), and
+# chunks, as the corpus traces are below the size that starts them), the
+# second thread of its link (parsers/kineto_link.c; forced on for every
+# load here, and in t-kineto-link), and
 # the second thread that makes --print's lines (tui/export.c), and the two
 # that make the Timeline's index (model/timeline.c, in t-timeline).  Every
 # profile of the shared corpus loads as it is and, when it
@@ -12,8 +14,8 @@
 # path where a race once changed the output).  Any report from TSan fails
 # the case.  make tsan runs it through tests/run.sh, with
 #   PROFTUI  the TSan-built binary (build-tsan/proftui)
-#   O        its build directory (build-tsan), for scratch files, t-input and
-#            t-timeline
+#   O        its build directory (build-tsan), for scratch files, t-input,
+#            t-timeline and t-kineto-link
 . "$(dirname "$0")/test-lib.sh"
 need_proftui
 CORPUS=${PROFTUI_CORPUS:-../shared/corpus}
@@ -23,6 +25,8 @@ mkdir -p "$dir"
 # halt_on_error: the first report ends the run with exitcode, so a race
 # cannot hide behind a load that otherwise succeeds.
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 $TSAN_OPTIONS"
+# The link's second thread starts only on big traces: on for all of these.
+export PROFTUI_LINK_THREADS=2
 
 # run NAME FILE: one load; a TSan report (exit 66) or a crash fails it.
 # Bad input (exit 2, the cut files) is fine: that path is under test too.
@@ -60,6 +64,15 @@ if "$O/tests/unit/t-timeline" "two threads" >"$dir/t-timeline.out" 2>&1 &&
 else
 	fail "tsan: t-timeline ($O/tests/unit/t-timeline; make tsan builds it)"
 	head -n 40 "$dir/t-timeline.out" | sed 's/^/  /'
+fi
+# The link of a Kineto trace on two threads (parsers/kineto_link.c),
+# every part of it, and the golden fixtures.
+if "$O/tests/unit/t-kineto-link" "two threads" >"$dir/t-kineto-link.out" 2>&1 &&
+   ! grep -q ThreadSanitizer "$dir/t-kineto-link.out"; then
+	pass "tsan: t-kineto-link"
+else
+	fail "tsan: t-kineto-link ($O/tests/unit/t-kineto-link; make tsan builds it)"
+	head -n 40 "$dir/t-kineto-link.out" | sed 's/^/  /'
 fi
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
