@@ -258,12 +258,12 @@ static size_t sample_values(int64_t *v, size_t max)
 {
 	uint64_t x = 0x9e3779b97f4a7c15u;
 	size_t n = 0;
-	int64_t p = 1;
+	uint64_t p = 1;		/* unsigned: 10^19 after the last round wraps harmlessly */
 
 	for (int e = 0; e < 19; e++, p *= 10)
 		for (int64_t d = -2; d <= 2 && n + 2 <= max; d++) {
-			v[n++] = p + d;
-			v[n++] = -(p + d);
+			v[n++] = (int64_t)p + d;
+			v[n++] = -((int64_t)p + d);
 		}
 	v[n++] = INT64_MAX;
 	v[n++] = INT64_MIN;
