@@ -126,6 +126,8 @@ size_t fmt_us(int64_t ns, char *buf, size_t size)
  */
 static const char *time_parts(int64_t ns, uint64_t *v, size_t *unit_len)
 {
+	/* Four bytes each, so that a unit and its NUL copy as one word. */
+	static const char units[3][4] = { " us", " ms", " s" };
 	uint64_t m = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 
 	*unit_len = 3;
@@ -133,15 +135,15 @@ static const char *time_parts(int64_t ns, uint64_t *v, size_t *unit_len)
 		return NULL;
 	if (m < 1000000) {
 		*v = m;	/* ns: us with three decimals is exact */
-		return " us";
+		return units[0];
 	}
 	if (m < 1000000000) {
 		*v = scaled(ns, 1000);
-		return " ms";
+		return units[1];
 	}
 	*v = scaled(ns, 1000000);
 	*unit_len = 2;
-	return " s";
+	return units[2];
 }
 
 size_t fmt_time(int64_t ns, char *buf, size_t size)
@@ -153,8 +155,32 @@ size_t fmt_time(int64_t ns, char *buf, size_t size)
 	if (!size)
 		return 0;
 	unit = time_parts(ns, &v, &unit_len);
+	if (!unit && size >= 2) {
+		memcpy(buf, "0", 2);
+		return 1;
+	}
 	if (!unit)
 		return put_fixed(buf, size, false, 0, false, "", 0);
+	if (v < 1000000 && size >= 16) {
+		/* The common case, a whole part below 1000 ("123.456 ms"):
+		 * the digits in place, no counting or division loops. */
+		unsigned whole = (unsigned)(v / 1000), frac = (unsigned)(v % 1000);
+		char *p = buf;
+
+		if (ns < 0)
+			*p++ = '-';
+		if (whole >= 100)
+			*p++ = (char)('0' + whole / 100);
+		if (whole >= 10)
+			*p++ = (char)('0' + whole / 10 % 10);
+		*p++ = (char)('0' + whole % 10);
+		p[0] = '.';
+		p[1] = (char)('0' + frac / 100);
+		p[2] = (char)('0' + frac / 10 % 10);
+		p[3] = (char)('0' + frac % 10);
+		memcpy(p + 4, unit, 4);	/* its NUL too: time_parts()'s units */
+		return (size_t)(p - buf) + 4 + unit_len;
+	}
 	return put_fixed(buf, size, ns < 0, v, true, unit, unit_len);
 }
 
