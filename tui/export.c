@@ -479,11 +479,13 @@ struct rows_job {
  * pane->rows, its node and its attribute list would otherwise be a cache
  * miss in turn.  Each is asked for when the one before it has had time
  * to arrive: the slot SLOT_AHEAD rows early, the node ROW_AHEAD, its
- * attributes ATTRS_AHEAD.
+ * attributes ATTRS_AHEAD, and a kernel's launch (its first attribute,
+ * read by two columns) LAUNCH_AHEAD.
  */
 #define SLOT_AHEAD 24
 #define ROW_AHEAD 12
 #define ATTRS_AHEAD 4
+#define LAUNCH_AHEAD 2
 
 static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
 {
@@ -496,8 +498,16 @@ static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
 		PREFETCH(row);
 		PREFETCH((const char *)row + 64);
 	}
-	if (pane->ops->row_attrs && i + ATTRS_AHEAD < to && i + ATTRS_AHEAD < nr)
+	if (!pane->ops->row_attrs)
+		return;
+	if (i + ATTRS_AHEAD < to && i + ATTRS_AHEAD < nr)
 		PREFETCH(pane->ops->row_attrs(pane, pane_row(pane, i + ATTRS_AHEAD)));
+	if (i + LAUNCH_AHEAD < to && i + LAUNCH_AHEAD < nr) {
+		const struct attr *a = pane->ops->row_attrs(pane, pane_row(pane, i + LAUNCH_AHEAD));
+
+		if (a && a->type == ATTR_LAUNCH)
+			PREFETCH(a->v.launch);
+	}
 }
 
 /* Each column's widest cell in the job's rows (the tree's indentation
@@ -671,6 +681,10 @@ static void make_batches(struct rows_job job[2], size_t batch, size_t total, FIL
 
 	pthread_mutex_init(&bs.lock, NULL);
 	pthread_cond_init(&bs.changed, NULL);
+	/* This thread's batches go out as their lines fill OUT_CHUNK, since
+	 * all before them is written by then: its buffer stays in cache
+	 * rather than megabytes of lines going to memory and back. */
+	job[0].o.out = out;
 	started = batch < total && !pthread_create(&helper, NULL, make_odd_batches, &bs);
 	for (size_t b = 0; b * batch < total; b++) {
 		struct txt_out o = { .out = out };
