@@ -7,91 +7,19 @@
  * events is cut in many places, among them the bait: strings and nested
  * args holding "},{" that look like the start of an element.
  */
-#include <stdarg.h>
-
-#include "model/aggregate.h"
-#include "model/strbuf.h"
-#include "parsers/parser.h"
-#include "test.h"
+#include "load-text.h"
 
 static const char *const chunk_sizes[] = { "64", "97", "128", "211", "256", "333", "512",
 					   "1000", "1777", "4096" };
-
-static void add(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void add(struct strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(b, fmt, ap);
-	va_end(ap);
-}
-
-static void add_tree(struct strbuf *b, const struct node *n, int depth)
-{
-	for (; n; n = n->next) {
-		add(b, "%*s%s k%d s%lld ht%lld hs%lld dt%lld ds%lld\n", depth, "", n->name, n->kind,
-		    (long long)n->start_ns, (long long)n->host_total_ns, (long long)n->host_self_ns,
-		    (long long)n->device_total_ns, (long long)n->device_self_ns);
-		add_tree(b, n->child, depth + 1);
-	}
-}
-
-static void add_agg(struct strbuf *b, const char *what, const struct agg *a)
-{
-	for (size_t i = 0; i < a->nr; i++) {
-		const struct agg_row *r = &a->rows[i];
-
-		add(b, "%s %s calls %llu self %lld total %lld dev %lld/%lld\n", what, r->name,
-		    (unsigned long long)r->calls, (long long)r->host_self_ns,
-		    (long long)r->host_total_ns, (long long)r->device_self_ns,
-		    (long long)r->device_total_ns);
-	}
-}
-
-/* Everything a load says, as text: its code, messages, tree, tables,
- * steps, Info and warnings. */
-static char *load_print(const char *path, const char *chunk)
-{
-	struct strbuf b = STRBUF_INIT;
-	static char msg[1 << 16];
-	struct profile p;
-	struct agg a;
-	int rc;
-
-	setenv("PROFTUI_PARSE_CHUNK", chunk, 1);
-	rc = test_load(&p, path, "kineto", msg, sizeof(msg));
-	unsetenv("PROFTUI_PARSE_CHUNK");
-	add(&b, "rc %d\n%s", rc, msg);
-	if (rc == 0 || p.root) {
-		add_tree(&b, p.root, 0);
-		agg_ops(&p, NULL, &a);
-		add_agg(&b, "op", &a);
-		agg_release(&a);
-		agg_kernels(&p, NULL, &a);
-		add_agg(&b, "kernel", &a);
-		agg_release(&a);
-		for (size_t i = 0; i < p.nr_steps; i++)
-			add(&b, "step %s %lld %lld\n", p.steps[i].name, (long long)p.steps[i].start_ns,
-			    (long long)p.steps[i].end_ns);
-		for (const struct meta *m = p.meta; m; m = m->next)
-			add(&b, "meta [%s] %s = %s\n", m->section, m->key, m->value);
-		for (const struct warning *w = p.warnings; w; w = w->next)
-			add(&b, "warning %s: %llu\n", w->text, (unsigned long long)w->count);
-	}
-	profile_release(&p);
-	return b.s ? b.s : xstrdup("");
-}
 
 /* Whether every chunk size gives what one reader gives on TEXT. */
 static void check_same(const char *name, const char *text, size_t len)
 {
 	const char *path = test_write(name, text, len);
-	char *serial = load_print(path, "0");
+	char *serial = load_text(path, "PROFTUI_PARSE_CHUNK", "0");
 
 	for (size_t i = 0; i < ARRAY_SIZE(chunk_sizes); i++) {
-		char *par = load_print(path, chunk_sizes[i]);
+		char *par = load_text(path, "PROFTUI_PARSE_CHUNK", chunk_sizes[i]);
 
 		if (strcmp(serial, par)) {
 			const char *s = serial, *q = par;

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load-text: everything a Kineto load says, as one text, for tests that
+ * load a trace two ways and require the same bytes (t-kineto-par.c:
+ * chunked reading; t-kineto-link.c: the link on two threads).
+ */
+#ifndef TESTS_UNIT_LOAD_TEXT_H
+#define TESTS_UNIT_LOAD_TEXT_H
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "model/aggregate.h"
+#include "model/strbuf.h"
+#include "parsers/parser.h"
+#include "test.h"
+
+static void add(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void add(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+static void add_tree(struct strbuf *b, const struct node *n, int depth)
+{
+	for (; n; n = n->next) {
+		const struct attr *stack = attr_find(n->attrs, "call_stack");
+
+		add(b, "%*s%s k%d f%d s%lld ht%lld hs%lld dt%lld ds%lld%s%s\n", depth, "", n->name,
+		    n->kind, n->flags, (long long)n->start_ns, (long long)n->host_total_ns,
+		    (long long)n->host_self_ns, (long long)n->device_total_ns,
+		    (long long)n->device_self_ns, stack ? " stack " : "", stack ? stack->v.s : "");
+		add_tree(b, n->child, depth + 1);
+	}
+}
+
+static void add_agg(struct strbuf *b, const char *what, const struct agg *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct agg_row *r = &a->rows[i];
+
+		add(b, "%s %s calls %llu self %lld total %lld dev %lld/%lld\n", what, r->name,
+		    (unsigned long long)r->calls, (long long)r->host_self_ns,
+		    (long long)r->host_total_ns, (long long)r->device_self_ns,
+		    (long long)r->device_total_ns);
+	}
+}
+
+/* Everything a load of PATH says, as text, with the environment
+ * variable ENV set to VALUE for it: its code and messages, the tree with
+ * every node's times, flags and call stack, the tables, the steps and
+ * their categories, the memory events' ops, Info and the warnings in
+ * their order.  Caller frees. */
+static char *load_text(const char *path, const char *env, const char *value)
+{
+	struct strbuf b = STRBUF_INIT;
+	static char msg[1 << 16];
+	struct profile p;
+	struct agg a;
+	int rc;
+
+	setenv(env, value, 1);
+	rc = test_load(&p, path, "kineto", msg, sizeof(msg));
+	unsetenv(env);
+	add(&b, "rc %d\n%s", rc, msg);
+	if (rc == 0 || p.root) {
+		add_tree(&b, p.root, 0);
+		agg_ops(&p, NULL, &a);
+		add_agg(&b, "op", &a);
+		agg_release(&a);
+		agg_kernels(&p, NULL, &a);
+		add_agg(&b, "kernel", &a);
+		agg_release(&a);
+		for (size_t i = 0; i < p.nr_step_cats; i++)
+			add(&b, "step column %s\n", p.step_cats[i]);
+		for (size_t i = 0; i < p.nr_steps; i++) {
+			add(&b, "step %s %lld %lld", p.steps[i].name, (long long)p.steps[i].start_ns,
+			    (long long)p.steps[i].end_ns);
+			for (size_t c = 0; c < p.nr_step_cats; c++)
+				add(&b, " %lld", (long long)p.steps[i].cat_ns[c]);
+			add(&b, "\n");
+		}
+		for (size_t i = 0; i < p.nr_mem_events; i++)
+			add(&b, "memory %zu op %s\n", i,
+			    p.mem_events[i].op ? p.mem_events[i].op->name : "-");
+		for (const struct meta *m = p.meta; m; m = m->next)
+			add(&b, "meta [%s] %s = %s\n", m->section, m->key, m->value);
+		for (const struct warning *w = p.warnings; w; w = w->next)
+			add(&b, "warning %s: %llu\n", w->text, (unsigned long long)w->count);
+	}
+	profile_release(&p);
+	return b.s ? b.s : xstrdup("");
+}
+
+#endif
