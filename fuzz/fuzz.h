@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model/aggregate.h"
 #include "model/memory.h"
@@ -36,7 +37,8 @@ static void fuzz_views(const struct profile *p)
 	struct mem_event_rows me;
 	struct mem_curves mc;
 	struct module_view mv;
-	int32_t dev[8];
+	size_t nr_dev;
+	int32_t *dev;
 
 	overview_compute(p, &o);
 	overview_release(&o);
@@ -46,8 +48,10 @@ static void fuzz_views(const struct profile *p)
 	mem_event_rows_release(&me);
 	mem_curves(p, NULL, &mc);
 	mem_curves_release(&mc);
-	for (size_t i = 0, n = mem_devices(p, dev, 8); i < n && i < 8; i++)
+	dev = mem_devices(p, &nr_dev);
+	for (size_t i = 0; i < nr_dev && i < 8; i++)
 		fuzz_sink += mem_peak_allocated(p, dev[i]);
+	free(dev);
 	module_view(p, &mv);
 	module_view_release(&mv);
 }

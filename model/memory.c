@@ -32,21 +32,66 @@ static int cmp_device(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-size_t mem_devices(const struct profile *p, int32_t *devices, size_t max)
+/* The distinct devices of P's events, unordered, into a new array of
+ * *NR: a short list scanned while there are few (one or two, nearly
+ * always), a sort of every event's device past that, so that a file with
+ * thousands of devices costs n log n, not n times the devices. */
+static int32_t *distinct_devices(const struct profile *p, size_t *nr)
 {
-	size_t n = 0;
+	enum { FEW = 16 };
+	int32_t *v = xmalloc(FEW * sizeof(*v));
+	size_t n = 0, i;
 
-	for (size_t i = 0; i < p->nr_mem_events; i++) {
+	for (i = 0; i < p->nr_mem_events; i++) {
 		int32_t d = p->mem_events[i].device;
 		size_t k;
 
-		for (k = 0; k < n && devices[k] != d; k++)
+		for (k = 0; k < n && v[k] != d; k++)
 			;
-		if (k == n && n < max)
-			devices[n++] = d;
+		if (k < n)
+			continue;
+		if (n == FEW)
+			break;
+		v[n++] = d;
 	}
-	qsort(devices, n, sizeof(*devices), cmp_device);
-	return n;
+	if (i < p->nr_mem_events) {
+		free(v);
+		v = xmalloc(p->nr_mem_events * sizeof(*v));
+		for (i = 0; i < p->nr_mem_events; i++)
+			v[i] = p->mem_events[i].device;
+		qsort(v, p->nr_mem_events, sizeof(*v), cmp_device);
+		for (i = 0, n = 0; i < p->nr_mem_events; i++)
+			if (!n || v[n - 1] != v[i])
+				v[n++] = v[i];
+	}
+	*nr = n;
+	return v;
+}
+
+int32_t *mem_devices(const struct profile *p, size_t *nr)
+{
+	int32_t *v = distinct_devices(p, nr);
+
+	qsort(v, *nr, sizeof(*v), cmp_device);
+	return v;
+}
+
+size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_device(&devices[mid], &device);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return nr;
 }
 
 /* The events in time order, ties in file order (the plugin's stable
@@ -226,22 +271,14 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 	free(stack);
 }
 
-static int32_t dev_rank(const int32_t *devices, size_t nr, int32_t d)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (devices[i] == d)
-			return (int32_t)i;
-	return (int32_t)nr;
-}
-
 static int32_t *sort_devices;
 static size_t sort_nr_devices;
 
 static int cmp_stat(const void *a, const void *b)
 {
 	const struct mem_stat *x = a, *y = b;
-	int32_t dx = dev_rank(sort_devices, sort_nr_devices, x->device);
-	int32_t dy = dev_rank(sort_devices, sort_nr_devices, y->device);
+	size_t dx = mem_device_index(sort_devices, sort_nr_devices, x->device);
+	size_t dy = mem_device_index(sort_devices, sort_nr_devices, y->device);
 
 	if (dx != dy)
 		return dx < dy ? -1 : 1;
@@ -261,8 +298,8 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	uint8_t *holds = xcalloc(p->nr_nodes + 1, 1);
 	struct stat_index ix = { .out = out };
 	struct call_count calls = { 0 };
-	int32_t devices[256];
-	size_t nr_devices = mem_devices(p, devices, 256), kept = 0;
+	size_t nr_devices, kept = 0;
+	int32_t *devices = mem_devices(p, &nr_devices);
 
 	memset(out, 0, sizeof(*out));
 	/* Which nodes the plugin's matching of events to nodes entered:
@@ -312,6 +349,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	free(calls.counts);
 	free(ix.slots);
 	free(holds);
+	free(devices);
 }
 
 void mem_stats_release(struct mem_stats *s)
@@ -562,38 +600,42 @@ void mem_event_rows_release(struct mem_event_rows *e)
 
 void mem_curves(const struct profile *p, const struct mem_range *r, struct mem_curves *out)
 {
-	int32_t devices[256];
-	size_t nr = mem_devices(p, devices, 256);
+	size_t nr;
+	int32_t *devices = mem_devices(p, &nr);
 	uint32_t *idx = by_time(p);
 
 	memset(out, 0, sizeof(*out));
 	out->curves = xcalloc(nr ? nr : 1, sizeof(*out->curves));
 	for (size_t d = 0; d < nr; d++) {
-		struct mem_curve *c = &out->curves[out->nr];
-
-		c->device = devices[d];
-		c->peak_allocated = c->peak_reserved = -1;
-		for (size_t k = 0; k < p->nr_mem_events; k++) {
-			const struct mem_event *m = &p->mem_events[idx[k]];
-
-			/* get_curves_and_peaks: events with an address and
-			 * both totals. */
-			if (m->device != c->device || m->addr == MEM_NO_ADDR || m->total_allocated < 0 ||
-			    m->total_reserved < 0 || !in_range(r, m->ts_ns))
-				continue;
-			GROW(c->points, c->alloc, c->nr + 1);
-			c->points[c->nr].ts_ns = m->ts_ns;
-			c->points[c->nr].allocated = m->total_allocated;
-			c->points[c->nr].reserved = m->total_reserved;
-			c->nr++;
-			if (m->total_allocated > c->peak_allocated)
-				c->peak_allocated = m->total_allocated;
-			if (m->total_reserved > c->peak_reserved)
-				c->peak_reserved = m->total_reserved;
-		}
-		if (c->nr)
-			out->nr++;
+		out->curves[d].device = devices[d];
+		out->curves[d].peak_allocated = out->curves[d].peak_reserved = -1;
 	}
+	/* One pass in time order, each event to its device's curve. */
+	for (size_t k = 0; k < p->nr_mem_events; k++) {
+		const struct mem_event *m = &p->mem_events[idx[k]];
+		struct mem_curve *c;
+
+		/* get_curves_and_peaks: events with an address and both
+		 * totals. */
+		if (m->addr == MEM_NO_ADDR || m->total_allocated < 0 || m->total_reserved < 0 ||
+		    !in_range(r, m->ts_ns))
+			continue;
+		c = &out->curves[mem_device_index(devices, nr, m->device)];
+		GROW(c->points, c->alloc, c->nr + 1);
+		c->points[c->nr].ts_ns = m->ts_ns;
+		c->points[c->nr].allocated = m->total_allocated;
+		c->points[c->nr].reserved = m->total_reserved;
+		c->nr++;
+		if (m->total_allocated > c->peak_allocated)
+			c->peak_allocated = m->total_allocated;
+		if (m->total_reserved > c->peak_reserved)
+			c->peak_reserved = m->total_reserved;
+	}
+	/* Only the devices with points, in their order. */
+	for (size_t d = 0; d < nr; d++)
+		if (out->curves[d].nr)
+			out->curves[out->nr++] = out->curves[d];
+	free(devices);
 	free(idx);
 }
 

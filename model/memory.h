@@ -27,9 +27,11 @@ struct mem_range {
 /* "CPU", "GPU0": how the plugin names a device (DEVICE -1 is the CPU). */
 const char *mem_device_name(int32_t device, char *buf, size_t size);
 
-/* The devices the memory events are on: GPUs by index, then the CPU.
- * Returns how many (at most MAX) went into DEVICES. */
-size_t mem_devices(const struct profile *p, int32_t *devices, size_t max);
+/* The devices the memory events are on, GPUs by index, then the CPU:
+ * every one, in a new array (caller frees) of *NR. */
+int32_t *mem_devices(const struct profile *p, size_t *nr);
+/* DEVICE's place among the NR DEVICES mem_devices() gave, or NR. */
+size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device);
 
 /* ---------------------------------------------------------------------
  * Statistics per operator and device

@@ -30,17 +30,15 @@
 #include "pane.h"
 #include "pane_agg.h"
 
-#define MAX_DEVICES 64
-
 struct mem_priv {
-	int32_t devices[MAX_DEVICES];
+	int32_t *devices;		/* mem_devices()' */
 	size_t nr_devices, device;	/* the device shown */
 	struct mem_curves curves;	/* every device's, whole */
 	int64_t t_first, t_last;	/* all events' span */
 	int64_t t0, t1, cursor;		/* the window shown, the cursor's time */
 	bool zoomed;
 	struct mem_stats stats;
-	char dev_names[MAX_DEVICES][16];
+	char (*dev_names)[16];		/* each device's, by its index */
 	bool key_averages;		/* a table's memory columns instead */
 };
 
@@ -48,10 +46,9 @@ struct mem_priv {
 
 static const char *dev_name(const struct mem_priv *mp, int32_t device)
 {
-	for (size_t i = 0; i < mp->nr_devices; i++)
-		if (mp->devices[i] == device)
-			return mp->dev_names[i];
-	return "?";
+	size_t i = mem_device_index(mp->devices, mp->nr_devices, device);
+
+	return i < mp->nr_devices ? mp->dev_names[i] : "?";
 }
 
 /* ---------------------------------------------------------------------
@@ -257,7 +254,8 @@ static void mem_load(struct pane *pane)
 		title(pane);
 		return;
 	}
-	mp->nr_devices = mem_devices(p, mp->devices, MAX_DEVICES);
+	mp->devices = mem_devices(p, &mp->nr_devices);
+	mp->dev_names = xmalloc((mp->nr_devices ? mp->nr_devices : 1) * sizeof(*mp->dev_names));
 	for (size_t i = 0; i < mp->nr_devices; i++)
 		mem_device_name(mp->devices[i], mp->dev_names[i], sizeof(mp->dev_names[i]));
 	mem_curves(p, NULL, &mp->curves);
@@ -486,6 +484,8 @@ static void mem_release(struct pane *pane)
 		return;
 	mem_stats_release(&mp->stats);
 	mem_curves_release(&mp->curves);
+	free(mp->devices);
+	free(mp->dev_names);
 	free(mp);
 }
 

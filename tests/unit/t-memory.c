@@ -8,6 +8,7 @@
  * torch-tb-profiler.
  */
 #include "model/memory.h"
+#include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -139,11 +140,14 @@ static void test_curves(void)
 {
 	struct profile p;
 	struct mem_curves c;
-	int32_t devices[4];
+	size_t nr;
+	int32_t *devices;
 
 	CHECK_EQ(test_load(&p, FIX, NULL, msg, sizeof(msg)), 0);
-	CHECK_EQ(mem_devices(&p, devices, 4), 2);
+	devices = mem_devices(&p, &nr);
+	CHECK_EQ(nr, 2);
 	CHECK(devices[0] == 0 && devices[1] == -1);
+	free(devices);
 	mem_curves(&p, NULL, &c);
 	CHECK_EQ(c.nr, 2);
 	if (c.nr == 2) {
@@ -160,10 +164,71 @@ static void test_curves(void)
 	profile_release(&p);
 }
 
+/*
+ * A trace whose memory events are on NR_GPUS GPUs (in a shuffled order)
+ * and the CPU, two events each: every device is listed, in order, with a
+ * curve and rows of its own -- none is lost past a fixed number of slots
+ * (64 in the Memory pane and 256 in the curves, before).
+ */
+#define NR_GPUS 300
+
+static void test_many_devices(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	struct mem_curves c;
+	struct mem_stats st;
+	size_t nr;
+	int32_t *devices;
+	bool in_order = true;
+
+	strbuf_addstr(&b, "{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+			  "\"aten::empty\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100000}");
+	for (int i = 0; i <= NR_GPUS; i++) {
+		/* GPU (i * 7) % NR_GPUS, the CPU last in the file's order. */
+		int dev = i < NR_GPUS ? (i * 7) % NR_GPUS : 0, type = i < NR_GPUS ? 1 : 0;
+
+		for (int k = 0; k < 2; k++)
+			strbuf_addf(&b,
+				    ",\n{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", "
+				    "\"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": %d, "
+				    "\"args\": {\"Total Reserved\": 4096, \"Total Allocated\": %d, "
+				    "\"Bytes\": %d, \"Addr\": %d, \"Device Id\": %d, \"Device Type\": %d}}",
+				    10 + 2 * i + k, k ? 0 : 512, k ? -512 : 512, 4096 + 16 * i, dev, type);
+	}
+	strbuf_addstr(&b, "\n]}\n");
+	CHECK_EQ(test_load(&p, test_write("many-devices.json", b.s, b.len), NULL, msg, sizeof(msg)),
+		 0);
+	devices = mem_devices(&p, &nr);
+	CHECK_EQ(nr, NR_GPUS + 1);
+	for (size_t i = 0; i < nr; i++)
+		in_order &= devices[i] == (i < NR_GPUS ? (int32_t)i : -1);
+	CHECK(in_order);
+	CHECK_EQ(mem_device_index(devices, nr, 123), 123);
+	CHECK_EQ(mem_device_index(devices, nr, -1), NR_GPUS);
+	CHECK_EQ(mem_device_index(devices, nr, NR_GPUS), nr);
+	mem_curves(&p, NULL, &c);
+	CHECK_EQ(c.nr, NR_GPUS + 1);
+	if (c.nr == NR_GPUS + 1) {
+		CHECK(c.curves[NR_GPUS - 1].device == NR_GPUS - 1 && c.curves[NR_GPUS - 1].nr == 2);
+		CHECK(c.curves[NR_GPUS].device == -1 && c.curves[NR_GPUS].peak_allocated == 512);
+	}
+	mem_curves_release(&c);
+	mem_stats(&p, NULL, &st);
+	CHECK_EQ(st.nr, NR_GPUS + 1);	/* aten::empty, on each device */
+	if (st.nr == NR_GPUS + 1)
+		CHECK(st.rows[0].device == 0 && st.rows[NR_GPUS].device == -1);
+	mem_stats_release(&st);
+	free(devices);
+	profile_release(&p);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
 	{ "memory events load, each in the innermost node that holds it", test_events_loaded },
 	{ "statistics per op and device, as the plugin sums them", test_stats },
 	{ "allocations pair with their frees, in the plugin's order", test_event_rows },
 	{ "the curve per device, with its peaks", test_curves },
+	{ "hundreds of devices: every one listed, with its curve and rows", test_many_devices },
 	{ 0 },
 };
