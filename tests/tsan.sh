@@ -47,33 +47,28 @@ run() {
 # cut_to FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.
 cut_to() { head -c "$3" "$1" >"$dir/$2"; }
 
+# run_unit NAME [ARG]: the unit test NAME (its tests matching ARG), which
+# must pass with no TSan report.  A failure's output is indented: its own
+# PASS/FAIL and count lines are not ours.
+run_unit() {
+	if "$O/tests/unit/$1" ${2:+"$2"} >"$dir/$1.out" 2>&1 &&
+	   ! grep -q ThreadSanitizer "$dir/$1.out"; then
+		pass "tsan: $1"
+	else
+		fail "tsan: $1 ($O/tests/unit/$1; make tsan builds it)"
+		head -n 40 "$dir/$1.out" | sed 's/^/  /'
+	fi
+}
+
 # The reader's hand-off itself, 200 times (see t-input.c).
-if "$O/tests/unit/t-input" >"$dir/t-input.out" 2>&1 && ! grep -q ThreadSanitizer "$dir/t-input.out"; then
-	pass "tsan: t-input"
-else
-	fail "tsan: t-input ($O/tests/unit/t-input; make tsan builds it)"
-	head -n 40 "$dir/t-input.out" | sed 's/^/  /'
-fi
+run_unit t-input
 # The Timeline's index made on two threads (model/timeline.c), forced on
 # in t-timeline's test of it, whatever the size.  (Its other tests hold
-# CPU time to bounds that TSan's slowness would break.)  A failure's
-# output is indented: its own PASS/FAIL and count lines are not ours.
-if "$O/tests/unit/t-timeline" "two threads" >"$dir/t-timeline.out" 2>&1 &&
-   ! grep -q ThreadSanitizer "$dir/t-timeline.out"; then
-	pass "tsan: t-timeline"
-else
-	fail "tsan: t-timeline ($O/tests/unit/t-timeline; make tsan builds it)"
-	head -n 40 "$dir/t-timeline.out" | sed 's/^/  /'
-fi
+# CPU time to bounds that TSan's slowness would break.)
+run_unit t-timeline "two threads"
 # The link of a Kineto trace on two threads (parsers/kineto_link.c),
 # every part of it, and the golden fixtures.
-if "$O/tests/unit/t-kineto-link" "two threads" >"$dir/t-kineto-link.out" 2>&1 &&
-   ! grep -q ThreadSanitizer "$dir/t-kineto-link.out"; then
-	pass "tsan: t-kineto-link"
-else
-	fail "tsan: t-kineto-link ($O/tests/unit/t-kineto-link; make tsan builds it)"
-	head -n 40 "$dir/t-kineto-link.out" | sed 's/^/  /'
-fi
+run_unit t-kineto-link "two threads"
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do

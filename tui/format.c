@@ -42,6 +42,16 @@ static void put_digits(char *end, uint64_t v, size_t len)
 		end[-1] = (char)('0' + v % 10);
 }
 
+/* ".ddd" for F (0-999) at P; returns the end. */
+static char *put_thousandths(char *p, unsigned f)
+{
+	p[0] = '.';
+	p[1] = (char)('0' + f / 100);
+	p[2] = (char)('0' + f / 10 % 10);
+	p[3] = (char)('0' + f % 10);
+	return p + 4;
+}
+
 /*
  * "-123.456 us" for NEG, V = 123456, SUFFIX " us" (SUFFIX_LEN bytes, at
  * most 8), into BUF (SIZE bytes, cut if it must): numbers are most of
@@ -61,15 +71,8 @@ static size_t put_fixed(char *buf, size_t size, bool neg, uint64_t v, bool three
 	if (neg)
 		out[0] = '-';
 	put_digits(p, whole, digits);
-	if (three) {
-		unsigned f = (unsigned)(v % 1000);
-
-		p[0] = '.';
-		p[1] = (char)('0' + f / 100);
-		p[2] = (char)('0' + f / 10 % 10);
-		p[3] = (char)('0' + f % 10);
-		p += 4;
-	}
+	if (three)
+		p = put_thousandths(p, (unsigned)(v % 1000));
 	for (size_t i = 0; i < suffix_len; i++)
 		p[i] = suffix[i];
 	if (out == buf) {
@@ -174,12 +177,9 @@ size_t fmt_time(int64_t ns, char *buf, size_t size)
 		if (whole >= 10)
 			*p++ = (char)('0' + whole / 10 % 10);
 		*p++ = (char)('0' + whole % 10);
-		p[0] = '.';
-		p[1] = (char)('0' + frac / 100);
-		p[2] = (char)('0' + frac / 10 % 10);
-		p[3] = (char)('0' + frac % 10);
-		memcpy(p + 4, unit, 4);	/* its NUL too: time_parts()'s units */
-		return (size_t)(p - buf) + 4 + unit_len;
+		p = put_thousandths(p, frac);
+		memcpy(p, unit, 4);	/* its NUL too: time_parts()'s units */
+		return (size_t)(p - buf) + unit_len;
 	}
 	return put_fixed(buf, size, ns < 0, v, true, unit, unit_len);
 }
