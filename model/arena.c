@@ -37,14 +37,19 @@ void arena_release(struct arena *a)
 	arena_init(a);
 }
 
-static char *align_up(char *p)
+static char *align_up(char *p, size_t align)
 {
-	return (char *)(((uintptr_t)p + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1));
+	return (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
 }
 
 void *arena_alloc(struct arena *a, size_t size)
 {
-	char *p = a->next ? align_up(a->next) : NULL;
+	return arena_alloc_aligned(a, size, ALIGN);
+}
+
+void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
+{
+	char *p = a->next ? align_up(a->next, align) : NULL;
 
 	if (size > SIZE_MAX / 2)
 		die("out of memory");

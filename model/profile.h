@@ -171,7 +171,6 @@ struct node {
 	const char *name;		/* interned */
 	struct node *parent;
 	struct node *child;		/* first child */
-	struct node *last_child;	/* for O(1) appends */
 	struct node *next;		/* next sibling */
 	struct attr *attrs;		/* NULL or a list */
 	int64_t start_ns;		/* absolute start; 0 when untimed */
@@ -269,6 +268,11 @@ struct profile {
 	 * every node has calls of its own (a 1,000-rank set of summaries
 	 * holds millions). */
 	bool counts_follow_nodes;
+	/* node_append()'s memory of each parent's last child: a node has no
+	 * field for it (8 bytes of every node, used only while building).
+	 * A hint, checked where it is read; released by profile_finish(). */
+	struct key_index tails;
+	struct node *tail_parent, *tail;	/* the last append, asked first */
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here and
@@ -298,13 +302,21 @@ struct node *node_new(struct profile *p, struct node *parent,
 /* The same with NAME already interned in P (no second hash of the name). */
 struct node *node_new_interned(struct profile *p, struct node *parent,
 			       enum node_kind kind, const char *name);
-/* Append a detached node as PARENT's last child. */
-void node_append(struct node *parent, struct node *child);
+/* Append a detached node as PARENT's last child: constant time on the
+ * whole (node_append's tails above), however the appends interleave. */
+void node_append(struct profile *p, struct node *parent, struct node *child);
+/* The same for a builder that knows PARENT's last child, PREV (NULL: it
+ * has none): a Kineto trace's millions of nodes without a table look-up
+ * each.  Returns CHILD, PARENT's new last child. */
+struct node *node_append_after(struct node *parent, struct node *prev, struct node *child);
+/* PARENT's last child (NULL: none), as node_append() finds it. */
+struct node *node_last_child(struct profile *p, struct node *parent);
 /* The child of PARENT called NAME with KIND, created if absent; NAME is an
  * interned pointer.  Linear in the number of children. */
 struct node *node_child(struct profile *p, struct node *parent,
 			enum node_kind kind, const char *name);
-/* Unlink N from its parent (O(siblings)). */
+/* Unlink N from its parent (O(siblings)).  Whatever takes a node out of
+ * its parent's list clears its parent too: node_append() relies on it. */
 void node_unlink(struct node *n);
 /* The nearest ancestor (not N itself) of KIND, or NULL. */
 struct node *node_ancestor(const struct node *n, enum node_kind kind);

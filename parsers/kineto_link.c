@@ -447,16 +447,27 @@ static struct node *unlinked_group(struct kineto *k, struct node **group)
 	return *group;
 }
 
-/* Hang runtime R (and its device work) under PARENT. */
-static void hang_runtime(struct rt_rec *r, struct node *parent, bool unlinked)
+/* Hang runtime R (and its device work) under PARENT, after LAST, its
+ * last child (NULL: none); returns R's node, the new last. */
+static struct node *hang_runtime(struct rt_rec *r, struct node *parent, struct node *last,
+				 bool unlinked)
 {
-	node_append(parent, r->node);
+	struct node *last_device = NULL;
+
 	r->node->device_self_ns = r->node->device_total_ns = r->device_ns;
 	for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
-		node_append(r->node, d->node);
+		last_device = node_append_after(r->node, last_device, d->node);
 		if (unlinked)
 			d->node->flags |= NODE_UNLINKED;
 	}
+	return node_append_after(parent, last, r->node);
+}
+
+/* The same under PARENT wherever its last child is (the profile's hint). */
+static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *parent,
+			      bool unlinked)
+{
+	hang_runtime(r, parent, node_last_child(k->p, parent), unlinked);
 }
 
 /*
@@ -468,7 +479,7 @@ static void hang_runtime(struct rt_rec *r, struct node *parent, bool unlinked)
 static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
 {
 	struct host_rec **stack;
-	size_t depth = 0;
+	size_t depth = 0, high = 0;	/* entries of STACK ever set */
 	char name[64];
 
 	if (!t->in_tree_order)
@@ -487,16 +498,22 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 			prefetch_times(t->hosts[i + AHEAD]->node);
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
+			struct node *parent = top ? top->node : t->node;
 
-			if (!top) {
-				node_append(t->node, h->node);
-				stack[depth++] = h;
-				break;
-			}
-			if (h->node->start_ns < host_end(top)) {
-				if (host_end(h) <= host_end(top)) {
-					node_append(top->node, h->node);
+			if (!top || h->node->start_ns < host_end(top)) {
+				if (!top || host_end(h) <= host_end(top)) {
+					/* The last node to stand at this depth
+					 * is PARENT's last child, when it is
+					 * PARENT's at all. */
+					struct node *prev = depth < high &&
+							    stack[depth]->node->parent == parent
+								    ? stack[depth]->node
+								    : NULL;
+
+					node_append_after(parent, prev, h->node);
 					stack[depth++] = h;
+					if (high < depth)
+						high = depth;
 				} else {
 					struct pos none = { 0, 0 };
 
@@ -509,7 +526,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 					 * it on the other thread, and a node
 					 * out of the tree is never looked up. */
 					for (struct rt_rec *r = h->runtimes; r; r = r->next_of_op)
-						hang_runtime(r, unlinked_group(k, dropped_group), true);
+						hang_runtime_last(k, r, unlinked_group(k, dropped_group),
+								  true);
 				}
 				break;
 			}
@@ -524,6 +542,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
  * tree are done (hang_all_runtimes()). */
 struct hang {
 	struct node *node;
+	struct node *last;		/* its last child, NULL: none */
 	struct rt_rec *runtimes;
 };
 
@@ -569,13 +588,13 @@ static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec
  */
 static void remove_dup(struct build *b, struct node *n)
 {
-	while (n->kind == NODE_OP && n->child && n->child == n->last_child &&
+	while (n->kind == NODE_OP && n->child && !n->child->next &&
 	       n->child->kind == NODE_OP && n->child->name == n->name) {
 		struct node *child = n->child;
 		struct rt_rec *mine = runtimes_of(b, n);
 
 		for (struct rt_rec *r = mine; r; r = r->next_of_op)
-			hang_runtime(r, unlinked_group(b->k, b->unlinked), true);
+			hang_runtime_last(b->k, r, unlinked_group(b->k, b->unlinked), true);
 		if (mine) {
 			struct pos none = { 0, 0 };
 
@@ -585,9 +604,9 @@ static void remove_dup(struct build *b, struct node *n)
 		}
 		set_runtimes_of(b, n, runtimes_of(b, child));
 		n->child = child->child;
-		n->last_child = child->last_child;
 		for (struct node *c = n->child; c; c = c->next)
 			c->parent = n;
+		child->parent = child->child = NULL;	/* out of the tree */
 	}
 }
 
@@ -639,6 +658,7 @@ static void fill_stats(struct build *b, struct node *root)
 	b->nr_negatives = 0;
 	for (;;) {
 		struct rt_rec *rts = runtimes_of(b, n);
+		struct node *last = NULL;
 
 		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
@@ -647,6 +667,7 @@ static void fill_stats(struct build *b, struct node *root)
 			for (struct node *c = n->child; c; c = c->next) {
 				self -= c->host_total_ns;
 				dev_total += c->device_total_ns;
+				last = c;
 			}
 			for (struct rt_rec *r = rts; r; r = r->next_of_op) {
 				self -= r->node->host_total_ns;
@@ -664,6 +685,7 @@ static void fill_stats(struct build *b, struct node *root)
 		if (rts) {
 			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
 			b->hangs[b->nr_hangs].node = n;
+			b->hangs[b->nr_hangs].last = last ? last : node_last_child(b->k->p, n);
 			b->hangs[b->nr_hangs++].runtimes = rts;
 		}
 		if (n == root)
@@ -690,8 +712,10 @@ static void hang_all_runtimes(struct build *b)
 			PREFETCH(b->hangs[i + AHEAD].runtimes);
 			PREFETCH(b->hangs[i + AHEAD / 2].runtimes->node);
 		}
+		struct node *last = b->hangs[i].last;
+
 		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = r->next_of_op)
-			hang_runtime(r, b->hangs[i].node, false);
+			last = hang_runtime(r, b->hangs[i].node, last, false);
 	}
 }
 
@@ -715,14 +739,14 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			if (th->map.keys[s] != NO_ID) {
 				struct node *tn = th->v[th->map.vals[s]].node;
 
-				hang_runtime(r, tn, false);
+				hang_runtime_last(k, r, tn, false);
 				tn->host_total_ns += r->node->host_total_ns;
 				tn->device_total_ns += r->node->device_total_ns;
 				r->used = true;
 				continue;
 			}
 		}
-		hang_runtime(r, unlinked_group(k, unlinked), true);
+		hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
 		r->used = true;
 		if (r->devices)
 			nr_unlinked_rt++;
@@ -734,7 +758,7 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 			PREFETCH(&k->devs[i + AHEAD].node->parent);
 		if (d->node->parent)
 			continue;
-		node_append(unlinked_group(k, unlinked), d->node);
+		node_append(k->p, unlinked_group(k, unlinked), d->node);
 		d->node->flags |= NODE_UNLINKED;
 		nr_stale++;
 	}
@@ -813,13 +837,14 @@ static void link_memory(struct kineto *k, struct threads *th)
 		size_t s = idmap_slot(&th->map, tid), depth = 0;
 		struct node *root = th->map.keys[s] != NO_ID ? th->v[th->map.vals[s]].node : NULL;
 		struct node *cur = root, *child = root ? root->child : NULL;
+		struct node *last = root ? node_last_child(p, root) : NULL;
 
 		for (; i < nr && p->mem_events[idx[i]].tid == tid; i++) {
 			struct mem_event *m = &p->mem_events[idx[i]];
 
 			m->op = NULL;
-			if (!root || !root->child || m->ts_ns < root->child->start_ns ||
-			    m->ts_ns >= end_of(root->last_child))
+			if (!last || m->ts_ns < root->child->start_ns ||
+			    m->ts_ns >= end_of(last))
 				continue;
 			/* Up while the event is past the node, then down. */
 			while (cur != root && m->ts_ns >= end_of(cur)) {

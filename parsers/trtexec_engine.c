@@ -278,8 +278,6 @@ static void prepend_child(struct node *n, struct node *c)
 	c->parent = n;
 	c->next = n->child;
 	n->child = c;
-	if (!n->last_child)
-		n->last_child = c;
 }
 
 /* What record L says about layer N: times, columns, tactic, sources. */
@@ -470,6 +468,7 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 
 	for (c = p->root->child; c; c = next) {
 		next = c->next;
+		c->parent = NULL;	/* out of the list until appended again */
 		if (c->kind == NODE_LAYER)
 			continue;
 		c->next = NULL;
@@ -479,16 +478,16 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 			others = c;
 		others_tail = c;
 	}
-	p->root->child = p->root->last_child = NULL;
+	p->root->child = NULL;
 	for (size_t a = 0; a <= nr_old; a++) {
 		if (a)
-			node_append(p->root, old[a - 1]);
+			node_append(p, p->root, old[a - 1]);
 		for (size_t b = start[a]; b < start[a + 1]; b++)
-			node_append(p->root, to[order[b]]);
+			node_append(p, p->root, to[order[b]]);
 	}
 	for (c = others; c; c = next) {
 		next = c->next;
-		node_append(p->root, c);
+		node_append(p, p->root, c);
 	}
 	free(start);
 	free(fill);

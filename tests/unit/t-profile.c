@@ -2,6 +2,7 @@
 /* The model's side data: interned launches, devices, memory events; the
  * walk over one step's time; the calls and extremes of nodes. */
 #include <math.h>
+#include <string.h>
 
 #include "model/aggregate.h"
 #include "model/profile.h"
@@ -176,7 +177,7 @@ static void test_calls_by_flag(void)
 	CHECK(n->flags == NODE_DISTINCT);
 	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
 	if (sizeof(void *) == 8)
-		CHECK_EQ(sizeof(struct node), 96);
+		CHECK_EQ(sizeof(struct node), 88);
 	profile_release(&p);
 }
 
@@ -306,6 +307,72 @@ static void test_call_flags_not_in_rows(void)
 	profile_release(&p);
 }
 
+/*
+ * Appends without a last-child field: to many parents in any order, by
+ * node_append() and by a builder that knows the tail (node_append_after()),
+ * mixed with unlinks, each list must be what the appends made.  The hint
+ * is wrong on purpose here as often as it can be: after an append that
+ * bypassed it, and after an unlink of the very node it names.
+ */
+#define NR_PARENTS 40
+#define NR_OPS 20000
+
+static void test_appends_any_order(void)
+{
+	static struct node *want[NR_PARENTS][NR_OPS];
+	size_t nr[NR_PARENTS] = { 0 };
+	struct node *parents[NR_PARENTS];
+	struct profile p;
+	uint32_t seed = 12345;
+
+	profile_init(&p, "t");
+	for (int i = 0; i < NR_PARENTS; i++)
+		parents[i] = node_new(&p, p.root, NODE_GROUP, "parent", 6);
+	for (int op = 0; op < NR_OPS; op++) {
+		size_t i, way;
+		struct node *n;
+
+		seed = seed * 1103515245u + 12345u;
+		/* A few parents get most appends, so lists grow long. */
+		i = (seed >> 8) % (seed & 0x10000 ? 4 : NR_PARENTS);
+		way = (seed >> 20) % 8;
+		if (way == 0 && nr[i]) {
+			size_t at = (seed >> 4) % nr[i];
+
+			node_unlink(want[i][at]);
+			memmove(&want[i][at], &want[i][at + 1], (nr[i] - at - 1) * sizeof(want[i][0]));
+			nr[i]--;
+			continue;
+		}
+		if (way <= 2) {
+			n = node_new(&p, NULL, NODE_OP, "bypass", 6);
+			node_append_after(parents[i], nr[i] ? want[i][nr[i] - 1] : NULL, n);
+		} else {
+			n = node_new(&p, parents[i], NODE_OP, "append", 6);
+		}
+		want[i][nr[i]++] = n;
+	}
+	for (int i = 0; i < NR_PARENTS; i++) {
+		const struct node *c = parents[i]->child;
+		size_t k = 0;
+
+		for (; c && k < nr[i]; c = c->next, k++)
+			if (c != want[i][k] || c->parent != parents[i])
+				break;
+		CHECK(k == nr[i] && !c);
+		CHECK(node_last_child(&p, parents[i]) == (nr[i] ? want[i][nr[i] - 1] : NULL));
+	}
+	/* After the finish the hints are gone: an append still goes last. */
+	profile_finish(&p);
+	for (int i = 0; i < NR_PARENTS; i++) {
+		struct node *n = node_new(&p, parents[i], NODE_OP, "late", 4);
+
+		CHECK(node_last_child(&p, parents[i]) == n && !n->next);
+		CHECK(nr[i] ? want[i][nr[i] - 1]->next == n : parents[i]->child == n);
+	}
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
@@ -314,5 +381,6 @@ const struct test tests[] = {
 	{ "other calls and extremes in the profile's record", test_calls_in_record },
 	{ "many records, found in constant time after the finish", test_many_records },
 	{ "rows get calls, extremes and flags from their nodes", test_call_flags_not_in_rows },
+	{ "appends to many parents in any order, with unlinks", test_appends_any_order },
 	{ 0 },
 };
