@@ -151,8 +151,16 @@ $(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
 
-bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys
+# How soon the TUI shows its loading screen, then the panes, through a
+# pseudo-terminal (forkpty(): -lutil).
+$(O)/bench/firstframe: bench/firstframe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
+
+bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys $(O)/bench/firstframe
 	@PROFTUI=$(O)/$(PROG) sh bench/run.sh
+	@for f in bench/out/trace-1G.json bench/out/trace-1G.json.gz; do \
+		[ ! -f $$f ] || $(O)/bench/firstframe $(O)/$(PROG) $$f 3; done
 	@PROFTUI=$(O)/$(PROG) sh bench/print.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tbplugin.sh
 	@$(O)/bench/panes
