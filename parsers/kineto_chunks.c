@@ -27,8 +27,11 @@
  *
  * Not the same as one reader in one case: a warning's place.  One reader
  * gives the place of the current token instead of the event's start when
- * the event began before its 256 KB buffer was last refilled; a chunk
- * keeps its bytes, so its warnings always give the event's start.
+ * the event began before its buffer was last refilled -- at 64 KB into a
+ * plain file (the read that looks for the gzip magic), 256 KB into a
+ * gzip file's plain bytes, and every time the 256 KB buffer runs dry
+ * after; a chunk keeps its bytes, so its warnings always give the
+ * event's start.
  */
 #include <math.h>
 #include <pthread.h>

@@ -8,6 +8,7 @@
  * looked up through the hash table (spread wide).
  */
 #include "load-text.h"
+#include "test.h"
 
 static void check_equal(const char *what, const char *a, const char *b)
 {

@@ -8,6 +8,7 @@
  * args holding "},{" that look like the start of an element.
  */
 #include "load-text.h"
+#include "test.h"
 
 static const char *const chunk_sizes[] = { "64", "97", "128", "211", "256", "333", "512",
 					   "1000", "1777", "4096" };
