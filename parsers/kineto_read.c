@@ -1919,6 +1919,8 @@ enum json_tok kineto_read_list(struct kineto *k)
 			if (t != JSON_OBJ_END)
 				return t;
 		} else {
+			uint64_t mark;
+
 			if (json_failed(t))
 				return t;
 			/* A chunk's end may cut a number short ("1" of "123"):
@@ -1926,20 +1928,23 @@ enum json_tok kineto_read_list(struct kineto *k)
 			if (k->out && t >= JSON_NUMBER && t <= JSON_BARE &&
 			    k->j.in->cur == k->j.in->end)
 				return JSON_EOF;
-			if (k->out) {
-				if (keep_warning(k->out, "trace events that are not objects, skipped",
-						 json_mark(&k->j)))
-					k->out->warnings[k->out->nr_warnings - 1].msg =
-						xstrdup("trace event is not an object; skipped");
-			} else {
+			if (!k->out) {
 				struct pos at = here(k);
 
 				diag_warn(k->d, &at, "trace events that are not objects, skipped",
 					  "trace event is not an object; skipped");
 			}
+			mark = json_mark(&k->j);
 			t = json_skip(&k->j, t);
 			if (json_failed(t))
 				return t;
+			/* A chunk's reader keeps the warning only once the
+			 * element is whole: one its bytes cut short ("[1, {")
+			 * is read again in file order, which warns then. */
+			if (k->out && keep_warning(k->out, "trace events that are not objects, skipped",
+						   mark))
+				k->out->warnings[k->out->nr_warnings - 1].msg =
+					xstrdup("trace event is not an object; skipped");
 		}
 		if (k->at_boundary && k->at_boundary(k))
 			return JSON_OBJ_END;

@@ -181,10 +181,22 @@ static void test_small_arrays(void)
 		check_same("par-small.json", texts[i], strlen(texts[i]));
 }
 
+/* An element that is not an object, cut by a chunk's end: warned about
+ * once, by the reading in file order, not by the chunk's reader too. */
+static void test_cut_non_object(void)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},\n"
+		"[0, \"}, {\"],\n{\"name\": \"b\", \"ph\": \"X\", \"ts\": 2, \"dur\": 1}\n]}\n";
+
+	check_same("par-cut-non-object.json", text, sizeof(text) - 1);
+}
+
 const struct test tests[] = {
 	{ "chunks read on two threads give one reader's events", test_same_events },
 	{ "a cut file keeps the same events in chunks", test_truncated },
 	{ "the first error in file order, at its place", test_errors },
 	{ "small arrays and a bare one", test_small_arrays },
+	{ "an element not an object, cut by a chunk, warns once", test_cut_non_object },
 	{ 0 },
 };
