@@ -1334,7 +1334,8 @@ static enum ev_type type_of(const struct raw_event *e)
 
 /* The step-breakdown role of an event (event_parser.StepParser._parse_step),
  * or NR_ROLES for none.  Kernels get theirs once the collectives' External
- * ids are all known (kineto_steps.c). */
+ * ids are all known, and runtimes from their records in time order, when
+ * they merge as they come (kineto_steps.c). */
 static enum role role_of(enum ev_type type, const char *name, size_t len)
 {
 	switch (type) {
@@ -1342,8 +1343,6 @@ static enum role role_of(enum ev_type type, const char *name, size_t len)
 		return ROLE_MEMCPY;
 	case EV_MEMSET:
 		return ROLE_MEMSET;
-	case EV_RUNTIME:
-		return ROLE_RUNTIME;
 	case EV_OPERATOR:
 	case EV_ANNOTATION:
 	case EV_PYTHON:

@@ -198,6 +198,8 @@ struct device_steps {
  * Walk the runtimes in time order beside the steps (a two-way merge): a
  * runtime that lies entirely inside a host step lends it its device
  * events; one that starts before the step or straddles its end is skipped.
+ * Sorted, they are also the Runtime role, merged as they come: no range
+ * a runtime is kept while the trace is read, nor sorted again.
  */
 static void find_device_steps(struct kineto *k, struct device_steps *ds)
 {
@@ -212,6 +214,8 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	for (size_t i = 0; i < k->nr_rts; i++)
 		rts[i] = &k->rts[i];
 	kineto_sort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
+	for (size_t i = 0; i < k->nr_rts; i++)
+		ranges_add_merging(&k->roles[ROLE_RUNTIME], rts[i]->node->start_ns, rt_end(rts[i]));
 	while (i_step < nr && i_rt < k->nr_rts) {
 		struct rt_rec *r = rts[i_rt];
 		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
