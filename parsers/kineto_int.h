@@ -79,31 +79,47 @@ enum ev_type {
 };
 
 /*
+ * The records hold what the link needs of an event and nothing it can
+ * find another way, and are packed: 4 M of them on a 1 GB trace, alive at
+ * the load's peak.  Their place in their array is their file order (the
+ * model thread makes them in it), so none keeps its ordinal; links
+ * between them are 32-bit (index + 1, 0 for none: rec_ref()), and a
+ * thread is its number (struct tid_numbers), not its tid.
+ */
+static inline uint32_t rec_ref(size_t index)
+{
+	return (uint32_t)index + 1;
+}
+
+/*
  * A host event that is a tree node: an op, a step, a module...  Where it
  * ends (ts + dur as the reference adds them) is its node's start plus
- * host total, which nothing changes for an event's node (host_end()):
- * 8 bytes less a record, of a million and more.
+ * host total, which nothing changes for an event's node (host_end()).
  */
 struct host_rec {
 	struct node *node;
 	int64_t ext_id;
-	int64_t tid;
-	uint32_t index;		/* file order, breaks ties as a stable sort */
-	uint8_t type;		/* enum ev_type */
-	struct rt_rec *runtimes;	/* chain through rt_rec.next_of_op */
+	uint32_t thread;		/* its tid's number */
+	uint32_t runtimes;		/* ref to k->rts: chain through next_of_op */
 };
+_Static_assert(sizeof(struct host_rec) == 24, "a host record is 24 bytes");
 
 /* A runtime call; its end as a host event's (rt_end()). */
 struct rt_rec {
 	struct node *node;
-	int64_t ext_id, corr;
-	int64_t tid;
-	uint32_t index;
+	int64_t ext_id;
+	/* Its correlation until link_devices() has read it, then the sum
+	 * of its device work's durations. */
+	union {
+		int64_t corr;
+		int64_t device_ns;
+	} u;
+	uint32_t thread;
+	uint32_t next_of_op;		/* ref to k->rts */
+	uint32_t devices;		/* ref to k->devs: chain through next_of_rt */
 	bool used;			/* attached to an op or a thread */
-	struct rt_rec *next_of_op;
-	struct dev_rec *devices;	/* chain through dev_rec.next_of_rt */
-	int64_t device_ns;		/* Σ device durations */
 };
+_Static_assert(sizeof(struct rt_rec) == 40, "a runtime record is 40 bytes");
 
 static inline int64_t host_end(const struct host_rec *h)
 {
@@ -121,11 +137,11 @@ struct dev_rec {
 	struct node *node;
 	int64_t end_ns;			/* ts + dur as the reference adds them */
 	int64_t corr, ext_id;
-	uint32_t index;
-	uint8_t type;
+	uint32_t next_of_rt;		/* ref to k->devs */
+	uint8_t type;			/* enum ev_type */
 	bool matched;			/* launched inside a step (steps) */
-	struct dev_rec *next_of_rt;
 };
+_Static_assert(sizeof(struct dev_rec) == 40, "a device record is 40 bytes");
 
 /* Intervals [start, end) in ns. */
 struct range {
@@ -151,10 +167,29 @@ struct raw_step {
  * PyTorch 2.x): not a node; it gives the ops under it their call stack
  * (kineto_link.c). */
 struct py_frame {
-	int64_t tid;
+	uint32_t thread;
+	uint32_t index;			/* file order: frames are sorted */
 	int64_t start, end;
 	const char *name;		/* interned */
-	uint32_t index;
+};
+_Static_assert(sizeof(struct py_frame) == 32, "a frame record is 32 bytes");
+
+/*
+ * The numbers of the threads of host events, runtimes and frames, given
+ * by the model thread in the order it first meets each tid: a record
+ * holds 4 bytes rather than 8, and the link indexes its threads rather
+ * than hashing tids.  A hash map, linear in the tids however many.
+ */
+struct tid_numbers {
+	int64_t *keys;			/* open addressing; NO_ID: a free slot */
+	uint32_t *vals;
+	size_t alloc;
+	int64_t *tids;			/* number -> tid */
+	uint32_t *nr_hosts;		/* number -> its host records */
+	size_t nr, alloc_tids, alloc_nr_hosts;
+	uint32_t no_id_ref;		/* tid NO_ID's number + 1, 0: none seen */
+	int64_t last_tid;		/* the last tid looked up, and its number: */
+	uint32_t last;			/* a thread's events come in runs */
 };
 
 struct pipe;
@@ -215,6 +250,7 @@ struct kineto {
 	size_t nr_steps_dropped;
 	struct py_frame *frames;
 	size_t nr_frames, alloc_frames;
+	struct tid_numbers threads;
 
 	/* External ids of collectives (nccl:/gloo: ops): their kernels are
 	 * Communication, not Kernel.  Sorted after the parse. */
@@ -246,6 +282,17 @@ struct kineto {
 	bool (*at_boundary)(struct kineto *k);
 	void *boundary_ctx;
 };
+
+/* The record REF refers to (rec_ref()), NULL for 0. */
+static inline struct rt_rec *rt_at(const struct kineto *k, uint32_t ref)
+{
+	return ref ? &k->rts[ref - 1] : NULL;
+}
+
+static inline struct dev_rec *dev_at(const struct kineto *k, uint32_t ref)
+{
+	return ref ? &k->devs[ref - 1] : NULL;
+}
 
 /* kineto_read.c */
 
@@ -294,6 +341,12 @@ size_t kineto_chunk_bytes(const struct kineto *k);
 enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 
 /* kineto_link.c */
+
+/* The number of TID, given it if it has none yet (the model thread). */
+uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
+/* The number of TID, UINT32_MAX when it has none. */
+uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
+void kineto_threads_release(struct tid_numbers *t);
 
 /* Build the call tree of the profile from the records, and plan the
  * steps (kineto_plan_steps()), on a second thread when the trace is big

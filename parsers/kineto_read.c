@@ -1088,8 +1088,8 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	return TAKE;
 }
 
-static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_type type,
-				 enum node_kind kind, uint8_t flags)
+static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum node_kind kind,
+				 uint8_t flags)
 {
 	struct host_rec *h;
 	struct node *n;
@@ -1104,9 +1104,8 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	n->host_total_ns = e->dur;
 	h->node = n;
 	h->ext_id = e->ext_id;
-	h->tid = e->tid;
-	h->index = e->ordinal;
-	h->type = (uint8_t)type;
+	h->thread = kineto_thread_number(&k->threads, e->tid);
+	k->threads.nr_hosts[h->thread]++;
 	return h;
 }
 
@@ -1159,7 +1158,6 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	d->node = n;
 	d->corr = e->corr;
 	d->ext_id = e->ext_id;
-	d->index = e->ordinal;
 	d->type = (uint8_t)type;
 }
 
@@ -1177,9 +1175,8 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	n->host_self_ns = n->host_total_ns = e->dur;
 	r->node = n;
 	r->ext_id = e->ext_id;
-	r->corr = e->corr;
-	r->tid = e->tid;
-	r->index = e->ordinal;
+	r->u.corr = e->corr;
+	r->thread = kineto_thread_number(&k->threads, e->tid);
 }
 
 /* A ProfilerStep becomes a step and a node; false when its name has no
@@ -1197,7 +1194,7 @@ static bool add_step(struct kineto *k, struct raw_event *e)
 	s->end = e->ts + e->dur;
 	s->name = num;
 	s->index = e->ordinal;
-	add_host(k, e, EV_STEP, NODE_STEP, NODE_NOT_A_ROW);
+	add_host(k, e, NODE_STEP, NODE_NOT_A_ROW);
 	return true;
 }
 
@@ -1258,7 +1255,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	}
 	if (lib)
 		flags |= NODE_COLLECTIVE;
-	h = add_host(k, e, type, kind, flags);
+	h = add_host(k, e, kind, flags);
 	/* Op rows group by input shape, and show their stack: interned,
 	 * so the many calls of one shape share one string. */
 	if (kind == NODE_OP && e->dims)
@@ -1282,7 +1279,7 @@ static void add_frame(struct kineto *k, const struct raw_event *e)
 
 	GROW(k->frames, k->alloc_frames, k->nr_frames + 1);
 	f = &k->frames[k->nr_frames++];
-	f->tid = e->tid;
+	f->thread = kineto_thread_number(&k->threads, e->tid);
 	f->start = e->ts;
 	f->end = e->ts + e->dur;
 	f->name = e->name;

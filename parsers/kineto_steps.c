@@ -168,13 +168,14 @@ static int64_t sum_within(const struct ranges *r, int64_t lo, int64_t hi)
 	return sum;
 }
 
+/* Runtimes by start, ties in file order: their order in k->rts. */
 static int cmp_rt_start(const void *a, const void *b)
 {
 	const struct rt_rec *const *x = a, *const *y = b;
 
 	if ((*x)->node->start_ns != (*y)->node->start_ns)
 		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+	return *x < *y ? -1 : *x > *y;
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -223,7 +224,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 		if (r->node->start_ns < hs) {
 			i_rt++;
 		} else if (rt_end(r) <= he) {
-			for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
+			for (struct dev_rec *d = dev_at(k, r->devices); d; d = dev_at(k, d->next_of_rt)) {
 				int64_t dstart = d->node->start_ns, dend = d->end_ns;
 
 				if (dstart < cur_min)
