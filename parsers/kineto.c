@@ -25,6 +25,7 @@ static void kineto_release(struct kineto *k)
 	free(k->steps);
 	free(k->step_cats);
 	free(k->frames);
+	kineto_threads_release(&k->threads);
 	free(k->comm_ext);
 	free(k->unused);
 	for (int r = 0; r < NR_ROLES; r++)
