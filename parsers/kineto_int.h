@@ -51,7 +51,8 @@
  * meaning of struct ranges and of the collective ids.
  *
  * Records point at their nodes; nodes live in the profile's arena, records
- * in heap arrays of struct kineto that kineto_release() frees.
+ * in heap arrays of struct kineto that kineto_link() frees as soon as its
+ * last pass over each is done (kineto_release(), what a failed load left).
  */
 #ifndef PARSERS_KINETO_INT_H
 #define PARSERS_KINETO_INT_H

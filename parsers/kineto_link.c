@@ -1237,8 +1237,13 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++)
 		build_thread_tree(k, &th.v[t], &unlinked);
 	beside_join(&side);
-	free(th.hosts);	/* the trees have them now */
+	/* The trees and the table of runtimes by node have what the host
+	 * records held.  Each array goes as soon as the last pass over it
+	 * is done: the free of a large one gives its pages back at once. */
+	free(th.hosts);
 	th.hosts = NULL;
+	free(k->hosts);
+	k->hosts = NULL;
 
 	/* The steps beside the rest, which touches neither them nor what
 	 * they read of the records. */
@@ -1253,14 +1258,20 @@ void kineto_link(struct kineto *k)
 	b.runtimes_of = NULL;
 	link_memory(k, &th);
 	link_frames(k, &th);
+	free(k->frames);
+	k->frames = NULL;
 	hang_all_runtimes(&b);
+	free(b.hangs);
 	hang_unclaimed(k, &th, &unlinked);
 	add_totals(k, &th, unlinked);
 	beside_join(&side);
 
+	free(k->rts);
+	k->rts = NULL;
+	free(k->devs);
+	k->devs = NULL;
 	kineto_threads_release(&k->threads);
 	free(th.v);
 	free(th.of_number);
-	free(b.hangs);
 	free(b.negatives);
 }
