@@ -84,13 +84,45 @@ enum ev_type {
  * find another way, and are packed: 4 M of them on a 1 GB trace, alive at
  * the load's peak.  Their place in their array is their file order (the
  * model thread makes them in it), so none keeps its ordinal; links
- * between them are 32-bit (index + 1, 0 for none: rec_ref()), and a
- * thread is its number (struct tid_numbers), not its tid.
+ * between them are 32-bit (index + 1, 0 for none: rec_ref()), a thread
+ * is its number (struct tid_numbers), not its tid, and an External id is
+ * 32-bit where it fits (struct wide_ids).  What only the link writes is
+ * in its own arrays, made when it starts.
  */
 static inline uint32_t rec_ref(size_t index)
 {
 	return (uint32_t)index + 1;
 }
+
+/* Bit I of the bit array BITS, for a flag by record. */
+static inline bool bit_get(const uint64_t *bits, size_t i)
+{
+	return bits[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *bits, size_t i)
+{
+	bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/*
+ * An External id in 32 bits.  The profiler counts them from 1, so an id
+ * from 0 to EXT_NONE - 1 is kept as it is; NO_ID is EXT_NONE; any other
+ * (negative, or past 32 bits) is EXT_WIDE, and its value is in a table
+ * of such ids by record index (kineto_ext_id()).
+ */
+#define EXT_NONE UINT32_C(0xfffffffe)
+#define EXT_WIDE UINT32_C(0xffffffff)
+
+struct wide_id {
+	uint32_t index;			/* of the record */
+	int64_t id;
+};
+
+struct wide_ids {
+	struct wide_id *v;		/* in index order, as the records */
+	size_t nr, alloc;
+};
 
 /*
  * A host event that is a tree node: an op, a step, a module...  Where it
@@ -99,28 +131,26 @@ static inline uint32_t rec_ref(size_t index)
  */
 struct host_rec {
 	struct node *node;
-	int64_t ext_id;
+	uint32_t ext;			/* External id, in 32 bits (EXT_NONE...) */
 	uint32_t thread;		/* its tid's number */
-	uint32_t runtimes;		/* ref to k->rts: chain through next_of_op */
 };
-_Static_assert(sizeof(struct host_rec) == 24, "a host record is 24 bytes");
+_Static_assert(sizeof(struct host_rec) == 16, "a host record is 16 bytes");
 
 /* A runtime call; its end as a host event's (rt_end()). */
 struct rt_rec {
 	struct node *node;
-	int64_t ext_id;
 	/* Its correlation until link_devices() has read it, then the sum
 	 * of its device work's durations. */
 	union {
 		int64_t corr;
 		int64_t device_ns;
 	} u;
+	uint32_t ext;			/* External id, in 32 bits */
 	uint32_t thread;
 	uint32_t next_of_op;		/* ref to k->rts */
 	uint32_t devices;		/* ref to k->devs: chain through next_of_rt */
-	bool used;			/* attached to an op or a thread */
 };
-_Static_assert(sizeof(struct rt_rec) == 40, "a runtime record is 40 bytes");
+_Static_assert(sizeof(struct rt_rec) == 32, "a runtime record is 32 bytes");
 
 static inline int64_t host_end(const struct host_rec *h)
 {
@@ -132,17 +162,17 @@ static inline int64_t rt_end(const struct rt_rec *r)
 	return r->node->start_ns + r->node->host_total_ns;
 }
 
-/* Device work.  Its end stays in the record: the step bounds read it for
- * every kernel, where a trip to the node would be a miss each. */
+/* Device work: a kernel (a bit in k->kernel_bits), memcpy or memset.
+ * Its end stays in the record: the step bounds read it for every kernel,
+ * where a trip to the node would be a miss each. */
 struct dev_rec {
 	struct node *node;
 	int64_t end_ns;			/* ts + dur as the reference adds them */
-	int64_t corr, ext_id;
+	int64_t corr;
+	uint32_t ext;			/* External id, in 32 bits */
 	uint32_t next_of_rt;		/* ref to k->devs */
-	uint8_t type;			/* enum ev_type */
-	bool matched;			/* launched inside a step (steps) */
 };
-_Static_assert(sizeof(struct dev_rec) == 40, "a device record is 40 bytes");
+_Static_assert(sizeof(struct dev_rec) == 32, "a device record is 32 bytes");
 
 /* Intervals [start, end) in ns. */
 struct range {
@@ -239,6 +269,11 @@ struct kineto {
 	size_t nr_rts, alloc_rts;
 	struct dev_rec *devs;
 	size_t nr_devs, alloc_devs;
+	/* The External ids of each kind of record that 32 bits do not
+	 * hold: few, or none. */
+	struct wide_ids wide_hosts, wide_rts, wide_devs;
+	uint64_t *kernel_bits;		/* a bit by device record: a kernel */
+	size_t alloc_kernel_bits;
 
 	struct ranges roles[NR_ROLES];
 	struct raw_step *steps;
@@ -348,6 +383,14 @@ uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
 /* The number of TID, UINT32_MAX when it has none. */
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
 void kineto_threads_release(struct tid_numbers *t);
+/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
+ * (the model thread). */
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
+/* The External id of the record at INDEX, whose 32 bits are EXT. */
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
+/* Free the records and what the model made for the link: after the
+ * link, or instead of it. */
+void kineto_records_release(struct kineto *k);
 
 /* Build the call tree of the profile from the records, and plan the
  * steps (kineto_plan_steps()), on a second thread when the trace is big

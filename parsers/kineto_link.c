@@ -160,6 +160,61 @@ void kineto_threads_release(struct tid_numbers *t)
 	memset(t, 0, sizeof(*t));
 }
 
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext)
+{
+	if (ext >= 0 && ext < EXT_NONE)
+		return (uint32_t)ext;
+	if (ext == NO_ID)
+		return EXT_NONE;
+	GROW(w->v, w->alloc, w->nr + 1);
+	w->v[w->nr].index = (uint32_t)index;
+	w->v[w->nr++].id = ext;
+	return EXT_WIDE;
+}
+
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext)
+{
+	size_t lo = 0, hi = w->nr;
+
+	if (ext < EXT_NONE)
+		return ext;
+	if (ext == EXT_NONE)
+		return NO_ID;
+	while (lo < hi) {	/* it is there: the model put it */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->v[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return w->v[lo].id;
+}
+
+static void wide_release(struct wide_ids *w)
+{
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+void kineto_records_release(struct kineto *k)
+{
+	free(k->hosts);
+	k->hosts = NULL;
+	free(k->rts);
+	k->rts = NULL;
+	free(k->devs);
+	k->devs = NULL;
+	free(k->frames);
+	k->frames = NULL;
+	wide_release(&k->wide_hosts);
+	wide_release(&k->wide_rts);
+	wide_release(&k->wide_devs);
+	free(k->kernel_bits);
+	k->kernel_bits = NULL;
+	kineto_threads_release(&k->threads);
+}
+
 /*
  * A map from ids (correlations, External ids) to record indices.  The
  * profiler numbers both from counters, so they usually fill a range not
@@ -355,7 +410,7 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 	int64_t min = INT64_MAX, max = INT64_MIN;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t ext = k->rts[i].ext_id;
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
 
 		if (ext == NO_ID || ext == 0)
 			continue;
@@ -370,18 +425,19 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 	 * them in. */
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, r->ext);
 		uint32_t first;
 
-		if (r->ext_id == NO_ID) {
+		if (ext == NO_ID) {
 			r->next_of_op = c->no_id;
 			c->no_id = rec_ref(i);
 			continue;
 		}
-		if (r->ext_id == 0)
+		if (ext == 0)
 			continue;
-		first = idindex_get(&c->first, r->ext_id);
+		first = idindex_get(&c->first, ext);
 		r->next_of_op = first == UINT32_MAX ? 0 : rec_ref(first);
-		idindex_set(&c->first, r->ext_id, (uint32_t)i);
+		idindex_set(&c->first, ext, (uint32_t)i);
 	}
 }
 
@@ -394,29 +450,41 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
  * the plugin's None equals None: in a PyTorch 2.x trace, the first
  * nn.Module call (modules drop their id), whose self time they shorten.
  */
-static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c)
+/* What the claims make, in arrays of the link's own: the records are
+ * made before it and kept small. */
+struct claims {
+	uint32_t *of_host;		/* host record -> its runtime chain (ref) */
+	uint64_t *rt_used;		/* a bit by runtime: attached to an op or
+					   a thread */
+};
+
+static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c,
+			   struct claims *cl)
 {
+	cl->of_host = xcalloc(k->nr_hosts + 1, sizeof(*cl->of_host));
+	cl->rt_used = xcalloc(k->nr_rts / 64 + 1, sizeof(*cl->rt_used));
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
 		for (size_t i = 0; i < thr->nr_hosts; i++) {
-			struct host_rec *h = &k->hosts[thr->hosts[i]];
+			uint32_t hi = thr->hosts[i];
+			int64_t ext = kineto_ext_id(&k->wide_hosts, hi, k->hosts[hi].ext);
 			uint32_t first;
 
-			if (h->ext_id == 0)
+			if (ext == 0)
 				continue;
-			if (h->ext_id == NO_ID) {
-				h->runtimes = c->no_id;
+			if (ext == NO_ID) {
+				cl->of_host[hi] = c->no_id;
 				c->no_id = 0;	/* popped */
 			} else {
-				first = idindex_get(&c->first, h->ext_id);
+				first = idindex_get(&c->first, ext);
 				if (first == UINT32_MAX)
 					continue;
-				idindex_set(&c->first, h->ext_id, UINT32_MAX);	/* popped */
-				h->runtimes = rec_ref(first);
+				idindex_set(&c->first, ext, UINT32_MAX);	/* popped */
+				cl->of_host[hi] = rec_ref(first);
 			}
-			for (struct rt_rec *r = rt_at(k, h->runtimes); r; r = rt_at(k, r->next_of_op))
-				r->used = true;
+			for (uint32_t ref = cl->of_host[hi]; ref; ref = k->rts[ref - 1].next_of_op)
+				bit_set(cl->rt_used, ref - 1);
 		}
 	}
 	idindex_release(&c->first);
@@ -559,7 +627,8 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
  * without fitting inside is dropped, as there, with a warning; its
  * runtimes then belong to no op.
  */
-static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
+static void build_thread_tree(struct kineto *k, struct thread *t, const struct claims *cl,
+			      struct node **dropped_group)
 {
 	struct host_rec **stack;
 	size_t depth = 0, high = 0;	/* entries of STACK ever set */
@@ -605,11 +674,11 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
 						  h->node->name, top->node->name, (long long)t->tid);
-					/* Its record stays as it is: the table
+					/* Its claim stays as it is: the table
 					 * of runtimes by node may be read from
 					 * it on the other thread, and a node
 					 * out of the tree is never looked up. */
-					for (struct rt_rec *r = rt_at(k, h->runtimes); r;
+					for (struct rt_rec *r = rt_at(k, cl->of_host[h - k->hosts]); r;
 					     r = rt_at(k, r->next_of_op))
 						hang_runtime_last(k, r, unlinked_group(k, dropped_group),
 								  true);
@@ -634,6 +703,7 @@ struct hang {
 struct build {
 	struct kineto *k;
 	struct rt_chains chains;
+	struct claims claims;
 	uint32_t *runtimes_of;		/* node id -> its runtime chain's first,
 					   an index in k->rts */
 	uint64_t *has_runtimes;		/* a bit by node id: whether it has one,
@@ -809,16 +879,17 @@ static void hang_all_runtimes(struct build *b)
  * its totals; those whose id no op has, and device work no runtime
  * launched, to no op at all: both are kept, under the root, and counted.
  */
-static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **unlinked)
+static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_used,
+			   struct node **unlinked)
 {
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
 
-		if (r->used)
+		if (bit_get(rt_used, i))
 			continue;
-		if (r->ext_id == 0) {
+		if (r->ext == 0) {
 			struct thread *t = thread_of_number(th, r->thread);
 
 			if (t) {
@@ -827,12 +898,12 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **u
 				hang_runtime_last(k, r, tn, false);
 				tn->host_total_ns += r->node->host_total_ns;
 				tn->device_total_ns += r->node->device_total_ns;
-				r->used = true;
+				bit_set(rt_used, i);
 				continue;
 			}
 		}
 		hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
-		r->used = true;
+		bit_set(rt_used, i);
 		if (r->devices)
 			nr_unlinked_rt++;
 	}
@@ -1200,12 +1271,13 @@ static void runtimes_beside(struct kineto *k, struct build *b)
 	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
 	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		const struct host_rec *ahead = &k->hosts[i + AHEAD < k->nr_hosts ? i + AHEAD : i];
+		size_t ahead = i + AHEAD < k->nr_hosts ? i + AHEAD : i;
+		uint32_t ref = b->claims.of_host[i];
 
-		if (ahead->runtimes)
-			PREFETCH(&ahead->node->id);
-		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
-			set_runtimes_of(b, k->hosts[i].node, rt_at(k, k->hosts[i].runtimes));
+		if (b->claims.of_host[ahead])
+			PREFETCH(&k->hosts[ahead].node->id);
+		if (ref)	/* most have none: not a miss each */
+			set_runtimes_of(b, k->hosts[i].node, &k->rts[ref - 1]);
 	}
 }
 
@@ -1232,16 +1304,17 @@ void kineto_link(struct kineto *k)
 	beside_join(&side);
 
 	/* The table of runtimes by node, and the frames, beside the trees. */
-	claim_runtimes(k, &th, &b.chains);
+	claim_runtimes(k, &th, &b.chains, &b.claims);
 	beside_start(&side, two, runtimes_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++)
-		build_thread_tree(k, &th.v[t], &unlinked);
+		build_thread_tree(k, &th.v[t], &b.claims, &unlinked);
 	beside_join(&side);
 	/* The trees and the table of runtimes by node have what the host
 	 * records held.  Each array goes as soon as the last pass over it
 	 * is done: the free of a large one gives its pages back at once. */
 	free(th.hosts);
 	th.hosts = NULL;
+	free(b.claims.of_host);
 	free(k->hosts);
 	k->hosts = NULL;
 
@@ -1262,15 +1335,12 @@ void kineto_link(struct kineto *k)
 	k->frames = NULL;
 	hang_all_runtimes(&b);
 	free(b.hangs);
-	hang_unclaimed(k, &th, &unlinked);
+	hang_unclaimed(k, &th, b.claims.rt_used, &unlinked);
 	add_totals(k, &th, unlinked);
 	beside_join(&side);
 
-	free(k->rts);
-	k->rts = NULL;
-	free(k->devs);
-	k->devs = NULL;
-	kineto_threads_release(&k->threads);
+	kineto_records_release(k);
+	free(b.claims.rt_used);
 	free(th.v);
 	free(th.of_number);
 	free(b.negatives);

@@ -1103,7 +1103,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	node_set_calls(k->p, n, 1);
 	n->host_total_ns = e->dur;
 	h->node = n;
-	h->ext_id = e->ext_id;
+	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->thread = kineto_thread_number(&k->threads, e->tid);
 	k->threads.nr_hosts[h->thread]++;
 	return h;
@@ -1137,6 +1137,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
 	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
 										   : NODE_MEMSET;
+	size_t i = k->nr_devs;
 	struct dev_rec *d;
 	struct node *n;
 
@@ -1156,9 +1157,14 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
 	d->node = n;
+	if (i % 64 == 0) {
+		GROW(k->kernel_bits, k->alloc_kernel_bits, i / 64 + 1);
+		k->kernel_bits[i / 64] = 0;
+	}
+	if (type == EV_KERNEL)
+		bit_set(k->kernel_bits, i);
 	d->corr = e->corr;
-	d->ext_id = e->ext_id;
-	d->type = (uint8_t)type;
+	d->ext = kineto_ext_narrow(&k->wide_devs, i, e->ext_id);
 }
 
 static void add_runtime(struct kineto *k, struct raw_event *e)
@@ -1174,7 +1180,7 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	node_set_calls(k->p, n, 1);
 	n->host_self_ns = n->host_total_ns = e->dur;
 	r->node = n;
-	r->ext_id = e->ext_id;
+	r->ext = kineto_ext_narrow(&k->wide_rts, k->nr_rts - 1, e->ext_id);
 	r->u.corr = e->corr;
 	r->thread = kineto_thread_number(&k->threads, e->tid);
 }

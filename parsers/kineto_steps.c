@@ -62,9 +62,9 @@ static void add_kernel_roles(struct kineto *k)
 		struct dev_rec *d = &k->devs[i];
 		int64_t s = d->node->start_ns, e = d->end_ns;
 
-		if (d->type != EV_KERNEL)
+		if (!bit_get(k->kernel_bits, i))
 			continue;
-		if (is_comm_ext(k, d->ext_id))
+		if (is_comm_ext(k, kineto_ext_id(&k->wide_devs, i, d->ext)))
 			ranges_add_merging(&k->roles[ROLE_COMM], s, e);
 		else
 			ranges_add_merging(&k->roles[ROLE_KERNEL], s, e);
@@ -193,6 +193,8 @@ struct device_steps {
 					   / INT64_MIN when it launched nothing */
 	uint64_t *nr_matched;		/* per step: device events launched */
 	bool any_matched;
+	uint64_t *matched;		/* a bit by device event: launched inside
+					   a step */
 };
 
 /*
@@ -212,6 +214,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	ds->max = xmalloc((nr + 1) * sizeof(int64_t));
 	ds->nr_matched = xcalloc(nr + 1, sizeof(uint64_t));
 	ds->any_matched = false;
+	ds->matched = xcalloc(k->nr_devs / 64 + 1, sizeof(uint64_t));
 	for (size_t i = 0; i < k->nr_rts; i++)
 		rts[i] = &k->rts[i];
 	kineto_sort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
@@ -231,7 +234,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 					cur_min = dstart;
 				if (dend > cur_max)
 					cur_max = dend;
-				d->matched = true;
+				bit_set(ds->matched, (size_t)(d - k->devs));
 				ds->any_matched = true;
 				ds->nr_matched[i_step]++;
 			}
@@ -297,7 +300,7 @@ static void adjust_steps(struct kineto *k)
 			struct dev_rec *d = &k->devs[i];
 			int64_t de = d->end_ns;
 
-			if (!d->matched && de < ds.min[0] && de > prev_end)
+			if (!bit_get(ds.matched, i) && de < ds.min[0] && de > prev_end)
 				prev_end = de;
 		}
 	}
@@ -319,6 +322,7 @@ out:
 	free(ds.min);
 	free(ds.max);
 	free(ds.nr_matched);
+	free(ds.matched);
 }
 
 static const char *const role_names[NR_ROLES + 1] = {
