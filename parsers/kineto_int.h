@@ -382,7 +382,6 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
 /* The number of TID, UINT32_MAX when it has none. */
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
-void kineto_threads_release(struct tid_numbers *t);
 /* EXT as 32 bits for the record at INDEX, kept in W when it is wide
  * (the model thread). */
 uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);

@@ -151,7 +151,7 @@ uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
 	return n;
 }
 
-void kineto_threads_release(struct tid_numbers *t)
+static void threads_release(struct tid_numbers *t)
 {
 	free(t->keys);
 	free(t->vals);
@@ -212,7 +212,7 @@ void kineto_records_release(struct kineto *k)
 	wide_release(&k->wide_devs);
 	free(k->kernel_bits);
 	k->kernel_bits = NULL;
-	kineto_threads_release(&k->threads);
+	threads_release(&k->threads);
 }
 
 /*
