@@ -20,12 +20,18 @@ void ranges_add(struct ranges *r, int64_t start, int64_t end)
 	r->nr++;
 }
 
+/* Ranges added between two merges of a list, at the least. */
+#define MERGE_BATCH 4096
+
 /*
- * A role's ranges are used only merged (ranges_merge()), so a range that
- * starts inside the last one kept -- a child op inside its parent, the
- * next op of a busy thread -- joins it at once: the merged result is the
- * same, and a trace's 1.7 M op ranges are kept as a few thousand, not
- * held and sorted.
+ * A role's ranges are used only merged (ranges_merge()), and merging a
+ * part first leaves the union, and so the merged result, as it was.  A
+ * range that starts inside the last one kept -- a child op inside its
+ * parent, the next op of a busy thread -- joins it at once; the ops of
+ * threads that interleave do not, so the list is merged whenever it has
+ * doubled since its last merge: the 1 GB trace's 1.7 M op ranges are held
+ * as a few thousand, not 190 K, and sorted a batch at a time, in time
+ * n log n however they come.
  */
 void ranges_add_merging(struct ranges *r, int64_t start, int64_t end)
 {
@@ -37,6 +43,10 @@ void ranges_add_merging(struct ranges *r, int64_t start, int64_t end)
 		return;
 	}
 	ranges_add(r, start, end);
+	if (r->nr >= 2 * r->nr_merged + MERGE_BATCH) {
+		ranges_merge(r);
+		r->nr_merged = r->nr;
+	}
 }
 
 static int cmp_i64(const void *a, const void *b)
