@@ -182,7 +182,7 @@ struct range {
 struct ranges {
 	struct range *v;
 	size_t nr, alloc;
-	size_t nr_merged;		/* left by ranges_add_merging()'s last merge */
+	size_t nr_merged;		/* left by ranges_add_held()'s last merge */
 };
 
 /* Step categories in tb_plugin's priority order (event_parser.ProfileRole). */
@@ -413,9 +413,12 @@ void kineto_plan_steps(struct kineto *k);
 void kineto_build_steps(struct kineto *k);
 /* Append [START, END) to R. */
 void ranges_add(struct ranges *r, int64_t start, int64_t end);
-/* The same, or joined to R's last range when it starts inside it, and R
- * merged when it has grown enough: for lists used only once merged. */
+/* The same, or joined to R's last range when it starts inside it: for
+ * lists that are used only once merged. */
 void ranges_add_merging(struct ranges *r, int64_t start, int64_t end);
+/* The same, and R merged whenever it has doubled: for such lists held
+ * while the trace is read. */
+void ranges_add_held(struct ranges *r, int64_t start, int64_t end);
 /* Sort R and merge its overlapping and touching ranges. */
 void ranges_merge(struct ranges *r);
 

@@ -1382,7 +1382,7 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	type = type_of(e);
 	role = role_of(type, e->name, e->name_len);
 	if (role != NR_ROLES)
-		ranges_add_merging(&k->roles[role], e->ts, e->ts + e->dur);
+		ranges_add_held(&k->roles[role], e->ts, e->ts + e->dur);
 	if (type == EV_OPERATOR || type == EV_PYTHON || type == EV_STEP) {
 		if (e->ts < k->cpu_min)
 			k->cpu_min = e->ts;

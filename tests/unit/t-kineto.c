@@ -613,7 +613,7 @@ static void test_ranges_merge_in_batches(void)
 			len = (int64_t)(seed >> 10) % 7;
 		}
 		ranges_add(&plain, start, start + len);
-		ranges_add_merging(&joined, start, start + len);
+		ranges_add_held(&joined, start, start + len);
 		if (joined.nr > most)
 			most = joined.nr;
 	}
