@@ -19,12 +19,9 @@ static void kineto_release(struct kineto *k)
 	strbuf_release(&k->coll_text);
 	strbuf_release(&k->dtype_text);
 	strbuf_release(&k->stack_text);
-	free(k->hosts);
-	free(k->rts);
-	free(k->devs);
+	kineto_records_release(k);
 	free(k->steps);
 	free(k->step_cats);
-	free(k->frames);
 	free(k->comm_ext);
 	free(k->unused);
 	for (int r = 0; r < NR_ROLES; r++)

@@ -51,7 +51,8 @@
  * meaning of struct ranges and of the collective ids.
  *
  * Records point at their nodes; nodes live in the profile's arena, records
- * in heap arrays of struct kineto that kineto_release() frees.
+ * in heap arrays of struct kineto that kineto_link() frees as soon as its
+ * last pass over each is done (kineto_release(), what a failed load left).
  */
 #ifndef PARSERS_KINETO_INT_H
 #define PARSERS_KINETO_INT_H
@@ -79,31 +80,77 @@ enum ev_type {
 };
 
 /*
+ * The records hold what the link needs of an event and nothing it can
+ * find another way, and are packed: 4 M of them on a 1 GB trace, alive at
+ * the load's peak.  Their place in their array is their file order (the
+ * model thread makes them in it), so none keeps its ordinal; links
+ * between them are 32-bit (index + 1, 0 for none: rec_ref()), a thread
+ * is its number (struct tid_numbers), not its tid, and an External id is
+ * 32-bit where it fits (struct wide_ids).  What only the link writes is
+ * in its own arrays, made when it starts.
+ */
+static inline uint32_t rec_ref(size_t index)
+{
+	return (uint32_t)index + 1;
+}
+
+/* Bit I of the bit array BITS, for a flag by record. */
+static inline bool bit_get(const uint64_t *bits, size_t i)
+{
+	return bits[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *bits, size_t i)
+{
+	bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/*
+ * An External id in 32 bits.  The profiler counts them from 1, so an id
+ * from 0 to EXT_NONE - 1 is kept as it is; NO_ID is EXT_NONE; any other
+ * (negative, or past 32 bits) is EXT_WIDE, and its value is in a table
+ * of such ids by record index (kineto_ext_id()).
+ */
+#define EXT_NONE UINT32_C(0xfffffffe)
+#define EXT_WIDE UINT32_C(0xffffffff)
+
+struct wide_id {
+	uint32_t index;			/* of the record */
+	int64_t id;
+};
+
+struct wide_ids {
+	struct wide_id *v;		/* in index order, as the records */
+	size_t nr, alloc;
+};
+
+/*
  * A host event that is a tree node: an op, a step, a module...  Where it
  * ends (ts + dur as the reference adds them) is its node's start plus
- * host total, which nothing changes for an event's node (host_end()):
- * 8 bytes less a record, of a million and more.
+ * host total, which nothing changes for an event's node (host_end()).
  */
 struct host_rec {
 	struct node *node;
-	int64_t ext_id;
-	int64_t tid;
-	uint32_t index;		/* file order, breaks ties as a stable sort */
-	uint8_t type;		/* enum ev_type */
-	struct rt_rec *runtimes;	/* chain through rt_rec.next_of_op */
+	uint32_t ext;			/* External id, in 32 bits (EXT_NONE...) */
+	uint32_t thread;		/* its tid's number */
 };
+_Static_assert(sizeof(struct host_rec) == 16, "a host record is 16 bytes");
 
 /* A runtime call; its end as a host event's (rt_end()). */
 struct rt_rec {
 	struct node *node;
-	int64_t ext_id, corr;
-	int64_t tid;
-	uint32_t index;
-	bool used;			/* attached to an op or a thread */
-	struct rt_rec *next_of_op;
-	struct dev_rec *devices;	/* chain through dev_rec.next_of_rt */
-	int64_t device_ns;		/* Σ device durations */
+	/* Its correlation until link_devices() has read it, then the sum
+	 * of its device work's durations. */
+	union {
+		int64_t corr;
+		int64_t device_ns;
+	} u;
+	uint32_t ext;			/* External id, in 32 bits */
+	uint32_t thread;
+	uint32_t next_of_op;		/* ref to k->rts */
+	uint32_t devices;		/* ref to k->devs: chain through next_of_rt */
 };
+_Static_assert(sizeof(struct rt_rec) == 32, "a runtime record is 32 bytes");
 
 static inline int64_t host_end(const struct host_rec *h)
 {
@@ -115,17 +162,17 @@ static inline int64_t rt_end(const struct rt_rec *r)
 	return r->node->start_ns + r->node->host_total_ns;
 }
 
-/* Device work.  Its end stays in the record: the step bounds read it for
- * every kernel, where a trip to the node would be a miss each. */
+/* Device work: a kernel (a bit in k->kernel_bits), memcpy or memset.
+ * Its end stays in the record: the step bounds read it for every kernel,
+ * where a trip to the node would be a miss each. */
 struct dev_rec {
 	struct node *node;
 	int64_t end_ns;			/* ts + dur as the reference adds them */
-	int64_t corr, ext_id;
-	uint32_t index;
-	uint8_t type;
-	bool matched;			/* launched inside a step (steps) */
-	struct dev_rec *next_of_rt;
+	int64_t corr;
+	uint32_t ext;			/* External id, in 32 bits */
+	uint32_t next_of_rt;		/* ref to k->devs */
 };
+_Static_assert(sizeof(struct dev_rec) == 32, "a device record is 32 bytes");
 
 /* Intervals [start, end) in ns. */
 struct range {
@@ -135,6 +182,7 @@ struct range {
 struct ranges {
 	struct range *v;
 	size_t nr, alloc;
+	size_t nr_merged;		/* left by ranges_add_held()'s last merge */
 };
 
 /* Step categories in tb_plugin's priority order (event_parser.ProfileRole). */
@@ -151,10 +199,29 @@ struct raw_step {
  * PyTorch 2.x): not a node; it gives the ops under it their call stack
  * (kineto_link.c). */
 struct py_frame {
-	int64_t tid;
+	uint32_t thread;
+	uint32_t index;			/* file order: frames are sorted */
 	int64_t start, end;
 	const char *name;		/* interned */
-	uint32_t index;
+};
+_Static_assert(sizeof(struct py_frame) == 32, "a frame record is 32 bytes");
+
+/*
+ * The numbers of the threads of host events, runtimes and frames, given
+ * by the model thread in the order it first meets each tid: a record
+ * holds 4 bytes rather than 8, and the link indexes its threads rather
+ * than hashing tids.  A hash map, linear in the tids however many.
+ */
+struct tid_numbers {
+	int64_t *keys;			/* open addressing; NO_ID: a free slot */
+	uint32_t *vals;
+	size_t alloc;
+	int64_t *tids;			/* number -> tid */
+	uint32_t *nr_hosts;		/* number -> its host records */
+	size_t nr, alloc_tids, alloc_nr_hosts;
+	uint32_t no_id_ref;		/* tid NO_ID's number + 1, 0: none seen */
+	int64_t last_tid;		/* the last tid looked up, and its number: */
+	uint32_t last;			/* a thread's events come in runs */
 };
 
 struct pipe;
@@ -203,6 +270,11 @@ struct kineto {
 	size_t nr_rts, alloc_rts;
 	struct dev_rec *devs;
 	size_t nr_devs, alloc_devs;
+	/* The External ids of each kind of record that 32 bits do not
+	 * hold: few, or none. */
+	struct wide_ids wide_hosts, wide_rts, wide_devs;
+	uint64_t *kernel_bits;		/* a bit by device record: a kernel */
+	size_t alloc_kernel_bits;
 
 	struct ranges roles[NR_ROLES];
 	struct raw_step *steps;
@@ -215,6 +287,7 @@ struct kineto {
 	size_t nr_steps_dropped;
 	struct py_frame *frames;
 	size_t nr_frames, alloc_frames;
+	struct tid_numbers threads;
 
 	/* External ids of collectives (nccl:/gloo: ops): their kernels are
 	 * Communication, not Kernel.  Sorted after the parse. */
@@ -246,6 +319,17 @@ struct kineto {
 	bool (*at_boundary)(struct kineto *k);
 	void *boundary_ctx;
 };
+
+/* The record REF refers to (rec_ref()), NULL for 0. */
+static inline struct rt_rec *rt_at(const struct kineto *k, uint32_t ref)
+{
+	return ref ? &k->rts[ref - 1] : NULL;
+}
+
+static inline struct dev_rec *dev_at(const struct kineto *k, uint32_t ref)
+{
+	return ref ? &k->devs[ref - 1] : NULL;
+}
 
 /* kineto_read.c */
 
@@ -295,6 +379,19 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 
 /* kineto_link.c */
 
+/* The number of TID, given it if it has none yet (the model thread). */
+uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
+/* The number of TID, UINT32_MAX when it has none. */
+uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
+/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
+ * (the model thread). */
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
+/* The External id of the record at INDEX, whose 32 bits are EXT. */
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
+/* Free the records and what the model made for the link: after the
+ * link, or instead of it. */
+void kineto_records_release(struct kineto *k);
+
 /* Build the call tree of the profile from the records, and plan the
  * steps (kineto_plan_steps()), on a second thread when the trace is big
  * enough to pay for it: PROFTUI_LINK_THREADS=1 or 2 forces one or two. */
@@ -319,6 +416,9 @@ void ranges_add(struct ranges *r, int64_t start, int64_t end);
 /* The same, or joined to R's last range when it starts inside it: for
  * lists that are used only once merged. */
 void ranges_add_merging(struct ranges *r, int64_t start, int64_t end);
+/* The same, and R merged whenever it has doubled: for such lists held
+ * while the trace is read. */
+void ranges_add_held(struct ranges *r, int64_t start, int64_t end);
 /* Sort R and merge its overlapping and touching ranges. */
 void ranges_merge(struct ranges *r);
 

@@ -81,6 +81,140 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
 	return i;
 }
 
+/* Grow the map of T to hold twice its threads, and more. */
+static void grow_numbers(struct tid_numbers *t)
+{
+	struct idmap bigger;
+
+	idmap_init(&bigger, 2 * t->nr + 32);
+	for (size_t i = 0; i < t->alloc; i++) {
+		if (t->keys[i] != NO_ID) {
+			size_t s = idmap_slot(&bigger, t->keys[i]);
+
+			bigger.keys[s] = t->keys[i];
+			bigger.vals[s] = t->vals[i];
+		}
+	}
+	free(t->keys);
+	free(t->vals);
+	t->keys = bigger.keys;
+	t->vals = bigger.vals;
+	t->alloc = bigger.alloc;
+}
+
+/* The map of T, as the other maps here. */
+static struct idmap numbers_map(const struct tid_numbers *t)
+{
+	return (struct idmap){ .keys = t->keys, .vals = t->vals, .alloc = t->alloc };
+}
+
+uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid)
+{
+	struct idmap m = numbers_map(t);
+	size_t s;
+
+	if (t->nr && tid == t->last_tid)
+		return t->last;
+	if (tid == NO_ID)	/* the map's free key: a number of its own */
+		return t->no_id_ref ? t->no_id_ref - 1 : UINT32_MAX;
+	if (!t->alloc)
+		return UINT32_MAX;
+	s = idmap_slot(&m, tid);
+	return t->keys[s] == NO_ID ? UINT32_MAX : t->vals[s];
+}
+
+uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
+{
+	uint32_t n = kineto_find_thread(t, tid);
+
+	if (n == UINT32_MAX) {
+		n = (uint32_t)t->nr;
+		if (2 * (t->nr + 1) >= t->alloc)
+			grow_numbers(t);
+		if (tid == NO_ID) {
+			t->no_id_ref = rec_ref(n);
+		} else {
+			struct idmap m = numbers_map(t);
+			size_t s = idmap_slot(&m, tid);
+
+			t->keys[s] = tid;
+			t->vals[s] = n;
+		}
+		GROW(t->tids, t->alloc_tids, t->nr + 1);
+		GROW(t->nr_hosts, t->alloc_nr_hosts, t->nr + 1);
+		t->tids[n] = tid;
+		t->nr_hosts[n] = 0;
+		t->nr++;
+	}
+	t->last_tid = tid;
+	t->last = n;
+	return n;
+}
+
+static void threads_release(struct tid_numbers *t)
+{
+	free(t->keys);
+	free(t->vals);
+	free(t->tids);
+	free(t->nr_hosts);
+	memset(t, 0, sizeof(*t));
+}
+
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext)
+{
+	if (ext >= 0 && ext < EXT_NONE)
+		return (uint32_t)ext;
+	if (ext == NO_ID)
+		return EXT_NONE;
+	GROW(w->v, w->alloc, w->nr + 1);
+	w->v[w->nr].index = (uint32_t)index;
+	w->v[w->nr++].id = ext;
+	return EXT_WIDE;
+}
+
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext)
+{
+	size_t lo = 0, hi = w->nr;
+
+	if (ext < EXT_NONE)
+		return ext;
+	if (ext == EXT_NONE)
+		return NO_ID;
+	while (lo < hi) {	/* it is there: the model put it */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->v[mid].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return w->v[lo].id;
+}
+
+static void wide_release(struct wide_ids *w)
+{
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+void kineto_records_release(struct kineto *k)
+{
+	free(k->hosts);
+	k->hosts = NULL;
+	free(k->rts);
+	k->rts = NULL;
+	free(k->devs);
+	k->devs = NULL;
+	free(k->frames);
+	k->frames = NULL;
+	wide_release(&k->wide_hosts);
+	wide_release(&k->wide_rts);
+	wide_release(&k->wide_devs);
+	free(k->kernel_bits);
+	k->kernel_bits = NULL;
+	threads_release(&k->threads);
+}
+
 /*
  * A map from ids (correlations, External ids) to record indices.  The
  * profiler numbers both from counters, so they usually fill a range not
@@ -175,7 +309,7 @@ static void link_devices(struct kineto *k)
 	int64_t min = INT64_MAX, max = INT64_MIN;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t corr = k->rts[i].corr;
+		int64_t corr = k->rts[i].u.corr;
 
 		if (corr_missing(corr))
 			continue;
@@ -186,9 +320,10 @@ static void link_devices(struct kineto *k)
 	}
 	idindex_init(&m, k->nr_rts, min, max);
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t corr = k->rts[i].corr;
+		int64_t corr = k->rts[i].u.corr;
 		uint32_t holder;
 
+		k->rts[i].u.device_ns = 0;	/* its correlation is read */
 		if (corr_missing(corr)) {
 			claim_corr(k, &missing, (uint32_t)i);
 			continue;
@@ -206,27 +341,36 @@ static void link_devices(struct kineto *k)
 			continue;	/* stale: no runtime launched it */
 		r = &k->rts[ri];
 		d->next_of_rt = r->devices;
-		r->devices = d;
-		r->device_ns += d->end_ns - d->node->start_ns;
+		r->devices = rec_ref(i);
+		r->u.device_ns += d->end_ns - d->node->start_ns;
 	}
 	idindex_release(&m);
 }
 
+/*
+ * The host records a sort of a thread's reads, by their index in
+ * k->hosts (which is their file order): the sorting thread's, for the
+ * comparisons, as qsort() passes nothing else.
+ */
+static _Thread_local const struct host_rec *sort_hosts;
+
 static int cmp_host_claim(const void *a, const void *b)
 {
-	const struct host_rec *const *x = a, *const *y = b;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct node *x = sort_hosts[i].node, *y = sort_hosts[j].node;
 
-	if ((*x)->node->start_ns != (*y)->node->start_ns)
-		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
 /* Threads in order of their first tree event, as tb_plugin's tid2list. */
 struct thread {
 	int64_t tid;
+	uint32_t number;		/* its tid's (struct tid_numbers) */
+	uint32_t nr_hosts;
+	uint32_t *hosts;		/* its host records' indices, in th->hosts */
 	struct node *node;
-	struct host_rec **hosts;
-	size_t nr_hosts, alloc_hosts;
 	int64_t first_ts;
 	uint32_t first_index;
 	/* Whether the hosts as grouped are in claim order, and in tree
@@ -238,17 +382,27 @@ struct thread {
 };
 
 struct threads {
-	struct thread *v;
-	size_t nr, alloc;
-	struct idmap map;		/* tid -> index in v */
+	struct thread *v;		/* those with host events, in order */
+	size_t nr;
+	uint32_t *hosts;		/* all host records' indices, by thread */
+	uint32_t *of_number;		/* thread number -> index in v;
+					   UINT32_MAX: no host events */
 };
 
-/* The runtimes of each External id, chained in time order, for the ops
- * to claim: records only. */
+/* The thread of NUMBER, or NULL when it has no host events (or NUMBER is
+ * UINT32_MAX, none). */
+static struct thread *thread_of_number(struct threads *th, uint32_t number)
+{
+	uint32_t i = number == UINT32_MAX ? UINT32_MAX : th->of_number[number];
+
+	return i == UINT32_MAX ? NULL : &th->v[i];
+}
+
+/* The runtimes of each External id, chained through rt_rec.next_of_op,
+ * latest first, for the ops to claim: records only. */
 struct rt_chains {
 	struct idindex first;		/* ext id -> the first of its chain */
-	uint32_t *next;			/* runtime -> the next of its id */
-	uint32_t no_id;			/* the chain of runtimes without one */
+	uint32_t no_id;			/* ref: the runtimes without one */
 };
 
 static void chain_runtimes(struct kineto *k, struct rt_chains *c)
@@ -256,7 +410,7 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 	int64_t min = INT64_MAX, max = INT64_MIN;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t ext = k->rts[i].ext_id;
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
 
 		if (ext == NO_ID || ext == 0)
 			continue;
@@ -266,21 +420,24 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 			max = ext;
 	}
 	idindex_init(&c->first, k->nr_rts, min, max);
-	c->next = xmalloc((k->nr_rts + 1) * sizeof(*c->next));
-	c->no_id = UINT32_MAX;
-	/* Chains in reverse, then walk: runtimes keep time order per id. */
-	for (size_t i = k->nr_rts; i-- > 0;) {
+	c->no_id = 0;
+	/* Each chain latest first: the order the op that claims it hangs
+	 * them in. */
+	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, r->ext);
+		uint32_t first;
 
-		if (r->ext_id == NO_ID) {
-			c->next[i] = c->no_id;
-			c->no_id = (uint32_t)i;
+		if (ext == NO_ID) {
+			r->next_of_op = c->no_id;
+			c->no_id = rec_ref(i);
 			continue;
 		}
-		if (r->ext_id == 0)
+		if (ext == 0)
 			continue;
-		c->next[i] = idindex_get(&c->first, r->ext_id);
-		idindex_set(&c->first, r->ext_id, (uint32_t)i);
+		first = idindex_get(&c->first, ext);
+		r->next_of_op = first == UINT32_MAX ? 0 : rec_ref(first);
+		idindex_set(&c->first, ext, (uint32_t)i);
 	}
 }
 
@@ -293,147 +450,141 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
  * the plugin's None equals None: in a PyTorch 2.x trace, the first
  * nn.Module call (modules drop their id), whose self time they shorten.
  */
-static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c)
+/* What the claims make, in arrays of the link's own: the records are
+ * made before it and kept small. */
+struct claims {
+	uint32_t *of_host;		/* host record -> its runtime chain (ref) */
+	uint64_t *rt_used;		/* a bit by runtime: attached to an op or
+					   a thread */
+};
+
+static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c,
+			   struct claims *cl)
 {
+	cl->of_host = xcalloc(k->nr_hosts + 1, sizeof(*cl->of_host));
+	cl->rt_used = xcalloc(k->nr_rts / 64 + 1, sizeof(*cl->rt_used));
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
 		for (size_t i = 0; i < thr->nr_hosts; i++) {
-			struct host_rec *h = thr->hosts[i];
-			uint32_t ri;
+			uint32_t hi = thr->hosts[i];
+			int64_t ext = kineto_ext_id(&k->wide_hosts, hi, k->hosts[hi].ext);
+			uint32_t first;
 
-			if (h->ext_id == 0)
+			if (ext == 0)
 				continue;
-			if (h->ext_id == NO_ID) {
-				ri = c->no_id;
-				c->no_id = UINT32_MAX;	/* popped */
+			if (ext == NO_ID) {
+				cl->of_host[hi] = c->no_id;
+				c->no_id = 0;	/* popped */
 			} else {
-				ri = idindex_get(&c->first, h->ext_id);
-				if (ri == UINT32_MAX)
+				first = idindex_get(&c->first, ext);
+				if (first == UINT32_MAX)
 					continue;
-				idindex_set(&c->first, h->ext_id, UINT32_MAX);	/* popped */
+				idindex_set(&c->first, ext, UINT32_MAX);	/* popped */
+				cl->of_host[hi] = rec_ref(first);
 			}
-			for (; ri != UINT32_MAX; ri = c->next[ri]) {
-				struct rt_rec *r = &k->rts[ri];
-
-				r->next_of_op = h->runtimes;
-				h->runtimes = r;
-				r->used = true;
-			}
+			for (uint32_t ref = cl->of_host[hi]; ref; ref = k->rts[ref - 1].next_of_op)
+				bit_set(cl->rt_used, ref - 1);
 		}
 	}
 	idindex_release(&c->first);
-	free(c->next);
 }
 
-static struct thread *thread_of(struct threads *th, int64_t tid)
-{
-	size_t s = idmap_slot(&th->map, tid);
-	struct thread *t;
-
-	if (th->map.keys[s] != NO_ID)
-		return &th->v[th->map.vals[s]];
-	GROW(th->v, th->alloc, th->nr + 1);
-	t = &th->v[th->nr];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->first_ts = INT64_MAX;
-	t->in_claim_order = t->in_tree_order = true;
-	th->map.keys[s] = tid;
-	th->map.vals[s] = (uint32_t)th->nr++;
-	return t;
-}
-
+/* Threads with host events first, by their first; then the others, by
+ * number. */
 static int cmp_thread(const void *a, const void *b)
 {
 	const struct thread *x = a, *y = b;
 
+	if (!x->nr_hosts != !y->nr_hosts)
+		return x->nr_hosts ? -1 : 1;
 	if (x->first_ts != y->first_ts)
 		return x->first_ts < y->first_ts ? -1 : 1;
-	return x->first_index < y->first_index ? -1 : x->first_index > y->first_index;
+	if (x->first_index != y->first_index)
+		return x->first_index < y->first_index ? -1 : 1;
+	return x->number < y->number ? -1 : x->number > y->number;
 }
 
 /* Tree order: (start, -end), ties in file order (Python's stable sort). */
 static int cmp_host_tree(const void *a, const void *b)
 {
-	const struct host_rec *const *x = a, *const *y = b;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct host_rec *x = &sort_hosts[i], *y = &sort_hosts[j];
 
-	if ((*x)->node->start_ns != (*y)->node->start_ns)
-		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	if (host_end(*x) != host_end(*y))
-		return host_end(*x) > host_end(*y) ? -1 : 1;
-	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+	if (x->node->start_ns != y->node->start_ns)
+		return x->node->start_ns < y->node->start_ns ? -1 : 1;
+	if (host_end(x) != host_end(y))
+		return host_end(x) > host_end(y) ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
-/* Rebuild the thread map bigger (threads are few). */
-static void grow_thread_map(struct threads *th)
-{
-	struct idmap bigger;
-
-	idmap_init(&bigger, 2 * th->map.alloc);
-	for (size_t j = 0; j < th->nr; j++) {
-		size_t s = idmap_slot(&bigger, th->v[j].tid);
-
-		bigger.keys[s] = th->v[j].tid;
-		bigger.vals[s] = (uint32_t)j;
-	}
-	idmap_release(&th->map);
-	th->map = bigger;
-}
-
-/* Note that host H, starting at START and ending at END, follows T's
- * last one. */
-static void note_order(struct thread *t, const struct host_rec *h, int64_t start, int64_t end)
+/* Note that host record I, starting at START and ending at END, follows
+ * T's last one. */
+static void note_order(struct thread *t, uint32_t i, int64_t start, int64_t end)
 {
 	if (t->nr_hosts > 1) {
-		bool claim = start > t->last_start ||
-			     (start == t->last_start && h->index > t->last_index);
+		bool claim = start > t->last_start || (start == t->last_start && i > t->last_index);
 		bool tree = start > t->last_start ||
 			    (start == t->last_start &&
-			     (end < t->last_end || (end == t->last_end && h->index > t->last_index)));
+			     (end < t->last_end || (end == t->last_end && i > t->last_index)));
 
 		t->in_claim_order &= claim;
 		t->in_tree_order &= tree;
 	}
 	t->last_start = start;
 	t->last_end = end;
-	t->last_index = h->index;
+	t->last_index = i;
 }
 
+/*
+ * The host records by thread: a counting sort by thread number into one
+ * array of indices (the model thread counted each thread's), which keeps
+ * each thread's in file order.
+ */
 static void group_threads(struct kineto *k, struct threads *th)
 {
-	struct thread *t = NULL;
+	const struct tid_numbers *nums = &k->threads;
+	size_t at = 0;
 
-	idmap_init(&th->map, 64);
+	th->v = xcalloc(nums->nr + 1, sizeof(*th->v));
+	th->hosts = xmalloc((k->nr_hosts + 1) * sizeof(*th->hosts));
+	th->of_number = xmalloc((nums->nr + 1) * sizeof(*th->of_number));
+	for (size_t n = 0; n < nums->nr; n++) {
+		struct thread *t = &th->v[n];
+
+		t->tid = nums->tids[n];
+		t->number = (uint32_t)n;
+		t->hosts = th->hosts + at;
+		at += nums->nr_hosts[n];
+		t->first_ts = INT64_MAX;
+		t->in_claim_order = t->in_tree_order = true;
+	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		struct host_rec *h = &k->hosts[i];
+		const struct host_rec *h = &k->hosts[i];
+		struct thread *t = &th->v[h->thread];
 		int64_t start;
 
 		if (i + AHEAD < k->nr_hosts)
 			prefetch_times(k->hosts[i + AHEAD].node);
 		start = h->node->start_ns;
-
-		/* A thread's events come in runs: look up only a new tid. */
-		if (!t || t->tid != h->tid) {
-			if (2 * (th->nr + 1) >= th->map.alloc)
-				grow_thread_map(th);
-			t = thread_of(th, h->tid);
-		}
-		GROW(t->hosts, t->alloc_hosts, t->nr_hosts + 1);
-		t->hosts[t->nr_hosts++] = h;
-		note_order(t, h, start, start + h->node->host_total_ns);
-		if (start < t->first_ts || (start == t->first_ts && h->index < t->first_index)) {
+		t->hosts[t->nr_hosts++] = (uint32_t)i;
+		note_order(t, (uint32_t)i, start, start + h->node->host_total_ns);
+		if (start < t->first_ts || (start == t->first_ts && i < t->first_index)) {
 			t->first_ts = start;
-			t->first_index = h->index;
+			t->first_index = (uint32_t)i;
 		}
 	}
-	kineto_sort(th->v, th->nr, sizeof(*th->v), cmp_thread);
-	for (size_t i = 0; i < th->nr; i++) {
-		th->map.vals[idmap_slot(&th->map, th->v[i].tid)] = (uint32_t)i;
-		if (!th->v[i].in_claim_order) {
-			qsort(th->v[i].hosts, th->v[i].nr_hosts, sizeof(*th->v[i].hosts),
-			      cmp_host_claim);
-			th->v[i].in_tree_order = false;	/* not known: checked */
+	kineto_sort(th->v, nums->nr, sizeof(*th->v), cmp_thread);
+	sort_hosts = k->hosts;
+	for (size_t i = 0; i < nums->nr; i++) {
+		struct thread *t = &th->v[i];
+
+		th->of_number[t->number] = t->nr_hosts ? (uint32_t)i : UINT32_MAX;
+		if (t->nr_hosts)
+			th->nr = i + 1;
+		if (!t->in_claim_order) {
+			qsort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_claim);
+			t->in_tree_order = false;	/* not known: checked */
 		}
 	}
 }
@@ -449,13 +600,13 @@ static struct node *unlinked_group(struct kineto *k, struct node **group)
 
 /* Hang runtime R (and its device work) under PARENT, after LAST, its
  * last child (NULL: none); returns R's node, the new last. */
-static struct node *hang_runtime(struct rt_rec *r, struct node *parent, struct node *last,
-				 bool unlinked)
+static struct node *hang_runtime(struct kineto *k, struct rt_rec *r, struct node *parent,
+				 struct node *last, bool unlinked)
 {
 	struct node *last_device = NULL;
 
-	r->node->device_self_ns = r->node->device_total_ns = r->device_ns;
-	for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
+	r->node->device_self_ns = r->node->device_total_ns = r->u.device_ns;
+	for (struct dev_rec *d = dev_at(k, r->devices); d; d = dev_at(k, d->next_of_rt)) {
 		last_device = node_append_after(r->node, last_device, d->node);
 		if (unlinked)
 			d->node->flags |= NODE_UNLINKED;
@@ -467,7 +618,7 @@ static struct node *hang_runtime(struct rt_rec *r, struct node *parent, struct n
 static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *parent,
 			      bool unlinked)
 {
-	hang_runtime(r, parent, node_last_child(k->p, parent), unlinked);
+	hang_runtime(k, r, parent, node_last_child(k->p, parent), unlinked);
 }
 
 /*
@@ -476,12 +627,14 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
  * without fitting inside is dropped, as there, with a warning; its
  * runtimes then belong to no op.
  */
-static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
+static void build_thread_tree(struct kineto *k, struct thread *t, const struct claims *cl,
+			      struct node **dropped_group)
 {
 	struct host_rec **stack;
 	size_t depth = 0, high = 0;	/* entries of STACK ever set */
 	char name[64];
 
+	sort_hosts = k->hosts;
 	if (!t->in_tree_order)
 		kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
@@ -492,10 +645,10 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	t->node->flags = NODE_NOT_A_ROW;
 	stack = xmalloc((t->nr_hosts + 1) * sizeof(*stack));
 	for (size_t i = 0; i < t->nr_hosts; i++) {
-		struct host_rec *h = t->hosts[i];
+		struct host_rec *h = &k->hosts[t->hosts[i]];
 
 		if (i + AHEAD < t->nr_hosts)
-			prefetch_times(t->hosts[i + AHEAD]->node);
+			prefetch_times(k->hosts[t->hosts[i + AHEAD]].node);
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
 			struct node *parent = top ? top->node : t->node;
@@ -521,11 +674,12 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
 						  h->node->name, top->node->name, (long long)t->tid);
-					/* Its record stays as it is: the table
+					/* Its claim stays as it is: the table
 					 * of runtimes by node may be read from
 					 * it on the other thread, and a node
 					 * out of the tree is never looked up. */
-					for (struct rt_rec *r = h->runtimes; r; r = r->next_of_op)
+					for (struct rt_rec *r = rt_at(k, cl->of_host[h - k->hosts]); r;
+					     r = rt_at(k, r->next_of_op))
 						hang_runtime_last(k, r, unlinked_group(k, dropped_group),
 								  true);
 				}
@@ -549,6 +703,7 @@ struct hang {
 struct build {
 	struct kineto *k;
 	struct rt_chains chains;
+	struct claims claims;
 	uint32_t *runtimes_of;		/* node id -> its runtime chain's first,
 					   an index in k->rts */
 	uint64_t *has_runtimes;		/* a bit by node id: whether it has one,
@@ -593,7 +748,7 @@ static void remove_dup(struct build *b, struct node *n)
 		struct node *child = n->child;
 		struct rt_rec *mine = runtimes_of(b, n);
 
-		for (struct rt_rec *r = mine; r; r = r->next_of_op)
+		for (struct rt_rec *r = mine; r; r = rt_at(b->k, r->next_of_op))
 			hang_runtime_last(b->k, r, unlinked_group(b->k, b->unlinked), true);
 		if (mine) {
 			struct pos none = { 0, 0 };
@@ -669,9 +824,9 @@ static void fill_stats(struct build *b, struct node *root)
 				dev_total += c->device_total_ns;
 				last = c;
 			}
-			for (struct rt_rec *r = rts; r; r = r->next_of_op) {
+			for (struct rt_rec *r = rts; r; r = rt_at(b->k, r->next_of_op)) {
 				self -= r->node->host_total_ns;
-				dev_self += r->device_ns;
+				dev_self += r->u.device_ns;
 			}
 			n->host_self_ns = self;
 			n->device_self_ns = dev_self;
@@ -714,8 +869,8 @@ static void hang_all_runtimes(struct build *b)
 		}
 		struct node *last = b->hangs[i].last;
 
-		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = r->next_of_op)
-			last = hang_runtime(r, b->hangs[i].node, last, false);
+		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = rt_at(b->k, r->next_of_op))
+			last = hang_runtime(b->k, r, b->hangs[i].node, last, false);
 	}
 }
 
@@ -724,30 +879,31 @@ static void hang_all_runtimes(struct build *b)
  * its totals; those whose id no op has, and device work no runtime
  * launched, to no op at all: both are kept, under the root, and counted.
  */
-static void hang_unclaimed(struct kineto *k, struct threads *th, struct node **unlinked)
+static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_used,
+			   struct node **unlinked)
 {
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
 
-		if (r->used)
+		if (bit_get(rt_used, i))
 			continue;
-		if (r->ext_id == 0) {
-			size_t s = idmap_slot(&th->map, r->tid);
+		if (r->ext == 0) {
+			struct thread *t = thread_of_number(th, r->thread);
 
-			if (th->map.keys[s] != NO_ID) {
-				struct node *tn = th->v[th->map.vals[s]].node;
+			if (t) {
+				struct node *tn = t->node;
 
 				hang_runtime_last(k, r, tn, false);
 				tn->host_total_ns += r->node->host_total_ns;
 				tn->device_total_ns += r->node->device_total_ns;
-				r->used = true;
+				bit_set(rt_used, i);
 				continue;
 			}
 		}
 		hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
-		r->used = true;
+		bit_set(rt_used, i);
 		if (r->devices)
 			nr_unlinked_rt++;
 	}
@@ -834,8 +990,9 @@ static void link_memory(struct kineto *k, struct threads *th)
 	qsort(idx, nr, sizeof(*idx), cmp_mem);
 	while (i < nr) {
 		int64_t tid = p->mem_events[idx[i]].tid;
-		size_t s = idmap_slot(&th->map, tid), depth = 0;
-		struct node *root = th->map.keys[s] != NO_ID ? th->v[th->map.vals[s]].node : NULL;
+		struct thread *t = thread_of_number(th, kineto_find_thread(&k->threads, tid));
+		struct node *root = t ? t->node : NULL;
+		size_t depth = 0;
 		struct node *cur = root, *child = root ? root->child : NULL;
 		struct node *last = root ? node_last_child(p, root) : NULL;
 
@@ -932,12 +1089,16 @@ static const char *stack_text(struct profile *p, struct stack_trie *t, const cha
 	return t->slots[i].text;
 }
 
+/* The tids of the thread numbers, for a sort of frames by tid: the
+ * sorting thread's, as qsort() passes nothing else. */
+static _Thread_local const int64_t *sort_tids;
+
 static int cmp_frame(const void *a, const void *b)
 {
 	const struct py_frame *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (x->thread != y->thread)
+		return sort_tids[x->thread] < sort_tids[y->thread] ? -1 : 1;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	if (x->end != y->end)
@@ -1014,13 +1175,14 @@ static void link_frames(struct kineto *k, struct threads *th)
 	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
 	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
 	while (i < k->nr_frames) {
-		int64_t tid = k->frames[i].tid;
-		size_t j = i, s = idmap_slot(&th->map, tid);
+		uint32_t number = k->frames[i].thread;
+		struct thread *t = thread_of_number(th, number);
+		size_t j = i;
 
-		while (j < k->nr_frames && k->frames[j].tid == tid)
+		while (j < k->nr_frames && k->frames[j].thread == number)
 			j++;
-		if (th->map.keys[s] != NO_ID) {
-			struct node *root = th->v[th->map.vals[s]].node;
+		if (t) {
+			struct node *root = t->node;
 
 			w.f = &k->frames[i];
 			w.f_end = &k->frames[j];
@@ -1104,16 +1266,18 @@ static void devices_beside(struct kineto *k, struct build *b)
  * reads them. */
 static void runtimes_beside(struct kineto *k, struct build *b)
 {
+	sort_tids = k->threads.tids;
 	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
 	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
 	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		const struct host_rec *ahead = &k->hosts[i + AHEAD < k->nr_hosts ? i + AHEAD : i];
+		size_t ahead = i + AHEAD < k->nr_hosts ? i + AHEAD : i;
+		uint32_t ref = b->claims.of_host[i];
 
-		if (ahead->runtimes)
-			PREFETCH(&ahead->node->id);
-		if (k->hosts[i].runtimes)	/* most have none: not a miss each */
-			set_runtimes_of(b, k->hosts[i].node, k->hosts[i].runtimes);
+		if (b->claims.of_host[ahead])
+			PREFETCH(&k->hosts[ahead].node->id);
+		if (ref)	/* most have none: not a miss each */
+			set_runtimes_of(b, k->hosts[i].node, &k->rts[ref - 1]);
 	}
 }
 
@@ -1140,14 +1304,19 @@ void kineto_link(struct kineto *k)
 	beside_join(&side);
 
 	/* The table of runtimes by node, and the frames, beside the trees. */
-	claim_runtimes(k, &th, &b.chains);
+	claim_runtimes(k, &th, &b.chains, &b.claims);
 	beside_start(&side, two, runtimes_beside, k, &b);
-	for (size_t t = 0; t < th.nr; t++) {
-		build_thread_tree(k, &th.v[t], &unlinked);
-		free(th.v[t].hosts);	/* the tree has them now */
-		th.v[t].hosts = NULL;
-	}
+	for (size_t t = 0; t < th.nr; t++)
+		build_thread_tree(k, &th.v[t], &b.claims, &unlinked);
 	beside_join(&side);
+	/* The trees and the table of runtimes by node have what the host
+	 * records held.  Each array goes as soon as the last pass over it
+	 * is done: the free of a large one gives its pages back at once. */
+	free(th.hosts);
+	th.hosts = NULL;
+	free(b.claims.of_host);
+	free(k->hosts);
+	k->hosts = NULL;
 
 	/* The steps beside the rest, which touches neither them nor what
 	 * they read of the records. */
@@ -1162,13 +1331,17 @@ void kineto_link(struct kineto *k)
 	b.runtimes_of = NULL;
 	link_memory(k, &th);
 	link_frames(k, &th);
+	free(k->frames);
+	k->frames = NULL;
 	hang_all_runtimes(&b);
-	hang_unclaimed(k, &th, &unlinked);
+	free(b.hangs);
+	hang_unclaimed(k, &th, b.claims.rt_used, &unlinked);
 	add_totals(k, &th, unlinked);
 	beside_join(&side);
 
+	kineto_records_release(k);
+	free(b.claims.rt_used);
 	free(th.v);
-	idmap_release(&th.map);
-	free(b.hangs);
+	free(th.of_number);
 	free(b.negatives);
 }

@@ -1088,8 +1088,8 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	return TAKE;
 }
 
-static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_type type,
-				 enum node_kind kind, uint8_t flags)
+static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum node_kind kind,
+				 uint8_t flags)
 {
 	struct host_rec *h;
 	struct node *n;
@@ -1103,10 +1103,9 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum ev_
 	node_set_calls(k->p, n, 1);
 	n->host_total_ns = e->dur;
 	h->node = n;
-	h->ext_id = e->ext_id;
-	h->tid = e->tid;
-	h->index = e->ordinal;
-	h->type = (uint8_t)type;
+	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
+	h->thread = kineto_thread_number(&k->threads, e->tid);
+	k->threads.nr_hosts[h->thread]++;
 	return h;
 }
 
@@ -1138,6 +1137,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 {
 	enum node_kind kind = type == EV_KERNEL ? NODE_KERNEL : type == EV_MEMCPY ? NODE_MEMCPY
 										   : NODE_MEMSET;
+	size_t i = k->nr_devs;
 	struct dev_rec *d;
 	struct node *n;
 
@@ -1157,10 +1157,14 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
 	d->node = n;
+	if (i % 64 == 0) {
+		GROW(k->kernel_bits, k->alloc_kernel_bits, i / 64 + 1);
+		k->kernel_bits[i / 64] = 0;
+	}
+	if (type == EV_KERNEL)
+		bit_set(k->kernel_bits, i);
 	d->corr = e->corr;
-	d->ext_id = e->ext_id;
-	d->index = e->ordinal;
-	d->type = (uint8_t)type;
+	d->ext = kineto_ext_narrow(&k->wide_devs, i, e->ext_id);
 }
 
 static void add_runtime(struct kineto *k, struct raw_event *e)
@@ -1176,10 +1180,9 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	node_set_calls(k->p, n, 1);
 	n->host_self_ns = n->host_total_ns = e->dur;
 	r->node = n;
-	r->ext_id = e->ext_id;
-	r->corr = e->corr;
-	r->tid = e->tid;
-	r->index = e->ordinal;
+	r->ext = kineto_ext_narrow(&k->wide_rts, k->nr_rts - 1, e->ext_id);
+	r->u.corr = e->corr;
+	r->thread = kineto_thread_number(&k->threads, e->tid);
 }
 
 /* A ProfilerStep becomes a step and a node; false when its name has no
@@ -1197,7 +1200,7 @@ static bool add_step(struct kineto *k, struct raw_event *e)
 	s->end = e->ts + e->dur;
 	s->name = num;
 	s->index = e->ordinal;
-	add_host(k, e, EV_STEP, NODE_STEP, NODE_NOT_A_ROW);
+	add_host(k, e, NODE_STEP, NODE_NOT_A_ROW);
 	return true;
 }
 
@@ -1258,7 +1261,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	}
 	if (lib)
 		flags |= NODE_COLLECTIVE;
-	h = add_host(k, e, type, kind, flags);
+	h = add_host(k, e, kind, flags);
 	/* Op rows group by input shape, and show their stack: interned,
 	 * so the many calls of one shape share one string. */
 	if (kind == NODE_OP && e->dims)
@@ -1282,7 +1285,7 @@ static void add_frame(struct kineto *k, const struct raw_event *e)
 
 	GROW(k->frames, k->alloc_frames, k->nr_frames + 1);
 	f = &k->frames[k->nr_frames++];
-	f->tid = e->tid;
+	f->thread = kineto_thread_number(&k->threads, e->tid);
 	f->start = e->ts;
 	f->end = e->ts + e->dur;
 	f->name = e->name;
@@ -1334,7 +1337,8 @@ static enum ev_type type_of(const struct raw_event *e)
 
 /* The step-breakdown role of an event (event_parser.StepParser._parse_step),
  * or NR_ROLES for none.  Kernels get theirs once the collectives' External
- * ids are all known (kineto_steps.c). */
+ * ids are all known, and runtimes from their records in time order, when
+ * they merge as they come (kineto_steps.c). */
 static enum role role_of(enum ev_type type, const char *name, size_t len)
 {
 	switch (type) {
@@ -1342,8 +1346,6 @@ static enum role role_of(enum ev_type type, const char *name, size_t len)
 		return ROLE_MEMCPY;
 	case EV_MEMSET:
 		return ROLE_MEMSET;
-	case EV_RUNTIME:
-		return ROLE_RUNTIME;
 	case EV_OPERATOR:
 	case EV_ANNOTATION:
 	case EV_PYTHON:
@@ -1380,7 +1382,7 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	type = type_of(e);
 	role = role_of(type, e->name, e->name_len);
 	if (role != NR_ROLES)
-		ranges_add_merging(&k->roles[role], e->ts, e->ts + e->dur);
+		ranges_add_held(&k->roles[role], e->ts, e->ts + e->dur);
 	if (type == EV_OPERATOR || type == EV_PYTHON || type == EV_STEP) {
 		if (e->ts < k->cpu_min)
 			k->cpu_min = e->ts;

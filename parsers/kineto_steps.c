@@ -12,6 +12,10 @@
 #include "../model/util.h"
 #include "kineto_int.h"
 
+/* Passes over records that each read their node, scattered in the arena:
+ * the node AHEAD records on is asked for early (as kineto_link.c's). */
+#define AHEAD 16
+
 void ranges_add(struct ranges *r, int64_t start, int64_t end)
 {
 	GROW(r->v, r->alloc, r->nr + 1);
@@ -21,11 +25,10 @@ void ranges_add(struct ranges *r, int64_t start, int64_t end)
 }
 
 /*
- * A role's ranges are used only merged (ranges_merge()), so a range that
- * starts inside the last one kept -- a child op inside its parent, the
- * next op of a busy thread -- joins it at once: the merged result is the
- * same, and a trace's 1.7 M op ranges are kept as a few thousand, not
- * held and sorted.
+ * A role's ranges are used only merged (ranges_merge()), and merging a
+ * part first leaves the union, and so the merged result, as it was.  A
+ * range that starts inside the last one kept -- a child op inside its
+ * parent, the next op of a busy thread -- joins it at once.
  */
 void ranges_add_merging(struct ranges *r, int64_t start, int64_t end)
 {
@@ -37,6 +40,25 @@ void ranges_add_merging(struct ranges *r, int64_t start, int64_t end)
 		return;
 	}
 	ranges_add(r, start, end);
+}
+
+/* Ranges added between two merges of a held list, at the least. */
+#define MERGE_BATCH 4096
+
+/*
+ * The ops of threads that interleave do not start inside the last range
+ * kept, so a list held while the trace is read is also merged whenever
+ * it has doubled since its last merge: the 1 GB trace's 1.7 M op ranges
+ * are held as a few thousand, not 190 K, and sorted a batch at a time, in
+ * time n log n however they come.
+ */
+void ranges_add_held(struct ranges *r, int64_t start, int64_t end)
+{
+	ranges_add_merging(r, start, end);
+	if (r->nr >= 2 * r->nr_merged + MERGE_BATCH) {
+		ranges_merge(r);
+		r->nr_merged = r->nr;
+	}
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -60,11 +82,15 @@ static void add_kernel_roles(struct kineto *k)
 		kineto_sort(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
-		int64_t s = d->node->start_ns, e = d->end_ns;
+		int64_t s, e;
 
-		if (d->type != EV_KERNEL)
+		if (i + AHEAD < k->nr_devs)
+			PREFETCH(&k->devs[i + AHEAD].node->start_ns);
+		if (!bit_get(k->kernel_bits, i))
 			continue;
-		if (is_comm_ext(k, d->ext_id))
+		s = d->node->start_ns;
+		e = d->end_ns;
+		if (is_comm_ext(k, kineto_ext_id(&k->wide_devs, i, d->ext)))
 			ranges_add_merging(&k->roles[ROLE_COMM], s, e);
 		else
 			ranges_add_merging(&k->roles[ROLE_KERNEL], s, e);
@@ -168,13 +194,14 @@ static int64_t sum_within(const struct ranges *r, int64_t lo, int64_t hi)
 	return sum;
 }
 
+/* Runtimes by start, ties in file order: their order in k->rts. */
 static int cmp_rt_start(const void *a, const void *b)
 {
 	const struct rt_rec *const *x = a, *const *y = b;
 
 	if ((*x)->node->start_ns != (*y)->node->start_ns)
 		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	return (*x)->index < (*y)->index ? -1 : (*x)->index > (*y)->index;
+	return *x < *y ? -1 : *x > *y;
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -192,12 +219,17 @@ struct device_steps {
 					   / INT64_MIN when it launched nothing */
 	uint64_t *nr_matched;		/* per step: device events launched */
 	bool any_matched;
+	uint64_t *matched;		/* a bit by device event: launched inside
+					   a step */
 };
 
 /*
  * Walk the runtimes in time order beside the steps (a two-way merge): a
  * runtime that lies entirely inside a host step lends it its device
  * events; one that starts before the step or straddles its end is skipped.
+ * Sorted, and read here anyway, they are also the Runtime role, merged as
+ * they come: no range of a runtime is held while the trace is read, nor
+ * sorted again.
  */
 static void find_device_steps(struct kineto *k, struct device_steps *ds)
 {
@@ -209,36 +241,41 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	ds->max = xmalloc((nr + 1) * sizeof(int64_t));
 	ds->nr_matched = xcalloc(nr + 1, sizeof(uint64_t));
 	ds->any_matched = false;
+	ds->matched = xcalloc(k->nr_devs / 64 + 1, sizeof(uint64_t));
 	for (size_t i = 0; i < k->nr_rts; i++)
 		rts[i] = &k->rts[i];
 	kineto_sort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
 	while (i_step < nr && i_rt < k->nr_rts) {
 		struct rt_rec *r = rts[i_rt];
 		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
+		int64_t start = r->node->start_ns, end = rt_end(r);
 
-		if (r->node->start_ns < hs) {
-			i_rt++;
-		} else if (rt_end(r) <= he) {
-			for (struct dev_rec *d = r->devices; d; d = d->next_of_rt) {
-				int64_t dstart = d->node->start_ns, dend = d->end_ns;
-
-				if (dstart < cur_min)
-					cur_min = dstart;
-				if (dend > cur_max)
-					cur_max = dend;
-				d->matched = true;
-				ds->any_matched = true;
-				ds->nr_matched[i_step]++;
-			}
-			i_rt++;
-		} else if (r->node->start_ns < he) {
-			i_rt++;
-		} else {
+		if (i_rt + AHEAD < k->nr_rts)
+			PREFETCH(&rts[i_rt + AHEAD]->node->start_ns);
+		if (start >= he && end > he) {
+			/* Past the step: the next step takes it. */
 			ds->min[i_step] = cur_min;
 			ds->max[i_step] = cur_max;
 			i_step++;
 			cur_min = INT64_MAX;
 			cur_max = INT64_MIN;
+			continue;
+		}
+		/* Before the step or straddling its end: skipped. */
+		ranges_add_merging(&k->roles[ROLE_RUNTIME], start, end);
+		i_rt++;
+		if (start < hs || end > he)
+			continue;
+		for (struct dev_rec *d = dev_at(k, r->devices); d; d = dev_at(k, d->next_of_rt)) {
+			int64_t dstart = d->node->start_ns, dend = d->end_ns;
+
+			if (dstart < cur_min)
+				cur_min = dstart;
+			if (dend > cur_max)
+				cur_max = dend;
+			bit_set(ds->matched, (size_t)(d - k->devs));
+			ds->any_matched = true;
+			ds->nr_matched[i_step]++;
 		}
 	}
 	for (; i_step < nr; i_step++) {
@@ -247,6 +284,9 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 		cur_min = INT64_MAX;
 		cur_max = INT64_MIN;
 	}
+	for (; i_rt < k->nr_rts; i_rt++)	/* after the last step */
+		ranges_add_merging(&k->roles[ROLE_RUNTIME], rts[i_rt]->node->start_ns,
+				   rt_end(rts[i_rt]));
 	free(rts);
 }
 
@@ -292,7 +332,7 @@ static void adjust_steps(struct kineto *k)
 			struct dev_rec *d = &k->devs[i];
 			int64_t de = d->end_ns;
 
-			if (!d->matched && de < ds.min[0] && de > prev_end)
+			if (!bit_get(ds.matched, i) && de < ds.min[0] && de > prev_end)
 				prev_end = de;
 		}
 	}
@@ -314,6 +354,7 @@ out:
 	free(ds.min);
 	free(ds.max);
 	free(ds.nr_matched);
+	free(ds.matched);
 }
 
 static const char *const role_names[NR_ROLES + 1] = {

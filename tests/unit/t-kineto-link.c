@@ -251,7 +251,92 @@ static void test_ids_dense_and_spread(void)
 	strbuf_release(&b);
 }
 
+/* How many lines of TEXT start with PREFIX. */
+static size_t count_lines(const char *text, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		n += !strncmp(l, prefix, len);
+	return n;
+}
+
+/*
+ * Records keep a number for their tid, not the tid: the tid that is
+ * int64's least (NO_ID, the free key of the link's maps) is a thread like
+ * any other.  It used to be one thread for each run of its events, and
+ * the runtime of its thread (External id 0) went unlinked.
+ */
+static void test_least_tid(void)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"m.py(1): f\", "
+		"\"pid\": 1, \"tid\": -9223372036854775808, \"ts\": 0, \"dur\": 100, \"args\": {}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, "
+		"\"tid\": -9223372036854775808, \"ts\": 10, \"dur\": 5, \"args\": {\"External id\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"b\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 11, \"dur\": 5, \"args\": {\"External id\": 2}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"c\", \"pid\": 1, "
+		"\"tid\": -9223372036854775808, \"ts\": 20, \"dur\": 5, \"args\": {\"External id\": 3}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+		"\"pid\": 1, \"tid\": -9223372036854775808, \"ts\": 30, \"dur\": 1, "
+		"\"args\": {\"External id\": 0, \"correlation\": 7}},\n"
+		"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 1, "
+		"\"tid\": -9223372036854775808, \"ts\": 21, \"s\": \"t\", \"args\": {\"Device Type\": 0, "
+		"\"Device Id\": -1, \"Addr\": 64, \"Bytes\": 64, \"Total Allocated\": 64, "
+		"\"Total Reserved\": 64}}\n"
+		"]}\n";
+	char *text = check_threads("least tid", test_write("link-least-tid.json", trace,
+							    sizeof(trace) - 1));
+
+	CHECK_EQ(count_lines(text, " thread "), 2);
+	CHECK(strstr(text, " thread 0 (named) k"));
+	CHECK(strstr(text, "  a k"));
+	CHECK(strstr(text, "  c k"));
+	CHECK(strstr(text, "  cudaLaunchKernel k"));
+	CHECK(strstr(text, " stack m.py(1): f\n"));
+	CHECK(strstr(text, "\nmemory 0 ") && strstr(text, " op c\n"));
+	CHECK(!strstr(text, "unlinked"));
+	free(text);
+}
+
+/*
+ * A thread number for each of many tids, their events interleaved: ops,
+ * then the runtimes of each thread's root (External id 0), then a Python
+ * frame each.  Every thread gets its runtime and its stack, in time
+ * linear in the events.
+ */
+static void test_many_tids(void)
+{
+	enum { NR = 60000 };
+	struct strbuf b = STRBUF_INIT;
+	double t0 = test_cpu_s();
+	char *text;
+
+	add(&b, "{\"traceEvents\": [\n{\"ph\": \"M\", \"name\": \"x\", \"args\": {}}");
+	for (int t = 0; t < NR; t++)
+		op(&b, 1000 + t * 7919 % NR, "cpu_op", "aten::op", 10 + t, 5, "\"External id\": 1");
+	for (int t = 0; t < NR; t++)
+		runtime(&b, 1000 + t, 100000 + t, 1, "\"External id\": 0, \"correlation\": 1");
+	for (int t = 0; t < NR; t++)
+		add(&b, ",\n{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"m.py(1): f\", "
+		       "\"pid\": 1, \"tid\": %d, \"ts\": 0, \"dur\": 200000, \"args\": {}}", 1000 + t);
+	add(&b, "\n]}\n");
+	text = check_threads("many tids", test_write("link-many-tids.json", b.s, b.len));
+	CHECK_EQ(count_lines(text, " thread "), NR);
+	CHECK_EQ(count_lines(text, "  cudaLaunchKernel k"), NR);
+	CHECK_EQ(count_lines(text, "  aten::op k"), NR);
+	CHECK(strstr(text, " stack m.py(1): f\n"));
+	CHECK(!strstr(text, "unlinked"));
+	CHECK(test_cpu_s() - t0 < 4 * CPU_BOUND_S);
+	free(text);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
+	{ "the least tid is one thread", test_least_tid },
+	{ "many tids, interleaved, each a thread", test_many_tids },
 	{ "two threads link as one: every part of the link", test_threads_synthetic },
 	{ "two threads link as one: the golden fixtures", test_threads_goldens },
 	{ "ids in an array link as ids in the hash table", test_ids_dense_and_spread },

@@ -591,6 +591,46 @@ static void test_ranges_merge_as_they_come(void)
 	CHECK(nr_joined > 100);	/* the joining path ran */
 }
 
+/*
+ * Two threads whose ops touch end to end, their events interleaved: no
+ * range starts inside the last one kept, yet the list is merged as it
+ * grows, and holds a few thousand at most, not one a range.  Merged, it
+ * is what the ranges added one by one give; a few random ones (nested,
+ * zero-length, out of order) ride along.
+ */
+static void test_ranges_merge_in_batches(void)
+{
+	struct ranges plain = { 0 }, joined = { 0 };
+	uint64_t seed = 777;
+	size_t most = 0;
+
+	for (int64_t i = 0; i < 40000; i++) {
+		int64_t start = i % 2 ? 1000000 + i / 2 * 10 : i / 2 * 10, len = 10;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		if (seed >> 58 == 0) {
+			start = (int64_t)(seed >> 20) % 2000000;
+			len = (int64_t)(seed >> 10) % 7;
+		}
+		ranges_add(&plain, start, start + len);
+		ranges_add_held(&joined, start, start + len);
+		if (joined.nr > most)
+			most = joined.nr;
+	}
+	ranges_merge(&plain);
+	ranges_merge(&joined);
+	CHECK(plain.nr > 100);	/* the random ones did not all join */
+	CHECK(most <= 2 * plain.nr + 4096);	/* twice the union, and a batch */
+	CHECK(most < 10000);
+	CHECK_EQ(plain.nr, joined.nr);
+	for (size_t i = 0; i < plain.nr && i < joined.nr; i++) {
+		CHECK_EQ(plain.v[i].start, joined.v[i].start);
+		CHECK_EQ(plain.v[i].end, joined.v[i].end);
+	}
+	free(plain.v);
+	free(joined.v);
+}
+
 const struct test tests[] = {
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
@@ -610,5 +650,6 @@ const struct test tests[] = {
 	{ "Python frames give the ops under them their call stack", test_python_frames },
 	{ "role ranges joined as they come merge as the ranges one by one",
 	  test_ranges_merge_as_they_come },
+	{ "ranges of interleaved threads are merged in batches", test_ranges_merge_in_batches },
 	{ 0 },
 };
