@@ -95,8 +95,10 @@ size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device)
 }
 
 /* The events in time order, ties in file order (the plugin's stable
- * sort by ts).  Caller frees. */
-static const struct mem_event *sort_base;
+ * sort by ts).  Caller frees.  What the comparisons read is the
+ * calling thread's, as every sort's state here: profiles are worked on
+ * by several threads at once. */
+static _Thread_local const struct mem_event *sort_base;
 
 static int cmp_by_time(const void *a, const void *b)
 {
@@ -271,8 +273,8 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 	free(stack);
 }
 
-static int32_t *sort_devices;
-static size_t sort_nr_devices;
+static _Thread_local int32_t *sort_devices;
+static _Thread_local size_t sort_nr_devices;
 
 static int cmp_stat(const void *a, const void *b)
 {

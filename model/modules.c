@@ -210,7 +210,7 @@ static bool same_structure(const struct calls *calls, size_t a, size_t b)
 	return true;
 }
 
-static const struct calls *sort_calls;
+static _Thread_local const struct calls *sort_calls;
 
 /* Roots by name (the plugin sorts its hierarchy's roots so); ties in
  * the order first called. */

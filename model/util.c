@@ -9,24 +9,59 @@
 
 void (*die_hook)(void);
 
-/* The load die() names.  Set before a load's threads start, and
- * read-only to them; only *load_counter changes as they run. */
-static const char *load_path;
-static const uint64_t *load_counter;
-static uint64_t load_read_bytes, load_size_bytes;
+/* The load die() names, the calling thread's: a process loads several
+ * files at once, one per thread.  Only *counter changes as it runs. */
+struct load_named {
+	const char *path;
+	const uint64_t *counter;
+	uint64_t read_bytes, size_bytes;
+};
+
+static _Thread_local struct load_named load;
 
 void die_set_load(const char *path, const uint64_t *read_bytes, uint64_t size_bytes)
 {
-	load_path = path;
-	load_counter = read_bytes;
-	load_read_bytes = 0;
-	load_size_bytes = size_bytes;
+	load.path = path;
+	load.counter = read_bytes;
+	load.read_bytes = 0;
+	load.size_bytes = size_bytes;
 }
 
 void die_load_done(uint64_t read_bytes)
 {
-	load_counter = NULL;
-	load_read_bytes = read_bytes;
+	load.counter = NULL;
+	load.read_bytes = read_bytes;
+}
+
+struct started {
+	void *(*fn)(void *);
+	void *arg;
+	struct load_named load;
+};
+
+static void *started_main(void *p)
+{
+	struct started s = *(struct started *)p;
+
+	free(p);
+	load = s.load;
+	return s.fn(s.arg);
+}
+
+int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	struct started *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -1;	/* the caller goes on without the thread */
+	s->fn = fn;
+	s->arg = arg;
+	s->load = load;
+	rc = pthread_create(thread, NULL, started_main, s);
+	if (rc)
+		free(s);
+	return rc;
 }
 
 void die(const char *fmt, ...)
@@ -40,20 +75,20 @@ void die(const char *fmt, ...)
 			pause();
 	if (die_hook)
 		die_hook();
-	if (load_path)
-		fprintf(stderr, "%s: error: ", load_path);
+	if (load.path)
+		fprintf(stderr, "%s: error: ", load.path);
 	else
 		fputs("proftui: fatal: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (load_path) {
-		uint64_t done = load_counter ? __atomic_load_n(load_counter, __ATOMIC_RELAXED)
-					     : load_read_bytes;
+	if (load.path) {
+		uint64_t done = load.counter ? __atomic_load_n(load.counter, __ATOMIC_RELAXED)
+					     : load.read_bytes;
 
-		if (load_size_bytes)
+		if (load.size_bytes)
 			fprintf(stderr, " after reading %llu of the file's %llu bytes",
-				(unsigned long long)done, (unsigned long long)load_size_bytes);
+				(unsigned long long)done, (unsigned long long)load.size_bytes);
 		else
 			fprintf(stderr, " after reading %llu bytes of it", (unsigned long long)done);
 	}

@@ -7,6 +7,7 @@
 #ifndef MODEL_UTIL_H
 #define MODEL_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,12 +40,17 @@ extern void (*die_hook)(void);
  * its bytes read so far, *READ_BYTES (NULL: none read yet), which the
  * loader updates with __atomic_store_n() since die() may read it from
  * another thread; SIZE_BYTES is the file's size, 0 if unknown.
- * input_open() sets it; die_load_done() says the reading is over.
+ * input_open() sets it; die_load_done() says the reading is over.  Each
+ * thread has its own: several files load at once, one per thread, and a
+ * load's own threads get their starter's from thread_start().
  */
 void die_set_load(const char *path, const uint64_t *read_bytes, uint64_t size_bytes);
 /* The file is read, all READ_BYTES of it: die() keeps naming it (the
  * model may yet be built from it) with that count. */
 void die_load_done(uint64_t read_bytes);
+/* pthread_create() with default attributes, the new thread naming in its
+ * die() messages the load the caller names: for the threads a load starts. */
+int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 /*
  * A well-mixed hash of an integer key, or of a pointer (interned names

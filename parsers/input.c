@@ -205,7 +205,7 @@ static void reader_start(struct input *in)
 	pthread_cond_init(&r->more, NULL);
 	pthread_cond_init(&r->room, NULL);
 	in->reader = r;
-	if (pthread_create(&r->thread, NULL, reader_main, in) != 0) {
+	if (thread_start(&r->thread, reader_main, in) != 0) {
 		/* No thread: read in this one, as before. */
 		in->reader = NULL;
 		reader_free(r);

@@ -620,7 +620,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	pthread_cond_init(&cs.work, NULL);
 	pthread_cond_init(&cs.done, NULL);
 	for (int i = 0; i < NR_WORKERS; i++)
-		if (pthread_create(&cs.threads[cs.nr_threads], NULL, worker_main, &cs) == 0)
+		if (thread_start(&cs.threads[cs.nr_threads], worker_main, &cs) == 0)
 			cs.nr_threads++;
 
 	for (;;) {

@@ -945,8 +945,9 @@ static void add_totals(struct kineto *k, struct threads *th, struct node *unlink
 		k->p->root->device_total_ns += unlinked->device_total_ns;
 }
 
-/* Memory events by thread, then time, then file order. */
-static const struct mem_event *sort_base;
+/* Memory events by thread, then time, then file order.  The array the
+ * comparison reads is the thread's: several traces link at once. */
+static _Thread_local const struct mem_event *sort_base;
 
 static int cmp_mem(const void *a, const void *b)
 {
@@ -1242,7 +1243,7 @@ static void beside_start(struct beside *s, bool two, void (*fn)(struct kineto *,
 	s->fn = fn;
 	s->k = k;
 	s->b = b;
-	s->started = two && !pthread_create(&s->thread, NULL, beside_main, s);
+	s->started = two && !thread_start(&s->thread, beside_main, s);
 	if (!s->started)
 		fn(k, b);
 }

@@ -1549,7 +1549,7 @@ static void pipe_start(struct kineto *k)
 	pthread_cond_init(&pp->empty, NULL);
 	k->pipe = pp;
 	diag_hold(k->d);
-	pp->has_thread = pthread_create(&pp->thread, NULL, model_main, pp) == 0;
+	pp->has_thread = thread_start(&pp->thread, model_main, pp) == 0;
 }
 
 /*

@@ -81,6 +81,19 @@ for pane in tree ops kernels timeline steps; do
 		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
 	fi
 done
+# Several files at once, one per thread (--diff, --ranks): each load has
+# its own state -- die()'s file, the sorts' arrays -- however they
+# interleave.  Both traces have memory events, which the link sorts.
+for how in --diff --ranks; do
+	if timeout 300 "$PROFTUI" $how --print ops -o /dev/null tests/golden/kineto/two-steps.json \
+		tests/golden/kineto/unused.json >"$dir/out" 2>&1 &&
+		! grep -q 'ThreadSanitizer' "$dir/out"; then
+		pass "tsan: two traces loading at once ($how)"
+	else
+		fail "tsan: two traces loading at once ($how)"
+		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+	fi
+done
 if [ ! -d "$CORPUS" ]; then
 	skip "tsan: corpus traces" "$CORPUS is absent"
 else
