@@ -167,7 +167,11 @@ bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys $(O)/bench/firstframe
 
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
-build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC)
+# One clang command per target, without dependency files: every header a
+# target may include is a prerequisite, or a changed struct would leave a
+# fuzzer built against the old one.
+build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC) \
+		$(wildcard model/*.h parsers/*.h tests/unit/*.h)
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_DEFAULT_SOURCE -I. $(ZLIB_CFLAGS) $(FUZZ_FLAGS) -pthread -o $@ $(filter %.c,$^) $(ZLIB_LIBS) -lm
 

@@ -44,6 +44,18 @@ run() {
 	done
 }
 
+# run_clean NAME COMMAND...: COMMAND succeeds with no TSan report.
+run_clean() {
+	name=$1
+	shift
+	if timeout 300 "$@" >"$dir/out" 2>&1 && ! grep -q 'ThreadSanitizer' "$dir/out"; then
+		pass "tsan: $name"
+	else
+		fail "tsan: $name"
+		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+	fi
+}
+
 # cut_to FILE NAME BYTES: the first BYTES of FILE, as $dir/NAME.
 cut_to() { head -c "$3" "$1" >"$dir/$2"; }
 
@@ -72,27 +84,15 @@ run_unit t-kineto-link "two threads"
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do
-	if PROFTUI_EXPORT_BATCH=3 timeout 300 "$PROFTUI" --print "$pane" -o /dev/null \
-		tests/golden/kineto/two-steps.json >"$dir/out" 2>&1 &&
-		! grep -q 'ThreadSanitizer' "$dir/out"; then
-		pass "tsan: --print $pane, rows on two threads"
-	else
-		fail "tsan: --print $pane, rows on two threads"
-		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
-	fi
+	run_clean "--print $pane, rows on two threads" env PROFTUI_EXPORT_BATCH=3 "$PROFTUI" \
+		--print "$pane" -o /dev/null tests/golden/kineto/two-steps.json
 done
 # Several files at once, one per thread (--diff, --ranks): each load has
 # its own state -- die()'s file, the sorts' arrays -- however they
 # interleave.  Both traces have memory events, which the link sorts.
 for how in --diff --ranks; do
-	if timeout 300 "$PROFTUI" $how --print ops -o /dev/null tests/golden/kineto/two-steps.json \
-		tests/golden/kineto/unused.json >"$dir/out" 2>&1 &&
-		! grep -q 'ThreadSanitizer' "$dir/out"; then
-		pass "tsan: two traces loading at once ($how)"
-	else
-		fail "tsan: two traces loading at once ($how)"
-		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
-	fi
+	run_clean "two traces loading at once ($how)" "$PROFTUI" $how --print ops -o /dev/null \
+		tests/golden/kineto/two-steps.json tests/golden/kineto/unused.json
 done
 if [ ! -d "$CORPUS" ]; then
 	skip "tsan: corpus traces" "$CORPUS is absent"

@@ -16,6 +16,7 @@
 
 #include "model/aggregate.h"
 #include "model/strbuf.h"
+#include "load-paths.h"
 #include "parsers/parser.h"
 
 static void add(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -89,21 +90,8 @@ static void add_agg(struct strbuf *b, const char *what, const struct agg *a)
 static int load_kineto(struct profile *p, const char *path, char *msg, size_t cap)
 {
 	const char *paths[1] = { path };
-	struct load_options opt = { .format = "kineto" };
-	FILE *err = tmpfile();
-	size_t n = 0;
-	int rc;
 
-	opt.err = err;
-	profile_init(p, path);
-	rc = profile_load(p, paths, 1, &opt);
-	if (err) {
-		rewind(err);
-		n = fread(msg, 1, cap - 1, err);
-		fclose(err);
-	}
-	msg[n] = '\0';
-	return rc;
+	return test_load_paths(p, paths, 1, "kineto", msg, cap);
 }
 
 /* Everything a load of PATH says, as text, with the environment

@@ -554,6 +554,16 @@ static void test_python_frames(void)
 	profile_release(&p);
 }
 
+/* A and B hold the same ranges, in the same order. */
+static void check_same_ranges(const struct ranges *a, const struct ranges *b)
+{
+	CHECK_EQ(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr && i < b->nr; i++) {
+		CHECK_EQ(a->v[i].start, b->v[i].start);
+		CHECK_EQ(a->v[i].end, b->v[i].end);
+	}
+}
+
 /*
  * A role's ranges join the last one kept as they come when they start
  * inside it; merged, they must be what the ranges added one by one give,
@@ -580,11 +590,7 @@ static void test_ranges_merge_as_they_come(void)
 		nr_joined += (size_t)n - joined.nr;
 		ranges_merge(&plain);
 		ranges_merge(&joined);
-		CHECK_EQ(plain.nr, joined.nr);
-		for (size_t i = 0; i < plain.nr && i < joined.nr; i++) {
-			CHECK_EQ(plain.v[i].start, joined.v[i].start);
-			CHECK_EQ(plain.v[i].end, joined.v[i].end);
-		}
+		check_same_ranges(&plain, &joined);
 		free(plain.v);
 		free(joined.v);
 	}
@@ -622,11 +628,7 @@ static void test_ranges_merge_in_batches(void)
 	CHECK(plain.nr > 100);	/* the random ones did not all join */
 	CHECK(most <= 2 * plain.nr + 4096);	/* twice the union, and a batch */
 	CHECK(most < 10000);
-	CHECK_EQ(plain.nr, joined.nr);
-	for (size_t i = 0; i < plain.nr && i < joined.nr; i++) {
-		CHECK_EQ(plain.v[i].start, joined.v[i].start);
-		CHECK_EQ(plain.v[i].end, joined.v[i].end);
-	}
+	check_same_ranges(&plain, &joined);
 	free(plain.v);
 	free(joined.v);
 }

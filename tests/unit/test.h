@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "load-paths.h"
 #include "parsers/parser.h"
 
 struct test {
@@ -121,28 +122,6 @@ static inline const char *test_write(const char *name, const void *data, size_t 
 	return path;
 }
 
-/* Load the NR files PATHS (as FORMAT unless NULL) into P, initialised here
- * and left for the caller to release; the messages go to MSG (CAP bytes).
- * Returns profile_load()'s code. */
-static inline int test_load_paths(struct profile *p, const char *const *paths, size_t nr,
-				  const char *format, char *msg, size_t cap)
-{
-	struct load_options opt = { .format = format };
-	FILE *err = tmpfile();
-	size_t n = 0;
-	int rc;
-
-	opt.err = err;
-	profile_init(p, paths[0]);
-	rc = profile_load(p, paths, nr, &opt);
-	if (err) {
-		rewind(err);
-		n = fread(msg, 1, cap - 1, err);
-		fclose(err);
-	}
-	msg[n] = '\0';
-	return rc;
-}
 
 static inline int test_load(struct profile *p, const char *path, const char *format, char *msg,
 			    size_t cap)
