@@ -60,6 +60,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../model/keyindex.h"
 #include "../model/strbuf.h"
 #include "json.h"
 #include "parser.h"
@@ -213,13 +214,10 @@ _Static_assert(sizeof(struct py_frame) == 32, "a frame record is 32 bytes");
  * than hashing tids.  A hash map, linear in the tids however many.
  */
 struct tid_numbers {
-	int64_t *keys;			/* open addressing; NO_ID: a free slot */
-	uint32_t *vals;
-	size_t alloc;
+	struct key_index map;		/* tid -> number; any tid, NO_ID too */
 	int64_t *tids;			/* number -> tid */
 	uint32_t *nr_hosts;		/* number -> its host records */
 	size_t nr, alloc_tids, alloc_nr_hosts;
-	uint32_t no_id_ref;		/* tid NO_ID's number + 1, 0: none seen */
 	int64_t last_tid;		/* the last tid looked up, and its number: */
 	uint32_t last;			/* a thread's events come in runs */
 };

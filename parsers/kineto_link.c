@@ -81,46 +81,14 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
 	return i;
 }
 
-/* Grow the map of T to hold twice its threads, and more. */
-static void grow_numbers(struct tid_numbers *t)
-{
-	struct idmap bigger;
-
-	idmap_init(&bigger, 2 * t->nr + 32);
-	for (size_t i = 0; i < t->alloc; i++) {
-		if (t->keys[i] != NO_ID) {
-			size_t s = idmap_slot(&bigger, t->keys[i]);
-
-			bigger.keys[s] = t->keys[i];
-			bigger.vals[s] = t->vals[i];
-		}
-	}
-	free(t->keys);
-	free(t->vals);
-	t->keys = bigger.keys;
-	t->vals = bigger.vals;
-	t->alloc = bigger.alloc;
-}
-
-/* The map of T, as the other maps here. */
-static struct idmap numbers_map(const struct tid_numbers *t)
-{
-	return (struct idmap){ .keys = t->keys, .vals = t->vals, .alloc = t->alloc };
-}
-
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid)
 {
-	struct idmap m = numbers_map(t);
-	size_t s;
+	size_t n;
 
 	if (t->nr && tid == t->last_tid)
 		return t->last;
-	if (tid == NO_ID)	/* the map's free key: a number of its own */
-		return t->no_id_ref ? t->no_id_ref - 1 : UINT32_MAX;
-	if (!t->alloc)
-		return UINT32_MAX;
-	s = idmap_slot(&m, tid);
-	return t->keys[s] == NO_ID ? UINT32_MAX : t->vals[s];
+	n = key_index_get(&t->map, (uint64_t)tid);
+	return n == KEY_INDEX_NONE ? UINT32_MAX : (uint32_t)n;
 }
 
 uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
@@ -129,17 +97,7 @@ uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
 
 	if (n == UINT32_MAX) {
 		n = (uint32_t)t->nr;
-		if (2 * (t->nr + 1) >= t->alloc)
-			grow_numbers(t);
-		if (tid == NO_ID) {
-			t->no_id_ref = rec_ref(n);
-		} else {
-			struct idmap m = numbers_map(t);
-			size_t s = idmap_slot(&m, tid);
-
-			t->keys[s] = tid;
-			t->vals[s] = n;
-		}
+		key_index_put(&t->map, (uint64_t)tid, n);
 		GROW(t->tids, t->alloc_tids, t->nr + 1);
 		GROW(t->nr_hosts, t->alloc_nr_hosts, t->nr + 1);
 		t->tids[n] = tid;
@@ -153,8 +111,7 @@ uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
 
 static void threads_release(struct tid_numbers *t)
 {
-	free(t->keys);
-	free(t->vals);
+	key_index_release(&t->map);
 	free(t->tids);
 	free(t->nr_hosts);
 	memset(t, 0, sizeof(*t));
