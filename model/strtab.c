@@ -23,6 +23,22 @@ static uint32_t hash_bytes(const struct strtab *t, const char *s, size_t n)
 	return (uint32_t)siphash13(&t->key, s, n);
 }
 
+/* The slot in t->recent for the N bytes at S: their length and first
+ * and last eight bytes, mixed.  Not keyed: it only picks what to compare. */
+static size_t recent_slot(const char *s, size_t n)
+{
+	uint64_t head = 0, tail = 0;
+
+	if (n >= 8) {
+		memcpy(&head, s, 8);
+		memcpy(&tail, s + n - 8, 8);
+	} else {
+		memcpy(&head, s, n);
+	}
+	head ^= (tail << 29 | tail >> 35) ^ n;
+	return (size_t)((head * 0x9e3779b97f4a7c15ULL) >> 32) & (STRTAB_RECENT - 1);
+}
+
 void strtab_init(struct strtab *t, struct arena *a)
 {
 	memset(t, 0, sizeof(*t));
@@ -37,6 +53,7 @@ void strtab_release(struct strtab *t)
 	t->slots = NULL;
 	t->hashes = NULL;
 	t->nr = t->alloc = 0;
+	memset(t->recent, 0, sizeof(t->recent));
 }
 
 /* The slot of S, or the empty slot where it goes; *PROBES gets the number
@@ -97,16 +114,23 @@ const char *strtab_lookup(const struct strtab *t, const char *s, size_t n)
 
 const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 {
-	uint32_t h = hash_bytes(t, s, n);
+	struct strtab_recent *r = &t->recent[recent_slot(s, n)];
+	uint32_t h;
 	size_t i, probes;
+
+	if (r->s && r->n == n && !memcmp(r->s, s, n))
+		return r->s;
+	h = hash_bytes(t, s, n);
 
 	/* Keep the load under 1/2 so probe runs stay short. */
 	if (2 * (t->nr + 1) > t->alloc)
 		rebuild(t, t->alloc ? t->alloc * 2 : 1024, false);
 	i = find_slot(t, s, n, h, &probes);
 	t->nr_probes += probes;
-	if (t->slots[i])
+	if (t->slots[i]) {
+		*r = (struct strtab_recent){ t->slots[i], n };
 		return t->slots[i];
+	}
 	/*
 	 * A long run: draw a key of this table's own and rehash.  At most
 	 * once per t->nr / 2 new names, so the O(nr) rebuilds cost O(1) per
@@ -126,5 +150,6 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 	t->hashes[i] = h;
 	t->nr++;
 	t->nr_since_rekey++;
+	*r = (struct strtab_recent){ t->slots[i], n };
 	return t->slots[i];
 }

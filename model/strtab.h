@@ -20,6 +20,8 @@
 
 struct arena;
 
+#define STRTAB_RECENT 512	/* a power of two */
+
 struct strtab {
 	struct arena *arena;
 	const char **slots;	/* open addressing; NULL = empty */
@@ -27,6 +29,15 @@ struct strtab {
 	size_t nr, alloc;	/* alloc is a power of two */
 	struct siphash_key key;
 	size_t nr_since_rekey;	/* interned since the key last changed */
+	/* The names interned last, by a cheap hash of their bytes: a load
+	 * interns every event's name, nearly always one seen a moment ago,
+	 * and SipHash over a 100-byte kernel name costs ~200 instructions
+	 * where this costs a compare.  A miss (or a file that makes every
+	 * lookup miss) only falls through to the keyed index. */
+	struct strtab_recent {
+		const char *s;
+		size_t n;
+	} recent[STRTAB_RECENT];
 	/* Statistics, for the tests: what the hash is worth. */
 	uint64_t nr_probes;	/* slots strtab_intern() looked at */
 	uint32_t nr_rekeys;	/* new keys drawn after a long probe run */

@@ -75,6 +75,52 @@ static void test_intern_is_identity(void)
 	arena_release(&a);
 }
 
+/*
+ * strtab_intern() first looks among the names interned last, picked by
+ * their length and first and last eight bytes.  Names that share those
+ * (prefixes of one string share the head; names that differ only in the
+ * middle share all three) must still intern to their own copy, in any
+ * order, as the index alone gives it.
+ */
+static void test_recent_names_stay_distinct(void)
+{
+	enum { LONGEST = 3000, MIDDLES = 600 };
+	static char text[LONGEST + 1];
+	static const char *prefix_of[LONGEST + 1], *middle_of[MIDDLES];
+	struct arena a;
+	struct strtab t;
+	bool same = true;
+
+	for (int i = 0; i < LONGEST; i++)
+		text[i] = (char)('a' + rng() % 26);
+	arena_init(&a);
+	strtab_init(&t, &a);
+	for (size_t n = 0; n <= LONGEST; n++)
+		prefix_of[n] = strtab_intern(&t, text, n);
+	for (int m = 0; m < MIDDLES; m++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "aten::mm_%08d_backward", m);
+		middle_of[m] = strtab_intern(&t, name, strlen(name));
+	}
+	CHECK(t.nr == LONGEST + 1 + MIDDLES);
+	for (int i = 0; i < 20000 && same; i++) {
+		size_t n = (size_t)(rng() % (LONGEST + 1));
+		int m = (int)(rng() % MIDDLES);
+		char name[40];
+
+		snprintf(name, sizeof(name), "aten::mm_%08d_backward", m);
+		same = strtab_intern(&t, text, n) == prefix_of[n] &&
+		       strlen(prefix_of[n]) == n && !memcmp(prefix_of[n], text, n) &&
+		       strtab_intern(&t, name, strlen(name)) == middle_of[m] &&
+		       !strcmp(middle_of[m], name);
+	}
+	CHECK(same);
+	CHECK(t.nr == LONGEST + 1 + MIDDLES);
+	strtab_release(&t);
+	arena_release(&a);
+}
+
 /* Intern N names from NEXT into a fresh table; stop early (and return
  * false) once the probes pass BUDGET.  *PROBES gets the probes. */
 static bool load_names(size_t n, void (*next)(void *ctx, char out[17]), void *ctx,
@@ -289,6 +335,8 @@ static void test_crafted_trace_loads(void)
 const struct test tests[] = {
 	{ "SipHash matches the paper and CPython", test_siphash_vectors },
 	{ "names intern to one pointer", test_intern_is_identity },
+	{ "names the recent cache confuses intern to their own copy",
+	  test_recent_names_stay_distinct },
 	{ "1 M names crafted against the old hash probe like random ones", test_crafted_names },
 	{ "a long probe run draws a new key", test_long_run_rekeys },
 	{ "1 M ids crafted against the old hash probe like random ones", test_crafted_ids },
