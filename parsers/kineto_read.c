@@ -392,14 +392,28 @@ static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_eve
 	return BAD_TIME;
 }
 
-/* The exact value of the double US (microseconds) in ns, rounded; US is
- * within the bounds above (check_event() saw to it). */
+/*
+ * The exact value of the double US (microseconds) in ns, rounded half away
+ * from zero; US is within the bounds above (check_event() saw to it).
+ * floor() and llround() are calls into libm on plain x86-64, two per time
+ * and four per event on the model thread; integer conversions give the
+ * same values: WHOLE is floor(US) exactly (|US| < 2^53), and FRAC - NS is
+ * exact (Sterbenz: NS <= FRAC < 2 NS, or NS is 0).
+ */
 static int64_t us_to_ns(double us)
 {
-	double ip = floor(us);
+	int64_t whole, ns;
+	double frac;
 
-	assert(ip > -9.2e15 && ip < 9.2e15);
-	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
+	assert(us > -9.2e15 && us < 9.2e15);
+	whole = (int64_t)us;
+	if ((double)whole > us)
+		whole--;
+	frac = (us - (double)whole) * 1000.0;
+	ns = (int64_t)frac;
+	if (frac - (double)ns >= 0.5)
+		ns++;
+	return whole * 1000 + ns;
 }
 
 static bool read_int(struct kineto *k, enum json_tok t, int64_t *v)

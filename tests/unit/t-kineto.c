@@ -5,6 +5,8 @@
  * the numbers against torch-tb-profiler on the corpus; this file checks
  * where proftui departs from it and how odd input is counted.
  */
+#include <math.h>
+
 #include "model/aggregate.h"
 #include "parsers/kineto_int.h"
 #include "parsers/parser.h"
@@ -633,7 +635,88 @@ static void test_ranges_merge_in_batches(void)
 	free(joined.v);
 }
 
+/* The old definition, with libm: the ns nearest to the double US. */
+static int64_t ns_of(double us)
+{
+	double ip = floor(us);
+
+	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
+}
+
+/*
+ * Times become ns on the model thread by integer arithmetic, not libm:
+ * 4000 events whose ts and dur have 0 to 7 decimals, halves of a ns
+ * (".0005", exact ones near 0) among them, negative and 16-digit epoch
+ * times too, must get the start and duration the libm definition gives,
+ * to the ns.
+ */
+static void test_times_to_ns(void)
+{
+	enum { NR = 4000 };
+	static char ts_text[NR][40], dur_text[NR][40];
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	uint64_t state = 0x9e3779b97f4a7c15ULL;
+	double at = -3000000.0;
+	const struct node *thread, *n;
+	size_t i = 0, bad = 0;
+
+	strbuf_addstr(&b, "{\"traceEvents\": [");
+	for (int k = 0; k < NR; k++) {
+		static const char *const tails[] = { "", ".5", ".0005", ".0015", ".4995", ".9995",
+						     ".123", ".0004999", ".5005", ".999999" };
+		long long whole;
+
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (k == NR / 2)
+			at = 1712195495519689.0;	/* an epoch in microseconds */
+		whole = (long long)floor(at);
+		if (k >= NR / 4 && k < NR / 4 + 40) {
+			/* Near 0 (a trace of relative times), X.XXX5 is a
+			 * half ns exactly: it rounds away from zero. */
+			snprintf(ts_text[k], sizeof(ts_text[k]), "%.4f", (2 * (k - NR / 4) + 1) / 2000.0);
+			snprintf(dur_text[k], sizeof(dur_text[k]), "0.0005");
+			strbuf_addf(&b, ",{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", "
+				    "\"pid\": 1, \"tid\": 1, \"ts\": %s, \"dur\": %s}",
+				    ts_text[k], dur_text[k]);
+			at = 10.0;
+			continue;
+		}
+		if (state >> 60 < 10)
+			snprintf(ts_text[k], sizeof(ts_text[k]), "%lld%s", whole, tails[state >> 60]);
+		else
+			snprintf(ts_text[k], sizeof(ts_text[k]), "%lld.%07llu", whole,
+				 (unsigned long long)(state >> 20) % 10000000);
+		snprintf(dur_text[k], sizeof(dur_text[k]), "%llu%s",
+			 (unsigned long long)(state >> 40) % 50, tails[(state >> 8) % 10]);
+		strbuf_addf(&b, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", "
+			    "\"pid\": 1, \"tid\": 1, \"ts\": %s, \"dur\": %s}",
+			    k ? "," : "", ts_text[k], dur_text[k]);
+		at = floor(at) + 60 + (double)((state >> 16) % 1000);
+	}
+	strbuf_addstr(&b, "]}");
+	CHECK_EQ(load_text(&p, "times.json", b.s), 0);
+	strbuf_release(&b);
+	thread = p.root->child;
+	CHECK(thread && !thread->next);
+	for (n = thread ? thread->child : NULL; n; n = n->next, i++) {
+		double ts = strtod(ts_text[i], NULL), dur = strtod(dur_text[i], NULL);
+
+		if (i >= NR || n->start_ns != ns_of(ts) ||
+		    n->host_total_ns != ns_of(ts + dur) - ns_of(ts)) {
+			if (!bad++ && i < NR)
+				fprintf(stderr, "t-kineto: ts %s dur %s: %lld, %lld ns\n", ts_text[i],
+					dur_text[i], (long long)n->start_ns,
+					(long long)n->host_total_ns);
+		}
+	}
+	CHECK_EQ(i, NR);
+	CHECK_EQ(bad, 0);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
+	{ "times become ns as libm rounds them", test_times_to_ns },
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
 	{ "a negative host self time is kept, marked and counted", test_negative_host_self },
