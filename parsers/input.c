@@ -12,6 +12,7 @@
 
 #include "gunzip.h"
 #include "input.h"
+#include "parser.h"
 
 /* Report progress every this many bytes read from disk. */
 #define PROGRESS_EVERY (8u << 20)
@@ -26,14 +27,19 @@ static ssize_t read_some(int fd, void *buf, size_t n)
 	return r;
 }
 
-static void note_read(struct input *in, size_t n)
+/* N more bytes of the file read, which made PLAIN bytes of text. */
+static void note_read(struct input *in, size_t n, size_t plain)
 {
 	uint64_t before = in->read_bytes;
 
 	/* Atomic: die() may read it from another thread (util.h). */
 	__atomic_store_n(&in->read_bytes, before + n, __ATOMIC_RELAXED);
-	if (in->progress && before / PROGRESS_EVERY != in->read_bytes / PROGRESS_EVERY)
-		in->progress(in->progress_ctx, in->read_bytes, in->size_bytes);
+	in->plain_bytes += plain;
+	if (in->progress && before / PROGRESS_EVERY != in->read_bytes / PROGRESS_EVERY) {
+		struct load_progress lp = { in->read_bytes, in->size_bytes, in->plain_bytes };
+
+		in->progress(in->progress_ctx, &lp);
+	}
 }
 
 /*
@@ -252,7 +258,7 @@ static size_t pull(struct input *in, char *dst, size_t space)
 		uint64_t raw = 0;
 
 		n = produce(in, dst, space, &raw, &eof, &f);
-		note_read(in, raw);
+		note_read(in, raw, n);
 		in->at_eof = eof;
 		in->error = f.error;
 		in->error_msg = f.msg;
@@ -276,7 +282,7 @@ static size_t pull(struct input *in, char *dst, size_t space)
 	memcpy(dst, c->data + r->off, n);
 	r->off += n;
 	if (r->off == c->len) {
-		note_read(in, c->raw);
+		note_read(in, c->raw, c->len);
 		pthread_mutex_lock(&r->lock);
 		r->tail = (r->tail + 1) % NR_CHUNKS;
 		r->nr_full--;
@@ -332,7 +338,7 @@ static void reader_retire(struct input *in)
 
 		memcpy(in->end, r->ring[k].data + from, r->ring[k].len - from);
 		in->end += r->ring[k].len - from;
-		note_read(in, r->ring[k].raw);
+		note_read(in, r->ring[k].raw, r->ring[k].len);
 	}
 	if (r->done) {
 		in->at_eof = true;
@@ -460,9 +466,10 @@ int input_open(struct input *in, const char *path, struct diag *d)
 	{
 		uint64_t raw = 0;
 		size_t n = read_raw(in, in->zin, sizeof(in->zin), &raw, &f);
+		bool gzip = n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b;
 
-		note_read(in, raw);
-		if (n >= 2 && in->zin[0] == 0x1f && in->zin[1] == 0x8b) {
+		note_read(in, raw, gzip ? 0 : n);
+		if (gzip) {
 			in->z = gunzip_new();
 			in->zin_next = in->zin;
 			in->zin_avail = n;

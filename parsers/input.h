@@ -21,6 +21,8 @@
 
 #include "diag.h"
 
+struct load_progress;
+
 #define INPUT_BUF_BYTES (256 * 1024)
 /* The longest line or token a parser may ask for at once. */
 #define INPUT_MAX_SPAN (4 * 1024 * 1024)
@@ -58,8 +60,9 @@ struct input {
 
 	uint64_t size_bytes;		/* file size on disk, 0 if unknown */
 	uint64_t read_bytes;		/* bytes read from disk so far */
+	uint64_t plain_bytes;		/* ...and the plain bytes they made */
 	/* Called now and then while reading; for the progress bar. */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void (*progress)(void *ctx, const struct load_progress *lp);
 	void *progress_ctx;
 	struct reader *reader;		/* the reading thread, when there is one */
 	bool borrowed;			/* buf is the caller's (input_open_view) */

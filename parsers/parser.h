@@ -62,13 +62,21 @@ const struct parser *const *parser_list(size_t *n);
  * the others loaded).  A parser's parse() signals a kept partial read by
  * returning 0 after a diag_error().
  */
+/* How far a load has got, for a progress bar. */
+struct load_progress {
+	uint64_t done, total;		/* bytes of the file read, of its size
+					   (0: not known, a pipe) */
+	uint64_t plain;			/* bytes of text they held: more than
+					   DONE when the file is compressed */
+};
+
 struct load_options {
 	const char *format;		/* NULL: detect */
 	bool merge;			/* sum whole profiles (--merge) */
 	bool diff, ranks;		/* profset_load: --diff, --ranks */
 	unsigned jobs;			/* profset_load's threads; 0: one per core */
 	FILE *err;			/* where messages go; NULL: nowhere */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void (*progress)(void *ctx, const struct load_progress *lp);
 	void *progress_ctx;
 };
 int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,

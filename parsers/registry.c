@@ -388,7 +388,7 @@ struct group {
 	int rc;
 	char *msgs;			/* what its load said, printed in order */
 	size_t msgs_len;
-	_Atomic uint64_t done, total;	/* its progress */
+	_Atomic uint64_t done, total, plain;	/* its progress */
 };
 
 struct loader {
@@ -407,20 +407,22 @@ struct group_progress {
 
 /* A thread's progress: every group's, summed, shown by one thread at a
  * time (the others' numbers are in the next call's sum). */
-static void group_progress(void *ctx, uint64_t done, uint64_t total)
+static void group_progress(void *ctx, const struct load_progress *lp)
 {
 	struct group_progress *gp = ctx;
-	uint64_t sum_done = 0, sum_total = 0;
+	struct load_progress sum = { 0, 0, 0 };
 
-	gp->g->done = done;
-	gp->g->total = total;
+	gp->g->done = lp->done;
+	gp->g->total = lp->total;
+	gp->g->plain = lp->plain;
 	if (pthread_mutex_trylock(&gp->l->progress_lock))
 		return;
 	for (size_t i = 0; i < gp->l->nr_groups; i++) {
-		sum_done += gp->l->groups[i].done;
-		sum_total += gp->l->groups[i].total;
+		sum.done += gp->l->groups[i].done;
+		sum.total += gp->l->groups[i].total;
+		sum.plain += gp->l->groups[i].plain;
 	}
-	gp->l->opt->progress(gp->l->opt->progress_ctx, sum_done, sum_total);
+	gp->l->opt->progress(gp->l->opt->progress_ctx, &sum);
 	pthread_mutex_unlock(&gp->l->progress_lock);
 }
 

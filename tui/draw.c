@@ -1264,22 +1264,15 @@ void ui_draw_progress(const struct progress_view *pv)
 	if (pv->total && w > 2) {
 		uint64_t done = pv->done < pv->total ? pv->done : pv->total;
 		int fill = (int)((double)done * (w - 2) / (double)pv->total);
-		double mb = (double)done / (1 << 20), rate = pv->elapsed_s > 0 ? mb / pv->elapsed_s : 0;
 
 		move(y, 2);
 		addch('[');
 		for (int x = 0; x < w - 2; x++)
 			addch(x < fill ? '#' : ' ');
 		addch(']');
-		snprintf(line, sizeof(line), "%3d%%  %.0f of %.0f MB  %.0f MB/s",
-			 (int)(done * 100 / pv->total), mb, (double)pv->total / (1 << 20), rate);
-		if (rate > 0 && done < pv->total && done > 0) {
-			double left = pv->elapsed_s * (double)(pv->total - done) / (double)done;
-			char eta[48];
-
-			snprintf(eta, sizeof(eta), "  about %.0f s left", left < 1 ? 1 : left);
-			strncat(line, eta, sizeof(line) - strlen(line) - 1);
-		}
+	}
+	if (pv->total || pv->done) {
+		fmt_progress(pv->done, pv->total, pv->plain, pv->elapsed_s, line, sizeof(line));
 		put_cut(&glyphs, y + 1, 2, line, COLS - 3, false);
 	}
 	put_cut(&glyphs, y + 3, 2,

@@ -184,6 +184,41 @@ size_t fmt_time(int64_t ns, char *buf, size_t size)
 	return put_fixed(buf, size, ns < 0, v, true, unit, unit_len);
 }
 
+size_t fmt_progress(uint64_t done, uint64_t total, uint64_t plain, double elapsed_s, char *buf,
+		    size_t size)
+{
+	bool unpacked = plain > done;
+	double mb, plain_mb = (double)plain / (1 << 20);
+	double rate = elapsed_s > 0 ? plain_mb / elapsed_s : 0;
+	struct strbuf b = STRBUF_INIT;
+	size_t n;
+
+	if (total && done > total)
+		done = total;	/* the file grew while read */
+	mb = (double)done / (1 << 20);
+	if (total)
+		strbuf_addf(&b, "%3d%%  %.0f of %.0f MB", (int)(done * 100 / total), mb,
+			    (double)total / (1 << 20));
+	else
+		strbuf_addf(&b, "%.0f MB", mb);
+	if (unpacked)
+		strbuf_addf(&b, " read, %.0f MB unpacked at %.0f MB/s", plain_mb, rate);
+	else
+		strbuf_addf(&b, "%s  %.0f MB/s", total ? "" : " read", rate);
+	if (total && rate > 0 && done < total && done > 0) {
+		double left = elapsed_s * (double)(total - done) / (double)done;
+
+		strbuf_addf(&b, "  about %.0f s left", left < 1 ? 1 : left);
+	}
+	n = b.len < size ? b.len : size ? size - 1 : 0;
+	if (size) {
+		memcpy(buf, b.s, n);
+		buf[n] = '\0';
+	}
+	strbuf_release(&b);
+	return n;
+}
+
 static size_t fmt_bytes(int64_t b, char *buf, size_t size)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };

@@ -85,6 +85,16 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 size_t fmt_us(int64_t ns, char *buf, size_t size);
 /* Nanoseconds in the unit that suits them: "334.019 us", "45.800 ms", "1.760 s". */
 size_t fmt_time(int64_t ns, char *buf, size_t size);
+/*
+ * A load's progress, as the loading screen and the batch bar say it:
+ * DONE of TOTAL bytes of the file read (TOTAL 0: not known, a pipe), which
+ * held PLAIN bytes of the profile's text (more than DONE: the file is
+ * compressed), ELAPSED_S seconds in.  The rate is of the text, the figure
+ * that compares across files ("37%  30 of 83 MB read, 372 MB unpacked at
+ * 690 MB/s  about 2 s left"); the time left is from the file's bytes.
+ */
+size_t fmt_progress(uint64_t done, uint64_t total, uint64_t plain, double elapsed_s, char *buf,
+		    size_t size);
 
 /*
  * Copy S[0..LEN) into BUF (SIZE bytes, NUL-terminated, cut at a character

@@ -20,6 +20,7 @@
 
 #include "../model/strbuf.h"
 #include "../model/util.h"
+#include "format.h"
 #include "keymap.h"
 #include "loading.h"
 #include "ui.h"
@@ -88,16 +89,17 @@ struct job {
 	void *ctx;
 	struct load_options lo;
 	int rc;
-	atomic_uint_fast64_t done, total;
+	atomic_uint_fast64_t done, total, plain;
 	atomic_bool finished;
 };
 
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
+static void on_progress(void *ctx, const struct load_progress *lp)
 {
 	struct job *j = ctx;
 
-	atomic_store(&j->done, done);
-	atomic_store(&j->total, total);
+	atomic_store(&j->done, lp->done);
+	atomic_store(&j->total, lp->total);
+	atomic_store(&j->plain, lp->plain);
 }
 
 static void *run_job(void *arg)
@@ -173,6 +175,7 @@ int loading_run(loading_fn *load, void *ctx, const struct load_options *lo, cons
 
 		pv.done = atomic_load(&j->done);
 		pv.total = atomic_load(&j->total);
+		pv.plain = atomic_load(&j->plain);
 		pv.elapsed_s = seconds_since(&start);
 		pv.message = first_message(&sink, first, sizeof(first));
 		ui_draw_progress(&pv);
@@ -215,16 +218,16 @@ int loading_run(loading_fn *load, void *ctx, const struct load_options *lo, cons
  * Batch: a bar on stderr
  */
 
-static void show_bar(void *ctx, uint64_t done, uint64_t total)
+static void show_bar(void *ctx, const struct load_progress *lp)
 {
 	struct sink *s = ctx;
 	int pct, fill;
-	char bar[31];
+	char bar[31], text[200];
 
 	pthread_mutex_lock(&s->lock);
-	if (!total || (!s->bar_shown && seconds_since(&s->start) < 0.5))
+	if (!lp->total || (!s->bar_shown && seconds_since(&s->start) < 0.5))
 		goto out;
-	pct = (int)(done * 100 / total);
+	pct = (int)(lp->done * 100 / lp->total);
 	if (pct > 100)
 		pct = 100;
 	if (s->bar_shown && pct == s->last_pct)
@@ -235,8 +238,9 @@ static void show_bar(void *ctx, uint64_t done, uint64_t total)
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, ' ', (size_t)(30 - fill));
 	bar[30] = '\0';
-	fprintf(stderr, "\rloading [%s] %3d%%  %llu of %llu MB", bar, pct,
-		(unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
+	fmt_progress(lp->done, lp->total, lp->plain, seconds_since(&s->start), text, sizeof(text));
+	/* The line is cleared to its end: the time left may get shorter. */
+	fprintf(stderr, "\rloading [%s] %s\033[K", bar, text);
 	fflush(stderr);
 out:
 	pthread_mutex_unlock(&s->lock);

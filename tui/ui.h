@@ -49,7 +49,8 @@ int ui_run(const struct profset *set, const struct ui_options *opt);
  * first warning) or NULL. */
 struct progress_view {
 	const char *label;
-	uint64_t done, total;
+	uint64_t done, total;		/* bytes of the file read, of its size */
+	uint64_t plain;			/* ...and of the text they held */
 	double elapsed_s;
 	const char *message;
 	bool is_done;			/* loaded: the panes are being made */

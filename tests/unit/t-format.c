@@ -312,7 +312,34 @@ static void test_lengths(void)
 	CHECK_STR(b, "-1.235");
 }
 
+/* The loading screen's figures: a plain file's rate is of its bytes, a
+ * gzip file's of the text it unpacks to; a pipe has no size. */
+static void test_progress(void)
+{
+	const uint64_t mb = 1 << 20;
+	char b[200];
+
+	fmt_progress(300 * mb, 1000 * mb, 300 * mb, 0.5, b, sizeof(b));
+	CHECK_STR(b, " 30%  300 of 1000 MB  600 MB/s  about 1 s left");
+	fmt_progress(30 * mb, 80 * mb, 360 * mb, 0.5, b, sizeof(b));
+	CHECK_STR(b, " 37%  30 of 80 MB read, 360 MB unpacked at 720 MB/s  about 1 s left");
+	fmt_progress(20 * mb, 80 * mb, 240 * mb, 2, b, sizeof(b));
+	CHECK_STR(b, " 25%  20 of 80 MB read, 240 MB unpacked at 120 MB/s  about 6 s left");
+	fmt_progress(70 * mb, 0, 70 * mb, 1, b, sizeof(b));
+	CHECK_STR(b, "70 MB read  70 MB/s");
+	fmt_progress(7 * mb, 0, 70 * mb, 1, b, sizeof(b));
+	CHECK_STR(b, "7 MB read, 70 MB unpacked at 70 MB/s");
+	/* Done: no time left; more read than the size said (the file grew). */
+	fmt_progress(80 * mb, 80 * mb, 360 * mb, 1, b, sizeof(b));
+	CHECK_STR(b, "100%  80 of 80 MB read, 360 MB unpacked at 360 MB/s");
+	fmt_progress(90 * mb, 80 * mb, 90 * mb, 0, b, sizeof(b));
+	CHECK_STR(b, "100%  80 of 80 MB  0 MB/s");
+	CHECK_EQ(fmt_progress(300 * mb, 1000 * mb, 300 * mb, 0.5, b, 6), 5);
+	CHECK_STR(b, " 30% ");
+}
+
 const struct test tests[] = {
+	{ "a load's progress in words", test_progress },
 	{ "times print exactly from nanoseconds", test_times },
 	{ "bytes, percentages, SI and missing cells", test_cells },
 	{ "control characters and bad bytes are escaped", test_escape },

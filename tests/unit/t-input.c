@@ -331,11 +331,78 @@ static void test_both_decompressors(void)
 	free(gz);
 }
 
+/* The bytes read and the text they made, for the loading screen: a gzip
+ * file's text is its inflated length, a plain file's its own; with the
+ * reader thread and without (input_take(), as the chunked parse reads). */
+static void count_bytes(const char *path, bool take, uint64_t *read, uint64_t *plain,
+			uint64_t *seen)
+{
+	struct input in;
+	struct diag d;
+	FILE *err = tmpfile();
+	static char block[100000];
+	size_t n;
+
+	*seen = 0;
+	diag_init(&d, path, err, NULL);
+	CHECK(input_open(&in, path, &d) == 0);
+	if (take) {
+		while ((n = input_take(&in, block, sizeof(block))) > 0)
+			*seen += n;
+	} else {
+		while ((n = input_need(&in, INPUT_BUF_BYTES)) > 0) {
+			*seen += n;
+			in.cur = in.end;
+		}
+	}
+	*read = in.read_bytes;
+	*plain = in.plain_bytes;
+	input_close(&in);
+	diag_finish(&d);
+	fclose(err);
+}
+
+static void test_bytes_counted(void)
+{
+	size_t size;
+	unsigned char *gz = trace_gz(40000, &size);
+	const char *path = test_write("count.json.gz", gz, size);
+	uint64_t read, plain, text_len;
+	char *text, plain_path[512];
+
+	for (int take = 0; take < 2; take++) {
+		count_bytes(path, take, &read, &plain, &text_len);
+		CHECK_EQ(read, size);
+		CHECK_EQ(plain, text_len);
+		CHECK(plain > 4 * read);
+	}
+	/* The same text, not compressed. */
+	text = xmalloc(text_len);
+	{
+		gzFile z = gzopen(path, "rb");
+
+		CHECK(z && gzread(z, text, (unsigned)text_len) == (int)text_len);
+		gzclose(z);
+	}
+	snprintf(plain_path, sizeof(plain_path), "%s", test_write("count.json", text, text_len));
+	for (int take = 0; take < 2; take++) {
+		uint64_t again;
+
+		count_bytes(plain_path, take, &read, &plain, &again);
+		CHECK_EQ(again, text_len);
+		CHECK_EQ(read, text_len);
+		CHECK_EQ(plain, text_len);
+	}
+	free(text);
+	free(gz);
+}
+
 const struct test tests[] = {
 	{ "ISA-L and zlib inflate alike", test_both_decompressors },
 	{ "a cut gzip's error comes with its last bytes", test_error_at_the_end },
 	{ "a gzip cut in the first buffer fails at once", test_error_in_first_buffer },
 	{ "a cut gzip gives one output in 50 runs", test_same_output_every_run },
 	{ "out of memory: exit 2, the file and how far", test_out_of_memory },
+	{ "the bytes read and the text they made", test_bytes_counted },
 	{ 0 },
 };
