@@ -258,17 +258,24 @@ static void say(const struct load_options *opt, const char *f, ...)
 }
 
 /* The parser that would read PATH, without a message (the load says what
- * is wrong with a file no parser claims); NULL when none would. */
+ * is wrong with a file no parser claims); NULL when none would, and for
+ * what cannot be read twice -- standard input, a pipe, a FIFO: reading
+ * its head here would leave the load an empty (or, for a FIFO with no
+ * writer left, a never-ending) file.  Such a file is a profile of its
+ * own, and its load finds the parser from the same bytes. */
 static const struct parser *probe_file(const char *path, const struct load_options *opt)
 {
 	const struct parser *parser = NULL;
 	struct input in;
 	struct diag d;
 	const char *head;
+	struct stat st;
 	size_t len;
 
 	if (opt->format)
 		return parser_find(opt->format);
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL;
 	diag_init(&d, path, NULL, NULL);
 	if (input_open(&in, path, &d))
 		goto out;

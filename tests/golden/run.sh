@@ -55,6 +55,37 @@ for t in tests/golden/*/*.t; do
 		head -n 40 "$actual.diff"
 	fi
 done
+# A profile read from standard input or a FIFO prints what the file
+# prints, but for its name in the title: the load reads it once, so
+# finding its parser must not read it first.
+fifo=$out/pipe.fifo
+for f in tests/golden/kineto/two-steps.json tests/golden/torch-table/epochs.log \
+	tests/golden/paddle/summary-2.3.txt tests/golden/tb-json/grouped.json; do
+	"$PROFTUI" --print ops "$f" 2>&1 | sed "s|$f|FILE|" >"$out/pipe.want"
+	timeout 20 "$PROFTUI" --print ops - <"$f" 2>&1 | sed 's|of -|of FILE|' >"$out/pipe.got"
+	gzip -c "$f" | timeout 20 "$PROFTUI" --print ops - 2>&1 | sed 's|of -|of FILE|' \
+		>"$out/pipe.gz.got"
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	cat "$f" >"$fifo" &
+	timeout 20 "$PROFTUI" --print ops "$fifo" 2>&1 | sed "s|$fifo|FILE|" >"$out/fifo.got"
+	kill $! 2>/dev/null
+	wait $! 2>/dev/null
+	for how in pipe pipe.gz fifo; do
+		case $how in
+		pipe) what="a pipe" ;;
+		pipe.gz) what="a pipe, gzipped" ;;
+		fifo) what="a FIFO" ;;
+		esac
+		if cmp -s "$out/pipe.want" "$out/$how.got"; then
+			pass "golden: $f through $what"
+		else
+			fail "golden: $f through $what"
+			diff "$out/pipe.want" "$out/$how.got" | head -n 5
+		fi
+	done
+done
+rm -f "$fifo"
 # An expected output whose arguments are gone tests nothing.
 for expected in tests/golden/*/*.out; do
 	[ -f "$expected" ] && [ ! -f "${expected%.out}.t" ] &&
