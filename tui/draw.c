@@ -1090,7 +1090,9 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
 		const char *key = tab_key(ui, t);
 
-		if (ui->stack[t][0] == pane || !ui->stack[t][0]->nr_rows)
+		/* A tab not open yet is left out until it is: the UI
+		 * opens them while idle, and draws again after each. */
+		if (!ui->depth[t] || ui->stack[t][0] == pane || !ui->stack[t][0]->nr_rows)
 			continue;
 		n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s%s%s%s", n ? ", " : "",
 				      pane_title(ui->tab_ops[t]), *key ? " (" : "", key,

@@ -182,18 +182,58 @@ static void config_sort(const struct ui *ui, struct pane *pane)
 		pane_sort(pane, col, cs->has_dir ? cs->is_desc : column_default_desc(&pane->cols[col]));
 }
 
-static void open_panes(struct ui *ui)
+/* Open tab T's own pane, with the step, run and ranks now shown. */
+static void open_tab(struct ui *ui, int t)
 {
 	struct pane_scope scope = { .step = current_step(ui), .group = ui->opt->group };
 
 	base_scope(ui, &scope);
+	ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
+	ui->depth[t] = 1;
+	config_sort(ui, ui->stack[t][0]);
+	if (!ui->tab_ops[t]->follows_step)
+		pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
+}
+
+/*
+ * Tab T's own pane, opened now if it was not yet.  A tab opens when it is
+ * first shown or asked about, else when no key waits (open_idle_tab()): the
+ * first pane is drawn as soon as it alone is made, not after every tab's
+ * (2 s of them after a 10 GB trace's load, on one core).  A tab's depth
+ * is 0 until then, so loops over the open panes pass it by.
+ */
+struct pane *ui_tab_pane(struct ui *ui, int t)
+{
+	if (!ui->depth[t])
+		open_tab(ui, t);
+	return ui->stack[t][0];
+}
+
+/* After the tabs changed (a run, a rank): the one shown opens now, the
+ * others as above. */
+static void open_panes(struct ui *ui)
+{
+	ui_tab_pane(ui, ui->tab);
+}
+
+bool ui_all_tabs_open(const struct ui *ui)
+{
+	for (int t = 0; t < ui->nr_tabs; t++)
+		if (!ui->depth[t])
+			return false;
+	return true;
+}
+
+/* Open the first tab not yet open; false when all are. */
+static bool open_idle_tab(struct ui *ui)
+{
 	for (int t = 0; t < ui->nr_tabs; t++) {
-		ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
-		ui->depth[t] = 1;
-		config_sort(ui, ui->stack[t][0]);
-		if (!ui->tab_ops[t]->follows_step)
-			pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
+		if (!ui->depth[t]) {
+			open_tab(ui, t);
+			return true;
+		}
 	}
+	return false;
 }
 
 /* ---------------------------------------------------------------------
@@ -459,7 +499,7 @@ static bool show_row(struct ui *ui, int t, const char *name)
 
 	if (t < 0)
 		return false;
-	pane = ui->stack[t][0];
+	pane = ui_tab_pane(ui, t);
 	if (!pane_seek(pane, name)) {
 		if (!pane->filter)
 			return false;
@@ -636,6 +676,7 @@ static void switch_tab(struct ui *ui, int tab)
 {
 	close_help(ui);
 	ui->tab = (tab + ui->nr_tabs) % ui->nr_tabs;
+	ui_tab_pane(ui, ui->tab);
 }
 
 static void open_help(struct ui *ui)
@@ -1104,13 +1145,14 @@ static void ui_free(struct ui *ui)
 static void apply_options(struct ui *ui)
 {
 	const struct ui_options *o = ui->opt;
-	struct pane *ops = ui->stack[0][0];
+	struct pane *ops;
+	int ops_tab = 0;
 
 	/* --sort and --filter are the Operators pane's (by name: the UI
 	 * knows no pane type). */
 	for (int t = 0; t < ui->nr_tabs; t++)
 		if (ui->tab_ops[t] == pane_ops_find("ops"))
-			ops = ui->stack[t][0];
+			ops_tab = t;
 
 	if (o->step) {
 		for (size_t i = 0; i < ui->prof->nr_steps; i++)
@@ -1119,11 +1161,12 @@ static void apply_options(struct ui *ui)
 		if (ui->step < 0)
 			say(ui, true, "no step '%s' in this profile", o->step);
 	}
+	if (!o->sort && !o->filter && !o->reverse)
+		return;
+	ops = ui_tab_pane(ui, ops_tab);
 	/* Those are the Operators pane's: show it. */
 	if (o->sort || o->filter)
-		for (int t = 0; t < ui->nr_tabs; t++)
-			if (ui->stack[t][0] == ops)
-				ui->tab = t;
+		ui->tab = ops_tab;
 	if (o->sort) {
 		int col = pane_column(ops, o->sort);
 
@@ -1234,10 +1277,10 @@ static void print_messages(const char *m)
  * (a profile without op rows opens on what it has). */
 static void land(struct ui *ui)
 {
-	if (ui->stack[ui->tab][0]->nr_rows)
+	if (ui_tab_pane(ui, ui->tab)->nr_rows)
 		return;
 	for (int t = 0; t < ui->nr_tabs; t++) {
-		if (ui->stack[t][0]->nr_rows && !ui->tab_ops[t]->canvas) {
+		if (!ui->tab_ops[t]->canvas && ui_tab_pane(ui, t)->nr_rows) {
 			ui->tab = t;
 			return;
 		}
@@ -1299,8 +1342,8 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	/* A pane with nothing to show gives way to the first that has
 	 * something (the Overview of a profile with neither steps nor
 	 * device time, to Operators). */
-	for (int t = 0; !ui.stack[ui.tab][0]->nr_rows && t < ui.nr_tabs; t++) {
-		if (ui.stack[t][0]->nr_rows) {
+	for (int t = 0; !ui_tab_pane(&ui, ui.tab)->nr_rows && t < ui.nr_tabs; t++) {
+		if (ui_tab_pane(&ui, t)->nr_rows) {
 			ui.tab = t;
 			break;
 		}
@@ -1351,10 +1394,15 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		int key;
 		enum action a;
 
+		ui_tab_pane(&ui, ui.tab);
 		draw_screen(&ui);
+		/* The other tabs open while no key waits. */
+		timeout(ui_all_tabs_open(&ui) ? -1 : 0);
 		key = read_key();
-		if (key < 0)
+		if (key < 0) {
+			open_idle_tab(&ui);
 			continue;
+		}
 		if (key == KEY_FN(KEY_RESIZE))
 			continue;	/* draw_screen() takes the new size */
 		if (key == KEY_FN(KEY_MOUSE)) {

@@ -82,6 +82,10 @@ struct ui {
 
 /* The pane on screen: the help, else the top of the tab's stack. */
 struct pane *ui_pane(const struct ui *ui);
+/* Tab T's own pane, opened now if it was not yet (ui.c says when tabs
+ * open); whether every tab's is. */
+struct pane *ui_tab_pane(struct ui *ui, int t);
+bool ui_all_tabs_open(const struct ui *ui);
 /* "Operators › aten::conv2d › kernels". */
 void ui_path(const struct ui *ui, char *buf, size_t size);
 /* Glyphs that fall back to ASCII where the locale cannot show them. */

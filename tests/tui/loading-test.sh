@@ -20,6 +20,26 @@ for size in 80x24 120x35; do
 	wait "$writer" 2>/dev/null
 done
 rm -f "$fifo"
+# Keys typed during the load act once it ends, before the tabs not shown
+# open (they open while no key waits): a tab that opens after a step was
+# picked shows that step.  The writer holds the rest of the trace back
+# until the keys are in.
+go=$OUT/loading-go-$$
+rm -f "$fifo" "$go"
+mkfifo "$fifo"
+F=tests/golden/kineto/two-steps.json
+(head -c 1000 "$F"; until [ -e "$go" ]; do sleep 0.05; done; tail -c +1001 "$F") >"$fifo" &
+writer=$!
+tui_start "$PROFTUI $fifo"
+check "typed ahead: the loading screen" tui_wait 'q: stop loading and quit'
+tui_keys ] ] 3
+touch "$go"
+check "typed ahead: the step picked" tui_wait 'sort: Total ▼  step 2'
+check "typed ahead: Kernels of that step" tui_wait '300.000 us'
+check "typed ahead: not of the other" tui_gone 'add_kernel'
+tui_keys Q
+wait "$writer" 2>/dev/null
+rm -f "$fifo" "$go"
 tui_start "$PROFTUI tests/golden/kineto/negative.json"
 check "the first warning in the bar, after the count" \
 	tui_wait "3 warnings while loading (see Info): tests/golden/kineto/negative.json:9:5: wa"
