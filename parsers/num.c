@@ -151,7 +151,7 @@ bool num_double(const char *s, size_t n, double *out)
 	const char *p = s, *e = s + n;
 	uint64_t m = 0;
 	int frac = -1, digits = 0;
-	bool neg = false;
+	bool neg = false, any_digit = false;
 
 	if (plain_decimal(s, n, out))
 		return true;
@@ -165,6 +165,7 @@ bool num_double(const char *s, size_t n, double *out)
 		neg = *p++ == '-';
 	for (; p < e; p++) {
 		if (*p >= '0' && *p <= '9') {
+			any_digit = true;
 			if (m || *p != '0')
 				digits++;
 			if (digits > 19)
@@ -178,7 +179,8 @@ bool num_double(const char *s, size_t n, double *out)
 			break;
 		}
 	}
-	if (p == e && frac != 0 && frac <= 19 && p > s + neg && (p[-1] != '.' || p - s > 1 + neg) &&
+	/* A sign or a point alone ("+", "-.") is no number. */
+	if (p == e && frac != 0 && frac <= 19 && any_digit &&
 	    from_decimal(m, frac < 0 ? 0 : frac, neg, out))
 		return true;
 	if (n == 0 || n >= sizeof(buf))
