@@ -1084,12 +1084,10 @@ enum json_tok json_next_fast(struct json *j)
 	return json_next_key(j);
 }
 
-enum json_tok json_skip(struct json *j, enum json_tok t)
+enum json_tok json_skip_container(struct json *j, enum json_tok t)
 {
 	int depth;
 
-	if (t != JSON_OBJ_BEGIN && t != JSON_ARR_BEGIN)
-		return t;
 	depth = j->depth - 1;
 	do {
 		t = json_next_fast(j);
