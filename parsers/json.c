@@ -760,8 +760,10 @@ enum json_tok json_next_key(struct json *j)
 	enum json_tok t;
 	char c;
 
-	if (j->depth == 0 || j->stack[j->depth - 1] != 'o' ||
-	    (j->state != ST_AFTER && j->state != ST_OBJECT_FIRST && j->state != ST_OBJECT_NEXT))
+	/* Inside an object: after a value (ST_AFTER is only ever set inside
+	 * a container), or past its '{' or a ',' (set only in objects). */
+	if (j->state == ST_AFTER ? j->stack[j->depth - 1] != 'o'
+	    : j->state != ST_OBJECT_FIRST && j->state != ST_OBJECT_NEXT)
 		return json_next(j);
 
 	/* The fast path: a plain key, all in the buffer. */
@@ -1082,12 +1084,10 @@ enum json_tok json_next_fast(struct json *j)
 	return json_next_key(j);
 }
 
-enum json_tok json_skip(struct json *j, enum json_tok t)
+enum json_tok json_skip_container(struct json *j, enum json_tok t)
 {
 	int depth;
 
-	if (t != JSON_OBJ_BEGIN && t != JSON_ARR_BEGIN)
-		return t;
 	depth = j->depth - 1;
 	do {
 		t = json_next_fast(j);

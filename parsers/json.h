@@ -85,7 +85,14 @@ enum json_tok json_next(struct json *j);
 /* Having just read token T, skip the rest of its value (a whole container
  * when T opens one).  Returns JSON_ERROR/JSON_EOF if the input fails,
  * else the last token consumed. */
-enum json_tok json_skip(struct json *j, enum json_tok t);
+enum json_tok json_skip_container(struct json *j, enum json_tok t);
+/* Inline: most values skipped this way are the scalar just read. */
+static inline enum json_tok json_skip(struct json *j, enum json_tok t)
+{
+	if (t != JSON_OBJ_BEGIN && t != JSON_ARR_BEGIN)
+		return t;
+	return json_skip_container(j, t);
+}
 /* Inside an object (just after JSON_OBJ_BEGIN or after a member's value),
  * read the next member name and its ':' in one step: JSON_KEY, or
  * JSON_OBJ_END at the end of the object, or JSON_ERROR/JSON_EOF.  The

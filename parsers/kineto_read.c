@@ -1854,6 +1854,25 @@ static int64_t comm_bytes(const struct kineto *k, const struct raw_event *e)
 	return sum;
 }
 
+/* The members of an event read_event() takes. */
+enum member { M_OTHER, M_PH, M_CAT, M_NAME, M_TS, M_DUR, M_TID, M_ARGS };
+
+/* Which member the key S[0..N) names: by its length, then one compare
+ * of a few bytes (a memcmp() of constant size is one load). */
+static inline enum member member_of(const char *s, size_t n)
+{
+	switch (n) {
+	case 2:
+		return !memcmp(s, "ph", 2) ? M_PH : !memcmp(s, "ts", 2) ? M_TS : M_OTHER;
+	case 3:
+		return !memcmp(s, "cat", 3) ? M_CAT : !memcmp(s, "dur", 3) ? M_DUR
+		       : !memcmp(s, "tid", 3) ? M_TID : M_OTHER;
+	case 4:
+		return !memcmp(s, "name", 4) ? M_NAME : !memcmp(s, "args", 4) ? M_ARGS : M_OTHER;
+	}
+	return M_OTHER;
+}
+
 static enum json_tok read_event(struct kineto *k)
 {
 	struct json *j = &k->j;
@@ -1862,45 +1881,49 @@ static enum json_tok read_event(struct kineto *k)
 	enum json_tok t;
 
 	while ((t = json_next_key(j)) == JSON_KEY) {
-		char c0 = j->len ? j->s[0] : 0;
-		size_t len = j->len;
+		enum member m = member_of(j->s, j->len);
 
-		if (len == 2 && c0 == 'p' && j->s[1] == 'h') {
-			t = json_next_value(j);
+		if (m == M_OTHER) {
+			t = json_skip_value(j);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		t = json_next_value(j);
+		switch (m) {
+		case M_PH:
 			e.ph = t != JSON_STRING ? 0 : j->len == 1 && j->s[0] > ' ' && j->s[0] < 127 ? j->s[0] : 1;
 			e.is_complete = e.ph == 'X';
-		} else if (len == 3 && c0 == 'c' && j->s[1] == 'a' && j->s[2] == 't') {
-			t = json_next_value(j);
+			break;
+		case M_CAT:
 			if (t == JSON_STRING) {
 				e.has_cat = true;
 				e.cat = read_cat(k->unused, j->s, j->len, &e.slot);
 			}
-		} else if (len == 4 && c0 == 'n' && j->s[1] == 'a' && j->s[2] == 'm' && j->s[3] == 'e') {
-			t = json_next_value(j);
+			break;
+		case M_NAME:
 			if (t == JSON_STRING)
 				keep_name(k, &e);
-		} else if (len == 2 && c0 == 't' && j->s[1] == 's') {
-			t = json_next_value(j);
+			break;
+		case M_TS:
 			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
-		} else if (len == 3 && c0 == 'd' && j->s[1] == 'u' && j->s[2] == 'r') {
-			t = json_next_value(j);
+			break;
+		case M_DUR:
 			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
-		} else if (len == 3 && c0 == 't' && j->s[1] == 'i' && j->s[2] == 'd') {
-			t = json_next_value(j);
+			break;
+		case M_TID:
 			e.tid = read_tid(k, t);
-		} else if (len == 4 && c0 == 'a' && j->s[1] == 'r' && j->s[2] == 'g' && j->s[3] == 's') {
-			t = json_next_value(j);
+			break;
+		case M_ARGS:
 			if (t == JSON_OBJ_BEGIN) {
 				t = read_args(k, &e);
 				if (t != JSON_OBJ_END)
 					return t;
 				continue;
 			}
-		} else {
-			t = json_skip_value(j);
-			if (json_failed(t))
-				return t;
-			continue;
+			break;
+		case M_OTHER:
+			break;
 		}
 		t = json_skip(j, t);
 		if (json_failed(t))
