@@ -225,9 +225,103 @@ static void reader_stop(struct input *in)
 	in->reader = NULL;
 }
 
+/*
+ * The newlines in the N bytes at S.  Kineto's pretty-printing ends a line
+ * every 60 bytes or so, too often for a memchr() per line: sixteen bytes
+ * a step, each byte of ACC counting the newlines of its lane for up to
+ * 255 steps.
+ */
+static uint64_t count_newlines(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+	uint64_t nr = 0;
+
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		size_t steps = (size_t)(end - p) / 16;
+		__m128i acc = _mm_setzero_si128();
+		uint64_t lanes[2];
+
+		if (steps > 255)
+			steps = 255;
+		for (size_t i = 0; i < steps; i++, p += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p),
+							       _mm_set1_epi8('\n')));
+		_mm_storeu_si128((__m128i *)lanes, _mm_sad_epu8(acc, _mm_setzero_si128()));
+		nr += lanes[0] + lanes[1];
+	}
+#endif
+	for (; p < end; p++)
+		nr += *p == '\n';
+	return nr;
+}
+
+/* The last newline in the N bytes at S, or NULL: a pretty-printed
+ * trace has one near the end, a compact one may have none for MBs. */
+static const char *last_newline(const char *s, size_t n)
+{
+	const char *p = s + n;
+
+#ifdef __SSE2__
+	while (p - s >= 16) {
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p - 16)), _mm_set1_epi8('\n')));
+
+		if (mask)
+			return p - 16 + (31 - __builtin_clz(mask));
+		p -= 16;
+	}
+#endif
+	while (p > s)
+		if (*--p == '\n')
+			return p;
+	return NULL;
+}
+
+/*
+ * Copy N bytes from SRC to DST and move AT past them, as pos_advance()
+ * would: one pass over bytes that would otherwise be read twice, once
+ * to copy them and once more to count their newlines.
+ */
+static void copy_counting(char *dst, const char *src, size_t n, struct pos *at)
+{
+	size_t i = 0;
+	uint64_t nr_lines = 0;
+
+#ifdef __SSE2__
+	while (n - i >= 16) {
+		size_t steps = (n - i) / 16;
+		__m128i acc = _mm_setzero_si128();
+		uint64_t lanes[2];
+
+		if (steps > 255)
+			steps = 255;
+		for (size_t k = 0; k < steps; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+
+			_mm_storeu_si128((__m128i *)(dst + i), v);
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+		}
+		_mm_storeu_si128((__m128i *)lanes, _mm_sad_epu8(acc, _mm_setzero_si128()));
+		nr_lines += lanes[0] + lanes[1];
+	}
+#endif
+	for (; i < n; i++) {
+		dst[i] = src[i];
+		nr_lines += src[i] == '\n';
+	}
+	if (!nr_lines) {
+		at->col += n;
+		return;
+	}
+	at->line += nr_lines;
+	at->col = (uint64_t)(dst + n - last_newline(dst, n));
+}
+
 /* Move up to SPACE plain bytes to DST, from wherever this input gets
- * them; sets at_eof (and the fault) at the end. */
-static size_t pull(struct input *in, char *dst, size_t space)
+ * them; sets at_eof (and the fault) at the end.  AT, unless NULL, is
+ * moved past them. */
+static size_t pull(struct input *in, char *dst, size_t space, struct pos *at)
 {
 	struct reader *r = in->reader;
 	struct chunk *c;
@@ -241,7 +335,10 @@ static size_t pull(struct input *in, char *dst, size_t space)
 			}
 		}
 		n = in->seg_len < space ? in->seg_len : space;
-		memcpy(dst, in->seg, n);
+		if (at)
+			copy_counting(dst, in->seg, n, at);
+		else
+			memcpy(dst, in->seg, n);
 		in->seg += n;
 		in->seg_len -= n;
 		return n;
@@ -256,6 +353,8 @@ static size_t pull(struct input *in, char *dst, size_t space)
 		in->at_eof = eof;
 		in->error = f.error;
 		in->error_msg = f.msg;
+		if (at)
+			*at = pos_advance(*at, dst, n);
 		return n;
 	}
 	pthread_mutex_lock(&r->lock);
@@ -273,7 +372,10 @@ static size_t pull(struct input *in, char *dst, size_t space)
 	pthread_mutex_unlock(&r->lock);
 
 	n = c->len - r->off < space ? c->len - r->off : space;
-	memcpy(dst, c->data + r->off, n);
+	if (at)
+		copy_counting(dst, c->data + r->off, n, at);
+	else
+		memcpy(dst, c->data + r->off, n);
 	r->off += n;
 	if (r->off == c->len) {
 		note_read(in, c->raw);
@@ -294,7 +396,7 @@ static void fill(struct input *in)
 
 	if (in->at_eof || !space)
 		return;
-	in->end += pull(in, in->end, space);
+	in->end += pull(in, in->end, space, NULL);
 }
 
 static void account(struct input *in, const char *upto);
@@ -343,14 +445,17 @@ static void reader_retire(struct input *in)
 	in->reader = NULL;
 }
 
-size_t input_take(struct input *in, char *dst, size_t n)
+size_t input_take(struct input *in, char *dst, size_t n, struct pos *at)
 {
 	size_t got;
 
 	if (in->reader && !in->is_gzip)
 		reader_retire(in);
 	got = (size_t)(in->end - in->cur) < n ? (size_t)(in->end - in->cur) : n;
-	memcpy(dst, in->cur, got);
+	if (at)
+		copy_counting(dst, in->cur, got, at);
+	else
+		memcpy(dst, in->cur, got);
 	in->cur += got;
 	if (got == n)
 		return got;
@@ -359,7 +464,7 @@ size_t input_take(struct input *in, char *dst, size_t n)
 	in->buf_offset += (uint64_t)(in->end - in->buf);
 	in->cur = in->end = in->buf;
 	while (got < n && !in->at_eof) {
-		size_t k = pull(in, dst + got, n - got);
+		size_t k = pull(in, dst + got, n - got, at);
 
 		got += k;
 		in->buf_offset += k;
@@ -518,41 +623,26 @@ void input_close(struct input *in)
 
 struct pos pos_advance(struct pos at, const char *s, size_t n)
 {
-	const char *p = s, *end = s + n;
-	uint64_t nr_lines = 0;
+	uint64_t nr_lines = count_newlines(s, n);
 
-#ifdef __SSE2__
-	/*
-	 * Kineto's pretty-printing ends a line every 60 bytes or so, too
-	 * often for a memchr() per line: sixteen bytes a step, each byte of
-	 * ACC counting the newlines of its lane for up to 255 steps.
-	 */
-	while (end - p >= 16) {
-		size_t steps = (size_t)(end - p) / 16;
-		__m128i acc = _mm_setzero_si128();
-		uint64_t lanes[2];
-
-		if (steps > 255)
-			steps = 255;
-		for (size_t i = 0; i < steps; i++, p += 16)
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p),
-							       _mm_set1_epi8('\n')));
-		_mm_storeu_si128((__m128i *)lanes, _mm_sad_epu8(acc, _mm_setzero_si128()));
-		nr_lines += lanes[0] + lanes[1];
-	}
-#endif
-	for (; p < end; p++)
-		nr_lines += *p == '\n';
 	if (!nr_lines) {
 		at.col += n;
 		return at;
 	}
 	at.line += nr_lines;
-	/* The column: from the last newline, found from the end. */
-	for (p = end; p[-1] != '\n'; p--)
-		;
-	at.col = (uint64_t)(end - p) + 1;
+	at.col = (uint64_t)(s + n - last_newline(s, n));
 	return at;
+}
+
+struct pos pos_back(struct pos start, struct pos end, const char *s, size_t n, size_t cut)
+{
+	uint64_t after = count_newlines(s + cut, n - cut);
+	const char *nl;
+
+	if (end.line - after == start.line)
+		return (struct pos){ start.line, start.col + cut };
+	nl = last_newline(s, cut);
+	return (struct pos){ end.line - after, (uint64_t)(s + cut - nl) };
 }
 
 /* Move the line count past the bytes [in->buf, upto). */

@@ -96,10 +96,12 @@ void input_open_feed(struct input *in, const char *path,
 		     bool (*feed)(void *ctx, struct input *in, const char **seg, size_t *len),
 		     void *ctx, uint64_t offset, struct pos at);
 /* Move up to N unread bytes to DST, past the buffer where it can (one copy
- * less), and return how many; fewer only at the end of the input.  Lines
- * are not counted: the caller says where reading goes on with
- * input_restart() before anything asks for a position. */
-size_t input_take(struct input *in, char *dst, size_t n);
+ * less), and return how many; fewer only at the end of the input.  The
+ * input's lines are not counted: the caller says where reading goes on
+ * with input_restart() before anything asks for a position.  AT, unless
+ * NULL, is moved past the bytes taken as pos_advance() would, counted as
+ * they are copied. */
+size_t input_take(struct input *in, char *dst, size_t n, struct pos *at);
 /* Go on reading at OFFSET (line and column AT, unused when IN counts
  * lines by need): first the LEN bytes at BYTES (heap, taken over), then
  * what input_take() left.  For the bytes taken but not used. */
@@ -132,6 +134,9 @@ struct pos input_pos_at(struct input *in, uint64_t off);
 /* Where reading the N bytes at S gets to from AT (lines and 1-based
  * columns, as every position in a message counts them). */
 struct pos pos_advance(struct pos at, const char *s, size_t n);
+/* The place of S[CUT], from START, the place of S[0], and END, the place
+ * of S[N]: reads the bytes after CUT, and back from it to a newline. */
+struct pos pos_back(struct pos start, struct pos end, const char *s, size_t n, size_t cut);
 /* Whether reading stopped on an error (a truncated gzip, EIO); if so,
  * diag_error() through D says why.  Known once the bytes before the error
  * are in the buffer (in->at_eof), never earlier: with a reader thread the

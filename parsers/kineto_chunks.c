@@ -114,6 +114,7 @@ struct chunks {
 	size_t carry_len;
 	uint64_t next_offset;		/* of the next chunk */
 	struct pos next_at;
+	struct pos taken_at;		/* the place after the carry */
 	bool next_known;
 
 	/* The reading in file order (read_on()). */
@@ -212,7 +213,8 @@ static void cut_chunk(struct chunks *cs)
 
 	c->data = cs->nr_spare ? cs->spare[--cs->nr_spare] : buffer_new(cs->chunk_bytes + 1);
 	memcpy(c->data, cs->carry, n);
-	n += input_take(cs->in, c->data + n, cs->chunk_bytes - n);
+	n += input_take(cs->in, c->data + n, cs->chunk_bytes - n,
+			lines_known(cs) ? &cs->taken_at : NULL);
 	if (n < cs->chunk_bytes)
 		cs->eof = true;
 	c->offset = cs->next_offset;
@@ -229,9 +231,10 @@ static void cut_chunk(struct chunks *cs)
 	cs->next_known = c->cut;
 	cs->next_offset += c->len;
 	/* Counting every chunk's newlines is a scan of the whole file: only
-	 * when they cannot be counted later, by need (input.h). */
+	 * when they cannot be counted later, by need (input.h), and then as
+	 * the bytes are taken; the carry is read again, back from the end. */
 	if (lines_known(cs))
-		cs->next_at = pos_advance(c->at, c->data, c->len);
+		cs->next_at = pos_back(c->at, cs->taken_at, c->data, n, c->len);
 
 	pthread_mutex_lock(&cs->lock);
 	GROW(cs->v, cs->alloc, cs->nr + 1);
@@ -613,7 +616,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	cs.base.scratch = NULL;
 	cs.carry = xmalloc(chunk_bytes + 1);
 	cs.next_offset = in->buf_offset + (uint64_t)(in->cur - in->buf);
-	cs.next_at = input_pos(in, in->cur);
+	cs.next_at = cs.taken_at = input_pos(in, in->cur);
 	/* What the chunks in flight fill, a few blocks each. */
 	kineto_reserve_blocks(k, 8 * MAX_AHEAD);
 	pthread_mutex_init(&cs.lock, NULL);
