@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __SSE2__
@@ -61,15 +62,20 @@ static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw, str
 	return (size_t)r;
 }
 
+/* Lines are counted as the bytes are inflated, this many at a time. */
+#define COUNT_PIECE (64u << 10)
+
 /*
  * Produce up to SPACE plain (decompressed) bytes at DST: all of SPACE
  * unless the input ends first, which sets *EOF (and *F if it ended on an
- * error).  *RAW gets the bytes read from the file.  Touches only the
- * producing side of IN (fd, z, zin): with a reader thread, only that
- * thread calls it.
+ * error).  *RAW gets the bytes read from the file.  SPAN, unless NULL,
+ * is moved past the bytes of a gzip stream as pos_advance() would, a
+ * piece at a time as it is inflated and still in the cache.  Touches
+ * only the producing side of IN (fd, z, zin): with a reader thread, only
+ * that thread calls it.
  */
 static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof,
-		      struct fault *f)
+		      struct fault *f, struct pos *span)
 {
 	size_t done = 0, room = space;
 	char *out = dst;
@@ -88,6 +94,7 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 	}
 	while (room) {
 		const char *err = NULL;
+		char *piece = out;
 		enum gunzip_status st;
 
 		if (!in->zin_avail) {
@@ -100,7 +107,17 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 				break;
 			}
 		}
-		st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		if (span) {
+			/* Pieces small enough to be counted in the cache. */
+			size_t piece_room = room < COUNT_PIECE ? room : COUNT_PIECE;
+
+			room -= piece_room;
+			st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &piece_room, &err);
+			room += piece_room;
+			*span = pos_advance(*span, piece, (size_t)(out - piece));
+		} else {
+			st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		}
 		if (st == GUNZIP_MEMBER_END) {
 			/* Another gzip member may follow (gzip files can be
 			 * concatenated); anything else after the end is ignored. */
@@ -125,28 +142,56 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 }
 
 /*
+ * The reader's buffers come from the system and go back to it, as the
+ * parse chunks' do (kineto_chunks.c, which trades its own for them):
+ * from malloc(), the first free() of one would raise glibc's threshold
+ * for mapping large blocks, and blocks allocated after it would stay in
+ * the heap, freed but counted.  The room before the bytes is not
+ * touched, so costs no memory, unless a caller writes there.
+ */
+char *input_buffer_new(void)
+{
+	void *p = mmap(NULL, INPUT_BUFFER_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("out of memory (a %u-byte read buffer)", (unsigned)INPUT_BUFFER_BYTES);
+	return p;
+}
+
+void input_buffer_free(char *buf)
+{
+	if (buf)
+		munmap(buf, INPUT_BUFFER_BYTES);
+}
+
+/*
  * The reader thread: reading and decompressing run on the second core
  * while the parser works on the first -- inflate alone is about a second
  * per GB, so a gzipped trace loads almost as fast as a plain one.  It
- * fills a ring of chunks; fill() copies them into the parser's buffer.
+ * fills a ring of chunks; fill() copies them into the parser's buffer,
+ * and input_take_buffer() hands them over whole.  Each chunk's bytes are
+ * INPUT_READ_BYTES at INPUT_HEADROOM into a buffer of INPUT_BUFFER_BYTES.
  */
-#define NR_CHUNKS 4
-#define CHUNK_BYTES (1u << 20)
+#define NR_CHUNKS 2
 
 struct reader {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;	/* a chunk was filled / emptied */
 	struct chunk {
-		char *data;
+		char *data;		/* the buffer; its bytes at INPUT_HEADROOM */
 		size_t len;
 		uint64_t raw;		/* file bytes read to make it */
+		bool counted;		/* span holds where its bytes get */
+		struct pos span;	/* from { 0, 0 }, as pos_advance() counts */
 	} ring[NR_CHUNKS];
 	size_t head, tail, nr_full;	/* chunks [tail, head) are full */
 	size_t off;			/* bytes of ring[tail] already taken */
 	bool done;			/* the input ended: no chunk after these */
 	struct fault fault;		/* why, when it ended early; set with done */
 	bool stop;			/* input_close(): stop reading */
+	bool count;			/* count the lines of the chunks filled */
 };
 
 static void *reader_main(void *arg)
@@ -167,10 +212,13 @@ static void *reader_main(void *arg)
 			break;
 		}
 		c = &r->ring[r->head];
+		c->counted = r->count;
 		pthread_mutex_unlock(&r->lock);
 
 		c->raw = 0;
-		c->len = produce(in, c->data, CHUNK_BYTES, &c->raw, &eof, &f);
+		c->span = (struct pos){ 0, 0 };
+		c->len = produce(in, c->data + INPUT_HEADROOM, INPUT_READ_BYTES, &c->raw, &eof, &f,
+				 c->counted ? &c->span : NULL);
 
 		pthread_mutex_lock(&r->lock);
 		r->head = (r->head + 1) % NR_CHUNKS;
@@ -188,7 +236,7 @@ static void *reader_main(void *arg)
 static void reader_free(struct reader *r)
 {
 	for (int i = 0; i < NR_CHUNKS; i++)
-		free(r->ring[i].data);
+		input_buffer_free(r->ring[i].data);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->more);
 	pthread_cond_destroy(&r->room);
@@ -200,7 +248,7 @@ static void reader_start(struct input *in)
 	struct reader *r = xcalloc(1, sizeof(*r));
 
 	for (int i = 0; i < NR_CHUNKS; i++)
-		r->ring[i].data = xmalloc(CHUNK_BYTES);
+		r->ring[i].data = input_buffer_new();
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->more, NULL);
 	pthread_cond_init(&r->room, NULL);
@@ -318,6 +366,42 @@ static void copy_counting(char *dst, const char *src, size_t n, struct pos *at)
 	at->col = (uint64_t)(dst + n - last_newline(dst, n));
 }
 
+/* The reader's next full chunk, waited for; NULL at the end, which sets
+ * at_eof and hands over the fault, if any. */
+static struct chunk *next_chunk(struct input *in)
+{
+	struct reader *r = in->reader;
+	struct chunk *c = NULL;
+
+	pthread_mutex_lock(&r->lock);
+	while (!r->nr_full && !r->done)
+		pthread_cond_wait(&r->more, &r->lock);
+	if (r->nr_full) {
+		c = &r->ring[r->tail];
+	} else {
+		/* Done, and every chunk taken: the fault comes with the end. */
+		in->error = r->fault.error;
+		in->error_msg = r->fault.msg;
+		in->at_eof = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return c;
+}
+
+/* Give C, the reader's next chunk, taken to its end, back to it. */
+static void chunk_done(struct input *in, struct chunk *c)
+{
+	struct reader *r = in->reader;
+
+	note_read(in, c->raw);
+	pthread_mutex_lock(&r->lock);
+	r->tail = (r->tail + 1) % NR_CHUNKS;
+	r->nr_full--;
+	r->off = 0;
+	pthread_cond_signal(&r->room);
+	pthread_mutex_unlock(&r->lock);
+}
+
 /* Move up to SPACE plain bytes to DST, from wherever this input gets
  * them; sets at_eof (and the fault) at the end.  AT, unless NULL, is
  * moved past them. */
@@ -348,7 +432,7 @@ static size_t pull(struct input *in, char *dst, size_t space, struct pos *at)
 		bool eof = false;
 		uint64_t raw = 0;
 
-		n = produce(in, dst, space, &raw, &eof, &f);
+		n = produce(in, dst, space, &raw, &eof, &f, NULL);
 		note_read(in, raw);
 		in->at_eof = eof;
 		in->error = f.error;
@@ -357,35 +441,17 @@ static size_t pull(struct input *in, char *dst, size_t space, struct pos *at)
 			*at = pos_advance(*at, dst, n);
 		return n;
 	}
-	pthread_mutex_lock(&r->lock);
-	while (!r->nr_full && !r->done)
-		pthread_cond_wait(&r->more, &r->lock);
-	if (!r->nr_full) {
-		/* Done, and every chunk taken: the fault comes with the end. */
-		in->error = r->fault.error;
-		in->error_msg = r->fault.msg;
-		pthread_mutex_unlock(&r->lock);
-		in->at_eof = true;
+	c = next_chunk(in);
+	if (!c)
 		return 0;
-	}
-	c = &r->ring[r->tail];
-	pthread_mutex_unlock(&r->lock);
-
 	n = c->len - r->off < space ? c->len - r->off : space;
 	if (at)
-		copy_counting(dst, c->data + r->off, n, at);
+		copy_counting(dst, c->data + INPUT_HEADROOM + r->off, n, at);
 	else
-		memcpy(dst, c->data + r->off, n);
+		memcpy(dst, c->data + INPUT_HEADROOM + r->off, n);
 	r->off += n;
-	if (r->off == c->len) {
-		note_read(in, c->raw);
-		pthread_mutex_lock(&r->lock);
-		r->tail = (r->tail + 1) % NR_CHUNKS;
-		r->nr_full--;
-		r->off = 0;
-		pthread_cond_signal(&r->room);
-		pthread_mutex_unlock(&r->lock);
-	}
+	if (r->off == c->len)
+		chunk_done(in, c);
 	return n;
 }
 
@@ -432,7 +498,7 @@ static void reader_retire(struct input *in)
 	for (size_t i = 0, k = r->tail; i < r->nr_full; i++, k = (k + 1) % NR_CHUNKS) {
 		size_t from = i ? 0 : r->off;
 
-		memcpy(in->end, r->ring[k].data + from, r->ring[k].len - from);
+		memcpy(in->end, r->ring[k].data + INPUT_HEADROOM + from, r->ring[k].len - from);
 		in->end += r->ring[k].len - from;
 		note_read(in, r->ring[k].raw);
 	}
@@ -472,6 +538,50 @@ size_t input_take(struct input *in, char *dst, size_t n, struct pos *at)
 	return got;
 }
 
+static struct pos pos_after(struct pos at, struct pos span)
+{
+	if (!span.line)
+		return (struct pos){ at.line, at.col + span.col };
+	return (struct pos){ at.line + span.line, span.col };
+}
+
+size_t input_take_buffer(struct input *in, char **buf, struct pos *at)
+{
+	struct reader *r = in->reader;
+	size_t avail = (size_t)(in->end - in->cur), n;
+	struct chunk *c;
+	char *filled;
+
+	if (!r || !in->is_gzip)
+		return input_take(in, *buf + INPUT_HEADROOM, INPUT_READ_BYTES, at);
+	/* The bytes before a whole chunk of the reader's: copied. */
+	if (avail)
+		return input_take(in, *buf + INPUT_HEADROOM,
+				  avail < INPUT_READ_BYTES ? avail : INPUT_READ_BYTES, at);
+	pthread_mutex_lock(&r->lock);
+	r->count = true;
+	pthread_mutex_unlock(&r->lock);
+	c = next_chunk(in);
+	if (!c)
+		return 0;
+	if (r->off || !c->counted || !c->len)
+		return input_take(in, *buf + INPUT_HEADROOM,
+				  c->len > r->off ? c->len - r->off : INPUT_READ_BYTES, at);
+	/* A whole chunk, its lines counted: trade buffers, no copy. */
+	n = c->len;
+	filled = c->data;
+	c->data = *buf;
+	*buf = filled;
+	if (at)
+		*at = pos_after(*at, c->span);
+	/* The empty buffer stands at the next unread byte, as after
+	 * input_take(). */
+	in->buf_offset += (uint64_t)(in->end - in->buf) + n;
+	in->cur = in->end = in->buf;
+	chunk_done(in, c);
+	return n;
+}
+
 void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, struct pos at)
 {
 	size_t rest = (size_t)(in->end - in->cur);
@@ -492,6 +602,12 @@ void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, s
 	if (!in->lines_from) {
 		in->buf_line = at.line;
 		in->buf_col = at.col;
+	}
+	if (in->reader) {
+		/* Nobody takes the chunks whole now. */
+		pthread_mutex_lock(&in->reader->lock);
+		in->reader->count = false;
+		pthread_mutex_unlock(&in->reader->lock);
 	}
 }
 

@@ -219,9 +219,70 @@ static void test_take_gzip(void)
 	CHECK(ok);
 }
 
+/* A gzip file's buffers taken whole (input_take_buffer()): the bytes and
+ * places as the file's, after a start copied from the input's own
+ * buffer, and most of them traded, not copied. */
+static void test_take_buffers(void)
+{
+	size_t len = 9u << 20;
+	char *text = xmalloc(len);
+	char path[] = "/tmp/proftui-t-input-lines-XXXXXX";
+	int fd = mkstemp(path);
+	bool ok = true;
+
+	CHECK(fd >= 0);
+	if (fd < 0) {
+		free(text);
+		return;
+	}
+	close(fd);
+	for (int kind = 0; kind < NR_KINDS && ok; kind++) {
+		gzFile gz = gzopen(path, "wb1");
+		struct pos start = { 2, 4 }, at = start;
+		char *buf = input_buffer_new();
+		size_t done = 1000, got, nr_traded = 0;
+		struct input in;
+		struct diag d;
+
+		make_text(text, len, (enum text_kind)kind);
+		CHECK(gz != NULL);
+		if (!gz)
+			break;
+		CHECK(gzwrite(gz, text, (unsigned)len) == (int)len);
+		gzclose(gz);
+		diag_init(&d, path, stderr, NULL);
+		CHECK(input_open(&in, path, &d) == 0);
+		input_need(&in, 1000);
+		in.cur += 1000;
+		while ((got = input_take_buffer(&in, &buf, &at))) {
+			if (got > INPUT_READ_BYTES || got > len - done ||
+			    memcmp(buf + INPUT_HEADROOM, text + done, got) != 0) {
+				fprintf(stderr, "kind %d: bytes differ after %zu\n", kind, done);
+				ok = false;
+				break;
+			}
+			done += got;
+			nr_traded += got == INPUT_READ_BYTES;
+			if (!same_pos(at, pos_advance(start, text + 1000, done - 1000))) {
+				fprintf(stderr, "kind %d: place differs after %zu\n", kind, done);
+				ok = false;
+				break;
+			}
+		}
+		ok = ok && done == len && nr_traded >= 2 && !input_failed(&in, &d);
+		input_buffer_free(buf);
+		input_close(&in);
+		diag_finish(&d);
+	}
+	unlink(path);
+	free(text);
+	CHECK(ok);
+}
+
 const struct test tests[] = {
 	{ "pos_back() finds what pos_advance() does", test_pos_back },
 	{ "input_take() counts pieces as pos_advance()", test_take_pieces },
 	{ "input_take() counts a gzip file's ring", test_take_gzip },
+	{ "input_take_buffer() trades a gzip file's buffers", test_take_buffers },
 	{ 0 },
 };
