@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __SSE2__
@@ -67,15 +68,20 @@ static size_t read_raw(struct input *in, void *dst, size_t n, uint64_t *raw, str
 	return (size_t)r;
 }
 
+/* Lines are counted as the bytes are inflated, this many at a time. */
+#define COUNT_PIECE (64u << 10)
+
 /*
  * Produce up to SPACE plain (decompressed) bytes at DST: all of SPACE
  * unless the input ends first, which sets *EOF (and *F if it ended on an
- * error).  *RAW gets the bytes read from the file.  Touches only the
- * producing side of IN (fd, z, zin): with a reader thread, only that
- * thread calls it.
+ * error).  *RAW gets the bytes read from the file.  SPAN, unless NULL,
+ * is moved past the bytes of a gzip stream as pos_advance() would, a
+ * piece at a time as it is inflated and still in the cache.  Touches
+ * only the producing side of IN (fd, z, zin): with a reader thread, only
+ * that thread calls it.
  */
 static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, bool *eof,
-		      struct fault *f)
+		      struct fault *f, struct pos *span)
 {
 	size_t done = 0, room = space;
 	char *out = dst;
@@ -94,6 +100,7 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 	}
 	while (room) {
 		const char *err = NULL;
+		char *piece = out;
 		enum gunzip_status st;
 
 		if (!in->zin_avail) {
@@ -106,7 +113,17 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 				break;
 			}
 		}
-		st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		if (span) {
+			/* Pieces small enough to be counted in the cache. */
+			size_t piece_room = room < COUNT_PIECE ? room : COUNT_PIECE;
+
+			room -= piece_room;
+			st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &piece_room, &err);
+			room += piece_room;
+			*span = pos_advance(*span, piece, (size_t)(out - piece));
+		} else {
+			st = gunzip_run(in->z, &in->zin_next, &in->zin_avail, &out, &room, &err);
+		}
 		if (st == GUNZIP_MEMBER_END) {
 			/* Another gzip member may follow (gzip files can be
 			 * concatenated); anything else after the end is ignored. */
@@ -131,28 +148,56 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 }
 
 /*
+ * The reader's buffers come from the system and go back to it, as the
+ * parse chunks' do (kineto_chunks.c, which trades its own for them):
+ * from malloc(), the first free() of one would raise glibc's threshold
+ * for mapping large blocks, and blocks allocated after it would stay in
+ * the heap, freed but counted.  The room before the bytes is not
+ * touched, so costs no memory, unless a caller writes there.
+ */
+char *input_buffer_new(void)
+{
+	void *p = mmap(NULL, INPUT_BUFFER_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("out of memory (a %u-byte read buffer)", (unsigned)INPUT_BUFFER_BYTES);
+	return p;
+}
+
+void input_buffer_free(char *buf)
+{
+	if (buf)
+		munmap(buf, INPUT_BUFFER_BYTES);
+}
+
+/*
  * The reader thread: reading and decompressing run on the second core
  * while the parser works on the first -- inflate alone is about a second
  * per GB, so a gzipped trace loads almost as fast as a plain one.  It
- * fills a ring of chunks; fill() copies them into the parser's buffer.
+ * fills a ring of chunks; fill() copies them into the parser's buffer,
+ * and input_take_buffer() hands them over whole.  Each chunk's bytes are
+ * INPUT_READ_BYTES at INPUT_HEADROOM into a buffer of INPUT_BUFFER_BYTES.
  */
-#define NR_CHUNKS 4
-#define CHUNK_BYTES (1u << 20)
+#define NR_CHUNKS 2
 
 struct reader {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;	/* a chunk was filled / emptied */
 	struct chunk {
-		char *data;
+		char *data;		/* the buffer; its bytes at INPUT_HEADROOM */
 		size_t len;
 		uint64_t raw;		/* file bytes read to make it */
+		bool counted;		/* span holds where its bytes get */
+		struct pos span;	/* from { 0, 0 }, as pos_advance() counts */
 	} ring[NR_CHUNKS];
 	size_t head, tail, nr_full;	/* chunks [tail, head) are full */
 	size_t off;			/* bytes of ring[tail] already taken */
 	bool done;			/* the input ended: no chunk after these */
 	struct fault fault;		/* why, when it ended early; set with done */
 	bool stop;			/* input_close(): stop reading */
+	bool count;			/* count the lines of the chunks filled */
 };
 
 static void *reader_main(void *arg)
@@ -173,10 +218,13 @@ static void *reader_main(void *arg)
 			break;
 		}
 		c = &r->ring[r->head];
+		c->counted = r->count;
 		pthread_mutex_unlock(&r->lock);
 
 		c->raw = 0;
-		c->len = produce(in, c->data, CHUNK_BYTES, &c->raw, &eof, &f);
+		c->span = (struct pos){ 0, 0 };
+		c->len = produce(in, c->data + INPUT_HEADROOM, INPUT_READ_BYTES, &c->raw, &eof, &f,
+				 c->counted ? &c->span : NULL);
 
 		pthread_mutex_lock(&r->lock);
 		r->head = (r->head + 1) % NR_CHUNKS;
@@ -194,7 +242,7 @@ static void *reader_main(void *arg)
 static void reader_free(struct reader *r)
 {
 	for (int i = 0; i < NR_CHUNKS; i++)
-		free(r->ring[i].data);
+		input_buffer_free(r->ring[i].data);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->more);
 	pthread_cond_destroy(&r->room);
@@ -206,7 +254,7 @@ static void reader_start(struct input *in)
 	struct reader *r = xcalloc(1, sizeof(*r));
 
 	for (int i = 0; i < NR_CHUNKS; i++)
-		r->ring[i].data = xmalloc(CHUNK_BYTES);
+		r->ring[i].data = input_buffer_new();
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->more, NULL);
 	pthread_cond_init(&r->room, NULL);
@@ -231,9 +279,151 @@ static void reader_stop(struct input *in)
 	in->reader = NULL;
 }
 
+/*
+ * The newlines in the N bytes at S.  Kineto's pretty-printing ends a line
+ * every 60 bytes or so, too often for a memchr() per line: 64 bytes a
+ * step, in four lanes of 16 counted apart (one adding to the next would
+ * wait on it), each byte of each ACC counting the newlines of its column
+ * for up to 255 steps.
+ */
+static uint64_t count_newlines(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+	uint64_t nr = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (end - p >= 16) {
+		size_t steps = (size_t)(end - p) / 64;
+		__m128i a = zero, b = zero, c = zero, d = zero, sum;
+		uint64_t lanes[2];
+
+		if (steps > 255)
+			steps = 255;
+		for (size_t i = 0; i < steps; i++, p += 64) {
+			a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
+			b = _mm_sub_epi8(b, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), nl));
+			c = _mm_sub_epi8(c, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), nl));
+			d = _mm_sub_epi8(d, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), nl));
+		}
+		/* Fewer than 64 bytes left: 16 at a time. */
+		if (!steps)
+			for (; end - p >= 16; p += 16)
+				a = _mm_sub_epi8(a, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
+		sum = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero)),
+				    _mm_add_epi64(_mm_sad_epu8(c, zero), _mm_sad_epu8(d, zero)));
+		_mm_storeu_si128((__m128i *)lanes, sum);
+		nr += lanes[0] + lanes[1];
+	}
+#endif
+	for (; p < end; p++)
+		nr += *p == '\n';
+	return nr;
+}
+
+/* The last newline in the N bytes at S, or NULL: a pretty-printed
+ * trace has one near the end, a compact one may have none for MBs. */
+static const char *last_newline(const char *s, size_t n)
+{
+	const char *p = s + n;
+
+#ifdef __SSE2__
+	while (p - s >= 16) {
+		unsigned mask = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p - 16)), _mm_set1_epi8('\n')));
+
+		if (mask)
+			return p - 16 + (31 - __builtin_clz(mask));
+		p -= 16;
+	}
+#endif
+	while (p > s)
+		if (*--p == '\n')
+			return p;
+	return NULL;
+}
+
+/*
+ * Copy N bytes from SRC to DST and move AT past them, as pos_advance()
+ * would: one pass over bytes that would otherwise be read twice, once
+ * to copy them and once more to count their newlines.
+ */
+static void copy_counting(char *dst, const char *src, size_t n, struct pos *at)
+{
+	size_t i = 0;
+	uint64_t nr_lines = 0;
+
+#ifdef __SSE2__
+	while (n - i >= 16) {
+		size_t steps = (n - i) / 16;
+		__m128i acc = _mm_setzero_si128();
+		uint64_t lanes[2];
+
+		if (steps > 255)
+			steps = 255;
+		for (size_t k = 0; k < steps; k++, i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+
+			_mm_storeu_si128((__m128i *)(dst + i), v);
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+		}
+		_mm_storeu_si128((__m128i *)lanes, _mm_sad_epu8(acc, _mm_setzero_si128()));
+		nr_lines += lanes[0] + lanes[1];
+	}
+#endif
+	for (; i < n; i++) {
+		dst[i] = src[i];
+		nr_lines += src[i] == '\n';
+	}
+	if (!nr_lines) {
+		at->col += n;
+		return;
+	}
+	at->line += nr_lines;
+	at->col = (uint64_t)(dst + n - last_newline(dst, n));
+}
+
+/* The reader's next full chunk, waited for; NULL at the end, which sets
+ * at_eof and hands over the fault, if any. */
+static struct chunk *next_chunk(struct input *in)
+{
+	struct reader *r = in->reader;
+	struct chunk *c = NULL;
+
+	pthread_mutex_lock(&r->lock);
+	while (!r->nr_full && !r->done)
+		pthread_cond_wait(&r->more, &r->lock);
+	if (r->nr_full) {
+		c = &r->ring[r->tail];
+	} else {
+		/* Done, and every chunk taken: the fault comes with the end. */
+		in->error = r->fault.error;
+		in->error_msg = r->fault.msg;
+		in->at_eof = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return c;
+}
+
+/* Give C, the reader's next chunk, taken to its end, back to it. */
+static void chunk_done(struct input *in, struct chunk *c)
+{
+	struct reader *r = in->reader;
+
+	note_read(in, c->raw, c->len);
+	pthread_mutex_lock(&r->lock);
+	r->tail = (r->tail + 1) % NR_CHUNKS;
+	r->nr_full--;
+	r->off = 0;
+	pthread_cond_signal(&r->room);
+	pthread_mutex_unlock(&r->lock);
+}
+
 /* Move up to SPACE plain bytes to DST, from wherever this input gets
- * them; sets at_eof (and the fault) at the end. */
-static size_t pull(struct input *in, char *dst, size_t space)
+ * them; sets at_eof (and the fault) at the end.  AT, unless NULL, is
+ * moved past them. */
+static size_t pull(struct input *in, char *dst, size_t space, struct pos *at)
 {
 	struct reader *r = in->reader;
 	struct chunk *c;
@@ -247,7 +437,10 @@ static size_t pull(struct input *in, char *dst, size_t space)
 			}
 		}
 		n = in->seg_len < space ? in->seg_len : space;
-		memcpy(dst, in->seg, n);
+		if (at)
+			copy_counting(dst, in->seg, n, at);
+		else
+			memcpy(dst, in->seg, n);
 		in->seg += n;
 		in->seg_len -= n;
 		return n;
@@ -257,39 +450,26 @@ static size_t pull(struct input *in, char *dst, size_t space)
 		bool eof = false;
 		uint64_t raw = 0;
 
-		n = produce(in, dst, space, &raw, &eof, &f);
+		n = produce(in, dst, space, &raw, &eof, &f, NULL);
 		note_read(in, raw, n);
 		in->at_eof = eof;
 		in->error = f.error;
 		in->error_msg = f.msg;
+		if (at)
+			*at = pos_advance(*at, dst, n);
 		return n;
 	}
-	pthread_mutex_lock(&r->lock);
-	while (!r->nr_full && !r->done)
-		pthread_cond_wait(&r->more, &r->lock);
-	if (!r->nr_full) {
-		/* Done, and every chunk taken: the fault comes with the end. */
-		in->error = r->fault.error;
-		in->error_msg = r->fault.msg;
-		pthread_mutex_unlock(&r->lock);
-		in->at_eof = true;
+	c = next_chunk(in);
+	if (!c)
 		return 0;
-	}
-	c = &r->ring[r->tail];
-	pthread_mutex_unlock(&r->lock);
-
 	n = c->len - r->off < space ? c->len - r->off : space;
-	memcpy(dst, c->data + r->off, n);
+	if (at)
+		copy_counting(dst, c->data + INPUT_HEADROOM + r->off, n, at);
+	else
+		memcpy(dst, c->data + INPUT_HEADROOM + r->off, n);
 	r->off += n;
-	if (r->off == c->len) {
-		note_read(in, c->raw, c->len);
-		pthread_mutex_lock(&r->lock);
-		r->tail = (r->tail + 1) % NR_CHUNKS;
-		r->nr_full--;
-		r->off = 0;
-		pthread_cond_signal(&r->room);
-		pthread_mutex_unlock(&r->lock);
-	}
+	if (r->off == c->len)
+		chunk_done(in, c);
 	return n;
 }
 
@@ -300,7 +480,7 @@ static void fill(struct input *in)
 
 	if (in->at_eof || !space)
 		return;
-	in->end += pull(in, in->end, space);
+	in->end += pull(in, in->end, space, NULL);
 }
 
 static void account(struct input *in, const char *upto);
@@ -336,7 +516,7 @@ static void reader_retire(struct input *in)
 	for (size_t i = 0, k = r->tail; i < r->nr_full; i++, k = (k + 1) % NR_CHUNKS) {
 		size_t from = i ? 0 : r->off;
 
-		memcpy(in->end, r->ring[k].data + from, r->ring[k].len - from);
+		memcpy(in->end, r->ring[k].data + INPUT_HEADROOM + from, r->ring[k].len - from);
 		in->end += r->ring[k].len - from;
 		note_read(in, r->ring[k].raw, r->ring[k].len);
 	}
@@ -349,14 +529,17 @@ static void reader_retire(struct input *in)
 	in->reader = NULL;
 }
 
-size_t input_take(struct input *in, char *dst, size_t n)
+size_t input_take(struct input *in, char *dst, size_t n, struct pos *at)
 {
 	size_t got;
 
 	if (in->reader && !in->is_gzip)
 		reader_retire(in);
 	got = (size_t)(in->end - in->cur) < n ? (size_t)(in->end - in->cur) : n;
-	memcpy(dst, in->cur, got);
+	if (at)
+		copy_counting(dst, in->cur, got, at);
+	else
+		memcpy(dst, in->cur, got);
 	in->cur += got;
 	if (got == n)
 		return got;
@@ -365,12 +548,56 @@ size_t input_take(struct input *in, char *dst, size_t n)
 	in->buf_offset += (uint64_t)(in->end - in->buf);
 	in->cur = in->end = in->buf;
 	while (got < n && !in->at_eof) {
-		size_t k = pull(in, dst + got, n - got);
+		size_t k = pull(in, dst + got, n - got, at);
 
 		got += k;
 		in->buf_offset += k;
 	}
 	return got;
+}
+
+static struct pos pos_after(struct pos at, struct pos span)
+{
+	if (!span.line)
+		return (struct pos){ at.line, at.col + span.col };
+	return (struct pos){ at.line + span.line, span.col };
+}
+
+size_t input_take_buffer(struct input *in, char **buf, struct pos *at)
+{
+	struct reader *r = in->reader;
+	size_t avail = (size_t)(in->end - in->cur), n;
+	struct chunk *c;
+	char *filled;
+
+	if (!r || !in->is_gzip)
+		return input_take(in, *buf + INPUT_HEADROOM, INPUT_READ_BYTES, at);
+	/* The bytes before a whole chunk of the reader's: copied. */
+	if (avail)
+		return input_take(in, *buf + INPUT_HEADROOM,
+				  avail < INPUT_READ_BYTES ? avail : INPUT_READ_BYTES, at);
+	pthread_mutex_lock(&r->lock);
+	r->count = true;
+	pthread_mutex_unlock(&r->lock);
+	c = next_chunk(in);
+	if (!c)
+		return 0;
+	if (r->off || !c->counted || !c->len)
+		return input_take(in, *buf + INPUT_HEADROOM,
+				  c->len > r->off ? c->len - r->off : INPUT_READ_BYTES, at);
+	/* A whole chunk, its lines counted: trade buffers, no copy. */
+	n = c->len;
+	filled = c->data;
+	c->data = *buf;
+	*buf = filled;
+	if (at)
+		*at = pos_after(*at, c->span);
+	/* The empty buffer stands at the next unread byte, as after
+	 * input_take(). */
+	in->buf_offset += (uint64_t)(in->end - in->buf) + n;
+	in->cur = in->end = in->buf;
+	chunk_done(in, c);
+	return n;
 }
 
 void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, struct pos at)
@@ -393,6 +620,12 @@ void input_restart(struct input *in, char *bytes, size_t len, uint64_t offset, s
 	if (!in->lines_from) {
 		in->buf_line = at.line;
 		in->buf_col = at.col;
+	}
+	if (in->reader) {
+		/* Nobody takes the chunks whole now. */
+		pthread_mutex_lock(&in->reader->lock);
+		in->reader->count = false;
+		pthread_mutex_unlock(&in->reader->lock);
 	}
 }
 
@@ -525,41 +758,26 @@ void input_close(struct input *in)
 
 struct pos pos_advance(struct pos at, const char *s, size_t n)
 {
-	const char *p = s, *end = s + n;
-	uint64_t nr_lines = 0;
+	uint64_t nr_lines = count_newlines(s, n);
 
-#ifdef __SSE2__
-	/*
-	 * Kineto's pretty-printing ends a line every 60 bytes or so, too
-	 * often for a memchr() per line: sixteen bytes a step, each byte of
-	 * ACC counting the newlines of its lane for up to 255 steps.
-	 */
-	while (end - p >= 16) {
-		size_t steps = (size_t)(end - p) / 16;
-		__m128i acc = _mm_setzero_si128();
-		uint64_t lanes[2];
-
-		if (steps > 255)
-			steps = 255;
-		for (size_t i = 0; i < steps; i++, p += 16)
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p),
-							       _mm_set1_epi8('\n')));
-		_mm_storeu_si128((__m128i *)lanes, _mm_sad_epu8(acc, _mm_setzero_si128()));
-		nr_lines += lanes[0] + lanes[1];
-	}
-#endif
-	for (; p < end; p++)
-		nr_lines += *p == '\n';
 	if (!nr_lines) {
 		at.col += n;
 		return at;
 	}
 	at.line += nr_lines;
-	/* The column: from the last newline, found from the end. */
-	for (p = end; p[-1] != '\n'; p--)
-		;
-	at.col = (uint64_t)(end - p) + 1;
+	at.col = (uint64_t)(s + n - last_newline(s, n));
 	return at;
+}
+
+struct pos pos_back(struct pos start, struct pos end, const char *s, size_t n, size_t cut)
+{
+	uint64_t after = count_newlines(s + cut, n - cut);
+	const char *nl;
+
+	if (end.line - after == start.line)
+		return (struct pos){ start.line, start.col + cut };
+	nl = last_newline(s, cut);
+	return (struct pos){ end.line - after, (uint64_t)(s + cut - nl) };
 }
 
 /* Move the line count past the bytes [in->buf, upto). */

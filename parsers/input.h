@@ -99,10 +99,30 @@ void input_open_feed(struct input *in, const char *path,
 		     bool (*feed)(void *ctx, struct input *in, const char **seg, size_t *len),
 		     void *ctx, uint64_t offset, struct pos at);
 /* Move up to N unread bytes to DST, past the buffer where it can (one copy
- * less), and return how many; fewer only at the end of the input.  Lines
- * are not counted: the caller says where reading goes on with
- * input_restart() before anything asks for a position. */
-size_t input_take(struct input *in, char *dst, size_t n);
+ * less), and return how many; fewer only at the end of the input.  The
+ * input's lines are not counted: the caller says where reading goes on
+ * with input_restart() before anything asks for a position.  AT, unless
+ * NULL, is moved past the bytes taken as pos_advance() would, counted as
+ * they are copied. */
+size_t input_take(struct input *in, char *dst, size_t n, struct pos *at);
+/*
+ * For a consumer that takes a gzip file's bytes in large pieces
+ * (kineto_chunks.c): the reading thread fills buffers of
+ * INPUT_BUFFER_BYTES with up to INPUT_READ_BYTES each, after
+ * INPUT_HEADROOM bytes it leaves free for the caller to put bytes of its
+ * own in front.  input_take_buffer() takes the input's next bytes, up to
+ * the end of such a buffer, into *BUF (one from input_buffer_new()) at
+ * INPUT_HEADROOM: a whole buffer of the reader's is traded for *BUF,
+ * without a copy, its lines counted by the reading thread as it filled
+ * it; other bytes (the input's own buffer, a gzip file's first bytes)
+ * are copied.  Returns how many, 0 only at the end.  AT as input_take().
+ */
+#define INPUT_HEADROOM (64u << 10)
+#define INPUT_READ_BYTES (2u << 20)
+#define INPUT_BUFFER_BYTES (INPUT_HEADROOM + INPUT_READ_BYTES + 1)
+size_t input_take_buffer(struct input *in, char **buf, struct pos *at);
+char *input_buffer_new(void);
+void input_buffer_free(char *buf);
 /* Go on reading at OFFSET (line and column AT, unused when IN counts
  * lines by need): first the LEN bytes at BYTES (heap, taken over), then
  * what input_take() left.  For the bytes taken but not used. */
@@ -135,6 +155,9 @@ struct pos input_pos_at(struct input *in, uint64_t off);
 /* Where reading the N bytes at S gets to from AT (lines and 1-based
  * columns, as every position in a message counts them). */
 struct pos pos_advance(struct pos at, const char *s, size_t n);
+/* The place of S[CUT], from START, the place of S[0], and END, the place
+ * of S[N]: reads the bytes after CUT, and back from it to a newline. */
+struct pos pos_back(struct pos start, struct pos end, const char *s, size_t n, size_t cut);
 /* Whether reading stopped on an error (a truncated gzip, EIO); if so,
  * diag_error() through D says why.  Known once the bytes before the error
  * are in the buffer (in->at_eof), never earlier: with a reader thread the

@@ -43,7 +43,8 @@
 #include "../model/util.h"
 #include "kineto_int.h"
 
-#define CHUNK_BYTES (2u << 20)
+/* A gzip file's chunks are the reading thread's buffers, taken whole. */
+#define CHUNK_BYTES INPUT_READ_BYTES
 /* Smaller files (their plain size; a gzip file counts 4 times its own)
  * take one reader: the threads would cost more than they buy. */
 #define MIN_PARALLEL_BYTES (24u << 20)
@@ -64,6 +65,8 @@ enum chunk_end {
 };
 
 struct chunk {
+	char *buf;			/* the memory data is in, */
+	size_t buf_bytes;		/* ...this many bytes of it */
 	char *data;
 	size_t len;
 	uint64_t offset;		/* of data[0] in the file */
@@ -96,6 +99,9 @@ struct chunks {
 	const char *path;
 	struct json base;		/* the tokenizer as traceEvents opened */
 	size_t chunk_bytes;
+	bool whole;			/* the chunks are the reader's buffers
+					   (input_take_buffer()) */
+	size_t buf_bytes;		/* the size of a chunk's buffer */
 
 	pthread_mutex_t lock;
 	pthread_cond_t work, done;	/* a chunk to read / a chunk read */
@@ -114,6 +120,7 @@ struct chunks {
 	size_t carry_len;
 	uint64_t next_offset;		/* of the next chunk */
 	struct pos next_at;
+	struct pos taken_at;		/* the place after the carry */
 	bool next_known;
 
 	/* The reading in file order (read_on()). */
@@ -204,17 +211,61 @@ static void buffer_free(char *p, size_t n)
 	munmap(p, n);
 }
 
+static void spare_or_free(struct chunks *cs, char *buf, size_t bytes)
+{
+	if (bytes == cs->buf_bytes && cs->nr_spare < MAX_AHEAD)
+		cs->spare[cs->nr_spare++] = buf;
+	else
+		buffer_free(buf, bytes);
+}
+
+/*
+ * The next chunk's bytes, the carry first: a whole buffer of the reading
+ * thread's, the carry put in the room before its bytes, where it can;
+ * else copied out of the input.
+ */
+static size_t take_bytes(struct chunks *cs, struct chunk *c)
+{
+	size_t n = cs->carry_len, got;
+	char *buf = cs->nr_spare ? cs->spare[--cs->nr_spare] : buffer_new(cs->buf_bytes);
+	struct pos *at = lines_known(cs) ? &cs->taken_at : NULL;
+
+	if (!cs->whole) {
+		c->buf = c->data = buf;
+		c->buf_bytes = cs->buf_bytes;
+		memcpy(c->data, cs->carry, n);
+		n += input_take(cs->in, c->data + n, cs->chunk_bytes - n, at);
+		if (n < cs->chunk_bytes)
+			cs->eof = true;
+		return n;
+	}
+	got = input_take_buffer(cs->in, &buf, at);
+	if (!got)
+		cs->eof = true;
+	if (n <= INPUT_HEADROOM) {
+		c->buf = buf;
+		c->buf_bytes = cs->buf_bytes;
+		c->data = buf + INPUT_HEADROOM - n;
+		memcpy(c->data, cs->carry, n);
+	} else {
+		/* An element cut over 64 KB from its end: a buffer of its
+		 * own, once in a while. */
+		c->buf_bytes = n + got + 1;
+		c->buf = c->data = buffer_new(c->buf_bytes);
+		memcpy(c->data, cs->carry, n);
+		memcpy(c->data + n, buf + INPUT_HEADROOM, got);
+		spare_or_free(cs, buf, cs->buf_bytes);
+	}
+	return n + got;
+}
+
 /* Take the next chunk's bytes from the input and publish it. */
 static void cut_chunk(struct chunks *cs)
 {
 	struct chunk *c = xcalloc(1, sizeof(*c));
-	size_t n = cs->carry_len, cut;
+	size_t n, cut;
 
-	c->data = cs->nr_spare ? cs->spare[--cs->nr_spare] : buffer_new(cs->chunk_bytes + 1);
-	memcpy(c->data, cs->carry, n);
-	n += input_take(cs->in, c->data + n, cs->chunk_bytes - n);
-	if (n < cs->chunk_bytes)
-		cs->eof = true;
+	n = take_bytes(cs, c);
 	c->offset = cs->next_offset;
 	c->at = lines_known(cs) ? cs->next_at : (struct pos){ 0, 0 };
 	c->first = cs->nr == 0;
@@ -229,9 +280,10 @@ static void cut_chunk(struct chunks *cs)
 	cs->next_known = c->cut;
 	cs->next_offset += c->len;
 	/* Counting every chunk's newlines is a scan of the whole file: only
-	 * when they cannot be counted later, by need (input.h). */
+	 * when they cannot be counted later, by need (input.h), and then as
+	 * the bytes are taken; the carry is read again, back from the end. */
 	if (lines_known(cs))
-		cs->next_at = pos_advance(c->at, c->data, c->len);
+		cs->next_at = pos_back(c->at, cs->taken_at, c->data, n, c->len);
 
 	pthread_mutex_lock(&cs->lock);
 	GROW(cs->v, cs->alloc, cs->nr + 1);
@@ -253,10 +305,7 @@ static void free_chunk(struct chunks *cs, size_t i)
 	kineto_drop_blocks(cs->k, c->out.first);
 	kineto_out_release(&c->out);
 	free(c->unused);
-	if (cs->nr_spare < MAX_AHEAD)
-		cs->spare[cs->nr_spare++] = c->data;
-	else
-		buffer_free(c->data, cs->chunk_bytes + 1);
+	spare_or_free(cs, c->buf, c->buf_bytes);
 	free(c);
 }
 
@@ -611,9 +660,15 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	enum json_tok t = JSON_ERROR;
 
 	cs.base.scratch = NULL;
+	/* Not for a pipe or a plain file: its bytes are read straight into
+	 * the chunks (input_take()). */
+	cs.whole = in->is_gzip && chunk_bytes == INPUT_READ_BYTES;
+	/* Whole, buffers go both ways: the reader's size, mapped as its
+	 * own are (input_buffer_new()), so either side unmaps any. */
+	cs.buf_bytes = cs.whole ? INPUT_BUFFER_BYTES : chunk_bytes + 1;
 	cs.carry = xmalloc(chunk_bytes + 1);
 	cs.next_offset = in->buf_offset + (uint64_t)(in->cur - in->buf);
-	cs.next_at = input_pos(in, in->cur);
+	cs.next_at = cs.taken_at = input_pos(in, in->cur);
 	/* What the chunks in flight fill, a few blocks each. */
 	kineto_reserve_blocks(k, 8 * MAX_AHEAD);
 	pthread_mutex_init(&cs.lock, NULL);
@@ -667,7 +722,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 		free_chunk(&cs, i);
 	free(cs.v);
 	while (cs.nr_spare)
-		buffer_free(cs.spare[--cs.nr_spare], chunk_bytes + 1);
+		buffer_free(cs.spare[--cs.nr_spare], cs.buf_bytes);
 	free(cs.carry);
 	pthread_mutex_destroy(&cs.lock);
 	pthread_cond_destroy(&cs.work);

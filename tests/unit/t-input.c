@@ -347,7 +347,7 @@ static void count_bytes(const char *path, bool take, uint64_t *read, uint64_t *p
 	diag_init(&d, path, err, NULL);
 	CHECK(input_open(&in, path, &d) == 0);
 	if (take) {
-		while ((n = input_take(&in, block, sizeof(block))) > 0)
+		while ((n = input_take(&in, block, sizeof(block), NULL)) > 0)
 			*seen += n;
 	} else {
 		while ((n = input_need(&in, INPUT_BUF_BYTES)) > 0) {
