@@ -172,6 +172,28 @@ static void test_take_pieces(void)
 	CHECK(ok);
 }
 
+/* Text of KIND into TEXT, written gzipped to PATH and opened into IN
+ * with the first 1000 bytes read, as a parser reads up to traceEvents
+ * before the chunks.  False when the file could not be written. */
+static bool open_gzip_text(const char *path, char *text, size_t len, enum text_kind kind,
+			   struct input *in, struct diag *d)
+{
+	gzFile gz = gzopen(path, "wb1");
+
+	make_text(text, len, kind);
+	CHECK(gz != NULL);
+	if (!gz)
+		return false;
+	CHECK(gzwrite(gz, text, (unsigned)len) == (int)len);
+	gzclose(gz);
+	diag_init(d, path, stderr, NULL);
+	CHECK(input_open(in, path, d) == 0);
+	CHECK(in->is_gzip);
+	input_need(in, 1000);
+	in->cur += 1000;
+	return true;
+}
+
 /* A gzip file through the reading thread: the first bytes from the
  * input's own buffer (read before the reader starts, as a parser reads
  * up to traceEvents), the rest copied out of the reader's ring, in parts
@@ -191,23 +213,12 @@ static void test_take_gzip(void)
 	}
 	close(fd);
 	for (int kind = 0; kind < NR_KINDS && ok; kind++) {
-		gzFile gz = gzopen(path, "wb1");
 		struct input in;
 		struct diag d;
 
-		make_text(text, len, (enum text_kind)kind);
-		CHECK(gz != NULL);
-		if (!gz)
+		if (!open_gzip_text(path, text, len, (enum text_kind)kind, &in, &d))
 			break;
-		CHECK(gzwrite(gz, text, (unsigned)len) == (int)len);
-		gzclose(gz);
-		diag_init(&d, path, stderr, NULL);
-		CHECK(input_open(&in, path, &d) == 0);
-		CHECK(in.is_gzip);
-		/* As a parser would, before the chunks: some of the buffer
-		 * read, the rest of it taken with the ring's bytes. */
-		input_need(&in, 1000);
-		in.cur += 1000;
+		/* The rest of the buffer taken with the ring's bytes. */
 		ok = take_all(&in, text + 1000, len - 1000, 3u << 20);
 		if (!ok)
 			fprintf(stderr, "kind %d\n", kind);
@@ -237,23 +248,15 @@ static void test_take_buffers(void)
 	}
 	close(fd);
 	for (int kind = 0; kind < NR_KINDS && ok; kind++) {
-		gzFile gz = gzopen(path, "wb1");
 		struct pos start = { 2, 4 }, at = start;
-		char *buf = input_buffer_new();
+		char *buf;
 		size_t done = 1000, got, nr_traded = 0;
 		struct input in;
 		struct diag d;
 
-		make_text(text, len, (enum text_kind)kind);
-		CHECK(gz != NULL);
-		if (!gz)
+		if (!open_gzip_text(path, text, len, (enum text_kind)kind, &in, &d))
 			break;
-		CHECK(gzwrite(gz, text, (unsigned)len) == (int)len);
-		gzclose(gz);
-		diag_init(&d, path, stderr, NULL);
-		CHECK(input_open(&in, path, &d) == 0);
-		input_need(&in, 1000);
-		in.cur += 1000;
+		buf = input_buffer_new();
 		while ((got = input_take_buffer(&in, &buf, &at))) {
 			if (got > INPUT_READ_BYTES || got > len - done ||
 			    memcmp(buf + INPUT_HEADROOM, text + done, got) != 0) {
