@@ -198,6 +198,7 @@ struct reader {
 	struct fault fault;		/* why, when it ended early; set with done */
 	bool stop;			/* input_close(): stop reading */
 	bool count;			/* count the lines of the chunks filled */
+	size_t chunk_bytes;		/* a chunk's bytes at most (input_chunk_bytes()) */
 };
 
 static void *reader_main(void *arg)
@@ -223,7 +224,7 @@ static void *reader_main(void *arg)
 
 		c->raw = 0;
 		c->span = (struct pos){ 0, 0 };
-		c->len = produce(in, c->data + INPUT_HEADROOM, INPUT_READ_BYTES, &c->raw, &eof, &f,
+		c->len = produce(in, c->data + INPUT_HEADROOM, r->chunk_bytes, &c->raw, &eof, &f,
 				 c->counted ? &c->span : NULL);
 
 		pthread_mutex_lock(&r->lock);
@@ -249,10 +250,34 @@ static void reader_free(struct reader *r)
 	free(r);
 }
 
+/*
+ * The bytes of a reader's chunk: INPUT_READ_BYTES, or for tests what
+ * PROFTUI_READ_CHUNK says (64 up to that): small chunks let a small gzip
+ * file go through the path that trades whole buffers
+ * (input_take_buffer(), kineto_chunks.c), which else only a file of
+ * megabytes reaches.
+ */
+static size_t reader_chunk_bytes(void)
+{
+	const char *env = getenv("PROFTUI_READ_CHUNK");
+	long v;
+
+	if (!env || !*env)
+		return INPUT_READ_BYTES;
+	v = atol(env);
+	return v < 64 ? 64 : v > (long)INPUT_READ_BYTES ? INPUT_READ_BYTES : (size_t)v;
+}
+
+size_t input_chunk_bytes(const struct input *in)
+{
+	return in->reader ? in->reader->chunk_bytes : INPUT_READ_BYTES;
+}
+
 static void reader_start(struct input *in)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
 
+	r->chunk_bytes = reader_chunk_bytes();
 	for (int i = 0; i < NR_CHUNKS; i++)
 		r->ring[i].data = input_buffer_new();
 	pthread_mutex_init(&r->lock, NULL);
@@ -567,15 +592,16 @@ size_t input_take_buffer(struct input *in, char **buf, struct pos *at)
 {
 	struct reader *r = in->reader;
 	size_t avail = (size_t)(in->end - in->cur), n;
+	size_t most = input_chunk_bytes(in);
 	struct chunk *c;
 	char *filled;
 
 	if (!r || !in->is_gzip)
-		return input_take(in, *buf + INPUT_HEADROOM, INPUT_READ_BYTES, at);
+		return input_take(in, *buf + INPUT_HEADROOM, most, at);
 	/* The bytes before a whole chunk of the reader's: copied. */
 	if (avail)
 		return input_take(in, *buf + INPUT_HEADROOM,
-				  avail < INPUT_READ_BYTES ? avail : INPUT_READ_BYTES, at);
+				  avail < most ? avail : most, at);
 	pthread_mutex_lock(&r->lock);
 	r->count = true;
 	pthread_mutex_unlock(&r->lock);
@@ -584,7 +610,7 @@ size_t input_take_buffer(struct input *in, char **buf, struct pos *at)
 		return 0;
 	if (r->off || !c->counted || !c->len)
 		return input_take(in, *buf + INPUT_HEADROOM,
-				  c->len > r->off ? c->len - r->off : INPUT_READ_BYTES, at);
+				  c->len > r->off ? c->len - r->off : most, at);
 	/* A whole chunk, its lines counted: trade buffers, no copy. */
 	n = c->len;
 	filled = c->data;

@@ -121,6 +121,9 @@ size_t input_take(struct input *in, char *dst, size_t n, struct pos *at);
 #define INPUT_READ_BYTES (2u << 20)
 #define INPUT_BUFFER_BYTES (INPUT_HEADROOM + INPUT_READ_BYTES + 1)
 size_t input_take_buffer(struct input *in, char **buf, struct pos *at);
+/* The most bytes input_take_buffer() gives at once: INPUT_READ_BYTES
+ * unless a test asked the reading thread for smaller pieces. */
+size_t input_chunk_bytes(const struct input *in);
 char *input_buffer_new(void);
 void input_buffer_free(char *buf);
 /* Go on reading at OFFSET (line and column AT, unused when IN counts

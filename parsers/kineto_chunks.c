@@ -662,7 +662,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	cs.base.scratch = NULL;
 	/* Not for a pipe or a plain file: its bytes are read straight into
 	 * the chunks (input_take()). */
-	cs.whole = in->is_gzip && chunk_bytes == INPUT_READ_BYTES;
+	cs.whole = in->is_gzip && chunk_bytes == input_chunk_bytes(in);
 	/* Whole, buffers go both ways: the reader's size, mapped as its
 	 * own are (input_buffer_new()), so either side unmaps any. */
 	cs.buf_bytes = cs.whole ? INPUT_BUFFER_BYTES : chunk_bytes + 1;

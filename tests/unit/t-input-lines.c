@@ -224,12 +224,12 @@ static void test_take_gzip(void)
 	CHECK(ok);
 }
 
-/* A gzip file's buffers taken whole (input_take_buffer()): the bytes and
- * places as the file's, after a start copied from the input's own
- * buffer, and most of them traded, not copied. */
-static void test_take_buffers(void)
+/* A gzip file's buffers taken whole (input_take_buffer()), the reading
+ * thread's chunks of MOST bytes: the bytes and places as the file's,
+ * after a start copied from the input's own buffer, and most of them
+ * traded, not copied. */
+static void take_buffers(size_t len, size_t most)
 {
-	size_t len = 9u << 20;
 	char *text = xmalloc(len);
 	char path[512];
 	bool ok = true;
@@ -244,16 +244,17 @@ static void test_take_buffers(void)
 
 		if (!open_gzip_text(path, text, len, (enum text_kind)kind, &in, &d))
 			break;
+		CHECK(input_chunk_bytes(&in) == most);
 		buf = input_buffer_new();
 		while ((got = input_take_buffer(&in, &buf, &at))) {
-			if (got > INPUT_READ_BYTES || got > len - done ||
+			if (got > most || got > len - done ||
 			    memcmp(buf + INPUT_HEADROOM, text + done, got) != 0) {
 				fprintf(stderr, "kind %d: bytes differ after %zu\n", kind, done);
 				ok = false;
 				break;
 			}
 			done += got;
-			nr_traded += got == INPUT_READ_BYTES;
+			nr_traded += got == most;
 			if (!same_pos(at, pos_advance(start, text + 1000, done - 1000))) {
 				fprintf(stderr, "kind %d: place differs after %zu\n", kind, done);
 				ok = false;
@@ -270,10 +271,27 @@ static void test_take_buffers(void)
 	CHECK(ok);
 }
 
+static void test_take_buffers(void)
+{
+	take_buffers(9u << 20, INPUT_READ_BYTES);
+}
+
+/* The same with the reader's chunks made small for tests
+ * (PROFTUI_READ_CHUNK): a file of a megabyte trades hundreds. */
+static void test_take_small_buffers(void)
+{
+	setenv("PROFTUI_READ_CHUNK", "4099", 1);
+	take_buffers(1u << 20, 4099);
+	setenv("PROFTUI_READ_CHUNK", "1", 1);	/* raised to 64 */
+	take_buffers(300000, 64);
+	unsetenv("PROFTUI_READ_CHUNK");
+}
+
 const struct test tests[] = {
 	{ "pos_back() finds what pos_advance() does", test_pos_back },
 	{ "input_take() counts pieces as pos_advance()", test_take_pieces },
 	{ "input_take() counts a gzip file's ring", test_take_gzip },
 	{ "input_take_buffer() trades a gzip file's buffers", test_take_buffers },
+	{ "PROFTUI_READ_CHUNK makes the traded buffers small", test_take_small_buffers },
 	{ 0 },
 };
