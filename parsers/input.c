@@ -102,16 +102,16 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 		const char *err = NULL;
 		char *piece = out;
 		enum gunzip_status st;
+		bool file_ended = false;
 
 		if (!in->zin_avail) {
 			in->zin_next = in->zin;
 			in->zin_avail = read_raw(in, in->zin, sizeof(in->zin), raw, f);
-			if (!in->zin_avail) {
-				if (!f->error)
-					f->msg = "truncated gzip data (the file ends mid-stream)";
-				*eof = true;
-				break;
-			}
+			/* The file ends mid-stream.  The inflater may still hold
+			 * text it had no room for (ISA-L keeps some back): run it
+			 * with no input until it gives nothing, or the end of a
+			 * cut file loses what it decoded. */
+			file_ended = !in->zin_avail;
 		}
 		if (span) {
 			/* Pieces small enough to be counted in the cache. */
@@ -140,6 +140,12 @@ static size_t produce(struct input *in, char *dst, size_t space, uint64_t *raw, 
 		}
 		if (st == GUNZIP_ERROR) {
 			f->msg = err;
+			*eof = true;
+			break;
+		}
+		if (file_ended && out == piece) {
+			if (!f->error)
+				f->msg = "truncated gzip data (the file ends mid-stream)";
 			*eof = true;
 			break;
 		}
