@@ -16,9 +16,11 @@
 #ifndef TESTS_UNIT_TEST_H
 #define TESTS_UNIT_TEST_H
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "load-paths.h"
@@ -90,19 +92,27 @@ static inline const char *test_corpus_dir(void)
 }
 
 /* A scratch directory for the files a test writes, made once:
- * $TMPDIR/proftui-test-XXXXXX. */
+ * $TMPDIR/proftui-test-XXXXXX.  main() removes it when every test
+ * passed, and says where it is when one failed. */
+static char test_dir_path[256];
+
 static inline const char *test_dir(void)
 {
-	static char dir[256];
-
-	if (!dir[0]) {
+	if (!test_dir_path[0]) {
 		const char *tmp = getenv("TMPDIR");
 
-		snprintf(dir, sizeof(dir), "%s/proftui-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(dir))
+		snprintf(test_dir_path, sizeof(test_dir_path), "%s/proftui-test-XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(test_dir_path))
 			die("cannot make a temporary directory");
 	}
-	return dir;
+	return test_dir_path;
+}
+
+static int test_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path) ? -1 : 0;
 }
 
 /* Write LEN bytes of DATA to the file NAME in test_dir(); returns its path
@@ -177,6 +187,12 @@ int main(int argc, char **argv)
 		       argc > 1 ? argv[1] : "");
 		test_nr_fail++;
 	}
+	/* The scratch files go; a failure's stay, to be looked at. */
+	if (test_dir_path[0] && test_nr_fail)
+		printf("# %s: the tests' files are in %s\n", test_file, test_dir_path);
+	else if (test_dir_path[0] &&
+		 nftw(test_dir_path, test_remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		printf("# %s: cannot remove %s\n", test_file, test_dir_path);
 	printf("# suite unit/%s: %d passed, %d failed, %d skipped\n", test_file, test_nr_pass,
 	       test_nr_fail, test_nr_skip);
 	return test_nr_fail ? 1 : 0;
