@@ -28,20 +28,34 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 $TSAN_OPTIONS"
 # The link's second thread starts only on big traces: on for all of these.
 export PROFTUI_LINK_THREADS=2
 
-# run NAME FILE: one load; a TSan report (exit 66) or a crash fails it.
-# Bad input (exit 2, the cut files) is fine: that path is under test too.
+# load NAME FILE [VAR=VALUE...]: one load with those variables set; a
+# TSan report (exit 66) or a crash fails it.  Bad input (exit 2, the cut
+# files) is fine: that path is under test too.
+load() {
+	name=$1
+	file=$2
+	shift 2
+	env "$@" timeout 300 "$PROFTUI" --print ops -o /dev/null "$file" >"$dir/out" 2>&1
+	rc=$?
+	if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
+		pass "tsan: $name"
+	else
+		fail "tsan: $name (exit $rc)"
+		grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
+	fi
+}
+
+# run NAME FILE: FILE as one reader reads it and in chunks.
 run() {
-	for chunk in "" 65536; do
-		PROFTUI_PARSE_CHUNK=$chunk timeout 300 "$PROFTUI" --print ops -o /dev/null "$2" \
-			>"$dir/out" 2>&1
-		rc=$?
-		if [ "$rc" -le 2 ] && ! grep -q 'ThreadSanitizer' "$dir/out"; then
-			pass "tsan: $1${chunk:+ (chunks of $chunk)}"
-		else
-			fail "tsan: $1${chunk:+ (chunks of $chunk)} (exit $rc)"
-			grep -A 30 'ThreadSanitizer' "$dir/out" | head -n 40
-		fi
-	done
+	load "$1" "$2"
+	load "$1 (chunks of 65536)" "$2" PROFTUI_PARSE_CHUNK=65536
+}
+
+# run_traded NAME FILE: a gzip FILE in chunks the size of the reader
+# thread's own (PROFTUI_READ_CHUNK), so its buffers are traded whole
+# between the threads rather than copied (parsers/kineto_chunks.c).
+run_traded() {
+	load "$1 (buffers traded)" "$2" PROFTUI_PARSE_CHUNK=65536 PROFTUI_READ_CHUNK=65536
 }
 
 # run_clean NAME COMMAND...: COMMAND succeeds with no TSan report.
@@ -81,6 +95,8 @@ run_unit t-timeline "two threads"
 # The link of a Kineto trace on two threads (parsers/kineto_link.c),
 # every part of it, and the golden fixtures.
 run_unit t-kineto-link "two threads"
+# A gzip file's buffers traded whole as chunks, at small sizes.
+run_unit t-kineto-par "traded"
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do
@@ -129,12 +145,14 @@ else
 			gz=$dir/packed.gz
 			;;
 		esac
+		run_traded "$name (gzipped)" "$gz"
 		# Cut at a few places: early (often inside the first buffer,
 		# read before the thread starts), past it, and halfway.
 		gz_size=$(wc -c <"$gz")
 		for pct in 2 10 50; do
 			cut_to "$gz" cut.gz $((gz_size * pct / 100 + 1))
 			run "$name (gzip cut at $pct%)" "$dir/cut.gz"
+			run_traded "$name (gzip cut at $pct%)" "$dir/cut.gz"
 		done
 		cut_to "$plain" cut $((plain_size / 2 + 1))
 		run "$name (cut at 50%)" "$dir/cut"

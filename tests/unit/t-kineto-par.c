@@ -7,11 +7,29 @@
  * events is cut in many places, among them the bait: strings and nested
  * args holding "},{" that look like the start of an element.
  */
+#include <zlib.h>
+
 #include "load-text.h"
 #include "test.h"
 
 static const char *const chunk_sizes[] = { "64", "97", "128", "211", "256", "333", "512",
 					   "1000", "1777", "4096" };
+
+/* Whether WANT and GOT, the loads of NAME in chunks of SIZE bytes, are the
+ * same text; if not, where they part, on stderr. */
+static bool same_text(const char *name, const char *size, const char *want_how,
+		      const char *want, const char *got_how, const char *got)
+{
+	const char *w = want, *g = got;
+
+	if (!strcmp(want, got))
+		return true;
+	while (*w && *w == *g)
+		w++, g++;
+	fprintf(stderr, "%s, chunks of %s bytes: differs at byte %zu:\n  %-10s %.120s\n"
+		"  %-10s %.120s\n", name, size, (size_t)(w - want), want_how, w, got_how, g);
+	return false;
+}
 
 /* Whether every chunk size gives what one reader gives on TEXT. */
 static void check_same(const char *name, const char *text, size_t len)
@@ -22,16 +40,7 @@ static void check_same(const char *name, const char *text, size_t len)
 	for (size_t i = 0; i < ARRAY_SIZE(chunk_sizes); i++) {
 		char *par = load_text(path, "PROFTUI_PARSE_CHUNK", chunk_sizes[i]);
 
-		if (strcmp(serial, par)) {
-			const char *s = serial, *q = par;
-
-			while (*s && *s == *q)
-				s++, q++;
-			fprintf(stderr, "%s, chunks of %s bytes: differs at byte %zu:\n"
-				"  one reader: %.120s\n  chunked:    %.120s\n", name, chunk_sizes[i],
-				(size_t)(s - serial), s, q);
-		}
-		CHECK(!strcmp(serial, par));
+		CHECK(same_text(name, chunk_sizes[i], "one reader", serial, "chunked", par));
 		free(par);
 	}
 	free(serial);
@@ -192,11 +201,129 @@ static void test_cut_non_object(void)
 	check_same("par-cut-non-object.json", text, sizeof(text) - 1);
 }
 
+/* TEXT gzipped into PATH. */
+static void write_gzip(const char *path, const char *text, size_t len)
+{
+	gzFile gz = gzopen(path, "wb1");
+
+	CHECK(gz != NULL);
+	if (gz) {
+		CHECK(gzwrite(gz, text, (unsigned)len) == (int)len);
+		gzclose(gz);
+	}
+}
+
+/*
+ * A gzip file read in chunks the size of the reading thread's
+ * (PROFTUI_READ_CHUNK and PROFTUI_PARSE_CHUNK alike): the chunks are
+ * its buffers, traded whole, their lines counted by that thread
+ * (kineto_chunks.c, take_bytes()).  They must give what the same chunks
+ * copied out of the gzip file give, and what the plain file gives (the
+ * two written in turn under one name, which the messages hold).  Only a
+ * trace of megabytes reaches this path at the reader's own size; TEXT
+ * is some hundreds of KB, past the 256 KB the input reads itself.
+ */
+static void check_gzip_traded(const char *name, const char *text, size_t len)
+{
+	static const char *const sizes[] = { "4096", "5000", "65536", "100003", "250000" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		const char *path = test_write(name, text, len);
+		char *plain = load_text(path, "PROFTUI_PARSE_CHUNK", sizes[i]), *copied, *traded;
+
+		write_gzip(path, text, len);
+		copied = load_text(path, "PROFTUI_PARSE_CHUNK", sizes[i]);
+		setenv("PROFTUI_READ_CHUNK", sizes[i], 1);
+		traded = load_text(path, "PROFTUI_PARSE_CHUNK", sizes[i]);
+		unsetenv("PROFTUI_READ_CHUNK");
+		CHECK(same_text(name, sizes[i], "plain", plain, "copied", copied));
+		CHECK(same_text(name, sizes[i], "plain", plain, "traded", traded));
+		free(plain);
+		free(copied);
+		free(traded);
+	}
+}
+
+/* A gzip stream cut short (the reading thread ends at the cut): its
+ * chunks traded whole give what the same chunks copied give. */
+static void check_gzip_cut_traded(const char *name, const char *text, size_t len)
+{
+	const char *path = test_write(name, "", 0);
+	FILE *f;
+	long size;
+
+	write_gzip(path, text, len);
+	f = fopen(path, "r+b");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	CHECK(truncate(path, size * 3 / 5) == 0);
+	for (int i = 0; i < 2; i++) {
+		const char *size_text = i ? "100003" : "4096";
+		char *copied = load_text(path, "PROFTUI_PARSE_CHUNK", size_text), *traded;
+
+		setenv("PROFTUI_READ_CHUNK", size_text, 1);
+		traded = load_text(path, "PROFTUI_PARSE_CHUNK", size_text);
+		unsetenv("PROFTUI_READ_CHUNK");
+		CHECK(strstr(copied, "unexpected end of file") != NULL);
+		CHECK(same_text(name, size_text, "copied", copied, "traded", traded));
+		free(copied);
+		free(traded);
+	}
+}
+
+/* The mixed trace, whole, cut (the text, and the gzip stream) and with an
+ * error near its end, through buffers traded whole; and an element longer than the room a traded
+ * buffer keeps in front for the bytes a cut leaves over (64 KB). */
+static void test_gzip_traded(void)
+{
+	struct strbuf b = STRBUF_INIT, t = STRBUF_INIT;
+	size_t at;
+
+	make_trace(&b, 4000);
+	CHECK(b.len > (400u << 10));
+	check_gzip_traded("gz-mixed.json", b.s, b.len);
+	check_gzip_traded("gz-cut.json", b.s, b.len - b.len / 7);
+	check_gzip_cut_traded("gz-cut-stream.json", b.s, b.len);
+
+	at = (size_t)(strstr(b.s + b.len - b.len / 5, ",\n") - b.s);
+	strbuf_add(&t, b.s, at + 2);
+	strbuf_addstr(&t, "{\"ph\": tru},\n");
+	strbuf_addstr(&t, b.s + at + 2);
+	check_gzip_traded("gz-error.json", t.s, t.len);
+
+	/* Long elements among the small ones, at many places in a chunk:
+	 * where one starts early in a chunk's second half and ends in a
+	 * later chunk, the bytes the cut leaves over are more than the room
+	 * in front of a traded buffer and take a buffer of their own
+	 * (take_bytes()). */
+	strbuf_reset(&t);
+	strbuf_add(&t, b.s, at + 2);
+	for (int k = 0; k < 16; k++) {
+		strbuf_addstr(&t, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": 5, \"dur\": 1, "
+			      "\"name\": \"");
+		for (int i = 0; i < 9000 + 700 * k; i++)
+			strbuf_addstr(&t, "long name ");
+		strbuf_addstr(&t, "\"},\n");
+		for (int i = 0; i < 40 + 97 * k; i++)
+			strbuf_addstr(&t, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"s\", "
+				      "\"ts\": 6, \"dur\": 1},\n");
+	}
+	strbuf_addstr(&t, b.s + at + 2);
+	check_gzip_traded("gz-long.json", t.s, t.len);
+	strbuf_release(&t);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
 	{ "chunks read on two threads give one reader's events", test_same_events },
 	{ "a cut file keeps the same events in chunks", test_truncated },
 	{ "the first error in file order, at its place", test_errors },
 	{ "small arrays and a bare one", test_small_arrays },
 	{ "an element not an object, cut by a chunk, warns once", test_cut_non_object },
+	{ "a gzip file's buffers traded whole as chunks", test_gzip_traded },
 	{ 0 },
 };
