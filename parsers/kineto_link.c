@@ -775,6 +775,9 @@ static void fill_stats(struct build *b, struct node *root)
 	/* Post-order walk without recursion: traces nest deep. */
 	struct profile *p = b->k->p;
 	struct node *n = fold_down(b, root);
+	/* The thread's totals, summed here and stored once: past 2.1 s
+	 * they are wide, and each store would take the table's lock. */
+	int64_t host_total = node_host_total(p, root), device_total = node_device_total(p, root);
 
 	b->nr_negatives = 0;
 	for (;;) {
@@ -814,11 +817,13 @@ static void fill_stats(struct build *b, struct node *root)
 		if (n->parent == root) {
 			/* The thread's total, while N is at hand: a
 			 * second walk of its top nodes misses on each. */
-			node_add_host_total(p, root, node_host_total(p, n));
-			node_add_device_total(p, root, node_device_total(p, n));
+			host_total += node_host_total(p, n);
+			device_total += node_device_total(p, n);
 		}
 		n = n->next ? fold_down(b, n->next) : n->parent;
 	}
+	node_set_host_total(p, root, host_total);
+	node_set_device_total(p, root, device_total);
 	for (size_t i = 0; i < b->nr_negatives; i++)
 		note_negative(b->k, b->negatives[i]);
 }
@@ -849,6 +854,10 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 			   struct node **unlinked)
 {
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
+	/* What the runtimes add to each thread's totals (by its index in
+	 * th->v), stored once at the end: a wide total takes a lock. */
+	int64_t *host_add = xcalloc(k->threads.nr + 1, sizeof(*host_add));
+	int64_t *device_add = xcalloc(k->threads.nr + 1, sizeof(*device_add));
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
@@ -862,8 +871,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 				struct node *tn = t->node;
 
 				hang_runtime_last(k, r, tn, false);
-				node_add_host_total(k->p, tn, node_host_total(k->p, r->node));
-				node_add_device_total(k->p, tn, node_device_total(k->p, r->node));
+				host_add[t - th->v] += node_host_total(k->p, r->node);
+				device_add[t - th->v] += node_device_total(k->p, r->node);
 				bit_set(rt_used, i);
 				continue;
 			}
@@ -884,11 +893,24 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		d->node->flags |= NODE_UNLINKED;
 		nr_stale++;
 	}
+	for (size_t t = 0; t < k->threads.nr; t++) {
+		if (host_add[t])
+			node_add_host_total(k->p, th->v[t].node, host_add[t]);
+		if (device_add[t])
+			node_add_device_total(k->p, th->v[t].node, device_add[t]);
+	}
+	free(host_add);
+	free(device_add);
 	if (*unlinked) {
+		int64_t device_total = node_device_total(k->p, *unlinked);
+		int64_t host_total = node_host_total(k->p, *unlinked);
+
 		for (struct node *c = (*unlinked)->child; c; c = c->next) {
-			node_add_device_total(k->p, *unlinked, node_device_total(k->p, c));
-			node_add_host_total(k->p, *unlinked, node_host_total(k->p, c));
+			device_total += node_device_total(k->p, c);
+			host_total += node_host_total(k->p, c);
 		}
+		node_set_device_total(k->p, *unlinked, device_total);
+		node_set_host_total(k->p, *unlinked, host_total);
 	}
 	if (nr_stale)
 		profile_warn(k->p, "device events launched by no runtime call (kept, unlinked)", nr_stale);
