@@ -59,10 +59,10 @@ int main(int argc, char **argv)
 		len = snprintf(name, sizeof(name), "%s_%zu", stems[seed % 6], i);
 		n = node_new(&p, p.root, NODE_OP, name, (size_t)len);
 		node_set_calls(&p, n, 1 + seed % 1000);
-		n->device_self_ns = (int64_t)(seed % 100000000);
-		n->device_total_ns = n->device_self_ns + (int64_t)(seed % 777);
-		n->host_self_ns = (int64_t)(seed % 5000000);
-		n->host_total_ns = n->host_self_ns * 2;
+		node_set_device_self(&p, n, (int64_t)(seed % 100000000));
+		node_set_device_total(&p, n, node_device_self(&p, n) + (int64_t)(seed % 777));
+		node_set_host_self(&p, n, (int64_t)(seed % 5000000));
+		node_set_host_total(&p, n, node_host_self(&p, n) * 2);
 	}
 	profile_finish(&p);
 	printf("rows: %zu (built in %.0f ms)\n", rows, now_ms() - t0);

@@ -97,10 +97,10 @@ static void add_op(const struct profile *p, struct agg_row *row, const struct no
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
 	row->calls += node_calls(p, n);
-	row->host_self_ns += n->host_self_ns;
-	row->host_total_ns += n->host_total_ns;
-	row->device_self_ns += n->device_self_ns;
-	row->device_total_ns += n->device_total_ns;
+	row->host_self_ns += node_host_self(p, n);
+	row->host_total_ns += node_host_total(p, n);
+	row->device_self_ns += node_device_self(p, n);
+	row->device_total_ns += node_device_total(p, n);
 	add_minmax(row, node_min_ns(p, n), node_max_ns(p, n));
 }
 
@@ -109,7 +109,7 @@ static void add_kernel_time(const struct profile *p, struct agg_row *row, const 
 
 static void add_kernel(const struct profile *p, struct agg_row *row, const struct node *n)
 {
-	add_kernel_time(p, row, n, n->device_total_ns);
+	add_kernel_time(p, row, n, node_device_total(p, n));
 }
 
 /* A kernel of time DUR: its 'dur' (the kernel table) or its end minus
@@ -236,7 +236,7 @@ static bool visit_drill_op(struct node *n, void *ctx)
 		return true;
 	/* The op's whole subtree, once: a matching op nested inside is
 	 * already counted, so do not descend again. */
-	w->out->scope_device_ns += n->device_total_ns;
+	w->out->scope_device_ns += node_device_total(w->p, n);
 	node_walk(n, visit_device_under_op, w);
 	return false;
 }
@@ -459,7 +459,7 @@ static bool visit_kernel_op(struct node *n, void *ctx)
 		k.regs = l->registers_per_thread > 0 ? l->registers_per_thread : 0;
 		k.smem = l->shared_memory_bytes > 0 ? l->shared_memory_bytes : 0;
 	}
-	add_kernel_time(w->p, group_row(w->out, &w->ix, &k, n), n, n->device_self_ns);
+	add_kernel_time(w->p, group_row(w->out, &w->ix, &k, n), n, node_device_self(w->p, n));
 	return true;
 }
 

@@ -373,16 +373,18 @@ const char *diff_side_name(const struct diff_side *s)
 	return s->is_list ? "CompositeNodes" : s->nodes[0]->name;
 }
 
-void diff_side_times(const struct diff_side *s, int64_t *host_ns, int64_t *device_ns,
-		     int64_t *total_ns)
+void diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
+		     int64_t *device_ns, int64_t *total_ns)
 {
 	*host_ns = *device_ns = *total_ns = 0;
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct node *n = s->nodes[i];
 
-		*host_ns += n->host_total_ns;
-		*device_ns += n->device_total_ns;
-		*total_ns += n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+		int64_t host = node_host_total(p, n), device = node_device_total(p, n);
+
+		*host_ns += host;
+		*device_ns += device;
+		*total_ns += device ? device : host;
 	}
 }
 

@@ -103,9 +103,10 @@ void diff_tree_release(struct diff_tree *t);
  * a run of nodes, "Blank" for none. */
 const char *diff_side_name(const struct diff_side *s);
 /* A side's durations: host (end - start), device (the device time of
- * everything under it) and total (device, else host, per node). */
-void diff_side_times(const struct diff_side *s, int64_t *host_ns, int64_t *device_ns,
-		     int64_t *total_ns);
+ * everything under it) and total (device, else host, per node); P is the
+ * profile the side's nodes are of. */
+void diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
+		     int64_t *device_ns, int64_t *total_ns);
 /* The ops under a side (its nodes and their subtrees), one row per name
  * as agg_ops() makes them, from P (the profile the side's nodes are
  * of).  Caller releases OUT with agg_release(). */

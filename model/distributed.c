@@ -222,6 +222,7 @@ static bool is_comm_kernel(const struct node *k)
 }
 
 struct collect {
+	const struct profile *p;
 	struct spans kernel, comm, cpu;
 	struct comm_call *calls;
 	size_t nr_calls, alloc_calls;
@@ -241,9 +242,10 @@ static int64_t input_bytes(const struct node *n)
 static bool visit(struct node *n, void *ctx)
 {
 	struct collect *c = ctx;
+	const struct profile *p = c->p;
 
 	if (n->kind == NODE_KERNEL) {
-		int64_t end = n->start_ns + n->device_total_ns;
+		int64_t end = n->start_ns + node_device_total(p, n);
 
 		spans_add(is_comm_kernel(n) ? &c->comm : &c->kernel, n->start_ns, end);
 		return true;
@@ -251,7 +253,7 @@ static bool visit(struct node *n, void *ctx)
 	if (is_collective(n)) {
 		struct comm_call *call;
 
-		spans_add(&c->comm, n->start_ns, n->start_ns + n->host_total_ns);
+		spans_add(&c->comm, n->start_ns, n->start_ns + node_host_total(p, n));
 		if (starts(n->name, "nccl:"))
 			c->nccl = true;
 		else
@@ -261,7 +263,7 @@ static bool visit(struct node *n, void *ctx)
 		memset(call, 0, sizeof(*call));
 		call->name = n->name;
 		call->start_ns = n->start_ns;
-		call->end_ns = n->start_ns + n->host_total_ns;
+		call->end_ns = n->start_ns + node_host_total(p, n);
 		call->size_bytes = input_bytes(n);
 		call->step = -1;
 		/* communication.py: the host event is the first range; with
@@ -282,7 +284,7 @@ static bool visit(struct node *n, void *ctx)
 					if (k->kind == NODE_KERNEL) {
 						call->ranges[call->nr_ranges].start = k->start_ns;
 						call->ranges[call->nr_ranges].end =
-							k->start_ns + k->device_total_ns;
+							k->start_ns + node_device_total(p, k);
 						call->nr_ranges++;
 					}
 		return true;
@@ -292,7 +294,7 @@ static bool visit(struct node *n, void *ctx)
 	 * them to sort otherwise). */
 	if (!c->kernel.nr && (n->kind == NODE_OP || n->kind == NODE_ANNOTATION) &&
 	    !is_dataloader(n->name))
-		spans_add(&c->cpu, n->start_ns, n->start_ns + n->host_total_ns);
+		spans_add(&c->cpu, n->start_ns, n->start_ns + node_host_total(p, n));
 	return true;
 }
 
@@ -333,7 +335,7 @@ static void assign_steps(const struct profile *p, struct comm_call *calls, size_
 
 void rank_local_of(const struct profile *p, struct rank_local *out)
 {
-	struct collect c = { 0 };
+	struct collect c = { .p = p };
 	struct spans kc = { 0 };
 	const struct spans *comp;
 

@@ -224,9 +224,9 @@ static uint64_t *call_slot(struct call_count *c, const char *name)
 	return &c->counts[i];
 }
 
-static int64_t end_of(const struct node *n)
+static int64_t end_of(const struct profile *p, const struct node *n)
 {
-	return n->start_ns + n->host_total_ns;
+	return n->start_ns + node_host_total(p, n);
 }
 
 /*
@@ -256,7 +256,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 		while (depth) {
 			struct node *n = stack[--depth];
 
-			if (r && r->is_set && (end_of(n) < r->start_ns || n->start_ns > r->end_ns))
+			if (r && r->is_set && (end_of(p, n) < r->start_ns || n->start_ns > r->end_ns))
 				continue;
 			if (is_op(n))
 				(*call_slot(calls, n->name))++;

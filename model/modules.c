@@ -90,21 +90,21 @@ static bool is_op(const struct node *n)
 
 /* One call: _aggregate_modules and ModuleNode.fill_stats (its self device
  * time is that of the ops directly in it). */
-static void count_call(struct stats_table *t, const struct node *m)
+static void count_call(const struct profile *p, struct stats_table *t, const struct node *m)
 {
 	struct stats *s = stats_of(t, m->name, module_id_of(m));
 
 	if (!s->first)
 		s->first = m;
 	s->occurrences++;
-	s->host_total_ns += m->host_total_ns;
-	s->host_self_ns += m->host_self_ns;
-	s->device_total_ns += m->device_total_ns;
+	s->host_total_ns += node_host_total(p, m);
+	s->host_self_ns += node_host_self(p, m);
+	s->device_total_ns += node_device_total(p, m);
 	for (const struct node *c = m->child; c; c = c->next) {
 		if (!is_op(c))
 			continue;
 		s->operators++;
-		s->device_self_ns += c->device_total_ns;
+		s->device_self_ns += node_device_total(p, c);
 	}
 }
 
@@ -127,6 +127,7 @@ struct calls {
 };
 
 struct collect {
+	const struct profile *p;
 	struct calls *calls;
 	struct stats_table *stats;
 	size_t *stack;			/* open module calls: indices */
@@ -153,7 +154,7 @@ static bool visit_module(struct node *n, void *ctx)
 
 	if (n->kind != NODE_MODULE)
 		return n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind);
-	count_call(c->stats, n);
+	count_call(c->p, c->stats, n);
 	/* The walk is depth first: close the calls N is not inside. */
 	while (c->depth && !holds(c->open[c->depth - 1], n))
 		c->depth--;
@@ -269,7 +270,7 @@ void module_view(const struct profile *p, struct module_view *out)
 {
 	struct calls calls = { 0 };
 	struct stats_table st = { 0 };
-	struct collect c = { .calls = &calls, .stats = &st };
+	struct collect c = { .p = p, .calls = &calls, .stats = &st };
 	size_t nr_unique = 0;
 
 	memset(out, 0, sizeof(*out));

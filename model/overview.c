@@ -518,7 +518,7 @@ static void add_precision(struct walk *w, const struct node *n)
 {
 	struct overview *o = w->o;
 	const struct attr *a = attr_find(n->attrs, w->precision_key);
-	int64_t t = n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+	int64_t device = node_device_total(w->p, n), t = device ? device : node_host_total(w->p, n);
 	size_t k;
 
 	if (!a || a->type != ATTR_STRING)
@@ -543,17 +543,18 @@ static void add_precision(struct walk *w, const struct node *n)
 static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 {
 	const struct launch *l;
+	int64_t dur = node_device_total(w->p, n);
 	uint8_t what = 0;
 	bool tc;
 
 	if (!(n->flags & NODE_NOT_A_ROW)) {
 		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
 
-		row->ns += n->device_total_ns;
+		row->ns += dur;
 		tc = row->name_flags & NAME_TC_KERNEL;
-		w->ks.all_ns += (double)n->device_total_ns;
+		w->ks.all_ns += (double)dur;
 		if (tc)
-			w->ks.tc_ns += (double)n->device_total_ns;
+			w->ks.tc_ns += (double)dur;
 		what |= PENDING_ROW;
 	} else {
 		tc = name_flags(&w->memo, n->name) & NAME_TC_KERNEL;
@@ -564,8 +565,8 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 		const struct node *op = n->parent->parent;
 		struct frame *f = &w->frames[depth - 2];
 
-		f->own_ns += n->device_total_ns;
-		if (n->device_total_ns > 0 && tc)
+		f->own_ns += dur;
+		if (dur > 0 && tc)
 			f->own_tc = true;
 		if (op->kind == NODE_OP && f->op_row) {
 			w->has_kernel = true;
@@ -575,7 +576,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if ((what & (PENDING_ROW | PENDING_BY_OP)) && (l = node_launch(n))) {
 		GROW(w->pending, w->alloc_pending, w->nr_pending + 1);
 		w->pending[w->nr_pending++] = (struct pending_kernel){
-			.l = l, .start_ns = n->start_ns, .dur_ns = n->device_total_ns, .what = what,
+			.l = l, .start_ns = n->start_ns, .dur_ns = dur, .what = what,
 		};
 		if (what & PENDING_ROW)
 			w->nr_rows_pending++;
@@ -633,7 +634,7 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	if (f->op_row) {
 		struct row_sum *row = row_of(&w->ops, &w->memo, n);
 
-		row->ns += w->p->has_device_time ? n->device_self_ns : n->host_self_ns;
+		row->ns += w->p->has_device_time ? node_device_self(w->p, n) : node_host_self(w->p, n);
 		f->name_flags = row->name_flags;
 		if (w->precision_key)
 			add_precision(w, n);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <math.h>
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,17 @@ bool node_kind_is_device(enum node_kind kind)
 
 static void launch_index_free(struct launch_index *ix);
 
+/* A trace has millions of nodes: each byte of one is megabytes. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 72,
+	       "struct node is 72 bytes on a 64-bit machine");
+
 void profile_init(struct profile *p, const char *path)
 {
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
 	strtab_init(&p->names, &p->arena);
 	p->path = arena_strdup(&p->arena, path ? path : "");
+	pthread_mutex_init(&p->wide_lock, NULL);
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);
 	p->dist.rank = p->dist.world_size = -1;
 }
@@ -51,6 +57,9 @@ void profile_release(struct profile *p)
 	free(p->spans);
 	free(p->counts);
 	key_index_release(&p->counts_index);
+	free(p->wide_times);
+	key_index_release(&p->wide_index);
+	pthread_mutex_destroy(&p->wide_lock);
 	key_index_release(&p->tails);
 	free(p->devices);
 	free(p->mem_events);
@@ -237,6 +246,44 @@ void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t 
 	c->max_ns = max_ns;
 }
 
+/*
+ * The lock is taken to read too: the table may grow under another
+ * thread's write meanwhile.  It is not part of what P holds, so a reader
+ * with a const profile takes it all the same.
+ */
+int64_t node_time_wide(const struct profile *p, const struct node *n, enum node_time t)
+{
+	pthread_mutex_t *lock = (pthread_mutex_t *)&p->wide_lock;
+	size_t i;
+	int64_t ns;
+
+	pthread_mutex_lock(lock);
+	i = key_index_get(&p->wide_index, (uint64_t)(uintptr_t)n);
+	ns = i == KEY_INDEX_NONE ? 0 : p->wide_times[i].ns[t];
+	pthread_mutex_unlock(lock);
+	/* Only the profile that made N has it: a wrong number otherwise. */
+	if (i == KEY_INDEX_NONE)
+		die("bug: node %s has no record of its times in profile %s", n->name, p->path);
+	return ns;
+}
+
+void node_set_time_wide(struct profile *p, struct node *n, enum node_time t, int64_t ns)
+{
+	size_t i;
+
+	pthread_mutex_lock(&p->wide_lock);
+	i = key_index_get(&p->wide_index, (uint64_t)(uintptr_t)n);
+	if (i == KEY_INDEX_NONE) {
+		GROW(p->wide_times, p->alloc_wide_times, p->nr_wide_times + 1);
+		i = p->nr_wide_times++;
+		memset(&p->wide_times[i], 0, sizeof(p->wide_times[i]));
+		key_index_put(&p->wide_index, (uint64_t)(uintptr_t)n, i);
+	}
+	p->wide_times[i].ns[t] = ns;
+	n->time32[t] = NODE_TIME_WIDE;
+	pthread_mutex_unlock(&p->wide_lock);
+}
+
 struct node *node_child(struct profile *p, struct node *parent,
 			enum node_kind kind, const char *name)
 {
@@ -296,7 +343,7 @@ static struct attr *attr_slot(struct profile *p, struct attr **list, const char 
 	for (; *link; link = &(*link)->next)
 		if (!strcmp((*link)->key, key))
 			return *link;
-	/* Aligned as it needs, not to 16: after an 88-byte node, 16 would
+	/* Aligned as it needs, not to 16: after a 72-byte node, 16 would
 	 * waste 8 bytes for each of a trace's million attributes. */
 	*link = arena_alloc_aligned(&p->arena, sizeof(**link), alignof(struct attr));
 	(*link)->key = strtab_intern(&p->names, key, strlen(key));
@@ -636,7 +683,7 @@ static bool number_node(struct node *n, void *ctx)
 
 	add_to_span(f->p, n);
 	n->id = f->next_id++;
-	if (n->device_self_ns || n->device_total_ns)
+	if (node_device_self(f->p, n) || node_device_total(f->p, n))
 		f->p->has_device_time = true;
 	if (n->start_ns)
 		f->p->has_timeline = true;

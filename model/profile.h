@@ -15,6 +15,7 @@
 #ifndef MODEL_PROFILE_H
 #define MODEL_PROFILE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,6 +168,15 @@ struct dist_info {
 	int32_t rank, world_size;	/* -1: unknown */
 };
 
+/* A node's four times, the index of each in node.time32[]. */
+enum node_time {
+	NODE_HOST_SELF,
+	NODE_HOST_TOTAL,
+	NODE_DEVICE_SELF,
+	NODE_DEVICE_TOTAL,
+	NR_NODE_TIMES
+};
+
 struct node {
 	const char *name;		/* interned */
 	struct node *parent;
@@ -174,8 +184,9 @@ struct node {
 	struct node *next;		/* next sibling */
 	struct attr *attrs;		/* NULL or a list */
 	int64_t start_ns;		/* absolute start; 0 when untimed */
-	int64_t host_self_ns, host_total_ns;
-	int64_t device_self_ns, device_total_ns;
+	/* Nanoseconds, by enum node_time: node_host_self() and the rest
+	 * below (NODE_TIME_WIDE: the value is in the profile's table). */
+	int32_t time32[NR_NODE_TIMES];
 	/* Calls and their extremes: node_calls(), node_min_ns(),
 	 * node_max_ns() below. */
 	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
@@ -263,6 +274,14 @@ struct profile {
 	struct node_counts *counts;
 	size_t nr_counts, alloc_counts;
 	struct key_index counts_index;
+	/* The times that do not fit in a node's 32 bits (node_time()): one
+	 * record of all four for each node with such a time, found by the
+	 * node's address, under the lock (the link writes one profile's
+	 * times on two threads; the common case never takes it). */
+	struct node_wide_times *wide_times;
+	size_t nr_wide_times, alloc_wide_times;
+	struct key_index wide_index;
+	pthread_mutex_t wide_lock;
 	/* Nodes are made with room for their record right after them
 	 * (NODE_ROOM): set by the parsers of pre-aggregated rows, whose
 	 * every node has calls of its own (a 1,000-rank set of summaries
@@ -404,6 +423,116 @@ static inline void node_set_calls(struct profile *p, struct node *n, uint64_t ca
 }
 
 void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t max_ns);
+
+/*
+ * A node's times, in nanoseconds: host self and total, device self and
+ * total.  Nearly all of them are within +-2.147 s, so a node holds each
+ * in 32 bits: 16 bytes less for each of a trace's millions of nodes.  The
+ * rest (a thread's or step's total, a long op, a hostile file's 1e18)
+ * are stored whole in the profile, and the field says NODE_TIME_WIDE:
+ * as with node_calls(), the common read is the node's field and nothing
+ * else (P is not even read), and P is the profile (the run) that made N.
+ *
+ * The rule: a time is in the table exactly when its field is
+ * NODE_TIME_WIDE.  A value that fits is stored in the field, whatever the
+ * field held before; a node's record, once made, stays, holding only the
+ * times whose fields say so (a total that comes back into range after a
+ * negative part is read from the field again).  INT32_MIN itself is
+ * stored in the table, being the mark.
+ */
+#define NODE_TIME_WIDE INT32_MIN
+
+struct node_wide_times {
+	int64_t ns[NR_NODE_TIMES];
+};
+
+/* The accessors' rare path: time T of N in P's table, read, or set (and
+ * N's field made NODE_TIME_WIDE).  Both take P's lock. */
+int64_t node_time_wide(const struct profile *p, const struct node *n, enum node_time t);
+void node_set_time_wide(struct profile *p, struct node *n, enum node_time t, int64_t ns);
+
+static inline int64_t node_time(const struct profile *p, const struct node *n, enum node_time t)
+{
+	int32_t v = n->time32[t];
+
+	if (v != NODE_TIME_WIDE)
+		return v;
+	return node_time_wide(p, n, t);
+}
+
+static inline void node_set_time(struct profile *p, struct node *n, enum node_time t, int64_t ns)
+{
+	if (ns > INT32_MIN && ns <= INT32_MAX)
+		n->time32[t] = (int32_t)ns;
+	else
+		node_set_time_wide(p, n, t, ns);
+}
+
+/* Add D to time T of N (a sum of children, of a thread's top nodes). */
+static inline void node_add_time(struct profile *p, struct node *n, enum node_time t, int64_t d)
+{
+	node_set_time(p, n, t, node_time(p, n, t) + d);
+}
+
+static inline int64_t node_host_self(const struct profile *p, const struct node *n)
+{
+	return node_time(p, n, NODE_HOST_SELF);
+}
+
+static inline int64_t node_host_total(const struct profile *p, const struct node *n)
+{
+	return node_time(p, n, NODE_HOST_TOTAL);
+}
+
+static inline int64_t node_device_self(const struct profile *p, const struct node *n)
+{
+	return node_time(p, n, NODE_DEVICE_SELF);
+}
+
+static inline int64_t node_device_total(const struct profile *p, const struct node *n)
+{
+	return node_time(p, n, NODE_DEVICE_TOTAL);
+}
+
+static inline void node_set_host_self(struct profile *p, struct node *n, int64_t ns)
+{
+	node_set_time(p, n, NODE_HOST_SELF, ns);
+}
+
+static inline void node_set_host_total(struct profile *p, struct node *n, int64_t ns)
+{
+	node_set_time(p, n, NODE_HOST_TOTAL, ns);
+}
+
+static inline void node_set_device_self(struct profile *p, struct node *n, int64_t ns)
+{
+	node_set_time(p, n, NODE_DEVICE_SELF, ns);
+}
+
+static inline void node_set_device_total(struct profile *p, struct node *n, int64_t ns)
+{
+	node_set_time(p, n, NODE_DEVICE_TOTAL, ns);
+}
+
+static inline void node_add_host_self(struct profile *p, struct node *n, int64_t d)
+{
+	node_add_time(p, n, NODE_HOST_SELF, d);
+}
+
+static inline void node_add_host_total(struct profile *p, struct node *n, int64_t d)
+{
+	node_add_time(p, n, NODE_HOST_TOTAL, d);
+}
+
+static inline void node_add_device_self(struct profile *p, struct node *n, int64_t d)
+{
+	node_add_time(p, n, NODE_DEVICE_SELF, d);
+}
+
+static inline void node_add_device_total(struct profile *p, struct node *n, int64_t d)
+{
+	node_add_time(p, n, NODE_DEVICE_TOTAL, d);
+}
 
 /* Attributes: KEY is a C string literal or interned; values are copied. */
 struct attr *node_attr(const struct node *n, const char *key);

@@ -205,7 +205,8 @@ static void minmax(struct group *r, int64_t lo, int64_t hi)
 
 /* A kernel's value as aggregate.c reads it -- its launch's (Kineto), else
  * its attribute KEY -- counted into *WSUM. */
-static void weigh(const struct node *n, const char *key, double *wsum, bool *has)
+static void weigh(const struct profile *p, const struct node *n, const char *key, double *wsum,
+		  bool *has)
 {
 	const struct launch *l = node_launch(n);
 	const struct attr *a;
@@ -213,13 +214,14 @@ static void weigh(const struct node *n, const char *key, double *wsum, bool *has
 
 	if (v == v) {
 		*has = true;
-		*wsum += v * (double)n->device_total_ns;
+		*wsum += v * (double)node_device_total(p, n);
 		return;
 	}
 	if (!(a = attr_find(n->attrs, key)))
 		return;
 	*has = true;
-	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)n->device_total_ns;
+	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) *
+		 (double)node_device_total(p, n);
 }
 
 struct walk {
@@ -260,14 +262,14 @@ static bool visit(struct node *n, void *ctx)
 		r->nr_nodes++;
 		r->flags |= n->flags;
 		r->calls += node_calls(w->p, n);
-		r->host_self += n->host_self_ns;
-		r->host_total += n->host_total_ns;
-		r->dev_self += n->device_self_ns;
-		r->dev_total += n->device_total_ns;
+		r->host_self += node_host_self(w->p, n);
+		r->host_total += node_host_total(w->p, n);
+		r->dev_self += node_device_self(w->p, n);
+		r->dev_total += node_device_total(w->p, n);
 		minmax(r, node_min_ns(w->p, n), node_max_ns(w->p, n));
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		uint64_t calls = node_calls(w->p, n);
-		int64_t min_ns = node_min_ns(w->p, n);
+		int64_t min_ns = node_min_ns(w->p, n), dur = node_device_total(w->p, n);
 
 		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
 		r = group_for(&w->kernels, n, b);
@@ -275,14 +277,14 @@ static bool visit(struct node *n, void *ctx)
 		r->launched |= r->first == n && node_launch(n);
 		r->flags |= n->flags;
 		r->calls += calls;
-		r->dev_self += n->device_self_ns;
-		r->dev_total += n->device_total_ns;
+		r->dev_self += node_device_self(w->p, n);
+		r->dev_total += dur;
 		if (calls == 1 && min_ns < 0)
-			minmax(r, n->device_total_ns, n->device_total_ns);
+			minmax(r, dur, dur);
 		else
 			minmax(r, min_ns, node_max_ns(w->p, n));
-		weigh(n, "blocks_per_sm", &r->bpsm_wsum, &r->has_bpsm);
-		weigh(n, "occupancy_pct", &r->occ_wsum, &r->has_occ);
+		weigh(w->p, n, "blocks_per_sm", &r->bpsm_wsum, &r->has_bpsm);
+		weigh(w->p, n, "occupancy_pct", &r->occ_wsum, &r->has_occ);
 	}
 	return true;
 }

@@ -56,6 +56,7 @@ struct device_node {
 };
 
 struct build {
+	const struct profile *p;
 	struct build_lane *lanes;
 	size_t nr_lanes, alloc_lanes;
 	/* Lanes by what they are for (lane_key()): a trace has a few, but a
@@ -362,7 +363,7 @@ static void sort_lane(struct build_lane *l)
  * so a parent that starts with its child stays above it.  Each block's
  * .row becomes the lane's row it goes to; place() moves it there.
  */
-static void pack(struct build_lane *l)
+static void pack(const struct profile *p, struct build_lane *l)
 {
 	size_t *row_nr = xcalloc(MAX_DEPTH, sizeof(*row_nr));
 	bool *ends_sorted = xmalloc(MAX_DEPTH * sizeof(*ends_sorted));
@@ -373,7 +374,7 @@ static void pack(struct build_lane *l)
 	for (size_t i = 0; i < l->nr; i++) {
 		struct tl_block *blk = &l->v[i];
 		size_t r = blk->row < max ? blk->row : max - 1;
-		int64_t blk_end = tl_block_end(blk);
+		int64_t blk_end = tl_block_end(p, blk);
 
 		while (nr <= r) {
 			ends_sorted[nr] = true;
@@ -425,6 +426,7 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 		row->lane = (uint32_t)i;
 		row->depth = (uint32_t)d;
 		row->base = l->v;
+		row->prof = tl->prof;
 		row->idx = l->row_nr[d] && !one_row ? xmalloc(l->row_nr[d] * sizeof(*row->idx))
 						    : NULL;
 	}
@@ -448,7 +450,7 @@ static void place(struct timeline *tl, struct build_lane *l, size_t i, size_t fi
 			continue;
 		row->max_end = xmalloc(row->nr * sizeof(*row->max_end));
 		for (size_t k = 0; k < row->nr; k++) {
-			int64_t end = tl_block_end(tl_row_block(row, k));
+			int64_t end = tl_block_end(tl->prof, tl_row_block(row, k));
 
 			row->max_end[k] = k && row->max_end[k - 1] > end ? row->max_end[k - 1] : end;
 		}
@@ -716,7 +718,7 @@ static void add_device_blocks(struct build *b)
 			last_device = device;
 			last_stream = stream;
 		}
-		add_block(b, lane, 0, n, n->device_total_ns, b->dev[i].thread);
+		add_block(b, lane, 0, n, node_device_total(b->p, n), b->dev[i].thread);
 	}
 	free(b->dev);
 }
@@ -745,7 +747,7 @@ static void visit(struct walk *w, const struct node *n, int depth)
 	if (w->host == SIZE_MAX)
 		w->host = host_lane(b, w->p, w->thread);
 	add_block(b, w->host, (size_t)(w->thread ? depth - w->thread_depth - 1 : depth - 1), n,
-		  n->host_total_ns, w->thread);
+		  node_host_total(w->p, n), w->thread);
 }
 
 static int lane_order(const void *a, const void *b)
@@ -1019,6 +1021,7 @@ static const struct node *split_point(const struct profile *p)
 /* The lanes' packing, or their placing into a timeline, lane by lane
  * by whichever thread is free: each touches its own lane and rows. */
 struct lane_jobs {
+	const struct profile *p;
 	struct build *b;
 	struct timeline *tl;	/* NULL: pack; else place into it */
 	size_t next;		/* the next lane */
@@ -1033,7 +1036,7 @@ static void *lane_main(void *arg)
 		if (lj->tl)
 			place(lj->tl, &lj->b->lanes[i], i, lj->tl->lanes[i].first_row);
 		else
-			pack(&lj->b->lanes[i]);
+			pack(lj->p, &lj->b->lanes[i]);
 	}
 	return NULL;
 }
@@ -1058,7 +1061,7 @@ void timeline_build(const struct profile *p, struct timeline *tl)
 
 void timeline_build_on(const struct profile *p, struct timeline *tl, bool parallel)
 {
-	struct walk_job job[2] = { { .p = p }, { .p = p } };
+	struct walk_job job[2] = { { .p = p, .b.p = p }, { .p = p, .b.p = p } };
 	struct build b;
 	struct lane_jobs lj;
 	pthread_t helper;
@@ -1067,6 +1070,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 	struct tl_block *room = NULL;
 
 	memset(tl, 0, sizeof(*tl));
+	tl->prof = p;
 	tl->start_ns = INT64_MAX;
 	tl->end_ns = INT64_MIN;
 	if (thread) {
@@ -1105,7 +1109,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 		qsort(b.lanes, b.nr_lanes, sizeof(*b.lanes), lane_order);
 	tl->lanes = xcalloc(b.nr_lanes ? b.nr_lanes : 1, sizeof(*tl->lanes));
 	tl->nr_lanes = b.nr_lanes;
-	lj = (struct lane_jobs){ .b = &b };
+	lj = (struct lane_jobs){ .p = p, .b = &b };
 	do_lane_jobs(&lj, parallel);
 	for (size_t i = 0; i < b.nr_lanes; i++) {
 		struct build_lane *l = &b.lanes[i];
@@ -1118,7 +1122,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 	}
 	tl->rows = xcalloc(tl->nr_rows ? tl->nr_rows : 1, sizeof(*tl->rows));
 	tl->nr_blocks = b.nr_blocks;
-	lj = (struct lane_jobs){ .b = &b, .tl = tl };
+	lj = (struct lane_jobs){ .p = p, .b = &b, .tl = tl };
 	do_lane_jobs(&lj, parallel);
 	for (size_t i = 0; i < b.nr_lanes; i++) {
 		struct build_lane *l = &b.lanes[i];
@@ -1155,7 +1159,7 @@ void timeline_release(struct timeline *tl)
 
 static int64_t end_upto(const struct tl_row *row, size_t i)
 {
-	return row->max_end ? row->max_end[i] : tl_block_end(tl_row_block(row, i));
+	return row->max_end ? row->max_end[i] : tl_block_end(row->prof, tl_row_block(row, i));
 }
 
 size_t timeline_first_after(const struct tl_row *row, int64_t t)
@@ -1198,9 +1202,9 @@ size_t timeline_nearest(const struct tl_row *row, int64_t t)
 		return 0;
 	if (i == 0)
 		return 0;
-	if (tl_block_end(tl_row_block(row, i - 1)) > t || i == row->nr)
+	if (tl_block_end(row->prof, tl_row_block(row, i - 1)) > t || i == row->nr)
 		return i - 1;
-	before = t - tl_block_end(tl_row_block(row, i - 1));
+	before = t - tl_block_end(row->prof, tl_row_block(row, i - 1));
 	after = tl_row_block(row, i)->start_ns - t;
 	return before <= after ? i - 1 : i;
 }

@@ -9,7 +9,7 @@
  * window of time are found by a binary search and drawing costs what is
  * on screen, not what is in the trace.
  *
- * Host blocks last host_total_ns, device blocks device_total_ns; a node
+ * Host blocks last their node's host total, device blocks its device total; a node
  * without a start (an aggregated format) is no block.  A lane's blocks
  * are one array, by start, and its rows arrays of 32-bit indices into
  * it (none for a lane of one row): a row of copies would be 100 MB more
@@ -40,15 +40,16 @@ struct tl_block {
 #define TL_DUR_LONG UINT32_MAX
 
 /* Where B ends: its start and its node's host time (device time for
- * device work), 0 when negative. */
-static inline int64_t tl_block_end(const struct tl_block *b)
+ * device work), 0 when negative.  P is the profile of B's node (the
+ * timeline's, its row's): a long block reads it. */
+static inline int64_t tl_block_end(const struct profile *p, const struct tl_block *b)
 {
 	int64_t dur;
 
 	if (b->dur_ns != TL_DUR_LONG)
 		return b->start_ns + b->dur_ns;
-	dur = node_kind_is_device(b->node->kind) ? b->node->device_total_ns
-						  : b->node->host_total_ns;
+	dur = node_kind_is_device(b->node->kind) ? node_device_total(p, b->node)
+						  : node_host_total(p, b->node);
 	return b->start_ns + (dur > 0 ? dur : 0);
 }
 
@@ -64,6 +65,7 @@ struct tl_row {
 	size_t nr;
 	int64_t *max_end;		/* max end of blocks[0..i]; NULL when
 					   the ends are in order already */
+	const struct profile *prof;	/* the timeline's */
 };
 
 /* Block I of ROW. */
@@ -90,6 +92,7 @@ struct timeline {
 	size_t nr_rows;
 	size_t nr_blocks;
 	int64_t start_ns, end_ns;	/* the first start and the last end */
+	const struct profile *prof;	/* whose nodes the blocks are */
 };
 
 /* Index the timed nodes of P into TL.  An untimed profile gives no lanes. */

@@ -153,14 +153,15 @@ struct rt_rec {
 };
 _Static_assert(sizeof(struct rt_rec) == 32, "a runtime record is 32 bytes");
 
-static inline int64_t host_end(const struct host_rec *h)
+/* P: the profile the records' nodes are of (struct kineto's). */
+static inline int64_t host_end(const struct profile *p, const struct host_rec *h)
 {
-	return h->node->start_ns + h->node->host_total_ns;
+	return h->node->start_ns + node_host_total(p, h->node);
 }
 
-static inline int64_t rt_end(const struct rt_rec *r)
+static inline int64_t rt_end(const struct profile *p, const struct rt_rec *r)
 {
-	return r->node->start_ns + r->node->host_total_ns;
+	return r->node->start_ns + node_host_total(p, r->node);
 }
 
 /* Device work: a kernel (a bit in k->kernel_bits), memcpy or memset.

@@ -44,7 +44,7 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 static void prefetch_times(const struct node *n)
 {
 	PREFETCH(&n->start_ns);
-	PREFETCH(&n->host_total_ns);
+	PREFETCH(&n->time32[NODE_HOST_TOTAL]);
 }
 
 /* A hash map from int64 keys to record indices, open addressing. */
@@ -306,10 +306,12 @@ static void link_devices(struct kineto *k)
 
 /*
  * The host records a sort of a thread's reads, by their index in
- * k->hosts (which is their file order): the sorting thread's, for the
- * comparisons, as qsort() passes nothing else.
+ * k->hosts (which is their file order), and the profile of their nodes:
+ * the sorting thread's, for the comparisons, as qsort() passes nothing
+ * else.
  */
 static _Thread_local const struct host_rec *sort_hosts;
+static _Thread_local const struct profile *sort_prof;
 
 static int cmp_host_claim(const void *a, const void *b)
 {
@@ -467,11 +469,14 @@ static int cmp_host_tree(const void *a, const void *b)
 {
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	const struct host_rec *x = &sort_hosts[i], *y = &sort_hosts[j];
+	int64_t x_end, y_end;
 
 	if (x->node->start_ns != y->node->start_ns)
 		return x->node->start_ns < y->node->start_ns ? -1 : 1;
-	if (host_end(x) != host_end(y))
-		return host_end(x) > host_end(y) ? -1 : 1;
+	x_end = host_end(sort_prof, x);
+	y_end = host_end(sort_prof, y);
+	if (x_end != y_end)
+		return x_end > y_end ? -1 : 1;
 	return i < j ? -1 : i > j;
 }
 
@@ -525,7 +530,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 			prefetch_times(k->hosts[i + AHEAD].node);
 		start = h->node->start_ns;
 		t->hosts[t->nr_hosts++] = (uint32_t)i;
-		note_order(t, (uint32_t)i, start, start + h->node->host_total_ns);
+		note_order(t, (uint32_t)i, start, start + node_host_total(k->p, h->node));
 		if (start < t->first_ts || (start == t->first_ts && i < t->first_index)) {
 			t->first_ts = start;
 			t->first_index = (uint32_t)i;
@@ -533,6 +538,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 	}
 	kineto_sort(th->v, nums->nr, sizeof(*th->v), cmp_thread);
 	sort_hosts = k->hosts;
+	sort_prof = k->p;
 	for (size_t i = 0; i < nums->nr; i++) {
 		struct thread *t = &th->v[i];
 
@@ -562,7 +568,8 @@ static struct node *hang_runtime(struct kineto *k, struct rt_rec *r, struct node
 {
 	struct node *last_device = NULL;
 
-	r->node->device_self_ns = r->node->device_total_ns = r->u.device_ns;
+	node_set_device_total(k->p, r->node, r->u.device_ns);
+	node_set_device_self(k->p, r->node, r->u.device_ns);
 	for (struct dev_rec *d = dev_at(k, r->devices); d; d = dev_at(k, d->next_of_rt)) {
 		last_device = node_append_after(r->node, last_device, d->node);
 		if (unlinked)
@@ -592,6 +599,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 	char name[64];
 
 	sort_hosts = k->hosts;
+	sort_prof = k->p;
 	if (!t->in_tree_order)
 		kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
@@ -610,8 +618,8 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
 			struct node *parent = top ? top->node : t->node;
 
-			if (!top || h->node->start_ns < host_end(top)) {
-				if (!top || host_end(h) <= host_end(top)) {
+			if (!top || h->node->start_ns < host_end(k->p, top)) {
+				if (!top || host_end(k->p, h) <= host_end(k->p, top)) {
 					/* The last node to stand at this depth
 					 * is PARENT's last child, when it is
 					 * PARENT's at all. */
@@ -736,7 +744,7 @@ static void note_negative(struct kineto *k, struct node *n)
 	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
 		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
 		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
-		  n->name, (double)n->host_self_ns / 1e3);
+		  n->name, (double)node_host_self(k->p, n) / 1e3);
 }
 
 /*
@@ -765,7 +773,11 @@ static struct node *fold_down(struct build *b, struct node *n)
 static void fill_stats(struct build *b, struct node *root)
 {
 	/* Post-order walk without recursion: traces nest deep. */
+	struct profile *p = b->k->p;
 	struct node *n = fold_down(b, root);
+	/* The thread's totals, summed here and stored once: past 2.1 s
+	 * they are wide, and each store would take the table's lock. */
+	int64_t host_total = node_host_total(p, root), device_total = node_device_total(p, root);
 
 	b->nr_negatives = 0;
 	for (;;) {
@@ -774,20 +786,20 @@ static void fill_stats(struct build *b, struct node *root)
 
 		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
-			int64_t self = n->host_total_ns, dev_self = 0, dev_total = 0;
+			int64_t self = node_host_total(p, n), dev_self = 0, dev_total = 0;
 
 			for (struct node *c = n->child; c; c = c->next) {
-				self -= c->host_total_ns;
-				dev_total += c->device_total_ns;
+				self -= node_host_total(p, c);
+				dev_total += node_device_total(p, c);
 				last = c;
 			}
 			for (struct rt_rec *r = rts; r; r = rt_at(b->k, r->next_of_op)) {
-				self -= r->node->host_total_ns;
+				self -= node_host_total(p, r->node);
 				dev_self += r->u.device_ns;
 			}
-			n->host_self_ns = self;
-			n->device_self_ns = dev_self;
-			n->device_total_ns = dev_total + dev_self;
+			node_set_host_self(p, n, self);
+			node_set_device_self(p, n, dev_self);
+			node_set_device_total(p, n, dev_total + dev_self);
 			if (self < 0) {
 				n->flags |= NODE_NEGATIVE;
 				GROW(b->negatives, b->alloc_negatives, b->nr_negatives + 1);
@@ -797,7 +809,7 @@ static void fill_stats(struct build *b, struct node *root)
 		if (rts) {
 			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
 			b->hangs[b->nr_hangs].node = n;
-			b->hangs[b->nr_hangs].last = last ? last : node_last_child(b->k->p, n);
+			b->hangs[b->nr_hangs].last = last ? last : node_last_child(p, n);
 			b->hangs[b->nr_hangs++].runtimes = rts;
 		}
 		if (n == root)
@@ -805,11 +817,13 @@ static void fill_stats(struct build *b, struct node *root)
 		if (n->parent == root) {
 			/* The thread's total, while N is at hand: a
 			 * second walk of its top nodes misses on each. */
-			root->host_total_ns += n->host_total_ns;
-			root->device_total_ns += n->device_total_ns;
+			host_total += node_host_total(p, n);
+			device_total += node_device_total(p, n);
 		}
 		n = n->next ? fold_down(b, n->next) : n->parent;
 	}
+	node_set_host_total(p, root, host_total);
+	node_set_device_total(p, root, device_total);
 	for (size_t i = 0; i < b->nr_negatives; i++)
 		note_negative(b->k, b->negatives[i]);
 }
@@ -840,6 +854,10 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 			   struct node **unlinked)
 {
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
+	/* What the runtimes add to each thread's totals (by its index in
+	 * th->v), stored once at the end: a wide total takes a lock. */
+	int64_t *host_add = xcalloc(k->threads.nr + 1, sizeof(*host_add));
+	int64_t *device_add = xcalloc(k->threads.nr + 1, sizeof(*device_add));
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
@@ -853,8 +871,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 				struct node *tn = t->node;
 
 				hang_runtime_last(k, r, tn, false);
-				tn->host_total_ns += r->node->host_total_ns;
-				tn->device_total_ns += r->node->device_total_ns;
+				host_add[t - th->v] += node_host_total(k->p, r->node);
+				device_add[t - th->v] += node_device_total(k->p, r->node);
 				bit_set(rt_used, i);
 				continue;
 			}
@@ -875,11 +893,24 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		d->node->flags |= NODE_UNLINKED;
 		nr_stale++;
 	}
+	for (size_t t = 0; t < k->threads.nr; t++) {
+		if (host_add[t])
+			node_add_host_total(k->p, th->v[t].node, host_add[t]);
+		if (device_add[t])
+			node_add_device_total(k->p, th->v[t].node, device_add[t]);
+	}
+	free(host_add);
+	free(device_add);
 	if (*unlinked) {
+		int64_t device_total = node_device_total(k->p, *unlinked);
+		int64_t host_total = node_host_total(k->p, *unlinked);
+
 		for (struct node *c = (*unlinked)->child; c; c = c->next) {
-			(*unlinked)->device_total_ns += c->device_total_ns;
-			(*unlinked)->host_total_ns += c->host_total_ns;
+			device_total += node_device_total(k->p, c);
+			host_total += node_host_total(k->p, c);
 		}
+		node_set_device_total(k->p, *unlinked, device_total);
+		node_set_host_total(k->p, *unlinked, host_total);
 	}
 	if (nr_stale)
 		profile_warn(k->p, "device events launched by no runtime call (kept, unlinked)", nr_stale);
@@ -895,11 +926,11 @@ static void add_totals(struct kineto *k, struct threads *th, struct node *unlink
 	for (size_t t = 0; t < th->nr; t++) {
 		struct node *tn = th->v[t].node;
 
-		k->p->root->device_total_ns += tn->device_total_ns;
-		k->p->root->host_total_ns += tn->host_total_ns;
+		node_add_device_total(k->p, k->p->root, node_device_total(k->p, tn));
+		node_add_host_total(k->p, k->p->root, node_host_total(k->p, tn));
 	}
 	if (unlinked)
-		k->p->root->device_total_ns += unlinked->device_total_ns;
+		node_add_device_total(k->p, k->p->root, node_device_total(k->p, unlinked));
 }
 
 /* Memory events by thread, then time, then file order.  The array the
@@ -918,9 +949,9 @@ static int cmp_mem(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-static int64_t end_of(const struct node *n)
+static int64_t end_of(const struct profile *p, const struct node *n)
 {
-	return n->start_ns + n->host_total_ns;
+	return n->start_ns + node_host_total(p, n);
 }
 
 /*
@@ -959,16 +990,16 @@ static void link_memory(struct kineto *k, struct threads *th)
 
 			m->op = NULL;
 			if (!last || m->ts_ns < root->child->start_ns ||
-			    m->ts_ns >= end_of(last))
+			    m->ts_ns >= end_of(k->p, last))
 				continue;
 			/* Up while the event is past the node, then down. */
-			while (cur != root && m->ts_ns >= end_of(cur)) {
+			while (cur != root && m->ts_ns >= end_of(k->p, cur)) {
 				child = cur->next;
 				cur = depth > 1 ? stack[depth - 2] : root;
 				depth--;
 			}
 			while (child && m->ts_ns >= child->start_ns) {
-				if (m->ts_ns >= end_of(child)) {
+				if (m->ts_ns >= end_of(k->p, child)) {
 					child = child->next;
 					continue;
 				}

@@ -1115,7 +1115,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	n->flags = flags;
 	n->start_ns = e->ts;
 	node_set_calls(k->p, n, 1);
-	n->host_total_ns = e->dur;
+	node_set_host_total(k->p, n, e->dur);
 	h->node = n;
 	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->thread = kineto_thread_number(&k->threads, e->tid);
@@ -1165,8 +1165,8 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	 * while the op tree's times are end - start (which differ by the
 	 * rounding of ts + dur in doubles): device total is the first,
 	 * device self the second. */
-	n->device_total_ns = us_to_ns(e->dur_us);
-	n->device_self_ns = e->dur;
+	node_set_device_total(k->p, n, us_to_ns(e->dur_us));
+	node_set_device_self(k->p, n, e->dur);
 	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
@@ -1192,7 +1192,8 @@ static void add_runtime(struct kineto *k, struct raw_event *e)
 	n = node_new_interned(k->p, NULL, NODE_RUNTIME, e->name);
 	n->start_ns = e->ts;
 	node_set_calls(k->p, n, 1);
-	n->host_self_ns = n->host_total_ns = e->dur;
+	node_set_host_total(k->p, n, e->dur);
+	node_set_host_self(k->p, n, e->dur);
 	r->node = n;
 	r->ext = kineto_ext_narrow(&k->wide_rts, k->nr_rts - 1, e->ext_id);
 	r->u.corr = e->corr;

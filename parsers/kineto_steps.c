@@ -248,7 +248,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	while (i_step < nr && i_rt < k->nr_rts) {
 		struct rt_rec *r = rts[i_rt];
 		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
-		int64_t start = r->node->start_ns, end = rt_end(r);
+		int64_t start = r->node->start_ns, end = rt_end(k->p, r);
 
 		if (i_rt + AHEAD < k->nr_rts)
 			PREFETCH(&rts[i_rt + AHEAD]->node->start_ns);
@@ -286,7 +286,7 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	}
 	for (; i_rt < k->nr_rts; i_rt++)	/* after the last step */
 		ranges_add_merging(&k->roles[ROLE_RUNTIME], rts[i_rt]->node->start_ns,
-				   rt_end(rts[i_rt]));
+				   rt_end(k->p, rts[i_rt]));
 	free(rts);
 }
 

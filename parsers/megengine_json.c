@@ -525,14 +525,16 @@ static void json_op_node(struct mjson *mj, const struct opr *o, int64_t totals[2
 	n->flags |= NODE_DISTINCT;
 	node_set_calls(p, n, 1);
 	if (o->has_device) {
-		n->device_self_ns = n->device_total_ns = o->device_ns;
+		node_set_device_total(p, n, o->device_ns);
+		node_set_device_self(p, n, o->device_ns);
 		node_set_minmax(p, n, o->device_ns, o->device_ns);
-		g->device_total_ns += o->device_ns;
+		node_add_device_total(p, g, o->device_ns);
 		totals[0] += o->device_ns;
 	}
 	if (o->has_host) {
-		n->host_self_ns = n->host_total_ns = o->host_ns;
-		g->host_total_ns += o->host_ns;
+		node_set_host_total(p, n, o->host_ns);
+		node_set_host_self(p, n, o->host_ns);
+		node_add_host_total(p, g, o->host_ns);
 		totals[1] += o->host_ns;
 	}
 	if (o->type)

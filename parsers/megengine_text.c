@@ -955,16 +955,19 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 	}
 	n = is_host ? find_op(p, r) : NULL;
 	if (n) {
-		n->host_self_ns = n->host_total_ns = r->time_ns;
+		node_set_host_total(p, n, r->time_ns);
+		node_set_host_self(p, n, r->time_ns);
 		return n;
 	}
 	n = node_new(p, p->root, NODE_OP, r->name.s, r->name.len);
 	n->flags |= NODE_DISTINCT;
 	node_set_calls(p, n, 1);
 	if (is_host) {
-		n->host_self_ns = n->host_total_ns = r->time_ns;
+		node_set_host_total(p, n, r->time_ns);
+		node_set_host_self(p, n, r->time_ns);
 	} else {
-		n->device_self_ns = n->device_total_ns = r->time_ns;
+		node_set_device_total(p, n, r->time_ns);
+		node_set_device_self(p, n, r->time_ns);
 		node_set_minmax(p, n, r->time_ns, r->time_ns);
 	}
 	if (r->type.len)

@@ -480,23 +480,23 @@ enum fit {
  * time, a max at least K's and a min at most K's.  KC and SC are K's and
  * SUM's calls and extremes.
  */
-static enum fit kernel_fit(const struct tree_kernel *k, const struct node_counts *kc,
-			   const struct node *sum, const struct node_counts *sc,
-			   int64_t sum_half_ns)
+static enum fit kernel_fit(const struct profile *p, const struct tree_kernel *k,
+			   const struct node_counts *kc, const struct node *sum,
+			   const struct node_counts *sc, int64_t sum_half_ns)
 {
 	const struct node *n = k->n;
+	int64_t sum_ns = node_device_total(p, sum), k_ns = node_device_total(p, n);
 	/* Tables in one unit print one number the same: rounding is
 	 * monotonic.  Across units each may be off by half its last digit. */
 	int64_t tol = k->half_ns == sum_half_ns ? 0 : k->half_ns + sum_half_ns;
 
-	if (!same_kernel(n, sum) || sc->calls < kc->calls ||
-	    sum->device_total_ns + tol < n->device_total_ns)
+	if (!same_kernel(n, sum) || sc->calls < kc->calls || sum_ns + tol < k_ns)
 		return FIT_NONE;
 	if (kc->max_ns >= 0 && sc->max_ns >= 0 && sc->max_ns + tol < kc->max_ns)
 		return FIT_NONE;
 	if (kc->min_ns >= 0 && sc->min_ns >= 0 && kc->min_ns + tol < sc->min_ns)
 		return FIT_NONE;
-	if (sc->calls == kc->calls && within(sum->device_total_ns, n->device_total_ns, tol) &&
+	if (sc->calls == kc->calls && within(sum_ns, k_ns, tol) &&
 	    within(sc->max_ns, kc->max_ns, tol) && within(sc->min_ns, kc->min_ns, tol))
 		return FIT_EXACT;
 	return FIT_SOME;
@@ -547,7 +547,7 @@ static size_t certain_row(const struct run *r, const struct link *l, const struc
 
 	*nr_fit = 0;
 	for (size_t i = 0; i < l->nr_sums; i++) {
-		switch (kernel_fit(k, &kc, l->sums[i], &l->sum_counts[i], r->kernel_half_ns)) {
+		switch (kernel_fit(r->p, k, &kc, l->sums[i], &l->sum_counts[i], r->kernel_half_ns)) {
 		case FIT_EXACT:
 			exact = i;
 			nr_exact++;
@@ -572,7 +572,7 @@ static size_t certain_row(const struct run *r, const struct link *l, const struc
 static void link_count(const struct run *r, struct link *l, const struct tree_kernel *k, size_t row)
 {
 	l->calls[row] += node_calls(r->p, k->n);
-	l->ns[row] += k->n->device_total_ns;
+	l->ns[row] += node_device_total(r->p, k->n);
 	l->tol_ns[row] += k->half_ns;
 }
 
@@ -630,7 +630,7 @@ static void link_match(struct run *r, struct link *l)
 			continue;
 		sum = l->sums[row];
 		if (l->calls[row] > l->sum_counts[row].calls ||
-		    l->ns[row] > sum->device_total_ns + l->tol_ns[row] + r->kernel_half_ns)
+		    l->ns[row] > node_device_total(r->p, sum) + l->tol_ns[row] + r->kernel_half_ns)
 			l->match[i] = NO_ROW;
 	}
 }
@@ -1787,18 +1787,18 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 	if (calls >= 0 && r->cells[calls].present)
 		node_set_calls(p, n, (uint64_t)r->cells[calls].i);
 	if (hc)
-		n->host_total_ns = hc->total_ns;
+		node_set_host_total(p, n, hc->total_ns);
 	if (dc)
-		n->device_total_ns = dc->total_ns;
-	n->host_self_ns = n->host_total_ns;
-	n->device_self_ns = n->device_total_ns;
+		node_set_device_total(p, n, dc->total_ns);
+	node_set_host_self(p, n, node_host_total(p, n));
+	node_set_device_self(p, n, node_device_total(p, n));
 	/* Not across rows left out: the parent read before them may not be
 	 * this row's at all. */
 	if (parent && parent != t->parent0 && parent->kind != NODE_GROUP &&
 	    t->stack_gaps[level - 1] == t->nr_gaps) {
-		parent->host_self_ns -= n->host_total_ns;
-		if (parent->host_self_ns < 0)
-			parent->host_self_ns = 0;
+		node_add_host_self(p, parent, -node_host_total(p, n));
+		if (node_host_self(p, parent) < 0)
+			node_set_host_self(p, parent, 0);
 	}
 	/* Per-call extremes: the host side's when the row has one (ops,
 	 * phases, memcpy calls), else the device side's (kernels). */

@@ -270,16 +270,16 @@ static int read_row(struct sum *s, bool kernel)
 	n->flags = (uint8_t)flags;
 	node_set_calls(s->p, n, (uint64_t)calls);
 	if (kernel) {
-		n->device_self_ns = v[0];
-		n->device_total_ns = v[1];
+		node_set_device_self(s->p, n, v[0]);
+		node_set_device_total(s->p, n, v[1]);
 		node_set_minmax(s->p, n, v[2], v[3]);
 		if (get_mean(s, f, n, "blocks_per_sm") || get_mean(s, f + 1, n, "occupancy_pct"))
 			return -1;
 	} else {
-		n->host_self_ns = v[0];
-		n->host_total_ns = v[1];
-		n->device_self_ns = v[2];
-		n->device_total_ns = v[3];
+		node_set_host_self(s->p, n, v[0]);
+		node_set_host_total(s->p, n, v[1]);
+		node_set_device_self(s->p, n, v[2]);
+		node_set_device_total(s->p, n, v[3]);
 		node_set_minmax(s->p, n, v[4], v[5]);
 	}
 	if (node_min_ns(s->p, n) < -1 || node_max_ns(s->p, n) < -1)

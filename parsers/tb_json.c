@@ -629,6 +629,7 @@ static enum json_tok read_pie(struct tb *tb, enum pie_cat cat, enum json_tok t)
 }
 
 struct kernel_sum {
+	const struct profile *run;
 	const char *name;
 	double ns;
 	bool found;
@@ -639,7 +640,7 @@ static bool add_kernel_ns(struct node *n, void *ctx)
 	struct kernel_sum *ks = ctx;
 
 	if (n->kind == NODE_KERNEL && n->name == ks->name) {
-		ks->ns += (double)n->device_total_ns;
+		ks->ns += (double)node_device_total(ks->run, n);
 		ks->found = true;
 	}
 	return true;
@@ -655,7 +656,7 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, do
 
 	*ns = 0;
 	if (e->cat == PIE_KERNEL_TOTAL) {
-		struct kernel_sum ks = { e->name, 0, false };
+		struct kernel_sum ks = { run, e->name, 0, false };
 
 		node_walk(run->root, add_kernel_ns, &ks);
 		*ns = ks.ns;
@@ -669,16 +670,16 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, do
 		found = true;
 		switch (e->cat) {
 		case PIE_DEVICE_TOTAL:
-			*ns += (double)n->device_total_ns;
+			*ns += (double)node_device_total(run, n);
 			break;
 		case PIE_DEVICE_SELF:
-			*ns += (double)n->device_self_ns;
+			*ns += (double)node_device_self(run, n);
 			break;
 		case PIE_HOST_TOTAL:
-			*ns += (double)n->host_total_ns;
+			*ns += (double)node_host_total(run, n);
 			break;
 		default:
-			*ns += (double)n->host_self_ns;
+			*ns += (double)node_host_self(run, n);
 			break;
 		}
 	}
@@ -769,7 +770,7 @@ static enum op_field op_field_of(const struct json *j)
 }
 
 struct op_row {
-	struct node n;		/* times */
+	int64_t ns[NR_NODE_TIMES];	/* the node's times, by enum node_time */
 	uint64_t calls;
 	const char *name, *shape, *tc_eligible;	/* interned in the run */
 	double tc_self, tc_total;	/* -1: not given */
@@ -780,10 +781,10 @@ struct op_row {
 static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_row *r)
 {
 	const struct json *j = &tb->j;
-	int64_t *dst = f == OF_DEVICE_SELF ? &r->n.device_self_ns :
-		       f == OF_DEVICE_TOTAL ? &r->n.device_total_ns :
-		       f == OF_HOST_SELF ? &r->n.host_self_ns :
-		       f == OF_HOST_TOTAL ? &r->n.host_total_ns : NULL;
+	int64_t *dst = f == OF_DEVICE_SELF ? &r->ns[NODE_DEVICE_SELF] :
+		       f == OF_DEVICE_TOTAL ? &r->ns[NODE_DEVICE_TOTAL] :
+		       f == OF_HOST_SELF ? &r->ns[NODE_HOST_SELF] :
+		       f == OF_HOST_TOTAL ? &r->ns[NODE_HOST_TOTAL] : NULL;
 	int64_t c;
 
 	if (dst) {
@@ -830,10 +831,8 @@ static void add_op_row(struct tb *tb, const struct op_row *r)
 	 * one name has several). */
 	row->flags = NODE_DISTINCT;
 	node_set_calls(tb->run, row, r->calls);
-	row->host_self_ns = r->n.host_self_ns;
-	row->host_total_ns = r->n.host_total_ns;
-	row->device_self_ns = r->n.device_self_ns;
-	row->device_total_ns = r->n.device_total_ns;
+	for (int t = 0; t < NR_NODE_TIMES; t++)
+		node_set_time(tb->run, row, (enum node_time)t, r->ns[t]);
 	if (r->shape)
 		attr_set_str(tb->run, &row->attrs, "input_shapes", r->shape, strlen(r->shape));
 	if (r->tc_eligible)
@@ -1164,7 +1163,8 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	if (r.op)
 		k->flags = NODE_DISTINCT;
 	node_set_calls(tb->run, k, (uint64_t)r.calls);
-	k->device_total_ns = k->device_self_ns = r.total;
+	node_set_device_self(tb->run, k, r.total);
+	node_set_device_total(tb->run, k, r.total);
 	node_set_minmax(tb->run, k, r.has_min ? r.min : -1, r.has_max ? r.max : -1);
 	if (r.tc)
 		attr_set_str(tb->run, &k->attrs, "tensor_cores_used", r.tc, strlen(r.tc));

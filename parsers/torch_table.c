@@ -632,9 +632,9 @@ static int cmp_ptr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool has_host_time(const struct node *n)
+static bool has_host_time(const struct profile *run, const struct node *n)
 {
-	return n->host_self_ns || n->host_total_ns;
+	return node_host_self(run, n) || node_host_total(run, n);
 }
 
 /*
@@ -667,13 +667,14 @@ static void add_device_children(struct torch_table *tt)
 	size_t nr_host = 0;
 
 	for (size_t i = 0; i < t->nr_rows; i++)
-		if (has_host_time(t->rows[i]))
+		if (has_host_time(t->run, t->rows[i]))
 			host[nr_host++] = t->rows[i]->name;
 	qsort(host, nr_host, sizeof(*host), cmp_ptr);
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		struct node *n = t->rows[i], *k;
+		int64_t self = node_device_self(t->run, n), total = node_device_total(t->run, n);
 
-		if (has_host_time(n) || (!n->device_self_ns && !n->device_total_ns))
+		if (has_host_time(t->run, n) || (!self && !total))
 			continue;
 		if (bsearch(&n->name, host, nr_host, sizeof(*host), cmp_ptr) ||
 		    !strncmp(n->name, "ProfilerStep", 12))
@@ -683,7 +684,8 @@ static void add_device_children(struct torch_table *tt)
 		 * two rows in the table, and stay two rows. */
 		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
 		node_set_calls(t->run, k, node_calls(t->run, n));
-		k->device_total_ns = k->device_self_ns = n->device_total_ns ? n->device_total_ns : n->device_self_ns;
+		node_set_device_self(t->run, k, total ? total : self);
+		node_set_device_total(t->run, k, total ? total : self);
 		copy_device_file_values(t->run, n, k);
 	}
 	free(host);
@@ -1173,16 +1175,16 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 
 		switch (c->kind) {
 		case COL_HOST_SELF:
-			n->host_self_ns = v;
+			node_set_host_self(t->run, n, v);
 			break;
 		case COL_HOST_TOTAL:
-			n->host_total_ns = v;
+			node_set_host_total(t->run, n, v);
 			break;
 		case COL_DEV_SELF:
-			n->device_self_ns = v;
+			node_set_device_self(t->run, n, v);
 			break;
 		case COL_DEV_TOTAL:
-			n->device_total_ns = v;
+			node_set_device_total(t->run, n, v);
 			break;
 		case COL_CALLS:
 			node_set_calls(t->run, n, (uint64_t)v);

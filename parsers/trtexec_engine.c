@@ -288,7 +288,8 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 
 	if (l->has_time) {
 		node_set_calls(p, n, calls);
-		n->device_self_ns = n->device_total_ns = l->total_ns;
+		node_set_device_total(p, n, l->total_ns);
+		node_set_device_self(p, n, l->total_ns);
 	}
 	if (l->attrs)
 		merge_attrs(p, n, l->attrs);
@@ -316,7 +317,8 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 	k = child_of_kind(n, NODE_KERNEL);
 	if (k) {
 		node_set_calls(p, k, node_calls(p, n));
-		k->device_self_ns = k->device_total_ns = n->device_total_ns;
+		node_set_device_total(p, k, node_device_total(p, n));
+		node_set_device_self(p, k, node_device_total(p, n));
 	}
 }
 
@@ -547,10 +549,10 @@ void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool name
 
 	for (size_t k = 0; k < ls->nr; k++)
 		apply_layer(p, to[k], &ls->v[k], ls->calls);
-	p->root->device_total_ns = 0;
+	node_set_device_total(p, p->root, 0);
 	for (struct node *c = p->root->child; c; c = c->next)
 		if (c->kind == NODE_LAYER)
-			p->root->device_total_ns += c->device_total_ns;
+			node_add_device_total(p, p->root, node_device_total(p, c));
 
 	free(to);
 	free(jn.used);

@@ -15,7 +15,7 @@
 # the case.  make tsan runs it through tests/run.sh, with
 #   PROFTUI  the TSan-built binary (build-tsan/proftui)
 #   O        its build directory (build-tsan), for scratch files, t-input,
-#            t-timeline and t-kineto-link
+#            t-timeline, t-kineto-link and t-node-times
 . "$(dirname "$0")/test-lib.sh"
 need_proftui
 CORPUS=${PROFTUI_CORPUS:-../shared/corpus}
@@ -97,6 +97,8 @@ run_unit t-timeline "two threads"
 run_unit t-kineto-link "two threads"
 # A gzip file's buffers traded whole as chunks, at small sizes.
 run_unit t-kineto-par "traded"
+# The table of a profile's wide node times, written from two threads.
+run_unit t-node-times "two threads"
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do

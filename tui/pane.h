@@ -334,6 +334,9 @@ const char *column_json_key(const struct column *c, char *buf, size_t size);
 /* For pane types: a getter for any int64 field of a row struct, the
  * column's arg being the field's offsetof(). */
 struct cell pane_get_i64(const struct pane *pane, const void *row, const struct column *c);
+/* A getter for a time of a node of the pane's profile, the column's arg
+ * being an enum node_time. */
+struct cell pane_get_node_time(const struct pane *pane, const void *row, const struct column *c);
 
 /* The row at view index I, its name, and one of its cells.  Inline: an
  * export of a tree asks for millions of each. */

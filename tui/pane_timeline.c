@@ -94,7 +94,7 @@ static struct cell get_start(const struct pane *pane, const void *row, const str
 static struct cell get_duration(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	return cell_int(tl_block_end(BLOCK(row)) - BLOCK(row)->start_ns);
+	return cell_int(tl_block_end(pane->prof, BLOCK(row)) - BLOCK(row)->start_ns);
 }
 
 static struct cell get_depth(const struct pane *pane, const void *row, const struct column *c)
@@ -489,8 +489,8 @@ static bool sort_view_by_duration(struct pane *pane, bool desc)
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_block *b = BLOCK(pane->rows[pane->view[i]]);
 
-		if ((uint64_t)(tl_block_end(b) - b->start_ns) > max)
-			max = (uint64_t)(tl_block_end(b) - b->start_ns);
+		if ((uint64_t)(tl_block_end(pane->prof, b) - b->start_ns) > max)
+			max = (uint64_t)(tl_block_end(pane->prof, b) - b->start_ns);
 	}
 	if (idx_bits >= 64 || (max >> (64 - idx_bits)))
 		return false;
@@ -502,7 +502,7 @@ static bool sort_view_by_duration(struct pane *pane, bool desc)
 	tmp = tp->sort_key[1];
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_block *b = BLOCK(pane->rows[pane->view[i]]);
-		uint64_t d = (uint64_t)(tl_block_end(b) - b->start_ns);
+		uint64_t d = (uint64_t)(tl_block_end(pane->prof, b) - b->start_ns);
 
 		key[i] = (desc ? max - d : d) << idx_bits | pane->view[i];
 	}
@@ -686,7 +686,7 @@ static const struct tl_block *nearest_kept(struct pane *pane, size_t r, int64_t 
 	while (lo < row->nr || hi < row->nr) {
 		if (lo < row->nr) {
 			const struct tl_block *b = tl_row_block(row, lo);
-			bool in_window = tl_block_end(b) > tp->view.t0;
+			bool in_window = tl_block_end(pane->prof, b) > tp->view.t0;
 
 			if (in_window && kept(pane, b))
 				return b;
@@ -709,7 +709,7 @@ static void move_row(struct pane *pane, int dir, int times)
 {
 	struct tl_priv *tp = pane->priv;
 	const struct tl_block *sel = selected(pane);
-	int64_t t = sel ? sel->start_ns + (tl_block_end(sel) - sel->start_ns) / 2
+	int64_t t = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2
 			: tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
 	long r = sel ? (long)sel->row : (long)tp->view.top - dir;
 
@@ -772,7 +772,7 @@ static void follow_window(struct pane *pane)
 	struct tl_priv *tp = pane->priv;
 	const struct tl_block *sel = selected(pane), *b;
 
-	if (!sel || (tl_block_end(sel) > tp->view.t0 && sel->start_ns < tp->view.t1))
+	if (!sel || (tl_block_end(pane->prof, sel) > tp->view.t0 && sel->start_ns < tp->view.t1))
 		return;
 	b = nearest_kept(pane, sel->row, tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2);
 	if (b && select_block(pane, b))
@@ -783,7 +783,7 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 {
 	struct tl_priv *tp = pane->priv;
 	const struct tl_block *sel = selected(pane);
-	int64_t mid = sel ? sel->start_ns + (tl_block_end(sel) - sel->start_ns) / 2 : -1;
+	int64_t mid = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2 : -1;
 	int page = tp->view.rows_shown > 1 ? tp->view.rows_shown - 1 : 1;
 
 	switch (act) {

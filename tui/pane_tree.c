@@ -67,6 +67,7 @@ struct tree_priv {
 	 * Tree's own. */
 	struct diff_tree *dt;
 	struct profile *diff_prof;
+	const struct profile *diff_runs[2];	/* the sides' nodes': base, new */
 	const struct diff_node **diff_of;	/* per node id of diff_prof */
 };
 
@@ -133,16 +134,16 @@ static const struct column tree_cols[] = {
 	{ .key = "calls", .title = "Calls", .kind = COL_COUNT, .width = 6, .get = get_calls,
 	  .help = "calls merged into this node (1 for a trace event)" },
 	{ .key = "device_self", .title = "Dev self", .kind = COL_TIME, .width = 10,
-	  .get = pane_get_i64, .arg = offsetof(struct node, device_self_ns),
+	  .get = pane_get_node_time, .arg = NODE_DEVICE_SELF,
 	  .help = "device time of the work this node launched itself" },
 	{ .key = "device_total", .title = "Dev total", .kind = COL_TIME, .width = 10,
-	  .get = pane_get_i64, .arg = offsetof(struct node, device_total_ns),
+	  .get = pane_get_node_time, .arg = NODE_DEVICE_TOTAL,
 	  .help = "device time of everything under this node" },
 	{ .key = "host_self", .title = "Host self", .kind = COL_TIME, .width = 10,
-	  .get = pane_get_i64, .arg = offsetof(struct node, host_self_ns),
+	  .get = pane_get_node_time, .arg = NODE_HOST_SELF,
 	  .help = "host time in this node minus its children" },
 	{ .key = "host_total", .title = "Host total", .kind = COL_TIME, .width = 10,
-	  .get = pane_get_i64, .arg = offsetof(struct node, host_total_ns),
+	  .get = pane_get_node_time, .arg = NODE_HOST_TOTAL,
 	  .help = "host time from start to end" },
 	{ .key = "start", .title = "Start", .kind = COL_TIME, .width = 11, .get = get_start,
 	  .help = "when it started, after the profile's first event" },
@@ -171,7 +172,7 @@ static bool collect(struct node *n, void *ctx)
 		tp->state[n->id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
 		tp->state[n->id] |= TREE_UNFOLDED;
-	w->has_host |= n->host_total_ns != 0;
+	w->has_host |= node_host_total(w->pane->prof, n) != 0;
 	if (w->scan)
 		attr_scan_row(w->scan, n->attrs);
 	return true;
@@ -725,11 +726,13 @@ static bool tree_handle(struct pane *pane, enum action act, struct pane_request 
 enum { DT_HOST, DT_DEVICE, DT_TOTAL };
 enum { DP_BASE, DP_NEW, DP_DELTA, DP_DELTA_PCT };
 
-static int64_t side_time(const struct diff_side *s, int which)
+/* Time WHICH of side SIDE (0: base, 1: new) of D. */
+static int64_t side_time(const struct pane *pane, const struct diff_node *d, int side, int which)
 {
+	const struct tree_priv *tp = pane->priv;
 	int64_t host, device, total;
 
-	diff_side_times(s, &host, &device, &total);
+	diff_side_times(tp->diff_runs[side], &d->side[side], &host, &device, &total);
 	return which == DT_HOST ? host : which == DT_DEVICE ? device : total;
 }
 
@@ -742,8 +745,8 @@ static struct cell get_diff_time(const struct pane *pane, const void *row, const
 
 	if (!d)
 		return cell_none();
-	b = side_time(&d->side[0], which);
-	n = side_time(&d->side[1], which);
+	b = side_time(pane, d, 0, which);
+	n = side_time(pane, d, 1, which);
 	switch (part) {
 	case DP_BASE:
 		return d->side[0].nr ? cell_int(b) : cell_none();
@@ -766,8 +769,8 @@ static struct cell get_diff_status(const struct pane *pane, const void *row, con
 		return cell_none();
 	if (!d->side[0].nr || !d->side[1].nr)
 		return cell_text(diff_status_name(d->side[1].nr ? DIFF_ADDED : DIFF_REMOVED));
-	return cell_text(diff_status_name(diff_status_of((double)side_time(&d->side[0], DT_TOTAL),
-							 (double)side_time(&d->side[1], DT_TOTAL),
+	return cell_text(diff_status_name(diff_status_of((double)side_time(pane, d, 0, DT_TOTAL),
+							 (double)side_time(pane, d, 1, DT_TOTAL),
 							 true)));
 }
 
@@ -841,6 +844,8 @@ static void diff_load(struct pane *pane)
 	tp->t0 = INT64_MAX;
 	tp->dt = xmalloc(sizeof(*tp->dt));
 	diff_tree_build(tp->dt, base, pane->prof);
+	tp->diff_runs[0] = base;
+	tp->diff_runs[1] = pane->prof;
 	profile_init(dp, pane->prof->path);
 	tp->diff_prof = dp;
 	/* One node per diff node, in its pre-order, under the root. */

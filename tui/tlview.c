@@ -140,7 +140,7 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 
 	while (i < row->nr && tl_row_block(row, i)->start_ns < v->t1) {
 		const struct tl_block *b = tl_row_block(row, i);
-		int64_t end = tl_block_end(b);
+		int64_t end = tl_block_end(row->prof, b);
 		int64_t cs = cell_of(v, b->start_ns, w);
 		/* A block ends with the cell that holds its last instant. */
 		int64_t ce = end > b->start_ns ? cell_of(v, end - 1, w) + 1 : cs + 1;
@@ -165,7 +165,8 @@ static void paint_row(const struct tlview *v, const struct tlview_style *st, str
 		if (j > i + 1) {
 			/* The last of them may reach past that cell: it is
 			 * drawn next, from the next cell. */
-			bool reaches = tl_block_end(tl_row_block(row, j - 1)) > time_of(v, ce, w);
+			bool reaches = tl_block_end(row->prof, tl_row_block(row, j - 1)) >
+				       time_of(v, ce, w);
 			bool sel_inside = false;
 
 			for (size_t k = i + 1; k < j && k < i + 64 && st->sel; k++)
@@ -215,7 +216,7 @@ void tlview_show(struct tlview *v, const struct tl_block *b)
 
 	if (!b)
 		return;
-	end = tl_block_end(b);
+	end = tl_block_end(v->tl->prof, b);
 	if (b->row < v->top)
 		v->top = b->row;
 	else if (b->row >= v->top + (size_t)rows)

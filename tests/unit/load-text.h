@@ -60,16 +60,16 @@ static void add_attrs(struct strbuf *b, const struct attr *a)
 	}
 }
 
-static void add_tree(struct strbuf *b, const struct node *n, int depth)
+static void add_tree(struct strbuf *b, const struct profile *p, const struct node *n, int depth)
 {
 	for (; n; n = n->next) {
 		add(b, "%*s%s k%d f%d s%lld ht%lld hs%lld dt%lld ds%lld", depth, "", n->name,
-		    n->kind, n->flags, (long long)n->start_ns, (long long)n->host_total_ns,
-		    (long long)n->host_self_ns, (long long)n->device_total_ns,
-		    (long long)n->device_self_ns);
+		    n->kind, n->flags, (long long)n->start_ns, (long long)node_host_total(p, n),
+		    (long long)node_host_self(p, n), (long long)node_device_total(p, n),
+		    (long long)node_device_self(p, n));
 		add_attrs(b, n->attrs);
 		add(b, "\n");
-		add_tree(b, n->child, depth + 1);
+		add_tree(b, p, n->child, depth + 1);
 	}
 }
 
@@ -112,7 +112,7 @@ static char *load_text(const char *path, const char *env, const char *value)
 	unsetenv(env);
 	add(&b, "rc %d\n%s", rc, msg);
 	if (rc == 0 || p.root) {
-		add_tree(&b, p.root, 0);
+		add_tree(&b, &p, p.root, 0);
 		agg_ops(&p, NULL, &a);
 		add_agg(&b, "op", &a);
 		agg_release(&a);

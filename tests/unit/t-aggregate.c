@@ -22,10 +22,10 @@ static struct node *op(struct profile *p, struct node *parent, const char *name,
 
 	node_set_calls(p, n, 1);
 	n->start_ns = start;
-	n->host_total_ns = ht;
-	n->host_self_ns = hs;
-	n->device_total_ns = dt;
-	n->device_self_ns = ds;
+	node_set_host_total(p, n, ht);
+	node_set_host_self(p, n, hs);
+	node_set_device_total(p, n, dt);
+	node_set_device_self(p, n, ds);
 	return n;
 }
 
@@ -36,7 +36,8 @@ static struct node *kernel(struct profile *p, struct node *parent, const char *n
 
 	node_set_calls(p, n, 1);
 	n->start_ns = start;
-	n->device_total_ns = n->device_self_ns = dur;
+	node_set_device_self(p, n, dur);
+	node_set_device_total(p, n, dur);
 	return n;
 }
 

@@ -67,7 +67,7 @@ static void check_side(const char *path, const struct profile *p, const struct d
 				diff_side_name(s), jv_get(ref, "name")->str);
 		test_failed = 1;
 	}
-	diff_side_times(s, &host, &dev, &total);
+	diff_side_times(p, s, &host, &dev, &total);
 	near(path, "duration", "node", host / 1e3, num(jv_get(ref, "duration")));
 	near(path, "device duration", "node", dev / 1e3, num(jv_get(ref, "device_duration")));
 	near(path, "total duration", "node", total / 1e3, num(jv_get(ref, "total_duration")));

@@ -49,8 +49,10 @@ static struct node *add(struct profile *p, struct node *parent, enum node_kind k
 	struct node *n = node_new(p, parent, kind, name, strlen(name));
 
 	node_set_calls(p, n, 1);
-	n->host_total_ns = n->host_self_ns = host_us * 1000;
-	n->device_total_ns = n->device_self_ns = dev_us * 1000;
+	node_set_host_self(p, n, host_us * 1000);
+	node_set_host_total(p, n, host_us * 1000);
+	node_set_device_self(p, n, dev_us * 1000);
+	node_set_device_total(p, n, dev_us * 1000);
 	n->start_ns = 1;
 	return n;
 }
@@ -92,7 +94,7 @@ static void test_tree(void)
 	CHECK_STR(diff_side_name(&t.root->child->side[0]),
 		  "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
 	CHECK_STR(diff_side_name(&t.root->child->next->side[1]), "CompositeNodes");
-	diff_side_times(&t.root->child->next->side[1], &host, &dev, &total);
+	diff_side_times(&n, &t.root->child->next->side[1], &host, &dev, &total);
 	CHECK_EQ(host, 70000);	/* mm 40 + relu 30 */
 	CHECK_EQ(dev, 19000);	/* mm 5 + relu 14 */
 	CHECK_EQ(total, 19000);

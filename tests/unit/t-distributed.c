@@ -101,10 +101,13 @@ static struct node *timed(struct profile *p, struct node *parent, enum node_kind
 
 	node_set_calls(p, n, 1);
 	n->start_ns = start;
-	if (kind == NODE_KERNEL)
-		n->device_total_ns = n->device_self_ns = len;
-	else
-		n->host_total_ns = n->host_self_ns = len;
+	if (kind == NODE_KERNEL) {
+		node_set_device_self(p, n, len);
+		node_set_device_total(p, n, len);
+	} else {
+		node_set_host_self(p, n, len);
+		node_set_host_total(p, n, len);
+	}
 	return n;
 }
 

@@ -212,8 +212,8 @@ static void test_threads_synthetic(void)
 /* The fixtures of the goldens, each a case of its own. */
 static void test_threads_goldens(void)
 {
-	static const char *const names[] = { "absurd-times", "gpu-step-copies", "negative",
-					     "no-steps-device-tail", "two-steps", "unused" };
+	static const char *const names[] = { "absurd-times", "gpu-step-copies", "long-times",
+					     "negative", "no-steps-device-tail", "two-steps", "unused" };
 	char path[256];
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {

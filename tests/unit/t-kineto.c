@@ -703,11 +703,11 @@ static void test_times_to_ns(void)
 		double ts = strtod(ts_text[i], NULL), dur = strtod(dur_text[i], NULL);
 
 		if (i >= NR || n->start_ns != ns_of(ts) ||
-		    n->host_total_ns != ns_of(ts + dur) - ns_of(ts)) {
+		    node_host_total(&p, n) != ns_of(ts + dur) - ns_of(ts)) {
 			if (!bad++ && i < NR)
 				fprintf(stderr, "t-kineto: ts %s dur %s: %lld, %lld ns\n", ts_text[i],
 					dur_text[i], (long long)n->start_ns,
-					(long long)n->host_total_ns);
+					(long long)node_host_total(&p, n));
 		}
 	}
 	CHECK_EQ(i, NR);

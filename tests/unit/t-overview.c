@@ -154,6 +154,7 @@ static void check_top(const char *path, const char *what, const struct agg *a, b
 
 /* The precisions of P's layers and their time, walked here for the test. */
 struct precisions_seen {
+	const struct profile *p;
 	const char *name[16];
 	int64_t ns[16];
 	size_t nr;
@@ -172,7 +173,8 @@ static bool see_precision(struct node *n, void *ctx)
 	if (k == ps->nr && ps->nr < 16)
 		ps->name[ps->nr++] = a->v.s;
 	if (k < ps->nr)
-		ps->ns[k] += n->device_total_ns ? n->device_total_ns : n->host_total_ns;
+		ps->ns[k] += node_device_total(ps->p, n) ? node_device_total(ps->p, n)
+							 : node_host_total(ps->p, n);
 	return true;
 }
 
@@ -181,7 +183,7 @@ static void check_rows(const char *const *paths, size_t nr_paths)
 	struct profile p;
 	struct overview o;
 	struct agg a;
-	struct precisions_seen ps = { .nr = 0 };
+	struct precisions_seen ps = { .p = &p };
 
 	if (test_load_paths(&p, paths, nr_paths, NULL, msg, sizeof(msg)) < 0) {
 		fprintf(stderr, "  %s: %s\n", paths[0], msg);
@@ -303,7 +305,8 @@ static void test_many_devices(void)
 		l.blocks_per_sm = 1.0;
 		l.occupancy_pct = 50.0;
 		k->start_ns = (int64_t)i * 1000;
-		k->device_self_ns = k->device_total_ns = 500;
+		node_set_device_total(&p, k, 500);
+		node_set_device_self(&p, k, 500);
 		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
 	}
 	profile_set_step_cats(&p, cats, 1);

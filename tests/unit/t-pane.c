@@ -19,8 +19,10 @@ static void build(struct profile *p)
 		struct node *n = node_new(p, p->root, NODE_OP, ops[i].name, strlen(ops[i].name));
 
 		node_set_calls(p, n, i + 1);
-		n->device_self_ns = n->device_total_ns = ops[i].dev_self;
-		n->host_self_ns = n->host_total_ns = ops[i].host_self;
+		node_set_device_total(p, n, ops[i].dev_self);
+		node_set_device_self(p, n, ops[i].dev_self);
+		node_set_host_total(p, n, ops[i].host_self);
+		node_set_host_self(p, n, ops[i].host_self);
 		if (i == 1)
 			attr_set_str(p, &n->attrs, "input_shapes", "[[8, 3]]", 8);
 	}
@@ -257,7 +259,8 @@ static void test_tree_keys_sort_as_lists_do(void)
 		nm = names_[(x >> 16) % 7];
 		made[i] = node_new(&p, up, NODE_OP, nm, strlen(nm));
 		node_set_calls(&p, made[i], 1 + (x >> 20) % 4);
-		made[i]->device_self_ns = made[i]->device_total_ns = (int64_t)((x >> 12) % 5) - 1;
+		node_set_device_total(&p, made[i], (int64_t)((x >> 12) % 5) - 1);
+		node_set_device_self(&p, made[i], (int64_t)((x >> 12) % 5) - 1);
 		if ((x >> 24) % 3 == 0)
 			attr_set_double(&p, &made[i]->attrs, "ratio", (double)((x >> 4) % 9) / 4);
 		if ((x >> 26) % 4 == 1)

@@ -14,10 +14,12 @@ static struct node *add(struct profile *p, struct node *parent, enum node_kind k
 
 	n->start_ns = 1000000000 + start_us * 1000;
 	node_set_calls(p, n, 1);
-	if (node_kind_is_device(kind))
-		n->device_self_ns = n->device_total_ns = dur_us * 1000;
-	else
-		n->host_total_ns = dur_us * 1000;
+	if (node_kind_is_device(kind)) {
+		node_set_device_total(p, n, dur_us * 1000);
+		node_set_device_self(p, n, dur_us * 1000);
+	} else {
+		node_set_host_total(p, n, dur_us * 1000);
+	}
 	return n;
 }
 
@@ -118,7 +120,7 @@ static void test_untimed_has_no_lanes(void)
 	struct timeline tl;
 
 	profile_init(&p, "t");
-	node_new(&p, p.root, NODE_OP, "aten::mm", 8)->host_total_ns = 5;
+	node_set_host_total(&p, node_new(&p, p.root, NODE_OP, "aten::mm", 8), 5);
 	profile_finish(&p);
 	timeline_build(&p, &tl);
 	CHECK_EQ(tl.nr_lanes, 0);
@@ -340,12 +342,12 @@ struct ref_block {
 	size_t lane, want, row;
 };
 
-static void ref_walk(const struct node *n, int depth, const struct node *thread, int thread_depth,
-		     struct ref_block *v, size_t *nr)
+static void ref_walk(const struct profile *p, const struct node *n, int depth,
+		     const struct node *thread, int thread_depth, struct ref_block *v, size_t *nr)
 {
 	for (const struct node *c = n->child; c; c = c->next) {
 		if (c->kind == NODE_THREAD) {
-			ref_walk(c, depth + 1, c, depth + 1, v, nr);
+			ref_walk(p, c, depth + 1, c, depth + 1, v, nr);
 			continue;
 		}
 		if (c->start_ns) {
@@ -353,13 +355,13 @@ static void ref_walk(const struct node *n, int depth, const struct node *thread,
 
 			v[*nr] = (struct ref_block){
 				c, c->start_ns,
-				c->start_ns + (dev ? c->device_total_ns : c->host_total_ns),
+				c->start_ns + (dev ? node_device_total(p, c) : node_host_total(p, c)),
 				dev ? 2 : (size_t)(thread->name[7] - '0'),
 				dev ? 0 : (size_t)(depth + 1 - thread_depth - 1), 0,
 			};
 			(*nr)++;
 		}
-		ref_walk(c, depth + 1, thread, thread_depth, v, nr);
+		ref_walk(p, c, depth + 1, thread, thread_depth, v, nr);
 	}
 }
 
@@ -387,7 +389,7 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 	profile_init(&p, "t");
 	build_big(&p);
 	v = xcalloc(p.nr_nodes, sizeof(*v));
-	ref_walk(p.root, 0, NULL, 0, v, &nr);
+	ref_walk(&p, p.root, 0, NULL, 0, v, &nr);
 	/* A stable insertion sort by (lane, start), then the packing. */
 	for (size_t i = 1; i < nr; i++) {
 		struct ref_block x = v[i];
@@ -431,7 +433,7 @@ static void test_rows_as_a_plain_sort_makes_them(void)
 				if (v[i].lane != row->lane || v[i].row != row->depth)
 					continue;
 				if (k >= row->nr || tl_row_block(row, k)->node != v[i].node ||
-				    tl_block_end(tl_row_block(row, k)) != v[i].end)
+				    tl_block_end(tl.prof, tl_row_block(row, k)) != v[i].end)
 					break;
 				k++;
 			}
@@ -556,9 +558,12 @@ static void test_many_lanes(void)
 		l.device = 0;
 		l.stream = i;
 		op->start_ns = rt->start_ns = 1000 + (int64_t)i * 10;
-		op->host_total_ns = op->host_self_ns = rt->host_total_ns = 5;
+		node_set_host_total(&p, op, 5);
+		node_set_host_self(&p, op, 5);
+		node_set_host_total(&p, rt, 5);
 		k->start_ns = 2000 + (int64_t)i * 10;
-		k->device_self_ns = k->device_total_ns = 5;
+		node_set_device_total(&p, k, 5);
+		node_set_device_self(&p, k, 5);
 		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
 	}
 	p.has_device_time = p.has_timeline = true;
@@ -670,17 +675,17 @@ static void test_long_blocks(void)
 	longest = add(&p, t, NODE_OP, "aten::long", 0, 5000000);
 	next = add(&p, t, NODE_OP, "aten::next", 4900000, 10);
 	neg = add(&p, t, NODE_OP, "aten::neg", 6000000, 10);
-	neg->host_total_ns = -21800000;
+	node_set_host_total(&p, neg, -21800000);
 	p.has_timeline = true;
 	profile_finish(&p);
 	timeline_build(&p, &tl);
 	CHECK_EQ(tl.nr_rows, 2);
 	CHECK_EQ(tl.rows[0].nr, 2);
 	CHECK(tl_row_block(&tl.rows[0], 0)->node == longest);
-	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 0)), longest->start_ns + 5000000000LL);
+	CHECK_EQ(tl_block_end(&p, tl_row_block(&tl.rows[0], 0)), longest->start_ns + 5000000000LL);
 	CHECK(tl_row_block(&tl.rows[1], 0)->node == next);
 	CHECK(tl_row_block(&tl.rows[0], 1)->node == neg);
-	CHECK_EQ(tl_block_end(tl_row_block(&tl.rows[0], 1)), neg->start_ns);
+	CHECK_EQ(tl_block_end(&p, tl_row_block(&tl.rows[0], 1)), neg->start_ns);
 	CHECK_EQ(tl.end_ns, neg->start_ns);
 	timeline_release(&tl);
 	profile_release(&p);

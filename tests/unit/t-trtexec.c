@@ -397,21 +397,21 @@ static void t_corpus_merge(void)
 		    ns_attr(l, "mean_ns") < 0)
 			all_joined = false;
 		if (l)
-			sum += l->device_total_ns;
+			sum += node_device_total(&p, l);
 	}
 	CHECK(all_joined);
 	CHECK_EQ(sum, 3109270400);	/* Σ timeMs = 3109.2704 ms */
 	l = layer_at(&p, 0);
 	CHECK_STR(l->name, "QuantizeLinear_2");
-	CHECK_EQ(l->device_total_ns, 31387900);
-	CHECK_EQ(l->device_self_ns, 31387900);
+	CHECK_EQ(node_device_total(&p, l), 31387900);
+	CHECK_EQ(node_device_self(&p, l), 31387900);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 4749);	/* 0.00474854 ms */
 	CHECK_EQ(ns_attr(l, "median_ns"), 4544);
 	CHECK(dbl_attr(l, "time_pct") == 1.00949);
 	CHECK_STR(str_attr(l, "precision"), "INT8");
 	CHECK_STR(str_attr(l, "origin"), "QDQ");
 	/* The tactic carries the layer's time into the Kernels pane. */
-	CHECK_EQ(child(l, NODE_KERNEL, 0)->device_total_ns, 31387900);
+	CHECK_EQ(node_device_total(&p, child(l, NODE_KERNEL, 0)), 31387900);
 	CHECK_EQ(node_calls(&p, child(l, NODE_KERNEL, 0)), 6610);
 	agg_ops(&p, NULL, &ops);
 	CHECK_EQ(ops.nr, 73);
@@ -419,7 +419,7 @@ static void t_corpus_merge(void)
 	/* The last layer ran in no time and is still there. */
 	l = layer_at(&p, 72);
 	CHECK_STR(l->name, "copied_squeeze_after_(Unnamed Layer* 850) [ElementWise]");
-	CHECK_EQ(l->device_total_ns, 0);
+	CHECK_EQ(node_device_total(&p, l), 0);
 
 	/* Steps: one per inference. */
 	CHECK_EQ(p.nr_steps, 8945);
@@ -459,7 +459,7 @@ static void t_corpus_any_order(void)
 
 		if (!x || !y || strcmp(x->name, y->name) ||
 		    node_calls(&a, x) != node_calls(&b, y) ||
-		    x->device_total_ns != y->device_total_ns ||
+		    node_device_total(&a, x) != node_device_total(&b, y) ||
 		    nr_children(x, NODE_SOURCE) != nr_children(y, NODE_SOURCE) ||
 		    strcmp(child(x, NODE_KERNEL, 0)->name, child(y, NODE_KERNEL, 0)->name)) {
 			same = false;
@@ -625,7 +625,7 @@ static void t_profile_fixture(void)
 	l = layer(&p, "fc + bias \"add\"");
 	CHECK(l != NULL);
 	CHECK_EQ(node_calls(&p, l), 100);
-	CHECK_EQ(l->device_total_ns, 1638400);
+	CHECK_EQ(node_device_total(&p, l), 1638400);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 16384);
 	CHECK_EQ(ns_attr(l, "median_ns"), 16256);
 	CHECK(dbl_attr(l, "time_pct") == 15.9981);
@@ -633,19 +633,19 @@ static void t_profile_fixture(void)
 	l = layer_at(&p, 5);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 12);
 	CHECK_EQ(ns_attr(l, "median_ns"), 11);
-	CHECK_EQ(l->device_total_ns, 1200);
+	CHECK_EQ(node_device_total(&p, l), 1200);
 	CHECK_STR(profile_meta_get(&p, "layer profile", "iterations"), "100");
 	profile_release(&p);
 
 	CHECK_EQ(load1(&p, FIX "profile-nomedian.json"), 0);
 	l = layer_at(&p, 1);
 	CHECK_EQ(node_calls(&p, l), 250);
-	CHECK_EQ(l->device_total_ns, 8190000);
+	CHECK_EQ(node_device_total(&p, l), 8190000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 32760);
 	CHECK_EQ(ns_attr(l, "median_ns"), -1);
 	l = layer_at(&p, 5);
 	CHECK_EQ(node_calls(&p, l), 250);
-	CHECK_EQ(l->device_total_ns, 0);
+	CHECK_EQ(node_device_total(&p, l), 0);
 	profile_release(&p);
 }
 
@@ -683,7 +683,7 @@ static void t_fixture_merge(void)
 	CHECK_EQ(p.nr_steps, 4);
 	l = layer(&p, "conv1 + bn1 + relu1");
 	CHECK_EQ(node_calls(&p, l), 100);
-	CHECK_EQ(l->device_total_ns, 3276800);
+	CHECK_EQ(node_device_total(&p, l), 3276800);
 	CHECK_STR(str_attr(l, "layer_type"), "CaskConvolution");
 	CHECK_EQ(ns_attr(l, "median_ns"), 32640);
 	/* The Kernels pane lists tactics with their layers' time. */
@@ -698,7 +698,8 @@ static void t_fixture_merge(void)
 	for (size_t i = 0; i < 6; i++) {
 		l = layer_at(&p, i);
 		m = layer_at(&q, i);
-		CHECK(l && m && !strcmp(l->name, m->name) && l->device_total_ns == m->device_total_ns);
+		CHECK(l && m && !strcmp(l->name, m->name) &&
+		      node_device_total(&p, l) == node_device_total(&q, m));
 		/* Metadata's sources replace those split from the name. */
 		CHECK_EQ(nr_children(l, NODE_SOURCE), nr_children(m, NODE_SOURCE));
 	}
@@ -718,12 +719,12 @@ static void t_log_trt86(void)
 	CHECK_EQ(nr_layers(&p), 5);
 	l = layer(&p, "conv1 + bn1 + relu1");
 	CHECK_EQ(node_calls(&p, l), 2860);
-	CHECK_EQ(l->device_total_ns, 93520000);
+	CHECK_EQ(node_device_total(&p, l), 93520000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 32700);
 	CHECK_EQ(ns_attr(l, "median_ns"), 32600);
 	CHECK(dbl_attr(l, "time_pct") == 31.9);
 	CHECK_EQ(nr_children(l, NODE_SOURCE), 3);
-	CHECK_EQ(layer(&p, "fc + bias \"add\"")->device_total_ns, 46900000);
+	CHECK_EQ(node_device_total(&p, layer(&p, "fc + bias \"add\"")), 46900000);
 	CHECK_STR(profile_meta_get(&p, "tensorrt", "version"), "8.6.1");
 	CHECK_STR(profile_meta_get(&p, "tensorrt", "result"), "PASSED");
 	CHECK(strstr(profile_meta_get(&p, "tensorrt", "command"), "--dumpProfile") != NULL);
@@ -759,7 +760,7 @@ static void t_log_trt85_trt84(void)
 	CHECK_STR(l->name, "Reformatting CopyNode for Output Tensor 0 to "
 		  "{ForeignNode[/head/MatMul.../head/Softmax]}");
 	CHECK_EQ(node_calls(&p, l), 2791);
-	CHECK_EQ(l->device_total_ns, 3350000);
+	CHECK_EQ(node_device_total(&p, l), 3350000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 1200);
 	CHECK_EQ(ns_attr(l, "median_ns"), 1200);
 	CHECK(dbl_attr(l, "time_pct") == 1.1);
@@ -772,7 +773,7 @@ static void t_log_trt85_trt84(void)
 	CHECK_EQ(nr_layers(&p), 6);
 	l = layer(&p, "{ForeignNode[/head/MatMul.../head/Softmax]}");
 	CHECK_EQ(node_calls(&p, l), 6739);
-	CHECK_EQ(l->device_total_ns, 1107220000);
+	CHECK_EQ(node_device_total(&p, l), 1107220000);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 164300);
 	CHECK_EQ(ns_attr(l, "median_ns"), -1);
 	CHECK_STR(profile_meta_get(&p, "device", "Selected Device"), "Orin");
@@ -835,7 +836,7 @@ static void t_log_two_runs(void)
 	CHECK_EQ(nr_layers(r2), 6);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 1)), 2860);
 	CHECK_EQ(node_calls(r2, layer_at(r2, 1)), 4012);
-	CHECK_EQ(layer_at(r2, 1)->device_total_ns, 75020000);
+	CHECK_EQ(node_device_total(r2, layer_at(r2, 1)), 75020000);
 	CHECK_STR(r2->run_where, FIX "log-two-runs.txt:15");
 	profile_release(&p);
 }
@@ -856,7 +857,7 @@ static void t_log_joins_graph(void)
 	CHECK_STR(layer_at(&p, 5)->name, "Reformatting CopyNode for Output Tensor 0 to "
 		  "{ForeignNode[/head/MatMul.../head/Softmax]}");
 	CHECK_STR(str_attr(layer_at(&p, 1), "layer_type"), "CaskConvolution");
-	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 93520000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 93520000);
 	/* The log's summary stands; trex's adds what the log lacked. */
 	CHECK_STR(profile_meta_get(&p, "performance summary", "Latency min"), "0.1173 ms");
 	CHECK_STR(profile_meta_get(&p, "performance summary", "Latency percentiles"),
@@ -883,9 +884,9 @@ static void t_join_rules(void)
 			     ", { \"name\" : \"b\", \"timeMs\" : 7, \"averageMs\" : 3.5, \"percentage\" : 70 }\n]\n");
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 3);
-	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 1000000);
-	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 2000000);
-	CHECK_EQ(layer_at(&p, 2)->device_total_ns, 7000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 1000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 2000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 2)), 7000000);
 	CHECK(p.warnings == NULL);
 	profile_release(&p);
 
@@ -904,7 +905,7 @@ static void t_join_rules(void)
 	CHECK_STR(layer_at(&p, 2)->name, "b");
 	CHECK_STR(layer_at(&p, 3)->name, "c");
 	CHECK_STR(layer_at(&p, 4)->name, "d");
-	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 2000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 2000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 2)), 0);
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 3);
 	CHECK(strstr(msgs, "gap-profile.json:4:3: warning: layer 'x' is not in the files loaded "
@@ -921,7 +922,7 @@ static void t_join_rules(void)
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 2);
 	CHECK_STR(layer_at(&p, 0)->name, "conv + relu");
-	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 3000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 3000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 4);
 	CHECK_EQ(warnings(&p, KIND_BY_ORDER), 1);
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 0);
@@ -977,9 +978,9 @@ static void t_profile_tolerant(void)
 	CHECK_EQ(load1(&p, path), 0);
 	CHECK_EQ(nr_layers(&p), 2);
 	CHECK_STR(layer_at(&p, 0)->name, "a\", \"b\" + c\\d}");
-	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 15000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 15000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 1)), 10);
-	CHECK_EQ(layer_at(&p, 1)->device_total_ns, 10000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 10000000);
 	profile_release(&p);
 
 	/* nan and inf where numbers go: the layer stays, the value does not. */
@@ -999,7 +1000,7 @@ static void t_profile_tolerant(void)
 	CHECK_EQ(load_n(&p, &path, 1, "trtexec-profile"), 0);
 	CHECK_EQ(warnings(&p, "no iteration count in the profile"), 1);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 0);
-	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 2000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 2000000);
 	profile_release(&p);
 }
 
@@ -1159,7 +1160,7 @@ static void t_bad_log(void)
 	CHECK_EQ(load1(&p, path), 1);
 	CHECK(strstr(msgs, "cut.log:4:1: error: profile table ends without its 'Total' row") != NULL);
 	CHECK_EQ(nr_layers(&p), 1);
-	CHECK_EQ(layer_at(&p, 0)->device_total_ns, 1000000);
+	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 1000000);
 	profile_release(&p);
 
 	/* A header with no rows, then a blank line: warned, nothing kept. */

@@ -13,7 +13,8 @@ static struct node *kernel(struct profile *p, struct node *parent, const char *n
 	struct node *n = node_new(p, parent, NODE_KERNEL, name, strlen(name));
 
 	node_set_calls(p, n, 1);
-	n->device_self_ns = n->device_total_ns = ns;
+	node_set_device_total(p, n, ns);
+	node_set_device_self(p, n, ns);
 	return n;
 }
 

@@ -1,0 +1,1 @@
+--print kernels tests/golden/kineto/long-times.json

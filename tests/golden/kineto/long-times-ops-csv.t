@@ -1,0 +1,1 @@
+--print ops --format csv tests/golden/kineto/long-times.json

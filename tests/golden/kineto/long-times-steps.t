@@ -1,0 +1,1 @@
+--print steps tests/golden/kineto/long-times.json

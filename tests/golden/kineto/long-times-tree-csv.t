@@ -1,0 +1,1 @@
+--print tree --format csv tests/golden/kineto/long-times.json
