@@ -64,6 +64,23 @@ int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return rc;
 }
 
+void run_pair(void *(*fn)(void *), void *here, void *there)
+{
+	pthread_t helper;
+	bool started = !pthread_create(&helper, NULL, fn, there);
+
+	fn(here);
+	if (started)
+		pthread_join(helper, NULL);
+	else
+		fn(there);
+}
+
+bool two_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+}
+
 void die(const char *fmt, ...)
 {
 	static int is_dying;

@@ -8,6 +8,7 @@
 #define MODEL_UTIL_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,12 @@ void die_load_done(uint64_t read_bytes);
 /* pthread_create() with default attributes, the new thread naming in its
  * die() messages the load the caller names: for the threads a load starts. */
 int thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* FN(THERE) on a thread of its own while FN(HERE) runs on this one, for
+ * work cut in two halves; both on this one when no thread starts. */
+void run_pair(void *(*fn)(void *), void *here, void *there);
+/* Whether work of a few million items is worth cutting in two halves:
+ * there are two CPUs to run them. */
+bool two_cpus(void);
 
 /*
  * A well-mixed hash of an integer key, or of a pointer (interned names

@@ -455,7 +455,7 @@ static size_t batch_rows(size_t total)
 
 		return v > 0 ? (size_t)v : 0;
 	}
-	if (total < 4 * BATCH_ROWS || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (total < 4 * BATCH_ROWS || !two_cpus())
 		return 0;
 	return BATCH_ROWS;
 }
@@ -716,20 +716,6 @@ static void make_batches(struct rows_job job[2], size_t batch, size_t total, FIL
 	strbuf_release(&bs.buf[1]);
 }
 
-/* Run FN on job B on a helper thread, and A on this one.  False when no
- * helper started: then both ran here. */
-static void run_pair(void *(*fn)(void *), struct rows_job *a, struct rows_job *b)
-{
-	pthread_t helper;
-	bool started = b->from < b->to && !pthread_create(&helper, NULL, fn, b);
-
-	fn(a);
-	if (started)
-		pthread_join(helper, NULL);
-	else
-		fn(b);
-}
-
 static void job_release(struct rows_job *j)
 {
 	free(j->memo);
@@ -755,7 +741,10 @@ static size_t *txt_widths(struct rows_job *job, size_t total, bool two, struct s
 	job[0].from = 0;
 	job[0].to = job[1].from = two ? total / 2 : total;
 	job[1].to = total;
-	run_pair(measure_rows, &job[0], &job[1]);
+	if (two)
+		run_pair(measure_rows, &job[0], &job[1]);
+	else
+		measure_rows(&job[0]);
 	for (size_t c = 0; c < pane->nr_cols; c++)
 		for (int k = 0; k < 2; k++)
 			if (job[k].widest[c] > width[c])
