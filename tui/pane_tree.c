@@ -32,6 +32,13 @@
 #include "pane.h"
 #include "pane_multi.h"
 
+/* What sorting one child list at a time needs: a thread's own. */
+struct list_sorter {
+	size_t *buf;		/* the list being sorted */
+	size_t cap;
+	struct pane_sort_scratch scratch;
+};
+
 struct tree_priv {
 	uint8_t *state;		/* per node id: TREE_* bits */
 	uint32_t *parent;	/* per node id; NO_PARENT for the root */
@@ -48,9 +55,7 @@ struct tree_priv {
 	bool kids_desc;
 	bool fold_only;		/* the next rebuild follows a fold: the marks
 				   and the order still hold */
-	struct pane_sort_scratch sort_scratch;
-	size_t *sort_buf;	/* one child list being sorted */
-	size_t sort_buf_cap;
+	struct list_sorter sorter;
 	/* The sort key (keys_col, keys_desc) of each child in model_kids,
 	 * made when a key is about to sort many lists at once (keys_state):
 	 * then a list sorts from its run of keys, without a trip to each
@@ -83,6 +88,7 @@ enum {
 };
 
 #define NO_PARENT UINT32_MAX
+#define PARALLEL_SORT_KIDS (1u << 18)	/* children to sort on two threads */
 
 #define NODE(r) ((const struct node *)(r))
 
@@ -280,9 +286,9 @@ static void tree_release(struct pane *pane)
 	free(tp->state);
 	free(tp->parent);
 	free(tp->model_kids);
-	free(tp->sort_buf);
+	free(tp->sorter.buf);
 	free(tp->keys);
-	pane_sort_scratch_release(&tp->sort_scratch);
+	pane_sort_scratch_release(&tp->sorter.scratch);
 	free(tp->depth);
 	free(tp->fold);
 	free(tp->first);
@@ -450,8 +456,9 @@ static void make_keys(struct pane *pane, size_t n)
 /*
  * Node ID's children in the order of the sort column: the model's order
  * stably sorted, so ties keep the model's order whatever the sort before.
+ * S is the caller's thread's.
  */
-static void sort_kids(struct pane *pane, uint32_t id)
+static void sort_kids_with(struct pane *pane, uint32_t id, struct list_sorter *s)
 {
 	struct tree_priv *tp = pane->priv;
 	uint32_t from = tp->first[id], n = tp->first[id + 1] - from;
@@ -461,16 +468,60 @@ static void sort_kids(struct pane *pane, uint32_t id)
 	tp->state[id] |= TREE_SORTED;
 	if (n < 2)
 		return;
-	GROW(tp->sort_buf, tp->sort_buf_cap, n);
+	GROW(s->buf, s->cap, n);
 	for (uint32_t k = 0; k < n; k++)
-		tp->sort_buf[k] = tp->model_kids[from + k];
+		s->buf[k] = tp->model_kids[from + k];
 	if (have_keys(tp, pane))
-		pane_sort_by_keys(tp->keys + from, tp->sort_buf, n, &tp->sort_scratch);
+		pane_sort_by_keys(tp->keys + from, s->buf, n, &s->scratch);
 	else
-		pane_sort_indices_with(pane, tp->sort_buf, n, pane->sort_col, pane->sort_desc,
-				       &tp->sort_scratch);
+		pane_sort_indices_with(pane, s->buf, n, pane->sort_col, pane->sort_desc,
+				       &s->scratch);
 	for (uint32_t k = 0; k < n; k++)
-		tp->kids[from + k] = (uint32_t)tp->sort_buf[k];
+		tp->kids[from + k] = (uint32_t)s->buf[k];
+}
+
+static void sort_kids(struct pane *pane, uint32_t id)
+{
+	struct tree_priv *tp = pane->priv;
+
+	sort_kids_with(pane, id, &tp->sorter);
+}
+
+/* The open lists of ids [FROM, TO), sorted by one thread. */
+struct open_lists {
+	struct pane *pane;
+	size_t from, to;
+	struct list_sorter *sorter;
+};
+
+static void *sort_lists(void *arg)
+{
+	const struct open_lists *l = arg;
+	const struct tree_priv *tp = l->pane->priv;
+
+	for (size_t id = l->from; id < l->to; id++)
+		if ((tp->state[id] & (TREE_UNFOLDED | TREE_HAS_KIDS)) ==
+		    (TREE_UNFOLDED | TREE_HAS_KIDS))
+			sort_kids_with(l->pane, (uint32_t)id, l->sorter);
+	return NULL;
+}
+
+/* The id in [FROM, TO) where the children of the ids before it are about
+ * half of all theirs: first[] counts up. */
+static size_t middle_by_kids(const struct tree_priv *tp, size_t from, size_t to)
+{
+	uint32_t half = tp->first[from] + (tp->first[to] - tp->first[from]) / 2;
+	size_t lo = from, hi = to;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tp->first[mid] < half)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -479,19 +530,27 @@ static void sort_kids(struct pane *pane, uint32_t id)
  * in id order.  The view would sort them in its own order, which jumps
  * about the arrays a list is read from and written to (three cache
  * misses a list, 45 ms for the 1 GB trace's 175 K lists); in id order,
- * those arrays are read and written front to back.
+ * those arrays are read and written front to back -- on two threads
+ * when there are many children, each with its half of the ids
+ * (lists, and their state bytes, are disjoint).
  */
 static void sort_open_lists(struct pane *pane, size_t n, size_t from, size_t to)
 {
 	struct tree_priv *tp = pane->priv;
+	struct list_sorter second = { 0 };
+	struct open_lists a = { pane, from, to, &tp->sorter }, b = { pane, to, to, &second };
 
 	make_keys(pane, n);
 	if (!have_keys(tp, pane))
 		return;
-	for (size_t id = from; id < to; id++)
-		if ((tp->state[id] & (TREE_UNFOLDED | TREE_HAS_KIDS)) ==
-		    (TREE_UNFOLDED | TREE_HAS_KIDS))
-			sort_kids(pane, (uint32_t)id);
+	if (tp->first[to] - tp->first[from] >= PARALLEL_SORT_KIDS && two_cpus()) {
+		a.to = b.from = middle_by_kids(tp, from, to);
+		run_pair(sort_lists, &a, &b);
+	} else {
+		sort_lists(&a);
+	}
+	free(second.buf);
+	pane_sort_scratch_release(&second.scratch);
 }
 
 /* A new sort: every list is sorted again when the view next opens it. */
@@ -542,6 +601,8 @@ struct frame {
 	uint32_t depth;		/* its children's depth */
 };
 
+#define VIEW_AHEAD 8
+
 /* The view: a depth-first walk of the shown nodes, into open ones only. */
 static void build_view(struct pane *pane)
 {
@@ -562,6 +623,15 @@ static void build_view(struct pane *pane)
 		if (f->next == tp->first[f->id + 1]) {
 			depth--;
 			continue;
+		}
+		/* A sorted list's ids jump about the per-id arrays: ask for
+		 * a later sibling's state and list bounds now, so that their
+		 * misses overlap this one's work. */
+		if (f->next + VIEW_AHEAD < tp->first[f->id + 1]) {
+			uint32_t later = tp->kids[f->next + VIEW_AHEAD];
+
+			PREFETCH(&tp->state[later]);
+			PREFETCH(&tp->first[later]);
 		}
 		id = tp->kids[f->next++];
 		if (!shown(tp, scoped, id))
