@@ -116,7 +116,8 @@ tsan:
 	@$(MAKE) --no-print-directory O=build-tsan CFLAGS="-O1 -g $(TSAN_FLAGS)" \
 		LDFLAGS="$(TSAN_FLAGS)" build-tsan/$(PROG) build-tsan/tests/unit/t-input \
 		build-tsan/tests/unit/t-timeline build-tsan/tests/unit/t-kineto-link \
-		build-tsan/tests/unit/t-kineto-par build-tsan/tests/unit/t-node-times
+		build-tsan/tests/unit/t-kineto-par build-tsan/tests/unit/t-node-times \
+		build-tsan/tests/unit/t-pane
 	@O=build-tsan PROFTUI=build-tsan/$(PROG) sh tests/run.sh tests/tsan.sh
 
 # Every run, then one combined total: what .ci/run and README call.  Each

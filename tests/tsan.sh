@@ -6,8 +6,9 @@
 # chunks, as the corpus traces are below the size that starts them), the
 # second thread of its link (parsers/kineto_link.c; forced on for every
 # load here, and in t-kineto-link), and
-# the second thread that makes --print's lines (tui/export.c), and the two
-# that make the Timeline's index (model/timeline.c, in t-timeline).  Every
+# the second thread that makes --print's lines (tui/export.c), the two
+# that make the Timeline's index (model/timeline.c, in t-timeline) and
+# those of the Tree's keys and lists (in t-pane).  Every
 # profile of the shared corpus loads as it is and, when it
 # is big enough to start the reader thread, plain, gzipped, and cut short
 # at several points (a cut gzip ends the reader thread on an error, the
@@ -99,6 +100,9 @@ run_unit t-kineto-link "two threads"
 run_unit t-kineto-par "traded"
 # The table of a profile's wide node times, written from two threads.
 run_unit t-node-times "two threads"
+# The Tree's keys and child lists made on two threads (tui/pane.c,
+# tui/pane_tree.c).
+run_unit t-pane "two threads"
 # Tables made on two threads (tui/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do

@@ -231,7 +231,7 @@ static size_t expected_view(const struct pane *pane, const struct node *n, int c
  * ties, text, reals with missing values, and a column mixing text and
  * numbers (which has no such keys and sorts list by list).
  */
-static void test_tree_keys_sort_as_lists_do(void)
+static void tree_keys_sort_as_lists_do(size_t nr)
 {
 	static const char *const cols[] = { "calls", "name", "device_total", "ratio", "mixed" };
 	static const char *const names_[] = { "mm", "conv", "add", "relu", "Copy", "add_", "" };
@@ -239,7 +239,7 @@ static void test_tree_keys_sort_as_lists_do(void)
 	struct pane *pane;
 	struct pane_request req;
 	struct node **made, *t;
-	size_t nr = 3000, *want = xmalloc((nr + 1) * sizeof(*want));	/* and the thread */
+	size_t *want = xmalloc((nr + 1) * sizeof(*want));	/* and the thread */
 	uint32_t x = 777;
 
 	profile_init(&p, "t");
@@ -297,6 +297,19 @@ static void test_tree_keys_sort_as_lists_do(void)
 	profile_release(&p);
 	free(made);
 	free(want);
+}
+
+static void test_tree_keys_sort_as_lists_do(void)
+{
+	tree_keys_sort_as_lists_do(3000);
+}
+
+/* The same with more children than the Tree makes keys for and sorts
+ * lists of on one thread (pane.c, pane_tree.c: 2^18): two threads, each
+ * with half of them, where there are two CPUs. */
+static void test_tree_keys_on_two_threads(void)
+{
+	tree_keys_sort_as_lists_do(300000);
 }
 
 /* Names sharing long prefixes, empty, short: the radix-and-merge text
@@ -380,5 +393,7 @@ const struct test tests[] = {
 	  test_tree_sorts_each_list },
 	{ "the tree's keys for many lists sort each as the list's own sort",
 	  test_tree_keys_sort_as_lists_do },
+	{ "the tree's keys and lists made on two threads sort the same",
+	  test_tree_keys_on_two_threads },
 	{ 0 },
 };
