@@ -486,6 +486,25 @@ void attr_scan_row(struct attr_scan *scan, const struct attr *list)
 	}
 }
 
+void attr_scan_merge(struct attr_scan *scan, const struct attr_scan *later)
+{
+	for (size_t i = 0; i < later->nr; i++) {
+		size_t k = 0;
+
+		while (k < scan->nr && scan->first[k]->key != later->first[i]->key)
+			k++;
+		if (k == scan->nr && scan->nr < ARRAY_SIZE(scan->first))
+			scan->first[scan->nr++] = later->first[i];
+		else if (k == scan->nr)
+			scan->overflow = true;
+	}
+	scan->overflow |= later->overflow;
+	if (later->most > scan->most) {
+		scan->most = later->most;
+		scan->richest = later->richest;
+	}
+}
+
 void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *scan,
 				   const char *const *skip)
 {

@@ -393,6 +393,11 @@ struct attr_scan {
 };
 
 void attr_scan_row(struct attr_scan *scan, const struct attr *list);
+/* Add to SCAN what LATER found in rows that come after SCAN's: the keys
+ * and richest row one scan of all of them would have.  The overflow may
+ * be set where one scan's would not (LATER overflowed on a key SCAN
+ * has): that costs a second pass, never a column. */
+void attr_scan_merge(struct attr_scan *scan, const struct attr_scan *later);
 void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *scan,
 				   const char *const *skip);
 /* The generic view: rows the filter keeps, stably sorted. */

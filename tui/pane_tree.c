@@ -155,12 +155,14 @@ static const struct column tree_cols[] = {
 	  .help = "when it started, after the profile's first event" },
 };
 
-/* The one walk over the nodes a load makes. */
+/* The one walk over the nodes a load makes, or one of its two halves. */
 struct load_walk {
 	struct pane *pane;
 	bool (*starts_open)(const struct pane *pane, const struct node *n);
 	struct attr_scan *scan;		/* NULL: no attribute columns */
 	bool has_host;			/* some node has host time */
+	int64_t t0;			/* the earliest start, INT64_MAX: none */
+	const struct node_span *from, *to;	/* the top nodes a half walks */
 };
 
 static bool collect(struct node *n, void *ctx)
@@ -169,11 +171,9 @@ static bool collect(struct node *n, void *ctx)
 	struct tree_priv *tp = w->pane->priv;
 
 	w->pane->rows[n->id] = n;
-	if (n->start_ns && n->start_ns < tp->t0)
-		tp->t0 = n->start_ns;
+	if (n->start_ns && n->start_ns < w->t0)
+		w->t0 = n->start_ns;
 	tp->parent[n->id] = n->parent ? n->parent->id : NO_PARENT;
-	if (n->parent)
-		tp->first[n->parent->id + 2]++;
 	if (n->child)
 		tp->state[n->id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
@@ -182,6 +182,56 @@ static bool collect(struct node *n, void *ctx)
 	if (w->scan)
 		attr_scan_row(w->scan, n->attrs);
 	return true;
+}
+
+/* The subtrees of the top nodes [W->from, W->to). */
+static void *collect_tops(void *arg)
+{
+	struct load_walk *w = arg;
+
+	for (const struct node_span *s = w->from; s < w->to; s++)
+		node_walk(s->top, collect, w);
+	return NULL;
+}
+
+#define PARALLEL_WALK (1u << 18)	/* nodes to walk on two threads */
+
+/*
+ * Every node into W's arrays.  A finished profile lists its top nodes
+ * (the threads' children) in pre-order, each heading the run of ids of
+ * its subtree: a big tree is walked in two halves at once, the root, the
+ * threads and the tops before the middle id on this thread, the rest on
+ * another.  Each half keeps its own earliest start, host flag and
+ * attribute scan; the second's come after the first's, as one walk
+ * would have met them.
+ */
+static void collect_all(struct load_walk *w)
+{
+	const struct profile *p = w->pane->prof;
+	struct attr_scan second_scan = { 0 };
+	struct load_walk second = *w;
+	const struct node_span *mid;
+
+	if (p->nr_nodes < PARALLEL_WALK || p->nr_spans < 2 || !two_cpus()) {
+		node_walk(p->root, collect, w);
+		return;
+	}
+	mid = p->spans;
+	while (mid < p->spans + p->nr_spans && mid->top->id < p->nr_nodes / 2)
+		mid++;
+	collect(p->root, w);
+	for (struct node *t = p->root->child; t; t = t->next)
+		collect(t, w);
+	w->from = p->spans;
+	w->to = second.from = mid;
+	second.to = p->spans + p->nr_spans;
+	second.scan = w->scan ? &second_scan : NULL;
+	run_pair(collect_tops, w, &second);
+	if (second.t0 < w->t0)
+		w->t0 = second.t0;
+	w->has_host |= second.has_host;
+	if (w->scan)
+		attr_scan_merge(w->scan, &second_scan);
 }
 
 /*
@@ -203,9 +253,15 @@ static void load_shape(struct load_walk *w)
 	tp->first = xcalloc(n + 2, sizeof(*tp->first));
 	tp->model_kids = xmalloc((n ? n : 1) * sizeof(*tp->model_kids));
 	tp->kids = xmalloc((n ? n : 1) * sizeof(*tp->kids));
-	node_walk(pane->prof->root, collect, w);
-	/* first[P + 1] counts up from the start of P's list as its
-	 * children are placed, ending where P's list ends. */
+	w->t0 = INT64_MAX;
+	collect_all(w);
+	tp->t0 = w->t0;
+	/* first[P + 2] counts P's children; summed up, first[P + 1] counts
+	 * up from the start of P's list as its children are placed, ending
+	 * where P's list ends. */
+	for (size_t i = 0; i < n; i++)
+		if (tp->parent[i] != NO_PARENT)
+			tp->first[tp->parent[i] + 2]++;
 	for (size_t i = 2; i < n + 2; i++)
 		tp->first[i] += tp->first[i - 1];
 	for (size_t i = 0; i < n; i++)
@@ -247,7 +303,6 @@ static void tree_load(struct pane *pane)
 	tp = xcalloc(1, sizeof(*tp));
 
 	pane->priv = tp;
-	tp->t0 = INT64_MAX;
 	load_shape(&w);
 	host = w.has_host;
 	pane_add_column(pane, &tree_cols[0]);
@@ -911,7 +966,6 @@ static void diff_load(struct pane *pane)
 	struct load_walk walk = { .pane = pane, .starts_open = diff_starts_open };
 
 	pane->priv = tp;
-	tp->t0 = INT64_MAX;
 	tp->dt = xmalloc(sizeof(*tp->dt));
 	diff_tree_build(tp->dt, base, pane->prof);
 	tp->diff_runs[0] = base;
