@@ -856,8 +856,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
 	/* What the runtimes add to each thread's totals (by its index in
 	 * th->v), stored once at the end: a wide total takes a lock. */
-	int64_t *host_add = xcalloc(k->threads.nr + 1, sizeof(*host_add));
-	int64_t *device_add = xcalloc(k->threads.nr + 1, sizeof(*device_add));
+	int64_t *host_add = xcalloc(th->nr + 1, sizeof(*host_add));
+	int64_t *device_add = xcalloc(th->nr + 1, sizeof(*device_add));
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
@@ -893,7 +893,7 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		d->node->flags |= NODE_UNLINKED;
 		nr_stale++;
 	}
-	for (size_t t = 0; t < k->threads.nr; t++) {
+	for (size_t t = 0; t < th->nr; t++) {
 		if (host_add[t])
 			node_add_host_total(k->p, th->v[t].node, host_add[t]);
 		if (device_add[t])
