@@ -109,6 +109,12 @@ check: tests
 asan:
 	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
+# Every node time stored in the profile's table (model/profile.h): a read
+# of a node's time through a profile that did not make it dies, where a
+# normal build would read it right by luck unless the time were wide.
+wide:
+	$(MAKE) O=build-wide CFLAGS="-O1 -g -DPROFTUI_TIMES_ALL_WIDE" check
+
 # The loading threads (input.c's reader, Kineto's model thread) under
 # ThreadSanitizer, on the corpus plain, gzipped and cut: tests/tsan.sh.
 TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer
@@ -129,7 +135,9 @@ check-all:
 	echo "# exit $$?" >>$(O)-asan.log; cat $(O)-asan.log
 	@$(MAKE) --no-print-directory tsan >$(O)-tsan.log 2>&1; \
 	echo "# exit $$?" >>$(O)-tsan.log; cat $(O)-tsan.log
-	@sh tests/total.sh $(O)-check.log $(O)-asan.log $(O)-tsan.log
+	@$(MAKE) --no-print-directory wide >$(O)-wide.log 2>&1; \
+	echo "# exit $$?" >>$(O)-wide.log; cat $(O)-wide.log
+	@sh tests/total.sh $(O)-check.log $(O)-asan.log $(O)-tsan.log $(O)-wide.log
 
 # Install what the build and the tests need on Debian (root or sudo).
 deps:
@@ -197,9 +205,9 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man5/proftui-config.5
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz build-*.log
+	rm -rf build build-asan build-tsan build-wide build-fuzz build-*.log
 
-.PHONY: all tests check asan tsan check-all deps run golden bench fuzz install uninstall clean
+.PHONY: all tests check asan tsan wide check-all deps run golden bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

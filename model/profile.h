@@ -460,11 +460,19 @@ static inline int64_t node_time(const struct profile *p, const struct node *n, e
 	return node_time_wide(p, n, t);
 }
 
+/*
+ * PROFTUI_TIMES_ALL_WIDE (make wide) stores every time set in the table:
+ * a read through a profile that did not make the node then dies at once
+ * (node_time_wide()), where in a normal build it would read the right
+ * number by luck unless the time were wide.
+ */
 static inline void node_set_time(struct profile *p, struct node *n, enum node_time t, int64_t ns)
 {
+#ifndef PROFTUI_TIMES_ALL_WIDE
 	if (ns > INT32_MIN && ns <= INT32_MAX)
 		n->time32[t] = (int32_t)ns;
 	else
+#endif
 		node_set_time_wide(p, n, t, ns);
 }
 
