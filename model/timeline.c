@@ -1213,18 +1213,9 @@ size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b
 {
 	const struct tl_row *row = &tl->rows[b->row];
 	uint32_t k = (uint32_t)(b - row->base);
-	size_t lo = 0, hi = row->nr;
 
 	if (!row->idx)
 		return k;
 	/* The indices only grow along the row. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (row->idx[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return u32_lower_bound(row->idx, 0, row->nr, k);
 }

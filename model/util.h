@@ -87,6 +87,21 @@ static inline size_t hash_ptr(const void *p)
 	return (size_t)hash_u64((uint64_t)(uintptr_t)p);
 }
 
+/* The first index in [LO, HI) of the ascending V whose value is at least
+ * KEY, or HI. */
+static inline size_t u32_lower_bound(const uint32_t *v, size_t lo, size_t hi, uint32_t key)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A hint that what P points to will be read soon, so that the misses of
  * a pass over scattered records overlap; nothing where the compiler has
  * no way to say it. */

@@ -566,17 +566,8 @@ static void *sort_lists(void *arg)
 static size_t middle_by_kids(const struct tree_priv *tp, size_t from, size_t to)
 {
 	uint32_t half = tp->first[from] + (tp->first[to] - tp->first[from]) / 2;
-	size_t lo = from, hi = to;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (tp->first[mid] < half)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return u32_lower_bound(tp->first, from, to, half);
 }
 
 /*
