@@ -645,6 +645,12 @@ enum json_tok json_next(struct json *j)
 		return JSON_ERROR;
 again:
 	if (!skip_space(j)) {
+		/* Text that stops inside a value is cut, whether the file
+		 * or its gzip stream ends there: what came before is kept,
+		 * as the chunked reading of a big file keeps it.  A read
+		 * error still ends the load with its own message. */
+		if (!in->error && (j->depth || j->state == ST_COLON))
+			return truncated(j);
 		if (!j->quiet && input_failed(in, j->diag)) {
 			j->state = -1;
 			return JSON_ERROR;

@@ -151,7 +151,10 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 	in.progress = opt->progress;
 	in.progress_ctx = opt->progress_ctx;
 	len = input_head(&in, &head);
-	if (input_failed(&in, &d))
+	/* A file that fails after some text (a gzip stream cut short) is
+	 * read as far as it goes, as a cut plain file is: its parser meets
+	 * the end, keeps what came before and says where. */
+	if (!len && input_failed(&in, &d))
 		goto out_close;
 	if (!len) {
 		diag_error(&d, NULL, "file is empty");
@@ -280,8 +283,7 @@ static const struct parser *probe_file(const char *path, const struct load_optio
 	if (input_open(&in, path, &d))
 		goto out;
 	len = input_head(&in, &head);
-	if (len && !input_failed(&in, &d) && !(parser = parser_detect(head, len)) &&
-	    !text_is_binary(head, len))
+	if (len && !(parser = parser_detect(head, len)) && !text_is_binary(head, len))
 		parser = detect_past_head(&in);
 	input_close(&in);
 out:
