@@ -244,40 +244,37 @@ static void check_gzip_traded(const char *name, const char *text, size_t len)
 	}
 }
 
-/* A gzip stream cut short (the reading thread ends at the cut): its
- * chunks traded whole give what the same chunks copied give. */
+/* A gzip stream cut short at a few places (the reading thread ends at
+ * the cut, or the input's own first read does): its chunks traded whole
+ * give what the same chunks copied give, the events before the cut. */
 static void check_gzip_cut_traded(const char *name, const char *text, size_t len)
 {
+	static const char *const sizes[] = { "4096", "100003" };
 	const char *path = test_write(name, "", 0);
-	FILE *f;
-	long size;
+	struct stat st;
 
-	write_gzip(path, text, len);
-	f = fopen(path, "r+b");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	fclose(f);
-	CHECK(truncate(path, size * 3 / 5) == 0);
-	for (int i = 0; i < 2; i++) {
-		const char *size_text = i ? "100003" : "4096";
-		char *copied = load_text(path, "PROFTUI_PARSE_CHUNK", size_text), *traded;
+	for (int tenths = 3; tenths <= 9; tenths += 3) {
+		write_gzip(path, text, len);
+		CHECK(stat(path, &st) == 0 && truncate(path, st.st_size * tenths / 10) == 0);
+		for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+			char *copied = load_text(path, "PROFTUI_PARSE_CHUNK", sizes[i]), *traded;
 
-		setenv("PROFTUI_READ_CHUNK", size_text, 1);
-		traded = load_text(path, "PROFTUI_PARSE_CHUNK", size_text);
-		unsetenv("PROFTUI_READ_CHUNK");
-		CHECK(strstr(copied, "unexpected end of file") != NULL);
-		CHECK(same_text(name, size_text, "copied", copied, "traded", traded));
-		free(copied);
-		free(traded);
+			setenv("PROFTUI_READ_CHUNK", sizes[i], 1);
+			traded = load_text(path, "PROFTUI_PARSE_CHUNK", sizes[i]);
+			unsetenv("PROFTUI_READ_CHUNK");
+			CHECK(strstr(copied, "unexpected end of file") != NULL);
+			CHECK(strstr(copied, "events read before it") != NULL);
+			CHECK(same_text(name, sizes[i], "copied", copied, "traded", traded));
+			free(copied);
+			free(traded);
+		}
 	}
 }
 
 /* The mixed trace, whole, cut (the text, and the gzip stream) and with an
- * error near its end, through buffers traded whole; and an element longer than the room a traded
- * buffer keeps in front for the bytes a cut leaves over (64 KB). */
+ * error near its end, through buffers traded whole; and elements longer
+ * than the room a traded buffer keeps in front for the bytes a cut
+ * leaves over (64 KB). */
 static void test_gzip_traded(void)
 {
 	struct strbuf b = STRBUF_INIT, t = STRBUF_INIT;
