@@ -65,6 +65,14 @@ bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t)
 	return *t == open;
 }
 
+const char *json_cut_why(const struct json *j, char *buf, size_t size)
+{
+	if (!j->in->error_msg)
+		return " (truncated?)";
+	snprintf(buf, size, ": %s", j->in->error_msg);
+	return buf;
+}
+
 int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t nr_kept,
 		    const char *kept)
 {
@@ -73,8 +81,10 @@ int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t 
 	if (t == JSON_EOF && j->truncated) {
 		struct pos at = json_pos(j);
 
-		diag_error(j->diag, &at, "unexpected end of file inside the %s (truncated?); kept %s",
-			   what, kept);
+		char why[256];
+
+		diag_error(j->diag, &at, "unexpected end of file inside the %s%s; kept %s", what,
+			   json_cut_why(j, why, sizeof(why)), kept);
 		return nr_kept ? 0 : -1;
 	}
 	if (t == JSON_EOF && !j->nr_docs) {

@@ -172,9 +172,14 @@ static inline bool json_failed(enum json_tok t)
  * which the caller may warn about and then pass over with json_skip().
  */
 bool json_expect_open(struct json *j, enum json_tok open, enum json_tok *t);
+/* Why text stopped inside a value, for "unexpected end of file inside
+ * X%s": the input's reason where it knows one (": truncated gzip data
+ * ..."), else " (truncated?)".  BUF holds the text when needed. */
+const char *json_cut_why(const struct json *j, char *buf, size_t size);
 /*
  * After a parse loop stopped on T, report how the file ended: a cut file
- * ("unexpected end of file inside the WHAT (truncated?); kept KEPT", KEPT
+ * ("unexpected end of file inside the WHAT (truncated?); kept KEPT", or
+ * the input's reason for the end in place of "(truncated?)", KEPT
  * being the caller's words, "the 3 events read before it") or no value at
  * all ("no JSON value in the file").  Returns -1 when nothing usable is
  * left (T is an error, the file held no value, or it was cut with

@@ -1410,9 +1410,11 @@ static int tb_json_parse(struct profile *p, struct input *in, struct diag *d)
 	}
 	if (t == JSON_EOF && tb.j.truncated) {
 		struct pos at = here(&tb);
+		char why[256];
 
-		diag_error(d, &at, "unexpected end of file inside a document (truncated?); "
-			   "kept the %zu documents before it and the complete rows of this one", tb.nr_docs);
+		diag_error(d, &at, "unexpected end of file inside a document%s; kept the %zu "
+			   "documents before it and the complete rows of this one",
+			   json_cut_why(&tb.j, why, sizeof(why)), tb.nr_docs);
 	} else if (t == JSON_EOF && !tb.nr_docs && !d->nr_errors) {
 		diag_error(d, NULL, "no JSON document in the file");
 	}

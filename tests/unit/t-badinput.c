@@ -102,7 +102,7 @@ static void t_unreadable(void)
 /*
  * A gzip file cut mid-stream is read as far as it goes, as a cut plain
  * file is: the events before the cut are kept, and the error says where
- * the text ends.  This one ends inside the input's first read, before
+ * the text ends, and why.  This one ends inside the input's first read, before
  * any reading thread: once, that failed the whole load with no place.
  */
 static void t_truncated_gzip(void)
@@ -129,7 +129,7 @@ static void t_truncated_gzip(void)
 	CHECK(stat(path, &st) == 0 && truncate(path, st.st_size / 2) == 0);
 	CHECK_EQ(load(path, NULL, msg, sizeof(msg), &p), 1);
 	CHECK(strstr(msg, "cut.json.gz:") && strstr(msg, "error: unexpected end of file"));
-	CHECK(strstr(msg, "events read before it"));
+	CHECK(strstr(msg, ": truncated gzip data") && strstr(msg, "events read before it"));
 	CHECK(p.root->child && p.root->child->child);	/* thread -> aten::mm */
 	profile_release(&p);
 	strbuf_release(&text);
