@@ -80,7 +80,6 @@ int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t 
 		return -1;
 	if (t == JSON_EOF && j->truncated) {
 		struct pos at = json_pos(j);
-
 		char why[256];
 
 		diag_error(j->diag, &at, "unexpected end of file inside the %s%s; kept %s", what,
@@ -655,17 +654,17 @@ enum json_tok json_next(struct json *j)
 		return JSON_ERROR;
 again:
 	if (!skip_space(j)) {
+		bool cut = j->depth || j->state == ST_COLON;
+
 		/* Text that stops inside a value is cut, whether the file
 		 * or its gzip stream ends there: what came before is kept,
 		 * as the chunked reading of a big file keeps it.  A read
 		 * error still ends the load with its own message. */
-		if (!in->error && (j->depth || j->state == ST_COLON))
-			return truncated(j);
-		if (!j->quiet && input_failed(in, j->diag)) {
+		if ((in->error || !cut) && !j->quiet && input_failed(in, j->diag)) {
 			j->state = -1;
 			return JSON_ERROR;
 		}
-		if (j->depth || j->state == ST_COLON)
+		if (cut)
 			return truncated(j);
 		j->tok_off = (size_t)(in->cur - in->buf);
 		return JSON_EOF;
