@@ -257,7 +257,7 @@ static bool visit_launching_op(struct node *n, void *ctx)
 
 	if (n->kind != NODE_KERNEL || !wanted(w->scope, n))
 		return true;
-	for (op = n->parent; op && !node_is_op_row(op); op = op->parent)
+	for (op = node_parent(n); op && !node_is_op_row(op); op = node_parent(op))
 		;
 	if (!op || w->marked[op->id])
 		return true;
@@ -385,7 +385,7 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 
 const char *node_call_stack(const struct node *n)
 {
-	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = n->parent) {
+	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = node_parent(n)) {
 		const struct attr *a = attr_find(n->attrs, "call_stack");
 
 		if (a && a->type == ATTR_STRING)
@@ -428,7 +428,7 @@ static bool visit_step(struct node *n, void *ctx)
  * does not hold the kernel. */
 static const char *launcher(const struct node *k, bool has_steps)
 {
-	const struct node *rt = k->parent, *owner;
+	const struct node *rt = node_parent(k), *owner;
 
 	if (!rt)
 		return NULL;
@@ -437,7 +437,7 @@ static const char *launcher(const struct node *k, bool has_steps)
 		 * which the root of the thread with steps owns (so it is
 		 * there only in a trace with steps). */
 		return rt->kind == NODE_GROUP && has_steps ? "CallTreeRoot" : NULL;
-	owner = rt->parent;
+	owner = node_parent(rt);
 	if (!owner || owner->kind == NODE_GROUP)
 		return NULL;	/* its runtime's External id is no op's */
 	return owner->kind == NODE_THREAD ? "CallTreeRoot" : owner->name;

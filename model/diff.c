@@ -183,11 +183,11 @@ static const struct node **host_children(struct diff_tree *t, const struct node 
 	const struct node **v;
 	size_t n = 0;
 
-	for (const struct node *c = from->child; c; c = c->next)
+	for (const struct node *c = node_first_child(from); c; c = node_next(c))
 		n += is_host(c);
 	v = arena_alloc(&t->arena, (n ? n : 1) * sizeof(*v));
 	n = 0;
-	for (const struct node *c = from->child; c; c = c->next)
+	for (const struct node *c = node_first_child(from); c; c = node_next(c))
 		if (is_host(c))
 			v[n++] = c;
 	*nr = n;
@@ -203,23 +203,23 @@ static const struct node **top_operators(struct diff_tree *t, const struct profi
 	bool has_steps = false;
 
 	*nr = 0;
-	for (const struct node *c = p->root->child; c && !thread; c = c->next)
+	for (const struct node *c = node_first_child(p->root); c && !thread; c = node_next(c))
 		if (c->kind == NODE_THREAD)
 			thread = c;
 	if (!thread)
 		return NULL;
-	for (const struct node *c = thread->child; c; c = c->next)
+	for (const struct node *c = node_first_child(thread); c; c = node_next(c))
 		has_steps |= c->kind == NODE_STEP;
 	if (!has_steps)
 		return host_children(t, thread, nr);
-	for (const struct node *s = thread->child; s; s = s->next)
+	for (const struct node *s = node_first_child(thread); s; s = node_next(s))
 		if (s->kind == NODE_STEP)
-			for (const struct node *c = s->child; c; c = c->next)
+			for (const struct node *c = node_first_child(s); c; c = node_next(c))
 				n += is_host(c);
 	v = arena_alloc(&t->arena, (n ? n : 1) * sizeof(*v));
-	for (const struct node *s = thread->child; s; s = s->next)
+	for (const struct node *s = node_first_child(thread); s; s = node_next(s))
 		if (s->kind == NODE_STEP)
-			for (const struct node *c = s->child; c; c = c->next)
+			for (const struct node *c = node_first_child(s); c; c = node_next(c))
 				if (is_host(c))
 					v[(*nr)++] = c;
 	return v;

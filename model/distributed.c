@@ -216,9 +216,9 @@ static bool is_collective(const struct node *n)
  * collective's). */
 static bool is_comm_kernel(const struct node *k)
 {
-	const struct node *rt = k->parent;
+	const struct node *rt = node_parent(k);
 
-	return rt && rt->kind == NODE_RUNTIME && rt->parent && is_collective(rt->parent);
+	return rt && rt->kind == NODE_RUNTIME && node_parent(rt) && is_collective(node_parent(rt));
 }
 
 struct collect {
@@ -270,17 +270,17 @@ static bool visit(struct node *n, void *ctx)
 		 * NCCL its kernels follow (added below, once the libraries
 		 * are known). */
 		call->nr_ranges = 1;
-		for (const struct node *rt = n->child; rt; rt = rt->next)
+		for (const struct node *rt = node_first_child(n); rt; rt = node_next(rt))
 			if (rt->kind == NODE_RUNTIME)
-				for (const struct node *k = rt->child; k; k = k->next)
+				for (const struct node *k = node_first_child(rt); k; k = node_next(k))
 					call->nr_ranges += k->kind == NODE_KERNEL;
 		call->ranges = xmalloc(call->nr_ranges * sizeof(*call->ranges));
 		call->ranges[0].start = call->start_ns;
 		call->ranges[0].end = call->end_ns;
 		call->nr_ranges = 1;
-		for (const struct node *rt = n->child; rt; rt = rt->next)
+		for (const struct node *rt = node_first_child(n); rt; rt = node_next(rt))
 			if (rt->kind == NODE_RUNTIME)
-				for (const struct node *k = rt->child; k; k = k->next)
+				for (const struct node *k = node_first_child(rt); k; k = node_next(k))
 					if (k->kind == NODE_KERNEL) {
 						call->ranges[call->nr_ranges].start = k->start_ns;
 						call->ranges[call->nr_ranges].end =

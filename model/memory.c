@@ -244,10 +244,10 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 	struct node **stack = NULL;
 	size_t depth = 0, alloc = 0;
 
-	for (struct node *t = p->root->child; t; t = t->next) {
+	for (struct node *t = node_first_child(p->root); t; t = node_next(t)) {
 		if (t->kind != NODE_THREAD)
 			continue;
-		for (struct node *c = t->child; c; c = c->next) {
+		for (struct node *c = node_first_child(t); c; c = node_next(c)) {
 			if (!is_host(c))
 				continue;
 			GROW(stack, alloc, depth + 1);
@@ -262,7 +262,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 				(*call_slot(calls, n->name))++;
 			if (!holds[n->id])
 				continue;
-			for (struct node *c = n->child; c; c = c->next) {
+			for (struct node *c = node_first_child(n); c; c = node_next(c)) {
 				if (!is_host(c))
 					continue;
 				GROW(stack, alloc, depth + 1);
@@ -308,7 +308,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	 * those holding some event, of any device and any time. */
 	for (size_t i = 0; i < p->nr_mem_events; i++)
 		for (const struct node *n = p->mem_events[i].op; n && n->id < p->nr_nodes && !holds[n->id];
-		     n = n->parent)
+		     n = node_parent(n))
 			holds[n->id] = 1;
 	for (size_t i = 0; i < p->nr_mem_events; i++) {
 		const struct mem_event *m = &p->mem_events[i];
@@ -316,7 +316,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 
 		if (!is_op(m->op) || !in_range(r, m->ts_ns))
 			continue;
-		for (const struct node *n = m->op; n; n = n->parent) {
+		for (const struct node *n = m->op; n; n = node_parent(n)) {
 			struct mem_stat *row;
 
 			if (!is_op(n))
@@ -494,9 +494,9 @@ static void alloc_names(const struct mem_event *m, const char **op, const char *
 	if (!is_op(m->op) || m->bytes <= 0)
 		return;
 	*op = m->op->name;
-	if (!m->op->parent)
+	if (!node_parent(m->op))
 		return;
-	*parent = m->op->parent->kind == NODE_THREAD ? "CallTreeRoot" : m->op->parent->name;
+	*parent = node_parent(m->op)->kind == NODE_THREAD ? "CallTreeRoot" : node_parent(m->op)->name;
 }
 
 static void add_event_row(struct mem_event_rows *out, const struct profile *p,

@@ -100,7 +100,7 @@ static void count_call(const struct profile *p, struct stats_table *t, const str
 	s->host_total_ns += node_host_total(p, m);
 	s->host_self_ns += node_host_self(p, m);
 	s->device_total_ns += node_device_total(p, m);
-	for (const struct node *c = m->child; c; c = c->next) {
+	for (const struct node *c = node_first_child(m); c; c = node_next(c)) {
 		if (!is_op(c))
 			continue;
 		s->operators++;
@@ -140,7 +140,7 @@ struct collect {
 /* Whether ANC is N or above it. */
 static bool holds(const struct node *anc, const struct node *n)
 {
-	for (; n; n = n->parent)
+	for (; n; n = node_parent(n))
 		if (n == anc)
 			return true;
 	return false;

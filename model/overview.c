@@ -561,8 +561,8 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	}
 	if (tc)
 		what |= PENDING_TC;
-	if (depth >= 2 && n->parent->kind == NODE_RUNTIME) {
-		const struct node *op = n->parent->parent;
+	if (depth >= 2 && node_parent(n)->kind == NODE_RUNTIME) {
+		const struct node *op = node_parent(node_parent(n));
 		struct frame *f = &w->frames[depth - 2];
 
 		f->own_ns += dur;
@@ -680,8 +680,8 @@ static void walk_tree(struct walk *w, const struct node *root)
 
 	enter(w, n, depth);
 	for (;;) {
-		if (n->child) {
-			n = n->child;
+		if (node_first_child(n)) {
+			n = node_first_child(n);
 			enter(w, n, ++depth);
 			continue;
 		}
@@ -689,12 +689,12 @@ static void walk_tree(struct walk *w, const struct node *root)
 			leave(w, n, depth);
 			if (n == root)
 				return;
-			if (n->next) {
-				n = n->next;
+			if (node_next(n)) {
+				n = node_next(n);
 				enter(w, n, depth);
 				break;
 			}
-			n = n->parent;
+			n = node_parent(n);
 			depth--;
 		}
 	}

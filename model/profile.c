@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "profile.h"
 #include "util.h"
@@ -27,14 +29,97 @@ bool node_kind_is_device(enum node_kind kind)
 static void launch_index_free(struct launch_index *ix);
 
 /* A trace has millions of nodes: each byte of one is megabytes. */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 72,
-	       "struct node is 72 bytes on a 64-bit machine");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 64,
+	       "struct node is 64 bytes on a 64-bit machine");
+_Static_assert(NODE_SLAB_NODES > 0, "a slab holds a node");
+_Static_assert((uint64_t)NODE_DIR_PAGES << NODE_DIR_SHIFT >= UINT32_MAX / NODE_SLAB_NODES + 1,
+	       "the directory has room for every reference");
+
+static void pool_release(struct node_pool *pool)
+{
+	for (uint32_t s = 0; s < pool->nr_slabs; s++) {
+		struct node_slab *slab = pool->dir[s >> NODE_DIR_SHIFT][s & ((1u << NODE_DIR_SHIFT) - 1)];
+
+		free(slab->counts);
+	}
+	for (uint32_t i = 0; (uint64_t)i << NODE_DIR_SHIFT < pool->nr_slabs; i++)
+		free(pool->dir[i]);
+	for (size_t i = 0; i < pool->nr_groups; i++)
+		munmap(pool->groups[i].base, pool->groups[i].len);
+	free(pool->groups);
+	free(pool);
+}
+
+/* A new slab: the next of the last group, or the first of a new one
+ * (mapped with a slab more than it needs, for the alignment, and the
+ * ends that fall outside given back). */
+static struct node_slab *pool_new_slab(struct node_pool *pool)
+{
+	struct node_slab *slab;
+
+	if (pool->spare == pool->spare_end) {
+		size_t nr = pool->nr_groups ? 2 * pool->groups[pool->nr_groups - 1].len / NODE_SLAB_BYTES : 1;
+		size_t len = (nr < NODE_GROUP_MAX ? nr : NODE_GROUP_MAX) * NODE_SLAB_BYTES;
+		char *map = mmap(NULL, len + NODE_SLAB_BYTES, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *base;
+
+		if (map == MAP_FAILED)
+			die("out of memory");
+		base = (char *)(((uintptr_t)map + NODE_SLAB_BYTES - 1) & ~(uintptr_t)(NODE_SLAB_BYTES - 1));
+		if (base > map)
+			munmap(map, (size_t)(base - map));
+		if (base + len < map + len + NODE_SLAB_BYTES)
+			munmap(base + len, (size_t)(map + len + NODE_SLAB_BYTES - (base + len)));
+		GROW(pool->groups, pool->alloc_groups, pool->nr_groups + 1);
+		pool->groups[pool->nr_groups++] = (struct node_group){ base, len };
+		pool->spare = base;
+		pool->spare_end = base + len;
+	}
+	slab = (struct node_slab *)pool->spare;
+	pool->spare += NODE_SLAB_BYTES;
+	return slab;
+}
+
+/* Room for one more node in P's pool: its last slab's next place, or a
+ * new slab's first.  Slabs are aligned to their size, so a node finds its
+ * slab's head by masking its address. */
+static struct node *pool_take(struct profile *p)
+{
+	struct node_pool *pool = p->pool;
+	uint32_t slot = pool->nr_refs, nr = pool->nr_slabs;
+	struct node_slab *slab;
+
+	if (slot == UINT32_MAX)
+		die("a profile of more than %" PRIu32 " nodes", UINT32_MAX - 1);
+	if (slot == (uint64_t)nr * NODE_SLAB_NODES) {
+		struct node_slab ***page = &pool->dir[nr >> NODE_DIR_SHIFT];
+
+		if (!(nr & ((1u << NODE_DIR_SHIFT) - 1)))
+			*page = xmalloc(sizeof(**page) << NODE_DIR_SHIFT);
+		slab = pool_new_slab(pool);
+		slab->pool = pool;
+		slab->counts = NULL;
+		slab->first_ref = slot + 1;
+		(*page)[nr & ((1u << NODE_DIR_SHIFT) - 1)] = slab;
+		pool->nr_slabs = nr + 1;
+	} else {
+		nr--;
+		slab = pool->dir[nr >> NODE_DIR_SHIFT][nr & ((1u << NODE_DIR_SHIFT) - 1)];
+	}
+	if (p->counts_follow_nodes && !slab->counts)
+		slab->counts = xcalloc(NODE_SLAB_NODES, sizeof(*slab->counts));
+	pool->nr_refs = slot + 1;
+	return memset(&slab->nodes[slot - (slab->first_ref - 1)], 0, sizeof(struct node));
+}
 
 void profile_init(struct profile *p, const char *path)
 {
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
 	strtab_init(&p->names, &p->arena);
+	p->pool = xmalloc(sizeof(*p->pool));
+	memset(&p->pool->nr_refs, 0, sizeof(*p->pool) - offsetof(struct node_pool, nr_refs));
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);
@@ -65,6 +150,7 @@ void profile_release(struct profile *p)
 	free(p->mem_events);
 	launch_index_free(p->launches);
 	strtab_release(&p->names);
+	pool_release(p->pool);
 	arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));
 }
@@ -115,12 +201,14 @@ const char *profile_strdup(struct profile *p, const char *s)
 
 struct node *node_append_after(struct node *parent, struct node *prev, struct node *child)
 {
-	child->parent = parent;
-	child->next = NULL;
+	uint32_t ref = node_ref(child);
+
+	child->parent_ref = node_ref(parent);
+	child->next_ref = 0;
 	if (prev)
-		prev->next = child;
+		prev->next_ref = ref;
 	else
-		parent->child = child;
+		parent->child_ref = ref;
 	return child;
 }
 
@@ -131,7 +219,7 @@ struct node *node_append_after(struct node *parent, struct node *prev, struct no
 static void note_last_child(struct profile *p, struct node *parent, struct node *t)
 {
 	if (p->tail_parent != parent) {
-		if (p->tail_parent && p->tail_parent->child != p->tail)
+		if (p->tail_parent && node_first_child(p->tail_parent) != p->tail)
 			key_index_put(&p->tails, (uint64_t)(uintptr_t)p->tail_parent,
 				      (size_t)(uintptr_t)p->tail);
 		p->tail_parent = parent;
@@ -158,12 +246,12 @@ struct node *node_last_child(struct profile *p, struct node *parent)
 		if (v != KEY_INDEX_NONE)
 			t = (struct node *)(uintptr_t)v;
 	}
-	if (!t || t->parent != parent)
-		t = parent->child;
+	if (!t || node_parent(t) != parent)
+		t = node_first_child(parent);
 	if (!t)
 		return NULL;
-	while (t->next)
-		t = t->next;
+	while (node_next(t))
+		t = node_next(t);
 	note_last_child(p, parent, t);
 	return t;
 }
@@ -183,11 +271,7 @@ struct node *node_new(struct profile *p, struct node *parent,
 struct node *node_new_interned(struct profile *p, struct node *parent,
 			       enum node_kind kind, const char *name)
 {
-	struct node *n = arena_alloc_aligned(&p->arena,
-					     sizeof(*n) + (p->counts_follow_nodes
-							   ? sizeof(struct node_counts)
-							   : 0),
-					     alignof(struct node));
+	struct node *n = pool_take(p);
 
 	if (p->counts_follow_nodes)
 		n->calls_state = NODE_ROOM;
@@ -218,7 +302,7 @@ static struct node_counts *counts_slot(struct profile *p, struct node *n)
 	if ((n->calls_state & NODE_CALLS_STATE) == NODE_COUNTED)
 		return (struct node_counts *)node_counts_record(p, n);
 	if (n->calls_state & NODE_ROOM) {
-		c = (struct node_counts *)(n + 1);
+		c = (struct node_counts *)node_counts_record(p, n);
 	} else {
 		GROW(p->counts, p->alloc_counts, p->nr_counts + 1);
 		c = &p->counts[p->nr_counts];
@@ -287,7 +371,7 @@ void node_set_time_wide(struct profile *p, struct node *n, enum node_time t, int
 struct node *node_child(struct profile *p, struct node *parent,
 			enum node_kind kind, const char *name)
 {
-	for (struct node *c = parent->child; c; c = c->next)
+	for (struct node *c = node_first_child(parent); c; c = node_next(c))
 		if (c->name == name && c->kind == kind)
 			return c;
 	return node_new(p, parent, kind, name, strlen(name));
@@ -295,25 +379,25 @@ struct node *node_child(struct profile *p, struct node *parent,
 
 void node_unlink(struct node *n)
 {
-	struct node *parent = n->parent, *prev = NULL;
+	struct node *parent = node_parent(n), *prev = NULL;
 
 	if (!parent)
 		return;
-	for (struct node *c = parent->child; c; prev = c, c = c->next) {
+	for (struct node *c = node_first_child(parent); c; prev = c, c = node_next(c)) {
 		if (c != n)
 			continue;
 		if (prev)
-			prev->next = n->next;
+			prev->next_ref = n->next_ref;
 		else
-			parent->child = n->next;
+			parent->child_ref = n->next_ref;
 		break;
 	}
-	n->parent = n->next = NULL;
+	n->parent_ref = n->next_ref = 0;
 }
 
 struct node *node_ancestor(const struct node *n, enum node_kind kind)
 {
-	for (struct node *a = n->parent; a; a = a->parent)
+	for (struct node *a = node_parent(n); a; a = node_parent(a))
 		if (a->kind == kind)
 			return a;
 	return NULL;
@@ -614,19 +698,19 @@ void node_walk(struct node *from, bool (*fn)(struct node *n, void *ctx), void *c
 		/* The next sibling is read while the children are: nodes lie
 		 * wherever the parser made them, and the two misses overlap
 		 * (a walk of 2.5 M nodes: 30 ms rather than 45). */
-		if (n->next) {
-			PREFETCH(n->next);
-			PREFETCH((const char *)n->next + 64);
+		if (node_next(n)) {
+			PREFETCH(node_next(n));
+			PREFETCH((const char *)node_next(n) + 64);
 		}
-		if (fn(n, ctx) && n->child) {
-			n = n->child;
+		if (fn(n, ctx) && node_first_child(n)) {
+			n = node_first_child(n);
 			continue;
 		}
-		while (n != from && !n->next)
-			n = n->parent;
+		while (n != from && !node_next(n))
+			n = node_parent(n);
 		if (n == from)
 			break;
-		n = n->next;
+		n = node_next(n);
 	}
 }
 
@@ -643,7 +727,7 @@ void node_walk_starting(const struct profile *p, int64_t lo, int64_t hi,
 		return;
 	/* The spans, in the tree's order, name their thread: a top node
 	 * left out is not even read. */
-	for (struct node *t = p->root->child; t; t = t->next) {
+	for (struct node *t = node_first_child(p->root); t; t = node_next(t)) {
 		bool open = fn(t, ctx);
 
 		for (; k < p->nr_spans && p->spans[k].thread == t; k++)
@@ -663,11 +747,11 @@ static void add_to_span(struct profile *p, struct node *n)
 {
 	struct node_span *s;
 
-	if (n == p->root || n->parent == p->root)
+	if (n == p->root || node_parent(n) == p->root)
 		return;
-	if (n->parent->parent == p->root) {
+	if (node_parent(node_parent(n)) == p->root) {
 		GROW(p->spans, p->alloc_spans, p->nr_spans + 1);
-		p->spans[p->nr_spans++] = (struct node_span){ n->parent, n, n->start_ns, n->start_ns };
+		p->spans[p->nr_spans++] = (struct node_span){ node_parent(n), n, n->start_ns, n->start_ns };
 		return;
 	}
 	s = &p->spans[p->nr_spans - 1];

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * profile: one loaded profile -- a call tree, its steps, metadata and the
- * parse's warnings.  The profile's arena owns every node, name, step and
- * attribute reachable from it; profile_release() frees them all at once.
+ * parse's warnings.  The profile's node pool owns its nodes, its arena
+ * every name, step and attribute reachable from it; profile_release()
+ * frees them all at once.
  *
  * A node is one call of something at one place in the tree or, for formats
  * that arrive already aggregated (key_averages tables, Paddle summaries,
@@ -177,25 +178,125 @@ enum node_time {
 	NR_NODE_TIMES
 };
 
+/*
+ * A node refers to its parent, first child and next sibling by a 32-bit
+ * reference (struct node_slab below), not a pointer: 12 bytes less for
+ * each of a trace's millions of nodes.  Read them with node_parent(),
+ * node_first_child() and node_next(); the tree's builders in profile.c
+ * write them.
+ */
 struct node {
 	const char *name;		/* interned */
-	struct node *parent;
-	struct node *child;		/* first child */
-	struct node *next;		/* next sibling */
 	struct attr *attrs;		/* NULL or a list */
 	int64_t start_ns;		/* absolute start; 0 when untimed */
 	/* Nanoseconds, by enum node_time: node_host_self() and the rest
 	 * below (NODE_TIME_WIDE: the value is in the profile's table). */
 	int32_t time32[NR_NODE_TIMES];
-	/* Calls and their extremes: node_calls(), node_min_ns(),
-	 * node_max_ns() below. */
+	uint32_t parent_ref, child_ref, next_ref;	/* 0: none */
 	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
 	uint8_t kind;			/* enum node_kind */
 	uint8_t flags;			/* NODE_* flags */
-	uint8_t calls_state;		/* NODE_NO_CALL, NODE_ONE_CALL or
-					   NODE_COUNTED, and NODE_ROOM: the
-					   calls are node_calls() */
+	/* NODE_NO_CALL, NODE_ONE_CALL or NODE_COUNTED, and NODE_ROOM: the
+	 * calls and their extremes are node_calls() and the rest below. */
+	uint8_t calls_state;
 };
+
+/*
+ * Nodes live in slabs: aligned blocks of NODE_SLAB_BYTES, each headed by
+ * what the accessors need to turn a reference into a node -- the pool of
+ * slabs of the profile that made it -- so that a node alone leads to its
+ * parent, as a pointer did, with no profile to pass.  A reference is a
+ * node's place in its profile's pool plus one (0: none).  The pool's
+ * directory never moves: a thread may follow links while another makes
+ * nodes (the link's second thread, the TUI's panes during a load).
+ */
+#define NODE_SLAB_BYTES ((size_t)64 << 10)
+
+struct node_slab {
+	const struct node_pool *pool;
+	/* The calls of each node (NODE_ROOM), where the profile's nodes
+	 * all have some (profile.counts_follow_nodes); else NULL. */
+	struct node_counts *counts;
+	uint32_t first_ref;		/* of nodes[0] */
+	struct node nodes[];
+};
+
+#define NODE_SLAB_NODES ((NODE_SLAB_BYTES - sizeof(struct node_slab)) / sizeof(struct node))
+/* The directory is two levels of pointers, the second made as needed:
+ * room for every 32-bit reference.  Nothing in it past the slabs made is
+ * read, so none of it is zeroed: a small profile touches a page of it. */
+#define NODE_DIR_SHIFT 10
+#define NODE_DIR_PAGES 4112
+
+/* Slabs are carved from mappings of their own, each twice as many slabs
+ * as the last up to NODE_GROUP_MAX: an aligned malloc() would touch a
+ * page of its own beside each (its header), 8% more than the nodes. */
+#define NODE_GROUP_MAX 64
+
+struct node_group {
+	void *base;
+	size_t len;
+};
+
+struct node_pool {
+	struct node_slab **dir[NODE_DIR_PAGES];
+	uint32_t nr_refs;		/* handed out so far */
+	uint32_t nr_slabs;
+	struct node_group *groups;
+	size_t nr_groups, alloc_groups;
+	char *spare, *spare_end;	/* the last group's slabs not yet used */
+};
+
+static inline struct node_slab *node_slab_of(const struct node *n)
+{
+	return (struct node_slab *)((uintptr_t)n & ~(uintptr_t)(NODE_SLAB_BYTES - 1));
+}
+
+/* The node REF refers to in POOL, NULL for 0. */
+static inline struct node *node_at(const struct node_pool *pool, uint32_t ref)
+{
+	uint32_t slot, slab;
+
+	if (!ref)
+		return NULL;
+	slot = ref - 1;
+	slab = slot / NODE_SLAB_NODES;
+	return &pool->dir[slab >> NODE_DIR_SHIFT][slab & ((1u << NODE_DIR_SHIFT) - 1)]
+		->nodes[slot % NODE_SLAB_NODES];
+}
+
+/* N's reference, 0 for NULL. */
+static inline uint32_t node_ref(const struct node *n)
+{
+	const struct node_slab *s;
+
+	if (!n)
+		return 0;
+	s = node_slab_of(n);
+	return s->first_ref + (uint32_t)(n - s->nodes);
+}
+
+/* The node REF refers to in the profile of N. */
+static inline struct node *node_near(const struct node *n, uint32_t ref)
+{
+	return node_at(node_slab_of(n)->pool, ref);
+}
+
+static inline struct node *node_parent(const struct node *n)
+{
+	return node_near(n, n->parent_ref);
+}
+
+static inline struct node *node_first_child(const struct node *n)
+{
+	return node_near(n, n->child_ref);
+}
+
+/* N's next sibling. */
+static inline struct node *node_next(const struct node *n)
+{
+	return node_near(n, n->next_ref);
+}
 
 /* A step: a ProfilerStep, a training iteration, an inference. */
 struct step {
@@ -232,6 +333,7 @@ struct node_span {
 struct profile {
 	struct arena arena;
 	struct strtab names;
+	struct node_pool *pool;		/* every node (heap: slabs point at it) */
 	struct node *root;		/* synthetic "<all>" */
 	const char *path;		/* as given on the command line */
 	const char *format;		/* parser name that filled it */
@@ -282,7 +384,7 @@ struct profile {
 	size_t nr_wide_times, alloc_wide_times;
 	struct key_index wide_index;
 	pthread_mutex_t wide_lock;
-	/* Nodes are made with room for their record right after them
+	/* Nodes are made with room for their record beside them
 	 * (NODE_ROOM): set by the parsers of pre-aggregated rows, whose
 	 * every node has calls of its own (a 1,000-rank set of summaries
 	 * holds millions). */
@@ -347,10 +449,11 @@ struct node *node_ancestor(const struct node *n, enum node_kind kind);
  * summary, Paddle, MegEngine, trtexec, tb-json) say more.  So a node
  * carries a byte that says which (in what was padding), and a node with
  * other values a record: 24 bytes less for each of a trace's millions of
- * nodes.  The record lies right after the node where the parser said its
- * nodes all have one (NODE_ROOM, profile.counts_follow_nodes: a table of
- * pre-aggregated rows), else in its profile, found by the node's address
- * (a table by address costs twice what the record does).
+ * nodes.  The record lies in an array beside the node's slab where the
+ * parser said its nodes all have one (NODE_ROOM, profile.counts_follow_
+ * nodes: a table of pre-aggregated rows), else in its profile, found by
+ * the node's address (a table by address costs twice what the record
+ * does).
  *
  * The accessors take the profile rather than a node keeping a pointer to
  * its record: a pointer would cost a node the 8 bytes the record saves,
@@ -370,8 +473,11 @@ const struct node_counts *node_counts_in_table(const struct profile *p, const st
 static inline const struct node_counts *node_counts_record(const struct profile *p,
 							   const struct node *n)
 {
-	if (n->calls_state & NODE_ROOM)
-		return (const struct node_counts *)(n + 1);
+	if (n->calls_state & NODE_ROOM) {
+		const struct node_slab *s = node_slab_of(n);
+
+		return &s->counts[n - s->nodes];
+	}
 	return node_counts_in_table(p, n);
 }
 

@@ -170,9 +170,9 @@ static size_t subtree_size(const struct profile *p, const struct node *n)
 {
 	uint32_t end = p->nr_nodes;
 
-	for (const struct node *a = n; a; a = a->parent) {
-		if (a->next) {
-			end = a->next->id;
+	for (const struct node *a = n; a; a = node_parent(a)) {
+		if (node_next(a)) {
+			end = node_next(a)->id;
 			break;
 		}
 	}
@@ -790,8 +790,8 @@ static void walk_range(struct walk_job *job)
 	const struct node *n = job->from;
 	int depth = 1;
 
-	if (n && n->parent != job->p->root) {
-		w.thread = n->parent;	/* it starts inside a thread */
+	if (n && node_parent(n) != job->p->root) {
+		w.thread = node_parent(n);	/* it starts inside a thread */
 		w.thread_depth = 1;
 		depth = 2;
 	}
@@ -799,22 +799,22 @@ static void walk_range(struct walk_job *job)
 	while (n && n != job->to) {
 		/* Nodes lie wherever the parser put them: the next sibling is
 		 * read while the children are. */
-		if (n->next) {
-			PREFETCH(n->next);
-			PREFETCH((const char *)n->next + 64);
+		if (node_next(n)) {
+			PREFETCH(node_next(n));
+			PREFETCH((const char *)node_next(n) + 64);
 		}
 		visit(&w, n, depth);
-		if (n->child) {
-			n = n->child;
+		if (node_first_child(n)) {
+			n = node_first_child(n);
 			depth++;
 			continue;
 		}
-		while (n && !n->next) {
-			n = n->parent;
+		while (n && !node_next(n)) {
+			n = node_parent(n);
 			depth--;
 		}
 		if (n)
-			n = n->next;
+			n = node_next(n);
 	}
 	add_device_blocks(&job->b);
 }
@@ -983,9 +983,9 @@ static const struct node *split_point(const struct profile *p)
 	uint64_t total = p->nr_nodes, half = total / 2, best_gap = UINT64_MAX, last = p->root->id;
 	size_t nr = 0;
 
-	if (!p->root->child)
+	if (!node_first_child(p->root))
 		return NULL;
-	for (const struct node *c = p->root->child; c; c = c->next) {
+	for (const struct node *c = node_first_child(p->root); c; c = node_next(c)) {
 		if (++nr > PARALLEL_MAX_PARTS)
 			return NULL;
 		if (c->id <= last || c->id >= total)
@@ -993,17 +993,17 @@ static const struct node *split_point(const struct profile *p)
 		last = c->id;
 		if (c->id <= half)
 			middle = c;
-		if (c != p->root->child && distance(c->id, half) < best_gap) {
+		if (c != node_first_child(p->root) && distance(c->id, half) < best_gap) {
 			best_gap = distance(c->id, half);
 			best = c;
 		}
 	}
 	if (middle && middle->kind == NODE_THREAD) {
-		uint64_t end = middle->next ? middle->next->id : total;
+		uint64_t end = node_next(middle) ? node_next(middle)->id : total;
 
 		last = middle->id;
 		nr = 0;
-		for (const struct node *c = middle->child; c && ++nr <= SPLIT_MAX_TOPS; c = c->next) {
+		for (const struct node *c = node_first_child(middle); c && ++nr <= SPLIT_MAX_TOPS; c = node_next(c)) {
 			if (c->id <= last || c->id >= end)
 				return best;
 			last = c->id;
@@ -1066,7 +1066,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 	struct lane_jobs lj;
 	pthread_t helper;
 	const struct node *half = parallel && p->has_timeline ? split_point(p) : NULL;
-	const struct node *thread = half && half->parent != p->root ? half->parent : NULL;
+	const struct node *thread = half && node_parent(half) != p->root ? node_parent(half) : NULL;
 	struct tl_block *room = NULL;
 
 	memset(tl, 0, sizeof(*tl));
@@ -1086,7 +1086,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 		}
 	}
 	if (p->has_timeline) {
-		job[0].from = p->root->child;
+		job[0].from = node_first_child(p->root);
 		job[0].to = half;
 		job[1].from = half;
 		if (half && !pthread_create(&helper, NULL, walk_main, &job[1])) {

@@ -624,7 +624,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 					 * is PARENT's last child, when it is
 					 * PARENT's at all. */
 					struct node *prev = depth < high &&
-							    stack[depth]->node->parent == parent
+							    node_parent(stack[depth]->node) == parent
 								    ? stack[depth]->node
 								    : NULL;
 
@@ -708,9 +708,9 @@ static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec
  */
 static void remove_dup(struct build *b, struct node *n)
 {
-	while (n->kind == NODE_OP && n->child && !n->child->next &&
-	       n->child->kind == NODE_OP && n->child->name == n->name) {
-		struct node *child = n->child;
+	while (n->kind == NODE_OP && node_first_child(n) && !node_next(node_first_child(n)) &&
+	       node_first_child(n)->kind == NODE_OP && node_first_child(n)->name == n->name) {
+		struct node *child = node_first_child(n);
 		struct rt_rec *mine = runtimes_of(b, n);
 
 		for (struct rt_rec *r = mine; r; r = rt_at(b->k, r->next_of_op))
@@ -723,10 +723,10 @@ static void remove_dup(struct build *b, struct node *n)
 				  "runtime calls belong to no op (as in torch-tb-profiler)", n->name);
 		}
 		set_runtimes_of(b, n, runtimes_of(b, child));
-		n->child = child->child;
-		for (struct node *c = n->child; c; c = c->next)
-			c->parent = n;
-		child->parent = child->child = NULL;	/* out of the tree */
+		n->child_ref = child->child_ref;
+		for (struct node *c = node_first_child(n); c; c = node_next(c))
+			c->parent_ref = node_ref(n);
+		child->parent_ref = child->child_ref = 0;	/* out of the tree */
 	}
 }
 
@@ -763,8 +763,8 @@ static void note_negative(struct kineto *k, struct node *n)
 static struct node *fold_down(struct build *b, struct node *n)
 {
 	remove_dup(b, n);
-	while (n->child) {
-		n = n->child;
+	while (node_first_child(n)) {
+		n = node_first_child(n);
 		remove_dup(b, n);
 	}
 	return n;
@@ -788,7 +788,7 @@ static void fill_stats(struct build *b, struct node *root)
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
 			int64_t self = node_host_total(p, n), dev_self = 0, dev_total = 0;
 
-			for (struct node *c = n->child; c; c = c->next) {
+			for (struct node *c = node_first_child(n); c; c = node_next(c)) {
 				self -= node_host_total(p, c);
 				dev_total += node_device_total(p, c);
 				last = c;
@@ -814,13 +814,13 @@ static void fill_stats(struct build *b, struct node *root)
 		}
 		if (n == root)
 			break;
-		if (n->parent == root) {
+		if (node_parent(n) == root) {
 			/* The thread's total, while N is at hand: a
 			 * second walk of its top nodes misses on each. */
 			host_total += node_host_total(p, n);
 			device_total += node_device_total(p, n);
 		}
-		n = n->next ? fold_down(b, n->next) : n->parent;
+		n = node_next(n) ? fold_down(b, node_next(n)) : node_parent(n);
 	}
 	node_set_host_total(p, root, host_total);
 	node_set_device_total(p, root, device_total);
@@ -886,8 +886,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		struct dev_rec *d = &k->devs[i];
 
 		if (i + AHEAD < k->nr_devs)
-			PREFETCH(&k->devs[i + AHEAD].node->parent);
-		if (d->node->parent)
+			PREFETCH(&k->devs[i + AHEAD].node->parent_ref);
+		if (node_parent(d->node))
 			continue;
 		node_append(k->p, unlinked_group(k, unlinked), d->node);
 		d->node->flags |= NODE_UNLINKED;
@@ -905,7 +905,7 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		int64_t device_total = node_device_total(k->p, *unlinked);
 		int64_t host_total = node_host_total(k->p, *unlinked);
 
-		for (struct node *c = (*unlinked)->child; c; c = c->next) {
+		for (struct node *c = node_first_child((*unlinked)); c; c = node_next(c)) {
 			device_total += node_device_total(k->p, c);
 			host_total += node_host_total(k->p, c);
 		}
@@ -982,31 +982,31 @@ static void link_memory(struct kineto *k, struct threads *th)
 		struct thread *t = thread_of_number(th, kineto_find_thread(&k->threads, tid));
 		struct node *root = t ? t->node : NULL;
 		size_t depth = 0;
-		struct node *cur = root, *child = root ? root->child : NULL;
+		struct node *cur = root, *child = root ? node_first_child(root) : NULL;
 		struct node *last = root ? node_last_child(p, root) : NULL;
 
 		for (; i < nr && p->mem_events[idx[i]].tid == tid; i++) {
 			struct mem_event *m = &p->mem_events[idx[i]];
 
 			m->op = NULL;
-			if (!last || m->ts_ns < root->child->start_ns ||
+			if (!last || m->ts_ns < node_first_child(root)->start_ns ||
 			    m->ts_ns >= end_of(k->p, last))
 				continue;
 			/* Up while the event is past the node, then down. */
 			while (cur != root && m->ts_ns >= end_of(k->p, cur)) {
-				child = cur->next;
+				child = node_next(cur);
 				cur = depth > 1 ? stack[depth - 2] : root;
 				depth--;
 			}
 			while (child && m->ts_ns >= child->start_ns) {
 				if (m->ts_ns >= end_of(k->p, child)) {
-					child = child->next;
+					child = node_next(child);
 					continue;
 				}
 				GROW(stack, alloc, depth + 1);
 				stack[depth++] = child;
 				cur = child;
-				child = cur->child;
+				child = node_first_child(cur);
 			}
 			m->op = cur != root ? cur : NULL;
 		}
@@ -1135,21 +1135,21 @@ static void frames_walk(struct frame_walk *w, struct node *top)
 		const char *text = frames_at(w, n);
 
 		if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
-		    !(depth && n->parent->kind == NODE_OP && w->text_at[depth - 1] == text))
+		    !(depth && node_parent(n)->kind == NODE_OP && w->text_at[depth - 1] == text))
 			attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
-		if (n->child) {
+		if (node_first_child(n)) {
 			GROW(w->text_at, w->alloc_text_at, depth + 1);
 			w->text_at[depth++] = text;
-			n = n->child;
+			n = node_first_child(n);
 			continue;
 		}
-		while (n != top && !n->next) {
-			n = n->parent;
+		while (n != top && !node_next(n)) {
+			n = node_parent(n);
 			depth--;
 		}
 		if (n == top)
 			break;
-		n = n->next;
+		n = node_next(n);
 	}
 }
 
@@ -1176,7 +1176,7 @@ static void link_frames(struct kineto *k, struct threads *th)
 			w.f = &k->frames[i];
 			w.f_end = &k->frames[j];
 			w.depth = 0;
-			for (struct node *c = root->child; c; c = c->next)
+			for (struct node *c = node_first_child(root); c; c = node_next(c))
 				frames_walk(&w, c);
 		}
 		i = j;

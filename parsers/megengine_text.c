@@ -926,7 +926,7 @@ static bool is_na(const char *s, size_t n)
 /* The operator a host table row describes, if the device table has it. */
 static struct node *find_op(struct profile *p, const struct pa_row *r)
 {
-	for (struct node *n = p->root->child; n; n = n->next) {
+	for (struct node *n = node_first_child(p->root); n; n = node_next(n)) {
 		const struct attr *id = attr_find(n->attrs, MGE_ATTR_ID);
 
 		if (n->kind != NODE_OP)
@@ -1767,7 +1767,7 @@ static int megengine_text_parse(struct profile *p, struct input *in, struct diag
 	m.in = in;
 	m.d = d;
 	/* a profile that holds another file's data keeps it: ours follows */
-	m.run_used = p->root->child || p->nr_steps || p->meta;
+	m.run_used = node_first_child(p->root) || p->nr_steps || p->meta;
 	while ((line = input_line(in, &len)))
 		text_line(&m, line, len);
 	if (m.t.kind != T_NONE)

@@ -658,7 +658,7 @@ static void link_kernels(struct paddle *pd, struct run *r)
 
 	if (!r->kernel_summary || !nr)
 		return;
-	for (struct node *s = r->kernel_summary->child; s; s = s->next)
+	for (struct node *s = node_first_child(r->kernel_summary); s; s = node_next(s))
 		l.nr_sums++;
 	if (!l.nr_sums || l.nr_sums > 20000000 / nr) {
 		struct pos none = { 0, 0 };
@@ -672,7 +672,7 @@ static void link_kernels(struct paddle *pd, struct run *r)
 	l.sums = xmalloc(l.nr_sums * sizeof(*l.sums));
 	l.sum_counts = xmalloc(l.nr_sums * sizeof(*l.sum_counts));
 	l.nr_sums = 0;
-	for (struct node *s = r->kernel_summary->child; s; s = s->next) {
+	for (struct node *s = node_first_child(r->kernel_summary); s; s = node_next(s)) {
 		l.sum_counts[l.nr_sums] = node_counts(r->p, s);
 		l.sums[l.nr_sums++] = s;
 	}
@@ -1782,7 +1782,7 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 	int calls = find_col(t, COL_CALLS, -1), flops = find_col(t, COL_FLOPS, -1);
 	const struct cell *hc = cpu >= 0 && r->cells[cpu].present ? &r->cells[cpu] : NULL;
 	const struct cell *dc = gpu >= 0 && r->cells[gpu].present ? &r->cells[gpu] : NULL;
-	struct node *parent = n->parent;
+	struct node *parent = node_parent(n);
 
 	if (calls >= 0 && r->cells[calls].present)
 		node_set_calls(p, n, (uint64_t)r->cells[calls].i);

@@ -119,7 +119,7 @@ static struct node *group(struct tb *tb, const char *name)
 
 static struct node *find_group(const struct profile *run, const char *name)
 {
-	for (struct node *c = run->root->child; c; c = c->next)
+	for (struct node *c = node_first_child(run->root); c; c = node_next(c))
 		if (c->kind == NODE_GROUP && !strcmp(c->name, name))
 			return c;
 	return NULL;
@@ -664,7 +664,7 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, do
 	}
 	if (!g)
 		return false;
-	for (const struct node *n = g->child; n; n = n->next) {
+	for (const struct node *n = node_first_child(g); n; n = node_next(n)) {
 		if (n->name != e->name)
 			continue;
 		found = true;
@@ -1038,7 +1038,7 @@ static struct node *op_row(struct tb *tb, const char *name)
 {
 	struct node *g = find_group(tb->run, "Operators"), *found = NULL;
 
-	for (struct node *n = g ? g->child : NULL; n; n = n->next) {
+	for (struct node *n = g ? node_first_child(g) : NULL; n; n = node_next(n)) {
 		if (n->name != name)
 			continue;
 		if (found)
@@ -1366,7 +1366,7 @@ static void report_quirks(struct tb *tb)
 static bool has_content(const struct profile *p)
 {
 	for (; p; p = p->next_run)
-		if (p->root->child || p->nr_steps || p->meta)
+		if (node_first_child(p->root) || p->nr_steps || p->meta)
 			return true;
 	return false;
 }

@@ -600,7 +600,7 @@ static struct profile *new_run(struct torch_table *tt)
 	char where[600];
 
 	snprintf(where, sizeof(where), "%s:%llu", tt->d->path, (unsigned long long)t->start_line);
-	if (!tt->nr_tables && !tt->p->root->child) {
+	if (!tt->nr_tables && !node_first_child(tt->p->root)) {
 		run = tt->p;
 		if (!run->run_where)
 			run->run_where = profile_strdup(run, where);

@@ -266,7 +266,7 @@ static void merge_attrs(struct profile *p, struct node *n, struct attr *from)
 
 static struct node *child_of_kind(const struct node *n, enum node_kind kind)
 {
-	for (struct node *c = n->child; c; c = c->next)
+	for (struct node *c = node_first_child(n); c; c = node_next(c))
 		if (c->kind == kind)
 			return c;
 	return NULL;
@@ -275,9 +275,9 @@ static struct node *child_of_kind(const struct node *n, enum node_kind kind)
 /* Make C the first child of N. */
 static void prepend_child(struct node *n, struct node *c)
 {
-	c->parent = n;
-	c->next = n->child;
-	n->child = c;
+	c->parent_ref = node_ref(n);
+	c->next_ref = n->child_ref;
+	n->child_ref = node_ref(c);
 }
 
 /* What record L says about layer N: times, columns, tactic, sources. */
@@ -305,8 +305,8 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 	if (l->nr_sources && (l->sources_final || !child_of_kind(n, NODE_SOURCE))) {
 		struct node *c, *next;
 
-		for (c = n->child; c; c = next) {
-			next = c->next;
+		for (c = node_first_child(n); c; c = next) {
+			next = node_next(c);
 			if (c->kind == NODE_SOURCE)
 				node_unlink(c);
 		}
@@ -468,19 +468,19 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 		if (match[k] == SIZE_MAX)
 			order[start[anchor[k]] + fill[anchor[k]]++] = k;
 
-	for (c = p->root->child; c; c = next) {
-		next = c->next;
-		c->parent = NULL;	/* out of the list until appended again */
+	for (c = node_first_child(p->root); c; c = next) {
+		next = node_next(c);
+		c->parent_ref = 0;	/* out of the list until appended again */
 		if (c->kind == NODE_LAYER)
 			continue;
-		c->next = NULL;
+		c->next_ref = 0;
 		if (others_tail)
-			others_tail->next = c;
+			others_tail->next_ref = node_ref(c);
 		else
 			others = c;
 		others_tail = c;
 	}
-	p->root->child = NULL;
+	p->root->child_ref = 0;
 	for (size_t a = 0; a <= nr_old; a++) {
 		if (a)
 			node_append(p, p->root, old[a - 1]);
@@ -488,7 +488,7 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 			node_append(p, p->root, to[order[b]]);
 	}
 	for (c = others; c; c = next) {
-		next = c->next;
+		next = node_next(c);
 		node_append(p, p->root, c);
 	}
 	free(start);
@@ -529,7 +529,7 @@ void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool name
 	struct join jn = { .p = p, .d = d, .ls = ls };
 	struct node **to;
 
-	for (struct node *c = p->root->child; c; c = c->next) {
+	for (struct node *c = node_first_child(p->root); c; c = node_next(c)) {
 		if (c->kind != NODE_LAYER)
 			continue;
 		GROW(jn.old, jn.alloc_old, jn.nr_old + 1);
@@ -550,7 +550,7 @@ void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool name
 	for (size_t k = 0; k < ls->nr; k++)
 		apply_layer(p, to[k], &ls->v[k], ls->calls);
 	node_set_device_total(p, p->root, 0);
-	for (struct node *c = p->root->child; c; c = c->next)
+	for (struct node *c = node_first_child(p->root); c; c = node_next(c))
 		if (c->kind == NODE_LAYER)
 			node_add_device_total(p, p->root, node_device_total(p, c));
 

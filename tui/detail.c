@@ -58,7 +58,7 @@ void detail_node(struct detail *d, const struct node *n)
 
 	detail_heading(d, "-- in the call tree --");
 	detail_add(d, "Kind", node_kind_name(n->kind), "what the node is");
-	for (const struct node *a = n->parent; a && a->kind != NODE_ROOT; a = a->parent) {
+	for (const struct node *a = node_parent(n); a && a->kind != NODE_ROOT; a = node_parent(a)) {
 		if (nr == ARRAY_SIZE(chain)) {
 			memmove(chain, chain + 1, (nr - 1) * sizeof(*chain));
 			nr--;
@@ -73,10 +73,10 @@ void detail_node(struct detail *d, const struct node *n)
 	if (nr)
 		detail_add(d, "Called from", path.s, "the nodes above it, outermost first");
 	if (node_kind_is_device(n->kind)) {
-		const struct node *op = n->parent;
+		const struct node *op = node_parent(n);
 
 		while (op && !node_is_op_row(op))
-			op = op->parent;
+			op = node_parent(op);
 		if (op)
 			detail_add_link(d, "Launched by", op->name,
 					"the op that launched it (Enter: the op's row)", &ops_pane_ops,

@@ -25,7 +25,7 @@ static bool under_module(const struct node *n, void *ctx)
 	const struct node *m = ((const struct pane_scope *)ctx)->drill_node;
 	int64_t id = module_id_of(m);
 
-	for (const struct node *a = n->parent; a; a = a->parent)
+	for (const struct node *a = node_parent(n); a; a = node_parent(a))
 		if (a->kind == NODE_MODULE && a->name == m->name && module_id_of(a) == id)
 			return true;
 	return false;

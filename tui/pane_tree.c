@@ -173,8 +173,8 @@ static bool collect(struct node *n, void *ctx)
 	w->pane->rows[n->id] = n;
 	if (n->start_ns && n->start_ns < w->t0)
 		w->t0 = n->start_ns;
-	tp->parent[n->id] = n->parent ? n->parent->id : NO_PARENT;
-	if (n->child)
+	tp->parent[n->id] = node_parent(n) ? node_parent(n)->id : NO_PARENT;
+	if (node_first_child(n))
 		tp->state[n->id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
 		tp->state[n->id] |= TREE_UNFOLDED;
@@ -220,7 +220,7 @@ static void collect_all(struct load_walk *w)
 	while (mid < p->spans + p->nr_spans && mid->top->id < p->nr_nodes / 2)
 		mid++;
 	collect(p->root, w);
-	for (struct node *t = p->root->child; t; t = t->next)
+	for (struct node *t = node_first_child(p->root); t; t = node_next(t))
 		collect(t, w);
 	w->from = p->spans;
 	w->to = second.from = mid;
@@ -766,9 +766,9 @@ static void tree_unfold_all(struct pane *pane, size_t i)
 	if (i >= pane->nr_view)
 		return;
 	n = pane->rows[pane->view[i]];
-	while (n && !n->next)
-		n = n->parent;
-	end = n ? n->next->id : pane->nr_rows;
+	while (n && !node_next(n))
+		n = node_parent(n);
+	end = n ? node_next(n)->id : pane->nr_rows;
 	for (size_t id = pane->view[i]; id < end; id++)
 		tp->state[id] |= TREE_UNFOLDED;
 	sort_open_lists(pane, end - pane->view[i], pane->view[i], end);
@@ -940,7 +940,7 @@ static void add_diff_group(struct pane *pane, int which, const char *key, const 
 static bool diff_starts_open(const struct pane *pane, const struct node *n)
 {
 	return pane->scope.expand_all || n->kind == NODE_ROOT ||
-	       (n->parent && n->parent->kind == NODE_ROOT);
+	       (node_parent(n) && node_parent(n)->kind == NODE_ROOT);
 }
 
 static void diff_load(struct pane *pane)

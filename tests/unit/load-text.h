@@ -62,14 +62,14 @@ static void add_attrs(struct strbuf *b, const struct attr *a)
 
 static void add_tree(struct strbuf *b, const struct profile *p, const struct node *n, int depth)
 {
-	for (; n; n = n->next) {
+	for (; n; n = node_next(n)) {
 		add(b, "%*s%s k%d f%d s%lld ht%lld hs%lld dt%lld ds%lld", depth, "", n->name,
 		    n->kind, n->flags, (long long)n->start_ns, (long long)node_host_total(p, n),
 		    (long long)node_host_self(p, n), (long long)node_device_total(p, n),
 		    (long long)node_device_self(p, n));
 		add_attrs(b, n->attrs);
 		add(b, "\n");
-		add_tree(b, p, n->child, depth + 1);
+		add_tree(b, p, node_first_child(n), depth + 1);
 	}
 }
 

@@ -130,7 +130,7 @@ static void t_truncated_gzip(void)
 	CHECK_EQ(load(path, NULL, msg, sizeof(msg), &p), 1);
 	CHECK(strstr(msg, "cut.json.gz:") && strstr(msg, "error: unexpected end of file"));
 	CHECK(strstr(msg, ": truncated gzip data") && strstr(msg, "events read before it"));
-	CHECK(p.root->child && p.root->child->child);	/* thread -> aten::mm */
+	CHECK(node_first_child(p.root) && node_first_child(node_first_child(p.root)));	/* thread -> aten::mm */
 	profile_release(&p);
 	strbuf_release(&text);
 }
@@ -150,7 +150,7 @@ static void t_truncated_json(void)
 	CHECK_EQ(load(path, NULL, msg, sizeof(msg), &p), 1);
 	CHECK(strstr(msg, "cut.json:1:") && strstr(msg, "error: unexpected end of file"));
 	CHECK(strstr(msg, "kept the 2 events"));
-	CHECK(p.root->child && p.root->child->child);	/* thread -> aten::mm */
+	CHECK(node_first_child(p.root) && node_first_child(node_first_child(p.root)));	/* thread -> aten::mm */
 	profile_release(&p);
 }
 

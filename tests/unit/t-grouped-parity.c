@@ -148,7 +148,7 @@ static void check_kernel_ops(const struct profile *p, const char *path)
 			test_failed = 1;
 			continue;
 		}
-		times = r->first->parent && r->first->parent->kind == NODE_GROUP ? copies : 1;
+		times = node_parent(r->first) && node_parent(r->first)->kind == NODE_GROUP ? copies : 1;
 		CHECK_STR(kernel_uses_tensor_cores(name) ? "Yes" : "No", row->items[6].str);
 		CHECK_STR(op_tensor_core_eligible(r->group) ? "Yes" : "No", row->items[7].str);
 		near("calls", name, (double)(times * r->calls), num(&row->items[8]), 0);

@@ -486,8 +486,8 @@ static void test_runtime_without_id(void)
 
 	CHECK_EQ(test_load(&p, "tests/golden/modules/small.json", NULL, msg, sizeof(msg)), 0);
 	sync = find_node(&p, "cudaDeviceSynchronize");
-	CHECK(sync && sync->parent && sync->parent->kind == NODE_MODULE &&
-	      !strcmp(sync->parent->name, "nn.Module: Net_0") && sync->parent->start_ns == 10000);
+	CHECK(sync && node_parent(sync) && node_parent(sync)->kind == NODE_MODULE &&
+	      !strcmp(node_parent(sync)->name, "nn.Module: Net_0") && node_parent(sync)->start_ns == 10000);
 	CHECK_EQ(warnings_of(&p, "runtime calls whose External id no op has (kept, unlinked)"), 0);
 	profile_release(&p);
 }
@@ -533,7 +533,7 @@ static void test_python_frames(void)
 	lin = find_node(&p, "aten::linear");
 	mm = find_node(&p, "aten::mm");
 	relu1 = find_node(&p, "aten::relu");
-	relu2 = find_node(&p, "nn.Module: M_0")->next;	/* the call after the module */
+	relu2 = node_next(find_node(&p, "nn.Module: M_0"));	/* the call after the module */
 	lone = find_node(&p, "aten::lone");
 	CHECK(!find_node(&p, "model.py(5): forward"));
 	CHECK_STR(str_attr(lin, "call_stack"), "model.py(5): forward;main.py(10): <module>");
@@ -697,9 +697,9 @@ static void test_times_to_ns(void)
 	strbuf_addstr(&b, "]}");
 	CHECK_EQ(load_text(&p, "times.json", b.s), 0);
 	strbuf_release(&b);
-	thread = p.root->child;
-	CHECK(thread && !thread->next);
-	for (n = thread ? thread->child : NULL; n; n = n->next, i++) {
+	thread = node_first_child(p.root);
+	CHECK(thread && !node_next(thread));
+	for (n = thread ? node_first_child(thread) : NULL; n; n = node_next(n), i++) {
 		double ts = strtod(ts_text[i], NULL), dur = strtod(dur_text[i], NULL);
 
 		if (i >= NR || n->start_ns != ns_of(ts) ||

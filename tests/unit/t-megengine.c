@@ -454,13 +454,13 @@ static void t_profile_json(void)
 	}
 	agg_release(&a);
 	/* Tree: operators grouped by type, in execution order */
-	g = p.root->child;
+	g = node_first_child(p.root);
 	CHECK(g && g->kind == NODE_GROUP && !strcmp(g->name, "Host2DeviceCopy"));
-	g = g ? g->next : NULL;
+	g = g ? node_next(g) : NULL;
 	CHECK(g && !strcmp(g->name, "ConvolutionForward"));
-	g = g ? g->next : NULL;
-	CHECK(g && !strcmp(g->name, "Elemwise") && g->child && g->child->next &&
-	      !strcmp(g->child->name, "relu(conv[7])[8]"));
+	g = g ? node_next(g) : NULL;
+	CHECK(g && !strcmp(g->name, "Elemwise") && node_first_child(g) && node_next(node_first_child(g)) &&
+	      !strcmp(node_first_child(g)->name, "relu(conv[7])[8]"));
 	profile_release(&p);
 }
 

@@ -72,10 +72,10 @@ static uint64_t warned(const struct profile *p, const char *kind)
 
 static const struct node *last_of(const struct node *parent)
 {
-	const struct node *c = parent->child;
+	const struct node *c = node_first_child(parent);
 
-	while (c && c->next)
-		c = c->next;
+	while (c && node_next(c))
+		c = node_next(c);
 	return c;
 }
 
@@ -143,7 +143,7 @@ static void t_seed001(void)
 	agg_op_kernels(&p, &drill, &a);
 	CHECK_EQ(a.nr, 18);
 	for (size_t i = 0; i < a.nr; i++) {
-		CHECK_STR(a.rows[i].first->parent->name, "conv2d compute");
+		CHECK_STR(node_parent(a.rows[i].first)->name, "conv2d compute");
 		CHECK(node_kind_is_device(a.rows[i].first->kind));
 		sum += a.rows[i].device_total_ns;
 		cudnn |= strstr(a.rows[i].name, "cudnn") != NULL;
@@ -402,7 +402,7 @@ static void t_fixture_23(void)
 	r = row_named(&a, "MEMCPY_HtoD");
 	CHECK(r && r->first->kind == NODE_MEMCPY && r->device_total_ns == 40000);
 	r = row_named(&a, "ncclAllReduceRingLLKernel_sum_f32(ncclColl)");
-	CHECK(r && r->first->parent->kind == NODE_OP && r->calls == 4);
+	CHECK(r && node_parent(r->first)->kind == NODE_OP && r->calls == 4);
 	r = row_named(&a, "maxwell_scudnn_128x128_stridedB_splitK_interior_nn");
 	CHECK(r && r->first->kind == NODE_KERNEL && (r->first->flags & NODE_NOT_A_ROW));
 	r = row_named(&a, "cudnn::maxwell::gemm::computeWgradOffsetsKernel(cudnn::maxwell::gemm::"
@@ -461,7 +461,7 @@ static void t_fixture_new(void)
 	r = row_named(&a, "matmul dygraph");
 	CHECK(r && r->calls == 8 && r->host_total_ns == 4000000 && r->device_total_ns == 16000000);
 	CHECK(r && attr_i(r->first->attrs, "flops") == 1048576);
-	CHECK(r && !strcmp(r->first->parent->name, "Thread: 1234"));
+	CHECK(r && !strcmp(node_parent(r->first)->name, "Thread: 1234"));
 	CHECK(r && !strcmp(attr_find(r->first->attrs, "thread")->v.s, "1234"));
 	r = &a.rows[2];
 	CHECK(!strcmp(r->name, "matmul dygraph") && r->calls == 4 && r->device_total_ns == 8000000);
@@ -471,7 +471,7 @@ static void t_fixture_new(void)
 	r = row_named(&a, "GradNodePyLayer_RecomputeFunction_backward_of_TransformerDecoderLayer");
 	CHECK(r && r->calls == 4 && r->host_self_ns == 10000000 && r->device_total_ns == 200000000);
 	CHECK(r && !(r->first->flags & NODE_NAME_TRUNCATED));
-	CHECK(r && r->first->child && r->first->child->kind == NODE_PHASE);
+	CHECK(r && node_first_child(r->first) && node_first_child(r->first)->kind == NODE_PHASE);
 	agg_release(&a);
 
 	/* Memory Summary: a group with a row per line, columns as attributes. */

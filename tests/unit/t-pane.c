@@ -182,8 +182,8 @@ static void test_tree_sorts_each_list(void)
 		node_set_calls(&p, node_new(&p, a, NODE_OP, kids[i].name, 1), kids[i].calls);
 		node_set_calls(&p, node_new(&p, b, NODE_OP, kids[i].name, 1), kids[i].calls);
 	}
-	attr_set_str(&p, &a->child->next->attrs, "input_shapes", "[[2]]", 5);
-	attr_set_str(&p, &a->child->attrs, "input_shapes", "[[1]]", 5);
+	attr_set_str(&p, &node_next(node_first_child(a))->attrs, "input_shapes", "[[2]]", 5);
+	attr_set_str(&p, &node_first_child(a)->attrs, "input_shapes", "[[1]]", 5);
 	profile_finish(&p);
 	pane = pane_new(&tree_pane_ops, &p, NULL);
 	pane_sort(pane, pane_column(pane, "calls"), true);
@@ -214,11 +214,11 @@ static size_t expected_view(const struct pane *pane, const struct node *n, int c
 {
 	size_t *kids, k = 0;
 
-	for (const struct node *c = n->child; c; c = c->next)
+	for (const struct node *c = node_first_child(n); c; c = node_next(c))
 		k++;
 	kids = xmalloc((k ? k : 1) * sizeof(*kids));
 	k = 0;
-	for (const struct node *c = n->child; c; c = c->next)
+	for (const struct node *c = node_first_child(n); c; c = node_next(c))
 		kids[k++] = c->id;
 	pane_sort_indices(pane, kids, k, col, desc);
 	for (size_t i = 0; i < k; i++) {
@@ -257,7 +257,7 @@ static void tree_keys_sort_as_lists_do(size_t nr)
 
 		x = x * 1103515245 + 12345;
 		up = i ? made[(x >> 8) % i] : t;
-		for (const struct node *c = up->child; c; c = c->next)
+		for (const struct node *c = node_first_child(up); c; c = node_next(c))
 			nkids++;
 		if (nkids >= 60 || (x >> 28) == 0)
 			up = t;		/* lists of at most 60 but the thread's:

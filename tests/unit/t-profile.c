@@ -128,7 +128,7 @@ static void test_walk_starting(void)
 		CHECK(p.nr_spans > 0);
 		if (round % 2) {
 			/* The tree changed after the finish: the walk is whole. */
-			late = node_new(&p, p.root->child, NODE_OP, "late", 4);
+			late = node_new(&p, node_first_child(p.root), NODE_OP, "late", 4);
 			late->start_ns = 2500;
 			CHECK_EQ(p.nr_spans, 0);
 		}
@@ -177,7 +177,7 @@ static void test_calls_by_flag(void)
 	CHECK(n->flags == NODE_DISTINCT);
 	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
 	if (sizeof(void *) == 8)
-		CHECK_EQ(sizeof(struct node), 72);
+		CHECK_EQ(sizeof(struct node), 64);
 	profile_release(&p);
 }
 
@@ -353,11 +353,11 @@ static void test_appends_any_order(void)
 		want[i][nr[i]++] = n;
 	}
 	for (int i = 0; i < NR_PARENTS; i++) {
-		const struct node *c = parents[i]->child;
+		const struct node *c = node_first_child(parents[i]);
 		size_t k = 0;
 
-		for (; c && k < nr[i]; c = c->next, k++)
-			if (c != want[i][k] || c->parent != parents[i])
+		for (; c && k < nr[i]; c = node_next(c), k++)
+			if (c != want[i][k] || node_parent(c) != parents[i])
 				break;
 		CHECK(k == nr[i] && !c);
 		CHECK(node_last_child(&p, parents[i]) == (nr[i] ? want[i][nr[i] - 1] : NULL));
@@ -367,8 +367,8 @@ static void test_appends_any_order(void)
 	for (int i = 0; i < NR_PARENTS; i++) {
 		struct node *n = node_new(&p, parents[i], NODE_OP, "late", 4);
 
-		CHECK(node_last_child(&p, parents[i]) == n && !n->next);
-		CHECK(nr[i] ? want[i][nr[i] - 1]->next == n : parents[i]->child == n);
+		CHECK(node_last_child(&p, parents[i]) == n && !node_next(n));
+		CHECK(nr[i] ? node_next(want[i][nr[i] - 1]) == n : node_first_child(parents[i]) == n);
 	}
 	profile_release(&p);
 }

@@ -345,7 +345,7 @@ struct ref_block {
 static void ref_walk(const struct profile *p, const struct node *n, int depth,
 		     const struct node *thread, int thread_depth, struct ref_block *v, size_t *nr)
 {
-	for (const struct node *c = n->child; c; c = c->next) {
+	for (const struct node *c = node_first_child(n); c; c = node_next(c)) {
 		if (c->kind == NODE_THREAD) {
 			ref_walk(p, c, depth + 1, c, depth + 1, v, nr);
 			continue;
@@ -746,7 +746,7 @@ static bool same_by_start(const struct timeline *tl)
 static void untime(struct node *n)
 {
 	n->start_ns = 0;
-	for (struct node *c = n->child; c; c = c->next)
+	for (struct node *c = node_first_child(n); c; c = node_next(c))
 		untime(c);
 }
 

@@ -83,14 +83,14 @@ static size_t nr_layers(const struct profile *p)
 {
 	size_t n = 0;
 
-	for (const struct node *c = p->root->child; c; c = c->next)
+	for (const struct node *c = node_first_child(p->root); c; c = node_next(c))
 		n += c->kind == NODE_LAYER;
 	return n;
 }
 
 static const struct node *layer_at(const struct profile *p, size_t i)
 {
-	for (const struct node *c = p->root->child; c; c = c->next)
+	for (const struct node *c = node_first_child(p->root); c; c = node_next(c))
 		if (c->kind == NODE_LAYER && !i--)
 			return c;
 	return NULL;
@@ -98,7 +98,7 @@ static const struct node *layer_at(const struct profile *p, size_t i)
 
 static const struct node *layer(const struct profile *p, const char *name)
 {
-	for (const struct node *c = p->root->child; c; c = c->next)
+	for (const struct node *c = node_first_child(p->root); c; c = node_next(c))
 		if (c->kind == NODE_LAYER && !strcmp(c->name, name))
 			return c;
 	return NULL;
@@ -135,7 +135,7 @@ static uint64_t warnings(const struct profile *p, const char *text)
 
 static const struct node *child(const struct node *n, enum node_kind kind, size_t i)
 {
-	for (const struct node *c = n ? n->child : NULL; c; c = c->next)
+	for (const struct node *c = n ? node_first_child(n) : NULL; c; c = node_next(c))
 		if (c->kind == kind && !i--)
 			return c;
 	return NULL;
@@ -145,7 +145,7 @@ static size_t nr_children(const struct node *n, enum node_kind kind)
 {
 	size_t k = 0;
 
-	for (const struct node *c = n ? n->child : NULL; c; c = c->next)
+	for (const struct node *c = n ? node_first_child(n) : NULL; c; c = node_next(c))
 		k += c->kind == kind;
 	return k;
 }
