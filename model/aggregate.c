@@ -43,7 +43,7 @@ static void index_grow(struct row_index *ix, const struct agg *a)
 	ix->rows = xcalloc(ix->alloc, sizeof(*ix->rows));
 	for (size_t r = 0; r < a->nr; r++) {
 		const struct node *n = a->rows[r].first;
-		const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+		const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 		size_t i = hash_ptr(key) & (ix->alloc - 1);
 
 		while (ix->keys[i])
@@ -55,7 +55,7 @@ static void index_grow(struct row_index *ix, const struct agg *a)
 
 static struct agg_row *row_for(struct agg *a, struct row_index *ix, const struct node *n)
 {
-	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 	struct agg_row *row;
 	size_t i;
 
@@ -72,7 +72,7 @@ static struct agg_row *row_for(struct agg *a, struct row_index *ix, const struct
 	ix->rows[i] = a->nr;
 	row = &a->rows[a->nr++];
 	memset(row, 0, sizeof(*row));
-	row->name = n->name;
+	row->name = node_name(n);
 	row->first = n;
 	row->min_ns = row->max_ns = -1;
 	return row;
@@ -337,7 +337,7 @@ static struct agg_row *group_row(struct agg *a, struct group_index *ix, const st
 	ix->slots[i] = a->nr + 1;
 	row = &a->rows[a->nr++];
 	memset(row, 0, sizeof(*row));
-	row->name = n->name;
+	row->name = node_name(n);
 	row->group = k->group;
 	row->first = n;
 	row->min_ns = row->max_ns = -1;
@@ -361,7 +361,7 @@ struct group_walk {
 static bool visit_op_shape(struct node *n, void *ctx)
 {
 	struct group_walk *w = ctx;
-	struct group_key k = { .name = n->name };
+	struct group_key k = { .name = node_name(n) };
 	const struct attr *a;
 
 	if (!node_is_op_row(n) || !wanted(w->scope, n))
@@ -397,7 +397,7 @@ const char *node_call_stack(const struct node *n)
 static bool visit_op_stack(struct node *n, void *ctx)
 {
 	struct group_walk *w = ctx;
-	struct group_key k = { .name = n->name };
+	struct group_key k = { .name = node_name(n) };
 
 	if (!node_is_op_row(n) || !wanted(w->scope, n))
 		return true;
@@ -440,13 +440,13 @@ static const char *launcher(const struct node *k, bool has_steps)
 	owner = node_parent(rt);
 	if (!owner || owner->kind == NODE_GROUP)
 		return NULL;	/* its runtime's External id is no op's */
-	return owner->kind == NODE_THREAD ? "CallTreeRoot" : owner->name;
+	return owner->kind == NODE_THREAD ? "CallTreeRoot" : node_name(owner);
 }
 
 static bool visit_kernel_op(struct node *n, void *ctx)
 {
 	struct group_walk *w = ctx;
-	struct group_key k = { .name = n->name };
+	struct group_key k = { .name = node_name(n) };
 	const struct launch *l;
 
 	if (n->kind != NODE_KERNEL || (n->flags & NODE_NOT_A_ROW) || !wanted(w->scope, n))

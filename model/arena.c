@@ -102,18 +102,24 @@ void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 	return p;
 }
 
-char *arena_strndup(struct arena *a, const char *s, size_t n)
+/* Strings need no alignment: take bytes from the front directly when they
+ * fit, so names do not waste up to 15 bytes each. */
+void *arena_alloc_unaligned(struct arena *a, size_t size)
 {
 	char *p;
 
-	/* Strings need no alignment: take bytes from the front directly when
-	 * they fit, so names do not waste up to 15 bytes each. */
-	if ((size_t)(a->end - a->next) > n) {
+	if (a->next && (size_t)(a->end - a->next) >= size) {
 		p = a->next;
-		a->next += n + 1;
-	} else {
-		p = arena_alloc(a, n + 1);
+		a->next += size;
+		return p;
 	}
+	return arena_alloc(a, size);
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc_unaligned(a, n + 1);
+
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;

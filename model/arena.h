@@ -30,6 +30,8 @@ void *arena_alloc(struct arena *a, size_t size);
  * an 88-byte node needs 8, and padding it to 16 would cost 8 bytes in
  * every one of a trace's millions. */
 void *arena_alloc_aligned(struct arena *a, size_t size, size_t align);
+/* SIZE bytes at any alignment (not zeroed): for strings. */
+void *arena_alloc_unaligned(struct arena *a, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 

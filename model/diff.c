@@ -151,10 +151,10 @@ static enum run_kind run_kind(const struct node *n)
 	if (n->kind == NODE_MODULE)
 		return RK_MODULE;
 	/* create_operator_node(): DataLoader first, then the optimizer. */
-	if ((starts(n->name, "enumerate(DataLoader)#") && ends(n->name, ".__next__")) ||
-	    starts(n->name, "enumerate(DataPipe)#"))
+	if ((starts(node_name(n), "enumerate(DataLoader)#") && ends(node_name(n), ".__next__")) ||
+	    starts(node_name(n), "enumerate(DataPipe)#"))
 		return RK_DATALOADER;
-	if (starts(n->name, "Optimizer.step"))
+	if (starts(node_name(n), "Optimizer.step"))
 		return RK_OPTIMIZER;
 	return RK_OPERATOR;
 }
@@ -255,7 +255,7 @@ static struct diff_node *new_node(struct diff_tree *t, struct diff_node *parent,
 
 static bool same_key(const struct node *a, const struct node *b)
 {
-	return run_kind(a) == run_kind(b) && (a->name == b->name || !strcmp(a->name, b->name));
+	return run_kind(a) == run_kind(b) && (node_name(a) == node_name(b) || !strcmp(node_name(a), node_name(b)));
 }
 
 /*
@@ -370,7 +370,7 @@ const char *diff_side_name(const struct diff_side *s)
 {
 	if (!s->nr)
 		return "Blank";
-	return s->is_list ? "CompositeNodes" : s->nodes[0]->name;
+	return s->is_list ? "CompositeNodes" : node_name(s->nodes[0]);
 }
 
 void diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,

@@ -254,14 +254,14 @@ static bool visit(struct node *n, void *ctx)
 		struct comm_call *call;
 
 		spans_add(&c->comm, n->start_ns, n->start_ns + node_host_total(p, n));
-		if (starts(n->name, "nccl:"))
+		if (starts(node_name(n), "nccl:"))
 			c->nccl = true;
 		else
 			c->gloo = true;
 		GROW(c->calls, c->alloc_calls, c->nr_calls + 1);
 		call = &c->calls[c->nr_calls++];
 		memset(call, 0, sizeof(*call));
-		call->name = n->name;
+		call->name = node_name(n);
 		call->start_ns = n->start_ns;
 		call->end_ns = n->start_ns + node_host_total(p, n);
 		call->size_bytes = input_bytes(n);
@@ -293,7 +293,7 @@ static bool visit(struct node *n, void *ctx)
 	 * kernel is seen they are not needed (on a 1 GB trace, 1.6 M of
 	 * them to sort otherwise). */
 	if (!c->kernel.nr && (n->kind == NODE_OP || n->kind == NODE_ANNOTATION) &&
-	    !is_dataloader(n->name))
+	    !is_dataloader(node_name(n)))
 		spans_add(&c->cpu, n->start_ns, n->start_ns + node_host_total(p, n));
 	return true;
 }

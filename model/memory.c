@@ -259,7 +259,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 			if (r && r->is_set && (end_of(p, n) < r->start_ns || n->start_ns > r->end_ns))
 				continue;
 			if (is_op(n))
-				(*call_slot(calls, n->name))++;
+				(*call_slot(calls, node_name(n)))++;
 			if (!holds[n->id])
 				continue;
 			for (struct node *c = node_first_child(n); c; c = node_next(c)) {
@@ -321,7 +321,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 
 			if (!is_op(n))
 				continue;
-			row = stat_row(&ix, n->name, m->device);
+			row = stat_row(&ix, node_name(n), m->device);
 			row->size_increase += m->bytes;
 			row->alloc_count += is_alloc;
 			row->alloc_size += is_alloc ? m->bytes : 0;
@@ -493,10 +493,10 @@ static void alloc_names(const struct mem_event *m, const char **op, const char *
 	*op = *parent = NULL;
 	if (!is_op(m->op) || m->bytes <= 0)
 		return;
-	*op = m->op->name;
+	*op = node_name(m->op);
 	if (!node_parent(m->op))
 		return;
-	*parent = node_parent(m->op)->kind == NODE_THREAD ? "CallTreeRoot" : node_parent(m->op)->name;
+	*parent = node_parent(m->op)->kind == NODE_THREAD ? "CallTreeRoot" : node_name(node_parent(m->op));
 }
 
 static void add_event_row(struct mem_event_rows *out, const struct profile *p,

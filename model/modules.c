@@ -92,7 +92,7 @@ static bool is_op(const struct node *n)
  * time is that of the ops directly in it). */
 static void count_call(const struct profile *p, struct stats_table *t, const struct node *m)
 {
-	struct stats *s = stats_of(t, m->name, module_id_of(m));
+	struct stats *s = stats_of(t, node_name(m), module_id_of(m));
 
 	if (!s->first)
 		s->first = m;
@@ -189,7 +189,7 @@ static void hash_calls(struct calls *calls)
 {
 	for (size_t i = calls->nr; i-- > 0;) {
 		struct call *c = &calls->v[i];
-		uint64_t h = hash_u64((uint64_t)(uintptr_t)c->node->name) ^ hash_u64((uint64_t)c->module_id + 1);
+		uint64_t h = hash_u64((uint64_t)(uintptr_t)node_name(c->node)) ^ hash_u64((uint64_t)c->module_id + 1);
 
 		for (size_t k = 0; k < c->nr_kids; k++)
 			h = hash_u64(h * 31 + calls->v[c->kids[k]].hash);
@@ -202,7 +202,7 @@ static bool same_structure(const struct calls *calls, size_t a, size_t b)
 {
 	const struct call *x = &calls->v[a], *y = &calls->v[b];
 
-	if (x->hash != y->hash || x->node->name != y->node->name || x->module_id != y->module_id ||
+	if (x->hash != y->hash || node_name(x->node) != node_name(y->node) || x->module_id != y->module_id ||
 	    x->nr_kids != y->nr_kids)
 		return false;
 	for (size_t k = 0; k < x->nr_kids; k++)
@@ -218,8 +218,8 @@ static _Thread_local const struct calls *sort_calls;
 static int cmp_root(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(module_short_name(sort_calls->v[x].node->name),
-		       module_short_name(sort_calls->v[y].node->name));
+	int c = strcmp(module_short_name(node_name(sort_calls->v[x].node)),
+		       module_short_name(node_name(sort_calls->v[y].node)));
 
 	return c ? c : (x > y) - (x < y);
 }
@@ -239,14 +239,14 @@ static void add_rows(struct module_view *out, const struct calls *calls, struct 
 	while (nr) {
 		struct item it = stack[--nr];
 		const struct call *c = &calls->v[it.call];
-		const struct stats *s = stats_of(st, c->node->name, c->module_id);
+		const struct stats *s = stats_of(st, node_name(c->node), c->module_id);
 		struct module_row *row;
 		size_t at;
 
 		GROW(out->rows, out->alloc, out->nr + 1);
 		at = out->nr++;
 		row = &out->rows[at];
-		row->name = module_short_name(c->node->name);
+		row->name = module_short_name(node_name(c->node));
 		row->first = s->first;
 		row->module_id = c->module_id;
 		row->depth = it.depth;

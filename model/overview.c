@@ -143,7 +143,7 @@ struct row_sums {
 
 static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const struct node *n)
 {
-	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 	size_t i;
 
 	if (2 * (t->nr + 1) > t->cap) {
@@ -172,7 +172,7 @@ static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const 
 	t->keys[i] = key;
 	t->slot_rows[i] = (uint32_t)t->nr;
 	GROW(t->rows, t->alloc, t->nr + 1);
-	t->rows[t->nr] = (struct row_sum){ n->name, 0, name_flags(memo, n->name) };
+	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, name_flags(memo, node_name(n)) };
 	return &t->rows[t->nr++];
 }
 
@@ -557,7 +557,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 			w->ks.tc_ns += (double)dur;
 		what |= PENDING_ROW;
 	} else {
-		tc = name_flags(&w->memo, n->name) & NAME_TC_KERNEL;
+		tc = name_flags(&w->memo, node_name(n)) & NAME_TC_KERNEL;
 	}
 	if (tc)
 		what |= PENDING_TC;
@@ -624,11 +624,11 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	f = &w->frames[depth];
 	memset(f, 0, sizeof(*f));
 	/* Names are interned: a pointer compare, not a strcmp per node. */
-	if (n->name == w->dp_name)
+	if (node_name(n) == w->dp_name)
 		w->dp = true;
-	else if (n->name == w->ddp_name)
+	else if (node_name(n) == w->ddp_name)
 		w->ddp = true;
-	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(n->name, "nccl:", 5))
+	else if ((n->flags & NODE_COLLECTIVE) && !strncmp(node_name(n), "nccl:", 5))
 		w->nccl = true;
 	f->op_row = node_is_op_row(n);
 	if (f->op_row) {
@@ -639,7 +639,7 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 		if (w->precision_key)
 			add_precision(w, n);
 	} else if (is_host(n)) {
-		f->name_flags = name_flags(&w->memo, n->name);
+		f->name_flags = name_flags(&w->memo, node_name(n));
 	}
 	if (n->kind == NODE_KERNEL)
 		visit_kernel(w, n, depth);

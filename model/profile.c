@@ -29,8 +29,8 @@ bool node_kind_is_device(enum node_kind kind)
 static void launch_index_free(struct launch_index *ix);
 
 /* A trace has millions of nodes: each byte of one is megabytes. */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 64,
-	       "struct node is 64 bytes on a 64-bit machine");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 56,
+	       "struct node is 56 bytes on a 64-bit machine");
 _Static_assert(NODE_SLAB_NODES > 0, "a slab holds a node");
 _Static_assert((uint64_t)NODE_DIR_PAGES << NODE_DIR_SHIFT >= UINT32_MAX / NODE_SLAB_NODES + 1,
 	       "the directory has room for every reference");
@@ -120,6 +120,7 @@ void profile_init(struct profile *p, const char *path)
 	strtab_init(&p->names, &p->arena);
 	p->pool = xmalloc(sizeof(*p->pool));
 	memset(&p->pool->nr_refs, 0, sizeof(*p->pool) - offsetof(struct node_pool, nr_refs));
+	p->pool->names = &p->names;
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);
@@ -262,6 +263,17 @@ void node_append(struct profile *p, struct node *parent, struct node *child)
 	note_last_child(p, parent, child);
 }
 
+void node_set_name(struct profile *p, struct node *n, const char *name)
+{
+	uint32_t number = strtab_number(name);
+
+	/* A name from elsewhere would read another string's number: the
+	 * wrong name, shown as if the file had it. */
+	if (number >= p->names.nr || strtab_string(&p->names, number) != name)
+		die("bug: node name '%s' is not interned in profile %s", name, p->path);
+	n->name_number = number;
+}
+
 struct node *node_new(struct profile *p, struct node *parent,
 		      enum node_kind kind, const char *name, size_t name_len)
 {
@@ -275,7 +287,7 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 
 	if (p->counts_follow_nodes)
 		n->calls_state = NODE_ROOM;
-	n->name = name;
+	node_set_name(p, n, name);
 	n->kind = kind;
 	n->id = p->nr_nodes++;
 	p->nr_spans = 0;	/* the tree changes: a walk by spans would miss it */
@@ -290,7 +302,7 @@ const struct node_counts *node_counts_in_table(const struct profile *p, const st
 
 	/* Only the profile that made N has it: a wrong number otherwise. */
 	if (i == KEY_INDEX_NONE)
-		die("bug: node %s has no record of its calls in profile %s", n->name, p->path);
+		die("bug: node %s has no record of its calls in profile %s", node_name(n), p->path);
 	return &p->counts[i];
 }
 
@@ -347,7 +359,7 @@ int64_t node_time_wide(const struct profile *p, const struct node *n, enum node_
 	pthread_mutex_unlock(lock);
 	/* Only the profile that made N has it: a wrong number otherwise. */
 	if (i == KEY_INDEX_NONE)
-		die("bug: node %s has no record of its times in profile %s", n->name, p->path);
+		die("bug: node %s has no record of its times in profile %s", node_name(n), p->path);
 	return ns;
 }
 
@@ -372,7 +384,7 @@ struct node *node_child(struct profile *p, struct node *parent,
 			enum node_kind kind, const char *name)
 {
 	for (struct node *c = node_first_child(parent); c; c = node_next(c))
-		if (c->name == name && c->kind == kind)
+		if (node_name(c) == name && c->kind == kind)
 			return c;
 	return node_new(p, parent, kind, name, strlen(name));
 }

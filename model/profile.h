@@ -180,18 +180,19 @@ enum node_time {
 
 /*
  * A node refers to its parent, first child and next sibling by a 32-bit
- * reference (struct node_slab below), not a pointer: 12 bytes less for
- * each of a trace's millions of nodes.  Read them with node_parent(),
- * node_first_child() and node_next(); the tree's builders in profile.c
- * write them.
+ * reference (struct node_slab below), and to its name by the name's
+ * number in the profile's names, not by pointers: 16 bytes less for each
+ * of a trace's millions of nodes.  Read them with node_parent(),
+ * node_first_child(), node_next() and node_name(); the tree's builders
+ * in profile.c write them.
  */
 struct node {
-	const char *name;		/* interned */
 	struct attr *attrs;		/* NULL or a list */
 	int64_t start_ns;		/* absolute start; 0 when untimed */
 	/* Nanoseconds, by enum node_time: node_host_self() and the rest
 	 * below (NODE_TIME_WIDE: the value is in the profile's table). */
 	int32_t time32[NR_NODE_TIMES];
+	uint32_t name_number;		/* strtab_string() of profile.names */
 	uint32_t parent_ref, child_ref, next_ref;	/* 0: none */
 	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
 	uint8_t kind;			/* enum node_kind */
@@ -239,6 +240,7 @@ struct node_group {
 };
 
 struct node_pool {
+	const struct strtab *names;	/* the profile's: the nodes' names */
 	struct node_slab **dir[NODE_DIR_PAGES];
 	uint32_t nr_refs;		/* handed out so far */
 	uint32_t nr_slabs;
@@ -296,6 +298,12 @@ static inline struct node *node_first_child(const struct node *n)
 static inline struct node *node_next(const struct node *n)
 {
 	return node_near(n, n->next_ref);
+}
+
+/* N's name, interned: equal names are equal pointers. */
+static inline const char *node_name(const struct node *n)
+{
+	return strtab_string(node_slab_of(n)->pool->names, n->name_number);
 }
 
 /* A step: a ProfilerStep, a training iteration, an inference. */
@@ -423,6 +431,8 @@ struct node *node_new(struct profile *p, struct node *parent,
 /* The same with NAME already interned in P (no second hash of the name). */
 struct node *node_new_interned(struct profile *p, struct node *parent,
 			       enum node_kind kind, const char *name);
+/* Rename N to NAME, interned in P (as node_new_interned()'s). */
+void node_set_name(struct profile *p, struct node *n, const char *name);
 /* Append a detached node as PARENT's last child: constant time on the
  * whole (node_append's tails above), however the appends interleave. */
 void node_append(struct profile *p, struct node *parent, struct node *child);

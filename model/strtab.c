@@ -46,8 +46,21 @@ void strtab_init(struct strtab *t, struct arena *a)
 	t->key = hash_key;
 }
 
+void strtab_settle(struct strtab *t)
+{
+	for (size_t i = 0; i < t->nr_retired; i++)
+		free(t->retired[i]);
+	free(t->retired);
+	t->retired = NULL;
+	t->nr_retired = t->alloc_retired = 0;
+}
+
 void strtab_release(struct strtab *t)
 {
+	strtab_settle(t);
+	free(atomic_load_explicit(&t->by_number, memory_order_relaxed));
+	atomic_store_explicit(&t->by_number, NULL, memory_order_relaxed);
+	t->alloc_numbers = 0;
 	free(t->slots);
 	free(t->hashes);
 	t->slots = NULL;
@@ -103,6 +116,41 @@ static void rebuild(struct strtab *t, size_t alloc, bool rehash)
 	free(old_hashes);
 }
 
+/* S's copy, numbered t->nr: its number in front of it, and in the
+ * numbers' array (a new one, when full, the old one retired). */
+static const char *new_string(struct strtab *t, const char *s, size_t n)
+{
+	uint32_t number = (uint32_t)t->nr;
+	const char **v = atomic_load_explicit(&t->by_number, memory_order_relaxed);
+	char *copy;
+
+	if (t->nr >= UINT32_MAX)
+		die("more than %u distinct names", (unsigned)UINT32_MAX);
+	copy = arena_alloc_unaligned(t->arena, sizeof(number) + n + 1);
+	memcpy(copy, &number, sizeof(number));
+	copy += sizeof(number);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	if (t->nr == t->alloc_numbers) {
+		size_t alloc = t->alloc_numbers ? 2 * t->alloc_numbers : 256;
+		const char **bigger = xmalloc(alloc * sizeof(*bigger));
+
+		if (t->nr)
+			memcpy(bigger, v, t->nr * sizeof(*v));
+		if (v) {
+			GROW(t->retired, t->alloc_retired, t->nr_retired + 1);
+			t->retired[t->nr_retired++] = v;
+		}
+		v = bigger;
+		t->alloc_numbers = alloc;
+		bigger[number] = copy;
+		atomic_store_explicit(&t->by_number, v, memory_order_release);
+	} else {
+		v[number] = copy;
+	}
+	return copy;
+}
+
 const char *strtab_lookup(const struct strtab *t, const char *s, size_t n)
 {
 	size_t probes;
@@ -146,7 +194,7 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 		i = find_slot(t, s, n, h, &probes);
 		t->nr_probes += probes;
 	}
-	t->slots[i] = arena_strndup(t->arena, s, n);
+	t->slots[i] = new_string(t, s, n);
 	t->hashes[i] = h;
 	t->nr++;
 	t->nr_since_rekey++;

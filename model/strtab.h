@@ -13,8 +13,10 @@
 #ifndef MODEL_STRTAB_H
 #define MODEL_STRTAB_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "siphash.h"
 
@@ -38,6 +40,15 @@ struct strtab {
 		const char *s;
 		size_t n;
 	} recent[STRTAB_RECENT];
+	/* Each string by its number, in the order first seen: a node holds
+	 * its name's 4-byte number rather than an 8-byte pointer.  Grown by
+	 * copying into a new array that replaces it atomically, the old ones
+	 * kept (retired) until strtab_settle(): a thread may read a number
+	 * another gave while this one interns more (the Kineto link). */
+	_Atomic(const char **) by_number;
+	size_t alloc_numbers;
+	const char ***retired;
+	size_t nr_retired, alloc_retired;
 	/* Statistics, for the tests: what the hash is worth. */
 	uint64_t nr_probes;	/* slots strtab_intern() looked at */
 	uint32_t nr_rekeys;	/* new keys drawn after a long probe run */
@@ -51,5 +62,25 @@ void strtab_release(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s, size_t n);
 /* The interned copy of S if it was ever interned, else NULL. */
 const char *strtab_lookup(const struct strtab *t, const char *s, size_t n);
+/* Free the copies of the numbers' array that growth retired: when no
+ * other thread reads the table. */
+void strtab_settle(struct strtab *t);
+
+/* The string of number I (< t->nr). */
+static inline const char *strtab_string(const struct strtab *t, uint32_t i)
+{
+	return atomic_load_explicit((_Atomic(const char **) *)&t->by_number,
+				    memory_order_acquire)[i];
+}
+
+/* The number of S, which strtab_intern() of T returned: it lies in the
+ * four bytes in front of the string. */
+static inline uint32_t strtab_number(const char *s)
+{
+	uint32_t i;
+
+	memcpy(&i, s - sizeof(i), sizeof(i));
+	return i;
+}
 
 #endif

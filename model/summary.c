@@ -154,7 +154,7 @@ struct groups {
 
 static const void *key_of(const struct node *n)
 {
-	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)n->name;
+	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 }
 
 static uint64_t key_hash(const void *key, long bucket)
@@ -441,9 +441,9 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	/* Every name once, then rows that number them (a kernel's name is
 	 * often longer than all its numbers). */
 	for (size_t i = 0; i < w.ops.nr; i++)
-		w.ops.v[i].name = name_id(&names, w.ops.v[i].first->name);
+		w.ops.v[i].name = name_id(&names, node_name(w.ops.v[i].first));
 	for (size_t i = 0; i < w.kernels.nr; i++)
-		w.kernels.v[i].name = name_id(&names, w.kernels.v[i].first->name);
+		w.kernels.v[i].name = name_id(&names, node_name(w.kernels.v[i].first));
 	for (size_t i = 0; i < rl.nr_calls; i++)
 		name_id(&names, rl.calls[i].name);
 	for (size_t i = 0; i < names.nr; i++) {

@@ -185,7 +185,7 @@ static size_t host_lane(struct build *b, const struct profile *p, const struct n
 
 	if (lane != KEY_INDEX_NONE)
 		return lane;
-	new_lane(b, xstrdup(thread ? thread->name : "host"), false);
+	new_lane(b, xstrdup(thread ? node_name(thread) : "host"), false);
 	b->lanes[b->nr_lanes - 1].thread = thread;
 	b->lanes[b->nr_lanes - 1].hint = thread ? subtree_size(p, thread) : 0;
 	if (thread && thread == b->shared_thread) {

@@ -638,7 +638,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 					diag_warn(k->d, &none, "events overlapping their parent, dropped",
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
-						  h->node->name, top->node->name, (long long)t->tid);
+						  node_name(h->node), node_name(top->node), (long long)t->tid);
 					/* Its claim stays as it is: the table
 					 * of runtimes by node may be read from
 					 * it on the other thread, and a node
@@ -709,7 +709,7 @@ static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec
 static void remove_dup(struct build *b, struct node *n)
 {
 	while (n->kind == NODE_OP && node_first_child(n) && !node_next(node_first_child(n)) &&
-	       node_first_child(n)->kind == NODE_OP && node_first_child(n)->name == n->name) {
+	       node_first_child(n)->kind == NODE_OP && node_name(node_first_child(n)) == node_name(n)) {
 		struct node *child = node_first_child(n);
 		struct rt_rec *mine = runtimes_of(b, n);
 
@@ -720,7 +720,7 @@ static void remove_dup(struct build *b, struct node *n)
 
 			diag_warn(b->k->d, &none, "runtime calls of folded duplicate ops, unlinked",
 				  "op '%s' folded into its lone child of the same name; its own "
-				  "runtime calls belong to no op (as in torch-tb-profiler)", n->name);
+				  "runtime calls belong to no op (as in torch-tb-profiler)", node_name(n));
 		}
 		set_runtimes_of(b, n, runtimes_of(b, child));
 		n->child_ref = child->child_ref;
@@ -744,7 +744,7 @@ static void note_negative(struct kineto *k, struct node *n)
 	diag_warn(k->d, &none, "negative host self times (kept as torch-tb-profiler computes them)",
 		  "'%s' has a host self time of %.3f us: its child ops and runtime calls last "
 		  "longer than it does; kept as torch-tb-profiler computes it, and marked",
-		  n->name, (double)node_host_self(k->p, n) / 1e3);
+		  node_name(n), (double)node_host_self(k->p, n) / 1e3);
 }
 
 /*

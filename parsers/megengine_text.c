@@ -933,7 +933,7 @@ static struct node *find_op(struct profile *p, const struct pa_row *r)
 			continue;
 		if (r->id.len && id && id->type == ATTR_STRING && !strcmp(id->v.s, r->id.s))
 			return n;
-		if (!r->id.len && !id && !strcmp(n->name, r->name.s))
+		if (!r->id.len && !id && !strcmp(node_name(n), r->name.s))
 			return n;
 	}
 	return NULL;

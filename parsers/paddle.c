@@ -440,10 +440,10 @@ static int64_t half_digit_ns(int pow10)
 /* NAME without the "..." of a cut name; *LEN gets its length. */
 static const char *name_stem(const struct node *n, size_t *len)
 {
-	*len = strlen(n->name);
+	*len = strlen(node_name(n));
 	if (n->flags & NODE_NAME_TRUNCATED)
 		*len -= 3;
-	return n->name;
+	return node_name(n);
 }
 
 /* Whether the Operator Summary's kernel TREE (the name cut at 45-47
@@ -581,7 +581,7 @@ static void link_refused(struct paddle *pd, const struct run *r, const struct tr
 			 size_t nr_fit)
 {
 	static const char kind[] = "cut kernel names no Kernel Summary row is certain to be, kept as printed";
-	const char *name = k->n->name;
+	const char *name = node_name(k->n);
 	int len = (int)(strlen(name) > 60 ? 60 : strlen(name));
 
 	if (!nr_fit && r->kernels_cut)
@@ -611,7 +611,7 @@ static void link_match(struct run *r, struct link *l)
 		size_t same = NO_ROW;
 
 		for (size_t j = 0; j < l->nr_sums && same == NO_ROW; j++)
-			if (l->sums[j]->name == k->n->name)
+			if (node_name(l->sums[j]) == node_name(k->n))
 				same = j;
 		if (same != NO_ROW) {
 			l->match[i] = same;
@@ -688,7 +688,7 @@ static void link_kernels(struct paddle *pd, struct run *r)
 		const struct node *match = l.match[i] == NO_ROW ? NULL : l.sums[l.match[i]];
 
 		if (match && l.how[i] != LINK_NAMED) {
-			n->name = match->name;
+			node_set_name(r->p, n, node_name(match));
 			n->flags &= (uint8_t)~(NODE_NAME_TRUNCATED | NODE_DISTINCT);
 			n->flags |= match->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
 		} else if (!match && (n->flags & NODE_NAME_TRUNCATED)) {

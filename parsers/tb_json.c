@@ -120,7 +120,7 @@ static struct node *group(struct tb *tb, const char *name)
 static struct node *find_group(const struct profile *run, const char *name)
 {
 	for (struct node *c = node_first_child(run->root); c; c = node_next(c))
-		if (c->kind == NODE_GROUP && !strcmp(c->name, name))
+		if (c->kind == NODE_GROUP && !strcmp(node_name(c), name))
 			return c;
 	return NULL;
 }
@@ -639,7 +639,7 @@ static bool add_kernel_ns(struct node *n, void *ctx)
 {
 	struct kernel_sum *ks = ctx;
 
-	if (n->kind == NODE_KERNEL && n->name == ks->name) {
+	if (n->kind == NODE_KERNEL && node_name(n) == ks->name) {
 		ks->ns += (double)node_device_total(ks->run, n);
 		ks->found = true;
 	}
@@ -665,7 +665,7 @@ static bool table_value(const struct profile *run, const struct pie_entry *e, do
 	if (!g)
 		return false;
 	for (const struct node *n = node_first_child(g); n; n = node_next(n)) {
-		if (n->name != e->name)
+		if (node_name(n) != e->name)
 			continue;
 		found = true;
 		switch (e->cat) {
@@ -1039,7 +1039,7 @@ static struct node *op_row(struct tb *tb, const char *name)
 	struct node *g = find_group(tb->run, "Operators"), *found = NULL;
 
 	for (struct node *n = g ? node_first_child(g) : NULL; n; n = node_next(n)) {
-		if (n->name != name)
+		if (node_name(n) != name)
 			continue;
 		if (found)
 			return NULL;

@@ -668,18 +668,19 @@ static void add_device_children(struct torch_table *tt)
 
 	for (size_t i = 0; i < t->nr_rows; i++)
 		if (has_host_time(t->run, t->rows[i]))
-			host[nr_host++] = t->rows[i]->name;
+			host[nr_host++] = node_name(t->rows[i]);
 	qsort(host, nr_host, sizeof(*host), cmp_ptr);
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		struct node *n = t->rows[i], *k;
 		int64_t self = node_device_self(t->run, n), total = node_device_total(t->run, n);
+		const char *name = node_name(n);
 
 		if (has_host_time(t->run, n) || (!self && !total))
 			continue;
-		if (bsearch(&n->name, host, nr_host, sizeof(*host), cmp_ptr) ||
-		    !strncmp(n->name, "ProfilerStep", 12))
+		if (bsearch(&name, host, nr_host, sizeof(*host), cmp_ptr) ||
+		    !strncmp(node_name(n), "ProfilerStep", 12))
 			continue;
-		k = node_new_interned(t->run, n, device_kind(n->name), n->name);
+		k = node_new_interned(t->run, n, device_kind(node_name(n)), node_name(n));
 		/* Distinct too: two kernels cut to the same 52 characters are
 		 * two rows in the table, and stay two rows. */
 		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);

@@ -296,7 +296,7 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 	if (l->kernel) {
 		k = child_of_kind(n, NODE_KERNEL);
 		if (k) {
-			k->name = l->kernel;
+			node_set_name(p, k, l->kernel);
 		} else {
 			k = node_new_interned(p, NULL, NODE_KERNEL, l->kernel);
 			prepend_child(n, k);
@@ -388,7 +388,7 @@ static void match_by_name(struct join *jn)
 
 	/* Chains in file order: build them back to front. */
 	for (size_t i = jn->nr_old; i-- > 0;) {
-		size_t *first = index_add(&ix, jn->old[i]->name);
+		size_t *first = index_add(&ix, node_name(jn->old[i]));
 
 		next_same[i] = *first;
 		*first = i;
@@ -417,10 +417,10 @@ static void match_by_position(struct join *jn, bool names_win)
 
 	for (size_t k = 0; k < ls->nr; k++) {
 		jn->match[k] = k;
-		if (jn->old[k]->name != ls->v[k].name) {
+		if (node_name(jn->old[k]) != ls->v[k].name) {
 			differ++;
 			if (names_win)
-				jn->old[k]->name = ls->v[k].name;
+				node_set_name(jn->p, jn->old[k], ls->v[k].name);
 		}
 	}
 	diag_warn(jn->d, NULL, KIND_BY_ORDER,
@@ -442,7 +442,7 @@ static void warn_unmatched(struct join *jn)
 		if (!jn->used[i])
 			diag_warn(jn->d, NULL, KIND_ONE_FILE,
 				  "layer '%s' of the files loaded before is not in this one",
-				  jn->old[i]->name);
+				  node_name(jn->old[i]));
 }
 
 /*

@@ -66,7 +66,7 @@ void detail_node(struct detail *d, const struct node *n)
 		chain[nr++] = a;
 	}
 	for (size_t i = nr; i-- > 0;) {
-		strbuf_addstr(&path, chain[i]->name);
+		strbuf_addstr(&path, node_name(chain[i]));
 		if (i)
 			strbuf_addstr(&path, " > ");
 	}
@@ -78,9 +78,9 @@ void detail_node(struct detail *d, const struct node *n)
 		while (op && !node_is_op_row(op))
 			op = node_parent(op);
 		if (op)
-			detail_add_link(d, "Launched by", op->name,
+			detail_add_link(d, "Launched by", node_name(op),
 					"the op that launched it (Enter: the op's row)", &ops_pane_ops,
-					op->name);
+					node_name(op));
 	}
 	strbuf_release(&path);
 }

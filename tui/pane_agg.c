@@ -528,7 +528,7 @@ static bool detail_wants(const struct node *n, void *ctx)
 
 	if (r->first && (r->first->flags & NODE_DISTINCT))
 		return n == r->first;
-	return n->name == r->name || !strcmp(n->name, r->name);
+	return node_name(n) == r->name || !strcmp(node_name(n), r->name);
 }
 
 /* Agg rows by device total, most first; ties keep the model's order. */

@@ -21,8 +21,8 @@ static bool drill_wants(const struct node *n, void *ctx)
 	if (s->drill_node)
 		return n == s->drill_node;
 	if (s->drill_re)
-		return filter_match(s->drill_re, n->name, strlen(n->name));
-	return s->drill_name && !strcmp(n->name, s->drill_name);
+		return filter_match(s->drill_re, node_name(n), strlen(node_name(n)));
+	return s->drill_name && !strcmp(node_name(n), s->drill_name);
 }
 
 static const char *what_of(const struct pane *pane)

@@ -26,7 +26,7 @@ static bool under_module(const struct node *n, void *ctx)
 	int64_t id = module_id_of(m);
 
 	for (const struct node *a = node_parent(n); a; a = node_parent(a))
-		if (a->kind == NODE_MODULE && a->name == m->name && module_id_of(a) == id)
+		if (a->kind == NODE_MODULE && node_name(a) == node_name(m) && module_id_of(a) == id)
 			return true;
 	return false;
 }

@@ -38,7 +38,7 @@ static bool of_op(const struct node *n, void *ctx)
 
 	if (s->drill_node)
 		return n == s->drill_node;
-	if (!s->drill_name || strcmp(n->name, s->drill_name))
+	if (!s->drill_name || strcmp(node_name(n), s->drill_name))
 		return false;
 	if (!s->arg)
 		return true;
@@ -105,7 +105,7 @@ static void st_load(struct pane *pane)
 {
 	struct st_priv *sp = xcalloc(1, sizeof(*sp));
 	struct agg_scope s = { .step = pane->scope.step, .want = of_op, .ctx = &pane->scope };
-	const char *what = pane->scope.drill_node ? pane->scope.drill_node->name
+	const char *what = pane->scope.drill_node ? node_name(pane->scope.drill_node)
 			   : pane->scope.drill_name ? pane->scope.drill_name : "?";
 	size_t n;
 
@@ -197,7 +197,7 @@ static void st_rebuild(struct pane *pane)
 static void st_empty(const struct pane *pane, char *buf, size_t size)
 {
 	snprintf(buf, size, "no call stack for '%s' (record with_stack=True)",
-		 pane->scope.drill_node ? pane->scope.drill_node->name
+		 pane->scope.drill_node ? node_name(pane->scope.drill_node)
 		 : pane->scope.drill_name ? pane->scope.drill_name : "?");
 }
 

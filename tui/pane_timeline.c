@@ -60,7 +60,7 @@ struct tl_priv {
 static const char *tl_row_name(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return BLOCK(row)->node->name;
+	return node_name(BLOCK(row)->node);
 }
 
 static const struct attr *tl_row_attrs(const struct pane *pane, const void *row)
@@ -80,7 +80,7 @@ static struct cell get_lane(const struct pane *pane, const void *row, const stru
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	return cell_text(BLOCK(row)->node->name);
+	return cell_text(node_name(BLOCK(row)->node));
 }
 
 static struct cell get_start(const struct pane *pane, const void *row, const struct column *c)
@@ -206,7 +206,7 @@ static bool in_step(const struct step *s, const struct tl_block *b)
  * rule) and the filter keeps its name. */
 static bool kept(struct pane *pane, const struct tl_block *b)
 {
-	return in_step(pane->scope.step, b) && verdict(pane->priv, pane->filter, b->node->name);
+	return in_step(pane->scope.step, b) && verdict(pane->priv, pane->filter, node_name(b->node));
 }
 
 /* The first row (in time order) that starts at or after T. */
@@ -252,7 +252,7 @@ static void make_ranks(struct pane *pane)
 	 * the node's, two misses away (the block, then its node): both are
 	 * asked for ahead, so that the misses of several rows overlap. */
 	for (size_t i = 0; i < pane->nr_rows; i++) {
-		const char *name = BLOCK(pane->rows[i])->node->name;
+		const char *name = node_name(BLOCK(pane->rows[i])->node);
 		size_t h;
 
 		if (i + 32 < pane->nr_rows)
@@ -757,7 +757,7 @@ static bool next_instance(struct pane *pane, int dir)
 	if (!sel)
 		return false;
 	for (long i = (long)pane->cursor + dir; i >= 0 && i < (long)pane->nr_view; i += dir) {
-		if (BLOCK(pane_row(pane, (size_t)i))->node->name == sel->node->name) {
+		if (node_name(BLOCK(pane_row(pane, (size_t)i))->node) == node_name(sel->node)) {
 			pane->cursor = (size_t)i;
 			return true;
 		}

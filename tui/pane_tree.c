@@ -95,7 +95,7 @@ enum {
 static const char *tree_name(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return NODE(row)->name;
+	return node_name(NODE(row));
 }
 
 static const struct attr *tree_attrs(const struct pane *pane, const void *row)
@@ -107,7 +107,7 @@ static const struct attr *tree_attrs(const struct pane *pane, const void *row)
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	return cell_text(NODE(row)->name);
+	return cell_text(node_name(NODE(row)));
 }
 
 static struct cell get_kind(const struct pane *pane, const void *row, const struct column *c)
@@ -437,7 +437,7 @@ static void mark(struct pane *pane)
 			continue;
 		}
 		node = pane->rows[i];
-		if (in_step(pane, node) && verdict(&v, pane->filter, node->name))
+		if (in_step(pane, node) && verdict(&v, pane->filter, node_name(node)))
 			tp->state[i] |= TREE_SEED;
 	}
 	for (size_t i = n; i-- > 0;) {

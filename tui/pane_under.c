@@ -49,7 +49,7 @@ static void under_load(struct pane *pane)
 	agg_pane_rows(pane);
 	agg_op_columns(pane);
 	if (!pane->title) {
-		const char *what = pane->scope.nr_under == 1 ? pane->scope.under[0]->name : "these nodes";
+		const char *what = pane->scope.nr_under == 1 ? node_name(pane->scope.under[0]) : "these nodes";
 		size_t n = strlen(what) + 16;
 
 		pane->title = xmalloc(n);
@@ -71,7 +71,7 @@ static void under_empty_text(const struct pane *pane, char *buf, size_t size)
 
 static void under_export_name(const struct pane *pane, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s-ops", pane->scope.nr_under == 1 ? pane->scope.under[0]->name : "nodes");
+	snprintf(buf, size, "%s-ops", pane->scope.nr_under == 1 ? node_name(pane->scope.under[0]) : "nodes");
 }
 
 static void under_release(struct pane *pane)

@@ -58,12 +58,12 @@ static bool add_node(struct node *n, void *ctx)
 {
 	struct shortnames *sn = ctx;
 	size_t before = sn->nr;
-	struct short_slot *s = slot_of(sn, n->name);
+	struct short_slot *s = slot_of(sn, node_name(n));
 
 	/* Slots move as the table grows: names are what is kept. */
 	if (sn->nr > before && s->short_name) {
 		GROW(sn->changed, sn->alloc_changed, sn->nr_changed + 1);
-		sn->changed[sn->nr_changed++] = n->name;
+		sn->changed[sn->nr_changed++] = node_name(n);
 	}
 	return true;
 }

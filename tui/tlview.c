@@ -114,8 +114,8 @@ static uint8_t colour_of(const char *name)
 static void paint_block(struct canvas *c, int y, int x, int width, const struct tl_block *b,
 			const struct tlview_style *st)
 {
-	uint8_t attr = colour_of(b->node->name);
-	const char *name = st->name_of ? st->name_of(b->node->name, st->name_ctx) : b->node->name;
+	uint8_t attr = colour_of(node_name(b->node));
+	const char *name = st->name_of ? st->name_of(node_name(b->node), st->name_ctx) : node_name(b->node);
 
 	if (st->has_filter)
 		attr = st->is_kept && st->is_kept(b, st->ctx) ? CA_MATCH : CA_DIM;

@@ -63,7 +63,7 @@ static void add_attrs(struct strbuf *b, const struct attr *a)
 static void add_tree(struct strbuf *b, const struct profile *p, const struct node *n, int depth)
 {
 	for (; n; n = node_next(n)) {
-		add(b, "%*s%s k%d f%d s%lld ht%lld hs%lld dt%lld ds%lld", depth, "", n->name,
+		add(b, "%*s%s k%d f%d s%lld ht%lld hs%lld dt%lld ds%lld", depth, "", node_name(n),
 		    n->kind, n->flags, (long long)n->start_ns, (long long)node_host_total(p, n),
 		    (long long)node_host_self(p, n), (long long)node_device_total(p, n),
 		    (long long)node_device_self(p, n));
@@ -134,7 +134,7 @@ static char *load_text(const char *path, const char *env, const char *value)
 			add(&b, "memory %zu %lld %lld %lld %lld %llu %d %lld op %s\n", i,
 			    (long long)m->ts_ns, (long long)m->bytes, (long long)m->total_allocated,
 			    (long long)m->total_reserved, (unsigned long long)m->addr, m->device,
-			    (long long)m->tid, m->op ? m->op->name : "-");
+			    (long long)m->tid, m->op ? node_name(m->op) : "-");
 		}
 		for (const struct meta *m = p.meta; m; m = m->next)
 			add(&b, "meta [%s] %s = %s\n", m->section, m->key, m->value);

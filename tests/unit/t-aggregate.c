@@ -119,7 +119,7 @@ static void test_kernels_and_step_scope(void)
 
 static bool is_a(const struct node *n, void *ctx)
 {
-	return !strcmp(n->name, ctx);
+	return !strcmp(node_name(n), ctx);
 }
 
 static void test_drill_down(void)

@@ -273,7 +273,7 @@ static bool visit_find(struct node *n, void *ctx)
 {
 	struct find_ctx *f = ctx;
 
-	if (!f->found && !strcmp(n->name, f->name))
+	if (!f->found && !strcmp(node_name(n), f->name))
 		f->found = n;
 	return !f->found;
 }
@@ -487,7 +487,7 @@ static void test_runtime_without_id(void)
 	CHECK_EQ(test_load(&p, "tests/golden/modules/small.json", NULL, msg, sizeof(msg)), 0);
 	sync = find_node(&p, "cudaDeviceSynchronize");
 	CHECK(sync && node_parent(sync) && node_parent(sync)->kind == NODE_MODULE &&
-	      !strcmp(node_parent(sync)->name, "nn.Module: Net_0") && node_parent(sync)->start_ns == 10000);
+	      !strcmp(node_name(node_parent(sync)), "nn.Module: Net_0") && node_parent(sync)->start_ns == 10000);
 	CHECK_EQ(warnings_of(&p, "runtime calls whose External id no op has (kept, unlinked)"), 0);
 	profile_release(&p);
 }
@@ -541,7 +541,7 @@ static void test_python_frames(void)
 	CHECK_STR(node_call_stack(mm), "model.py(5): forward;main.py(10): <module>");
 	CHECK(node_call_stack(mm) == node_call_stack(lin));
 	CHECK_STR(node_call_stack(relu1), "F.py(1): relu;model.py(5): forward;main.py(10): <module>");
-	CHECK(relu2 && !strcmp(relu2->name, "aten::relu") && relu2->start_ns == 600000);
+	CHECK(relu2 && !strcmp(node_name(relu2), "aten::relu") && relu2->start_ns == 600000);
 	CHECK_STR(node_call_stack(relu2), "main.py(10): <module>");
 	CHECK(!node_call_stack(lone));
 	CHECK(!node_call_stack(find_node(&p, "aten::zeros")));

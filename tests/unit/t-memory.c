@@ -37,7 +37,7 @@ static void test_events_loaded(void)
 	for (size_t i = 0; i < p.nr_mem_events; i++) {
 		const struct mem_event *m = &p.mem_events[i];
 
-		in_empty += m->op && !strcmp(m->op->name, "aten::empty");
+		in_empty += m->op && !strcmp(node_name(m->op), "aten::empty");
 		none += !m->op;
 		if (m->ts_ns == 580000)
 			CHECK(m->addr == MEM_NO_ADDR && m->total_allocated == -1);

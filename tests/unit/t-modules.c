@@ -44,7 +44,7 @@ static void test_module_view(void)
 		CHECK(l0->host_total_ns == 360000 && l0->host_self_ns == 40000);
 		CHECK_STR(l1->name, "Linear_1");
 		CHECK(l1->module_id == 1 && l1->device_self_ns == 100000);
-		CHECK(l0->first && !strcmp(l0->first->name, "nn.Module: Linear_0"));
+		CHECK(l0->first && !strcmp(node_name(l0->first), "nn.Module: Linear_0"));
 	}
 	module_view_release(&v);
 	profile_release(&p);

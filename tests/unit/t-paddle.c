@@ -81,7 +81,7 @@ static const struct node *last_of(const struct node *parent)
 
 static bool name_is(const struct node *n, void *ctx)
 {
-	return !strcmp(n->name, ctx);
+	return !strcmp(node_name(n), ctx);
 }
 
 static int64_t attr_i(const struct attr *list, const char *key)
@@ -143,7 +143,7 @@ static void t_seed001(void)
 	agg_op_kernels(&p, &drill, &a);
 	CHECK_EQ(a.nr, 18);
 	for (size_t i = 0; i < a.nr; i++) {
-		CHECK_STR(node_parent(a.rows[i].first)->name, "conv2d compute");
+		CHECK_STR(node_name(node_parent(a.rows[i].first)), "conv2d compute");
 		CHECK(node_kind_is_device(a.rows[i].first->kind));
 		sum += a.rows[i].device_total_ns;
 		cudnn |= strstr(a.rows[i].name, "cudnn") != NULL;
@@ -461,7 +461,7 @@ static void t_fixture_new(void)
 	r = row_named(&a, "matmul dygraph");
 	CHECK(r && r->calls == 8 && r->host_total_ns == 4000000 && r->device_total_ns == 16000000);
 	CHECK(r && attr_i(r->first->attrs, "flops") == 1048576);
-	CHECK(r && !strcmp(node_parent(r->first)->name, "Thread: 1234"));
+	CHECK(r && !strcmp(node_name(node_parent(r->first)), "Thread: 1234"));
 	CHECK(r && !strcmp(attr_find(r->first->attrs, "thread")->v.s, "1234"));
 	r = &a.rows[2];
 	CHECK(!strcmp(r->name, "matmul dygraph") && r->calls == 4 && r->device_total_ns == 8000000);
@@ -476,10 +476,10 @@ static void t_fixture_new(void)
 
 	/* Memory Summary: a group with a row per line, columns as attributes. */
 	n = last_of(p.root);
-	CHECK_STR(n->name, "Memory Summary - Place(gpu:0)");
+	CHECK_STR(node_name(n), "Memory Summary - Place(gpu:0)");
 	CHECK_EQ(n->kind, NODE_GROUP);
 	n = last_of(n);
-	CHECK_STR(n->name, "ReshapeGradNode");
+	CHECK_STR(node_name(n), "ReshapeGradNode");
 	CHECK_EQ(attr_i(n->attrs, "increased_size_bytes"), -2048);
 	CHECK_EQ(attr_i(n->attrs, "free_count"), 4);
 	CHECK(attr_find(n->attrs, "type") && !strcmp(attr_find(n->attrs, "type")->v.s, "Reserved"));

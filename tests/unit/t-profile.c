@@ -177,7 +177,7 @@ static void test_calls_by_flag(void)
 	CHECK(n->flags == NODE_DISTINCT);
 	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
 	if (sizeof(void *) == 8)
-		CHECK_EQ(sizeof(struct node), 64);
+		CHECK_EQ(sizeof(struct node), 56);
 	profile_release(&p);
 }
 

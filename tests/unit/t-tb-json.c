@@ -370,7 +370,7 @@ static void test_fixture_two_runs(void)
 
 static bool is_op(const struct node *n, void *ctx)
 {
-	return !strcmp(n->name, (const char *)ctx);
+	return !strcmp(node_name(n), (const char *)ctx);
 }
 
 /* Whether drilling into OP lists KERNEL. */

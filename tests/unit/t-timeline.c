@@ -65,14 +65,14 @@ static void test_lanes_and_rows(void)
 	 * (a row lower than the step); the launches. */
 	CHECK_EQ(tl.lanes[0].nr_rows, 3);
 	CHECK_EQ(tl.rows[0].nr, 1);
-	CHECK_STR(tl_row_block(&tl.rows[0], 0)->node->name, "ProfilerStep#1");
+	CHECK_STR(node_name(tl_row_block(&tl.rows[0], 0)->node), "ProfilerStep#1");
 	CHECK_EQ(tl.rows[1].nr, 3);
-	CHECK_STR(tl_row_block(&tl.rows[1], 2)->node->name, "cudaMemcpyAsync");
+	CHECK_STR(node_name(tl_row_block(&tl.rows[1], 2)->node), "cudaMemcpyAsync");
 	CHECK_EQ(tl.rows[2].nr, 2);
 	/* The kernels overlap: two rows of the GPU lane. */
 	CHECK_EQ(tl.lanes[2].nr_rows, 2);
-	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row], 0)->node->name, "k1");
-	CHECK_STR(tl_row_block(&tl.rows[tl.lanes[2].first_row + 1], 0)->node->name, "k2");
+	CHECK_STR(node_name(tl_row_block(&tl.rows[tl.lanes[2].first_row], 0)->node), "k1");
+	CHECK_STR(node_name(tl_row_block(&tl.rows[tl.lanes[2].first_row + 1], 0)->node), "k2");
 	CHECK_EQ(tl.start_ns, 1000000000);
 	CHECK_EQ(tl.end_ns, 1000000000 + 100000);
 	/* Every block, by start. */
@@ -85,7 +85,7 @@ static void test_lanes_and_rows(void)
 
 			CHECK(a->start_ns <= b->start_ns);
 		}
-		CHECK_STR(second->node->name, "aten::relu");
+		CHECK_STR(node_name(second->node), "aten::relu");
 		free(by_start);
 	}
 	timeline_release(&tl);
@@ -356,7 +356,7 @@ static void ref_walk(const struct profile *p, const struct node *n, int depth,
 			v[*nr] = (struct ref_block){
 				c, c->start_ns,
 				c->start_ns + (dev ? node_device_total(p, c) : node_host_total(p, c)),
-				dev ? 2 : (size_t)(thread->name[7] - '0'),
+				dev ? 2 : (size_t)(node_name(thread)[7] - '0'),
 				dev ? 0 : (size_t)(depth + 1 - thread_depth - 1), 0,
 			};
 			(*nr)++;
@@ -476,7 +476,7 @@ static void check_view_is_generic(struct pane *pane, const struct step *s, const
 
 		if (s && (b->start_ns < s->start_ns || b->start_ns >= s->end_ns))
 			continue;
-		if (f && !filter_match(f, b->node->name, strlen(b->node->name)))
+		if (f && !filter_match(f, node_name(b->node), strlen(node_name(b->node))))
 			continue;
 		want[n++] = i;
 	}

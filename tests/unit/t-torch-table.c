@@ -391,7 +391,7 @@ static bool find_node(struct node *n, void *ctx)
 {
 	struct find *f = ctx;
 
-	if (!f->found && n->kind == f->kind && !strcmp(n->name, f->name) && f->nth-- == 0)
+	if (!f->found && n->kind == f->kind && !strcmp(node_name(n), f->name) && f->nth-- == 0)
 		f->found = n;
 	return !f->found;
 }

@@ -99,7 +99,7 @@ static const struct node *layer_at(const struct profile *p, size_t i)
 static const struct node *layer(const struct profile *p, const char *name)
 {
 	for (const struct node *c = node_first_child(p->root); c; c = node_next(c))
-		if (c->kind == NODE_LAYER && !strcmp(c->name, name))
+		if (c->kind == NODE_LAYER && !strcmp(node_name(c), name))
 			return c;
 	return NULL;
 }
@@ -152,7 +152,7 @@ static size_t nr_children(const struct node *n, enum node_kind kind)
 
 static bool name_is(const struct node *n, void *ctx)
 {
-	return !strcmp(n->name, ctx);
+	return !strcmp(node_name(n), ctx);
 }
 
 static const struct agg_row *row(const struct agg *a, const char *name)
@@ -314,13 +314,13 @@ static void t_seed_simple(void)
 	for (size_t i = 0; i < 25; i++) {
 		const struct node *a = layer_at(&ps, i), *b = layer_at(&pd, i);
 
-		CHECK(a && b && !strcmp(a->name, b->name));
+		CHECK(a && b && !strcmp(node_name(a), node_name(b)));
 		CHECK(a && !str_attr(a, "layer_type") && !str_attr(a, "precision"));
 		CHECK(a && !child(a, NODE_KERNEL, 0));
 	}
 	/* Without Metadata the sources come from the name. */
 	CHECK_EQ(nr_children(layer(&ps, CONV0), NODE_SOURCE), 4);
-	CHECK_STR(child(layer(&ps, CONV0), NODE_SOURCE, 3)->name, "resnetv15_pool0_fwd");
+	CHECK_STR(node_name(child(layer(&ps, CONV0), NODE_SOURCE, 3)), "resnetv15_pool0_fwd");
 	profile_release(&ps);
 	profile_release(&pd);
 }
@@ -402,7 +402,7 @@ static void t_corpus_merge(void)
 	CHECK(all_joined);
 	CHECK_EQ(sum, 3109270400);	/* Σ timeMs = 3109.2704 ms */
 	l = layer_at(&p, 0);
-	CHECK_STR(l->name, "QuantizeLinear_2");
+	CHECK_STR(node_name(l), "QuantizeLinear_2");
 	CHECK_EQ(node_device_total(&p, l), 31387900);
 	CHECK_EQ(node_device_self(&p, l), 31387900);
 	CHECK_EQ(ns_attr(l, "mean_ns"), 4749);	/* 0.00474854 ms */
@@ -418,7 +418,7 @@ static void t_corpus_merge(void)
 	agg_release(&ops);
 	/* The last layer ran in no time and is still there. */
 	l = layer_at(&p, 72);
-	CHECK_STR(l->name, "copied_squeeze_after_(Unnamed Layer* 850) [ElementWise]");
+	CHECK_STR(node_name(l), "copied_squeeze_after_(Unnamed Layer* 850) [ElementWise]");
 	CHECK_EQ(node_device_total(&p, l), 0);
 
 	/* Steps: one per inference. */
@@ -457,11 +457,11 @@ static void t_corpus_any_order(void)
 		const struct node *x = layer_at(&a, i), *y = layer_at(&b, i);
 		const struct attr *ax, *ay;
 
-		if (!x || !y || strcmp(x->name, y->name) ||
+		if (!x || !y || strcmp(node_name(x), node_name(y)) ||
 		    node_calls(&a, x) != node_calls(&b, y) ||
 		    node_device_total(&a, x) != node_device_total(&b, y) ||
 		    nr_children(x, NODE_SOURCE) != nr_children(y, NODE_SOURCE) ||
-		    strcmp(child(x, NODE_KERNEL, 0)->name, child(y, NODE_KERNEL, 0)->name)) {
+		    strcmp(node_name(child(x, NODE_KERNEL, 0)), node_name(child(y, NODE_KERNEL, 0)))) {
 			same = false;
 			continue;
 		}
@@ -555,20 +555,20 @@ static void t_graph_detailed(void)
 	CHECK_STR(str_attr(l, "input_shapes"), "1x3x32x32");
 	CHECK_STR(str_attr(l, "output_shapes"), "1x16x32x32");
 	k = child(l, NODE_KERNEL, 0);
-	CHECK(k && !strncmp(k->name, "sm86_xmma_fprop_implicit_gemm_f16f16", 36));
-	CHECK_STR(str_attr(l, "tactic"), k ? k->name : "");
+	CHECK(k && !strncmp(node_name(k), "sm86_xmma_fprop_implicit_gemm_f16f16", 36));
+	CHECK_STR(str_attr(l, "tactic"), k ? node_name(k) : "");
 	/* Metadata with "\u001e" escapes. */
 	CHECK_EQ(nr_children(l, NODE_SOURCE), 3);
-	CHECK_STR(child(l, NODE_SOURCE, 1)->name, "/bn1/BatchNormalization");
+	CHECK_STR(node_name(child(l, NODE_SOURCE, 1)), "/bn1/BatchNormalization");
 	/* A raw U+001E byte inside the string, and a name with escaped quotes. */
 	l = layer(&p, "fc + bias \"add\"");
 	CHECK_EQ(nr_children(l, NODE_SOURCE), 2);
-	CHECK_STR(child(l, NODE_SOURCE, 0)->name, "/fc/Gemm");
-	CHECK_STR(child(l, NODE_SOURCE, 1)->name, "/fc/Add");
+	CHECK_STR(node_name(child(l, NODE_SOURCE, 0)), "/fc/Gemm");
+	CHECK_STR(node_name(child(l, NODE_SOURCE, 1)), "/fc/Add");
 	/* "\u001f"; no TacticName: the kernel is the type and the value. */
 	l = layer(&p, "{ForeignNode[/head/MatMul.../head/Softmax]}");
-	CHECK_STR(child(l, NODE_SOURCE, 1)->name, "/head/Softmax");
-	CHECK_STR(child(l, NODE_KERNEL, 0)->name, "Myelin 0x0000000000000000");
+	CHECK_STR(node_name(child(l, NODE_SOURCE, 1)), "/head/Softmax");
+	CHECK_STR(node_name(child(l, NODE_KERNEL, 0)), "Myelin 0x0000000000000000");
 	CHECK_STR(str_attr(l, "tactic"), "0x0000000000000000");
 	l = layer_at(&p, 5);
 	CHECK_STR(str_attr(l, "origin"), "REFORMAT");
@@ -590,7 +590,7 @@ static void t_graph_trt10(void)
 		CHECK_STR(str_attr(layer_at(&p, i), "precision"), prec[i]);
 	CHECK_STR(str_attr(layer_at(&p, 4), "output_shapes"), "scalar");
 	CHECK(!profile_meta_get(&p, "engine", "bindings"));
-	CHECK_STR(child(layer_at(&p, 1), NODE_KERNEL, 0)->name, "gemm 0x0000000000000007");
+	CHECK_STR(node_name(child(layer_at(&p, 1), NODE_KERNEL, 0)), "gemm 0x0000000000000007");
 	profile_release(&p);
 }
 
@@ -609,7 +609,7 @@ static void t_graph_simple(void)
 	CHECK_EQ(nr_children(layer(&p, "pool1"), NODE_SOURCE), 0);
 	l = layer(&p, "fc + bias \"add\"");
 	CHECK_EQ(nr_children(l, NODE_SOURCE), 2);
-	CHECK_STR(child(l, NODE_SOURCE, 1)->name, "bias \"add\"");
+	CHECK_STR(node_name(child(l, NODE_SOURCE, 1)), "bias \"add\"");
 	profile_release(&p);
 }
 
@@ -698,12 +698,12 @@ static void t_fixture_merge(void)
 	for (size_t i = 0; i < 6; i++) {
 		l = layer_at(&p, i);
 		m = layer_at(&q, i);
-		CHECK(l && m && !strcmp(l->name, m->name) &&
+		CHECK(l && m && !strcmp(node_name(l), node_name(m)) &&
 		      node_device_total(&p, l) == node_device_total(&q, m));
 		/* Metadata's sources replace those split from the name. */
 		CHECK_EQ(nr_children(l, NODE_SOURCE), nr_children(m, NODE_SOURCE));
 	}
-	CHECK_STR(child(layer(&q, "conv1 + bn1 + relu1"), NODE_SOURCE, 0)->name, "/conv1/Conv");
+	CHECK_STR(node_name(child(layer(&q, "conv1 + bn1 + relu1"), NODE_SOURCE, 0)), "/conv1/Conv");
 	profile_release(&p);
 	profile_release(&q);
 }
@@ -757,7 +757,7 @@ static void t_log_trt85_trt84(void)
 	CHECK_EQ(load1(&p, FIX "log-trt85.txt"), 0);
 	CHECK_EQ(nr_layers(&p), 6);
 	l = layer_at(&p, 5);
-	CHECK_STR(l->name, "Reformatting CopyNode for Output Tensor 0 to "
+	CHECK_STR(node_name(l), "Reformatting CopyNode for Output Tensor 0 to "
 		  "{ForeignNode[/head/MatMul.../head/Softmax]}");
 	CHECK_EQ(node_calls(&p, l), 2791);
 	CHECK_EQ(node_device_total(&p, l), 3350000);
@@ -854,7 +854,7 @@ static void t_log_joins_graph(void)
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 1);
 	CHECK(strstr(msgs, "graph-detailed.json:") && strstr(msgs, "'Reformatting CopyNode for "
 		      "Output Tensor 0 to {ForeignNode[/head/MatMul.../head/Softmax]}' is not in"));
-	CHECK_STR(layer_at(&p, 5)->name, "Reformatting CopyNode for Output Tensor 0 to "
+	CHECK_STR(node_name(layer_at(&p, 5)), "Reformatting CopyNode for Output Tensor 0 to "
 		  "{ForeignNode[/head/MatMul.../head/Softmax]}");
 	CHECK_STR(str_attr(layer_at(&p, 1), "layer_type"), "CaskConvolution");
 	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 93520000);
@@ -900,11 +900,11 @@ static void t_join_rules(void)
 			     ", { \"name\" : \"c\", \"timeMs\" : 1, \"averageMs\" : 1, \"percentage\" : 25 }\n]\n");
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 5);
-	CHECK_STR(layer_at(&p, 0)->name, "a");
-	CHECK_STR(layer_at(&p, 1)->name, "x");
-	CHECK_STR(layer_at(&p, 2)->name, "b");
-	CHECK_STR(layer_at(&p, 3)->name, "c");
-	CHECK_STR(layer_at(&p, 4)->name, "d");
+	CHECK_STR(node_name(layer_at(&p, 0)), "a");
+	CHECK_STR(node_name(layer_at(&p, 1)), "x");
+	CHECK_STR(node_name(layer_at(&p, 2)), "b");
+	CHECK_STR(node_name(layer_at(&p, 3)), "c");
+	CHECK_STR(node_name(layer_at(&p, 4)), "d");
 	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 2000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 2)), 0);
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 3);
@@ -921,7 +921,7 @@ static void t_join_rules(void)
 			     ", { \"name\" : \"pool\", \"timeMs\" : 1, \"averageMs\" : 0.25, \"percentage\" : 25 }\n]\n");
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 2);
-	CHECK_STR(layer_at(&p, 0)->name, "conv + relu");
+	CHECK_STR(node_name(layer_at(&p, 0)), "conv + relu");
 	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 3000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 0)), 4);
 	CHECK_EQ(warnings(&p, KIND_BY_ORDER), 1);
@@ -952,8 +952,8 @@ static void t_join_many_new_names(void)
 	strbuf_release(&b);
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 42);
-	CHECK_STR(layer_at(&p, 0)->name, "other_0");
-	CHECK_STR(layer_at(&p, 41)->name, "b");
+	CHECK_STR(node_name(layer_at(&p, 0)), "other_0");
+	CHECK_STR(node_name(layer_at(&p, 41)), "b");
 	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 42);
 	profile_release(&p);
 }
@@ -977,7 +977,7 @@ static void t_profile_tolerant(void)
 			 "    \"percentage\": 40\n  },\n]\n");
 	CHECK_EQ(load1(&p, path), 0);
 	CHECK_EQ(nr_layers(&p), 2);
-	CHECK_STR(layer_at(&p, 0)->name, "a\", \"b\" + c\\d}");
+	CHECK_STR(node_name(layer_at(&p, 0)), "a\", \"b\" + c\\d}");
 	CHECK_EQ(node_device_total(&p, layer_at(&p, 0)), 15000000);
 	CHECK_EQ(node_calls(&p, layer_at(&p, 1)), 10);
 	CHECK_EQ(node_device_total(&p, layer_at(&p, 1)), 10000000);
