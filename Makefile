@@ -123,7 +123,7 @@ tsan:
 		LDFLAGS="$(TSAN_FLAGS)" build-tsan/$(PROG) build-tsan/tests/unit/t-input \
 		build-tsan/tests/unit/t-timeline build-tsan/tests/unit/t-kineto-link \
 		build-tsan/tests/unit/t-kineto-par build-tsan/tests/unit/t-node-times \
-		build-tsan/tests/unit/t-pane
+		build-tsan/tests/unit/t-pane build-tsan/tests/unit/t-strtab
 	@O=build-tsan PROFTUI=build-tsan/$(PROG) sh tests/run.sh tests/tsan.sh
 
 # Every run, then one combined total: what .ci/run and README call.  Each

@@ -798,6 +798,7 @@ void profile_finish(struct profile *p)
 	 * parent's last child again, once. */
 	key_index_release(&p->tails);
 	p->tail_parent = p->tail = NULL;
+	strtab_settle(&p->names);	/* the parser's threads are done */
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
 	/* A summary states both of the trace it was made from; its rows

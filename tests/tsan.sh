@@ -96,6 +96,8 @@ run_unit t-timeline "two threads"
 # The link of a Kineto trace on two threads (parsers/kineto_link.c),
 # every part of it, and the golden fixtures.
 run_unit t-kineto-link "two threads"
+# The names' numbers read on one thread while another interns more.
+run_unit t-strtab "numbers"
 # A gzip file's buffers traded whole as chunks, at small sizes.
 run_unit t-kineto-par "traded"
 # The table of a profile's wide node times, written from two threads.

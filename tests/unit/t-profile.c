@@ -373,6 +373,79 @@ static void test_appends_any_order(void)
 	profile_release(&p);
 }
 
+/*
+ * Nodes in several slabs, of two profiles made in turn: every link, name
+ * and record crosses slab boundaries and finds the node of its own
+ * profile.  A table's nodes get room for their calls beside their slab
+ * from the moment the parser asks, whichever slab that falls in.
+ */
+static void test_nodes_across_slabs(void)
+{
+	enum { NR = 3 * NODE_SLAB_NODES + 7 };
+	struct profile p[2];
+	struct node **made[2];
+	const char *names[2][3];
+	bool links = true, refs = true, counts = true;
+
+	for (int k = 0; k < 2; k++) {
+		profile_init(&p[k], k ? "b" : "a");
+		made[k] = malloc(NR * sizeof(*made[k]));
+		names[k][0] = profile_intern(&p[k], "op", 2);
+		names[k][1] = profile_intern(&p[k], "kernel", 6);
+		names[k][2] = profile_intern(&p[k], k ? "b only" : "a only", 6);
+	}
+	for (size_t i = 0; i < NR; i++) {
+		for (int k = 0; k < 2; k++) {
+			/* A chain down, a fan under the root, and a third
+			 * under their parent's parent. */
+			struct node *parent = i % 3 == 0 ? p[k].root
+					      : made[k][i / 3 * (i % 3 == 1 ? 1 : 2) / 2];
+
+			if (i == NR / 2)
+				p[k].counts_follow_nodes = true;
+			made[k][i] = node_new_interned(&p[k], parent, NODE_OP, names[k][i % 3]);
+			if (i >= NR / 2)
+				node_set_calls(&p[k], made[k][i], 1000 + i + (size_t)k);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		CHECK(p[k].pool->nr_slabs >= 4);
+		for (size_t i = 0; i < NR; i++) {
+			struct node *n = made[k][i], *parent = node_parent(n);
+
+			refs &= node_at(p[k].pool, node_ref(n)) == n &&
+				node_slab_of(n)->pool == p[k].pool &&
+				node_name(n) == names[k][i % 3];
+			links &= parent == (i % 3 == 0 ? p[k].root
+					    : made[k][i / 3 * (i % 3 == 1 ? 1 : 2) / 2]);
+			if (i >= NR / 2)
+				counts &= (n->calls_state & NODE_ROOM) &&
+					  node_calls(&p[k], n) == 1000 + i + (size_t)k;
+			else
+				counts &= !(n->calls_state & NODE_ROOM) && node_calls(&p[k], n) == 0;
+		}
+		/* The children of the root in order of making, one in three. */
+		{
+			size_t i = 0;
+
+			for (const struct node *c = node_first_child(p[k].root); c; c = node_next(c), i += 3)
+				links &= i < NR && c == made[k][i];
+			links &= i >= NR;
+		}
+	}
+	CHECK(refs);
+	CHECK(links);
+	CHECK(counts);
+	CHECK(!node_ref(NULL) && !node_at(p[0].pool, 0));
+	for (int k = 0; k < 2; k++) {
+		profile_finish(&p[k]);
+		CHECK(node_name(made[k][NR - 1]) == names[k][(NR - 1) % 3]);
+		CHECK(!strcmp(node_name(made[k][2]), k ? "b only" : "a only"));
+		profile_release(&p[k]);
+		free(made[k]);
+	}
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
@@ -382,5 +455,6 @@ const struct test tests[] = {
 	{ "many records, found in constant time after the finish", test_many_records },
 	{ "rows get calls, extremes and flags from their nodes", test_call_flags_not_in_rows },
 	{ "appends to many parents in any order, with unlinks", test_appends_any_order },
+	{ "nodes in several slabs, of two profiles in turn", test_nodes_across_slabs },
 	{ 0 },
 };

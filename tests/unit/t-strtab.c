@@ -8,6 +8,9 @@
  * again fails here on any machine, and fails fast, because each load
  * stops once it has spent a few times what random input took.
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <zlib.h>
 
@@ -332,9 +335,75 @@ static void test_crafted_trace_loads(void)
 	unlink(path);
 }
 
+/*
+ * Each string's number, in the order first seen, read back by number --
+ * on another thread too, while this one interns more and the array of
+ * numbers grows (the Kineto link reads names on one thread while it may
+ * intern on another; TSan runs this).
+ */
+enum { NR_NUMBERED = 100000 };
+
+struct number_reader {
+	const struct strtab *t;
+	_Atomic size_t published;	/* numbers below it may be read */
+	bool ok;
+};
+
+static void *read_numbers(void *arg)
+{
+	struct number_reader *r = arg;
+	size_t seen = 0;
+
+	while (seen < NR_NUMBERED) {
+		size_t upto = atomic_load_explicit(&r->published, memory_order_acquire);
+		char want[32];
+
+		for (; seen < upto; seen++) {
+			snprintf(want, sizeof(want), "name %zu", seen);
+			r->ok &= !strcmp(strtab_string(r->t, (uint32_t)seen), want);
+		}
+	}
+	return NULL;
+}
+
+static void test_numbers(void)
+{
+	struct arena a;
+	struct strtab t;
+	struct number_reader r = { &t, 0, true };
+	pthread_t reader;
+	bool numbered = true, again = true;
+
+	arena_init(&a);
+	strtab_init(&t, &a);
+	CHECK(!pthread_create(&reader, NULL, read_numbers, &r));
+	for (size_t i = 0; i < NR_NUMBERED; i++) {
+		char name[32];
+		int n = snprintf(name, sizeof(name), "name %zu", i);
+		const char *s = strtab_intern(&t, name, (size_t)n);
+
+		numbered &= strtab_number(s) == i && strtab_string(&t, (uint32_t)i) == s;
+		/* An old name again keeps its number, and takes none. */
+		n = snprintf(name, sizeof(name), "name %zu", i / 2);
+		s = strtab_intern(&t, name, (size_t)n);
+		again &= strtab_number(s) == i / 2 && t.nr == i + 1;
+		atomic_store_explicit(&r.published, i + 1, memory_order_release);
+	}
+	pthread_join(reader, NULL);
+	CHECK(numbered);
+	CHECK(again);
+	CHECK(r.ok);
+	CHECK(t.nr_retired > 0);	/* the array grew under the reader */
+	strtab_settle(&t);
+	CHECK(!strcmp(strtab_string(&t, 12345), "name 12345"));
+	strtab_release(&t);
+	arena_release(&a);
+}
+
 const struct test tests[] = {
 	{ "SipHash matches the paper and CPython", test_siphash_vectors },
 	{ "names intern to one pointer", test_intern_is_identity },
+	{ "numbers, read on another thread while the table grows", test_numbers },
 	{ "names the recent cache confuses intern to their own copy",
 	  test_recent_names_stay_distinct },
 	{ "1 M names crafted against the old hash probe like random ones", test_crafted_names },
