@@ -222,7 +222,10 @@ struct node_slab {
 	struct node nodes[];
 };
 
-#define NODE_SLAB_NODES ((NODE_SLAB_BYTES - sizeof(struct node_slab)) / sizeof(struct node))
+/* A power of two, so that a reference splits with a shift and a mask;
+ * the slab's last 8 KB are never touched, so never in memory. */
+#define NODE_SLAB_SHIFT 10
+#define NODE_SLAB_NODES (1u << NODE_SLAB_SHIFT)
 /* The directory is two levels of pointers, the second made as needed:
  * room for every 32-bit reference.  Nothing in it past the slabs made is
  * read, so none of it is zeroed: a small profile touches a page of it. */
@@ -262,9 +265,38 @@ static inline struct node *node_at(const struct node_pool *pool, uint32_t ref)
 	if (!ref)
 		return NULL;
 	slot = ref - 1;
-	slab = slot / NODE_SLAB_NODES;
+	slab = slot >> NODE_SLAB_SHIFT;
 	return &pool->dir[slab >> NODE_DIR_SHIFT][slab & ((1u << NODE_DIR_SHIFT) - 1)]
-		->nodes[slot % NODE_SLAB_NODES];
+		->nodes[slot & (NODE_SLAB_NODES - 1)];
+}
+
+/*
+ * A walk's memory of the slab it was in last: most steps of a walk stay in
+ * one slab (a node's children and next sibling were made soon after it),
+ * and then a reference becomes a node with no look-up in the directory,
+ * whose two loads would lengthen the chain of misses a walk waits on.
+ */
+struct node_cursor {
+	const struct node_pool *pool;
+	uint32_t slab;			/* the number of the slab BASE is in */
+	struct node *base;		/* its first node; NULL: none yet */
+};
+
+static inline struct node *node_cursor_at(struct node_cursor *c, uint32_t ref)
+{
+	uint32_t slot = ref - 1;
+
+	if (!ref)
+		return NULL;
+	if (c->base && slot >> NODE_SLAB_SHIFT == c->slab)
+		return c->base + (slot & (NODE_SLAB_NODES - 1));
+	{
+		struct node *n = node_at(c->pool, ref);
+
+		c->slab = slot >> NODE_SLAB_SHIFT;
+		c->base = n - (slot & (NODE_SLAB_NODES - 1));
+		return n;
+	}
 }
 
 /* N's reference, 0 for NULL. */
