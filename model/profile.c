@@ -31,10 +31,8 @@ static void launch_index_free(struct launch_index *ix);
 /* A trace has millions of nodes: each byte of one is megabytes. */
 _Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 56,
 	       "struct node is 56 bytes on a 64-bit machine");
-_Static_assert(sizeof(struct node_slab) + NODE_SLAB_NODES * sizeof(struct node) <= NODE_SLAB_BYTES,
-	       "a slab holds its nodes");
-_Static_assert((uint64_t)NODE_DIR_PAGES << NODE_DIR_SHIFT >= UINT32_MAX / NODE_SLAB_NODES + 1,
-	       "the directory has room for every reference");
+_Static_assert(sizeof(struct node_slab) <= sizeof(struct node), "a slab's head fits a node's place");
+_Static_assert(NODE_SLAB_NODES * sizeof(struct node) <= NODE_SLAB_BYTES, "a slab holds its nodes");
 
 static void pool_release(struct node_pool *pool)
 {
@@ -88,30 +86,32 @@ static struct node_slab *pool_new_slab(struct node_pool *pool)
 static struct node *pool_take(struct profile *p)
 {
 	struct node_pool *pool = p->pool;
-	uint32_t slot = pool->nr_refs, nr = pool->nr_slabs;
+	uint32_t ref = pool->next_ref;
 	struct node_slab *slab;
 
-	if (slot == UINT32_MAX)
-		die("a profile of more than %" PRIu32 " nodes", UINT32_MAX - 1);
-	if (slot == (uint64_t)nr * NODE_SLAB_NODES) {
+	if (!(ref & (NODE_SLAB_NODES - 1))) {
+		uint32_t nr = pool->nr_slabs;
 		struct node_slab ***page = &pool->dir[nr >> NODE_DIR_SHIFT];
 
+		if (nr == UINT32_MAX >> NODE_SLAB_SHIFT)
+			die("a profile of more than %" PRIu32 " nodes",
+			    (UINT32_MAX >> NODE_SLAB_SHIFT) * (NODE_SLAB_NODES - 1));
 		if (!(nr & ((1u << NODE_DIR_SHIFT) - 1)))
 			*page = xmalloc(sizeof(**page) << NODE_DIR_SHIFT);
 		slab = pool_new_slab(pool);
 		slab->pool = pool;
 		slab->counts = NULL;
-		slab->first_ref = slot + 1;
+		slab->number = nr;
 		(*page)[nr & ((1u << NODE_DIR_SHIFT) - 1)] = slab;
 		pool->nr_slabs = nr + 1;
+		ref = nr << NODE_SLAB_SHIFT | 1;
 	} else {
-		nr--;
-		slab = pool->dir[nr >> NODE_DIR_SHIFT][nr & ((1u << NODE_DIR_SHIFT) - 1)];
+		slab = node_slab_of(node_at(pool, ref - 1));
 	}
 	if (p->counts_follow_nodes && !slab->counts)
 		slab->counts = xcalloc(NODE_SLAB_NODES, sizeof(*slab->counts));
-	pool->nr_refs = slot + 1;
-	return memset(&slab->nodes[slot - (slab->first_ref - 1)], 0, sizeof(struct node));
+	pool->next_ref = ref + 1;
+	return memset((struct node *)slab + (ref & (NODE_SLAB_NODES - 1)), 0, sizeof(struct node));
 }
 
 void profile_init(struct profile *p, const char *path)
@@ -120,7 +120,7 @@ void profile_init(struct profile *p, const char *path)
 	arena_init(&p->arena);
 	strtab_init(&p->names, &p->arena);
 	p->pool = xmalloc(sizeof(*p->pool));
-	memset(&p->pool->nr_refs, 0, sizeof(*p->pool) - offsetof(struct node_pool, nr_refs));
+	memset(&p->pool->next_ref, 0, sizeof(*p->pool) - offsetof(struct node_pool, next_ref));
 	p->pool->names = &p->names;
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);

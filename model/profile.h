@@ -203,34 +203,35 @@ struct node {
 };
 
 /*
- * Nodes live in slabs: aligned blocks of NODE_SLAB_BYTES, each headed by
- * what the accessors need to turn a reference into a node -- the pool of
- * slabs of the profile that made it -- so that a node alone leads to its
- * parent, as a pointer did, with no profile to pass.  A reference is a
- * node's place in its profile's pool plus one (0: none).  The pool's
- * directory never moves: a thread may follow links while another makes
- * nodes (the link's second thread, the TUI's panes during a load).
+ * Nodes live in slabs: aligned blocks of NODE_SLAB_BYTES whose first
+ * node's place holds what the accessors need to turn a reference into a
+ * node -- the pool of slabs of the profile that made it -- so that a node
+ * alone leads to its parent, as a pointer did, with no profile to pass.
+ * A reference is the slab's number times NODE_SLAB_NODES plus the node's
+ * place in it, from 1: the head's place, 0, is never a node's, so 0 means
+ * none.  A slab's nodes fill 14 pages to the byte, and its last 8 KB
+ * (room for the alignment's power of two) are never touched, so never in
+ * memory.  The pool's directory never moves: a thread may follow links
+ * while another makes nodes (the link's second thread).
  */
 #define NODE_SLAB_BYTES ((size_t)64 << 10)
+#define NODE_SLAB_SHIFT 10
+#define NODE_SLAB_NODES (1u << NODE_SLAB_SHIFT)	/* places, the head's too */
 
 struct node_slab {
 	const struct node_pool *pool;
-	/* The calls of each node (NODE_ROOM), where the profile's nodes
-	 * all have some (profile.counts_follow_nodes); else NULL. */
+	/* The calls of each node by its place (NODE_ROOM), where the
+	 * profile's nodes all have some (profile.counts_follow_nodes);
+	 * else NULL. */
 	struct node_counts *counts;
-	uint32_t first_ref;		/* of nodes[0] */
-	struct node nodes[];
+	uint32_t number;
 };
 
-/* A power of two, so that a reference splits with a shift and a mask;
- * the slab's last 8 KB are never touched, so never in memory. */
-#define NODE_SLAB_SHIFT 10
-#define NODE_SLAB_NODES (1u << NODE_SLAB_SHIFT)
 /* The directory is two levels of pointers, the second made as needed:
  * room for every 32-bit reference.  Nothing in it past the slabs made is
  * read, so none of it is zeroed: a small profile touches a page of it. */
 #define NODE_DIR_SHIFT 10
-#define NODE_DIR_PAGES 4112
+#define NODE_DIR_PAGES ((1u << (32 - NODE_SLAB_SHIFT)) >> NODE_DIR_SHIFT)
 
 /* Slabs are carved from mappings of their own, each twice as many slabs
  * as the last up to NODE_GROUP_MAX: an aligned malloc() would touch a
@@ -245,7 +246,7 @@ struct node_group {
 struct node_pool {
 	const struct strtab *names;	/* the profile's: the nodes' names */
 	struct node_slab **dir[NODE_DIR_PAGES];
-	uint32_t nr_refs;		/* handed out so far */
+	uint32_t next_ref;		/* the next to hand out; 0: a new slab */
 	uint32_t nr_slabs;
 	struct node_group *groups;
 	size_t nr_groups, alloc_groups;
@@ -257,17 +258,21 @@ static inline struct node_slab *node_slab_of(const struct node *n)
 	return (struct node_slab *)((uintptr_t)n & ~(uintptr_t)(NODE_SLAB_BYTES - 1));
 }
 
+/* N's place in its slab (1 to NODE_SLAB_NODES - 1). */
+static inline uint32_t node_place(const struct node *n)
+{
+	return (uint32_t)(n - (const struct node *)node_slab_of(n));
+}
+
 /* The node REF refers to in POOL, NULL for 0. */
 static inline struct node *node_at(const struct node_pool *pool, uint32_t ref)
 {
-	uint32_t slot, slab;
+	uint32_t slab = ref >> NODE_SLAB_SHIFT;
 
 	if (!ref)
 		return NULL;
-	slot = ref - 1;
-	slab = slot >> NODE_SLAB_SHIFT;
-	return &pool->dir[slab >> NODE_DIR_SHIFT][slab & ((1u << NODE_DIR_SHIFT) - 1)]
-		->nodes[slot & (NODE_SLAB_NODES - 1)];
+	return (struct node *)pool->dir[slab >> NODE_DIR_SHIFT][slab & ((1u << NODE_DIR_SHIFT) - 1)] +
+	       (ref & (NODE_SLAB_NODES - 1));
 }
 
 /*
@@ -278,36 +283,27 @@ static inline struct node *node_at(const struct node_pool *pool, uint32_t ref)
  */
 struct node_cursor {
 	const struct node_pool *pool;
-	uint32_t slab;			/* the number of the slab BASE is in */
-	struct node *base;		/* its first node; NULL: none yet */
+	uint32_t slab;			/* the number of the slab BASE is */
+	struct node *base;		/* that slab; NULL: none yet */
 };
 
 static inline struct node *node_cursor_at(struct node_cursor *c, uint32_t ref)
 {
-	uint32_t slot = ref - 1;
-
 	if (!ref)
 		return NULL;
-	if (c->base && slot >> NODE_SLAB_SHIFT == c->slab)
-		return c->base + (slot & (NODE_SLAB_NODES - 1));
-	{
-		struct node *n = node_at(c->pool, ref);
-
-		c->slab = slot >> NODE_SLAB_SHIFT;
-		c->base = n - (slot & (NODE_SLAB_NODES - 1));
-		return n;
+	if (!c->base || ref >> NODE_SLAB_SHIFT != c->slab) {
+		c->slab = ref >> NODE_SLAB_SHIFT;
+		c->base = node_at(c->pool, ref) - (ref & (NODE_SLAB_NODES - 1));
 	}
+	return c->base + (ref & (NODE_SLAB_NODES - 1));
 }
 
 /* N's reference, 0 for NULL. */
 static inline uint32_t node_ref(const struct node *n)
 {
-	const struct node_slab *s;
-
 	if (!n)
 		return 0;
-	s = node_slab_of(n);
-	return s->first_ref + (uint32_t)(n - s->nodes);
+	return node_slab_of(n)->number << NODE_SLAB_SHIFT | node_place(n);
 }
 
 /* The node REF refers to in the profile of N. */
@@ -516,9 +512,7 @@ static inline const struct node_counts *node_counts_record(const struct profile 
 							   const struct node *n)
 {
 	if (n->calls_state & NODE_ROOM) {
-		const struct node_slab *s = node_slab_of(n);
-
-		return &s->counts[n - s->nodes];
+		return &node_slab_of(n)->counts[node_place(n)];
 	}
 	return node_counts_in_table(p, n);
 }
