@@ -131,11 +131,17 @@ struct wide_ids {
  * host total, which nothing changes for an event's node (host_end()).
  */
 struct host_rec {
-	struct node *node;
+	uint32_t node;			/* its node's reference: host_node() */
 	uint32_t ext;			/* External id, in 32 bits (EXT_NONE...) */
 	uint32_t thread;		/* its tid's number */
 };
-_Static_assert(sizeof(struct host_rec) == 16, "a host record is 16 bytes");
+_Static_assert(sizeof(struct host_rec) == 12, "a host record is 12 bytes");
+
+/* H's node; P is the profile the records' nodes are of. */
+static inline struct node *host_node(const struct profile *p, const struct host_rec *h)
+{
+	return node_at(p->pool, h->node);
+}
 
 /* A runtime call; its end as a host event's (rt_end()). */
 struct rt_rec {
@@ -156,7 +162,9 @@ _Static_assert(sizeof(struct rt_rec) == 32, "a runtime record is 32 bytes");
 /* P: the profile the records' nodes are of (struct kineto's). */
 static inline int64_t host_end(const struct profile *p, const struct host_rec *h)
 {
-	return h->node->start_ns + node_host_total(p, h->node);
+	const struct node *n = host_node(p, h);
+
+	return n->start_ns + node_host_total(p, n);
 }
 
 static inline int64_t rt_end(const struct profile *p, const struct rt_rec *r)

@@ -316,7 +316,8 @@ static _Thread_local const struct profile *sort_prof;
 static int cmp_host_claim(const void *a, const void *b)
 {
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	const struct node *x = sort_hosts[i].node, *y = sort_hosts[j].node;
+	const struct node *x = host_node(sort_prof, &sort_hosts[i]);
+	const struct node *y = host_node(sort_prof, &sort_hosts[j]);
 
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
@@ -469,10 +470,11 @@ static int cmp_host_tree(const void *a, const void *b)
 {
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	const struct host_rec *x = &sort_hosts[i], *y = &sort_hosts[j];
+	int64_t x_start = host_node(sort_prof, x)->start_ns, y_start = host_node(sort_prof, y)->start_ns;
 	int64_t x_end, y_end;
 
-	if (x->node->start_ns != y->node->start_ns)
-		return x->node->start_ns < y->node->start_ns ? -1 : 1;
+	if (x_start != y_start)
+		return x_start < y_start ? -1 : 1;
 	x_end = host_end(sort_prof, x);
 	y_end = host_end(sort_prof, y);
 	if (x_end != y_end)
@@ -523,14 +525,15 @@ static void group_threads(struct kineto *k, struct threads *th)
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		const struct host_rec *h = &k->hosts[i];
+		const struct node *n = host_node(k->p, h);
 		struct thread *t = &th->v[h->thread];
 		int64_t start;
 
 		if (i + AHEAD < k->nr_hosts)
-			prefetch_times(k->hosts[i + AHEAD].node);
-		start = h->node->start_ns;
+			prefetch_times(host_node(k->p, &k->hosts[i + AHEAD]));
+		start = n->start_ns;
 		t->hosts[t->nr_hosts++] = (uint32_t)i;
-		note_order(t, (uint32_t)i, start, start + node_host_total(k->p, h->node));
+		note_order(t, (uint32_t)i, start, start + node_host_total(k->p, n));
 		if (start < t->first_ts || (start == t->first_ts && i < t->first_index)) {
 			t->first_ts = start;
 			t->first_index = (uint32_t)i;
@@ -611,24 +614,24 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 	stack = xmalloc((t->nr_hosts + 1) * sizeof(*stack));
 	for (size_t i = 0; i < t->nr_hosts; i++) {
 		struct host_rec *h = &k->hosts[t->hosts[i]];
+		struct node *n = host_node(k->p, h);
 
 		if (i + AHEAD < t->nr_hosts)
-			prefetch_times(k->hosts[t->hosts[i + AHEAD]].node);
+			prefetch_times(host_node(k->p, &k->hosts[t->hosts[i + AHEAD]]));
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
-			struct node *parent = top ? top->node : t->node;
+			struct node *parent = top ? host_node(k->p, top) : t->node;
 
-			if (!top || h->node->start_ns < host_end(k->p, top)) {
+			if (!top || n->start_ns < host_end(k->p, top)) {
 				if (!top || host_end(k->p, h) <= host_end(k->p, top)) {
 					/* The last node to stand at this depth
 					 * is PARENT's last child, when it is
 					 * PARENT's at all. */
-					struct node *prev = depth < high &&
-							    node_parent(stack[depth]->node) == parent
-								    ? stack[depth]->node
-								    : NULL;
+					struct node *last = depth < high
+							    ? host_node(k->p, stack[depth]) : NULL;
+					struct node *prev = last && node_parent(last) == parent ? last : NULL;
 
-					node_append_after(parent, prev, h->node);
+					node_append_after(parent, prev, n);
 					stack[depth++] = h;
 					if (high < depth)
 						high = depth;
@@ -638,7 +641,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 					diag_warn(k->d, &none, "events overlapping their parent, dropped",
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
-						  node_name(h->node), node_name(top->node), (long long)t->tid);
+						  node_name(n), node_name(parent), (long long)t->tid);
 					/* Its claim stays as it is: the table
 					 * of runtimes by node may be read from
 					 * it on the other thread, and a node
@@ -1264,9 +1267,9 @@ static void runtimes_beside(struct kineto *k, struct build *b)
 		uint32_t ref = b->claims.of_host[i];
 
 		if (b->claims.of_host[ahead])
-			PREFETCH(&k->hosts[ahead].node->id);
+			PREFETCH(&host_node(k->p, &k->hosts[ahead])->id);
 		if (ref)	/* most have none: not a miss each */
-			set_runtimes_of(b, k->hosts[i].node, &k->rts[ref - 1]);
+			set_runtimes_of(b, host_node(k->p, &k->hosts[i]), &k->rts[ref - 1]);
 	}
 }
 

@@ -1116,7 +1116,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	n->start_ns = e->ts;
 	node_set_calls(k->p, n, 1);
 	node_set_host_total(k->p, n, e->dur);
-	h->node = n;
+	h->node = node_ref(n);
 	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->thread = kineto_thread_number(&k->threads, e->tid);
 	k->threads.nr_hosts[h->thread]++;
@@ -1245,7 +1245,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	int lib = collective_lib(name, e->name_len);
 	uint8_t flags = 0;
 	enum node_kind kind = NODE_OP;
-	struct host_rec *h;
+	struct node *n;
 
 	if (lib) {
 		GROW(k->comm_ext, k->alloc_comm_ext, k->nr_comm_ext + 1);
@@ -1276,20 +1276,20 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	}
 	if (lib)
 		flags |= NODE_COLLECTIVE;
-	h = add_host(k, e, kind, flags);
+	n = host_node(k->p, add_host(k, e, kind, flags));
 	/* Op rows group by input shape, and show their stack: interned,
 	 * so the many calls of one shape share one string. */
 	if (kind == NODE_OP && e->dims)
-		attr_set_interned(k->p, &h->node->attrs, "input_shapes", e->dims);
+		attr_set_interned(k->p, &n->attrs, "input_shapes", e->dims);
 	if (kind == NODE_OP && e->stack)
-		attr_set_interned(k->p, &h->node->attrs, "call_stack", e->stack);
+		attr_set_interned(k->p, &n->attrs, "call_stack", e->stack);
 	/* The Module view keys a module by its name and module id. */
 	if (kind == NODE_MODULE && e->module_id >= 0)
-		attr_set_int(k->p, &h->node->attrs, "module_id", e->module_id);
+		attr_set_int(k->p, &n->attrs, "module_id", e->module_id);
 	if (lib && e->comm_bytes >= 0)
-		attr_set_int(k->p, &h->node->attrs, "comm_bytes", e->comm_bytes);
+		attr_set_int(k->p, &n->attrs, "comm_bytes", e->comm_bytes);
 	if (kind == NODE_OP && !strcmp(name, "record_param_comms"))
-		add_comms_args(k, e, h->node);
+		add_comms_args(k, e, n);
 }
 
 /* A Python frame: not a node (trace.py), but the call stack of the ops
