@@ -3,8 +3,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "arena.h"
 #include "util.h"
@@ -39,27 +37,10 @@ void arena_release(struct arena *a)
 	arena_init(a);
 }
 
-/*
- * Fault in a new chunk's pages with one call rather than a fault a page:
- * a big trace fills hundreds of chunks at once, and a first touch costs a
- * trap each (about 4% of a 1 GB load's CPU time).  Only where the kernel
- * can (Linux 5.14); the pages are used right away, so no RSS is wasted
- * but the last chunk's tail.
- */
-static void fault_in(void *p, size_t n)
-{
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
-
-	if (to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
+/* An arena's first chunks are left to fill as they are used: a set of
+ * 1,000 summaries would otherwise hold 1,000 chunk tails that are never
+ * used (500 MB).  populate_pages() says why a big one's are not. */
+#define POPULATE_AFTER (4 * CHUNK_BYTES)
 
 static char *align_up(char *p, size_t align)
 {
@@ -84,8 +65,9 @@ void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 		struct arena_chunk *c = xmalloc(sizeof(*c) + want);
 
 		c->size = want;
+		if (a->total_bytes >= POPULATE_AFTER)
+			populate_pages(c->data, want);
 		a->total_bytes += want;
-		fault_in(c->data, want);
 		if (want == size && a->chunk) {
 			c->older = a->chunk->older;
 			a->chunk->older = c;

@@ -116,6 +116,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Map in the pages of [P, P + N) now: memory about to be filled. */
+void populate_pages(void *p, size_t n);
 /* Grow *P (an array of *ALLOC elements of SIZE bytes) to hold NEED. */
 void grow_array(void **p, size_t *alloc, size_t need, size_t size);
 /* Grow the array P (of ALLOC elements, a size_t) to hold NEED.  The array

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The model's side data: interned launches, devices, memory events; the
  * walk over one step's time; the calls and extremes of nodes. */
+#include <malloc.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "model/aggregate.h"
 #include "model/profile.h"
@@ -446,6 +449,51 @@ static void test_nodes_across_slabs(void)
 	}
 }
 
+/* The pages of [FROM, TO) in memory now. */
+static size_t resident_pages(const char *from, const char *to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)from + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t hi = (uintptr_t)to & ~(uintptr_t)(page - 1);
+	unsigned char v[512];
+	size_t n = hi > lo ? (hi - lo) / page : 0, in = 0;
+
+	if (n > sizeof(v) || mincore((void *)lo, hi - lo, v))
+		return SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		in += v[i] & 1;
+	return in;
+}
+
+/*
+ * A small profile's memory is what it uses: its arena's first chunk and
+ * its first slab of nodes fill page by page.  A set of 1,000 summaries
+ * held 1,000 chunk tails it never used (500 MB) when every chunk was
+ * mapped in whole.
+ */
+static void test_small_profile_touches_little(void)
+{
+	struct profile p;
+
+	/* The earlier tests' freed memory, which malloc may hand out again,
+	 * is given back first, so that what is in memory is this test's. */
+	malloc_trim(0);
+	profile_init(&p, "t");
+	for (int i = 0; i < 100; i++) {
+		char name[16];
+		int n = snprintf(name, sizeof(name), "op %d", i);
+
+		node_new(&p, p.root, NODE_OP, name, (size_t)n);
+	}
+	/* The arena's chunk: a few pages used of 256. */
+	CHECK(p.arena.next && p.arena.end - p.arena.next > 512 * 1024);
+	CHECK(resident_pages(p.arena.next + 4096, p.arena.end) <= 4);
+	/* The slab: 101 nodes in two pages of its sixteen. */
+	CHECK(resident_pages((const char *)node_slab_of(p.root) + 4 * 4096,
+			     (const char *)node_slab_of(p.root) + NODE_SLAB_BYTES) == 0);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
@@ -456,5 +504,6 @@ const struct test tests[] = {
 	{ "rows get calls, extremes and flags from their nodes", test_call_flags_not_in_rows },
 	{ "appends to many parents in any order, with unlinks", test_appends_any_order },
 	{ "nodes in several slabs, of two profiles in turn", test_nodes_across_slabs },
+	{ "a small profile's arena and slab fill as they are used", test_small_profile_touches_little },
 	{ 0 },
 };
