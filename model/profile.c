@@ -119,6 +119,8 @@ void profile_init(struct profile *p, const char *path)
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
 	strtab_init(&p->names, &p->arena);
+	/* All but the directory, of which nothing past the slabs made is
+	 * read: 32 KB a small profile would touch for nothing. */
 	p->pool = xmalloc(sizeof(*p->pool));
 	memset(&p->pool->next_ref, 0, sizeof(*p->pool) - offsetof(struct node_pool, next_ref));
 	p->pool->names = &p->names;

@@ -2,8 +2,10 @@
 /*
  * strtab: interned strings.  Each distinct byte string is stored once in
  * the owning arena, so equal names are equal pointers and compare with ==
- * (tig's get_path() cache).  The table itself (the hash index) is heap
- * memory freed by strtab_release(); the strings live as long as the arena.
+ * (tig's get_path() cache), and numbered from 0 in the order first seen,
+ * so that a node can name its name in 4 bytes (strtab_string()).  The
+ * table itself (the hash index, the array by number) is heap memory freed
+ * by strtab_release(); the strings live as long as the arena.
  *
  * Names come from the profile, so the index is keyed (SipHash-1-3 under
  * the process's random key, siphash.h): a file cannot choose names that
@@ -73,8 +75,8 @@ static inline const char *strtab_string(const struct strtab *t, uint32_t i)
 				    memory_order_acquire)[i];
 }
 
-/* The number of S, which strtab_intern() of T returned: it lies in the
- * four bytes in front of the string. */
+/* The number of S, which a strtab_intern() returned: it lies in the four
+ * bytes in front of the string (so S must be such a string). */
 static inline uint32_t strtab_number(const char *s)
 {
 	uint32_t i;
