@@ -442,8 +442,9 @@ static struct attr *attr_slot(struct profile *p, struct attr **list, const char 
 	for (; *link; link = &(*link)->next)
 		if (!strcmp((*link)->key, key))
 			return *link;
-	/* Aligned as it needs, not to 16: after a 72-byte node, 16 would
-	 * waste 8 bytes for each of a trace's million attributes. */
+	/* Aligned as it needs, not to 16: after a string of names, 16
+	 * would waste up to 8 bytes for each of a trace's million
+	 * attributes. */
 	*link = arena_alloc_aligned(&p->arena, sizeof(**link), alignof(struct attr));
 	(*link)->key = strtab_intern(&p->names, key, strlen(key));
 	return *link;

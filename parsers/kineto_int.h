@@ -50,7 +50,8 @@
  * ranges carved by priority into each step's categories.  It owns the
  * meaning of struct ranges and of the collective ids.
  *
- * Records point at their nodes; nodes live in the profile's arena, records
+ * Records refer to their nodes (a host record by its 32-bit reference,
+ * host_node()); nodes live in the profile's pool of slabs, records
  * in heap arrays of struct kineto that kineto_link() frees as soon as its
  * last pass over each is done (kineto_release(), what a failed load left).
  */
