@@ -88,6 +88,7 @@ static struct node *pool_take(struct profile *p)
 	struct node_pool *pool = p->pool;
 	uint32_t ref = pool->next_ref;
 	struct node_slab *slab;
+	struct node *n;
 
 	if (!(ref & (NODE_SLAB_NODES - 1))) {
 		uint32_t nr = pool->nr_slabs;
@@ -105,13 +106,13 @@ static struct node *pool_take(struct profile *p)
 		(*page)[nr & ((1u << NODE_DIR_SHIFT) - 1)] = slab;
 		pool->nr_slabs = nr + 1;
 		ref = nr << NODE_SLAB_SHIFT | 1;
-	} else {
-		slab = node_slab_of(node_at(pool, ref - 1));
 	}
+	n = node_at(pool, ref);
+	slab = node_slab_of(n);
 	if (p->counts_follow_nodes && !slab->counts)
 		slab->counts = xcalloc(NODE_SLAB_NODES, sizeof(*slab->counts));
 	pool->next_ref = ref + 1;
-	return memset((struct node *)slab + (ref & (NODE_SLAB_NODES - 1)), 0, sizeof(struct node));
+	return memset(n, 0, sizeof(*n));
 }
 
 void profile_init(struct profile *p, const char *path)

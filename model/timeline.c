@@ -999,7 +999,8 @@ static const struct node *split_point(const struct profile *p)
 		}
 	}
 	if (middle && middle->kind == NODE_THREAD) {
-		uint64_t end = node_next(middle) ? node_next(middle)->id : total;
+		const struct node *next = node_next(middle);
+		uint64_t end = next ? next->id : total;
 
 		last = middle->id;
 		nr = 0;

@@ -709,11 +709,21 @@ static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec
  * (the parent's own runtimes are dropped there; we keep them, unlinked,
  * so their kernels still show in the Kernels pane).
  */
+/* N's only child when it is an op of N's name and N an op, else NULL. */
+static struct node *lone_dup_child(const struct node *n)
+{
+	struct node *child = n->kind == NODE_OP ? node_first_child(n) : NULL;
+
+	if (!child || child->next_ref || child->kind != NODE_OP || node_name(child) != node_name(n))
+		return NULL;
+	return child;
+}
+
 static void remove_dup(struct build *b, struct node *n)
 {
-	while (n->kind == NODE_OP && node_first_child(n) && !node_next(node_first_child(n)) &&
-	       node_first_child(n)->kind == NODE_OP && node_name(node_first_child(n)) == node_name(n)) {
-		struct node *child = node_first_child(n);
+	struct node *child;
+
+	while ((child = lone_dup_child(n))) {
 		struct rt_rec *mine = runtimes_of(b, n);
 
 		for (struct rt_rec *r = mine; r; r = rt_at(b->k, r->next_of_op))

@@ -169,12 +169,13 @@ static bool collect(struct node *n, void *ctx)
 {
 	struct load_walk *w = ctx;
 	struct tree_priv *tp = w->pane->priv;
+	const struct node *parent = node_parent(n);
 
 	w->pane->rows[n->id] = n;
 	if (n->start_ns && n->start_ns < w->t0)
 		w->t0 = n->start_ns;
-	tp->parent[n->id] = node_parent(n) ? node_parent(n)->id : NO_PARENT;
-	if (node_first_child(n))
+	tp->parent[n->id] = parent ? parent->id : NO_PARENT;
+	if (n->child_ref)
 		tp->state[n->id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
 		tp->state[n->id] |= TREE_UNFOLDED;
