@@ -136,16 +136,16 @@ static void add_kernel_time(const struct profile *p, struct agg_row *row, const 
 	if (l && l->blocks_per_sm == l->blocks_per_sm) {
 		row->has_blocks_per_sm = true;
 		row->blocks_per_sm_wsum += l->blocks_per_sm * (double)dur;
-	} else if ((a = attr_find(n->attrs, "blocks_per_sm"))) {
+	} else if ((a = attr_find(node_attrs(n), "blocks_per_sm"))) {
 		row->has_blocks_per_sm = true;
-		row->blocks_per_sm_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+		row->blocks_per_sm_wsum += (attr_type(a) == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}
 	if (l && l->occupancy_pct == l->occupancy_pct) {
 		row->has_occupancy = true;
 		row->occupancy_wsum += l->occupancy_pct * (double)dur;
-	} else if ((a = attr_find(n->attrs, "occupancy_pct"))) {
+	} else if ((a = attr_find(node_attrs(n), "occupancy_pct"))) {
 		row->has_occupancy = true;
-		row->occupancy_wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+		row->occupancy_wsum += (attr_type(a) == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
 	}
 }
 
@@ -259,9 +259,9 @@ static bool visit_launching_op(struct node *n, void *ctx)
 		return true;
 	for (op = node_parent(n); op && !node_is_op_row(op); op = node_parent(op))
 		;
-	if (!op || w->marked[op->id])
+	if (!op || w->marked[node_id(op)])
 		return true;
-	w->marked[op->id] = 1;
+	w->marked[node_id(op)] = 1;
 	add_op(w->p, row_for(w->out, &w->ix, op), op);
 	return true;
 }
@@ -368,8 +368,8 @@ static bool visit_op_shape(struct node *n, void *ctx)
 		return true;
 	/* Ops without shapes, and those with none ("[]"), are one group,
 	 * as str([]) is in the plugin. */
-	a = attr_find(n->attrs, "input_shapes");
-	k.group = a && a->type == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
+	a = attr_find(node_attrs(n), "input_shapes");
+	k.group = a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
 	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
 	return true;
 }
@@ -386,9 +386,9 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 const char *node_call_stack(const struct node *n)
 {
 	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = node_parent(n)) {
-		const struct attr *a = attr_find(n->attrs, "call_stack");
+		const struct attr *a = attr_find(node_attrs(n), "call_stack");
 
-		if (a && a->type == ATTR_STRING)
+		if (a && attr_type(a) == ATTR_STRING)
 			return a->v.s;
 	}
 	return NULL;

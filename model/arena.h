@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arena: a bump allocator that owns everything one profile holds.
+ * arena: a bump allocator that owns most of what one profile holds.
  *
- * Nodes, interned names, steps and attributes are carved from large chunks
+ * Interned names, strings and steps are carved from large chunks
  * and never freed one by one; arena_release() returns every chunk at once
  * (the idea of git's mem-pool.h).  Allocation never fails: out of memory
  * calls die(), see util.h.
@@ -25,13 +25,13 @@ void arena_init(struct arena *a);
 void arena_release(struct arena *a);
 /* SIZE zeroed bytes aligned for any scalar; valid until arena_release(). */
 void *arena_alloc(struct arena *a, size_t size);
-/* A NUL-terminated copy of the N bytes at S. */
-/* The same, aligned to ALIGN (a power of two, at most that of any scalar):
- * an 88-byte node needs 8, and padding it to 16 would cost 8 bytes in
- * every one of a trace's millions. */
+/* The same, aligned to ALIGN (a power of two, at most that of any
+ * scalar): a record of 8-byte fields needs 8, and padding it to 16 would
+ * waste up to 8 bytes in each of many. */
 void *arena_alloc_aligned(struct arena *a, size_t size, size_t align);
 /* SIZE bytes at any alignment (not zeroed): for strings. */
 void *arena_alloc_unaligned(struct arena *a, size_t size);
+/* A NUL-terminated copy of the N bytes at S. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 

@@ -396,7 +396,7 @@ static bool mark_under(struct node *n, void *ctx)
 {
 	struct marks *m = ctx;
 
-	m->under[n->id] = 1;
+	m->under[node_id(n)] = 1;
 	return true;
 }
 
@@ -404,7 +404,7 @@ static bool is_under(const struct node *n, void *ctx)
 {
 	const struct marks *m = ctx;
 
-	return m->under[n->id];
+	return m->under[node_id(n)];
 }
 
 void diff_side_ops(const struct profile *p, const struct diff_side *s, struct agg *out)
@@ -413,7 +413,7 @@ void diff_side_ops(const struct profile *p, const struct diff_side *s, struct ag
 	struct agg_scope scope = { .want = is_under, .ctx = &m };
 
 	for (size_t i = 0; i < s->nr; i++)
-		if (s->nodes[i]->id < p->nr_nodes)
+		if (node_id(s->nodes[i]) < p->nr_nodes)
 			node_walk((struct node *)s->nodes[i], mark_under, &m);
 	agg_ops(p, &scope, out);
 	free(m.under);

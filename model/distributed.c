@@ -234,9 +234,9 @@ struct collect {
  * communication.py sums them); -1 when the trace gave no shapes. */
 static int64_t input_bytes(const struct node *n)
 {
-	const struct attr *a = attr_find(n->attrs, "comm_bytes");
+	const struct attr *a = attr_find(node_attrs(n), "comm_bytes");
 
-	return a && a->type == ATTR_INT ? a->v.i : -1;
+	return a && attr_type(a) == ATTR_INT ? a->v.i : -1;
 }
 
 static bool visit(struct node *n, void *ctx)

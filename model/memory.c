@@ -260,7 +260,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 				continue;
 			if (is_op(n))
 				(*call_slot(calls, node_name(n)))++;
-			if (!holds[n->id])
+			if (!holds[node_id(n)])
 				continue;
 			for (struct node *c = node_first_child(n); c; c = node_next(c)) {
 				if (!is_host(c))
@@ -307,9 +307,9 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	/* Which nodes the plugin's matching of events to nodes entered:
 	 * those holding some event, of any device and any time. */
 	for (size_t i = 0; i < p->nr_mem_events; i++)
-		for (const struct node *n = p->mem_events[i].op; n && n->id < p->nr_nodes && !holds[n->id];
+		for (const struct node *n = p->mem_events[i].op; n && node_id(n) < p->nr_nodes && !holds[node_id(n)];
 		     n = node_parent(n))
-			holds[n->id] = 1;
+			holds[node_id(n)] = 1;
 	for (size_t i = 0; i < p->nr_mem_events; i++) {
 		const struct mem_event *m = &p->mem_events[i];
 		bool is_alloc = m->bytes > 0;

@@ -24,9 +24,9 @@ const char *module_short_name(const char *name)
 
 static int64_t module_id_of(const struct node *n)
 {
-	const struct attr *a = attr_find(n->attrs, "module_id");
+	const struct attr *a = attr_find(node_attrs(n), "module_id");
 
-	return a && a->type == ATTR_INT ? a->v.i : -1;
+	return a && attr_type(a) == ATTR_INT ? a->v.i : -1;
 }
 
 /* ---------------------------------------------------------------------

@@ -517,11 +517,11 @@ static bool is_host(const struct node *n)
 static void add_precision(struct walk *w, const struct node *n)
 {
 	struct overview *o = w->o;
-	const struct attr *a = attr_find(n->attrs, w->precision_key);
+	const struct attr *a = attr_find(node_attrs(n), w->precision_key);
 	int64_t device = node_device_total(w->p, n), t = device ? device : node_host_total(w->p, n);
 	size_t k;
 
-	if (!a || a->type != ATTR_STRING)
+	if (!a || attr_type(a) != ATTR_STRING)
 		return;
 	for (k = 0; k < o->nr_precisions && strcmp(o->precisions[k].name, a->v.s); k++)
 		;

@@ -29,54 +29,74 @@ bool node_kind_is_device(enum node_kind kind)
 static void launch_index_free(struct launch_index *ix);
 
 /* A trace has millions of nodes: each byte of one is megabytes. */
-_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 56,
-	       "struct node is 56 bytes on a 64-bit machine");
+_Static_assert(sizeof(void *) != 8 || sizeof(struct node) == 48,
+	       "struct node is 48 bytes on a 64-bit machine");
+_Static_assert(sizeof(struct attr) == 16, "an attribute is 16 bytes");
 _Static_assert(sizeof(struct node_slab) <= sizeof(struct node), "a slab's head fits a node's place");
-_Static_assert(NODE_SLAB_NODES * sizeof(struct node) <= NODE_SLAB_BYTES, "a slab holds its nodes");
+_Static_assert(NODE_SLAB_NODES * (sizeof(struct node) + sizeof(uint32_t)) <= SLAB_BYTES,
+	       "a slab holds its nodes and their ids");
+_Static_assert(ATTR_SLAB_PLACES * sizeof(struct attr) == SLAB_BYTES, "attribute slabs fill their bytes");
+_Static_assert(offsetof(struct attr_slab, types) + ATTR_SLAB_PLACES - ATTR_HEAD_PLACES <=
+		       ATTR_HEAD_PLACES * sizeof(struct attr),
+	       "an attribute slab's head holds a type for each of its places");
+
+static void slab_dir_release(struct slab_dir *dir)
+{
+	for (uint32_t i = 0; (uint64_t)i << SLAB_DIR_SHIFT < dir->nr_slabs; i++)
+		free(dir->pages[i]);
+	for (size_t i = 0; i < dir->nr_groups; i++)
+		munmap(dir->groups[i].base, dir->groups[i].len);
+	free(dir->groups);
+}
 
 static void pool_release(struct node_pool *pool)
 {
-	for (uint32_t s = 0; s < pool->nr_slabs; s++) {
-		struct node_slab *slab = pool->dir[s >> NODE_DIR_SHIFT][s & ((1u << NODE_DIR_SHIFT) - 1)];
+	for (uint32_t s = 0; s < pool->nodes.nr_slabs; s++) {
+		struct node_slab *slab = slab_dir_at(&pool->nodes, s);
 
 		free(slab->counts);
 	}
-	for (uint32_t i = 0; (uint64_t)i << NODE_DIR_SHIFT < pool->nr_slabs; i++)
-		free(pool->dir[i]);
-	for (size_t i = 0; i < pool->nr_groups; i++)
-		munmap(pool->groups[i].base, pool->groups[i].len);
-	free(pool->groups);
+	slab_dir_release(&pool->nodes);
+	slab_dir_release(&pool->attrs);
 	free(pool);
 }
 
-/* A new slab: the next of the last group, or the first of a new one
- * (mapped with a slab more than it needs, for the alignment, and the
- * ends that fall outside given back). */
-static struct node_slab *pool_new_slab(struct node_pool *pool)
+/* A new slab of DIR, with room in the directory: the next of the last
+ * group, or the first of a new one (mapped with a slab more than it
+ * needs, for the alignment, and the ends that fall outside given back).
+ * Its number is the one before DIR's count. */
+static void *slab_dir_add(struct slab_dir *dir, uint32_t max_slabs)
 {
-	struct node_slab *slab;
+	uint32_t nr = dir->nr_slabs;
+	void *slab;
 
-	if (pool->spare == pool->spare_end) {
-		size_t nr = pool->nr_groups ? 2 * pool->groups[pool->nr_groups - 1].len / NODE_SLAB_BYTES : 1;
-		size_t len = (nr < NODE_GROUP_MAX ? nr : NODE_GROUP_MAX) * NODE_SLAB_BYTES;
-		char *map = mmap(NULL, len + NODE_SLAB_BYTES, PROT_READ | PROT_WRITE,
+	if (nr == max_slabs)
+		die("a profile of more than %" PRIu32 " slabs of nodes or attributes", max_slabs);
+	if (dir->spare == dir->spare_end) {
+		size_t nr_group = dir->nr_groups ? 2 * dir->groups[dir->nr_groups - 1].len / SLAB_BYTES : 1;
+		size_t len = (nr_group < SLAB_GROUP_MAX ? nr_group : SLAB_GROUP_MAX) * SLAB_BYTES;
+		char *map = mmap(NULL, len + SLAB_BYTES, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		char *base;
 
 		if (map == MAP_FAILED)
 			die("out of memory");
-		base = (char *)(((uintptr_t)map + NODE_SLAB_BYTES - 1) & ~(uintptr_t)(NODE_SLAB_BYTES - 1));
+		base = (char *)(((uintptr_t)map + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1));
 		if (base > map)
 			munmap(map, (size_t)(base - map));
-		if (base + len < map + len + NODE_SLAB_BYTES)
-			munmap(base + len, (size_t)(map + len + NODE_SLAB_BYTES - (base + len)));
-		GROW(pool->groups, pool->alloc_groups, pool->nr_groups + 1);
-		pool->groups[pool->nr_groups++] = (struct node_group){ base, len };
-		pool->spare = base;
-		pool->spare_end = base + len;
+		if (base + len < map + len + SLAB_BYTES)
+			munmap(base + len, (size_t)(map + len + SLAB_BYTES - (base + len)));
+		GROW(dir->groups, dir->alloc_groups, dir->nr_groups + 1);
+		dir->groups[dir->nr_groups++] = (struct slab_group){ base, len };
+		dir->spare = base;
+		dir->spare_end = base + len;
 	}
-	slab = (struct node_slab *)pool->spare;
-	pool->spare += NODE_SLAB_BYTES;
+	if (!(nr & ((1u << SLAB_DIR_SHIFT) - 1)))
+		dir->pages[nr >> SLAB_DIR_SHIFT] = xmalloc(sizeof(void *) << SLAB_DIR_SHIFT);
+	slab = dir->spare;
+	dir->spare += SLAB_BYTES;
+	dir->pages[nr >> SLAB_DIR_SHIFT][nr & ((1u << SLAB_DIR_SHIFT) - 1)] = slab;
+	dir->nr_slabs = nr + 1;
 	return slab;
 }
 
@@ -91,21 +111,11 @@ static struct node *pool_take(struct profile *p)
 	struct node *n;
 
 	if (!(ref & (NODE_SLAB_NODES - 1))) {
-		uint32_t nr = pool->nr_slabs;
-		struct node_slab ***page = &pool->dir[nr >> NODE_DIR_SHIFT];
-
-		if (nr == UINT32_MAX >> NODE_SLAB_SHIFT)
-			die("a profile of more than %" PRIu32 " nodes",
-			    (UINT32_MAX >> NODE_SLAB_SHIFT) * (NODE_SLAB_NODES - 1));
-		if (!(nr & ((1u << NODE_DIR_SHIFT) - 1)))
-			*page = xmalloc(sizeof(**page) << NODE_DIR_SHIFT);
-		slab = pool_new_slab(pool);
+		slab = slab_dir_add(&pool->nodes, UINT32_MAX >> NODE_SLAB_SHIFT);
 		slab->pool = pool;
 		slab->counts = NULL;
-		slab->number = nr;
-		(*page)[nr & ((1u << NODE_DIR_SHIFT) - 1)] = slab;
-		pool->nr_slabs = nr + 1;
-		ref = nr << NODE_SLAB_SHIFT | 1;
+		slab->number = pool->nodes.nr_slabs - 1;
+		ref = slab->number << NODE_SLAB_SHIFT | 1;
 	}
 	n = node_at(pool, ref);
 	slab = node_slab_of(n);
@@ -115,15 +125,36 @@ static struct node *pool_take(struct profile *p)
 	return memset(n, 0, sizeof(*n));
 }
 
+/* Room for one more attribute in P's pool, and its reference: as
+ * pool_take()'s, past the head's places. */
+static struct attr *pool_take_attr(struct profile *p, uint32_t *ref_out)
+{
+	struct node_pool *pool = p->pool;
+	uint32_t ref = pool->next_attr;
+
+	if (!(ref & (ATTR_SLAB_PLACES - 1))) {
+		struct attr_slab *slab = slab_dir_add(&pool->attrs, UINT32_MAX >> ATTR_SLAB_SHIFT);
+
+		slab->pool = pool;
+		slab->number = pool->attrs.nr_slabs - 1;
+		ref = slab->number << ATTR_SLAB_SHIFT | ATTR_HEAD_PLACES;
+	}
+	pool->next_attr = ref + 1;
+	*ref_out = ref;
+	return memset(attr_first(pool, ref), 0, sizeof(struct attr));
+}
+
 void profile_init(struct profile *p, const char *path)
 {
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
 	strtab_init(&p->names, &p->arena);
-	/* All but the directory, of which nothing past the slabs made is
-	 * read: 32 KB a small profile would touch for nothing. */
+	/* All but the directories, of which nothing past the slabs made
+	 * is read: 64 KB a small profile would touch for nothing. */
 	p->pool = xmalloc(sizeof(*p->pool));
-	memset(&p->pool->next_ref, 0, sizeof(*p->pool) - offsetof(struct node_pool, next_ref));
+	memset(p->pool, 0, offsetof(struct node_pool, attrs));
+	memset(&p->pool->attrs, 0, offsetof(struct slab_dir, pages));
+	memset(&p->pool->nodes, 0, offsetof(struct slab_dir, pages));
 	p->pool->names = &p->names;
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);
@@ -293,7 +324,11 @@ struct node *node_new_interned(struct profile *p, struct node *parent,
 		n->calls_state = NODE_ROOM;
 	node_set_name(p, n, name);
 	n->kind = kind;
-	n->id = p->nr_nodes++;
+	/* A node made once the tree is numbered (a tree derived from it)
+	 * has the next id; before, profile_finish() numbers them all. */
+	if (p->pool->has_ids)
+		node_slab_ids(node_slab_of(n))[node_place(n)] = (uint32_t)p->nr_nodes;
+	p->nr_nodes++;
 	p->nr_spans = 0;	/* the tree changes: a walk by spans would miss it */
 	if (parent)
 		node_append(p, parent, n);
@@ -423,86 +458,77 @@ const struct attr *attr_find(const struct attr *list, const char *key)
 {
 	/* Keys are interned, so the pointers usually decide; the first
 	 * byte spares a strcmp() for most keys that differ. */
-	for (; list; list = list->next)
-		if (list->key == key || (list->key[0] == key[0] && !strcmp(list->key, key)))
+	for (; list; list = attr_next(list)) {
+		const char *k = attr_key(list);
+
+		if (k == key || (k[0] == key[0] && !strcmp(k, key)))
 			return list;
+	}
 	return NULL;
 }
 
 struct attr *node_attr(const struct node *n, const char *key)
 {
-	return (struct attr *)attr_find(n->attrs, key);
+	return (struct attr *)attr_find(node_attrs(n), key);
 }
 
 /* The attribute KEY of *LIST, appended if absent (keeps first-set order,
- * which is the column order panes show). */
-static struct attr *attr_slot(struct profile *p, struct attr **list, const char *key)
+ * which is the column order panes show), now of TYPE. */
+static struct attr *attr_slot(struct profile *p, uint32_t *list, const char *key, enum attr_type type)
 {
-	struct attr **link = list;
+	uint32_t *link = list;
+	struct attr *a;
+	struct attr_slab *slab;
 
-	for (; *link; link = &(*link)->next)
-		if (!strcmp((*link)->key, key))
-			return *link;
-	/* Aligned as it needs, not to 16: after a string of names, 16
-	 * would waste up to 8 bytes for each of a trace's million
-	 * attributes. */
-	*link = arena_alloc_aligned(&p->arena, sizeof(**link), alignof(struct attr));
-	(*link)->key = strtab_intern(&p->names, key, strlen(key));
-	return *link;
+	for (; *link; link = &a->next_ref) {
+		a = attr_first(p->pool, *link);
+		if (!strcmp(attr_key(a), key))
+			goto found;
+	}
+	a = pool_take_attr(p, link);
+	a->key_number = strtab_number(strtab_intern(&p->names, key, strlen(key)));
+found:
+	slab = attr_slab_of(a);
+	slab->types[a - (struct attr *)slab - ATTR_HEAD_PLACES] = (uint8_t)type;
+	return a;
 }
 
-void attr_set_int(struct profile *p, struct attr **list, const char *key, int64_t v)
+void attr_set_int(struct profile *p, uint32_t *list, const char *key, int64_t v)
 {
-	struct attr *a = attr_slot(p, list, key);
-
-	a->type = ATTR_INT;
-	a->v.i = v;
+	attr_slot(p, list, key, ATTR_INT)->v.i = v;
 }
 
-void attr_set_ns(struct profile *p, struct attr **list, const char *key, int64_t ns)
+void attr_set_ns(struct profile *p, uint32_t *list, const char *key, int64_t ns)
 {
-	struct attr *a = attr_slot(p, list, key);
-
-	a->type = ATTR_NS;
-	a->v.i = ns;
+	attr_slot(p, list, key, ATTR_NS)->v.i = ns;
 }
 
-void attr_set_double(struct profile *p, struct attr **list, const char *key, double v)
+void attr_set_double(struct profile *p, uint32_t *list, const char *key, double v)
 {
-	struct attr *a = attr_slot(p, list, key);
-
-	a->type = ATTR_DOUBLE;
-	a->v.d = v;
+	attr_slot(p, list, key, ATTR_DOUBLE)->v.d = v;
 }
 
-void attr_set_str(struct profile *p, struct attr **list, const char *key, const char *s, size_t n)
+void attr_set_str(struct profile *p, uint32_t *list, const char *key, const char *s, size_t n)
 {
-	struct attr *a = attr_slot(p, list, key);
+	const char *copy = arena_strndup(&p->arena, s, n);
 
-	a->type = ATTR_STRING;
-	a->v.s = arena_strndup(&p->arena, s, n);
+	attr_slot(p, list, key, ATTR_STRING)->v.s = copy;
 }
 
-void attr_set_interned(struct profile *p, struct attr **list, const char *key, const char *s)
+void attr_set_interned(struct profile *p, uint32_t *list, const char *key, const char *s)
 {
-	struct attr *a = attr_slot(p, list, key);
-
-	a->type = ATTR_STRING;
-	a->v.s = s;
+	attr_slot(p, list, key, ATTR_STRING)->v.s = s;
 }
 
-void attr_set_launch(struct profile *p, struct attr **list, const struct launch *l)
+void attr_set_launch(struct profile *p, uint32_t *list, const struct launch *l)
 {
-	struct attr *a = attr_slot(p, list, "launch");
-
-	a->type = ATTR_LAUNCH;
-	a->v.launch = l;
+	attr_slot(p, list, "launch", ATTR_LAUNCH)->v.launch = l;
 }
 
 const struct launch *node_launch(const struct node *n)
 {
-	for (const struct attr *a = n->attrs; a; a = a->next)
-		if (a->type == ATTR_LAUNCH)
+	for (const struct attr *a = node_attrs(n); a; a = attr_next(a))
+		if (attr_type(a) == ATTR_LAUNCH)
 			return a->v.launch;
 	return NULL;
 }
@@ -786,7 +812,7 @@ static bool number_node(struct node *n, void *ctx)
 	struct finish_ctx *f = ctx;
 
 	add_to_span(f->p, n);
-	n->id = f->next_id++;
+	node_slab_ids(node_slab_of(n))[node_place(n)] = f->next_id++;
 	if (node_device_self(f->p, n) || node_device_total(f->p, n))
 		f->p->has_device_time = true;
 	if (n->start_ns)
@@ -809,6 +835,7 @@ void profile_finish(struct profile *p)
 	strtab_settle(&p->names);	/* the parser's threads are done */
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
+	p->pool->has_ids = true;
 	/* A summary states both of the trace it was made from; its rows
 	 * alone may not show them (device time only off the rows). */
 	if (p->is_summary) {

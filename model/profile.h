@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * profile: one loaded profile -- a call tree, its steps, metadata and the
- * parse's warnings.  The profile's node pool owns its nodes, its arena
- * every name, step and attribute reachable from it; profile_release()
- * frees them all at once.
+ * parse's warnings.  The profile's node pool owns its nodes and their
+ * attributes, its arena every name, string and step reachable from it;
+ * profile_release() frees them all at once.
  *
  * A node is one call of something at one place in the tree or, for formats
  * that arrive already aggregated (key_averages tables, Paddle summaries,
@@ -103,11 +103,18 @@ enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH };
 struct launch;
 struct rank_local;
 
-/* An extra attribute: input shapes, FLOPs, precision, tactic, grid... */
+/*
+ * An extra attribute: input shapes, FLOPs, precision, tactic, grid...  A
+ * trace has a million of them, so an attribute is 16 bytes: its key is the
+ * key's number among the profile's names, it refers to the next of its
+ * list as nodes do to theirs, and its type lies in its slab's head
+ * (struct attr_slab).  A list is the reference of its first attribute, 0
+ * when empty.  Read them with attr_first() or node_attrs(), attr_next(),
+ * attr_key() and attr_type().
+ */
 struct attr {
-	const char *key;	/* interned snake_case: "input_shapes" */
-	struct attr *next;
-	enum attr_type type;
+	uint32_t key_number;	/* of an interned snake_case key: "input_shapes" */
+	uint32_t next_ref;	/* 0: the last */
 	union {
 		int64_t i;	/* ATTR_INT, and ATTR_NS in nanoseconds */
 		double d;
@@ -179,22 +186,22 @@ enum node_time {
 };
 
 /*
- * A node refers to its parent, first child and next sibling by a 32-bit
- * reference (struct node_slab below), and to its name by the name's
- * number in the profile's names, not by pointers: 16 bytes less for each
- * of a trace's millions of nodes.  Read them with node_parent(),
- * node_first_child(), node_next() and node_name(); the tree's builders
- * in profile.c write them.
+ * A node refers to its parent, first child and next sibling, and to its
+ * attributes, by a 32-bit reference (struct node_slab below), and to its
+ * name by the name's number in the profile's names, not by pointers: a
+ * node is 48 bytes, and a trace has millions.  Read them with
+ * node_parent(), node_first_child(), node_next(), node_attrs() and
+ * node_name(); the tree's builders in profile.c write them.  Its number
+ * in the tree's order, node_id(), lies beside it in its slab.
  */
 struct node {
-	struct attr *attrs;		/* NULL or a list */
 	int64_t start_ns;		/* absolute start; 0 when untimed */
 	/* Nanoseconds, by enum node_time: node_host_self() and the rest
 	 * below (NODE_TIME_WIDE: the value is in the profile's table). */
 	int32_t time32[NR_NODE_TIMES];
 	uint32_t name_number;		/* strtab_string() of profile.names */
 	uint32_t parent_ref, child_ref, next_ref;	/* 0: none */
-	uint32_t id;			/* dense 0..nr_nodes-1; panes key state by it */
+	uint32_t attrs;			/* a list: node_attrs() */
 	uint8_t kind;			/* enum node_kind */
 	uint8_t flags;			/* NODE_* flags */
 	/* NODE_NO_CALL, NODE_ONE_CALL or NODE_COUNTED, and NODE_ROOM: the
@@ -203,20 +210,26 @@ struct node {
 };
 
 /*
- * Nodes live in slabs: aligned blocks of NODE_SLAB_BYTES whose first
- * node's place holds what the accessors need to turn a reference into a
- * node -- the pool of slabs of the profile that made it -- so that a node
+ * Nodes and attributes live in slabs: aligned blocks of SLAB_BYTES whose
+ * head holds what the accessors need to turn a reference into a node or
+ * an attribute -- the pool of the profile that made it -- so that a node
  * alone leads to its parent, as a pointer did, with no profile to pass.
- * A reference is the slab's number times NODE_SLAB_NODES plus the node's
- * place in it, from 1: the head's place, 0, is never a node's, so 0 means
- * none.  A slab's nodes fill 14 pages to the byte, and its last 8 KB
- * (room for the alignment's power of two) are never touched, so never in
- * memory.  The pool's directory never moves: a thread may follow links
+ * A reference is the slab's number shifted left past its places, plus
+ * the place, counted from the first after the head, so 0 means none.
+ * What a slab's places leave of its bytes is never touched until used,
+ * so never in memory: there a node slab keeps its nodes' ids (numbered by
+ * profile_finish(), after the load's peak) and an attribute slab their
+ * types.  The pool's directories never move: a thread may follow links
  * while another makes nodes (the link's second thread).
  */
-#define NODE_SLAB_BYTES ((size_t)64 << 10)
+#define SLAB_BYTES ((size_t)64 << 10)
 #define NODE_SLAB_SHIFT 10
 #define NODE_SLAB_NODES (1u << NODE_SLAB_SHIFT)	/* places, the head's too */
+#define ATTR_SLAB_SHIFT 12
+#define ATTR_SLAB_PLACES (1u << ATTR_SLAB_SHIFT)
+/* The places an attribute slab's head takes: the pool, the slab's number
+ * and a type for each place after them. */
+#define ATTR_HEAD_PLACES 242u
 
 struct node_slab {
 	const struct node_pool *pool;
@@ -227,35 +240,54 @@ struct node_slab {
 	uint32_t number;
 };
 
-/* The directory is two levels of pointers, the second made as needed:
- * room for every 32-bit reference.  Nothing in it past the slabs made is
- * read, so none of it is zeroed: a small profile touches a page of it. */
-#define NODE_DIR_SHIFT 10
-#define NODE_DIR_PAGES ((1u << (32 - NODE_SLAB_SHIFT)) >> NODE_DIR_SHIFT)
+struct attr_slab {
+	const struct node_pool *pool;
+	uint32_t number;
+	uint8_t types[];		/* enum attr_type, by place */
+};
+
+/* A directory of slabs: two levels of pointers, the second made as
+ * needed, room for every 32-bit reference.  Nothing in it past the slabs
+ * made is read, so none of it is zeroed: a small profile touches a page
+ * of it. */
+#define SLAB_DIR_SHIFT 10
+#define SLAB_DIR_PAGES ((1u << (32 - NODE_SLAB_SHIFT)) >> SLAB_DIR_SHIFT)
 
 /* Slabs are carved from mappings of their own, each twice as many slabs
- * as the last up to NODE_GROUP_MAX: an aligned malloc() would touch a
+ * as the last up to SLAB_GROUP_MAX: an aligned malloc() would touch a
  * page of its own beside each (its header), 8% more than the nodes. */
-#define NODE_GROUP_MAX 64
+#define SLAB_GROUP_MAX 64
 
-struct node_group {
+struct slab_group {
 	void *base;
 	size_t len;
 };
 
-struct node_pool {
-	const struct strtab *names;	/* the profile's: the nodes' names */
-	struct node_slab **dir[NODE_DIR_PAGES];
-	uint32_t next_ref;		/* the next to hand out; 0: a new slab */
+struct slab_dir {
 	uint32_t nr_slabs;
-	struct node_group *groups;
+	struct slab_group *groups;
 	size_t nr_groups, alloc_groups;
 	char *spare, *spare_end;	/* the last group's slabs not yet used */
+	void **pages[SLAB_DIR_PAGES];	/* last: never zeroed */
+};
+
+/* Slab number NR of DIR. */
+static inline void *slab_dir_at(const struct slab_dir *dir, uint32_t nr)
+{
+	return dir->pages[nr >> SLAB_DIR_SHIFT][nr & ((1u << SLAB_DIR_SHIFT) - 1)];
+}
+
+struct node_pool {
+	const struct strtab *names;	/* the profile's: names and keys */
+	uint32_t next_ref;		/* the next node's; 0: a new slab */
+	uint32_t next_attr;		/* the next attribute's; 0: a new slab */
+	bool has_ids;			/* profile_finish() numbered the nodes */
+	struct slab_dir attrs, nodes;
 };
 
 static inline struct node_slab *node_slab_of(const struct node *n)
 {
-	return (struct node_slab *)((uintptr_t)n & ~(uintptr_t)(NODE_SLAB_BYTES - 1));
+	return (struct node_slab *)((uintptr_t)n & ~(uintptr_t)(SLAB_BYTES - 1));
 }
 
 /* N's place in its slab (1 to NODE_SLAB_NODES - 1). */
@@ -267,11 +299,9 @@ static inline uint32_t node_place(const struct node *n)
 /* The node REF refers to in POOL, NULL for 0. */
 static inline struct node *node_at(const struct node_pool *pool, uint32_t ref)
 {
-	uint32_t slab = ref >> NODE_SLAB_SHIFT;
-
 	if (!ref)
 		return NULL;
-	return (struct node *)pool->dir[slab >> NODE_DIR_SHIFT][slab & ((1u << NODE_DIR_SHIFT) - 1)] +
+	return (struct node *)slab_dir_at(&pool->nodes, ref >> NODE_SLAB_SHIFT) +
 	       (ref & (NODE_SLAB_NODES - 1));
 }
 
@@ -306,6 +336,28 @@ static inline uint32_t node_ref(const struct node *n)
 	return node_slab_of(n)->number << NODE_SLAB_SHIFT | node_place(n);
 }
 
+/* N's number in the order its profile made its nodes: from 0, one more
+ * for each node made, whether it stays in the tree or not.  For tables
+ * by node while the tree is built, before node_id() is there. */
+static inline uint32_t node_index(const struct node *n)
+{
+	return node_slab_of(n)->number * (NODE_SLAB_NODES - 1) + node_place(n) - 1;
+}
+
+/* Where a node slab keeps its nodes' ids: after its nodes. */
+static inline uint32_t *node_slab_ids(const struct node_slab *slab)
+{
+	return (uint32_t *)((char *)slab + NODE_SLAB_NODES * sizeof(struct node));
+}
+
+/* N's id: its number in the tree's depth-first order, 0 (the root) to
+ * profile.nr_nodes - 1, which panes key their state by.  Only once
+ * profile_finish() has numbered the tree. */
+static inline uint32_t node_id(const struct node *n)
+{
+	return node_slab_ids(node_slab_of(n))[node_place(n)];
+}
+
 /* The node REF refers to in the profile of N. */
 static inline struct node *node_near(const struct node *n, uint32_t ref)
 {
@@ -334,13 +386,53 @@ static inline const char *node_name(const struct node *n)
 	return strtab_string(node_slab_of(n)->pool->names, n->name_number);
 }
 
+static inline struct attr_slab *attr_slab_of(const struct attr *a)
+{
+	return (struct attr_slab *)((uintptr_t)a & ~(uintptr_t)(SLAB_BYTES - 1));
+}
+
+/* The first attribute of the list LIST in POOL, NULL when it is empty. */
+static inline struct attr *attr_first(const struct node_pool *pool, uint32_t list)
+{
+	if (!list)
+		return NULL;
+	return (struct attr *)slab_dir_at(&pool->attrs, list >> ATTR_SLAB_SHIFT) +
+	       (list & (ATTR_SLAB_PLACES - 1));
+}
+
+/* The attribute after A in its list, NULL after the last. */
+static inline struct attr *attr_next(const struct attr *a)
+{
+	return attr_first(attr_slab_of(a)->pool, a->next_ref);
+}
+
+/* N's attributes: the first, or NULL. */
+static inline struct attr *node_attrs(const struct node *n)
+{
+	return attr_first(node_slab_of(n)->pool, n->attrs);
+}
+
+/* A's key, interned. */
+static inline const char *attr_key(const struct attr *a)
+{
+	return strtab_string(attr_slab_of(a)->pool->names, a->key_number);
+}
+
+static inline enum attr_type attr_type(const struct attr *a)
+{
+	const struct attr_slab *slab = attr_slab_of(a);
+
+	return (enum attr_type)slab->types[a - (const struct attr *)slab - ATTR_HEAD_PLACES];
+}
+
 /* A step: a ProfilerStep, a training iteration, an inference. */
 struct step {
 	const char *name;		/* as the file names it: "5" */
 	int64_t start_ns, end_ns;	/* 0, 0 when the format gives no interval */
 	int64_t total_ns;
 	int64_t *cat_ns;		/* profile->nr_step_cats values, -1 = none */
-	struct attr *attrs;		/* extra per-step values (loss, lr, ips) */
+	uint32_t attrs;			/* extra per-step values (loss, lr, ips):
+					   a list, attr_first() */
 };
 
 /* A counted warning: one line per kind of problem, as the Info pane shows it. */
@@ -687,10 +779,10 @@ static inline void node_add_device_total(struct profile *p, struct node *n, int6
 /* Attributes: KEY is a C string literal or interned; values are copied. */
 struct attr *node_attr(const struct node *n, const char *key);
 const struct attr *attr_find(const struct attr *list, const char *key);
-void attr_set_int(struct profile *p, struct attr **list, const char *key, int64_t v);
-void attr_set_double(struct profile *p, struct attr **list, const char *key, double v);
-void attr_set_ns(struct profile *p, struct attr **list, const char *key, int64_t ns);
-void attr_set_str(struct profile *p, struct attr **list, const char *key, const char *s, size_t n);
+void attr_set_int(struct profile *p, uint32_t *list, const char *key, int64_t v);
+void attr_set_double(struct profile *p, uint32_t *list, const char *key, double v);
+void attr_set_ns(struct profile *p, uint32_t *list, const char *key, int64_t ns);
+void attr_set_str(struct profile *p, uint32_t *list, const char *key, const char *s, size_t n);
 
 /* The kernel launch of node N (its "launch" attribute), or NULL. */
 const struct launch *node_launch(const struct node *n);
@@ -698,10 +790,10 @@ const struct launch *node_launch(const struct node *n);
 const struct launch *profile_launch(struct profile *p, const struct launch *l);
 /* A launch with every field unknown, to fill in. */
 void launch_init(struct launch *l);
-void attr_set_launch(struct profile *p, struct attr **list, const struct launch *l);
+void attr_set_launch(struct profile *p, uint32_t *list, const struct launch *l);
 /* Set KEY to S, a string already interned in P (no copy: the many ops of
  * one input shape share it). */
-void attr_set_interned(struct profile *p, struct attr **list, const char *key, const char *s);
+void attr_set_interned(struct profile *p, uint32_t *list, const char *key, const char *s);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
  * -1, device -1, no address), appended. */

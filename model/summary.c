@@ -102,21 +102,21 @@ static void name_eol(struct strbuf *b, const char *name)
 
 static void write_attr(struct strbuf *b, const char *record, const struct attr *a)
 {
-	switch (a->type) {
+	switch (attr_type(a)) {
 	case ATTR_INT:
 	case ATTR_NS:
 		strbuf_addf(b, "%s\t", record);
-		summary_escape(b, a->key);
-		strbuf_addf(b, "\t%c\t%" PRId64 "\n", a->type == ATTR_INT ? 'i' : 'n', a->v.i);
+		summary_escape(b, attr_key(a));
+		strbuf_addf(b, "\t%c\t%" PRId64 "\n", attr_type(a) == ATTR_INT ? 'i' : 'n', a->v.i);
 		break;
 	case ATTR_DOUBLE:
 		strbuf_addf(b, "%s\t", record);
-		summary_escape(b, a->key);
+		summary_escape(b, attr_key(a));
 		strbuf_addf(b, "\td\t%.17g\n", a->v.d);
 		break;
 	case ATTR_STRING:
 		strbuf_addf(b, "%s\t", record);
-		summary_escape(b, a->key);
+		summary_escape(b, attr_key(a));
 		strbuf_add(b, "\ts", 2);
 		name_eol(b, a->v.s);
 		break;
@@ -127,7 +127,7 @@ static void write_attr(struct strbuf *b, const char *record, const struct attr *
 
 static void write_attrs(struct strbuf *b, const char *record, const struct attr *a)
 {
-	for (; a; a = a->next)
+	for (; a; a = attr_next(a))
 		write_attr(b, record, a);
 }
 
@@ -217,10 +217,10 @@ static void weigh(const struct profile *p, const struct node *n, const char *key
 		*wsum += v * (double)node_device_total(p, n);
 		return;
 	}
-	if (!(a = attr_find(n->attrs, key)))
+	if (!(a = attr_find(node_attrs(n), key)))
 		return;
 	*has = true;
-	*wsum += (a->type == ATTR_DOUBLE ? a->v.d : (double)a->v.i) *
+	*wsum += (attr_type(a) == ATTR_DOUBLE ? a->v.d : (double)a->v.i) *
 		 (double)node_device_total(p, n);
 }
 
@@ -257,7 +257,7 @@ static bool visit(struct node *n, void *ctx)
 	struct group *r;
 
 	if (node_is_op_row(n)) {
-		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
+		b = w->by_node ? -2 - (long)node_id(n) : bucket_of(w->p, n);
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
 		r->flags |= n->flags;
@@ -271,7 +271,7 @@ static bool visit(struct node *n, void *ctx)
 		uint64_t calls = node_calls(w->p, n);
 		int64_t min_ns = node_min_ns(w->p, n), dur = node_device_total(w->p, n);
 
-		b = w->by_node ? -2 - (long)n->id : bucket_of(w->p, n);
+		b = w->by_node ? -2 - (long)node_id(n) : bucket_of(w->p, n);
 		r = group_for(&w->kernels, n, b);
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
@@ -346,8 +346,8 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 	/* A row of several shows no attributes (agg_row_attrs()). */
 	if (r->nr_nodes != 1)
 		return;
-	for (const struct attr *a = r->first->attrs; a; a = a->next)
-		if (!kernel || (strcmp(a->key, "blocks_per_sm") && strcmp(a->key, "occupancy_pct")))
+	for (const struct attr *a = node_attrs(r->first); a; a = attr_next(a))
+		if (!kernel || (strcmp(attr_key(a), "blocks_per_sm") && strcmp(attr_key(a), "occupancy_pct")))
 			write_attr(b, "attr", a);
 }
 
@@ -430,7 +430,7 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		for (size_t k = 0; k < p->nr_step_cats; k++)
 			strbuf_addf(b, "\t%" PRId64, s->cat_ns[k]);
 		name_eol(b, s->name);
-		write_attrs(b, "stepattr", s->attrs);
+		write_attrs(b, "stepattr", attr_first(p->pool, s->attrs));
 	}
 
 	/* Rows per (name, step) when steps partition the timeline; else

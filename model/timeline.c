@@ -172,11 +172,11 @@ static size_t subtree_size(const struct profile *p, const struct node *n)
 
 	for (const struct node *a = n; a; a = node_parent(a)) {
 		if (node_next(a)) {
-			end = node_next(a)->id;
+			end = node_id(node_next(a));
 			break;
 		}
 	}
-	return end > n->id && end <= p->nr_nodes ? end - n->id - 1 : 0;
+	return end > node_id(n) && end <= p->nr_nodes ? end - node_id(n) - 1 : 0;
 }
 
 static size_t host_lane(struct build *b, const struct profile *p, const struct node *thread)
@@ -703,11 +703,11 @@ static void add_device_blocks(struct build *b)
 		if (i + 16 < b->nr_dev)
 			PREFETCH(b->dev[i + 16].node);
 		if (i + 8 < b->nr_dev)
-			PREFETCH(b->dev[i + 8].node->attrs);
+			PREFETCH(node_attrs(b->dev[i + 8].node));
 		if (i + 4 < b->nr_dev) {
-			const struct attr *a = b->dev[i + 4].node->attrs;
+			const struct attr *a = node_attrs(b->dev[i + 4].node);
 
-			if (a && a->type == ATTR_LAUNCH)
+			if (a && attr_type(a) == ATTR_LAUNCH)
 				PREFETCH(a->v.launch);
 		}
 		const struct launch *l = node_launch(n);
@@ -980,39 +980,43 @@ static uint64_t distance(uint64_t a, uint64_t b)
 static const struct node *split_point(const struct profile *p)
 {
 	const struct node *best = NULL, *middle = NULL;
-	uint64_t total = p->nr_nodes, half = total / 2, best_gap = UINT64_MAX, last = p->root->id;
+	uint64_t total = p->nr_nodes, half = total / 2, best_gap = UINT64_MAX, last = node_id(p->root);
 	size_t nr = 0;
 
 	if (!node_first_child(p->root))
 		return NULL;
 	for (const struct node *c = node_first_child(p->root); c; c = node_next(c)) {
+		uint32_t id = node_id(c);
+
 		if (++nr > PARALLEL_MAX_PARTS)
 			return NULL;
-		if (c->id <= last || c->id >= total)
+		if (id <= last || id >= total)
 			return NULL;	/* ids out of order: the tree changed */
-		last = c->id;
-		if (c->id <= half)
+		last = id;
+		if (id <= half)
 			middle = c;
-		if (c != node_first_child(p->root) && distance(c->id, half) < best_gap) {
-			best_gap = distance(c->id, half);
+		if (c != node_first_child(p->root) && distance(id, half) < best_gap) {
+			best_gap = distance(id, half);
 			best = c;
 		}
 	}
 	if (middle && middle->kind == NODE_THREAD) {
 		const struct node *next = node_next(middle);
-		uint64_t end = next ? next->id : total;
+		uint64_t end = next ? node_id(next) : total;
 
-		last = middle->id;
+		last = node_id(middle);
 		nr = 0;
 		for (const struct node *c = node_first_child(middle); c && ++nr <= SPLIT_MAX_TOPS; c = node_next(c)) {
-			if (c->id <= last || c->id >= end)
+			uint32_t id = node_id(c);
+
+			if (id <= last || id >= end)
 				return best;
-			last = c->id;
-			if (distance(c->id, half) < best_gap) {
-				best_gap = distance(c->id, half);
+			last = id;
+			if (distance(id, half) < best_gap) {
+				best_gap = distance(id, half);
 				best = c;
 			}
-			if (c->id > half)
+			if (id > half)
 				break;
 		}
 	}
@@ -1077,7 +1081,7 @@ void timeline_build_on(const struct profile *p, struct timeline *tl, bool parall
 	if (thread) {
 		/* The split thread's lane: room for all its nodes, the
 		 * second walk's part after the first's nodes. */
-		size_t size = subtree_size(p, thread), before = half->id - thread->id - 1;
+		size_t size = subtree_size(p, thread), before = node_id(half) - node_id(thread) - 1;
 
 		room = xmalloc(size * sizeof(*room));
 		for (int i = 0; i < 2; i++) {

@@ -688,18 +688,21 @@ struct build {
 /* The runtimes of N; a node made in the link (a thread's) has none. */
 static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
 {
-	return n->id < b->nr_ids && b->has_runtimes[n->id / 64] >> (n->id % 64) & 1
-		       ? &b->k->rts[b->runtimes_of[n->id]]
-		       : NULL;
+	uint32_t i = node_index(n);
+
+	return i < b->nr_ids && b->has_runtimes[i / 64] >> (i % 64) & 1 ? &b->k->rts[b->runtimes_of[i]]
+									 : NULL;
 }
 
 static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
 {
+	uint32_t i = node_index(n);
+
 	if (r) {
-		b->runtimes_of[n->id] = (uint32_t)(r - b->k->rts);
-		b->has_runtimes[n->id / 64] |= (uint64_t)1 << (n->id % 64);
+		b->runtimes_of[i] = (uint32_t)(r - b->k->rts);
+		b->has_runtimes[i / 64] |= (uint64_t)1 << (i % 64);
 	} else {
-		b->has_runtimes[n->id / 64] &= ~((uint64_t)1 << (n->id % 64));
+		b->has_runtimes[i / 64] &= ~((uint64_t)1 << (i % 64));
 	}
 }
 
@@ -1147,7 +1150,7 @@ static void frames_walk(struct frame_walk *w, struct node *top)
 	for (;;) {
 		const char *text = frames_at(w, n);
 
-		if (n->kind == NODE_OP && text && !attr_find(n->attrs, "call_stack") &&
+		if (n->kind == NODE_OP && text && !attr_find(node_attrs(n), "call_stack") &&
 		    !(depth && node_parent(n)->kind == NODE_OP && w->text_at[depth - 1] == text))
 			attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
 		if (node_first_child(n)) {
@@ -1273,11 +1276,8 @@ static void runtimes_beside(struct kineto *k, struct build *b)
 	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
 	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		size_t ahead = i + AHEAD < k->nr_hosts ? i + AHEAD : i;
 		uint32_t ref = b->claims.of_host[i];
 
-		if (b->claims.of_host[ahead])
-			PREFETCH(&host_node(k->p, &k->hosts[ahead])->id);
 		if (ref)	/* most have none: not a miss each */
 			set_runtimes_of(b, host_node(k->p, &k->hosts[i]), &k->rts[ref - 1]);
 	}

@@ -927,11 +927,11 @@ static bool is_na(const char *s, size_t n)
 static struct node *find_op(struct profile *p, const struct pa_row *r)
 {
 	for (struct node *n = node_first_child(p->root); n; n = node_next(n)) {
-		const struct attr *id = attr_find(n->attrs, MGE_ATTR_ID);
+		const struct attr *id = attr_find(node_attrs(n), MGE_ATTR_ID);
 
 		if (n->kind != NODE_OP)
 			continue;
-		if (r->id.len && id && id->type == ATTR_STRING && !strcmp(id->v.s, r->id.s))
+		if (r->id.len && id && attr_type(id) == ATTR_STRING && !strcmp(id->v.s, r->id.s))
 			return n;
 		if (!r->id.len && !id && !strcmp(node_name(n), r->name.s))
 			return n;
@@ -1501,8 +1501,8 @@ static void org_continuation(struct mge *m, const struct field *f)
 		if (!key || !f[c].len)
 			continue;
 		memset(&b, 0, sizeof(b));
-		a = attr_find(t->last->attrs, key);
-		if (a && a->type == ATTR_STRING)
+		a = attr_find(node_attrs(t->last), key);
+		if (a && attr_type(a) == ATTR_STRING)
 			strbuf_add(&b, a->v.s, strlen(a->v.s));
 		shapes_from_org(&b, f[c].s, f[c].len);
 		set_shapes(m->run, t->last, key, &b);

@@ -382,15 +382,15 @@ static void move_steps(struct paddle *pd, struct profile *from, size_t start, st
 		t->total_ns = s->total_ns;
 		for (size_t c = 0; c < to->nr_step_cats && c < from->nr_step_cats; c++)
 			t->cat_ns[c] = s->cat_ns[c];
-		for (const struct attr *a = s->attrs; a; a = a->next) {
-			if (a->type == ATTR_INT)
-				attr_set_int(to, &t->attrs, a->key, a->v.i);
-			else if (a->type == ATTR_NS)
-				attr_set_ns(to, &t->attrs, a->key, a->v.i);
-			else if (a->type == ATTR_DOUBLE)
-				attr_set_double(to, &t->attrs, a->key, a->v.d);
+		for (const struct attr *a = attr_first(from->pool, s->attrs); a; a = attr_next(a)) {
+			if (attr_type(a) == ATTR_INT)
+				attr_set_int(to, &t->attrs, attr_key(a), a->v.i);
+			else if (attr_type(a) == ATTR_NS)
+				attr_set_ns(to, &t->attrs, attr_key(a), a->v.i);
+			else if (attr_type(a) == ATTR_DOUBLE)
+				attr_set_double(to, &t->attrs, attr_key(a), a->v.d);
 			else
-				attr_set_str(to, &t->attrs, a->key, a->v.s, strlen(a->v.s));
+				attr_set_str(to, &t->attrs, attr_key(a), a->v.s, strlen(a->v.s));
 		}
 	}
 	from->nr_steps = start;
@@ -714,7 +714,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 		bool several = false;
 
 		for (size_t i = r->first_step; i < p->nr_steps; i++) {
-			const struct attr *a = attr_find(p->steps[i].attrs, "epoch");
+			const struct attr *a = attr_find(attr_first(p->pool, p->steps[i].attrs), "epoch");
 
 			if (!a)
 				continue;
@@ -724,7 +724,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 		}
 		for (size_t i = r->first_step; several && i < p->nr_steps; i++) {
 			struct step *s = &p->steps[i];
-			const struct attr *a = attr_find(s->attrs, "epoch");
+			const struct attr *a = attr_find(attr_first(p->pool, s->attrs), "epoch");
 			char name[96];
 			int n;
 

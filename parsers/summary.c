@@ -119,7 +119,7 @@ static int enter(struct sum *s, enum stage stage, const char *record)
 	return 0;
 }
 
-static int read_attr(struct sum *s, struct attr **list)
+static int read_attr(struct sum *s, uint32_t *list)
 {
 	size_t klen, vlen;
 	const char *key;
@@ -152,9 +152,9 @@ static int read_attr(struct sum *s, struct attr **list)
 		struct launch l;
 
 		launch_init(&l);
-		if ((a = attr_find(*list, "blocks_per_sm")) && a->type == ATTR_DOUBLE)
+		if ((a = attr_find(attr_first(s->p->pool, *list), "blocks_per_sm")) && attr_type(a) == ATTR_DOUBLE)
 			l.blocks_per_sm = a->v.d;
-		if ((a = attr_find(*list, "occupancy_pct")) && a->type == ATTR_DOUBLE)
+		if ((a = attr_find(attr_first(s->p->pool, *list), "occupancy_pct")) && attr_type(a) == ATTR_DOUBLE)
 			l.occupancy_pct = a->v.d;
 		attr_set_launch(s->p, list, profile_launch(s->p, &l));
 	} else {

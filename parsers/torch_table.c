@@ -648,9 +648,9 @@ static void copy_device_file_values(struct profile *run, const struct node *op, 
 {
 	const struct attr *a;
 
-	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_SELF_PCT)))
+	if ((a = attr_find(node_attrs(op), ATTR_FILE_DEVICE_SELF_PCT)))
 		attr_set_double(run, &k->attrs, ATTR_FILE_DEVICE_SELF_PCT, a->v.d);
-	if ((a = attr_find(op->attrs, ATTR_FILE_DEVICE_MEAN)))
+	if ((a = attr_find(node_attrs(op), ATTR_FILE_DEVICE_MEAN)))
 		attr_set_ns(run, &k->attrs, ATTR_FILE_DEVICE_MEAN, a->v.i);
 }
 
@@ -761,7 +761,7 @@ static void continue_source(struct torch_table *tt, const struct field *frame)
 	if (!t->last)
 		return;
 	a = node_attr(t->last, "source_location");
-	if (!a || a->type != ATTR_STRING || !a->v.s[0]) {
+	if (!a || attr_type(a) != ATTR_STRING || !a->v.s[0]) {
 		attr_set_str(t->run, &t->last->attrs, "source_location", frame->s, frame->len);
 		return;
 	}

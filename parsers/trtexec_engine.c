@@ -218,50 +218,53 @@ static size_t attr_rank(const char *key)
 	return ARRAY_SIZE(attr_order);
 }
 
-/* Stable insertion sort of an attribute list by attr_rank(). */
-static void sort_attrs(struct attr **list)
+/* Stable insertion sort of the attribute list *LIST of POOL by
+ * attr_rank(). */
+static void sort_attrs(const struct node_pool *pool, uint32_t *list)
 {
-	struct attr *sorted = NULL, *a = *list;
+	uint32_t sorted = 0, ref = *list;
 
-	while (a) {
-		struct attr *next = a->next, **at = &sorted;
-		size_t r = attr_rank(a->key);
+	while (ref) {
+		struct attr *a = attr_first(pool, ref);
+		uint32_t next = a->next_ref, *at = &sorted;
+		size_t r = attr_rank(attr_key(a));
 
-		while (*at && attr_rank((*at)->key) <= r)
-			at = &(*at)->next;
-		a->next = *at;
-		*at = a;
-		a = next;
+		while (*at && attr_rank(attr_key(attr_first(pool, *at))) <= r)
+			at = &attr_first(pool, *at)->next_ref;
+		a->next_ref = *at;
+		*at = ref;
+		ref = next;
 	}
 	*list = sorted;
 }
 
-static void merge_attrs(struct profile *p, struct node *n, struct attr *from)
+/* FROM: a list of P's, as the layer records' are. */
+static void merge_attrs(struct profile *p, struct node *n, uint32_t from)
 {
 	if (!n->attrs) {
-		n->attrs = from;	/* arena-owned, and the record is done with it */
+		n->attrs = from;	/* the record is done with it */
 	} else {
-		for (struct attr *a = from; a; a = a->next) {
-			switch (a->type) {
+		for (struct attr *a = attr_first(p->pool, from); a; a = attr_next(a)) {
+			switch (attr_type(a)) {
 			case ATTR_INT:
-				attr_set_int(p, &n->attrs, a->key, a->v.i);
+				attr_set_int(p, &n->attrs, attr_key(a), a->v.i);
 				break;
 			case ATTR_NS:
-				attr_set_ns(p, &n->attrs, a->key, a->v.i);
+				attr_set_ns(p, &n->attrs, attr_key(a), a->v.i);
 				break;
 			case ATTR_DOUBLE:
-				attr_set_double(p, &n->attrs, a->key, a->v.d);
+				attr_set_double(p, &n->attrs, attr_key(a), a->v.d);
 				break;
 			case ATTR_LAUNCH:
 				attr_set_launch(p, &n->attrs, a->v.launch);
 				break;
 			case ATTR_STRING:
-				attr_set_str(p, &n->attrs, a->key, a->v.s, strlen(a->v.s));
+				attr_set_str(p, &n->attrs, attr_key(a), a->v.s, strlen(a->v.s));
 				break;
 			}
 		}
 	}
-	sort_attrs(&n->attrs);
+	sort_attrs(p->pool, &n->attrs);
 }
 
 static struct node *child_of_kind(const struct node *n, enum node_kind kind)

@@ -505,7 +505,7 @@ static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
 	if (i + LAUNCH_AHEAD < to && i + LAUNCH_AHEAD < nr) {
 		const struct attr *a = pane->ops->row_attrs(pane, pane_row(pane, i + LAUNCH_AHEAD));
 
-		if (a && a->type == ATTR_LAUNCH)
+		if (a && attr_type(a) == ATTR_LAUNCH)
 			PREFETCH(a->v.launch);
 	}
 }

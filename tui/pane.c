@@ -310,7 +310,7 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 
 	if (!a)
 		return cell_none();
-	switch (a->type) {
+	switch (attr_type(a)) {
 	case ATTR_INT:
 	case ATTR_NS:
 		return cell_int(a->v.i);
@@ -331,8 +331,8 @@ static struct cell get_launch(const struct pane *pane, const void *row, const st
 {
 	const struct attr *a = pane->ops->row_attrs(pane, row);
 
-	for (; a; a = a->next)
-		if (a->type == ATTR_LAUNCH)
+	for (; a; a = attr_next(a))
+		if (attr_type(a) == ATTR_LAUNCH)
 			return cell_real(c->arg ? a->v.launch->occupancy_pct : a->v.launch->blocks_per_sm);
 	return cell_none();
 }
@@ -415,34 +415,34 @@ static void add_launch_columns(struct pane *pane)
 
 static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
 {
-	struct column c = { .get = get_attr, .attr = a->key, .width = 10, .of_attrs = true };
+	struct column c = { .get = get_attr, .attr = attr_key(a), .width = 10, .of_attrs = true };
 	size_t i;
 
 	for (i = 0; skip && skip[i]; i++)
-		if (!strcmp(skip[i], a->key))
+		if (!strcmp(skip[i], attr_key(a)))
 			return;
-	if (a->type == ATTR_LAUNCH) {
+	if (attr_type(a) == ATTR_LAUNCH) {
 		add_launch_columns(pane);
 		return;
 	}
 	/* What the file states of the standard columns feeds them, not
 	 * columns of its own (profile.h, ATTR_FILE_*). */
-	if (!strncmp(a->key, ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
+	if (!strncmp(attr_key(a), ATTR_FILE_PREFIX, strlen(ATTR_FILE_PREFIX)))
 		return;
 	for (i = 0; i < pane->nr_cols; i++)
-		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, a->key))
+		if (pane->cols[i].attr && !strcmp(pane->cols[i].attr, attr_key(a)))
 			return;
-	switch (a->type) {
+	switch (attr_type(a)) {
 	case ATTR_NS:
 		c.kind = COL_TIME;
 		break;
 	case ATTR_INT:
-		c.kind = ends_with(a->key, "_bytes") ? COL_BYTES : COL_COUNT;
+		c.kind = ends_with(attr_key(a), "_bytes") ? COL_BYTES : COL_COUNT;
 		break;
 	case ATTR_DOUBLE:
-		c.kind = ends_with(a->key, "_pct") ? COL_PCT
-			 : (!strcmp(a->key, "flops") || ends_with(a->key, "_flops") ||
-			    ends_with(a->key, "_per_s"))
+		c.kind = ends_with(attr_key(a), "_pct") ? COL_PCT
+			 : (!strcmp(attr_key(a), "flops") || ends_with(attr_key(a), "_flops") ||
+			    ends_with(attr_key(a), "_per_s"))
 				 ? COL_SI
 				 : COL_REAL;
 		break;
@@ -453,11 +453,11 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 	case ATTR_LAUNCH:
 		return;		/* not reached: added above */
 	}
-	c.owned = xstrdup(a->key);
+	c.owned = xstrdup(attr_key(a));
 	if (c.kind == COL_TIME && ends_with(c.owned, "_ns"))
 		c.owned[strlen(c.owned) - 3] = '\0';
 	c.key = c.owned;
-	c.owned_title = title_of(a->key);
+	c.owned_title = title_of(attr_key(a));
 	c.title = c.owned_title;
 	c.help = "a value the input format gives for this row";
 	pane_add_column(pane, &c);
@@ -469,11 +469,11 @@ void attr_scan_row(struct attr_scan *scan, const struct attr *list)
 
 	/* Keys are interned, so a key met before is known by its pointer:
 	 * a tree of millions of nodes is one cheap pass. */
-	for (const struct attr *a = list; a; a = a->next) {
+	for (const struct attr *a = list; a; a = attr_next(a)) {
 		size_t k = 0;
 
 		n++;
-		while (k < scan->nr && scan->first[k]->key != a->key)
+		while (k < scan->nr && attr_key(scan->first[k]) != attr_key(a))
 			k++;
 		if (k == scan->nr && scan->nr < ARRAY_SIZE(scan->first))
 			scan->first[scan->nr++] = a;
@@ -491,7 +491,7 @@ void attr_scan_merge(struct attr_scan *scan, const struct attr_scan *later)
 	for (size_t i = 0; i < later->nr; i++) {
 		size_t k = 0;
 
-		while (k < scan->nr && scan->first[k]->key != later->first[i]->key)
+		while (k < scan->nr && attr_key(scan->first[k]) != attr_key(later->first[i]))
 			k++;
 		if (k == scan->nr && scan->nr < ARRAY_SIZE(scan->first))
 			scan->first[scan->nr++] = later->first[i];
@@ -512,7 +512,7 @@ void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *sc
 	 * own order, when one row lacks a value), then any key only other
 	 * rows have, in the order they come (add_attr_column() skips a key
 	 * it has). */
-	for (const struct attr *a = scan->richest; a; a = a->next)
+	for (const struct attr *a = scan->richest; a; a = attr_next(a))
 		add_attr_column(pane, a, skip);
 	for (size_t k = 0; k < scan->nr; k++)
 		add_attr_column(pane, scan->first[k], skip);
@@ -520,7 +520,7 @@ void pane_add_scanned_attr_columns(struct pane *pane, const struct attr_scan *sc
 		return;
 	/* More keys than the scan keeps: a second pass finds the rest. */
 	for (size_t r = 0; r < pane->nr_rows; r++)
-		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = a->next)
+		for (const struct attr *a = pane->ops->row_attrs(pane, pane->rows[r]); a; a = attr_next(a))
 			add_attr_column(pane, a, skip);
 }
 

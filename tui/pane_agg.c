@@ -31,7 +31,7 @@ const char *agg_row_name(const struct pane *pane, const void *row)
 const struct attr *agg_row_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return ROW(row)->first && ROW(row)->nr_nodes == 1 ? ROW(row)->first->attrs : NULL;
+	return ROW(row)->first && ROW(row)->nr_nodes == 1 ? node_attrs(ROW(row)->first) : NULL;
 }
 
 /*
@@ -100,7 +100,7 @@ static struct cell get_mean(const struct pane *pane, const void *row, const stru
 {
 	const struct attr *given = file_value(pane, row, c->attr, false);
 
-	if (given && given->type == ATTR_NS)
+	if (given && attr_type(given) == ATTR_NS)
 		return cell_int(given->v.i);
 	if (!ROW(row)->calls)
 		return cell_none();
@@ -114,7 +114,7 @@ static struct cell get_share(const struct pane *pane, const void *row, const str
 	const struct attr *given = file_value(pane, row, c->attr, true);
 	struct cell v;
 
-	if (given && given->type == ATTR_DOUBLE)
+	if (given && attr_type(given) == ATTR_DOUBLE)
 		return cell_real(given->v.d);
 	v = pane_get_i64(pane, row, c);
 	if (pane->share_base_ns <= 0)

@@ -61,7 +61,7 @@ static void attr_text(const struct attr *a, struct strbuf *out)
 	char buf[128];
 
 	strbuf_reset(out);
-	switch (a->type) {
+	switch (attr_type(a)) {
 	case ATTR_INT:
 		snprintf(buf, sizeof(buf), "%" PRId64, a->v.i);
 		strbuf_addstr(out, buf);
@@ -144,9 +144,9 @@ static void detail_load(struct pane *pane)
 	}
 	if (attrs) {
 		detail_heading(d, "-- attributes --");
-		for (const struct attr *a = attrs; a; a = a->next) {
+		for (const struct attr *a = attrs; a; a = attr_next(a)) {
 			attr_text(a, &text);
-			detail_add(d, a->key, text.s ? text.s : "", "as the file gives it");
+			detail_add(d, attr_key(a), text.s ? text.s : "", "as the file gives it");
 		}
 	}
 	if (of->ops->detail)

@@ -181,7 +181,7 @@ static bool has_mem_columns(const struct agg *a)
 {
 	for (size_t i = 0; i < a->nr; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(mem_keys); k++)
-			if (a->rows[i].nr_nodes == 1 && attr_find(a->rows[i].first->attrs, mem_keys[k]))
+			if (a->rows[i].nr_nodes == 1 && attr_find(node_attrs(a->rows[i].first), mem_keys[k]))
 				return true;
 	return false;
 }
@@ -189,10 +189,10 @@ static bool has_mem_columns(const struct agg *a)
 static struct cell get_mem_attr(const struct pane *pane, const void *row, const struct column *c)
 {
 	const struct agg_row *r = row;
-	const struct attr *a = r->nr_nodes == 1 ? attr_find(r->first->attrs, c->attr) : NULL;
+	const struct attr *a = r->nr_nodes == 1 ? attr_find(node_attrs(r->first), c->attr) : NULL;
 
 	(void)pane;
-	return a && a->type == ATTR_INT ? cell_int(a->v.i) : cell_none();
+	return a && attr_type(a) == ATTR_INT ? cell_int(a->v.i) : cell_none();
 }
 
 static const struct column table_cols[] = {

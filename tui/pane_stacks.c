@@ -43,8 +43,8 @@ static bool of_op(const struct node *n, void *ctx)
 	if (!s->arg)
 		return true;
 	/* Grouped by shape: the plugin's "[]" stands for none too. */
-	a = attr_find(n->attrs, "input_shapes");
-	return !strcmp(a && a->type == ATTR_STRING ? a->v.s : "[]", s->arg);
+	a = attr_find(node_attrs(n), "input_shapes");
+	return !strcmp(a && attr_type(a) == ATTR_STRING ? a->v.s : "[]", s->arg);
 }
 
 static int cmp_stack(const void *a, const void *b)

@@ -26,8 +26,7 @@ static const char *step_name(const struct pane *pane, const void *row)
 
 static const struct attr *step_attrs(const struct pane *pane, const void *row)
 {
-	(void)pane;
-	return STEP(row)->attrs;
+	return attr_first(pane->prof->pool, STEP(row)->attrs);
 }
 
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)

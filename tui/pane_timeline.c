@@ -66,7 +66,7 @@ static const char *tl_row_name(const struct pane *pane, const void *row)
 static const struct attr *tl_row_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return BLOCK(row)->node->attrs;
+	return node_attrs(BLOCK(row)->node);
 }
 
 static struct cell get_lane(const struct pane *pane, const void *row, const struct column *c)

@@ -101,7 +101,7 @@ static const char *tree_name(const struct pane *pane, const void *row)
 static const struct attr *tree_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
-	return NODE(row)->attrs;
+	return node_attrs(NODE(row));
 }
 
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
@@ -170,18 +170,19 @@ static bool collect(struct node *n, void *ctx)
 	struct load_walk *w = ctx;
 	struct tree_priv *tp = w->pane->priv;
 	const struct node *parent = node_parent(n);
+	uint32_t id = node_id(n);
 
-	w->pane->rows[n->id] = n;
+	w->pane->rows[id] = n;
 	if (n->start_ns && n->start_ns < w->t0)
 		w->t0 = n->start_ns;
-	tp->parent[n->id] = parent ? parent->id : NO_PARENT;
+	tp->parent[id] = parent ? node_id(parent) : NO_PARENT;
 	if (n->child_ref)
-		tp->state[n->id] |= TREE_HAS_KIDS;
+		tp->state[id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
-		tp->state[n->id] |= TREE_UNFOLDED;
+		tp->state[id] |= TREE_UNFOLDED;
 	w->has_host |= node_host_total(w->pane->prof, n) != 0;
 	if (w->scan)
-		attr_scan_row(w->scan, n->attrs);
+		attr_scan_row(w->scan, node_attrs(n));
 	return true;
 }
 
@@ -218,7 +219,7 @@ static void collect_all(struct load_walk *w)
 		return;
 	}
 	mid = p->spans;
-	while (mid < p->spans + p->nr_spans && mid->top->id < p->nr_nodes / 2)
+	while (mid < p->spans + p->nr_spans && node_id(mid->top) < p->nr_nodes / 2)
 		mid++;
 	collect(p->root, w);
 	for (struct node *t = node_first_child(p->root); t; t = node_next(t))
@@ -654,7 +655,7 @@ struct frame {
 static void build_view(struct pane *pane)
 {
 	struct tree_priv *tp = pane->priv;
-	uint32_t root = pane->prof->root->id;
+	uint32_t root = node_id(pane->prof->root);
 	bool scoped = is_scoped(pane);
 	struct frame *stack = NULL;
 	size_t depth = 1, alloc = 0, nr = 0;
@@ -769,7 +770,7 @@ static void tree_unfold_all(struct pane *pane, size_t i)
 	n = pane->rows[pane->view[i]];
 	while (n && !node_next(n))
 		n = node_parent(n);
-	end = n ? node_next(n)->id : pane->nr_rows;
+	end = n ? node_id(node_next(n)) : pane->nr_rows;
 	for (size_t id = pane->view[i]; id < end; id++)
 		tp->state[id] |= TREE_UNFOLDED;
 	sort_open_lists(pane, end - pane->view[i], pane->view[i], end);
@@ -838,7 +839,7 @@ static bool tree_handle(struct pane *pane, enum action act, struct pane_request 
  * The diff Tree and `o`
  */
 
-#define DNODE(pane, row) (((const struct tree_priv *)(pane)->priv)->diff_of[NODE(row)->id])
+#define DNODE(pane, row) (((const struct tree_priv *)(pane)->priv)->diff_of[node_id(NODE(row))])
 
 enum { DT_HOST, DT_DEVICE, DT_TOTAL };
 enum { DP_BASE, DP_NEW, DP_DELTA, DP_DELTA_PCT };
@@ -1001,7 +1002,7 @@ static void diff_load(struct pane *pane)
 	profile_finish(dp);
 	tp->diff_of = xcalloc(dp->nr_nodes ? dp->nr_nodes : 1, sizeof(*tp->diff_of));
 	for (size_t i = 0; i < k; i++)
-		tp->diff_of[made[i]->id] = tp->dt->nodes[i];
+		tp->diff_of[node_id(made[i])] = tp->dt->nodes[i];
 	free(made);
 	free(stack);
 

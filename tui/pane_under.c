@@ -21,7 +21,7 @@ static bool mark(struct node *n, void *ctx)
 {
 	uint8_t *marked = ctx;
 
-	marked[n->id] = 1;
+	marked[node_id(n)] = 1;
 	return true;
 }
 
@@ -29,7 +29,7 @@ static bool is_under(const struct node *n, void *ctx)
 {
 	const uint8_t *marked = ctx;
 
-	return marked[n->id];
+	return marked[node_id(n)];
 }
 
 static void under_load(struct pane *pane)
@@ -42,7 +42,7 @@ static void under_load(struct pane *pane)
 	up->marked = xcalloc(p->nr_nodes ? p->nr_nodes : 1, 1);
 	/* The walk only sets bits in the pane's own array. */
 	for (size_t i = 0; i < pane->scope.nr_under; i++)
-		if (pane->scope.under[i]->id < p->nr_nodes)
+		if (node_id(pane->scope.under[i]) < p->nr_nodes)
 			node_walk((struct node *)pane->scope.under[i], mark, up->marked);
 	s.ctx = up->marked;
 	agg_ops(p, &s, &pane->agg);

@@ -32,26 +32,26 @@ static void add(struct strbuf *b, const char *fmt, ...)
 
 static void add_attrs(struct strbuf *b, const struct attr *a)
 {
-	for (; a; a = a->next) {
+	for (; a; a = attr_next(a)) {
 		const struct launch *l;
 
-		switch (a->type) {
+		switch (attr_type(a)) {
 		case ATTR_INT:
 		case ATTR_NS:
-			add(b, " %s=%lld", a->key, (long long)a->v.i);
+			add(b, " %s=%lld", attr_key(a), (long long)a->v.i);
 			break;
 		case ATTR_DOUBLE:
-			add(b, " %s=%.17g", a->key, a->v.d);
+			add(b, " %s=%.17g", attr_key(a), a->v.d);
 			break;
 		case ATTR_STRING:
-			if (!strcmp(a->key, "call_stack"))
+			if (!strcmp(attr_key(a), "call_stack"))
 				add(b, " stack %s", a->v.s);	/* t-kineto-link.c looks */
 			else
-				add(b, " %s=[%s]", a->key, a->v.s);
+				add(b, " %s=[%s]", attr_key(a), a->v.s);
 			break;
 		case ATTR_LAUNCH:
 			l = a->v.launch;
-			add(b, " %s=%d/%d/%d,%d,%d/%d,%d,%d/%d/%lld/%.17g/%.17g", a->key, l->device,
+			add(b, " %s=%d/%d/%d,%d,%d/%d,%d,%d/%d/%lld/%.17g/%.17g", attr_key(a), l->device,
 			    l->stream, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
 			    l->block[2], l->registers_per_thread, (long long)l->shared_memory_bytes,
 			    l->blocks_per_sm, l->occupancy_pct);
@@ -67,7 +67,7 @@ static void add_tree(struct strbuf *b, const struct profile *p, const struct nod
 		    n->kind, n->flags, (long long)n->start_ns, (long long)node_host_total(p, n),
 		    (long long)node_host_self(p, n), (long long)node_device_total(p, n),
 		    (long long)node_device_self(p, n));
-		add_attrs(b, n->attrs);
+		add_attrs(b, node_attrs(n));
 		add(b, "\n");
 		add_tree(b, p, node_first_child(n), depth + 1);
 	}

@@ -288,9 +288,9 @@ static const struct node *find_node(const struct profile *p, const char *name)
 
 static int64_t int_attr(const struct node *n, const char *key)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_INT ? a->v.i : -1;
+	return a && attr_type(a) == ATTR_INT ? a->v.i : -1;
 }
 
 /*
@@ -333,10 +333,10 @@ static void test_comm_bytes(void)
 	CHECK_EQ(int_attr(n, "in_msg_nelems"), 2049000);
 	CHECK_EQ(int_attr(n, "out_msg_nelems"), 2049000);
 	CHECK_EQ(int_attr(n, "group_size"), 8);
-	a = n ? attr_find(n->attrs, "collective_name") : NULL;
-	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "allreduce"));
-	a = n ? attr_find(n->attrs, "dtype") : NULL;
-	CHECK(a && a->type == ATTR_STRING && !strcmp(a->v.s, "Float"));
+	a = n ? attr_find(node_attrs(n), "collective_name") : NULL;
+	CHECK(a && attr_type(a) == ATTR_STRING && !strcmp(a->v.s, "allreduce"));
+	a = n ? attr_find(node_attrs(n), "dtype") : NULL;
+	CHECK(a && attr_type(a) == ATTR_STRING && !strcmp(a->v.s, "Float"));
 	profile_release(&p);
 }
 
@@ -420,7 +420,7 @@ static void test_launches(void)
 		CHECK(l->occupancy_pct == 27);
 		/* One copy for both kernels, and nothing else on the node. */
 		CHECK(k2 && node_launch(k2) == l);
-		CHECK(k1->attrs && !k1->attrs->next);
+		CHECK(node_attrs(k1) && !attr_next(node_attrs(k1)));
 	}
 	l = node_launch(find_node(&p, "amd"));
 	CHECK(l && l->device == 2 && l->grid[0] == 0 && l->block[0] == 0);
@@ -435,9 +435,9 @@ static void test_launches(void)
 
 static const char *str_attr(const struct node *n, const char *key)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_STRING ? a->v.s : NULL;
+	return a && attr_type(a) == ATTR_STRING ? a->v.s : NULL;
 }
 
 /*

@@ -77,28 +77,28 @@ static const char *meta(const struct profile *run, const char *key)
 
 static const struct attr *attr(const struct agg_row *r, const char *key)
 {
-	return attr_find(r->first->attrs, key);
+	return attr_find(node_attrs(r->first), key);
 }
 
 static const char *attr_s(const struct agg_row *r, const char *key)
 {
 	const struct attr *a = attr(r, key);
 
-	return a && a->type == ATTR_STRING ? a->v.s : NULL;
+	return a && attr_type(a) == ATTR_STRING ? a->v.s : NULL;
 }
 
 static int64_t attr_i(const struct agg_row *r, const char *key)
 {
 	const struct attr *a = attr(r, key);
 
-	return a && (a->type == ATTR_INT || a->type == ATTR_NS) ? a->v.i : -1;
+	return a && (attr_type(a) == ATTR_INT || attr_type(a) == ATTR_NS) ? a->v.i : -1;
 }
 
 static double attr_d(const struct agg_row *r, const char *key)
 {
 	const struct attr *a = attr(r, key);
 
-	return a && a->type == ATTR_DOUBLE ? a->v.d : -1;
+	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : -1;
 }
 
 #define CHECK_NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) <= 1e-6 * fabs((double)(b)) + 1e-9)

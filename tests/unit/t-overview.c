@@ -163,10 +163,10 @@ struct precisions_seen {
 static bool see_precision(struct node *n, void *ctx)
 {
 	struct precisions_seen *ps = ctx;
-	const struct attr *a = attr_find(n->attrs, "precision");
+	const struct attr *a = attr_find(node_attrs(n), "precision");
 	size_t k;
 
-	if (!node_is_op_row(n) || !a || a->type != ATTR_STRING)
+	if (!node_is_op_row(n) || !a || attr_type(a) != ATTR_STRING)
 		return true;
 	for (k = 0; k < ps->nr && strcmp(ps->name[k], a->v.s); k++)
 		;

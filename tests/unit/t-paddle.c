@@ -88,14 +88,14 @@ static int64_t attr_i(const struct attr *list, const char *key)
 {
 	const struct attr *a = attr_find(list, key);
 
-	return a && (a->type == ATTR_INT || a->type == ATTR_NS) ? a->v.i : INT64_MIN;
+	return a && (attr_type(a) == ATTR_INT || attr_type(a) == ATTR_NS) ? a->v.i : INT64_MIN;
 }
 
 static double attr_d(const struct attr *list, const char *key)
 {
 	const struct attr *a = attr_find(list, key);
 
-	return a && a->type == ATTR_DOUBLE ? a->v.d : -1e300;
+	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : -1e300;
 }
 
 /* ---- seed 001 and the corpus ------------------------------------------- */
@@ -202,10 +202,10 @@ static void t_seed001(void)
 		CHECK_EQ(s->total_ns, 9371400000);
 		CHECK_EQ(s->cat_ns[0], 900000);
 		CHECK_EQ(s->cat_ns[1], 9371400000 - 900000);
-		CHECK(attr_d(s->attrs, "loss") == 1.211226);
-		CHECK(attr_d(s->attrs, "loss_bbox_reg") == 0.293845);
-		CHECK(attr_d(s->attrs, "ips") == 0.2134);
-		CHECK_EQ(attr_i(s->attrs, "eta_ns"), (2 * 3600 + 49 * 60 + 6) * INT64_C(1000000000));
+		CHECK(attr_d(attr_first(p.pool, s->attrs), "loss") == 1.211226);
+		CHECK(attr_d(attr_first(p.pool, s->attrs), "loss_bbox_reg") == 0.293845);
+		CHECK(attr_d(attr_first(p.pool, s->attrs), "ips") == 0.2134);
+		CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "eta_ns"), (2 * 3600 + 49 * 60 + 6) * INT64_C(1000000000));
 	}
 	CHECK_STR(p.steps[0].name, "0");
 	CHECK_STR(p.steps[39].name, "39");
@@ -460,13 +460,13 @@ static void t_fixture_new(void)
 	CHECK_EQ(a.nr, 3);
 	r = row_named(&a, "matmul dygraph");
 	CHECK(r && r->calls == 8 && r->host_total_ns == 4000000 && r->device_total_ns == 16000000);
-	CHECK(r && attr_i(r->first->attrs, "flops") == 1048576);
+	CHECK(r && attr_i(node_attrs(r->first), "flops") == 1048576);
 	CHECK(r && !strcmp(node_name(node_parent(r->first)), "Thread: 1234"));
-	CHECK(r && !strcmp(attr_find(r->first->attrs, "thread")->v.s, "1234"));
+	CHECK(r && !strcmp(attr_find(node_attrs(r->first), "thread")->v.s, "1234"));
 	r = &a.rows[2];
 	CHECK(!strcmp(r->name, "matmul dygraph") && r->calls == 4 && r->device_total_ns == 8000000);
-	CHECK(attr_i(r->first->attrs, "flops") == 524288);
-	CHECK(!strcmp(attr_find(r->first->attrs, "thread")->v.s, "5678"));
+	CHECK(attr_i(node_attrs(r->first), "flops") == 524288);
+	CHECK(!strcmp(attr_find(node_attrs(r->first), "thread")->v.s, "5678"));
 	/* A top-level name longer than its column, whole. */
 	r = row_named(&a, "GradNodePyLayer_RecomputeFunction_backward_of_TransformerDecoderLayer");
 	CHECK(r && r->calls == 4 && r->host_self_ns == 10000000 && r->device_total_ns == 200000000);
@@ -480,9 +480,9 @@ static void t_fixture_new(void)
 	CHECK_EQ(n->kind, NODE_GROUP);
 	n = last_of(n);
 	CHECK_STR(node_name(n), "ReshapeGradNode");
-	CHECK_EQ(attr_i(n->attrs, "increased_size_bytes"), -2048);
-	CHECK_EQ(attr_i(n->attrs, "free_count"), 4);
-	CHECK(attr_find(n->attrs, "type") && !strcmp(attr_find(n->attrs, "type")->v.s, "Reserved"));
+	CHECK_EQ(attr_i(node_attrs(n), "increased_size_bytes"), -2048);
+	CHECK_EQ(attr_i(node_attrs(n), "free_count"), 4);
+	CHECK(attr_find(node_attrs(n), "type") && !strcmp(attr_find(node_attrs(n), "type")->v.s, "Reserved"));
 	CHECK_STR(profile_meta_get(&p, "memory", "Peak Allocated Memory (Place(gpu:0))"),
 		  "1073741824");
 	/* Average step from a Model Summary without Optimization. */
@@ -508,10 +508,10 @@ static void t_train_log(void)
 	CHECK_EQ(s->total_ns, 2500000000);
 	CHECK_EQ(s->cat_ns[0], 500000000);
 	CHECK_EQ(s->cat_ns[1], 2000000000);
-	CHECK_EQ(attr_i(s->attrs, "eta_ns"), ((26 * 60 + 3) * 60 + 4) * INT64_C(1000000000));
-	CHECK_EQ(attr_i(s->attrs, "epoch"), 0);
-	CHECK(attr_d(s->attrs, "loss_cls") == 1.216707);
-	CHECK(attr_d(s->attrs, "learning_rate") == 0.0001);
+	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "eta_ns"), ((26 * 60 + 3) * 60 + 4) * INT64_C(1000000000));
+	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "epoch"), 0);
+	CHECK(attr_d(attr_first(p.pool, s->attrs), "loss_cls") == 1.216707);
+	CHECK(attr_d(attr_first(p.pool, s->attrs), "learning_rate") == 0.0001);
 	s = step_named(&p, "1/1");
 	CHECK(s && s->cat_ns[0] == 1000000 && s->cat_ns[1] == 209000000);
 	CHECK_STR(profile_meta_get(&p, "perf summary", "ips"),
@@ -535,8 +535,8 @@ static void t_two_runs(void)
 	/* The iterations printed before each summary are its run's. */
 	CHECK_EQ(p.nr_steps, 3);
 	CHECK(r2 && r2->nr_steps == 3);
-	CHECK_EQ(attr_i(p.steps[2].attrs, "epoch"), 0);
-	CHECK(r2 && attr_i(r2->steps[0].attrs, "epoch") == 1);
+	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[2].attrs), "epoch"), 0);
+	CHECK(r2 && attr_i(attr_first(r2->pool, r2->steps[0].attrs), "epoch") == 1);
 	CHECK(r2 && !strcmp(r2->steps[0].name, "0") && r2->steps[2].total_ns == 320000000);
 	CHECK(r2 && r2->nr_step_cats == 2 && !strcmp(r2->step_cats[1], "Compute"));
 	agg_ops(r2, NULL, &a);
@@ -571,13 +571,13 @@ static void t_log_dialects(void)
 	CHECK_STR(p.steps[0].name, "1/10");
 	CHECK_EQ(p.steps[0].total_ns, 681240000);
 	CHECK_EQ(p.steps[0].cat_ns[0], 355220000);
-	CHECK(attr_d(p.steps[0].attrs, "avg_samples") == 12.8);
-	CHECK_EQ(attr_i(p.steps[0].attrs, "eta_ns"),
+	CHECK(attr_d(attr_first(p.pool, p.steps[0].attrs), "avg_samples") == 12.8);
+	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[0].attrs), "eta_ns"),
 		 (((3 * 24 + 1) * 60 + 14) * 60 + 38) * INT64_C(1000000000));
 	CHECK_STR(p.steps[1].name, "2/7");
 	CHECK_EQ(p.steps[1].total_ns, 2184550000);
 	CHECK_EQ(p.steps[1].cat_ns[0], 1562120000);
-	CHECK(attr_d(p.steps[1].attrs, "celoss") == 7.04046);
+	CHECK(attr_d(attr_first(p.pool, p.steps[1].attrs), "celoss") == 7.04046);
 	/* No index printed: numbered in the run. */
 	CHECK_STR(p.steps[2].name, "2");
 	CHECK_EQ(p.steps[2].cat_ns[1], 400000000);
@@ -781,9 +781,9 @@ static void t_bad_huge_eta(void)
 
 	CHECK_EQ(test_load(&p, test_write("eta.log", text, sizeof(text) - 1), NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(p.nr_steps, 3);
-	CHECK(attr_find(p.steps[0].attrs, "eta_ns") == NULL);
-	CHECK(attr_find(p.steps[1].attrs, "eta_ns") == NULL);
-	CHECK_EQ(attr_i(p.steps[2].attrs, "eta_ns"),
+	CHECK(attr_find(attr_first(p.pool, p.steps[0].attrs), "eta_ns") == NULL);
+	CHECK(attr_find(attr_first(p.pool, p.steps[1].attrs), "eta_ns") == NULL);
+	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[2].attrs), "eta_ns"),
 		 ((INT64_C(10000) * 24 + 999999) * 3600 + 59 * 60 + 59) * INT64_C(1000000000));
 	profile_release(&p);
 }
@@ -909,19 +909,19 @@ static void t_file_values(void)
 	r = row_named(&a, "void cutlass::Kernel<cutlass_70_tensorop_f16_s884gemm_f16_256x128_nt_align8>");
 	CHECK(r && r->nr_nodes == 1);
 	/* 6.35% as printed; of the two rows shown it would be 39.09% */
-	CHECK(r && attr_d(r->first->attrs, ATTR_FILE_DEVICE_TOTAL_PCT) == 6.35);
-	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_DEVICE_MEAN) == 1050000);
-	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_HOST_MEAN));
+	CHECK(r && attr_d(node_attrs(r->first), ATTR_FILE_DEVICE_TOTAL_PCT) == 6.35);
+	CHECK(r && attr_i(node_attrs(r->first), ATTR_FILE_DEVICE_MEAN) == 1050000);
+	CHECK(r && !attr_find(node_attrs(r->first), ATTR_FILE_HOST_MEAN));
 	agg_release(&a);
 	agg_ops(&p, NULL, &a);
 	r = row_named(&a, "matmul_v2_grad grad_node");
 	/* Avg 0.98 ms as printed (117.20 ms over 120 calls is 0.977) */
-	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_DEVICE_MEAN) == 980000);
-	CHECK(r && attr_i(r->first->attrs, ATTR_FILE_HOST_MEAN) == 250000);
+	CHECK(r && attr_i(node_attrs(r->first), ATTR_FILE_DEVICE_MEAN) == 980000);
+	CHECK(r && attr_i(node_attrs(r->first), ATTR_FILE_HOST_MEAN) == 250000);
 	/* An op's Ratio(%) is of the ops in its thread, no share a pane has */
-	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_DEVICE_SELF_PCT));
-	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_DEVICE_TOTAL_PCT));
-	CHECK(r && !attr_find(r->first->attrs, ATTR_FILE_HOST_TOTAL_PCT));
+	CHECK(r && !attr_find(node_attrs(r->first), ATTR_FILE_DEVICE_SELF_PCT));
+	CHECK(r && !attr_find(node_attrs(r->first), ATTR_FILE_DEVICE_TOTAL_PCT));
+	CHECK(r && !attr_find(node_attrs(r->first), ATTR_FILE_HOST_TOTAL_PCT));
 	agg_release(&a);
 	profile_release(&p);
 }
@@ -948,16 +948,16 @@ static void t_fleetx_log(void)
 	/* no data cost printed: no split into data and compute either */
 	CHECK_EQ(s->cat_ns[0], -1);
 	CHECK_EQ(s->cat_ns[1], -1);
-	a = attr_find(s->attrs, "ips");
-	CHECK(a && a->type == ATTR_INT && a->v.i == 3455);
-	a = attr_find(s->attrs, "ips_total");
-	CHECK(a && a->type == ATTR_INT && a->v.i == 3455);
-	CHECK(attr_d(s->attrs, "loss") == 11.008216858);
-	CHECK(attr_d(s->attrs, "speed") == 0.84);
-	CHECK(attr_d(s->attrs, "learning_rate") == 5.55556e-09);
-	CHECK_EQ(attr_i(s->attrs, "epoch"), 0);
-	CHECK(attr_find(s->attrs, "batch") == NULL);
-	CHECK(attr_find(s->attrs, "rate") == NULL);
+	a = attr_find(attr_first(p.pool, s->attrs), "ips");
+	CHECK(a && attr_type(a) == ATTR_INT && a->v.i == 3455);
+	a = attr_find(attr_first(p.pool, s->attrs), "ips_total");
+	CHECK(a && attr_type(a) == ATTR_INT && a->v.i == 3455);
+	CHECK(attr_d(attr_first(p.pool, s->attrs), "loss") == 11.008216858);
+	CHECK(attr_d(attr_first(p.pool, s->attrs), "speed") == 0.84);
+	CHECK(attr_d(attr_first(p.pool, s->attrs), "learning_rate") == 5.55556e-09);
+	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "epoch"), 0);
+	CHECK(attr_find(attr_first(p.pool, s->attrs), "batch") == NULL);
+	CHECK(attr_find(attr_first(p.pool, s->attrs), "rate") == NULL);
 	profile_release(&p);
 }
 

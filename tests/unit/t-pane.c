@@ -219,7 +219,7 @@ static size_t expected_view(const struct pane *pane, const struct node *n, int c
 	kids = xmalloc((k ? k : 1) * sizeof(*kids));
 	k = 0;
 	for (const struct node *c = node_first_child(n); c; c = node_next(c))
-		kids[k++] = c->id;
+		kids[k++] = node_id(c);
 	pane_sort_indices(pane, kids, k, col, desc);
 	for (size_t i = 0; i < k; i++) {
 		out[nr++] = kids[i];

@@ -180,7 +180,7 @@ static void test_calls_by_flag(void)
 	CHECK(n->flags == NODE_DISTINCT);
 	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
 	if (sizeof(void *) == 8)
-		CHECK_EQ(sizeof(struct node), 56);
+		CHECK_EQ(sizeof(struct node), 48);
 	profile_release(&p);
 }
 
@@ -412,7 +412,7 @@ static void test_nodes_across_slabs(void)
 		}
 	}
 	for (int k = 0; k < 2; k++) {
-		CHECK(p[k].pool->nr_slabs >= 4);
+		CHECK(p[k].pool->nodes.nr_slabs >= 4);
 		for (size_t i = 0; i < NR; i++) {
 			struct node *n = made[k][i], *parent = node_parent(n);
 
@@ -447,6 +447,115 @@ static void test_nodes_across_slabs(void)
 		profile_release(&p[k]);
 		free(made[k]);
 	}
+}
+
+/*
+ * Attributes live in slabs of their own, referred to by 32-bit numbers,
+ * their types in the slab's head: two profiles that set them in turn, in
+ * more slabs than one, each read back its own, with its key, type, value
+ * and order; setting a key again keeps its place and takes the new type.
+ */
+static void test_attrs_across_slabs(void)
+{
+	enum { NR = 2 * (ATTR_SLAB_PLACES - ATTR_HEAD_PLACES) / 3 + 11 };
+	static const char *const keys[] = { "flops", "input_shapes", "occupancy" };
+	struct profile p[2];
+	struct node **made[2];
+	bool values = true, order = true, owners = true;
+
+	for (int k = 0; k < 2; k++) {
+		profile_init(&p[k], k ? "b" : "a");
+		made[k] = malloc(NR * sizeof(*made[k]));
+	}
+	for (size_t i = 0; i < NR; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct node *n = node_new(&p[k], p[k].root, NODE_OP, "op", 2);
+
+			made[k][i] = n;
+			attr_set_int(&p[k], &n->attrs, keys[0], (int64_t)(i * 2 + (size_t)k));
+			attr_set_str(&p[k], &n->attrs, keys[1], k ? "[b]" : "[a]", 3);
+			attr_set_ns(&p[k], &n->attrs, keys[2], (int64_t)i);
+			/* Again, as a double: the same place, a new type. */
+			if (i % 2)
+				attr_set_double(&p[k], &n->attrs, keys[2], (double)i / 4);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		CHECK(p[k].pool->attrs.nr_slabs >= 3);
+		for (size_t i = 0; i < NR; i++) {
+			const struct attr *a = node_attrs(made[k][i]);
+			size_t nr = 0;
+
+			for (const struct attr *b = a; b; b = attr_next(b), nr++) {
+				order &= nr < 3 && !strcmp(attr_key(b), keys[nr]);
+				owners &= attr_slab_of(b)->pool == p[k].pool;
+			}
+			order &= nr == 3;
+			a = node_attr(made[k][i], keys[0]);
+			values &= a && attr_type(a) == ATTR_INT && a->v.i == (int64_t)(i * 2 + (size_t)k);
+			a = node_attr(made[k][i], keys[1]);
+			values &= a && attr_type(a) == ATTR_STRING && !strcmp(a->v.s, k ? "[b]" : "[a]");
+			a = node_attr(made[k][i], keys[2]);
+			if (i % 2)
+				values &= a && attr_type(a) == ATTR_DOUBLE && a->v.d == (double)i / 4;
+			else
+				values &= a && attr_type(a) == ATTR_NS && a->v.i == (int64_t)i;
+			values &= !node_attr(made[k][i], "missing");
+		}
+	}
+	CHECK(values);
+	CHECK(order);
+	CHECK(owners);
+	CHECK(!attr_first(p[0].pool, 0) && !node_attrs(p[0].root));
+	for (int k = 0; k < 2; k++) {
+		profile_release(&p[k]);
+		free(made[k]);
+	}
+}
+
+/*
+ * Before profile_finish() a node's index is the order it was made in;
+ * after, its id is its place in the tree's depth-first order, nodes left
+ * out of the tree not counted, and a node made later gets the next.
+ */
+static void test_ids_in_tree_order(void)
+{
+	enum { NR = NODE_SLAB_NODES + 5 };
+	struct profile p;
+	struct node *a, *b, *c, *gone, *later, **fan = malloc(NR * sizeof(*fan));
+	bool indexes = true, ids = true;
+	uint32_t next;
+
+	profile_init(&p, "t");
+	a = node_new(&p, p.root, NODE_OP, "a", 1);
+	b = node_new(&p, p.root, NODE_OP, "b", 1);
+	gone = node_new(&p, a, NODE_OP, "gone", 4);
+	c = node_new(&p, a, NODE_OP, "c", 1);
+	for (size_t i = 0; i < NR; i++)
+		fan[i] = node_new(&p, b, NODE_KERNEL, "k", 1);
+	node_unlink(gone);
+	CHECK_EQ(node_index(p.root), 0);
+	CHECK_EQ(node_index(c), 4);
+	for (size_t i = 0; i < NR; i++)
+		indexes &= node_index(fan[i]) == 5 + i;
+	CHECK(indexes);
+	CHECK_EQ(p.nr_nodes, 5 + NR);
+
+	profile_finish(&p);
+	CHECK_EQ(p.nr_nodes, 4 + NR);
+	CHECK_EQ(node_id(p.root), 0);
+	CHECK_EQ(node_id(a), 1);
+	CHECK_EQ(node_id(c), 2);
+	CHECK_EQ(node_id(b), 3);
+	for (size_t i = 0; i < NR; i++)
+		ids &= node_id(fan[i]) == 4 + i;
+	CHECK(ids);
+	next = (uint32_t)p.nr_nodes;
+	later = node_new(&p, c, NODE_KERNEL, "later", 5);
+	CHECK_EQ(node_id(later), next);
+	CHECK_EQ(p.nr_nodes, next + 1);
+	profile_release(&p);
+	free(fan);
 }
 
 /* The pages of [FROM, TO) in memory now. */
@@ -488,9 +597,19 @@ static void test_small_profile_touches_little(void)
 	/* The arena's chunk: a few pages used of 256. */
 	CHECK(p.arena.next && p.arena.end - p.arena.next > 512 * 1024);
 	CHECK(resident_pages(p.arena.next + 4096, p.arena.end) <= 4);
-	/* The slab: 101 nodes in two pages of its sixteen. */
-	CHECK(resident_pages((const char *)node_slab_of(p.root) + 4 * 4096,
-			     (const char *)node_slab_of(p.root) + NODE_SLAB_BYTES) == 0);
+	/* The slab: 101 nodes in two pages of its sixteen; their ids, in
+	 * the slab's thirteenth page, not before profile_finish(). */
+	CHECK(resident_pages((const char *)node_slab_of(p.root) + 2 * 4096,
+			     (const char *)node_slab_of(p.root) + SLAB_BYTES) == 0);
+	/* Attributes: 100 in the first two pages of their slab, its head's
+	 * types in the first. */
+	for (struct node *n = node_first_child(p.root); n; n = node_next(n))
+		attr_set_int(&p, &n->attrs, "flops", 1);
+	CHECK(resident_pages((const char *)attr_slab_of(node_attrs(node_first_child(p.root))) + 2 * 4096,
+			     (const char *)attr_slab_of(node_attrs(node_first_child(p.root))) + SLAB_BYTES) == 0);
+	profile_finish(&p);
+	CHECK(resident_pages((const char *)node_slab_of(p.root) + 2 * 4096,
+			     (const char *)node_slab_of(p.root) + SLAB_BYTES) == 1);
 	profile_release(&p);
 }
 
@@ -504,6 +623,8 @@ const struct test tests[] = {
 	{ "rows get calls, extremes and flags from their nodes", test_call_flags_not_in_rows },
 	{ "appends to many parents in any order, with unlinks", test_appends_any_order },
 	{ "nodes in several slabs, of two profiles in turn", test_nodes_across_slabs },
-	{ "a small profile's arena and slab fill as they are used", test_small_profile_touches_little },
+	{ "attributes in several slabs, of two profiles in turn", test_attrs_across_slabs },
+	{ "node indexes in the order made, ids in the tree's order", test_ids_in_tree_order },
+	{ "a small profile's arena and slabs fill as they are used", test_small_profile_touches_little },
 	{ 0 },
 };

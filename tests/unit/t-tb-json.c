@@ -341,8 +341,8 @@ static void test_fixture_two_runs(void)
 	CHECK_EQ(cat(&p, s, "DataLoader"), 11800000);
 	CHECK(op_row(&p, "aten::cudnn_convolution", &r));
 	CHECK_EQ(r.device_self_ns, 50210000);
-	CHECK(attr_find(r.first->attrs, "tc_eligible") && !strcmp(attr_find(r.first->attrs, "tc_eligible")->v.s, "Yes"));
-	CHECK(attr_find(r.first->attrs, "tc_self_pct") && attr_find(r.first->attrs, "tc_self_pct")->v.d == 21.3);
+	CHECK(attr_find(node_attrs(r.first), "tc_eligible") && !strcmp(attr_find(node_attrs(r.first), "tc_eligible")->v.s, "Yes"));
+	CHECK(attr_find(node_attrs(r.first), "tc_self_pct") && attr_find(node_attrs(r.first), "tc_self_pct")->v.d == 21.3);
 	/* Blocks per SM and occupancy come back as the plugin gave them. */
 	CHECK(kernel_row(&p, "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1, true>("
 			     "cudnnTensorStruct, float const*, cudnnTensorStruct, float*, float const*, float "
@@ -422,10 +422,10 @@ static void test_fixture_grouped(void)
 	CHECK_EQ(r.min_ns, 96000);
 	CHECK_EQ(r.max_ns, 410000);
 	CHECK(fabs(r.blocks_per_sm_wsum / (double)r.device_total_ns - 0.59) < 1e-9);
-	CHECK(attr_find(r.first->attrs, "op") && !strcmp(attr_find(r.first->attrs, "op")->v.s, "aten::addmm"));
-	CHECK(attr_find(r.first->attrs, "grid") && !strcmp(attr_find(r.first->attrs, "grid")->v.s, "[16, 4, 1]"));
-	CHECK(attr_find(r.first->attrs, "shared_memory_bytes") &&
-	      attr_find(r.first->attrs, "shared_memory_bytes")->v.i == 12288);
+	CHECK(attr_find(node_attrs(r.first), "op") && !strcmp(attr_find(node_attrs(r.first), "op")->v.s, "aten::addmm"));
+	CHECK(attr_find(node_attrs(r.first), "grid") && !strcmp(attr_find(node_attrs(r.first), "grid")->v.s, "[16, 4, 1]"));
+	CHECK(attr_find(node_attrs(r.first), "shared_memory_bytes") &&
+	      attr_find(node_attrs(r.first), "shared_memory_bytes")->v.i == 12288);
 	profile_release(&p);
 }
 

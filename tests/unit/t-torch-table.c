@@ -99,7 +99,7 @@ static uint64_t warnings(const struct profile *run, const char *text)
 
 static const struct attr *row_attr(const struct agg_row *r, const char *key)
 {
-	return attr_find(r->first->attrs, key);
+	return attr_find(node_attrs(r->first), key);
 }
 
 static void test_seed003_acceptance(void)
@@ -233,7 +233,7 @@ static void test_corpus_numbers(void)
 	load(corpus("jovsa_scalify__docs_tracking_flops.md"), NULL, &p, msg, sizeof(msg));
 	CHECK(op_row(&p, "aten::ones", 0, &r));
 	a = row_attr(&r, "device_mem_bytes");
-	CHECK(a && a->type == ATTR_INT && a->v.i == 256LL * 1024 * 1024);
+	CHECK(a && attr_type(a) == ATTR_INT && a->v.i == 256LL * 1024 * 1024);
 	CHECK(op_row(&p, "aten::sum", 0, &r));
 	a = row_attr(&r, "self_device_mem_bytes");
 	CHECK(a && a->v.i == 512);
@@ -326,7 +326,7 @@ static void test_fixture_stack_flops(void)
 	CHECK_EQ(r.device_total_ns, 388000);
 	/* FLOPs: "Total MFLOPs" values, scaled to FLOPs. */
 	a = row_attr(&r, "flops");
-	CHECK(a && a->type == ATTR_DOUBLE && a->v.d > 2147483999.0 && a->v.d < 2147484001.0);
+	CHECK(a && attr_type(a) == ATTR_DOUBLE && a->v.d > 2147483999.0 && a->v.d < 2147484001.0);
 	a = row_attr(&r, "source_location");
 	CHECK(a && !strcmp(a->v.s, "train.py(41): forward; ...n/modules/module.py(1511): _call_impl; "
 				   "train.py(77): step"));
@@ -408,21 +408,21 @@ static const struct node *node_named(const struct profile *run, const char *name
 /* Whether node N states the percentage PCT under KEY (to the file's 2 decimals). */
 static bool has_pct(const struct node *n, const char *key, double pct)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_DOUBLE && a->v.d > pct - 0.0001 && a->v.d < pct + 0.0001;
+	return a && attr_type(a) == ATTR_DOUBLE && a->v.d > pct - 0.0001 && a->v.d < pct + 0.0001;
 }
 
 static bool has_ns(const struct node *n, const char *key, int64_t ns)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_NS && a->v.i == ns;
+	return a && attr_type(a) == ATTR_NS && a->v.i == ns;
 }
 
 static bool lacks(const struct node *n, const char *key)
 {
-	return n && !attr_find(n->attrs, key);
+	return n && !attr_find(node_attrs(n), key);
 }
 
 /*

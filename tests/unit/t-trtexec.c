@@ -106,23 +106,23 @@ static const struct node *layer(const struct profile *p, const char *name)
 
 static const char *str_attr(const struct node *n, const char *key)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_STRING ? a->v.s : NULL;
+	return a && attr_type(a) == ATTR_STRING ? a->v.s : NULL;
 }
 
 static int64_t ns_attr(const struct node *n, const char *key)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_NS ? a->v.i : -1;
+	return a && attr_type(a) == ATTR_NS ? a->v.i : -1;
 }
 
 static double dbl_attr(const struct node *n, const char *key)
 {
-	const struct attr *a = n ? attr_find(n->attrs, key) : NULL;
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
 
-	return a && a->type == ATTR_DOUBLE ? a->v.d : -1;
+	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : -1;
 }
 
 static uint64_t warnings(const struct profile *p, const char *text)
@@ -466,8 +466,8 @@ static void t_corpus_any_order(void)
 			continue;
 		}
 		/* The same columns in the same order. */
-		for (ax = x->attrs, ay = y->attrs; ax && ay; ax = ax->next, ay = ay->next)
-			if (strcmp(ax->key, ay->key))
+		for (ax = node_attrs(x), ay = node_attrs(y); ax && ay; ax = attr_next(ax), ay = attr_next(ay))
+			if (strcmp(attr_key(ax), attr_key(ay)))
 				same = false;
 		if (ax || ay)
 			same = false;
@@ -663,7 +663,7 @@ static void t_times_fixture(void)
 	CHECK_EQ(p.steps[1].cat_ns[2], 102700);
 	CHECK_EQ(p.steps[1].cat_ns[3], 4300);
 	CHECK_EQ(p.steps[1].start_ns, 0);	/* pre-aggregated: no filtering */
-	CHECK_EQ(attr_find(p.steps[1].attrs, "start_ns")->v.i, 200275000);
+	CHECK_EQ(attr_find(attr_first(p.pool, p.steps[1].attrs), "start_ns")->v.i, 200275000);
 	CHECK_STR(profile_meta_get(&p, "inference times", "inferences"), "4");
 	profile_release(&p);
 }
