@@ -637,6 +637,39 @@ static inline bool skip_space(struct json *j)
 	}
 }
 
+int json_check_end(struct json *j, const char *what)
+{
+	struct input *in = j->in;
+	bool text = false;
+	struct pos at;
+
+	/* Read to the end even past text, which is not tokenized: a gzip
+	 * stream's check of all the bytes before is in its last ones. */
+	while (skip_space(j)) {
+		if (!text) {
+			at = input_pos(in, in->cur);
+			text = true;
+		}
+		in->cur = in->end;
+	}
+	if (text)
+		diag_warn(j->diag, &at, "text after the end of the JSON document (ignored)",
+			  "text after the end of the %s; ignored", what);
+	if (in->error) {
+		diag_error(j->diag, NULL, "read error after the end of the %s: %s; kept what came before",
+			   what, strerror(in->error));
+		return -1;
+	}
+	if (in->error_msg) {
+		diag_error(j->diag, NULL,
+			   "the file fails its gzip check after the end of the %s: %s; kept what came "
+			   "before, unverified",
+			   what, in->error_msg);
+		return -1;
+	}
+	return 0;
+}
+
 static void after_value(struct json *j)
 {
 	j->state = j->depth ? ST_AFTER : ST_VALUE;

@@ -187,5 +187,14 @@ const char *json_cut_why(const struct json *j, char *buf, size_t size);
  */
 int json_report_end(struct json *j, enum json_tok t, const char *what, uint64_t nr_kept,
 		    const char *kept);
+/*
+ * After the top-level value, the WHAT ("trace"), ended: read the input
+ * to its end, as a gzip stream's check of every byte before lies in its
+ * last ones -- a file whose data or trailer is damaged is an error, not a
+ * silent load.  Text after the value is warned about and not read as
+ * JSON.  Returns -1 when reading failed (reported: what came before is
+ * kept), else 0.
+ */
+int json_check_end(struct json *j, const char *what);
 
 #endif

@@ -118,6 +118,8 @@ static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 		 k.nr_events == 1 ? "" : "s");
 	if (json_report_end(&k.j, t, "trace", k.nr_events, kept) < 0)
 		rc = -1;
+	else if (rc == 0 && !json_failed(t))
+		json_check_end(&k.j, "trace");	/* its failure keeps the events */
 	if (rc == 0) {
 		report_quirks(&k);
 		kineto_link(&k);

@@ -686,6 +686,8 @@ static int megengine_json_parse(struct profile *p, struct input *in, struct diag
 	} else if (rc == 0 && !mj.has_profiler) {
 		diag_error(d, NULL, "no 'profiler' object: not a MegEngine --profile JSON");
 		rc = -1;
+	} else if (rc == 0 && !json_failed(t)) {
+		json_check_end(&mj.j, "profile");	/* its failure keeps the operators */
 	}
 	if (rc == 0)
 		build_json_model(&mj);

@@ -269,7 +269,7 @@ static int device_parse(struct profile *p, struct input *in, struct diag *d)
 	if (json_expect_open(&dv.j, JSON_ARR_BEGIN, &t))
 		t = read_devices(&dv);
 	if (t == JSON_ARR_END) {
-		trt_check_trailing(&dv.j, d);
+		json_check_end(&dv.j, "JSON document");
 	} else if (json_failed(t)) {
 		rc = trt_report_end(&dv.j, t, "device list", dv.nr_kept);
 	} else {

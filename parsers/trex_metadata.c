@@ -150,7 +150,7 @@ static int trex_parse(struct profile *p, struct input *in, struct diag *d)
 		}
 	}
 	if (t == JSON_OBJ_END) {
-		trt_check_trailing(&j, d);
+		json_check_end(&j, "JSON document");
 	} else if (json_failed(t)) {
 		rc = trt_report_end(&j, t, "metadata", nr);
 	} else {

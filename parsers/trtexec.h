@@ -139,8 +139,6 @@ size_t trt_skip_ws(const char *s, size_t len, size_t i);
 /* Whether HEAD opens with OPEN ('{' or '[') and then, after OPEN2 when it
  * is not 0, the member name KEY ("" accepts any name). */
 bool trt_opens_with(const char *head, size_t len, char open, char open2, const char *key);
-/* After the top-level value: anything but the end of the file is odd. */
-void trt_check_trailing(struct json *j, struct diag *d);
 /*
  * A JSON file's parse stopped on T (json_failed) after NR records of WHAT
  * ("layer list"): json_report_end() with "kept the NR read before it",

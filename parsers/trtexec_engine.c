@@ -595,18 +595,6 @@ bool trt_opens_with(const char *head, size_t len, char open, char open2, const c
 	       head[i + strlen(key)] == '"';
 }
 
-void trt_check_trailing(struct json *j, struct diag *d)
-{
-	enum json_tok t = json_next(j);
-
-	if (!json_failed(t)) {
-		struct pos at = json_pos(j);
-
-		diag_warn(d, &at, "text after the end of the JSON document (ignored)",
-			  "text after the end of the JSON document; ignored");
-	}
-}
-
 int trt_report_end(struct json *j, enum json_tok t, const char *what, size_t nr)
 {
 	char kept[48];

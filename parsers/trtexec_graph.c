@@ -369,7 +369,7 @@ static int graph_parse(struct profile *p, struct input *in, struct diag *d)
 			diag_error(d, &at, "no 'Layers' array: not a trtexec --exportLayerInfo file");
 			rc = -1;
 		} else {
-			trt_check_trailing(&g.j, d);
+			json_check_end(&g.j, "JSON document");
 		}
 	} else if (json_failed(t)) {
 		rc = trt_report_end(&g.j, t, "layer list", g.ls.nr);

@@ -162,7 +162,7 @@ static int times_parse(struct profile *p, struct input *in, struct diag *d)
 		nr++;
 	}
 	if (t == JSON_ARR_END) {
-		trt_check_trailing(&tm.j, d);
+		json_check_end(&tm.j, "JSON document");
 	} else if (json_failed(t)) {
 		rc = trt_report_end(&tm.j, t, "inference list", (size_t)(nr - first));
 	} else {

@@ -17,6 +17,17 @@ printf '\377\330\377\340\000\020JFIF\000\001\001\000' >"$dir/photo.jpg"
 printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}' >"$dir/truncated.json"
 gzip -c "$dir/truncated.json" | head -c 30 >"$dir/truncated.json.gz"
 printf '[1, 2, 3]\n' >"$dir/wrong-top.json"
+# A whole trace whose gzip stream is damaged only after its JSON ends: its
+# last byte cut, or its check (the trailer's first byte) changed.  The
+# JSON parses, so only reading on to the end tells.
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "dur": 2}]}\n' |
+	gzip -c >"$dir/whole.json.gz"
+size=$(wc -c <"$dir/whole.json.gz")
+head -c $((size - 1)) "$dir/whole.json.gz" >"$dir/trailer-cut.json.gz"
+cp "$dir/whole.json.gz" "$dir/bad-check.json.gz"
+byte=$(od -An -tu1 -j $((size - 8)) -N 1 "$dir/whole.json.gz" | tr -d ' ')
+if [ "$byte" = 0 ]; then printf '\001'; else printf '\000'; fi |
+	dd of="$dir/bad-check.json.gz" bs=1 seek=$((size - 8)) conv=notrunc 2>/dev/null
 printf '{"traceEvents": [{"ph": "X", "name": "\377\376bad", "ts": 1, "dur": 2, "cat": "cpu_op"}]}' >"$dir/bad-utf8.json"
 { printf '{"traceEvents": [{"ph": "X", "name": "'; head -c 10485760 /dev/zero | tr '\0' a; printf '", "ts": 1}]}'; } >"$dir/huge-string.json"
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$dir/deep.json"
@@ -24,7 +35,7 @@ printf '{"traceEvents": [\000\000]}' >"$dir/nul.json"
 mkdir -p "$dir/a-directory"
 
 for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz wrong-top.json \
-	bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
+	trailer-cut.json.gz bad-check.json.gz bad-utf8.json huge-string.json deep.json nul.json a-directory missing.json; do
 	out=$dir/out-$input.txt
 	rm -f "$out"
 	timeout 20 "$PROFTUI" --print ops -o "$out" "$dir/$input" >"$dir/stdout" 2>"$dir/stderr"
@@ -87,6 +98,27 @@ else
 	cat "$dir/stderr"
 fi
 chmod 644 "$dir/secret.json"
+
+# The same gzip file whole loads; text after a trace's JSON is warned
+# about, with its place, and the trace is kept.
+after_end() {
+	what=$1 input=$2 want=$3
+	timeout 20 "$PROFTUI" --print ops "$dir/$input" >"$dir/stdout" 2>"$dir/stderr"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q '^a ' "$dir/stdout" && [ "$(cat "$dir/stderr")" = "$want" ]; then
+		pass "badinput: $what"
+	else
+		fail "badinput: $what (exit $rc)"
+		head -n 3 "$dir/stderr"
+	fi
+}
+after_end "a whole gzip trace loads" whole.json.gz ""
+{ gzip -dc "$dir/whole.json.gz"; printf '  \n{"more": 1}\n'; } >"$dir/text-after.json"
+gzip -c "$dir/text-after.json" >"$dir/text-after.json.gz"
+after_end "text after a trace's end: a warning" text-after.json \
+	"$dir/text-after.json:3:1: warning: text after the end of the trace; ignored"
+after_end "text after a gzip trace's end: a warning" text-after.json.gz \
+	"$dir/text-after.json.gz:3:1: warning: text after the end of the trace; ignored"
 
 # Hostile text: a name, a line or a file name holding a terminal's escape
 # sequences (OSC 0 sets the title, OSC 52 writes the clipboard).  Nothing
