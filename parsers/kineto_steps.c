@@ -125,83 +125,32 @@ void ranges_merge(struct ranges *r)
 	r->nr = out + 1;
 }
 
-/* DST = A ∩ B, both merged. */
-static void intersect(const struct ranges *a, const struct ranges *b, struct ranges *dst)
-{
-	size_t i = 0, j = 0;
+/* Runtimes by start, ties in file order (their order in k->rts): by
+ * index, 4 bytes each; the sorting thread's records, as qsort() passes
+ * nothing else. */
+static _Thread_local const struct rt_rec *sort_rts;
 
-	dst->nr = 0;
-	while (i < a->nr && j < b->nr) {
-		int64_t lo = a->v[i].start > b->v[j].start ? a->v[i].start : b->v[j].start;
-		int64_t hi = a->v[i].end < b->v[j].end ? a->v[i].end : b->v[j].end;
-
-		if (lo < hi)
-			ranges_add(dst, lo, hi);
-		if (a->v[i].end < b->v[j].end)
-			i++;
-		else
-			j++;
-	}
-}
-
-/* DST = A − B, both merged. */
-static void subtract(const struct ranges *a, const struct ranges *b, struct ranges *dst)
-{
-	size_t j = 0;
-
-	dst->nr = 0;
-	for (size_t i = 0; i < a->nr; i++) {
-		int64_t cur = a->v[i].start, end = a->v[i].end;
-
-		while (j < b->nr && b->v[j].end <= cur)
-			j++;
-		for (size_t jj = j; jj < b->nr && b->v[jj].start < end; jj++) {
-			if (b->v[jj].start > cur)
-				ranges_add(dst, cur, b->v[jj].start);
-			if (b->v[jj].end > cur)
-				cur = b->v[jj].end;
-			if (cur >= end)
-				break;
-		}
-		if (cur < end)
-			ranges_add(dst, cur, end);
-	}
-}
-
-/* Σ |R ∩ [lo, hi)| over a merged list (sorted, disjoint): a binary
- * search for the first range that ends after LO, then the ranges until
- * HI -- per step, not per step times every range of the trace. */
-static int64_t sum_within(const struct ranges *r, int64_t lo, int64_t hi)
-{
-	size_t a = 0, b = r->nr;
-	int64_t sum = 0;
-
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (r->v[mid].end <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	for (size_t i = a; i < r->nr && r->v[i].start < hi; i++) {
-		int64_t s = r->v[i].start > lo ? r->v[i].start : lo;
-		int64_t e = r->v[i].end < hi ? r->v[i].end : hi;
-
-		if (s < e)
-			sum += e - s;
-	}
-	return sum;
-}
-
-/* Runtimes by start, ties in file order: their order in k->rts. */
 static int cmp_rt_start(const void *a, const void *b)
 {
-	const struct rt_rec *const *x = a, *const *y = b;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int64_t x = sort_rts[i].node->start_ns, y = sort_rts[j].node->start_ns;
 
-	if ((*x)->node->start_ns != (*y)->node->start_ns)
-		return (*x)->node->start_ns < (*y)->node->start_ns ? -1 : 1;
-	return *x < *y ? -1 : *x > *y;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* The runtimes' indices in time order: the step bounds walk them, and
+ * the carving reads them as the Runtime role. */
+static uint32_t *runtimes_by_start(const struct kineto *k)
+{
+	uint32_t *order = xmalloc((k->nr_rts + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < k->nr_rts; i++)
+		order[i] = (uint32_t)i;
+	sort_rts = k->rts;
+	kineto_sort(order, k->nr_rts, sizeof(*order), cmp_rt_start);
+	return order;
 }
 
 static int cmp_step(const void *a, const void *b)
@@ -224,17 +173,14 @@ struct device_steps {
 };
 
 /*
- * Walk the runtimes in time order beside the steps (a two-way merge): a
- * runtime that lies entirely inside a host step lends it its device
- * events; one that starts before the step or straddles its end is skipped.
- * Sorted, and read here anyway, they are also the Runtime role, merged as
- * they come: no range of a runtime is held while the trace is read, nor
- * sorted again.
+ * Walk the runtimes in time order (ORDER) beside the steps (a two-way
+ * merge): a runtime that lies entirely inside a host step lends it its
+ * device events; one that starts before the step or straddles its end is
+ * skipped.
  */
-static void find_device_steps(struct kineto *k, struct device_steps *ds)
+static void find_device_steps(struct kineto *k, const uint32_t *order, struct device_steps *ds)
 {
 	size_t nr = k->nr_steps, i_step = 0, i_rt = 0;
-	struct rt_rec **rts = xmalloc((k->nr_rts + 1) * sizeof(*rts));
 	int64_t cur_min = INT64_MAX, cur_max = INT64_MIN;
 
 	ds->min = xmalloc((nr + 1) * sizeof(int64_t));
@@ -242,16 +188,13 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 	ds->nr_matched = xcalloc(nr + 1, sizeof(uint64_t));
 	ds->any_matched = false;
 	ds->matched = xcalloc(k->nr_devs / 64 + 1, sizeof(uint64_t));
-	for (size_t i = 0; i < k->nr_rts; i++)
-		rts[i] = &k->rts[i];
-	kineto_sort(rts, k->nr_rts, sizeof(*rts), cmp_rt_start);
 	while (i_step < nr && i_rt < k->nr_rts) {
-		struct rt_rec *r = rts[i_rt];
+		struct rt_rec *r = &k->rts[order[i_rt]];
 		int64_t hs = k->steps[i_step].start, he = k->steps[i_step].end;
 		int64_t start = r->node->start_ns, end = rt_end(k->p, r);
 
 		if (i_rt + AHEAD < k->nr_rts)
-			PREFETCH(&rts[i_rt + AHEAD]->node->start_ns);
+			PREFETCH(&k->rts[order[i_rt + AHEAD]].node->start_ns);
 		if (start >= he && end > he) {
 			/* Past the step: the next step takes it. */
 			ds->min[i_step] = cur_min;
@@ -262,7 +205,6 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 			continue;
 		}
 		/* Before the step or straddling its end: skipped. */
-		ranges_add_merging(&k->roles[ROLE_RUNTIME], start, end);
 		i_rt++;
 		if (start < hs || end > he)
 			continue;
@@ -284,10 +226,6 @@ static void find_device_steps(struct kineto *k, struct device_steps *ds)
 		cur_min = INT64_MAX;
 		cur_max = INT64_MIN;
 	}
-	for (; i_rt < k->nr_rts; i_rt++)	/* after the last step */
-		ranges_add_merging(&k->roles[ROLE_RUNTIME], rts[i_rt]->node->start_ns,
-				   rt_end(k->p, rts[i_rt]));
-	free(rts);
 }
 
 /* Drop trailing steps that launched nothing, or less than 80 % of the
@@ -316,13 +254,13 @@ static void drop_tail_steps(struct kineto *k, const uint64_t *matched)
  * one before it ends (the first, than the last device work before it that
  * no step launched), and ends no earlier than its device work.
  */
-static void adjust_steps(struct kineto *k)
+static void adjust_steps(struct kineto *k, const uint32_t *order)
 {
 	size_t nr = k->nr_steps;
 	struct device_steps ds;
 	int64_t prev_end;
 
-	find_device_steps(k, &ds);
+	find_device_steps(k, order, &ds);
 	if (!ds.any_matched || !nr)
 		goto out;
 
@@ -369,7 +307,7 @@ static void set_step_cats(struct kineto *k, int *col_of)
 	const char *names[NR_ROLES + 1];
 	size_t nr_cols = 0;
 	bool gpu = k->roles[ROLE_KERNEL].nr || k->roles[ROLE_MEMCPY].nr ||
-		   k->roles[ROLE_MEMSET].nr || k->roles[ROLE_RUNTIME].nr;
+		   k->roles[ROLE_MEMSET].nr || k->nr_rts;
 
 	for (int r = 0; r <= NR_ROLES; r++) {
 		bool show = true;
@@ -386,39 +324,151 @@ static void set_step_cats(struct kineto *k, int *col_of)
 }
 
 /*
+ * A role's ranges one at a time, in order, disjoint: a merged list's, or
+ * the runtimes' in time order, merged as they come (the Runtime role is
+ * every runtime: a list of it would be as long as the records).  Ranges
+ * that hold no time are passed over.  [start, end) is the range at hand;
+ * start is INT64_MAX when none is left.
+ */
+struct role_cursor {
+	const struct range *v;		/* the list, or NULL: the runtimes */
+	size_t nr, i;
+	const struct kineto *k;
+	const uint32_t *order;		/* the runtimes by start */
+	int64_t start, end;
+};
+
+static void cursor_next(struct role_cursor *c)
+{
+	int64_t s, e;
+
+	do {
+		if (c->i >= c->nr) {
+			c->start = c->end = INT64_MAX;
+			return;
+		}
+		if (c->v) {
+			s = c->v[c->i].start;
+			e = c->v[c->i++].end;
+		} else {
+			const struct rt_rec *r = &c->k->rts[c->order[c->i++]];
+
+			s = r->node->start_ns;
+			e = rt_end(c->k->p, r);
+		}
+	} while (e <= s);
+	if (!c->v) {
+		for (; c->i < c->nr; c->i++) {
+			const struct rt_rec *r = &c->k->rts[c->order[c->i]];
+
+			if (c->i + AHEAD < c->nr)
+				PREFETCH(&c->k->rts[c->order[c->i + AHEAD]].node->start_ns);
+			if (r->node->start_ns > e)
+				break;
+			if (rt_end(c->k->p, r) > e)
+				e = rt_end(c->k->p, r);
+		}
+	}
+	c->start = s;
+	c->end = e;
+}
+
+/* A step's start or end, where the sweep notes the time carved so far. */
+struct step_mark {
+	int64_t at;
+	uint32_t step;
+	bool is_end;
+};
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct step_mark *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->step < y->step ? -1 : x->step > y->step;
+}
+
+/*
  * Priority carving: each role takes what is left of the steps after the
  * roles before it; Other is what no role took (OverallParser.Statistics).
- * Each step's time in each role, the columns shown or not, goes to
- * k->step_cats.
+ * One sweep over the roles' ranges (ORDER: the runtimes by start) adds
+ * each piece of time inside some step to the first role that holds it,
+ * or to Other; each step's time in each role is then the sum at its end
+ * less the sum at its start -- the roles' ranges carved by the union of
+ * the steps, then summed within each, without a carved list as long as
+ * the roles' (steps may overlap, when none was widened).  Each step's
+ * time in each role, the columns shown or not, goes to k->step_cats.
  */
-static void carve_steps(struct kineto *k)
+static void carve_steps(struct kineto *k, const uint32_t *order)
 {
-	struct ranges slots = { 0 }, took = { 0 }, rest = { 0 }, carved[NR_ROLES + 1];
+	struct role_cursor cur[NR_ROLES];
+	size_t nr_marks = 0, m = 0, open = 0;
+	struct step_mark *marks = xmalloc((2 * k->nr_steps + 1) * sizeof(*marks));
+	int64_t (*at_start)[NR_ROLES + 1] = xcalloc(k->nr_steps + 1, sizeof(*at_start));
+	int64_t sum[NR_ROLES + 1] = { 0 };
+	int64_t x;
 
-	memset(carved, 0, sizeof(carved));
-	for (size_t i = 0; i < k->nr_steps; i++)
-		ranges_add(&slots, k->steps[i].start, k->steps[i].end);
-	ranges_merge(&slots);
-	for (int r = 0; r < NR_ROLES; r++) {
-		intersect(&slots, &k->roles[r], &carved[r]);
-		subtract(&slots, &carved[r], &rest);
-		took = slots;
-		slots = rest;
-		rest = took;
+	k->step_cats = xcalloc(k->nr_steps + 1, sizeof(*k->step_cats));
+	for (size_t i = 0; i < k->nr_steps; i++) {
+		if (k->steps[i].end <= k->steps[i].start)
+			continue;	/* holds no time: 0 in each */
+		marks[nr_marks++] = (struct step_mark){ k->steps[i].start, (uint32_t)i, false };
+		marks[nr_marks++] = (struct step_mark){ k->steps[i].end, (uint32_t)i, true };
 	}
-	carved[NR_ROLES] = slots;
-	k->step_cats = xmalloc((k->nr_steps + 1) * sizeof(*k->step_cats));
-	for (size_t i = 0; i < k->nr_steps; i++)
-		for (int r = 0; r <= NR_ROLES; r++)
-			k->step_cats[i][r] = sum_within(&carved[r], k->steps[i].start, k->steps[i].end);
-	for (int r = 0; r < NR_ROLES; r++)
-		free(carved[r].v);
-	free(slots.v);
-	free(rest.v);
+	qsort(marks, nr_marks, sizeof(*marks), cmp_mark);
+	for (int r = 0; r < NR_ROLES; r++) {
+		if (r == ROLE_RUNTIME)
+			cur[r] = (struct role_cursor){ .nr = k->nr_rts, .k = k, .order = order };
+		else
+			cur[r] = (struct role_cursor){ .v = k->roles[r].v, .nr = k->roles[r].nr };
+		cursor_next(&cur[r]);
+	}
+	x = nr_marks ? marks[0].at : INT64_MAX;
+	while (m < nr_marks) {
+		int64_t next;
+		int take = NR_ROLES;
+
+		/* The steps' marks at X, the roles' ranges ended by it. */
+		for (; m < nr_marks && marks[m].at == x; m++) {
+			struct step_mark *s = &marks[m];
+
+			if (s->is_end) {
+				open--;
+				for (int r = 0; r <= NR_ROLES; r++)
+					k->step_cats[s->step][r] = sum[r] - at_start[s->step][r];
+			} else {
+				open++;
+				memcpy(at_start[s->step], sum, sizeof(sum));
+			}
+		}
+		if (m == nr_marks)
+			break;
+		next = marks[m].at;
+		/* The next place anything changes, and who holds [X, NEXT). */
+		for (int r = NR_ROLES - 1; r >= 0; r--) {
+			while (cur[r].end <= x)
+				cursor_next(&cur[r]);
+			if (cur[r].start <= x) {
+				take = r;
+				if (cur[r].end < next)
+					next = cur[r].end;
+			} else if (cur[r].start < next) {
+				next = cur[r].start;
+			}
+		}
+		if (open)
+			sum[take] += next - x;
+		x = next;
+	}
+	free(marks);
+	free(at_start);
 }
 
 void kineto_plan_steps(struct kineto *k)
 {
+	uint32_t *order;
+
 	add_kernel_roles(k);
 	if (!k->nr_steps) {
 		/* No ProfilerStep: one step "0" over the host ops, widened
@@ -434,10 +484,12 @@ void kineto_plan_steps(struct kineto *k)
 		k->nr_steps = 1;
 	}
 	kineto_sort(k->steps, k->nr_steps, sizeof(*k->steps), cmp_step);
-	adjust_steps(k);
+	order = runtimes_by_start(k);
+	adjust_steps(k, order);
 	for (int r = 0; r < NR_ROLES; r++)
 		ranges_merge(&k->roles[r]);
-	carve_steps(k);
+	carve_steps(k, order);
+	free(order);
 }
 
 void kineto_build_steps(struct kineto *k)
