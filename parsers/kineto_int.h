@@ -133,8 +133,20 @@ struct wide_ids {
  */
 struct host_rec {
 	uint32_t node;			/* its node's reference: host_node() */
-	uint32_t ext;			/* External id, in 32 bits (EXT_NONE...) */
-	uint32_t thread;		/* its tid's number */
+	/* Its External id, in 32 bits (EXT_NONE...), until the link's
+	 * claims have read it; then the runtimes it claimed (a ref to
+	 * k->rts, chained through next_of_op; 0: none). */
+	union {
+		uint32_t ext;
+		uint32_t runtimes;
+	} u;
+	/* Its tid's number until the link groups the records by thread;
+	 * then the next of its thread's, in the order the link reads them
+	 * (a ref to k->hosts; 0: the last). */
+	union {
+		uint32_t thread;
+		uint32_t next_of_thread;
+	} t;
 };
 _Static_assert(sizeof(struct host_rec) == 12, "a host record is 12 bytes");
 

@@ -81,6 +81,66 @@ static size_t idmap_slot(const struct idmap *m, int64_t key)
 	return i;
 }
 
+/*
+ * A set of numbers below a bound, as bits, with each word's count of the
+ * members before it: a member's rank (its place among them, in order)
+ * is two loads and a popcount.  A table by rank then holds a value for
+ * each member only, where one by number would hold one for each number.
+ */
+struct ranked_bits {
+	uint64_t *bits;
+	uint32_t *before;		/* by word: members in the words before */
+	size_t nr_words;
+	size_t nr;			/* members, once sealed */
+};
+
+/* An empty set of numbers below N. */
+static void rb_init(struct ranked_bits *s, uint64_t n)
+{
+	s->nr_words = (size_t)(n / 64 + 1);
+	s->bits = xcalloc(s->nr_words, sizeof(*s->bits));
+	s->before = NULL;
+	s->nr = 0;
+}
+
+static void rb_add(struct ranked_bits *s, uint64_t i)
+{
+	bit_set(s->bits, (size_t)i);
+}
+
+/* Count the members: after the last rb_add(). */
+static void rb_seal(struct ranked_bits *s)
+{
+	size_t nr = 0;
+
+	s->before = xmalloc(s->nr_words * sizeof(*s->before));
+	for (size_t w = 0; w < s->nr_words; w++) {
+		s->before[w] = (uint32_t)nr;
+		nr += (size_t)__builtin_popcountll(s->bits[w]);
+	}
+	s->nr = nr;
+}
+
+/* I's rank, SIZE_MAX when it is not a member (or past the bound). */
+static size_t rb_rank(const struct ranked_bits *s, uint64_t i)
+{
+	uint64_t w = i / 64, word, bit = (uint64_t)1 << (i % 64);
+
+	if (w >= s->nr_words)
+		return SIZE_MAX;
+	word = s->bits[w];
+	if (!(word & bit))
+		return SIZE_MAX;
+	return s->before[w] + (size_t)__builtin_popcountll(word & (bit - 1));
+}
+
+static void rb_release(struct ranked_bits *s)
+{
+	free(s->bits);
+	free(s->before);
+	memset(s, 0, sizeof(*s));
+}
+
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid)
 {
 	size_t n;
@@ -175,15 +235,20 @@ void kineto_records_release(struct kineto *k)
 /*
  * A map from ids (correlations, External ids) to record indices.  The
  * profiler numbers both from counters, so they usually fill a range not
- * much wider than their count: then a plain array over that range, one
- * load a lookup and less memory than the hash table; ids spread wider
- * (or hostile ones) take the hash table.  Either is linear in N.
+ * much wider than their count: then the ids present are bits over that
+ * range, and their values a table by rank (struct ranked_bits) -- two
+ * loads a lookup, and a few bytes for each id, where a table over the
+ * whole range would take four for each number in it, and the hash table
+ * over twenty.  Ids spread wider (or hostile ones) take the hash table.
+ * Either is linear in N.  The ids to be set are marked first
+ * (idindex_mark(), then idindex_seal()).
  */
 struct idindex {
-	uint32_t *dense;		/* [id - base]; UINT32_MAX: absent */
+	bool dense;
+	struct ranked_bits present;	/* id - base, when dense */
+	uint32_t *vals;			/* by rank; UINT32_MAX: none */
 	int64_t base;
-	uint64_t span;
-	struct idmap hash;		/* when dense is NULL */
+	struct idmap hash;		/* when not dense */
 };
 
 /* Room for N ids, all within [MIN, MAX] (none when MIN > MAX). */
@@ -193,21 +258,39 @@ static void idindex_init(struct idindex *m, size_t n, int64_t min, int64_t max)
 
 	memset(m, 0, sizeof(*m));
 	if (span && span <= 4 * (uint64_t)n + 1024) {
-		m->dense = xmalloc(span * sizeof(*m->dense));
-		memset(m->dense, 0xff, span * sizeof(*m->dense));
+		m->dense = true;
+		rb_init(&m->present, span);
 		m->base = min;
-		m->span = span;
 	} else {
 		idmap_init(&m->hash, n);
 	}
 }
 
-static void idindex_release(struct idindex *m)
+/* ID will be set: before idindex_seal(). */
+static void idindex_mark(struct idindex *m, int64_t id)
 {
 	if (m->dense)
-		free(m->dense);
-	else
+		rb_add(&m->present, (uint64_t)id - (uint64_t)m->base);
+}
+
+/* Every id marked: now none has a value, and any may be set. */
+static void idindex_seal(struct idindex *m)
+{
+	if (!m->dense)
+		return;
+	rb_seal(&m->present);
+	m->vals = xmalloc((m->present.nr + 1) * sizeof(*m->vals));
+	memset(m->vals, 0xff, (m->present.nr + 1) * sizeof(*m->vals));
+}
+
+static void idindex_release(struct idindex *m)
+{
+	if (m->dense) {
+		rb_release(&m->present);
+		free(m->vals);
+	} else {
 		idmap_release(&m->hash);
+	}
 }
 
 /* The value of ID, UINT32_MAX when it has none. */
@@ -216,21 +299,20 @@ static uint32_t idindex_get(const struct idindex *m, int64_t id)
 	size_t s;
 
 	if (m->dense) {
-		uint64_t at = (uint64_t)id - (uint64_t)m->base;
-
-		return at < m->span ? m->dense[at] : UINT32_MAX;
+		s = rb_rank(&m->present, (uint64_t)id - (uint64_t)m->base);
+		return s == SIZE_MAX ? UINT32_MAX : m->vals[s];
 	}
 	s = idmap_slot(&m->hash, id);
 	return m->hash.keys[s] == NO_ID ? UINT32_MAX : m->hash.vals[s];
 }
 
-/* Give ID the value V; ID is within the range the index was made for. */
+/* Give ID, one marked, the value V. */
 static void idindex_set(struct idindex *m, int64_t id, uint32_t v)
 {
 	size_t s;
 
 	if (m->dense) {
-		m->dense[(uint64_t)id - (uint64_t)m->base] = v;
+		m->vals[rb_rank(&m->present, (uint64_t)id - (uint64_t)m->base)] = v;
 		return;
 	}
 	s = idmap_slot(&m->hash, id);
@@ -276,6 +358,10 @@ static void link_devices(struct kineto *k)
 			max = corr;
 	}
 	idindex_init(&m, k->nr_rts, min, max);
+	for (size_t i = 0; i < k->nr_rts; i++)
+		if (!corr_missing(k->rts[i].u.corr))
+			idindex_mark(&m, k->rts[i].u.corr);
+	idindex_seal(&m);
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		int64_t corr = k->rts[i].u.corr;
 		uint32_t holder;
@@ -329,7 +415,9 @@ struct thread {
 	int64_t tid;
 	uint32_t number;		/* its tid's (struct tid_numbers) */
 	uint32_t nr_hosts;
-	uint32_t *hosts;		/* its host records' indices, in th->hosts */
+	/* Its host records, chained through next_of_thread (refs to
+	 * k->hosts): a list through the records, not an array beside them. */
+	uint32_t first, last;
 	struct node *node;
 	int64_t first_ts;
 	uint32_t first_index;
@@ -344,7 +432,6 @@ struct thread {
 struct threads {
 	struct thread *v;		/* those with host events, in order */
 	size_t nr;
-	uint32_t *hosts;		/* all host records' indices, by thread */
 	uint32_t *of_number;		/* thread number -> index in v;
 					   UINT32_MAX: no host events */
 };
@@ -380,6 +467,13 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
 			max = ext;
 	}
 	idindex_init(&c->first, k->nr_rts, min, max);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+
+		if (ext != NO_ID && ext != 0)
+			idindex_mark(&c->first, ext);
+	}
+	idindex_seal(&c->first);
 	c->no_id = 0;
 	/* Each chain latest first: the order the op that claims it hangs
 	 * them in. */
@@ -410,10 +504,9 @@ static void chain_runtimes(struct kineto *k, struct rt_chains *c)
  * the plugin's None equals None: in a PyTorch 2.x trace, the first
  * nn.Module call (modules drop their id), whose self time they shorten.
  */
-/* What the claims make, in arrays of the link's own: the records are
- * made before it and kept small. */
+/* What the claims make beside the records' own: each host record's
+ * runtimes replace its External id, read once (struct host_rec). */
 struct claims {
-	uint32_t *of_host;		/* host record -> its runtime chain (ref) */
 	uint64_t *rt_used;		/* a bit by runtime: attached to an op or
 					   a thread */
 };
@@ -421,30 +514,26 @@ struct claims {
 static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c,
 			   struct claims *cl)
 {
-	cl->of_host = xcalloc(k->nr_hosts + 1, sizeof(*cl->of_host));
 	cl->rt_used = xcalloc(k->nr_rts / 64 + 1, sizeof(*cl->rt_used));
 	for (size_t t = 0; t < th->nr; t++) {
 		struct thread *thr = &th->v[t];
 
-		for (size_t i = 0; i < thr->nr_hosts; i++) {
-			uint32_t hi = thr->hosts[i];
-			int64_t ext = kineto_ext_id(&k->wide_hosts, hi, k->hosts[hi].ext);
-			uint32_t first;
+		for (uint32_t ref = thr->first; ref; ref = k->hosts[ref - 1].t.next_of_thread) {
+			uint32_t hi = ref - 1;
+			struct host_rec *h = &k->hosts[hi];
+			int64_t ext = kineto_ext_id(&k->wide_hosts, hi, h->u.ext);
+			uint32_t claimed = 0, first;
 
-			if (ext == 0)
-				continue;
 			if (ext == NO_ID) {
-				cl->of_host[hi] = c->no_id;
+				claimed = c->no_id;
 				c->no_id = 0;	/* popped */
-			} else {
-				first = idindex_get(&c->first, ext);
-				if (first == UINT32_MAX)
-					continue;
+			} else if (ext != 0 && (first = idindex_get(&c->first, ext)) != UINT32_MAX) {
 				idindex_set(&c->first, ext, UINT32_MAX);	/* popped */
-				cl->of_host[hi] = rec_ref(first);
+				claimed = rec_ref(first);
 			}
-			for (uint32_t ref = cl->of_host[hi]; ref; ref = k->rts[ref - 1].next_of_op)
-				bit_set(cl->rt_used, ref - 1);
+			h->u.runtimes = claimed;
+			for (uint32_t r = claimed; r; r = k->rts[r - 1].next_of_op)
+				bit_set(cl->rt_used, r - 1);
 		}
 	}
 	idindex_release(&c->first);
@@ -501,38 +590,70 @@ static void note_order(struct thread *t, uint32_t i, int64_t start, int64_t end)
 }
 
 /*
- * The host records by thread: a counting sort by thread number into one
- * array of indices (the model thread counted each thread's), which keeps
- * each thread's in file order.
+ * T's host records in the order CMP (a comparison of their indices) says:
+ * an array of them for the sort, then the list again.  Only for a thread
+ * whose records the file does not give in that order.
+ */
+static void sort_thread(struct kineto *k, struct thread *t, int (*cmp)(const void *, const void *),
+			bool check)
+{
+	uint32_t *v = xmalloc((t->nr_hosts + 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (uint32_t ref = t->first; ref; ref = k->hosts[ref - 1].t.next_of_thread)
+		v[n++] = ref - 1;
+	if (check)
+		kineto_sort(v, n, sizeof(*v), cmp);
+	else
+		qsort(v, n, sizeof(*v), cmp);
+	t->first = t->last = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (t->last)
+			k->hosts[t->last - 1].t.next_of_thread = rec_ref(v[i]);
+		else
+			t->first = rec_ref(v[i]);
+		t->last = rec_ref(v[i]);
+	}
+	if (t->last)
+		k->hosts[t->last - 1].t.next_of_thread = 0;
+	free(v);
+}
+
+/*
+ * The host records by thread: each thread's chained in file order through
+ * the records themselves, whose thread number is read here for the last
+ * time (struct host_rec).
  */
 static void group_threads(struct kineto *k, struct threads *th)
 {
 	const struct tid_numbers *nums = &k->threads;
-	size_t at = 0;
 
 	th->v = xcalloc(nums->nr + 1, sizeof(*th->v));
-	th->hosts = xmalloc((k->nr_hosts + 1) * sizeof(*th->hosts));
 	th->of_number = xmalloc((nums->nr + 1) * sizeof(*th->of_number));
 	for (size_t n = 0; n < nums->nr; n++) {
 		struct thread *t = &th->v[n];
 
 		t->tid = nums->tids[n];
 		t->number = (uint32_t)n;
-		t->hosts = th->hosts + at;
-		at += nums->nr_hosts[n];
 		t->first_ts = INT64_MAX;
 		t->in_claim_order = t->in_tree_order = true;
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		const struct host_rec *h = &k->hosts[i];
+		struct host_rec *h = &k->hosts[i];
 		const struct node *n = host_node(k->p, h);
-		struct thread *t = &th->v[h->thread];
+		struct thread *t = &th->v[h->t.thread];
 		int64_t start;
 
 		if (i + AHEAD < k->nr_hosts)
 			prefetch_times(host_node(k->p, &k->hosts[i + AHEAD]));
 		start = n->start_ns;
-		t->hosts[t->nr_hosts++] = (uint32_t)i;
+		if (t->last)
+			k->hosts[t->last - 1].t.next_of_thread = rec_ref(i);
+		else
+			t->first = rec_ref(i);
+		t->last = rec_ref(i);
+		h->t.next_of_thread = 0;
+		t->nr_hosts++;
 		note_order(t, (uint32_t)i, start, start + node_host_total(k->p, n));
 		if (start < t->first_ts || (start == t->first_ts && i < t->first_index)) {
 			t->first_ts = start;
@@ -549,7 +670,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 		if (t->nr_hosts)
 			th->nr = i + 1;
 		if (!t->in_claim_order) {
-			qsort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_claim);
+			sort_thread(k, t, cmp_host_claim, false);
 			t->in_tree_order = false;	/* not known: checked */
 		}
 	}
@@ -594,17 +715,17 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
  * without fitting inside is dropped, as there, with a warning; its
  * runtimes then belong to no op.
  */
-static void build_thread_tree(struct kineto *k, struct thread *t, const struct claims *cl,
-			      struct node **dropped_group)
+static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
 {
 	struct host_rec **stack;
 	size_t depth = 0, high = 0;	/* entries of STACK ever set */
 	char name[64];
+	uint32_t ahead;
 
 	sort_hosts = k->hosts;
 	sort_prof = k->p;
 	if (!t->in_tree_order)
-		kineto_sort(t->hosts, t->nr_hosts, sizeof(*t->hosts), cmp_host_tree);
+		sort_thread(k, t, cmp_host_tree, true);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
 		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
 	else
@@ -612,12 +733,17 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 	t->node = node_new(k->p, k->p->root, NODE_THREAD, name, strlen(name));
 	t->node->flags = NODE_NOT_A_ROW;
 	stack = xmalloc((t->nr_hosts + 1) * sizeof(*stack));
-	for (size_t i = 0; i < t->nr_hosts; i++) {
-		struct host_rec *h = &k->hosts[t->hosts[i]];
+	ahead = t->first;
+	for (int i = 0; i < AHEAD && ahead; i++)
+		ahead = k->hosts[ahead - 1].t.next_of_thread;
+	for (uint32_t ref = t->first; ref; ref = k->hosts[ref - 1].t.next_of_thread) {
+		struct host_rec *h = &k->hosts[ref - 1];
 		struct node *n = host_node(k->p, h);
 
-		if (i + AHEAD < t->nr_hosts)
-			prefetch_times(host_node(k->p, &k->hosts[t->hosts[i + AHEAD]]));
+		if (ahead) {
+			prefetch_times(host_node(k->p, &k->hosts[ahead - 1]));
+			ahead = k->hosts[ahead - 1].t.next_of_thread;
+		}
 		for (;;) {
 			struct host_rec *top = depth ? stack[depth - 1] : NULL;
 			struct node *parent = top ? host_node(k->p, top) : t->node;
@@ -646,7 +772,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, const struct c
 					 * of runtimes by node may be read from
 					 * it on the other thread, and a node
 					 * out of the tree is never looked up. */
-					for (struct rt_rec *r = rt_at(k, cl->of_host[h - k->hosts]); r;
+					for (struct rt_rec *r = rt_at(k, h->u.runtimes); r;
 					     r = rt_at(k, r->next_of_op))
 						hang_runtime_last(k, r, unlinked_group(k, dropped_group),
 								  true);
@@ -672,12 +798,15 @@ struct build {
 	struct kineto *k;
 	struct rt_chains chains;
 	struct claims claims;
-	uint32_t *runtimes_of;		/* node id -> its runtime chain's first,
-					   an index in k->rts */
-	uint64_t *has_runtimes;		/* a bit by node id: whether it has one,
-					   without a miss in the table for the 2
-					   in 3 that have none */
-	size_t nr_ids;			/* of both: the ids of host nodes */
+	/* The runtimes of the host nodes that claimed some, by node
+	 * reference: a bit for each such node, and its chain's first (a
+	 * ref to k->rts) by its rank among them -- a table as long as
+	 * the claims, not the tree. */
+	struct ranked_bits claimers;
+	uint32_t *runtimes_of;
+	/* The same for an op that had no claim of its own and took its
+	 * folded child's (remove_dup()): few. */
+	struct key_index folded;
 	struct node **unlinked;
 	struct hang *hangs;
 	size_t nr_hangs, alloc_hangs;
@@ -688,22 +817,28 @@ struct build {
 /* The runtimes of N; a node made in the link (a thread's) has none. */
 static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
 {
-	uint32_t i = node_index(n);
+	uint32_t ref = node_ref(n);
+	size_t at = rb_rank(&b->claimers, ref);
 
-	return i < b->nr_ids && b->has_runtimes[i / 64] >> (i % 64) & 1 ? &b->k->rts[b->runtimes_of[i]]
-									 : NULL;
+	if (at != SIZE_MAX)
+		return rt_at(b->k, b->runtimes_of[at]);
+	if (b->folded.nr) {
+		size_t v = key_index_get(&b->folded, ref);
+
+		return v == KEY_INDEX_NONE ? NULL : rt_at(b->k, (uint32_t)v);
+	}
+	return NULL;
 }
 
 static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
 {
-	uint32_t i = node_index(n);
+	uint32_t ref = node_ref(n), chain = r ? rec_ref((size_t)(r - b->k->rts)) : 0;
+	size_t at = rb_rank(&b->claimers, ref);
 
-	if (r) {
-		b->runtimes_of[i] = (uint32_t)(r - b->k->rts);
-		b->has_runtimes[i / 64] |= (uint64_t)1 << (i % 64);
-	} else {
-		b->has_runtimes[i / 64] &= ~((uint64_t)1 << (i % 64));
-	}
+	if (at != SIZE_MAX)
+		b->runtimes_of[at] = chain;
+	else if (chain || b->folded.nr)
+		key_index_put(&b->folded, ref, chain);
 }
 
 /*
@@ -1266,21 +1401,26 @@ static void devices_beside(struct kineto *k, struct build *b)
 	chain_runtimes(k, &b->chains);
 }
 
-/* Each host node's runtime chain, by node id (the bits say which are
- * set: the table is not cleared); the frames in the order link_frames()
- * reads them. */
+/* The table of runtimes by node (struct build), from the claims the
+ * host records hold; the frames in the order link_frames() reads them. */
 static void runtimes_beside(struct kineto *k, struct build *b)
 {
+	uint32_t max = 0;
+
 	sort_tids = k->threads.tids;
 	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
-	b->runtimes_of = xmalloc((b->nr_ids + 1) * sizeof(*b->runtimes_of));
-	b->has_runtimes = xcalloc(b->nr_ids / 64 + 1, sizeof(*b->has_runtimes));
-	for (size_t i = 0; i < k->nr_hosts; i++) {
-		uint32_t ref = b->claims.of_host[i];
-
-		if (ref)	/* most have none: not a miss each */
-			set_runtimes_of(b, host_node(k->p, &k->hosts[i]), &k->rts[ref - 1]);
-	}
+	for (size_t i = 0; i < k->nr_hosts; i++)
+		if (k->hosts[i].u.runtimes && k->hosts[i].node > max)
+			max = k->hosts[i].node;
+	rb_init(&b->claimers, (uint64_t)max + 1);
+	for (size_t i = 0; i < k->nr_hosts; i++)
+		if (k->hosts[i].u.runtimes)
+			rb_add(&b->claimers, k->hosts[i].node);
+	rb_seal(&b->claimers);
+	b->runtimes_of = xmalloc((b->claimers.nr + 1) * sizeof(*b->runtimes_of));
+	for (size_t i = 0; i < k->nr_hosts; i++)
+		if (k->hosts[i].u.runtimes)
+			b->runtimes_of[rb_rank(&b->claimers, k->hosts[i].node)] = k->hosts[i].u.runtimes;
 }
 
 static void steps_beside(struct kineto *k, struct build *b)
@@ -1300,7 +1440,6 @@ void kineto_link(struct kineto *k)
 	/* Device chains of runtimes and their chains by External id beside
 	 * the grouping of host events by thread.  The nodes so far are the
 	 * events'; the link makes more (threads', the unlinked group). */
-	b.nr_ids = k->p->nr_nodes;
 	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
 	beside_join(&side);
@@ -1309,14 +1448,11 @@ void kineto_link(struct kineto *k)
 	claim_runtimes(k, &th, &b.chains, &b.claims);
 	beside_start(&side, two, runtimes_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++)
-		build_thread_tree(k, &th.v[t], &b.claims, &unlinked);
+		build_thread_tree(k, &th.v[t], &unlinked);
 	beside_join(&side);
 	/* The trees and the table of runtimes by node have what the host
 	 * records held.  Each array goes as soon as the last pass over it
 	 * is done: the free of a large one gives its pages back at once. */
-	free(th.hosts);
-	th.hosts = NULL;
-	free(b.claims.of_host);
 	free(k->hosts);
 	k->hosts = NULL;
 
@@ -1329,8 +1465,9 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++)
 		fill_stats(&b, th.v[t].node);
 	free(b.runtimes_of);	/* b.hangs has what is left of it */
-	free(b.has_runtimes);
 	b.runtimes_of = NULL;
+	rb_release(&b.claimers);
+	key_index_release(&b.folded);
 	link_memory(k, &th);
 	link_frames(k, &th);
 	free(k->frames);
