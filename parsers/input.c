@@ -575,8 +575,17 @@ size_t input_take(struct input *in, char *dst, size_t n, struct pos *at)
 	if (got == n)
 		return got;
 	/* The buffer is empty: the rest goes straight to DST, and the empty
-	 * buffer stands at the next unread byte. */
+	 * buffer stands at the next unread byte.  One grown to take what the
+	 * reading thread had read (reader_retire()) is not filled again: its
+	 * megabytes go back now, not when the input closes.  Shrunk, not
+	 * freed: glibc's free() of a large block would raise its threshold
+	 * for mapping large blocks, and heap blocks freed later would stay
+	 * counted. */
 	in->buf_offset += (uint64_t)(in->end - in->buf);
+	if (in->cap > INPUT_BUF_BYTES && !in->borrowed) {
+		in->cap = INPUT_BUF_BYTES;
+		in->buf = xrealloc(in->buf, in->cap + 1);
+	}
 	in->cur = in->end = in->buf;
 	while (got < n && !in->at_eof) {
 		size_t k = pull(in, dst + got, n - got, at);
