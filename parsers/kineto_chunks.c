@@ -43,8 +43,11 @@
 #include "../model/util.h"
 #include "kineto_int.h"
 
-/* A gzip file's chunks are the reading thread's buffers, taken whole. */
+/* A gzip file's chunks are the reading thread's buffers, taken whole.  A
+ * plain file's are read into buffers of their own, smaller: MAX_AHEAD of
+ * them and their blocks are held at once, at the load's peak. */
 #define CHUNK_BYTES INPUT_READ_BYTES
+#define PLAIN_CHUNK_BYTES (1u << 20)
 /* Smaller files (their plain size; a gzip file counts 4 times its own)
  * take one reader: the threads would cost more than they buy. */
 #define MIN_PARALLEL_BYTES (24u << 20)
@@ -145,7 +148,9 @@ size_t kineto_chunk_bytes(const struct kineto *k)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return 0;
 	plain = in->is_gzip ? in->size_bytes * 4 : in->size_bytes;
-	return plain >= MIN_PARALLEL_BYTES ? CHUNK_BYTES : 0;
+	if (plain < MIN_PARALLEL_BYTES)
+		return 0;
+	return in->is_gzip ? CHUNK_BYTES : PLAIN_CHUNK_BYTES;
 }
 
 /* Whether the file's lines are counted as its chunks are cut, each chunk

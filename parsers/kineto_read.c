@@ -1440,27 +1440,49 @@ static void take_event(struct kineto *k, struct raw_event *e)
 #define NR_BLOCKS 4
 #define BLOCK_BYTES (256u << 10)
 
-/* One event in a block, its name after it (NUL-terminated). */
+/*
+ * One event in a block: what every event has, then only the parts of the
+ * rest it has (PART_* bits, in their order, each a multiple of 8 bytes),
+ * then its name and its texts, each NUL-ended.  Most events have a few
+ * of the parts: a message is a third the size of one with room for all,
+ * and the blocks held at the load's peak as few.
+ */
 struct ev_msg {
 	uint32_t size;			/* of the whole message, 8-aligned */
 	uint32_t name_len;
 	uint32_t ordinal;
 	uint8_t cat;
 	uint8_t has_module_id;
+	uint16_t parts;			/* PART_* */
 	double ts_us, dur_us;
-	int64_t tid, ext_id, ext_id_lower, corr;
-	union {
-		struct kernel_args ka;	/* kernels */
-		struct mem_args mem;	/* CAT_MEMORY */
-	} u;
+	int64_t tid;
+	char rest[];
+};
+
+/* A message's parts: absent, each is as the reader starts an event. */
+enum {
+	PART_EXT = 1 << 0,		/* int64_t ext_id; else NO_ID */
+	PART_EXT_LOWER = 1 << 1,	/* int64_t ext_id_lower; else NO_ID */
+	PART_CORR = 1 << 2,		/* int64_t corr; else NO_ID */
+	PART_KERNEL = 1 << 3,		/* struct kernel_args; else zero bytes */
+	PART_MEM = 1 << 4,		/* struct mem_args: CAT_MEMORY */
+	PART_OP = 1 << 5,		/* struct msg_op; else none: comm_bytes -1 */
+	PART_MODULE = 1 << 6,		/* int64_t module_id; else 0 */
+	PART_TEXTS = 1 << 7,		/* struct msg_texts; else no text */
+};
+
+struct msg_op {
 	int64_t comm_bytes;
 	int64_t in_nelems, out_nelems, group_size;
 	uint8_t has_nelems;
-	int64_t module_id;
-	/* Text after the name, each NUL-ended, in this order (0: none). */
-	uint32_t dims_len, stack_len, coll_len, dtype_len;
-	char name[];
 };
+
+/* The lengths of the texts after the name, in order (0: none). */
+struct msg_texts {
+	uint32_t len[4];
+};
+
+#define PART_SIZE(type) ((sizeof(type) + 7) & ~(size_t)7)
 
 /* The texts of a message after its name, in order. */
 enum { TEXT_DIMS, TEXT_STACK, TEXT_COLL, TEXT_DTYPE, NR_TEXTS };
@@ -1486,32 +1508,61 @@ static void take_block(struct kineto *k, struct block *b)
 {
 	for (size_t off = 0; off < b->used;) {
 		const struct ev_msg *m = (const struct ev_msg *)(b->data + off);
+		const char *at = m->rest;
 		struct raw_event e = {
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal + b->ordinal_base, .ts_us = m->ts_us,
-			.dur_us = m->dur_us, .tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = m->ext_id_lower,
-			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
+			.dur_us = m->dur_us, .tid = m->tid, .ext_id = NO_ID, .ext_id_lower = NO_ID,
+			.corr = NO_ID, .has_module_id = m->has_module_id, .name_len = m->name_len,
+			.comm_bytes = -1,
 		};
+		struct msg_op op;
+		struct msg_texts lens = { { 0 } };
+		const char *texts[NR_TEXTS];
 
-		e.comm_bytes = m->comm_bytes;
-		e.op.in_nelems = m->in_nelems;
-		e.op.out_nelems = m->out_nelems;
-		e.op.group_size = m->group_size;
-		e.op.has_nelems = m->has_nelems;
-		const uint32_t lens[NR_TEXTS] = { m->dims_len, m->stack_len, m->coll_len,
-						  m->dtype_len };
-		const char *texts[NR_TEXTS], *at = m->name + m->name_len + 1;
-
-		for (int i = 0; i < NR_TEXTS; i++) {
-			texts[i] = lens[i] ? profile_intern(k->p, at, lens[i]) : NULL;
-			at += lens[i] + 1;
+		if (m->parts & PART_EXT) {
+			memcpy(&e.ext_id, at, sizeof(int64_t));
+			at += 8;
 		}
-		if (m->cat == CAT_MEMORY)
-			e.mem = m->u.mem;
-		else
-			e.ka = m->u.ka;
-		e.module_id = m->module_id;
-		e.name = profile_intern(k->p, m->name, m->name_len);
+		if (m->parts & PART_EXT_LOWER) {
+			memcpy(&e.ext_id_lower, at, sizeof(int64_t));
+			at += 8;
+		}
+		if (m->parts & PART_CORR) {
+			memcpy(&e.corr, at, sizeof(int64_t));
+			at += 8;
+		}
+		if (m->parts & PART_KERNEL) {
+			memcpy(&e.ka, at, sizeof(e.ka));
+			at += PART_SIZE(struct kernel_args);
+		}
+		if (m->parts & PART_MEM) {
+			memcpy(&e.mem, at, sizeof(e.mem));
+			at += PART_SIZE(struct mem_args);
+		}
+		if (m->parts & PART_OP) {
+			memcpy(&op, at, sizeof(op));
+			at += PART_SIZE(struct msg_op);
+			e.comm_bytes = op.comm_bytes;
+			e.op.in_nelems = op.in_nelems;
+			e.op.out_nelems = op.out_nelems;
+			e.op.group_size = op.group_size;
+			e.op.has_nelems = op.has_nelems;
+		}
+		if (m->parts & PART_MODULE) {
+			memcpy(&e.module_id, at, sizeof(int64_t));
+			at += 8;
+		}
+		if (m->parts & PART_TEXTS) {
+			memcpy(&lens, at, sizeof(lens));
+			at += PART_SIZE(struct msg_texts);
+		}
+		e.name = profile_intern(k->p, at, m->name_len);
+		at += m->name_len + 1;
+		for (int i = 0; i < NR_TEXTS; i++) {
+			texts[i] = lens.len[i] ? profile_intern(k->p, at, lens.len[i]) : NULL;
+			at += lens.len[i] + 1;
+		}
 		e.dims = texts[TEXT_DIMS];
 		e.stack = texts[TEXT_STACK];
 		e.coll = texts[TEXT_COLL];
@@ -1709,6 +1760,23 @@ void kineto_flush_reader(struct kineto *k)
 	}
 }
 
+/* Whether the N bytes at P are all zero. */
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i])
+			return false;
+	return true;
+}
+
+static char *put_part(char *at, const void *part, size_t size)
+{
+	memcpy(at, part, size);
+	return at + ((size + 7) & ~(size_t)7);
+}
+
 static void pipe_put(struct kineto *k, const struct raw_event *e)
 {
 	struct pipe *pp = k->pipe;
@@ -1721,13 +1789,47 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		is_host && e->op.has_coll ? &k->coll_text : NULL,
 		is_host && e->op.has_dtype ? &k->dtype_text : NULL,
 	};
-	size_t lens[NR_TEXTS], size = offsetof(struct ev_msg, name) + e->name_len + 1;
+	struct msg_texts lens = { { 0 } };
+	struct msg_op op = { 0 };
+	size_t size = offsetof(struct ev_msg, rest) + e->name_len + 1;
+	unsigned parts = 0;
 	char *at;
 
 	for (int i = 0; i < NR_TEXTS; i++) {
-		lens[i] = text[i] && text[i]->len < UINT32_MAX / 4 ? text[i]->len : 0;
-		size += lens[i] + 1;
+		lens.len[i] = text[i] && text[i]->len < UINT32_MAX / 4 ? (uint32_t)text[i]->len : 0;
+		size += lens.len[i] + 1;
+		if (lens.len[i])
+			parts |= PART_TEXTS;
 	}
+	if (e->ext_id != NO_ID)
+		parts |= PART_EXT;
+	if (e->ext_id_lower != NO_ID)
+		parts |= PART_EXT_LOWER;
+	if (e->corr != NO_ID)
+		parts |= PART_CORR;
+	if (e->cat == CAT_MEMORY)
+		parts |= PART_MEM;
+	else if (!all_zero(&e->ka, sizeof(e->ka)))
+		parts |= PART_KERNEL;
+	op.comm_bytes = e->comm_bytes;
+	op.in_nelems = e->op.in_nelems;
+	op.out_nelems = e->op.out_nelems;
+	op.group_size = e->op.group_size;
+	op.has_nelems = e->op.has_nelems;
+	if (op.comm_bytes != -1 || op.in_nelems || op.out_nelems || op.group_size || op.has_nelems)
+		parts |= PART_OP;
+	if (e->module_id)
+		parts |= PART_MODULE;
+	size += 8 * (!!(parts & PART_EXT) + !!(parts & PART_EXT_LOWER) + !!(parts & PART_CORR) +
+		     !!(parts & PART_MODULE));
+	if (parts & PART_KERNEL)
+		size += PART_SIZE(struct kernel_args);
+	if (parts & PART_MEM)
+		size += PART_SIZE(struct mem_args);
+	if (parts & PART_OP)
+		size += PART_SIZE(struct msg_op);
+	if (parts & PART_TEXTS)
+		size += PART_SIZE(struct msg_texts);
 	size = (size + 7) & ~(size_t)7;
 	if (!k->blk)
 		k->blk = block_get(pp);
@@ -1753,34 +1855,35 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->ordinal = e->ordinal;
 	m->cat = (uint8_t)e->cat;
 	m->has_module_id = e->has_module_id;
+	m->parts = (uint16_t)parts;
 	m->ts_us = e->ts_us;
 	m->dur_us = e->dur_us;
 	m->tid = e->tid;
-	m->ext_id = e->ext_id;
-	m->ext_id_lower = e->ext_id_lower;
-	m->corr = e->corr;
-	if (e->cat == CAT_MEMORY)
-		m->u.mem = e->mem;
-	else
-		m->u.ka = e->ka;
-	m->comm_bytes = e->comm_bytes;
-	m->in_nelems = e->op.in_nelems;
-	m->out_nelems = e->op.out_nelems;
-	m->group_size = e->op.group_size;
-	m->has_nelems = e->op.has_nelems;
-	m->module_id = e->module_id;
-	m->dims_len = (uint32_t)lens[TEXT_DIMS];
-	m->stack_len = (uint32_t)lens[TEXT_STACK];
-	m->coll_len = (uint32_t)lens[TEXT_COLL];
-	m->dtype_len = (uint32_t)lens[TEXT_DTYPE];
-	memcpy(m->name, e->name_text, e->name_len);
-	m->name[e->name_len] = '\0';
-	at = m->name + e->name_len + 1;
+	at = m->rest;
+	if (parts & PART_EXT)
+		at = put_part(at, &e->ext_id, sizeof(int64_t));
+	if (parts & PART_EXT_LOWER)
+		at = put_part(at, &e->ext_id_lower, sizeof(int64_t));
+	if (parts & PART_CORR)
+		at = put_part(at, &e->corr, sizeof(int64_t));
+	if (parts & PART_KERNEL)
+		at = put_part(at, &e->ka, sizeof(e->ka));
+	if (parts & PART_MEM)
+		at = put_part(at, &e->mem, sizeof(e->mem));
+	if (parts & PART_OP)
+		at = put_part(at, &op, sizeof(op));
+	if (parts & PART_MODULE)
+		at = put_part(at, &e->module_id, sizeof(int64_t));
+	if (parts & PART_TEXTS)
+		at = put_part(at, &lens, sizeof(lens));
+	memcpy(at, e->name_text, e->name_len);
+	at[e->name_len] = '\0';
+	at += e->name_len + 1;
 	for (int i = 0; i < NR_TEXTS; i++) {
-		if (lens[i])
-			memcpy(at, text[i]->s, lens[i]);
-		at[lens[i]] = '\0';
-		at += lens[i] + 1;
+		if (lens.len[i])
+			memcpy(at, text[i]->s, lens.len[i]);
+		at[lens.len[i]] = '\0';
+		at += lens.len[i] + 1;
 	}
 	b->used += size;
 }
