@@ -297,6 +297,9 @@ struct kineto {
 	size_t alloc_kernel_bits;
 
 	struct ranges roles[NR_ROLES];
+	/* A bit by role that had a range: the step columns shown, told
+	 * after kineto_plan_steps() has carved and freed the lists. */
+	unsigned roles_seen;
 	struct raw_step *steps;
 	size_t nr_steps, alloc_steps;
 	int64_t cpu_min, cpu_max;	/* host extent: the step of a trace without steps */

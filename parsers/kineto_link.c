@@ -785,13 +785,13 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 	free(stack);
 }
 
-/* Per-node facts kept only while the tree is built, indexed by node id. */
 /* A node and the runtime calls that join it once the other walks of the
- * tree are done (hang_all_runtimes()). */
+ * tree are done (hang_all_runtimes()): references, 12 bytes, for the
+ * quarter of a million of a big trace. */
 struct hang {
-	struct node *node;
-	struct node *last;		/* its last child, NULL: none */
-	struct rt_rec *runtimes;
+	uint32_t node;			/* node_ref() */
+	uint32_t last;			/* its last child's; 0: none */
+	uint32_t runtimes;		/* ref to k->rts */
 };
 
 struct build {
@@ -959,9 +959,9 @@ static void fill_stats(struct build *b, struct node *root)
 		}
 		if (rts) {
 			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
-			b->hangs[b->nr_hangs].node = n;
-			b->hangs[b->nr_hangs].last = last ? last : node_last_child(p, n);
-			b->hangs[b->nr_hangs++].runtimes = rts;
+			b->hangs[b->nr_hangs].node = node_ref(n);
+			b->hangs[b->nr_hangs].last = node_ref(last ? last : node_last_child(p, n));
+			b->hangs[b->nr_hangs++].runtimes = rec_ref((size_t)(rts - b->k->rts));
 		}
 		if (n == root)
 			break;
@@ -983,16 +983,20 @@ static void fill_stats(struct build *b, struct node *root)
  * tree has to tell them apart from those any more. */
 static void hang_all_runtimes(struct build *b)
 {
+	const struct node_pool *pool = b->k->p->pool;
+
 	for (size_t i = 0; i < b->nr_hangs; i++) {
 		if (i + AHEAD < b->nr_hangs) {
-			PREFETCH(b->hangs[i + AHEAD].node);
-			PREFETCH(b->hangs[i + AHEAD].runtimes);
-			PREFETCH(b->hangs[i + AHEAD / 2].runtimes->node);
+			PREFETCH(node_at(pool, b->hangs[i + AHEAD].node));
+			PREFETCH(rt_at(b->k, b->hangs[i + AHEAD].runtimes));
+			PREFETCH(rt_at(b->k, b->hangs[i + AHEAD / 2].runtimes)->node);
 		}
-		struct node *last = b->hangs[i].last;
+		struct node *n = node_at(pool, b->hangs[i].node);
+		struct node *last = node_at(pool, b->hangs[i].last);
 
-		for (struct rt_rec *r = b->hangs[i].runtimes; r; r = rt_at(b->k, r->next_of_op))
-			last = hang_runtime(b->k, r, b->hangs[i].node, last, false);
+		for (struct rt_rec *r = rt_at(b->k, b->hangs[i].runtimes); r;
+		     r = rt_at(b->k, r->next_of_op))
+			last = hang_runtime(b->k, r, n, last, false);
 	}
 }
 

@@ -78,6 +78,14 @@ static bool is_comm_ext(const struct kineto *k, int64_t ext)
  * else Kernel (StepParser._parse_step). */
 static void add_kernel_roles(struct kineto *k)
 {
+	size_t nr_kernels = 0;
+
+	/* Room for all at once: grown a doubling at a time, a list copied
+	 * in the heap leaves its old room behind, counted. */
+	for (size_t w = 0; w < (k->nr_devs + 63) / 64; w++)
+		nr_kernels += (size_t)__builtin_popcountll(k->kernel_bits[w]);
+	GROW(k->roles[ROLE_KERNEL].v, k->roles[ROLE_KERNEL].alloc,
+	     k->roles[ROLE_KERNEL].nr + nr_kernels);
 	if (k->nr_comm_ext)
 		kineto_sort(k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64);
 	for (size_t i = 0; i < k->nr_devs; i++) {
@@ -306,8 +314,8 @@ static void set_step_cats(struct kineto *k, int *col_of)
 {
 	const char *names[NR_ROLES + 1];
 	size_t nr_cols = 0;
-	bool gpu = k->roles[ROLE_KERNEL].nr || k->roles[ROLE_MEMCPY].nr ||
-		   k->roles[ROLE_MEMSET].nr || k->nr_rts;
+	unsigned seen = k->roles_seen;
+	bool gpu = seen & (1u << ROLE_KERNEL | 1u << ROLE_MEMCPY | 1u << ROLE_MEMSET) || k->nr_rts;
 
 	for (int r = 0; r <= NR_ROLES; r++) {
 		bool show = true;
@@ -315,7 +323,7 @@ static void set_step_cats(struct kineto *k, int *col_of)
 		if (r == ROLE_KERNEL || r == ROLE_MEMCPY || r == ROLE_MEMSET || r == ROLE_RUNTIME)
 			show = gpu;
 		else if (r == ROLE_COMM)
-			show = k->roles[ROLE_COMM].nr > 0;
+			show = seen & 1u << ROLE_COMM;
 		col_of[r] = show ? (int)nr_cols : -1;
 		if (show)
 			names[nr_cols++] = role_names[r];
@@ -490,6 +498,13 @@ void kineto_plan_steps(struct kineto *k)
 		ranges_merge(&k->roles[r]);
 	carve_steps(k, order);
 	free(order);
+	/* Carved: only whether each role had a range is read again. */
+	for (int r = 0; r < NR_ROLES; r++) {
+		if (k->roles[r].nr)
+			k->roles_seen |= 1u << r;
+		free(k->roles[r].v);
+		memset(&k->roles[r], 0, sizeof(k->roles[r]));
+	}
 }
 
 void kineto_build_steps(struct kineto *k)
