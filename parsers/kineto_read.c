@@ -1443,7 +1443,7 @@ static void take_event(struct kineto *k, struct raw_event *e)
 /*
  * One event in a block: what every event has, then only the parts of the
  * rest it has (PART_* bits, in their order, each a multiple of 8 bytes),
- * then its name and its texts, each NUL-ended.  Most events have a few
+ * then its name and its texts, each NUL-ended.  Most events have none
  * of the parts: a message is a third the size of one with room for all,
  * and the blocks held at the load's peak as few.
  */
@@ -1456,19 +1456,20 @@ struct ev_msg {
 	uint16_t parts;			/* PART_* */
 	double ts_us, dur_us;
 	int64_t tid;
+	int64_t ext_id, corr;		/* NO_ID: none */
 	char rest[];
 };
 
-/* A message's parts: absent, each is as the reader starts an event. */
+/* A message's parts: absent, each is as the reader starts an event.
+ * Each is rare but for kernels' args and ops' texts: a branch each that
+ * is seldom taken, or taken by the events of one kind. */
 enum {
-	PART_EXT = 1 << 0,		/* int64_t ext_id; else NO_ID */
-	PART_EXT_LOWER = 1 << 1,	/* int64_t ext_id_lower; else NO_ID */
-	PART_CORR = 1 << 2,		/* int64_t corr; else NO_ID */
-	PART_KERNEL = 1 << 3,		/* struct kernel_args; else zero bytes */
-	PART_MEM = 1 << 4,		/* struct mem_args: CAT_MEMORY */
-	PART_OP = 1 << 5,		/* struct msg_op; else none: comm_bytes -1 */
-	PART_MODULE = 1 << 6,		/* int64_t module_id; else 0 */
-	PART_TEXTS = 1 << 7,		/* struct msg_texts; else no text */
+	PART_EXT_LOWER = 1 << 0,	/* int64_t ext_id_lower; else NO_ID */
+	PART_KERNEL = 1 << 1,		/* struct kernel_args; else zero bytes */
+	PART_MEM = 1 << 2,		/* struct mem_args: CAT_MEMORY */
+	PART_OP = 1 << 3,		/* struct msg_op; else none: comm_bytes -1 */
+	PART_MODULE = 1 << 4,		/* int64_t module_id; else 0 */
+	PART_TEXTS = 1 << 5,		/* struct msg_texts; else no text */
 };
 
 struct msg_op {
@@ -1512,24 +1513,16 @@ static void take_block(struct kineto *k, struct block *b)
 		struct raw_event e = {
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
 			.cat = m->cat, .ordinal = m->ordinal + b->ordinal_base, .ts_us = m->ts_us,
-			.dur_us = m->dur_us, .tid = m->tid, .ext_id = NO_ID, .ext_id_lower = NO_ID,
-			.corr = NO_ID, .has_module_id = m->has_module_id, .name_len = m->name_len,
+			.dur_us = m->dur_us, .tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = NO_ID,
+			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
 			.comm_bytes = -1,
 		};
 		struct msg_op op;
 		struct msg_texts lens = { { 0 } };
 		const char *texts[NR_TEXTS];
 
-		if (m->parts & PART_EXT) {
-			memcpy(&e.ext_id, at, sizeof(int64_t));
-			at += 8;
-		}
 		if (m->parts & PART_EXT_LOWER) {
 			memcpy(&e.ext_id_lower, at, sizeof(int64_t));
-			at += 8;
-		}
-		if (m->parts & PART_CORR) {
-			memcpy(&e.corr, at, sizeof(int64_t));
 			at += 8;
 		}
 		if (m->parts & PART_KERNEL) {
@@ -1760,16 +1753,8 @@ void kineto_flush_reader(struct kineto *k)
 	}
 }
 
-/* Whether the N bytes at P are all zero. */
-static bool all_zero(const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (c[i])
-			return false;
-	return true;
-}
+/* What an event that is no kernel has of kernel args: zero bytes. */
+static const struct kernel_args no_kernel_args;
 
 static char *put_part(char *at, const void *part, size_t size)
 {
@@ -1801,15 +1786,11 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		if (lens.len[i])
 			parts |= PART_TEXTS;
 	}
-	if (e->ext_id != NO_ID)
-		parts |= PART_EXT;
 	if (e->ext_id_lower != NO_ID)
 		parts |= PART_EXT_LOWER;
-	if (e->corr != NO_ID)
-		parts |= PART_CORR;
 	if (e->cat == CAT_MEMORY)
 		parts |= PART_MEM;
-	else if (!all_zero(&e->ka, sizeof(e->ka)))
+	else if (memcmp(&e->ka, &no_kernel_args, sizeof(e->ka)))
 		parts |= PART_KERNEL;
 	op.comm_bytes = e->comm_bytes;
 	op.in_nelems = e->op.in_nelems;
@@ -1820,8 +1801,7 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_OP;
 	if (e->module_id)
 		parts |= PART_MODULE;
-	size += 8 * (!!(parts & PART_EXT) + !!(parts & PART_EXT_LOWER) + !!(parts & PART_CORR) +
-		     !!(parts & PART_MODULE));
+	size += 8 * (!!(parts & PART_EXT_LOWER) + !!(parts & PART_MODULE));
 	if (parts & PART_KERNEL)
 		size += PART_SIZE(struct kernel_args);
 	if (parts & PART_MEM)
@@ -1859,13 +1839,11 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->ts_us = e->ts_us;
 	m->dur_us = e->dur_us;
 	m->tid = e->tid;
+	m->ext_id = e->ext_id;
+	m->corr = e->corr;
 	at = m->rest;
-	if (parts & PART_EXT)
-		at = put_part(at, &e->ext_id, sizeof(int64_t));
 	if (parts & PART_EXT_LOWER)
 		at = put_part(at, &e->ext_id_lower, sizeof(int64_t));
-	if (parts & PART_CORR)
-		at = put_part(at, &e->corr, sizeof(int64_t));
 	if (parts & PART_KERNEL)
 		at = put_part(at, &e->ka, sizeof(e->ka));
 	if (parts & PART_MEM)
