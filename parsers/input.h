@@ -118,7 +118,7 @@ size_t input_take(struct input *in, char *dst, size_t n, struct pos *at);
  * are copied.  Returns how many, 0 only at the end.  AT as input_take().
  */
 #define INPUT_HEADROOM (64u << 10)
-#define INPUT_READ_BYTES (2u << 20)
+#define INPUT_READ_BYTES (1u << 20)
 #define INPUT_BUFFER_BYTES (INPUT_HEADROOM + INPUT_READ_BYTES + 1)
 size_t input_take_buffer(struct input *in, char **buf, struct pos *at);
 /* The most bytes input_take_buffer() gives at once: INPUT_READ_BYTES

@@ -21,9 +21,9 @@
  * lines by need), or, where that cannot be done (gzip, a pipe), from the
  * chunk's bytes and its place, counted as the chunks are cut.
  *
- * Memory: the chunks cut and not yet handed over (MAX_AHEAD of them; an
- * element longer than that frees the ones it spans as it is read) and
- * their blocks; the file itself is never held.
+ * Memory: the chunks cut and not yet handed over (MAX_AHEAD of them, or
+ * MAX_AHEAD_GZIP; an element longer than that frees the ones it spans as
+ * it is read) and their blocks; the file itself is never held.
  *
  * Not the same as one reader in one case: a warning's place.  One reader
  * gives the place of the current token instead of the event's start when
@@ -53,6 +53,11 @@
 #define MIN_PARALLEL_BYTES (24u << 20)
 #define NR_WORKERS 2
 #define MAX_AHEAD 4
+/* A gzip file's chunks come inflated on the input's own thread, which
+ * holds two more in its ring: one chunk less ahead keeps its load's peak
+ * as low as a plain file's, at no cost in time (the inflating thread,
+ * not the readers, sets the pace). */
+#define MAX_AHEAD_GZIP 3
 /* How far past an element to look for the next one's '{': the spaces
  * between two elements are few, and a longer gap only costs a guess. */
 #define PEEK_LIMIT (64u << 10)
@@ -116,6 +121,7 @@ struct chunks {
 	size_t nr, alloc;
 	size_t frontier;		/* the next chunk to hand over */
 	bool eof;			/* the input has no byte left to cut */
+	size_t max_ahead;		/* chunks cut and not handed over, at most */
 	char *spare[MAX_AHEAD];		/* chunk buffers to fill again: fresh
 					   pages cost a fault each */
 	int nr_spare;
@@ -218,7 +224,7 @@ static void buffer_free(char *p, size_t n)
 
 static void spare_or_free(struct chunks *cs, char *buf, size_t bytes)
 {
-	if (bytes == cs->buf_bytes && cs->nr_spare < MAX_AHEAD)
+	if (bytes == cs->buf_bytes && (size_t)cs->nr_spare < cs->max_ahead)
 		cs->spare[cs->nr_spare++] = buf;
 	else
 		buffer_free(buf, bytes);
@@ -393,7 +399,7 @@ static void read_chunk(struct chunks *cs, struct chunk *c)
  * element may have, and not too far ahead. */
 static struct chunk *next_job(struct chunks *cs)
 {
-	size_t end = cs->frontier + MAX_AHEAD < cs->nr ? cs->frontier + MAX_AHEAD : cs->nr;
+	size_t end = cs->frontier + cs->max_ahead < cs->nr ? cs->frontier + cs->max_ahead : cs->nr;
 
 	for (size_t i = cs->frontier; i < end; i++) {
 		struct chunk *c = cs->v[i];
@@ -668,6 +674,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	/* Not for a pipe or a plain file: its bytes are read straight into
 	 * the chunks (input_take()). */
 	cs.whole = in->is_gzip && chunk_bytes == input_chunk_bytes(in);
+	cs.max_ahead = in->is_gzip ? MAX_AHEAD_GZIP : MAX_AHEAD;
 	/* Whole, buffers go both ways: the reader's size, mapped as its
 	 * own are (input_buffer_new()), so either side unmaps any. */
 	cs.buf_bytes = cs.whole ? INPUT_BUFFER_BYTES : chunk_bytes + 1;
@@ -675,7 +682,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	cs.next_offset = in->buf_offset + (uint64_t)(in->cur - in->buf);
 	cs.next_at = cs.taken_at = input_pos(in, in->cur);
 	/* What the chunks in flight fill, a few blocks each. */
-	kineto_reserve_blocks(k, 8 * MAX_AHEAD);
+	kineto_reserve_blocks(k, 8 * cs.max_ahead);
 	pthread_mutex_init(&cs.lock, NULL);
 	pthread_cond_init(&cs.work, NULL);
 	pthread_cond_init(&cs.done, NULL);
@@ -686,7 +693,7 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes)
 	for (;;) {
 		struct chunk *c;
 
-		while (!cs.eof && (cs.nr - cs.frontier < MAX_AHEAD || cs.frontier == cs.nr))
+		while (!cs.eof && (cs.nr - cs.frontier < cs.max_ahead || cs.frontier == cs.nr))
 			cut_chunk(&cs);
 		c = wait_for_frontier(&cs);
 		if (c->end == END_REDO) {

@@ -375,7 +375,7 @@ static void test_cut_gzip(void)
 					if (got != want[b])
 						fprintf(stderr, "cut at %d/5, %s, chunks of %s, takes of "
 							"%zu: %zu bytes, want %zu\n", cut, backends[b],
-							chunks[c] ? chunks[c] : "2 MB", takes[t], got,
+							chunks[c] ? chunks[c] : "the default", takes[t], got,
 							want[b]);
 					CHECK(got == want[b]);
 				}
