@@ -336,14 +336,6 @@ static inline uint32_t node_ref(const struct node *n)
 	return node_slab_of(n)->number << NODE_SLAB_SHIFT | node_place(n);
 }
 
-/* N's number in the order its profile made its nodes: from 0, one more
- * for each node made, whether it stays in the tree or not.  For tables
- * by node while the tree is built, before node_id() is there. */
-static inline uint32_t node_index(const struct node *n)
-{
-	return node_slab_of(n)->number * (NODE_SLAB_NODES - 1) + node_place(n) - 1;
-}
-
 /* Where a node slab keeps its nodes' ids: after its nodes. */
 static inline uint32_t *node_slab_ids(const struct node_slab *slab)
 {

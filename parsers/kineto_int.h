@@ -238,8 +238,7 @@ _Static_assert(sizeof(struct py_frame) == 32, "a frame record is 32 bytes");
 struct tid_numbers {
 	struct key_index map;		/* tid -> number; any tid, NO_ID too */
 	int64_t *tids;			/* number -> tid */
-	uint32_t *nr_hosts;		/* number -> its host records */
-	size_t nr, alloc_tids, alloc_nr_hosts;
+	size_t nr, alloc_tids;
 	int64_t last_tid;		/* the last tid looked up, and its number: */
 	uint32_t last;			/* a thread's events come in runs */
 };

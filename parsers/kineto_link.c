@@ -159,9 +159,7 @@ uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid)
 		n = (uint32_t)t->nr;
 		key_index_put(&t->map, (uint64_t)tid, n);
 		GROW(t->tids, t->alloc_tids, t->nr + 1);
-		GROW(t->nr_hosts, t->alloc_nr_hosts, t->nr + 1);
 		t->tids[n] = tid;
-		t->nr_hosts[n] = 0;
 		t->nr++;
 	}
 	t->last_tid = tid;
@@ -173,7 +171,6 @@ static void threads_release(struct tid_numbers *t)
 {
 	key_index_release(&t->map);
 	free(t->tids);
-	free(t->nr_hosts);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -589,6 +586,17 @@ static void note_order(struct thread *t, uint32_t i, int64_t start, int64_t end)
 	t->last_index = i;
 }
 
+/* Chain host record I (whose thread number is read) after T's last. */
+static void thread_append(struct kineto *k, struct thread *t, uint32_t i)
+{
+	if (t->last)
+		k->hosts[t->last - 1].t.next_of_thread = rec_ref(i);
+	else
+		t->first = rec_ref(i);
+	t->last = rec_ref(i);
+	k->hosts[i].t.next_of_thread = 0;
+}
+
 /*
  * T's host records in the order CMP (a comparison of their indices) says:
  * an array of them for the sort, then the list again.  Only for a thread
@@ -607,15 +615,8 @@ static void sort_thread(struct kineto *k, struct thread *t, int (*cmp)(const voi
 	else
 		qsort(v, n, sizeof(*v), cmp);
 	t->first = t->last = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (t->last)
-			k->hosts[t->last - 1].t.next_of_thread = rec_ref(v[i]);
-		else
-			t->first = rec_ref(v[i]);
-		t->last = rec_ref(v[i]);
-	}
-	if (t->last)
-		k->hosts[t->last - 1].t.next_of_thread = 0;
+	for (size_t i = 0; i < n; i++)
+		thread_append(k, t, v[i]);
 	free(v);
 }
 
@@ -639,7 +640,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 		t->in_claim_order = t->in_tree_order = true;
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		struct host_rec *h = &k->hosts[i];
+		const struct host_rec *h = &k->hosts[i];
 		const struct node *n = host_node(k->p, h);
 		struct thread *t = &th->v[h->t.thread];
 		int64_t start;
@@ -647,12 +648,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 		if (i + AHEAD < k->nr_hosts)
 			prefetch_times(host_node(k->p, &k->hosts[i + AHEAD]));
 		start = n->start_ns;
-		if (t->last)
-			k->hosts[t->last - 1].t.next_of_thread = rec_ref(i);
-		else
-			t->first = rec_ref(i);
-		t->last = rec_ref(i);
-		h->t.next_of_thread = 0;
+		thread_append(k, t, (uint32_t)i);
 		t->nr_hosts++;
 		note_order(t, (uint32_t)i, start, start + node_host_total(k->p, n));
 		if (start < t->first_ts || (start == t->first_ts && i < t->first_index)) {

@@ -1119,7 +1119,6 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	h->node = node_ref(n);
 	h->u.ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->t.thread = kineto_thread_number(&k->threads, e->tid);
-	k->threads.nr_hosts[h->t.thread]++;
 	return h;
 }
 
@@ -1483,7 +1482,19 @@ struct msg_texts {
 	uint32_t len[4];
 };
 
-#define PART_SIZE(type) ((sizeof(type) + 7) & ~(size_t)7)
+/* The bytes a part of SIZE takes in a message: whole 8-byte words, so
+ * that every part after it is aligned. */
+static size_t part_room(size_t size)
+{
+	return (size + 7) & ~(size_t)7;
+}
+
+/* Copy the part at AT out to PART; where the next one starts. */
+static const char *get_part(const char *at, void *part, size_t size)
+{
+	memcpy(part, at, size);
+	return at + part_room(size);
+}
 
 /* The texts of a message after its name, in order. */
 enum { TEXT_DIMS, TEXT_STACK, TEXT_COLL, TEXT_DTYPE, NR_TEXTS };
@@ -1521,35 +1532,24 @@ static void take_block(struct kineto *k, struct block *b)
 		struct msg_texts lens = { { 0 } };
 		const char *texts[NR_TEXTS];
 
-		if (m->parts & PART_EXT_LOWER) {
-			memcpy(&e.ext_id_lower, at, sizeof(int64_t));
-			at += 8;
-		}
-		if (m->parts & PART_KERNEL) {
-			memcpy(&e.ka, at, sizeof(e.ka));
-			at += PART_SIZE(struct kernel_args);
-		}
-		if (m->parts & PART_MEM) {
-			memcpy(&e.mem, at, sizeof(e.mem));
-			at += PART_SIZE(struct mem_args);
-		}
+		if (m->parts & PART_EXT_LOWER)
+			at = get_part(at, &e.ext_id_lower, sizeof(e.ext_id_lower));
+		if (m->parts & PART_KERNEL)
+			at = get_part(at, &e.ka, sizeof(e.ka));
+		if (m->parts & PART_MEM)
+			at = get_part(at, &e.mem, sizeof(e.mem));
 		if (m->parts & PART_OP) {
-			memcpy(&op, at, sizeof(op));
-			at += PART_SIZE(struct msg_op);
+			at = get_part(at, &op, sizeof(op));
 			e.comm_bytes = op.comm_bytes;
 			e.op.in_nelems = op.in_nelems;
 			e.op.out_nelems = op.out_nelems;
 			e.op.group_size = op.group_size;
 			e.op.has_nelems = op.has_nelems;
 		}
-		if (m->parts & PART_MODULE) {
-			memcpy(&e.module_id, at, sizeof(int64_t));
-			at += 8;
-		}
-		if (m->parts & PART_TEXTS) {
-			memcpy(&lens, at, sizeof(lens));
-			at += PART_SIZE(struct msg_texts);
-		}
+		if (m->parts & PART_MODULE)
+			at = get_part(at, &e.module_id, sizeof(e.module_id));
+		if (m->parts & PART_TEXTS)
+			at = get_part(at, &lens, sizeof(lens));
 		e.name = profile_intern(k->p, at, m->name_len);
 		at += m->name_len + 1;
 		for (int i = 0; i < NR_TEXTS; i++) {
@@ -1756,10 +1756,11 @@ void kineto_flush_reader(struct kineto *k)
 /* What an event that is no kernel has of kernel args: zero bytes. */
 static const struct kernel_args no_kernel_args;
 
+/* Copy PART in at AT; where the next one goes. */
 static char *put_part(char *at, const void *part, size_t size)
 {
 	memcpy(at, part, size);
-	return at + ((size + 7) & ~(size_t)7);
+	return at + part_room(size);
 }
 
 static void pipe_put(struct kineto *k, const struct raw_event *e)
@@ -1801,15 +1802,18 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_OP;
 	if (e->module_id)
 		parts |= PART_MODULE;
-	size += 8 * (!!(parts & PART_EXT_LOWER) + !!(parts & PART_MODULE));
+	if (parts & PART_EXT_LOWER)
+		size += part_room(sizeof(e->ext_id_lower));
 	if (parts & PART_KERNEL)
-		size += PART_SIZE(struct kernel_args);
+		size += part_room(sizeof(e->ka));
 	if (parts & PART_MEM)
-		size += PART_SIZE(struct mem_args);
+		size += part_room(sizeof(e->mem));
 	if (parts & PART_OP)
-		size += PART_SIZE(struct msg_op);
+		size += part_room(sizeof(op));
+	if (parts & PART_MODULE)
+		size += part_room(sizeof(e->module_id));
 	if (parts & PART_TEXTS)
-		size += PART_SIZE(struct msg_texts);
+		size += part_room(sizeof(lens));
 	size = (size + 7) & ~(size_t)7;
 	if (!k->blk)
 		k->blk = block_get(pp);
@@ -1843,7 +1847,7 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->corr = e->corr;
 	at = m->rest;
 	if (parts & PART_EXT_LOWER)
-		at = put_part(at, &e->ext_id_lower, sizeof(int64_t));
+		at = put_part(at, &e->ext_id_lower, sizeof(e->ext_id_lower));
 	if (parts & PART_KERNEL)
 		at = put_part(at, &e->ka, sizeof(e->ka));
 	if (parts & PART_MEM)
@@ -1851,7 +1855,7 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	if (parts & PART_OP)
 		at = put_part(at, &op, sizeof(op));
 	if (parts & PART_MODULE)
-		at = put_part(at, &e->module_id, sizeof(int64_t));
+		at = put_part(at, &e->module_id, sizeof(e->module_id));
 	if (parts & PART_TEXTS)
 		at = put_part(at, &lens, sizeof(lens));
 	memcpy(at, e->name_text, e->name_len);
