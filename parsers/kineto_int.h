@@ -31,16 +31,17 @@
  * it had read them itself.
  *
  * kineto_link.c turns the records into the tree, once reading is done:
- * device work joins its runtime call by correlation, runtime calls join
- * their op by External id, each thread's host events nest by interval
- * containment, a lone child of the same name folds into its op parent,
+ * device work joins its runtime call by correlation, each thread's host
+ * events nest by interval containment, runtime calls join the innermost
+ * op that encloses their start on their thread (External id only where
+ * none does), a lone child of the same name folds into its op parent,
  * and fill_stats works out self and total times (node.py); memory events
  * find their op, and ops the Python frames they ran under.  Device work
- * no op claims hangs under one group beneath the root and is counted.  It
- * owns the per-thread lists and id maps, and frees them before it returns.
- * On a big trace a second thread does the parts that touch only records:
- * the device links, the runtimes' chains by External id, the runtime-by-
- * node table, the frames' sort, the step plan.
+ * no thread holds hangs under one group beneath the root and is counted.
+ * It owns the per-thread lists and id maps, and frees them before it
+ * returns.  On a big trace a second thread does the parts that touch only
+ * records: the device links, the runtimes' order by thread and start, the
+ * frames' sort, the step plan.
  *
  * kineto_steps.c makes the step breakdown (overall_parser.py), planned
  * beside the rest of the link and given to the profile after it: kernels
@@ -133,12 +134,10 @@ struct wide_ids {
  */
 struct host_rec {
 	uint32_t node;			/* its node's reference: host_node() */
-	/* Its External id, in 32 bits (EXT_NONE...), until the link's
-	 * claims have read it; then the runtimes it claimed (a ref to
-	 * k->rts, chained through next_of_op; 0: none). */
+	/* Its External id, in 32 bits (EXT_NONE...): what the link reads
+	 * where no op encloses a runtime call, and tells apart in Info. */
 	union {
 		uint32_t ext;
-		uint32_t runtimes;
 	} u;
 	/* Its tid's number until the link groups the records by thread;
 	 * then the next of its thread's, in the order the link reads them

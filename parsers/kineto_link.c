@@ -2,16 +2,18 @@
 /*
  * Linking a Kineto trace's records into the call tree (kineto_int.h):
  *
- *   1. device work joins its runtime call by args.correlation, runtime
- *      calls join the op whose External id they carry (event_parser.py);
+ *   1. device work joins its runtime call by args.correlation, whatever
+ *      the launch API (event_parser.py, with the driver API too);
  *   2. each thread's host events nest by interval containment, sorted by
  *      (start, -end) with ties in file order (op_tree.py), and a lone child
- *      of the same name as its op parent is folded into it;
+ *      of the same name as its op parent is folded into it; runtime calls
+ *      join the innermost op that encloses them (claim_by_place());
  *   3. self/total times as node.py's fill_stats() computes them;
  *   4. memory events find their op, ops their Python frames' call stack.
  *
- * Device work that no op claims is not dropped: it hangs under a group of
- * its own beneath the root and is counted as a warning.
+ * Device work no runtime launched, or launched on a thread that has no
+ * host events, is not dropped: it hangs under a group of its own beneath
+ * the root and is counted as a warning.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -442,98 +444,209 @@ static struct thread *thread_of_number(struct threads *th, uint32_t number)
 	return i == UINT32_MAX ? NULL : &th->v[i];
 }
 
-/* The runtimes of each External id, chained through rt_rec.next_of_op,
- * latest first, for the ops to claim: records only. */
-struct rt_chains {
-	struct idindex first;		/* ext id -> the first of its chain */
-	uint32_t no_id;			/* ref: the runtimes without one */
+/*
+ * Where each runtime call belongs: the innermost op that encloses its
+ * start on its own thread, the launch's place being the ground truth
+ * (claim_by_place()).  The trace's External id is used only where that
+ * finds no op: then the op it names, if that op was running at the
+ * launch, on another thread (claim_by_external_id()).  torch-tb-profiler
+ * goes by External id alone, which in some real traces equals the
+ * runtime's own correlation and names an unrelated op, and lets every
+ * runtime without one join the first module (proftui(1), DIFFERENCES).
+ */
+#define OWNER_NONE 0			/* no node: the unlinked group */
+#define OWNER_THREAD UINT32_MAX		/* its thread's root */
+
+struct claims {
+	uint32_t *owner;		/* by runtime: its node's ref, or one of
+					   the two above */
+	uint64_t *no_op;		/* a bit by runtime: no op enclosed it */
+	/* Each thread's runtimes by start, ties in file order: the
+	 * thread numbers' slices of ORDER, FIRST[number] to FIRST[number
+	 * + 1].  Records only, made beside the trees (order_runtimes()). */
+	uint32_t *order;
+	size_t *first;
+	/* What Info tells of the claims (report_claims()). */
+	uint64_t nr_by_place_not_id;	/* External id named another op */
+	uint64_t nr_by_id;		/* no op on their thread: by the id */
+	uint64_t nr_outside_ops;	/* device work launched by no op */
+	int64_t outside_ops_ns;
 };
 
-static void chain_runtimes(struct kineto *k, struct rt_chains *c)
+/* The runtimes of the sort below, by index: the sorting thread's. */
+static _Thread_local const struct rt_rec *sort_rts;
+
+static int cmp_rt_start(const void *a, const void *b)
 {
-	int64_t min = INT64_MAX, max = INT64_MIN;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int64_t x = sort_rts[i].node->start_ns, y = sort_rts[j].node->start_ns;
 
-	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
 
-		if (ext == NO_ID || ext == 0)
-			continue;
-		if (ext < min)
-			min = ext;
-		if (ext > max)
-			max = ext;
+/* The runtimes by thread number, then start: a counting sort by thread,
+ * which leaves each slice in file order, then a sort of the slices the
+ * file does not give in time order (few: a thread's calls come in it). */
+static void order_runtimes(struct kineto *k, struct claims *c)
+{
+	size_t nr_threads = k->threads.nr;
+	size_t *at = xcalloc(nr_threads + 1, sizeof(*at));
+
+	c->first = xcalloc(nr_threads + 2, sizeof(*c->first));
+	c->order = xmalloc((k->nr_rts + 1) * sizeof(*c->order));
+	for (size_t i = 0; i < k->nr_rts; i++)
+		c->first[k->rts[i].thread + 1]++;
+	for (size_t t = 0; t < nr_threads; t++) {
+		c->first[t + 1] += c->first[t];
+		at[t] = c->first[t];
 	}
-	idindex_init(&c->first, k->nr_rts, min, max);
-	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+	for (size_t i = 0; i < k->nr_rts; i++)
+		c->order[at[k->rts[i].thread]++] = (uint32_t)i;
+	free(at);
+	sort_rts = k->rts;
+	for (size_t t = 0; t < nr_threads; t++)
+		kineto_sort(c->order + c->first[t], c->first[t + 1] - c->first[t],
+			    sizeof(*c->order), cmp_rt_start);
+}
 
-		if (ext != NO_ID && ext != 0)
-			idindex_mark(&c->first, ext);
-	}
-	idindex_seal(&c->first);
-	c->no_id = 0;
-	/* Each chain latest first: the order the op that claims it hangs
-	 * them in. */
-	for (size_t i = 0; i < k->nr_rts; i++) {
-		struct rt_rec *r = &k->rts[i];
-		int64_t ext = kineto_ext_id(&k->wide_rts, i, r->ext);
-		uint32_t first;
+static int64_t end_of(const struct profile *p, const struct node *n)
+{
+	return n->start_ns + node_host_total(p, n);
+}
 
-		if (ext == NO_ID) {
-			r->next_of_op = c->no_id;
-			c->no_id = rec_ref(i);
+/* A node on the sweep's path, and the innermost op from the thread's
+ * root down to it (NULL: none). */
+struct place {
+	struct node *node, *op;
+};
+
+/*
+ * Each runtime of thread T to the innermost op of T's tree whose [start,
+ * end] holds the runtime's start; failing an op, to the innermost node
+ * that holds it (a step, a module, an annotation) or T's root, marked as
+ * launched by no op.  One forward pass over the tree beside the runtimes
+ * in time order: each node is entered once.  Of two siblings that touch
+ * at the launch, the later holds it (the one that starts there).
+ */
+static void claim_by_place(struct kineto *k, struct thread *t, struct claims *c,
+			   struct place **stack, size_t *alloc)
+{
+	const struct profile *p = k->p;
+	const uint32_t *v = c->order + c->first[t->number];
+	size_t n = c->first[t->number + 1] - c->first[t->number], depth = 0;
+	struct node *child = node_first_child(t->node);
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t at = k->rts[v[i]].node->start_ns;
+		struct place *top;
+
+		while (depth && at > end_of(p, (*stack)[depth - 1].node)) {
+			child = node_next((*stack)[depth - 1].node);
+			depth--;
+		}
+		for (;;) {
+			while (child && child->next_ref && node_next(child)->start_ns <= at)
+				child = node_next(child);
+			if (!child || child->start_ns > at || at > end_of(p, child))
+				break;
+			GROW(*stack, *alloc, depth + 1);
+			(*stack)[depth].node = child;
+			(*stack)[depth].op = child->kind == NODE_OP ? child
+					     : depth ? (*stack)[depth - 1].op : NULL;
+			depth++;
+			child = node_first_child(child);
+		}
+		top = depth ? &(*stack)[depth - 1] : NULL;
+		if (top && top->op) {
+			c->owner[v[i]] = node_ref(top->op);
 			continue;
 		}
-		if (ext == 0)
-			continue;
-		first = idindex_get(&c->first, ext);
-		r->next_of_op = first == UINT32_MAX ? 0 : rec_ref(first);
-		idindex_set(&c->first, ext, (uint32_t)i);
+		c->owner[v[i]] = top ? node_ref(top->node) : OWNER_THREAD;
+		bit_set(c->no_op, v[i]);
 	}
 }
 
-/*
- * Each op takes every runtime whose External id equals its own; the first
- * op (threads in first-seen order, ops in time order) with an id takes
- * them all (event_parser.parse_nodes pops the list).  Runtimes with
- * External id 0 belong to their thread's root.  Runtimes without an
- * External id go, all of them, to the first host event without one --
- * the plugin's None equals None: in a PyTorch 2.x trace, the first
- * nn.Module call (modules drop their id), whose self time they shorten.
- */
-/* What the claims make beside the records' own: each host record's
- * runtimes replace its External id, read once (struct host_rec). */
-struct claims {
-	uint64_t *rt_used;		/* a bit by runtime: attached to an op or
-					   a thread */
-};
+/* External ids of interest (those of runtimes no op enclosed) to the
+ * host record of each that starts first (ties: the first in the file),
+ * UINT32_MAX - 1 while none is found. */
+#define ID_NO_HOST (UINT32_MAX - 1)
 
-static void claim_runtimes(struct kineto *k, struct threads *th, struct rt_chains *c,
-			   struct claims *cl)
+static bool usable_ext(int64_t ext)
 {
-	cl->rt_used = xcalloc(k->nr_rts / 64 + 1, sizeof(*cl->rt_used));
-	for (size_t t = 0; t < th->nr; t++) {
-		struct thread *thr = &th->v[t];
+	return ext != NO_ID && ext != 0;	/* 0: "no op", as Kineto writes it */
+}
 
-		for (uint32_t ref = thr->first; ref; ref = k->hosts[ref - 1].t.next_of_thread) {
-			uint32_t hi = ref - 1;
-			struct host_rec *h = &k->hosts[hi];
-			int64_t ext = kineto_ext_id(&k->wide_hosts, hi, h->u.ext);
-			uint32_t claimed = 0, first;
+/*
+ * A runtime that no op of its thread encloses goes to the op its External
+ * id names when that op was running at the launch, on whatever thread:
+ * a launch recorded on a thread of its own.  Linear: one look-up per
+ * record.
+ */
+static void claim_by_external_id(struct kineto *k, struct claims *c)
+{
+	struct idindex m;
+	int64_t min = INT64_MAX, max = INT64_MIN;
+	size_t nr = 0;
 
-			if (ext == NO_ID) {
-				claimed = c->no_id;
-				c->no_id = 0;	/* popped */
-			} else if (ext != 0 && (first = idindex_get(&c->first, ext)) != UINT32_MAX) {
-				idindex_set(&c->first, ext, UINT32_MAX);	/* popped */
-				claimed = rec_ref(first);
-			}
-			h->u.runtimes = claimed;
-			for (uint32_t r = claimed; r; r = k->rts[r - 1].next_of_op)
-				bit_set(cl->rt_used, r - 1);
-		}
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext;
+
+		if (!bit_get(c->no_op, i))
+			continue;
+		ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+		if (!usable_ext(ext))
+			continue;
+		nr++;
+		min = ext < min ? ext : min;
+		max = ext > max ? ext : max;
 	}
-	idindex_release(&c->first);
+	if (!nr)
+		return;
+	idindex_init(&m, nr, min, max);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+
+		if (bit_get(c->no_op, i) && usable_ext(ext))
+			idindex_mark(&m, ext);
+	}
+	idindex_seal(&m);
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+
+		if (bit_get(c->no_op, i) && usable_ext(ext))
+			idindex_set(&m, ext, ID_NO_HOST);
+	}
+	for (size_t i = 0; i < k->nr_hosts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_hosts, i, k->hosts[i].u.ext);
+		uint32_t best;
+
+		if (!usable_ext(ext) || (best = idindex_get(&m, ext)) == UINT32_MAX)
+			continue;
+		if (best == ID_NO_HOST ||
+		    host_node(k->p, &k->hosts[i])->start_ns < host_node(k->p, &k->hosts[best])->start_ns)
+			idindex_set(&m, ext, (uint32_t)i);
+	}
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext), at;
+		uint32_t h;
+		struct node *n;
+
+		if (!bit_get(c->no_op, i) || !usable_ext(ext) ||
+		    (h = idindex_get(&m, ext)) == ID_NO_HOST)
+			continue;
+		n = host_node(k->p, &k->hosts[h]);
+		at = k->rts[i].node->start_ns;
+		/* Out of the tree (dropped), or not running then: the id
+		 * names something else. */
+		if (!n->parent_ref || n->kind != NODE_OP || at < n->start_ns || at > end_of(k->p, n))
+			continue;
+		c->owner[i] = node_ref(n);
+		c->no_op[i / 64] &= ~((uint64_t)1 << (i % 64));
+		c->nr_by_id++;
+	}
+	idindex_release(&m);
 }
 
 /* Threads with host events first, by their first; then the others, by
@@ -711,7 +824,7 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
  * without fitting inside is dropped, as there, with a warning; its
  * runtimes then belong to no op.
  */
-static void build_thread_tree(struct kineto *k, struct thread *t, struct node **dropped_group)
+static void build_thread_tree(struct kineto *k, struct thread *t)
 {
 	struct host_rec **stack;
 	size_t depth = 0, high = 0;	/* entries of STACK ever set */
@@ -760,18 +873,12 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct node **
 				} else {
 					struct pos none = { 0, 0 };
 
+					/* Its runtimes join what encloses
+					 * them in the tree (claim_by_place()). */
 					diag_warn(k->d, &none, "events overlapping their parent, dropped",
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
 						  node_name(n), node_name(parent), (long long)t->tid);
-					/* Its claim stays as it is: the table
-					 * of runtimes by node may be read from
-					 * it on the other thread, and a node
-					 * out of the tree is never looked up. */
-					for (struct rt_rec *r = rt_at(k, h->u.runtimes); r;
-					     r = rt_at(k, r->next_of_op))
-						hang_runtime_last(k, r, unlinked_group(k, dropped_group),
-								  true);
 				}
 				break;
 			}
@@ -792,7 +899,6 @@ struct hang {
 
 struct build {
 	struct kineto *k;
-	struct rt_chains chains;
 	struct claims claims;
 	/* The runtimes of the host nodes that claimed some, by node
 	 * reference: a bit for each such node, and its chain's first (a
@@ -839,9 +945,9 @@ static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec
 
 /*
  * op_tree.remove_dup_nodes: an op whose only child is an op of the same
- * name absorbs it -- the child's children and runtimes replace its own
- * (the parent's own runtimes are dropped there; we keep them, unlinked,
- * so their kernels still show in the Kernels pane).
+ * name absorbs it -- the child's children and runtimes join its own.  The
+ * plugin drops the parent's own runtimes there; both were launched by a
+ * call of that op, so both stay its own here (proftui(1), DIFFERENCES).
  */
 /* N's only child when it is an op of N's name and N an op, else NULL. */
 static struct node *lone_dup_child(const struct node *n)
@@ -858,18 +964,19 @@ static void remove_dup(struct build *b, struct node *n)
 	struct node *child;
 
 	while ((child = lone_dup_child(n))) {
-		struct rt_rec *mine = runtimes_of(b, n);
+		struct rt_rec *theirs = runtimes_of(b, child), *last = theirs;
 
-		for (struct rt_rec *r = mine; r; r = rt_at(b->k, r->next_of_op))
-			hang_runtime_last(b->k, r, unlinked_group(b->k, b->unlinked), true);
-		if (mine) {
-			struct pos none = { 0, 0 };
+		/* The child's chain is its own (nothing folded into it
+		 * yet: the walk is in pre-order), so walking it to its end
+		 * keeps the folds of a deep chain of duplicates linear. */
+		if (theirs) {
+			struct rt_rec *mine = runtimes_of(b, n);
 
-			diag_warn(b->k->d, &none, "runtime calls of folded duplicate ops, unlinked",
-				  "op '%s' folded into its lone child of the same name; its own "
-				  "runtime calls belong to no op (as in torch-tb-profiler)", node_name(n));
+			while (last->next_of_op)
+				last = rt_at(b->k, last->next_of_op);
+			last->next_of_op = mine ? rec_ref((size_t)(mine - b->k->rts)) : 0;
+			set_runtimes_of(b, n, theirs);
 		}
-		set_runtimes_of(b, n, runtimes_of(b, child));
 		n->child_ref = child->child_ref;
 		for (struct node *c = node_first_child(n); c; c = node_next(c))
 			c->parent_ref = node_ref(n);
@@ -997,11 +1104,12 @@ static void hang_all_runtimes(struct build *b)
 }
 
 /*
- * Runtimes with External id 0 belong to their thread's root, and add to
- * its totals; those whose id no op has, and device work no runtime
- * launched, to no op at all: both are kept, under the root, and counted.
+ * Runtimes that no node of their thread holds belong to its root, and add
+ * to its totals; those of a thread without host events that no External
+ * id placed, and device work no runtime launched, to nothing at all: both
+ * are kept, under the root, and counted.
  */
-static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_used,
+static void hang_unclaimed(struct kineto *k, struct threads *th, const struct claims *c,
 			   struct node **unlinked)
 {
 	uint64_t nr_unlinked_rt = 0, nr_stale = 0;
@@ -1012,26 +1120,17 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		struct rt_rec *r = &k->rts[i];
+		struct thread *t;
 
-		if (bit_get(rt_used, i))
-			continue;
-		if (r->ext == 0) {
-			struct thread *t = thread_of_number(th, r->thread);
-
-			if (t) {
-				struct node *tn = t->node;
-
-				hang_runtime_last(k, r, tn, false);
-				host_add[t - th->v] += node_host_total(k->p, r->node);
-				device_add[t - th->v] += node_device_total(k->p, r->node);
-				bit_set(rt_used, i);
-				continue;
-			}
+		if (c->owner[i] == OWNER_THREAD && (t = thread_of_number(th, r->thread))) {
+			hang_runtime_last(k, r, t->node, false);
+			host_add[t - th->v] += node_host_total(k->p, r->node);
+			device_add[t - th->v] += node_device_total(k->p, r->node);
+		} else if (c->owner[i] == OWNER_NONE) {
+			hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
+			if (r->devices)
+				nr_unlinked_rt++;
 		}
-		hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
-		bit_set(rt_used, i);
-		if (r->devices)
-			nr_unlinked_rt++;
 	}
 	for (size_t i = 0; i < k->nr_devs; i++) {
 		struct dev_rec *d = &k->devs[i];
@@ -1056,9 +1155,9 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 		int64_t device_total = node_device_total(k->p, *unlinked);
 		int64_t host_total = node_host_total(k->p, *unlinked);
 
-		for (struct node *c = node_first_child((*unlinked)); c; c = node_next(c)) {
-			device_total += node_device_total(k->p, c);
-			host_total += node_host_total(k->p, c);
+		for (struct node *n = node_first_child((*unlinked)); n; n = node_next(n)) {
+			device_total += node_device_total(k->p, n);
+			host_total += node_host_total(k->p, n);
 		}
 		node_set_device_total(k->p, *unlinked, device_total);
 		node_set_host_total(k->p, *unlinked, host_total);
@@ -1066,8 +1165,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, uint64_t *rt_us
 	if (nr_stale)
 		profile_warn(k->p, "device events launched by no runtime call (kept, unlinked)", nr_stale);
 	if (nr_unlinked_rt)
-		profile_warn(k->p, "runtime calls whose External id no op has (kept, unlinked)",
-			     nr_unlinked_rt);
+		profile_warn(k->p, "runtime calls of threads without ops, launched by no op "
+			     "(kept, unlinked)", nr_unlinked_rt);
 }
 
 /* The root's totals, for the Tree pane: its threads' (fill_stats() and
@@ -1098,11 +1197,6 @@ static int cmp_mem(const void *a, const void *b)
 	if (x->ts_ns != y->ts_ns)
 		return x->ts_ns < y->ts_ns ? -1 : 1;
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
-}
-
-static int64_t end_of(const struct profile *p, const struct node *n)
-{
-	return n->start_ns + node_host_total(p, n);
 }
 
 /*
@@ -1395,38 +1489,115 @@ static void beside_join(struct beside *s)
 }
 
 /* Records only: the device links, the runtimes' chains by External id. */
+/* Records only: the device links. */
 static void devices_beside(struct kineto *k, struct build *b)
 {
+	(void)b;
 	link_devices(k);
-	chain_runtimes(k, &b->chains);
 }
 
-/* The table of runtimes by node (struct build), from the claims the
- * host records hold; the frames in the order link_frames() reads them. */
-static void runtimes_beside(struct kineto *k, struct build *b)
+/* Records only: the runtimes in the order the claims read them, and the
+ * frames in the order link_frames() reads them. */
+static void order_beside(struct kineto *k, struct build *b)
 {
-	uint32_t max = 0;
-
+	order_runtimes(k, &b->claims);
 	sort_tids = k->threads.tids;
 	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
-	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].u.runtimes && k->hosts[i].node > max)
-			max = k->hosts[i].node;
-	rb_init(&b->claimers, (uint64_t)max + 1);
-	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].u.runtimes)
-			rb_add(&b->claimers, k->hosts[i].node);
-	rb_seal(&b->claimers);
-	b->runtimes_of = xmalloc((b->claimers.nr + 1) * sizeof(*b->runtimes_of));
-	for (size_t i = 0; i < k->nr_hosts; i++)
-		if (k->hosts[i].u.runtimes)
-			b->runtimes_of[rb_rank(&b->claimers, k->hosts[i].node)] = k->hosts[i].u.runtimes;
 }
 
 static void steps_beside(struct kineto *k, struct build *b)
 {
 	(void)b;
 	kineto_plan_steps(k);
+}
+
+/*
+ * The table of runtimes by node (struct build) from the owners the claims
+ * found, each node's chained latest first (the order they hang in, as
+ * the plugin's); and, for Info, how often the place named another op
+ * than the External id, told by the host record of each claimer.
+ */
+static void table_claims(struct kineto *k, struct build *b)
+{
+	struct claims *c = &b->claims;
+	uint32_t max = 0, *host_of;
+
+	for (size_t i = 0; i < k->nr_rts; i++)
+		if (c->owner[i] != OWNER_NONE && c->owner[i] != OWNER_THREAD && c->owner[i] > max)
+			max = c->owner[i];
+	rb_init(&b->claimers, (uint64_t)max + 1);
+	for (size_t i = 0; i < k->nr_rts; i++)
+		if (c->owner[i] != OWNER_NONE && c->owner[i] != OWNER_THREAD)
+			rb_add(&b->claimers, c->owner[i]);
+	rb_seal(&b->claimers);
+	b->runtimes_of = xcalloc(b->claimers.nr + 1, sizeof(*b->runtimes_of));
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		size_t at;
+
+		if (c->owner[i] == OWNER_NONE || c->owner[i] == OWNER_THREAD)
+			continue;
+		at = rb_rank(&b->claimers, c->owner[i]);
+		k->rts[i].next_of_op = b->runtimes_of[at];
+		b->runtimes_of[at] = rec_ref(i);
+	}
+	host_of = xmalloc((b->claimers.nr + 1) * sizeof(*host_of));
+	for (size_t i = 0; i < k->nr_hosts; i++) {
+		size_t at = rb_rank(&b->claimers, k->hosts[i].node);
+
+		if (at != SIZE_MAX)
+			host_of[at] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+		size_t at;
+
+		if (bit_get(c->no_op, i)) {
+			if (k->rts[i].devices) {
+				c->nr_outside_ops++;
+				c->outside_ops_ns += k->rts[i].u.device_ns;
+			}
+			continue;
+		}
+		if (!usable_ext(ext))
+			continue;
+		at = rb_rank(&b->claimers, c->owner[i]);
+		if (ext != kineto_ext_id(&k->wide_hosts, host_of[at], k->hosts[host_of[at]].u.ext))
+			c->nr_by_place_not_id++;
+	}
+	free(host_of);
+}
+
+/* Info: where the claims departed from the External ids, and the device
+ * work that no op launched. */
+static void report_claims(struct kineto *k, const struct claims *c)
+{
+	char v[64];
+
+	if (c->nr_by_place_not_id) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->nr_by_place_not_id);
+		profile_meta(k->p, "device work", "runtime calls credited to the op enclosing "
+			     "them, not the one their External id names", v);
+	}
+	if (c->nr_by_id) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->nr_by_id);
+		profile_meta(k->p, "device work", "runtime calls credited by External id "
+			     "(no op enclosed them on their thread)", v);
+	}
+	if (c->nr_outside_ops) {
+		snprintf(v, sizeof(v), "%llu runtime call%s, %.3f us of device time",
+			 (unsigned long long)c->nr_outside_ops, c->nr_outside_ops == 1 ? "" : "s",
+			 (double)c->outside_ops_ns / 1e3);
+		profile_meta(k->p, "device work", "launched outside every op (no op's)", v);
+	}
+}
+
+static void claims_release(struct claims *c)
+{
+	free(c->owner);
+	free(c->no_op);
+	free(c->order);
+	free(c->first);
+	memset(c, 0, sizeof(*c));
 }
 
 void kineto_link(struct kineto *k)
@@ -1436,20 +1607,33 @@ void kineto_link(struct kineto *k)
 	struct build b = { .k = k, .unlinked = &unlinked };
 	bool two = link_on_two_threads(k);
 	struct beside side;
+	struct place *stack = NULL;
+	size_t alloc_stack = 0;
 
-	/* Device chains of runtimes and their chains by External id beside
-	 * the grouping of host events by thread.  The nodes so far are the
-	 * events'; the link makes more (threads', the unlinked group). */
+	/* Device chains of runtimes beside the grouping of host events by
+	 * thread.  The nodes so far are the events'; the link makes more
+	 * (threads', the unlinked group). */
 	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
 	beside_join(&side);
 
-	/* The table of runtimes by node, and the frames, beside the trees. */
-	claim_runtimes(k, &th, &b.chains, &b.claims);
-	beside_start(&side, two, runtimes_beside, k, &b);
+	/* The runtimes by thread and start, and the frames, beside the
+	 * trees; then each runtime to the op that launched it. */
+	beside_start(&side, two, order_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++)
-		build_thread_tree(k, &th.v[t], &unlinked);
+		build_thread_tree(k, &th.v[t]);
 	beside_join(&side);
+	b.claims.owner = xcalloc(k->nr_rts + 1, sizeof(*b.claims.owner));
+	b.claims.no_op = xcalloc(k->nr_rts / 64 + 1, sizeof(*b.claims.no_op));
+	for (size_t i = 0; i < k->nr_rts; i++)
+		if (!thread_of_number(&th, k->rts[i].thread))
+			bit_set(b.claims.no_op, i);	/* no tree: no op */
+	for (size_t t = 0; t < th.nr; t++)
+		claim_by_place(k, &th.v[t], &b.claims, &stack, &alloc_stack);
+	free(stack);
+	claim_by_external_id(k, &b.claims);
+	table_claims(k, &b);
+	report_claims(k, &b.claims);
 	/* The trees and the table of runtimes by node have what the host
 	 * records held.  Each array goes as soon as the last pass over it
 	 * is done: the free of a large one gives its pages back at once. */
@@ -1474,12 +1658,12 @@ void kineto_link(struct kineto *k)
 	k->frames = NULL;
 	hang_all_runtimes(&b);
 	free(b.hangs);
-	hang_unclaimed(k, &th, b.claims.rt_used, &unlinked);
+	hang_unclaimed(k, &th, &b.claims, &unlinked);
 	add_totals(k, &th, unlinked);
 	beside_join(&side);
 
 	kineto_records_release(k);
-	free(b.claims.rt_used);
+	claims_release(&b.claims);
 	free(th.v);
 	free(th.of_number);
 	free(b.negatives);

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 
 #include "../model/util.h"
@@ -123,19 +124,24 @@ static const struct {
 	CAT("gpu_memset", CAT_MEMSET),
 	CAT("memset", CAT_MEMSET),
 	CAT("trace", CAT_TRACE),
-	/* ...plus the Cambricon MLU fork's names.  Not in upstream
-	 * tb_plugin's map; "cuda_driver" (cuLaunchKernel) deliberately is not
-	 * either, so its kernels stay unlinked, as there. */
+	/* ...plus the Cambricon MLU fork's names, and the driver API.
+	 * cuLaunchKernel (cat cuda_driver) launches cuBLASLt, CUTLASS and
+	 * every torch.compile/Triton kernel: tb_plugin's map leaves it out,
+	 * so their kernels belong to no op there; they belong to the op
+	 * that launched them here (proftui(1), DIFFERENCES).  Any other
+	 * category named *_runtime or *_driver is a runtime too
+	 * (read_cat()): Kineto names one per backend. */
 	CAT("mlu_runtime", CAT_RUNTIME),
 	CAT("mlu_memcpy", CAT_MEMCPY),
 	CAT("mlu_memset", CAT_MEMSET),
+	CAT("cuda_driver", CAT_RUNTIME),
+	CAT("privateuse1_driver", CAT_RUNTIME),
 	/* Categories the model does not use, here only so that the common
 	 * ones have a slot of their own (struct unused). */
 	CAT("ac2g", CAT_UNKNOWN),
 	CAT("fwdbwd", CAT_UNKNOWN),
 	CAT("async", CAT_UNKNOWN),
 	CAT("cuda_sync", CAT_UNKNOWN),
-	CAT("cuda_driver", CAT_UNKNOWN),
 	CAT("cpu_instant_event", CAT_UNKNOWN),
 };
 
@@ -210,9 +216,25 @@ static uint16_t new_slot(struct unused *u, const char *s, size_t n)
 	return (uint16_t)k;
 }
 
+/* Whether S, a category not in cats[], names a host API of a device
+ * backend: "<backend>_runtime" or "<backend>_driver", any case. */
+static bool is_backend_api(const char *s, size_t n)
+{
+	static const char *const ends[] = { "_runtime", "_driver" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++) {
+		size_t m = strlen(ends[i]);
+
+		if (n > m && !strncasecmp(s + n - m, ends[i], m))
+			return true;
+	}
+	return false;
+}
+
 /* Category S: its enum cat, and its slot in *SLOT. */
 static enum cat read_cat(struct unused *u, const char *s, size_t n, uint16_t *slot)
 {
+	enum cat cat;
 	int i;
 
 	/* The same text gives the same answer, with nothing more to note:
@@ -224,19 +246,21 @@ static enum cat read_cat(struct unused *u, const char *s, size_t n, uint16_t *sl
 	i = cat_index(s, n);
 	if (i < 0) {
 		*slot = new_slot(u, s, n);
+		cat = is_backend_api(s, n) ? CAT_RUNTIME : CAT_UNKNOWN;
 	} else {
 		if (!u->name[i][0])
 			memcpy(u->name[i], s, n);	/* n < CAT_NAME_MAX: cat_index() said so */
 		*slot = (uint16_t)i;
+		cat = cats[i].cat;
 	}
 	if (n < CAT_NAME_MAX) {
 		u->has_last = true;
 		memcpy(u->last_text, s, n);
 		u->last_len = n;
-		u->last_cat = i < 0 ? CAT_UNKNOWN : cats[i].cat;
+		u->last_cat = cat;
 		u->last_slot = *slot;
 	}
-	return i < 0 ? CAT_UNKNOWN : cats[i].cat;
+	return cat;
 }
 
 static void count_unused(struct unused *u, const struct raw_event *e)

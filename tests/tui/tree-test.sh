@@ -14,9 +14,9 @@ check "* unfolds everything under the node" tui_wait 'conv_fwd_kernel<float>'
 check "the unfolded step" tui_expect tree-unfolded
 tui_keys Left
 check "← folds" tui_wait '▸ ProfilerStep#1'
-check "the cursor stays on the node" tui_wait ' 2/7 ProfilerStep#1'
+check "the cursor stays on the node" tui_wait ' 2/5 ProfilerStep#1'
 tui_keys Left
-check "← on a closed node goes to the parent" tui_wait ' 1/7 thread 7'
+check "← on a closed node goes to the parent" tui_wait ' 1/5 thread 7'
 tui_keys '-'
 check "- folds" tui_wait '▸ thread 7'
 tui_keys +

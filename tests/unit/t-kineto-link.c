@@ -71,7 +71,8 @@ static void kernel(struct strbuf *b, const char *name, long long ts, long long d
  * for every part of the link: ops that launch kernels, a lone child of
  * its parent's name (folded), an op overlapping its parent (dropped), a
  * runtime longer than its op (negative self), runtimes of External id 0
- * (the thread's), of an id no op has, without one, two runtimes of one
+ * (the thread's), of an id no op has, without one, of another op's id,
+ * on a thread without ops (with an op's id, and without), two runtimes of one
  * correlation and kernels of none or a stale one, a collective, Python
  * frames and memory events; the last step launches too little (left out
  * of the breakdown), the one before holds those without correlation.
@@ -115,6 +116,22 @@ static void make_trace(struct strbuf *b, const struct ids *ids, int nr_steps)
 			e = id(ids, n++);
 			snprintf(args, sizeof(args), "\"External id\": %lld", e);
 			op(b, tid, "cpu_op", "aten::mm", t0 + 20, 50, args);
+			/* A runtime in it whose External id names another op
+			 * (the linear's); one on a thread of no ops that names
+			 * it while it runs, one there that names none. */
+			snprintf(args, sizeof(args), "\"External id\": %lld, \"correlation\": %lld",
+				 e - 3, id(ids, n++));
+			runtime(b, tid, t0 + 22, 1, args);
+			snprintf(args, sizeof(args), "\"External id\": %lld, \"correlation\": %lld", e,
+				 id(ids, n));
+			runtime(b, 5, t0 + 24, 1, args);
+			snprintf(args, sizeof(args), "\"correlation\": %lld", id(ids, n++));
+			kernel(b, "elsewhere", t0 + 80, 2, args);
+			snprintf(args, sizeof(args), "\"External id\": %lld, \"correlation\": %lld",
+				 id(ids, 3000000 + n), id(ids, n));
+			runtime(b, 5, t0 + 26, 1, args);
+			snprintf(args, sizeof(args), "\"correlation\": %lld", id(ids, n++));
+			kernel(b, "nowhere", t0 + 82, 2, args);
 			for (int k = 0; k < (last ? 1 : 3); k++) {
 				snprintf(args, sizeof(args),
 					 "\"External id\": %lld, \"correlation\": %lld", e, id(ids, n));
@@ -138,7 +155,7 @@ static void make_trace(struct strbuf *b, const struct ids *ids, int nr_steps)
 			op(b, tid, "cpu_op", "aten::short", t0 + 140, 4, args);
 			snprintf(args, sizeof(args), "\"External id\": %lld, \"correlation\": %lld", e,
 				 id(ids, n++));
-			runtime(b, tid, t0 + 300, 9, args);
+			runtime(b, tid, t0 + 141, 9, args);
 			/* A collective and its kernel. */
 			e = id(ids, n++);
 			snprintf(args, sizeof(args), "\"External id\": %lld", e);
@@ -198,9 +215,11 @@ static void test_threads_synthetic(void)
 	/* The fixture has what it is for. */
 	CHECK(strstr(text, "events overlapping their parent, dropped"));
 	CHECK(strstr(text, "negative host self times"));
-	CHECK(strstr(text, "runtime calls of folded duplicate ops, unlinked"));
 	CHECK(strstr(text, "device events launched by no runtime call"));
-	CHECK(strstr(text, "runtime calls whose External id no op has"));
+	CHECK(strstr(text, "runtime calls of threads without ops, launched by no op"));
+	CHECK(strstr(text, "credited to the op enclosing them, not the one their External id"));
+	CHECK(strstr(text, "credited by External id (no op enclosed them on their thread)"));
+	CHECK(strstr(text, "launched outside every op"));
 	CHECK(strstr(text, "trailing steps left out of the step breakdown"));
 	CHECK(strstr(text, "step column Communication"));
 	CHECK(strstr(text, " stack train.py("));

@@ -476,19 +476,92 @@ static void test_shapes_stack_module(void)
 	profile_release(&p);
 }
 
-/* Runtime calls without an External id go to the first host event
- * without one, as the plugin's None == None has it: here the first
- * nn.Module call (modules drop their id), not the unlinked group. */
+/* A runtime call without an External id belongs to what encloses it on
+ * its thread: here the step, outside both modules.  The plugin's None ==
+ * None gave it to the first nn.Module call, whose host self it shortened
+ * (proftui(1), DIFFERENCES). */
 static void test_runtime_without_id(void)
 {
 	struct profile p;
-	const struct node *sync;
+	const struct node *sync, *net;
 
 	CHECK_EQ(test_load(&p, "tests/golden/modules/small.json", NULL, msg, sizeof(msg)), 0);
 	sync = find_node(&p, "cudaDeviceSynchronize");
-	CHECK(sync && node_parent(sync) && node_parent(sync)->kind == NODE_MODULE &&
-	      !strcmp(node_name(node_parent(sync)), "nn.Module: Net_0") && node_parent(sync)->start_ns == 10000);
-	CHECK_EQ(warnings_of(&p, "runtime calls whose External id no op has (kept, unlinked)"), 0);
+	CHECK(sync && node_parent(sync) && node_parent(sync)->kind == NODE_STEP);
+	net = find_node(&p, "nn.Module: Net_0");
+	CHECK(net && net->start_ns == 10000);
+	/* 490 us, less its children (two modules and an op), as the trace says. */
+	CHECK_EQ(node_host_self(&p, net), 490000 - 180000 - 40000 - 140000);
+	CHECK_EQ(warnings_of(&p, "runtime calls of threads without ops, launched by no op "
+				 "(kept, unlinked)"), 0);
+	profile_release(&p);
+}
+
+/*
+ * Each launch belongs to the innermost op that encloses it on its own
+ * thread, whatever its API and whatever its External id says: a
+ * cuLaunchKernel (the driver API: cuBLASLt, Triton) is linked as a
+ * runtime call is; a memcpy whose External id equals its correlation
+ * and so names another op goes to the op it was launched in; a graph
+ * launch outside every op and module (no External id) belongs to none
+ * of them, and Info says so.  torch-tb-profiler gets all three wrong.
+ */
+static void test_launch_by_place(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *addmm, *copy, *empty;
+	const struct node *sampler;
+
+#define EV(cat, name, ts, dur, args) \
+	"{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 1, \"tid\": 1, " \
+	"\"ts\": " #ts ", \"dur\": " #dur ", \"args\": {" args "}},"
+#define DEV(cat, name, ts, dur, corr) \
+	"{\"ph\": \"X\", \"cat\": \"" cat "\", \"name\": \"" name "\", \"pid\": 0, \"tid\": 7, " \
+	"\"ts\": " #ts ", \"dur\": " #dur ", \"args\": {\"correlation\": " #corr "}},"
+	CHECK_EQ(load_text(&p, "by-place.json",
+			   "{\"traceEvents\": ["
+			   EV("user_annotation", "ProfilerStep#1", 0, 1000, "\"External id\": 100")
+			   EV("cpu_op", "aten::addmm", 100, 100, "\"External id\": 1")
+			   EV("cuda_driver", "cuLaunchKernel", 110, 5,
+			      "\"External id\": 1, \"correlation\": 10")
+			   DEV("kernel", "sm90_xmma_gemm", 120, 5, 10)
+			   EV("cpu_op", "aten::copy_", 300, 100, "\"External id\": 2")
+			   EV("cuda_runtime", "cudaMemcpyAsync", 310, 5,
+			      "\"External id\": 3, \"correlation\": 3")
+			   DEV("gpu_memcpy", "Memcpy HtoD", 320, 20, 3)
+			   EV("cpu_op", "aten::empty_strided", 500, 10, "\"External id\": 3")
+			   "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: Sampler_0\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 520, \"dur\": 70, "
+			   "\"args\": {\"Python id\": 2, \"Python module id\": 0}},"
+			   EV("cpu_op", "aten::argmax", 530, 20, "\"External id\": 4")
+			   EV("cuda_runtime", "hipLaunchKernel", 535, 5,
+			      "\"External id\": 4, \"correlation\": 4")
+			   DEV("kernel", "argmax_kernel", 545, 3, 4)
+			   EV("cuda_runtime", "hipGraphLaunch", 600, 10, "\"correlation\": 30")
+			   DEV("kernel", "graph_k1", 620, 100, 30)
+			   DEV("kernel", "graph_k2", 720, 100, 30)
+			   DEV("kernel", "graph_k3", 820, 100, 30)
+			   "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}]}"),
+		 0);
+#undef EV
+#undef DEV
+	agg_ops(&p, NULL, &ops);
+	addmm = row_of(&ops, "aten::addmm");
+	copy = row_of(&ops, "aten::copy_");
+	empty = row_of(&ops, "aten::empty_strided");
+	CHECK(addmm && addmm->device_self_ns == 5000);
+	CHECK(addmm && addmm->host_self_ns == 95000);
+	CHECK(copy && copy->device_self_ns == 20000);
+	CHECK(empty && empty->device_self_ns == 0 && empty->device_total_ns == 0);
+	sampler = find_node(&p, "nn.Module: Sampler_0");
+	CHECK(sampler && node_device_total(&p, sampler) == 3000);
+	CHECK_STR(profile_meta_get(&p, "device work", "launched outside every op (no op's)"),
+		  "1 runtime call, 300.000 us of device time");
+	CHECK_STR(profile_meta_get(&p, "device work", "runtime calls credited to the op enclosing "
+						      "them, not the one their External id names"),
+		  "1");
+	agg_release(&ops);
 	profile_release(&p);
 }
 
@@ -730,8 +803,10 @@ const struct test tests[] = {
 	{ "deviceProperties become the profile's devices", test_devices },
 	{ "a kernel's args are one interned launch", test_launches },
 	{ "ops keep their input shapes and stack, modules their id", test_shapes_stack_module },
-	{ "runtime calls without an External id go to the first node without one",
+	{ "a runtime call without an External id belongs to what encloses it",
 	  test_runtime_without_id },
+	{ "each launch belongs to the op that encloses it, whatever its API or id",
+	  test_launch_by_place },
 	{ "Python frames give the ops under them their call stack", test_python_frames },
 	{ "role ranges joined as they come merge as the ranges one by one",
 	  test_ranges_merge_as_they_come },
