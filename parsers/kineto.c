@@ -106,7 +106,7 @@ static enum json_tok read_top(struct kineto *k, int *rc)
 static int kineto_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct kineto k = { .p = p, .d = d, .cpu_min = INT64_MAX, .cpu_max = INT64_MIN,
-			    .origin_us = INFINITY };
+			    .origin_ns = INT64_MAX };
 	char kept[64];
 	enum json_tok t;
 	int rc = 0;

@@ -93,7 +93,7 @@ struct chunk {
 	struct unused *unused;
 	uint32_t nr_events;
 	uint64_t nr_gpu_step_copies;
-	double origin_us;
+	int64_t origin_ns;
 	uint64_t quirks[3];		/* raw controls, bare words, trailing commas */
 	uint64_t resume;		/* where the last whole element ended */
 	bool resume_after;		/* ...which there was (else the start) */
@@ -281,7 +281,7 @@ static void cut_chunk(struct chunks *cs)
 	c->at = lines_known(cs) ? cs->next_at : (struct pos){ 0, 0 };
 	c->first = cs->nr == 0;
 	c->start_known = cs->next_known;
-	c->origin_us = INFINITY;
+	c->origin_ns = INT64_MAX;
 	c->unused = kineto_unused_new();	/* here, not in a worker's arena */
 	cut = cs->eof ? 0 : find_cut(c->data, n);
 	c->cut = cut > 0;
@@ -352,7 +352,7 @@ static bool chunk_boundary(struct kineto *wk)
 
 static void read_chunk(struct chunks *cs, struct chunk *c)
 {
-	struct kineto wk = { .pipe = cs->k->pipe, .out = &c->out, .origin_us = INFINITY,
+	struct kineto wk = { .pipe = cs->k->pipe, .out = &c->out, .origin_ns = INT64_MAX,
 			     .unused = c->unused, .at_boundary = chunk_boundary,
 			     .boundary_ctx = c };
 	struct input in;
@@ -385,7 +385,7 @@ static void read_chunk(struct chunks *cs, struct chunk *c)
 	}
 	c->nr_events = wk.nr_events;
 	c->nr_gpu_step_copies = wk.nr_gpu_step_copies;
-	c->origin_us = wk.origin_us;
+	c->origin_ns = wk.origin_ns;
 	free(wk.name_buf);
 	strbuf_release(&wk.dims_text);
 	strbuf_release(&wk.coll_text);
@@ -469,8 +469,8 @@ static void hand_over(struct chunks *cs, struct chunk *c)
 	k->nr_events += c->nr_events;
 	if (c->unused)
 		kineto_unused_merge(k->unused, c->unused);
-	if (c->origin_us < k->origin_us)
-		k->origin_us = c->origin_us;
+	if (c->origin_ns < k->origin_ns)
+		k->origin_ns = c->origin_ns;
 	k->nr_gpu_step_copies += c->nr_gpu_step_copies;
 	k->j.nr_raw_control += c->quirks[0];
 	k->j.nr_bare_words += c->quirks[1];

@@ -316,7 +316,8 @@ struct kineto {
 	size_t nr_comm_ext, alloc_comm_ext;
 
 	uint32_t nr_events;		/* every element of traceEvents */
-	double origin_us;		/* the earliest event's ts (the reader's) */
+	int64_t origin_ns;		/* the earliest event's ts (the reader's);
+					   INT64_MAX: none */
 	/* What the reader did not pass on, counted for Info. */
 	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
 	struct unused *unused;		/* by category and phase (kineto_read.c) */

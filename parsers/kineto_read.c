@@ -8,7 +8,6 @@
  * Memory: one compact record per kept event plus its node; the records are
  * freed when the tree is built.
  */
-#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -77,7 +76,8 @@ struct raw_event {
 	const char *name_text;		/* the reading side: a copy, or NULL */
 	size_t name_len;
 	uint32_t ordinal;		/* its place among all trace events */
-	double ts_us, dur_us;		/* as Python's json reads them */
+	double ts_us, dur_us;		/* for the bounds and the messages */
+	int64_t ts_ns, dur_ns;		/* exact: the decimals as written */
 	int64_t ts, dur;		/* ns, derived in take_event() */
 	int64_t tid;
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
@@ -358,14 +358,13 @@ static struct pos here(struct kineto *k)
 }
 
 /*
- * Times are read as the double Python's json module makes of them, not as
- * exact decimals: torch-tb-profiler computes every duration as
- * (ts + dur) - ts in doubles, and for 16-digit epoch microseconds with a
- * fraction that rounds each event by up to 0.125 us.  Matching its
- * numbers (which is the point) means rounding the same way; traces with
- * integer or boot-clock timestamps come out exact either way.
- *
- * num_double() gives the double strtod() would, as Python's float() does.
+ * Times are kept as the trace writes them, to the nanosecond: a 16-digit
+ * epoch timestamp with a fraction is exact as a decimal and 0.25 us coarse
+ * as a double.  torch-tb-profiler computes every duration as (ts + dur) -
+ * ts in doubles, which rounds each event by up to 0.25 us and sums the
+ * errors (proftui(1), DIFFERENCES); traces with integer or boot-clock
+ * timestamps come out the same either way.  The double (num_double(), as
+ * Python's float()) only checks the bounds and spells a bad value.
  */
 enum time_state {
 	NO_TIME,		/* absent or null */
@@ -405,39 +404,22 @@ static void keep_bad_text(struct raw_event *e, const struct json *j, enum json_t
 	e->bad_text[n] = '\0';
 }
 
-static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_event *e, double *us)
+static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_event *e, double *us,
+				int64_t *ns)
 {
 	if (t == JSON_NULL)
 		return NO_TIME;
 	/* Some writers quote numbers: take those too. */
-	if ((t == JSON_NUMBER || t == JSON_STRING) && num_double(k->j.s, k->j.len, us) && *us == *us)
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_double(k->j.s, k->j.len, us) && *us == *us) {
+		/* The decimal itself, to the ns: the double of a 16-digit
+		 * epoch time is 0.25 us coarse.  Past int64 ns it fails, and
+		 * the bounds drop the event (check_event()). */
+		if (!num_scaled(k->j.s, k->j.len, 3, ns))
+			*ns = 0;
 		return TIME_OK;
+	}
 	keep_bad_text(e, &k->j, t);
 	return BAD_TIME;
-}
-
-/*
- * The exact value of the double US (microseconds) in ns, rounded half away
- * from zero; US is within the bounds above (check_event() saw to it).
- * floor() and llround() are calls into libm on plain x86-64, two per time
- * and four per event on the model thread; integer conversions give the
- * same values: WHOLE is floor(US) exactly (|US| < 2^53), and FRAC - NS is
- * exact (Sterbenz: NS <= FRAC < 2 NS, or NS is 0).
- */
-static int64_t us_to_ns(double us)
-{
-	int64_t whole, ns;
-	double frac;
-
-	assert(us > -9.2e15 && us < 9.2e15);
-	whole = (int64_t)us;
-	if ((double)whole > us)
-		whole--;
-	frac = (us - (double)whole) * 1000.0;
-	ns = (int64_t)frac;
-	if (frac - (double)ns >= 0.5)
-		ns++;
-	return whole * 1000 + ns;
 }
 
 static bool read_int(struct kineto *k, enum json_tok t, int64_t *v)
@@ -1073,8 +1055,8 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	 * profiler makes objects of (complete events of a category it
 	 * knows, [memory] instants), for times since the profiler started. */
 	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN)) &&
-	    e->ts_state == TIME_OK && fabs(e->ts_us) < MAX_ABS_TS_US && e->ts_us < k->origin_us)
-		k->origin_us = e->ts_us;
+	    e->ts_state == TIME_OK && fabs(e->ts_us) < MAX_ABS_TS_US && e->ts_ns < k->origin_ns)
+		k->origin_ns = e->ts_ns;
 	if (is_memory)
 		return check_memory(k, e, at);
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
@@ -1105,8 +1087,10 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 			  e->ts_us, MAX_ABS_TS_US);
 		return SKIPPED;
 	}
-	if (e->dur_state == NO_TIME)
+	if (e->dur_state == NO_TIME) {
 		e->dur_us = 0;
+		e->dur_ns = 0;
+	}
 	if (e->dur_us > MAX_DUR_US) {
 		warn_event(k, at, "events with a time out of range, skipped",
 			  "event '%s' has 'dur' %g us, out of range (at most %g us, 11.6 days); "
@@ -1188,7 +1172,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	 * while the op tree's times are end - start (which differ by the
 	 * rounding of ts + dur in doubles): device total is the first,
 	 * device self the second. */
-	node_set_device_total(k->p, n, us_to_ns(e->dur_us));
+	node_set_device_total(k->p, n, e->dur);
 	node_set_device_self(k->p, n, e->dur);
 	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
@@ -1334,7 +1318,7 @@ static void add_memory(struct kineto *k, const struct raw_event *e)
 {
 	struct mem_event *m = profile_add_mem_event(k->p);
 
-	m->ts_ns = us_to_ns(e->ts_us);
+	m->ts_ns = e->ts_ns;
 	m->tid = e->tid;
 	m->device = e->mem.dev_type == 0 ? -1 : (int32_t)e->mem.dev_id;
 	m->bytes = e->mem.has & MA_BYTES ? e->mem.bytes : 0;	/* trace.py: 0 */
@@ -1410,8 +1394,8 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	}
 	if (e->ext_id_lower != NO_ID)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
-	e->ts = us_to_ns(e->ts_us);
-	e->dur = us_to_ns(e->ts_us + e->dur_us) - e->ts;	/* as (ts + dur) - ts */
+	e->ts = e->ts_ns;
+	e->dur = e->dur_ns;
 	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
 		add_frame(k, e);
 		return;
@@ -1477,7 +1461,7 @@ struct ev_msg {
 	uint8_t cat;
 	uint8_t has_module_id;
 	uint16_t parts;			/* PART_* */
-	double ts_us, dur_us;
+	int64_t ts_ns, dur_ns;
 	int64_t tid;
 	int64_t ext_id, corr;		/* NO_ID: none */
 	char rest[];
@@ -1547,8 +1531,8 @@ static void take_block(struct kineto *k, struct block *b)
 		const char *at = m->rest;
 		struct raw_event e = {
 			.is_complete = true, .ts_state = TIME_OK, .dur_state = TIME_OK, .has_cat = true,
-			.cat = m->cat, .ordinal = m->ordinal + b->ordinal_base, .ts_us = m->ts_us,
-			.dur_us = m->dur_us, .tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = NO_ID,
+			.cat = m->cat, .ordinal = m->ordinal + b->ordinal_base, .ts_ns = m->ts_ns,
+			.dur_ns = m->dur_ns, .tid = m->tid, .ext_id = m->ext_id, .ext_id_lower = NO_ID,
 			.corr = m->corr, .has_module_id = m->has_module_id, .name_len = m->name_len,
 			.comm_bytes = -1,
 		};
@@ -1864,8 +1848,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	m->cat = (uint8_t)e->cat;
 	m->has_module_id = e->has_module_id;
 	m->parts = (uint16_t)parts;
-	m->ts_us = e->ts_us;
-	m->dur_us = e->dur_us;
+	m->ts_ns = e->ts_ns;
+	m->dur_ns = e->dur_ns;
 	m->tid = e->tid;
 	m->ext_id = e->ext_id;
 	m->corr = e->corr;
@@ -2016,10 +2000,10 @@ static enum json_tok read_event(struct kineto *k)
 				keep_name(k, &e);
 			break;
 		case M_TS:
-			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us);
+			e.ts_state = (uint8_t)read_us(k, t, &e, &e.ts_us, &e.ts_ns);
 			break;
 		case M_DUR:
-			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us);
+			e.dur_state = (uint8_t)read_us(k, t, &e, &e.dur_us, &e.dur_ns);
 			break;
 		case M_TID:
 			e.tid = read_tid(k, t);
@@ -2260,10 +2244,10 @@ static const char *slot_name(const struct unused *u, size_t slot)
 
 void kineto_set_origin(struct kineto *k)
 {
-	if (k->origin_us == INFINITY)
+	if (k->origin_ns == INT64_MAX)
 		return;
 	k->p->has_time_origin = true;
-	k->p->time_origin_ns = us_to_ns(k->origin_us);
+	k->p->time_origin_ns = k->origin_ns;
 }
 
 void kineto_report_unused(struct kineto *k)

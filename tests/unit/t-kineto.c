@@ -566,6 +566,44 @@ static void test_launch_by_place(void)
 }
 
 /*
+ * Times keep the trace's nanoseconds: an epoch timestamp with a fraction
+ * is exact as a decimal and 0.25 us coarse as a double, so the plugin's
+ * (ts + dur) - ts rounds each event's duration, sums the errors, and can
+ * make a child that ends with its parent overlap it (and be dropped).
+ */
+static void test_ns_times(void)
+{
+	struct profile p;
+	struct agg ops;
+	const struct agg_row *mul, *inner;
+
+	CHECK_EQ(load_text(&p, "ns.json",
+			   "{\"traceEvents\": ["
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"pid\": 1, "
+			   "\"tid\": 1, \"ts\": 1712195495505772.801, \"dur\": 10.333},"
+			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::inner\", \"pid\": 1, "
+			   "\"tid\": 1, \"ts\": 1712195495505775.1, \"dur\": 8.034},"
+			   "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+			   "\"pid\": 1, \"tid\": 1, \"ts\": 1712195495505773.002, \"dur\": 1.1, "
+			   "\"args\": {\"correlation\": 1}},"
+			   "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"mul_kernel\", \"pid\": 0, "
+			   "\"tid\": 7, \"ts\": 1712195495505780.8, \"dur\": 4.928, "
+			   "\"args\": {\"correlation\": 1}},"
+			   "{\"ph\": \"i\", \"name\": \"end\", \"ts\": 0}]}"),
+		 0);
+	agg_ops(&p, NULL, &ops);
+	mul = row_of(&ops, "aten::mul");
+	inner = row_of(&ops, "aten::inner");
+	CHECK(mul && mul->device_self_ns == 4928 && mul->host_total_ns == 10333);
+	/* It ends at 5783.134, as its parent does: nested, not dropped. */
+	CHECK(inner && inner->host_total_ns == 8034);
+	CHECK(mul && mul->host_self_ns == 10333 - 8034 - 1100);
+	CHECK_EQ(warnings_of(&p, "events overlapping their parent, dropped"), 0);
+	agg_release(&ops);
+	profile_release(&p);
+}
+
+/*
  * PyTorch 2.x's with_stack: python_function frames without a module id
  * are not nodes, but give the ops that start inside them their stack,
  * innermost first as old traces' "Call stack"; an op under another op
@@ -709,19 +747,36 @@ static void test_ranges_merge_in_batches(void)
 }
 
 /* The old definition, with libm: the ns nearest to the double US. */
-static int64_t ns_of(double us)
+/* The decimal TEXT (microseconds) in ns, rounded half away from zero,
+ * digit by digit: the fourth decimal alone decides the rounding (0.5 ns
+ * is "5" and zeros after it). */
+static int64_t ns_of(const char *text)
 {
-	double ip = floor(us);
+	const char *s = text;
+	bool neg = *s == '-';
+	int64_t ns = 0;
+	int decimals = 0;
 
-	return (int64_t)ip * 1000 + (int64_t)llround((us - ip) * 1000.0);
+	if (neg)
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		ns = ns * 10 + (*s - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && decimals < 4; s++, decimals++)
+			ns = ns * 10 + (*s - '0');
+	for (; decimals < 3; decimals++)
+		ns *= 10;
+	if (decimals == 4)
+		ns = ns / 10 + (ns % 10 >= 5);
+	return neg ? -ns : ns;
 }
 
 /*
- * Times become ns on the model thread by integer arithmetic, not libm:
- * 4000 events whose ts and dur have 0 to 7 decimals, halves of a ns
- * (".0005", exact ones near 0) among them, negative and 16-digit epoch
- * times too, must get the start and duration the libm definition gives,
- * to the ns.
+ * Times are the trace's decimals to the ns, not doubles: 4000 events
+ * whose ts and dur have 0 to 7 decimals, halves of a ns (".0005", exact
+ * ones near 0) among them, negative and 16-digit epoch times too, must
+ * get the start and duration their text gives, to the ns -- a duration
+ * as written, not (ts + dur) - ts in doubles.
  */
 static void test_times_to_ns(void)
 {
@@ -773,10 +828,8 @@ static void test_times_to_ns(void)
 	thread = node_first_child(p.root);
 	CHECK(thread && !node_next(thread));
 	for (n = thread ? node_first_child(thread) : NULL; n; n = node_next(n), i++) {
-		double ts = strtod(ts_text[i], NULL), dur = strtod(dur_text[i], NULL);
-
-		if (i >= NR || n->start_ns != ns_of(ts) ||
-		    node_host_total(&p, n) != ns_of(ts + dur) - ns_of(ts)) {
+		if (i >= NR || n->start_ns != ns_of(ts_text[i]) ||
+		    node_host_total(&p, n) != ns_of(dur_text[i])) {
 			if (!bad++ && i < NR)
 				fprintf(stderr, "t-kineto: ts %s dur %s: %lld, %lld ns\n", ts_text[i],
 					dur_text[i], (long long)n->start_ns,
@@ -789,7 +842,7 @@ static void test_times_to_ns(void)
 }
 
 const struct test tests[] = {
-	{ "times become ns as libm rounds them", test_times_to_ns },
+	{ "times are the decimals as written, to the ns", test_times_to_ns },
 	{ "GPU-side copies of ProfilerStep are counted, not steps", test_gpu_step_copies },
 	{ "the step of a trace without steps reaches its device work", test_no_steps_device_tail },
 	{ "a negative host self time is kept, marked and counted", test_negative_host_self },
@@ -807,6 +860,7 @@ const struct test tests[] = {
 	  test_runtime_without_id },
 	{ "each launch belongs to the op that encloses it, whatever its API or id",
 	  test_launch_by_place },
+	{ "times keep the trace's nanoseconds", test_ns_times },
 	{ "Python frames give the ops under them their call stack", test_python_frames },
 	{ "role ranges joined as they come merge as the ranges one by one",
 	  test_ranges_merge_as_they_come },
