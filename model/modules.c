@@ -88,8 +88,10 @@ static bool is_op(const struct node *n)
 	return n->kind == NODE_OP && node_is_op_row(n);
 }
 
-/* One call: _aggregate_modules and ModuleNode.fill_stats (its self device
- * time is that of the ops directly in it). */
+/* One call: _aggregate_modules and ModuleNode.fill_stats.  Its self device
+ * time is what it launched outside its child modules: the ops directly in
+ * it, as the plugin has it, and the launches in it outside every op
+ * (kineto_link.c), so that self and children add up to the total. */
 static void count_call(const struct profile *p, struct stats_table *t, const struct node *m)
 {
 	struct stats *s = stats_of(t, node_name(m), module_id_of(m));
@@ -101,10 +103,10 @@ static void count_call(const struct profile *p, struct stats_table *t, const str
 	s->host_self_ns += node_host_self(p, m);
 	s->device_total_ns += node_device_total(p, m);
 	for (const struct node *c = node_first_child(m); c; c = node_next(c)) {
-		if (!is_op(c))
-			continue;
-		s->operators++;
-		s->device_self_ns += node_device_total(p, c);
+		if (c->kind != NODE_MODULE)
+			s->device_self_ns += node_device_total(p, c);
+		if (is_op(c))
+			s->operators++;
 	}
 }
 

@@ -26,7 +26,8 @@ struct module_row {
 	uint64_t operators;		/* op calls directly in it */
 	int64_t host_total_ns, host_self_ns;
 	int64_t device_total_ns;	/* of everything under it */
-	int64_t device_self_ns;		/* of the ops directly in it */
+	int64_t device_self_ns;		/* of what it launched outside its
+					   child modules */
 };
 
 struct module_view {

@@ -70,7 +70,7 @@ static const struct column mod_cols[] = {
 	  .help = "device time of the work launched under its calls" },
 	{ .key = "device_self", .title = "Dev self", .kind = COL_TIME, .width = 10,
 	  I64(device_self_ns),
-	  .help = "device time of the ops called directly in it (torch-tb-profiler's self)" },
+	  .help = "device time it launched outside its child modules: its ops and launches outside any op; self plus the child modules is the total" },
 };
 
 static const char *mod_name(const struct pane *pane, const void *row)
