@@ -22,6 +22,95 @@ static const char *const parity_traces[] = {
 	"tracelens_h100_bert-small-uncased__1016001",
 };
 
+/*
+ * Where proftui departs from the plugin on each trace, by design
+ * (proftui(1), DIFFERENCES).  The numbers a departure changes are checked
+ * against the trace's own events by t-trace-truth instead; the rest must
+ * still equal the plugin's.
+ *   DEPART_LAUNCHES: a launch belongs to the op that encloses it, driver
+ *     API too (the plugin: runtime API only, by External id): ops' and
+ *     modules' self times and device totals, the kernels' launching ops,
+ *     the share of tensor-core eligible ops, and the Runtime and CPU Exec
+ *     step columns (driver calls are runtime calls).
+ *   DEPART_NS: times are the trace's decimals to the ns (the plugin: ts +
+ *     dur - ts in doubles, 0.25 us coarse at epoch magnitudes): a sum
+ *     over N events may differ by 0.25 us each (parity_ns_slack()).
+ */
+enum { DEPART_LAUNCHES = 1, DEPART_NS = 2 };
+
+static const unsigned parity_departs[] = {
+	0,
+	0,
+	DEPART_NS,
+	DEPART_NS,
+	DEPART_LAUNCHES,
+	DEPART_NS,
+	DEPART_LAUNCHES | DEPART_NS,
+	DEPART_LAUNCHES | DEPART_NS,
+};
+
+struct slack_walk {
+	const char *name;		/* interned: the op nodes of the row */
+	unsigned depth_in;		/* > 0: under one of them */
+	uint64_t events;
+};
+
+static bool slack_visit(struct node *n, void *ctx)
+{
+	struct slack_walk *w = ctx;
+	const struct node *a = n;
+
+	/* Under (or at) a node of the row: its time sums this event. */
+	for (; a; a = node_parent(a))
+		if (a->kind == NODE_OP && node_name(a) == w->name) {
+			w->events++;
+			break;
+		}
+	return true;
+}
+
+/* What the plugin's rounding may make of the times of op row NAME of P
+ * on a DEPART_NS trace: 0.25 us for each event they sum. */
+static inline double parity_ns_slack(unsigned departs, const struct profile *p, const char *name)
+{
+	struct slack_walk w = { 0 };
+
+	if (!(departs & DEPART_NS))
+		return 0;
+	w.name = strtab_lookup(&p->names, name, strlen(name));
+	if (!w.name)
+		return 0;
+	node_walk(p->root, slack_visit, &w);
+	return 0.25 * (double)w.events;
+}
+
+struct span_walk {
+	int64_t start, end;
+	uint64_t events;
+};
+
+static bool span_visit(struct node *n, void *ctx)
+{
+	struct span_walk *w = ctx;
+
+	if (n->start_ns >= w->start && n->start_ns < w->end)
+		w->events++;
+	return true;
+}
+
+/* The same for a sum over the events that start in [START, END): a
+ * step's categories. */
+static inline double parity_ns_slack_span(unsigned departs, const struct profile *p,
+					  int64_t start, int64_t end)
+{
+	struct span_walk w = { start, end, 0 };
+
+	if (!(departs & DEPART_NS))
+		return 0;
+	node_walk(p->root, span_visit, &w);
+	return 0.25 * (double)w.events;
+}
+
 /* Load corpus trace I into P (released by the caller when this returns
  * 0); -1 when the corpus is not there. */
 static inline int parity_load(size_t i, struct profile *p)
