@@ -13,40 +13,63 @@
 #include "memory.h"
 #include "util.h"
 
-const char *mem_device_name(int32_t device, char *buf, size_t size)
+/* c10's names of its device types (DeviceTypeName()), but CUDA's: the
+ * plugin calls those GPUs. */
+static const char *const type_names[NR_DEVICE_TYPES] = {
+	[DEVICE_CPU] = "CPU", [DEVICE_CUDA] = "GPU", [DEVICE_MKLDNN] = "MKLDNN",
+	[DEVICE_OPENGL] = "OPENGL", [DEVICE_OPENCL] = "OPENCL", [DEVICE_IDEEP] = "IDEEP",
+	[DEVICE_HIP] = "HIP", [DEVICE_FPGA] = "FPGA", [DEVICE_MAIA] = "MAIA", [DEVICE_XLA] = "XLA",
+	[DEVICE_VULKAN] = "VULKAN", [DEVICE_METAL] = "METAL", [DEVICE_XPU] = "XPU",
+	[DEVICE_MPS] = "MPS", [DEVICE_META] = "META", [DEVICE_HPU] = "HPU", [DEVICE_VE] = "VE",
+	[DEVICE_LAZY] = "LAZY", [DEVICE_IPU] = "IPU", [DEVICE_MTIA] = "MTIA",
+	[DEVICE_PRIVATEUSE1] = "PrivateUse1",
+};
+
+const char *mem_device_name(struct mem_device device, char *buf, size_t size)
 {
-	if (device < 0)
+	const char *name = device.type < NR_DEVICE_TYPES ? type_names[device.type] : "?";
+	char last = name[strlen(name) - 1];
+
+	if (device.type == DEVICE_CPU)
 		snprintf(buf, size, "CPU");
-	else
-		snprintf(buf, size, "GPU%d", (int)device);
+	else	/* "PrivateUse1:0", not "PrivateUse10" */
+		snprintf(buf, size, "%s%s%d", name, last >= '0' && last <= '9' ? ":" : "",
+			 (int)device.index);
 	return buf;
+}
+
+bool mem_device_eq(struct mem_device a, struct mem_device b)
+{
+	return a.type == b.type && a.index == b.index;
 }
 
 static int cmp_device(const void *a, const void *b)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	const struct mem_device *x = a, *y = b;
 
-	/* GPUs by index, the CPU (-1) last. */
-	if ((x < 0) != (y < 0))
-		return x < 0 ? 1 : -1;
-	return (x > y) - (x < y);
+	/* By type (CUDA's first), then index; the CPU last. */
+	if ((x->type == DEVICE_CPU) != (y->type == DEVICE_CPU))
+		return x->type == DEVICE_CPU ? 1 : -1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 /* The distinct devices of P's events, unordered, into a new array of
  * *NR: a short list scanned while there are few (one or two, nearly
  * always), a sort of every event's device past that, so that a file with
  * thousands of devices costs n log n, not n times the devices. */
-static int32_t *distinct_devices(const struct profile *p, size_t *nr)
+static struct mem_device *distinct_devices(const struct profile *p, size_t *nr)
 {
 	enum { FEW = 16 };
-	int32_t *v = xmalloc(FEW * sizeof(*v));
+	struct mem_device *v = xmalloc(FEW * sizeof(*v));
 	size_t n = 0, i;
 
 	for (i = 0; i < p->nr_mem_events; i++) {
-		int32_t d = p->mem_events[i].device;
+		struct mem_device d = p->mem_events[i].device;
 		size_t k;
 
-		for (k = 0; k < n && v[k] != d; k++)
+		for (k = 0; k < n && !mem_device_eq(v[k], d); k++)
 			;
 		if (k < n)
 			continue;
@@ -61,22 +84,22 @@ static int32_t *distinct_devices(const struct profile *p, size_t *nr)
 			v[i] = p->mem_events[i].device;
 		qsort(v, p->nr_mem_events, sizeof(*v), cmp_device);
 		for (i = 0, n = 0; i < p->nr_mem_events; i++)
-			if (!n || v[n - 1] != v[i])
+			if (!n || !mem_device_eq(v[n - 1], v[i]))
 				v[n++] = v[i];
 	}
 	*nr = n;
 	return v;
 }
 
-int32_t *mem_devices(const struct profile *p, size_t *nr)
+struct mem_device *mem_devices(const struct profile *p, size_t *nr)
 {
-	int32_t *v = distinct_devices(p, nr);
+	struct mem_device *v = distinct_devices(p, nr);
 
 	qsort(v, *nr, sizeof(*v), cmp_device);
 	return v;
 }
 
-size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device)
+size_t mem_device_index(const struct mem_device *devices, size_t nr, struct mem_device device)
 {
 	size_t lo = 0, hi = nr;
 
@@ -150,12 +173,18 @@ struct stat_index {
 	size_t alloc;
 };
 
-static size_t stat_hash(const char *name, int32_t device)
+/* One number per device, for hashing. */
+static uint64_t device_key(struct mem_device d)
 {
-	return (size_t)hash_u64((uint64_t)(uintptr_t)name * 31 + (uint64_t)(uint32_t)device);
+	return (uint64_t)d.type << 32 | (uint32_t)d.index;
 }
 
-static struct mem_stat *stat_row(struct stat_index *ix, const char *name, int32_t device)
+static size_t stat_hash(const char *name, struct mem_device device)
+{
+	return (size_t)hash_u64((uint64_t)(uintptr_t)name * 31 + device_key(device));
+}
+
+static struct mem_stat *stat_row(struct stat_index *ix, const char *name, struct mem_device device)
 {
 	struct mem_stats *out = ix->out;
 	size_t i;
@@ -174,7 +203,7 @@ static struct mem_stat *stat_row(struct stat_index *ix, const char *name, int32_
 	for (i = stat_hash(name, device) & (ix->alloc - 1); ix->slots[i]; i = (i + 1) & (ix->alloc - 1)) {
 		struct mem_stat *row = &out->rows[ix->slots[i] - 1];
 
-		if (row->name == name && row->device == device)
+		if (row->name == name && mem_device_eq(row->device, device))
 			return row;
 	}
 	GROW(out->rows, out->alloc, out->nr + 1);
@@ -273,7 +302,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 	free(stack);
 }
 
-static _Thread_local int32_t *sort_devices;
+static _Thread_local struct mem_device *sort_devices;
 static _Thread_local size_t sort_nr_devices;
 
 static int cmp_stat(const void *a, const void *b)
@@ -301,7 +330,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	struct stat_index ix = { .out = out };
 	struct call_count calls = { 0 };
 	size_t nr_devices, kept = 0;
-	int32_t *devices = mem_devices(p, &nr_devices);
+	struct mem_device *devices = mem_devices(p, &nr_devices);
 
 	memset(out, 0, sizeof(*out));
 	/* Which nodes the plugin's matching of events to nodes entered:
@@ -500,7 +529,7 @@ static void alloc_names(const struct mem_event *m, const char **op, const char *
 }
 
 static void add_event_row(struct mem_event_rows *out, const struct profile *p,
-			  const struct mem_event *named, int32_t device, int64_t size,
+			  const struct mem_event *named, struct mem_device device, int64_t size,
 			  int64_t alloc_ts, int64_t release_ts)
 {
 	struct mem_event_row *row;
@@ -603,7 +632,7 @@ void mem_event_rows_release(struct mem_event_rows *e)
 void mem_curves(const struct profile *p, const struct mem_range *r, struct mem_curves *out)
 {
 	size_t nr;
-	int32_t *devices = mem_devices(p, &nr);
+	struct mem_device *devices = mem_devices(p, &nr);
 	uint32_t *idx = by_time(p);
 
 	memset(out, 0, sizeof(*out));
@@ -649,12 +678,15 @@ void mem_curves_release(struct mem_curves *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int64_t mem_peak_allocated(const struct profile *p, int32_t device)
+int64_t mem_peak_allocated(const struct profile *p, int32_t index)
 {
 	int64_t peak = -1;
 
-	for (size_t i = 0; i < p->nr_mem_events; i++)
-		if (p->mem_events[i].device == device && p->mem_events[i].total_allocated > peak)
-			peak = p->mem_events[i].total_allocated;
+	for (size_t i = 0; i < p->nr_mem_events; i++) {
+		const struct mem_event *m = &p->mem_events[i];
+
+		if (m->device.type != DEVICE_CPU && m->device.index == index && m->total_allocated > peak)
+			peak = m->total_allocated;
+	}
 	return peak;
 }

@@ -31,20 +31,20 @@
 #include "pane_agg.h"
 
 struct mem_priv {
-	int32_t *devices;		/* mem_devices()' */
+	struct mem_device *devices;	/* mem_devices()' */
 	size_t nr_devices, device;	/* the device shown */
 	struct mem_curves curves;	/* every device's, whole */
 	int64_t t_first, t_last;	/* all events' span */
 	int64_t t0, t1, cursor;		/* the window shown, the cursor's time */
 	bool zoomed;
 	struct mem_stats stats;
-	char (*dev_names)[16];		/* each device's, by its index */
+	char (*dev_names)[MEM_DEVICE_NAME_SIZE];	/* each device's, by its index */
 	bool key_averages;		/* a table's memory columns instead */
 };
 
 #define STAT(r) ((const struct mem_stat *)(r))
 
-static const char *dev_name(const struct mem_priv *mp, int32_t device)
+static const char *dev_name(const struct mem_priv *mp, struct mem_device device)
 {
 	size_t i = mem_device_index(mp->devices, mp->nr_devices, device);
 
@@ -89,7 +89,8 @@ static struct cell get_kb(const struct pane *pane, const void *row, const struct
 
 static const struct column stat_cols[] = {
 	{ .key = "device", .title = "Device", .kind = COL_TEXT, .width = 6, .get = get_device,
-	  .help = "where the memory is: GPU0, GPU1... or CPU" },
+	  .help = "where the memory is: CPU, GPU0 (CUDA's), or c10's device type and index: "
+		  "HIP0, XPU0, MTIA0..." },
 	{ .key = "name", .title = "Operator", .kind = COL_NAME, .get = get_name,
 	  .help = "the op the memory events happened in (torch-tb-profiler's rule: the "
 		  "innermost op of the thread whose time holds the event)" },
@@ -117,7 +118,7 @@ static const struct column stat_cols[] = {
 static const struct mem_curve *curve_of(const struct mem_priv *mp)
 {
 	for (size_t i = 0; i < mp->curves.nr; i++)
-		if (mp->nr_devices && mp->curves.curves[i].device == mp->devices[mp->device])
+		if (mp->nr_devices && mem_device_eq(mp->curves.curves[i].device, mp->devices[mp->device]))
 			return &mp->curves.curves[i];
 	return NULL;
 }
@@ -151,7 +152,7 @@ static void stat_rows(struct pane *pane)
 	pane->rows = xmalloc((mp->stats.nr ? mp->stats.nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < mp->stats.nr; i++)
 		if (pane->scope.expand_all || !mp->nr_devices ||
-		    mp->stats.rows[i].device == mp->devices[mp->device])
+		    mem_device_eq(mp->stats.rows[i].device, mp->devices[mp->device]))
 			pane->rows[n++] = &mp->stats.rows[i];
 	pane->nr_rows = n;
 }

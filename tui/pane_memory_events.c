@@ -19,7 +19,7 @@
 struct ev_row {
 	const struct mem_event_row *e;
 	char name[512];		/* "aten::addmm (aten::empty)", as the plugin names it */
-	char device[16];
+	char device[MEM_DEVICE_NAME_SIZE];
 };
 
 struct ev_priv {
@@ -64,7 +64,8 @@ static struct cell get_ms(const struct pane *pane, const void *row, const struct
 
 static const struct column ev_cols[] = {
 	{ .key = "device", .title = "Device", .kind = COL_TEXT, .width = 6, .get = get_device,
-	  .help = "where the memory is: GPU0, GPU1... or CPU" },
+	  .help = "where the memory is: CPU, GPU0 (CUDA's), or c10's device type and index: "
+		  "HIP0, XPU0, MTIA0..." },
 	{ .key = "name", .title = "Operator", .kind = COL_NAME, .get = get_name,
 	  .help = "the op that allocated it; for aten::empty*, the op that called it, then "
 		  "aten::empty in brackets (torch-tb-profiler's naming); <unknown> outside any op" },
