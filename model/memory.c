@@ -393,11 +393,12 @@ void mem_stats_release(struct mem_stats *s)
  * Events
  */
 
-/* An address map that remembers when each address first went in, for
- * the order Python's dict keeps (a key set again keeps its place; one
- * deleted and set again goes last). */
+/* A map from a device's address to a record that remembers when each
+ * key first went in, for the order Python's dict keeps (a key set again
+ * keeps its place; one deleted and set again goes last).  Keys are the
+ * device and the address: two devices' memory may have one address. */
 struct addr_map {
-	uint64_t *keys;
+	uint64_t *addrs, *devs;		/* the key: address, device_key() */
 	uint32_t *recs;			/* the record it holds */
 	uint64_t *seqs;			/* when the key went in */
 	uint8_t *used;			/* 1 in, 2 deleted (a tombstone) */
@@ -405,14 +406,18 @@ struct addr_map {
 	uint64_t next_seq;
 };
 
-static void map_put(struct addr_map *m, uint64_t key, uint32_t rec);
+static size_t map_hash(uint64_t dev, uint64_t addr)
+{
+	return (size_t)hash_u64(addr ^ hash_u64(dev));
+}
 
 static void map_grow(struct addr_map *m)
 {
 	struct addr_map old = *m;
 
 	m->alloc = m->alloc ? 2 * m->alloc : 64;
-	m->keys = xcalloc(m->alloc, sizeof(*m->keys));
+	m->addrs = xcalloc(m->alloc, sizeof(*m->addrs));
+	m->devs = xcalloc(m->alloc, sizeof(*m->devs));
 	m->recs = xcalloc(m->alloc, sizeof(*m->recs));
 	m->seqs = xcalloc(m->alloc, sizeof(*m->seqs));
 	m->used = xcalloc(m->alloc, 1);
@@ -422,34 +427,41 @@ static void map_grow(struct addr_map *m)
 
 		if (old.used[i] != 1)
 			continue;
-		for (j = hash_u64(old.keys[i]) & (m->alloc - 1); m->used[j]; j = (j + 1) & (m->alloc - 1))
+		for (j = map_hash(old.devs[i], old.addrs[i]) & (m->alloc - 1); m->used[j];
+		     j = (j + 1) & (m->alloc - 1))
 			;
-		m->keys[j] = old.keys[i];
+		m->addrs[j] = old.addrs[i];
+		m->devs[j] = old.devs[i];
 		m->recs[j] = old.recs[i];
 		m->seqs[j] = old.seqs[i];
 		m->used[j] = 1;
 		m->nr_used++;
 	}
-	free(old.keys);
+	free(old.addrs);
+	free(old.devs);
 	free(old.recs);
 	free(old.seqs);
 	free(old.used);
 }
 
-/* The slot of KEY, or -1. */
-static long map_find(const struct addr_map *m, uint64_t key)
+/* The slot of E's device and address, or -1. */
+static long map_find(const struct addr_map *m, const struct mem_event *e)
 {
+	uint64_t dev = device_key(e->device);
+
 	if (!m->alloc)
 		return -1;
-	for (size_t i = hash_u64(key) & (m->alloc - 1); m->used[i]; i = (i + 1) & (m->alloc - 1))
-		if (m->used[i] == 1 && m->keys[i] == key)
+	for (size_t i = map_hash(dev, e->addr) & (m->alloc - 1); m->used[i]; i = (i + 1) & (m->alloc - 1))
+		if (m->used[i] == 1 && m->addrs[i] == e->addr && m->devs[i] == dev)
 			return (long)i;
 	return -1;
 }
 
-static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
+/* E's device and address now hold record REC. */
+static void map_put(struct addr_map *m, const struct mem_event *e, uint32_t rec)
 {
-	long at = map_find(m, key);
+	long at = map_find(m, e);
+	uint64_t dev = device_key(e->device);
 	size_t i;
 
 	if (at >= 0) {
@@ -458,11 +470,12 @@ static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
 	}
 	if (2 * (m->nr_used + 1) > m->alloc)
 		map_grow(m);
-	for (i = hash_u64(key) & (m->alloc - 1); m->used[i] == 1; i = (i + 1) & (m->alloc - 1))
+	for (i = map_hash(dev, e->addr) & (m->alloc - 1); m->used[i] == 1; i = (i + 1) & (m->alloc - 1))
 		;
 	if (!m->used[i])
 		m->nr_used++;
-	m->keys[i] = key;
+	m->addrs[i] = e->addr;
+	m->devs[i] = dev;
 	m->recs[i] = rec;
 	m->seqs[i] = m->next_seq++;
 	m->used[i] = 1;
@@ -470,7 +483,8 @@ static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
 
 static void map_release(struct addr_map *m)
 {
-	free(m->keys);
+	free(m->addrs);
+	free(m->devs);
 	free(m->recs);
 	free(m->seqs);
 	free(m->used);
@@ -550,9 +564,11 @@ static void add_event_row(struct mem_event_rows *out, const struct profile *p,
 
 /*
  * get_memory_events: in time order, an allocation (Bytes > 0) waits for
- * the next event on its address (anything but an allocation: a free) and
- * makes a row with it, sized by the free's bytes; what is left unpaired
- * makes rows with one time missing.  Events without an address (PyTorch
+ * the next event on its device and address (anything but an allocation:
+ * a free) and makes a row with it, sized by the free's bytes; what is
+ * left unpaired makes rows with one time missing.  The plugin pairs by
+ * the address alone, so that one GPU's free could close another's
+ * allocation at the same address: not here.  Events without an address (PyTorch
  * before 1.10) take no part.  A free's op is its allocation's, paired
  * over all events, so that one whose allocation lies before the range
  * still names it.
@@ -574,8 +590,8 @@ void mem_event_rows(const struct profile *p, const struct mem_range *r, struct m
 		if (m->addr == MEM_NO_ADDR)
 			continue;
 		if (m->bytes > 0) {
-			map_put(&allocs, m->addr, idx[k]);
-		} else if ((at = map_find(&allocs, m->addr)) >= 0) {
+			map_put(&allocs, m, idx[k]);
+		} else if ((at = map_find(&allocs, m)) >= 0) {
 			alloc_of[idx[k]] = (int32_t)allocs.recs[at];
 			allocs.used[at] = 2;
 		}
@@ -588,14 +604,14 @@ void mem_event_rows(const struct profile *p, const struct mem_range *r, struct m
 		if (m->addr == MEM_NO_ADDR || !in_range(r, m->ts_ns))
 			continue;
 		if (m->bytes > 0) {
-			map_put(&allocs, m->addr, idx[k]);
-		} else if ((at = map_find(&allocs, m->addr)) >= 0) {
+			map_put(&allocs, m, idx[k]);
+		} else if ((at = map_find(&allocs, m)) >= 0) {
 			const struct mem_event *a = &p->mem_events[allocs.recs[at]];
 
 			add_event_row(out, p, a, a->device, -m->bytes, a->ts_ns, m->ts_ns);
 			allocs.used[at] = 2;
 		} else {
-			map_put(&frees, m->addr, idx[k]);
+			map_put(&frees, m, idx[k]);
 		}
 	}
 	left = map_in_order(&allocs, &nr_left);

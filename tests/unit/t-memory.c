@@ -334,6 +334,34 @@ static void test_every_device_type(void)
 	strbuf_release(&b);
 }
 
+/*
+ * Two GPUs use one address (tests/golden/memory/two-gpus.json): GPU0's
+ * 1 KB from aten::empty, freed in aten::add, and GPU1's 4 KB from
+ * aten::to, allocated between the two and freed in aten::mul.  Each free
+ * closes its own device's allocation; paired by the address alone (the
+ * plugin), GPU0's free closed GPU1's 4 KB as 1 KB and GPU0's allocation
+ * was lost.
+ */
+static void test_pairs_by_device(void)
+{
+	struct profile p;
+	struct mem_event_rows e;
+
+	CHECK_EQ(test_load(&p, "tests/golden/memory/two-gpus.json", NULL, msg, sizeof(msg)), 0);
+	mem_event_rows(&p, NULL, &e);
+	CHECK_EQ(e.nr, 2);
+	if (e.nr == 2) {
+		CHECK(mem_device_eq(e.rows[0].device, GPU(0)) && e.rows[0].size_bytes == 1024);
+		CHECK(e.rows[0].alloc_ns == 5000 && e.rows[0].release_ns == 205000);
+		CHECK_STR(e.rows[0].op, "aten::empty");
+		CHECK(mem_device_eq(e.rows[1].device, GPU(1)) && e.rows[1].size_bytes == 4096);
+		CHECK(e.rows[1].alloc_ns == 105000 && e.rows[1].release_ns == 305000);
+		CHECK_STR(e.rows[1].op, "aten::to");
+	}
+	mem_event_rows_release(&e);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "memory events load, each in the innermost node that holds it", test_events_loaded },
 	{ "statistics per op and device, as the plugin sums them", test_stats },
@@ -342,5 +370,6 @@ const struct test tests[] = {
 	{ "hundreds of devices: every one listed, with its curve and rows", test_many_devices },
 	{ "a ROCm trace's memory, on HIP0", test_hip },
 	{ "every device type of PyTorch's, by its name; others dropped", test_every_device_type },
+	{ "an allocation pairs with the free on its own device", test_pairs_by_device },
 	{ 0 },
 };
