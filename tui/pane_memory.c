@@ -8,8 +8,8 @@
  * pick the device.  Below, the statistics per operator (model/memory.c):
  * calls, size increase and allocation count and size, with and without
  * the children.  Enter on an op shows its allocations and releases, v
- * all of them (pane_memory_events.c).  A step picked with [ ] elsewhere
- * zooms to it.
+ * all of them, on the device shown (pane_memory_events.c).  A step
+ * picked with [ ] elsewhere zooms to it.
  *
  * For a key_averages table (no memory events, but memory columns), the
  * pane lists the ops with those four columns instead.
@@ -433,7 +433,8 @@ static size_t mem_chart(const struct pane *pane, int width, int height, bool utf
 	return n;
 }
 
-/* Enter: the op's allocations and releases, in the time shown. */
+/* Enter: the op's allocations and releases on the row's device, in the
+ * time shown. */
 static const struct pane_ops *mem_drill(const struct pane *pane, const void *row,
 					struct pane_scope *scope)
 {
@@ -442,6 +443,8 @@ static const struct pane_ops *mem_drill(const struct pane *pane, const void *row
 	if (mp->key_averages)
 		return NULL;
 	scope->drill_name = STAT(row)->name;
+	scope->has_device = true;
+	scope->device = STAT(row)->device;
 	scope->has_range = mp->zoomed;
 	scope->range_start_ns = mp->t0;
 	scope->range_end_ns = mp->t1;
@@ -490,7 +493,8 @@ static void mem_release(struct pane *pane)
 	free(mp);
 }
 
-/* v: every allocation and release in the time shown, over this pane. */
+/* v: every allocation and release of the device shown, in the time
+ * shown, over this pane. */
 static bool mem_handle_all(struct pane *pane, enum action act, struct pane_request *req)
 {
 	const struct mem_priv *mp = pane->priv;
@@ -503,6 +507,8 @@ static bool mem_handle_all(struct pane *pane, enum action act, struct pane_reque
 		return true;
 	}
 	req->open = &memory_events_pane_ops;
+	req->open_scope.has_device = true;
+	req->open_scope.device = mp->devices[mp->device];
 	req->open_scope.has_range = mp->zoomed;
 	req->open_scope.range_start_ns = mp->t0;
 	req->open_scope.range_end_ns = mp->t1;
