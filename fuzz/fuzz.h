@@ -38,7 +38,7 @@ static void fuzz_views(const struct profile *p)
 	struct mem_curves mc;
 	struct module_view mv;
 	size_t nr_dev;
-	int32_t *dev;
+	struct mem_device *dev;
 
 	overview_compute(p, &o);
 	overview_release(&o);
@@ -50,7 +50,7 @@ static void fuzz_views(const struct profile *p)
 	mem_curves_release(&mc);
 	dev = mem_devices(p, &nr_dev);
 	for (size_t i = 0; i < nr_dev && i < 8; i++)
-		fuzz_sink += mem_peak_allocated(p, dev[i]);
+		fuzz_sink += mem_peak_allocated(p, dev[i].index);
 	free(dev);
 	module_view(p, &mv);
 	module_view_release(&mv);

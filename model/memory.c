@@ -13,40 +13,63 @@
 #include "memory.h"
 #include "util.h"
 
-const char *mem_device_name(int32_t device, char *buf, size_t size)
+/* c10's names of its device types (DeviceTypeName()), but CUDA's: the
+ * plugin calls those GPUs. */
+static const char *const type_names[NR_DEVICE_TYPES] = {
+	[DEVICE_CPU] = "CPU", [DEVICE_CUDA] = "GPU", [DEVICE_MKLDNN] = "MKLDNN",
+	[DEVICE_OPENGL] = "OPENGL", [DEVICE_OPENCL] = "OPENCL", [DEVICE_IDEEP] = "IDEEP",
+	[DEVICE_HIP] = "HIP", [DEVICE_FPGA] = "FPGA", [DEVICE_MAIA] = "MAIA", [DEVICE_XLA] = "XLA",
+	[DEVICE_VULKAN] = "VULKAN", [DEVICE_METAL] = "METAL", [DEVICE_XPU] = "XPU",
+	[DEVICE_MPS] = "MPS", [DEVICE_META] = "META", [DEVICE_HPU] = "HPU", [DEVICE_VE] = "VE",
+	[DEVICE_LAZY] = "LAZY", [DEVICE_IPU] = "IPU", [DEVICE_MTIA] = "MTIA",
+	[DEVICE_PRIVATEUSE1] = "PrivateUse1",
+};
+
+const char *mem_device_name(struct mem_device device, char *buf, size_t size)
 {
-	if (device < 0)
+	const char *name = device.type < NR_DEVICE_TYPES ? type_names[device.type] : "?";
+	char last = name[strlen(name) - 1];
+
+	if (device.type == DEVICE_CPU)
 		snprintf(buf, size, "CPU");
-	else
-		snprintf(buf, size, "GPU%d", (int)device);
+	else	/* "PrivateUse1:0", not "PrivateUse10" */
+		snprintf(buf, size, "%s%s%d", name, last >= '0' && last <= '9' ? ":" : "",
+			 (int)device.index);
 	return buf;
+}
+
+bool mem_device_eq(struct mem_device a, struct mem_device b)
+{
+	return a.type == b.type && a.index == b.index;
 }
 
 static int cmp_device(const void *a, const void *b)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	const struct mem_device *x = a, *y = b;
 
-	/* GPUs by index, the CPU (-1) last. */
-	if ((x < 0) != (y < 0))
-		return x < 0 ? 1 : -1;
-	return (x > y) - (x < y);
+	/* By type (CUDA's first), then index; the CPU last. */
+	if ((x->type == DEVICE_CPU) != (y->type == DEVICE_CPU))
+		return x->type == DEVICE_CPU ? 1 : -1;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 /* The distinct devices of P's events, unordered, into a new array of
  * *NR: a short list scanned while there are few (one or two, nearly
  * always), a sort of every event's device past that, so that a file with
  * thousands of devices costs n log n, not n times the devices. */
-static int32_t *distinct_devices(const struct profile *p, size_t *nr)
+static struct mem_device *distinct_devices(const struct profile *p, size_t *nr)
 {
 	enum { FEW = 16 };
-	int32_t *v = xmalloc(FEW * sizeof(*v));
+	struct mem_device *v = xmalloc(FEW * sizeof(*v));
 	size_t n = 0, i;
 
 	for (i = 0; i < p->nr_mem_events; i++) {
-		int32_t d = p->mem_events[i].device;
+		struct mem_device d = p->mem_events[i].device;
 		size_t k;
 
-		for (k = 0; k < n && v[k] != d; k++)
+		for (k = 0; k < n && !mem_device_eq(v[k], d); k++)
 			;
 		if (k < n)
 			continue;
@@ -61,22 +84,22 @@ static int32_t *distinct_devices(const struct profile *p, size_t *nr)
 			v[i] = p->mem_events[i].device;
 		qsort(v, p->nr_mem_events, sizeof(*v), cmp_device);
 		for (i = 0, n = 0; i < p->nr_mem_events; i++)
-			if (!n || v[n - 1] != v[i])
+			if (!n || !mem_device_eq(v[n - 1], v[i]))
 				v[n++] = v[i];
 	}
 	*nr = n;
 	return v;
 }
 
-int32_t *mem_devices(const struct profile *p, size_t *nr)
+struct mem_device *mem_devices(const struct profile *p, size_t *nr)
 {
-	int32_t *v = distinct_devices(p, nr);
+	struct mem_device *v = distinct_devices(p, nr);
 
 	qsort(v, *nr, sizeof(*v), cmp_device);
 	return v;
 }
 
-size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device)
+size_t mem_device_index(const struct mem_device *devices, size_t nr, struct mem_device device)
 {
 	size_t lo = 0, hi = nr;
 
@@ -150,12 +173,18 @@ struct stat_index {
 	size_t alloc;
 };
 
-static size_t stat_hash(const char *name, int32_t device)
+/* One number per device, for hashing. */
+static uint64_t device_key(struct mem_device d)
 {
-	return (size_t)hash_u64((uint64_t)(uintptr_t)name * 31 + (uint64_t)(uint32_t)device);
+	return (uint64_t)d.type << 32 | (uint32_t)d.index;
 }
 
-static struct mem_stat *stat_row(struct stat_index *ix, const char *name, int32_t device)
+static size_t stat_hash(const char *name, struct mem_device device)
+{
+	return (size_t)hash_u64((uint64_t)(uintptr_t)name * 31 + device_key(device));
+}
+
+static struct mem_stat *stat_row(struct stat_index *ix, const char *name, struct mem_device device)
 {
 	struct mem_stats *out = ix->out;
 	size_t i;
@@ -174,7 +203,7 @@ static struct mem_stat *stat_row(struct stat_index *ix, const char *name, int32_
 	for (i = stat_hash(name, device) & (ix->alloc - 1); ix->slots[i]; i = (i + 1) & (ix->alloc - 1)) {
 		struct mem_stat *row = &out->rows[ix->slots[i] - 1];
 
-		if (row->name == name && row->device == device)
+		if (row->name == name && mem_device_eq(row->device, device))
 			return row;
 	}
 	GROW(out->rows, out->alloc, out->nr + 1);
@@ -273,7 +302,7 @@ static void count_calls(const struct profile *p, const uint8_t *holds,
 	free(stack);
 }
 
-static _Thread_local int32_t *sort_devices;
+static _Thread_local struct mem_device *sort_devices;
 static _Thread_local size_t sort_nr_devices;
 
 static int cmp_stat(const void *a, const void *b)
@@ -301,7 +330,7 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 	struct stat_index ix = { .out = out };
 	struct call_count calls = { 0 };
 	size_t nr_devices, kept = 0;
-	int32_t *devices = mem_devices(p, &nr_devices);
+	struct mem_device *devices = mem_devices(p, &nr_devices);
 
 	memset(out, 0, sizeof(*out));
 	/* Which nodes the plugin's matching of events to nodes entered:
@@ -364,11 +393,12 @@ void mem_stats_release(struct mem_stats *s)
  * Events
  */
 
-/* An address map that remembers when each address first went in, for
- * the order Python's dict keeps (a key set again keeps its place; one
- * deleted and set again goes last). */
+/* A map from a device's address to a record that remembers when each
+ * key first went in, for the order Python's dict keeps (a key set again
+ * keeps its place; one deleted and set again goes last).  Keys are the
+ * device and the address: two devices' memory may have one address. */
 struct addr_map {
-	uint64_t *keys;
+	uint64_t *addrs, *devs;		/* the key: address, device_key() */
 	uint32_t *recs;			/* the record it holds */
 	uint64_t *seqs;			/* when the key went in */
 	uint8_t *used;			/* 1 in, 2 deleted (a tombstone) */
@@ -376,14 +406,18 @@ struct addr_map {
 	uint64_t next_seq;
 };
 
-static void map_put(struct addr_map *m, uint64_t key, uint32_t rec);
+static size_t map_hash(uint64_t dev, uint64_t addr)
+{
+	return (size_t)hash_u64(addr ^ hash_u64(dev));
+}
 
 static void map_grow(struct addr_map *m)
 {
 	struct addr_map old = *m;
 
 	m->alloc = m->alloc ? 2 * m->alloc : 64;
-	m->keys = xcalloc(m->alloc, sizeof(*m->keys));
+	m->addrs = xcalloc(m->alloc, sizeof(*m->addrs));
+	m->devs = xcalloc(m->alloc, sizeof(*m->devs));
 	m->recs = xcalloc(m->alloc, sizeof(*m->recs));
 	m->seqs = xcalloc(m->alloc, sizeof(*m->seqs));
 	m->used = xcalloc(m->alloc, 1);
@@ -393,34 +427,41 @@ static void map_grow(struct addr_map *m)
 
 		if (old.used[i] != 1)
 			continue;
-		for (j = hash_u64(old.keys[i]) & (m->alloc - 1); m->used[j]; j = (j + 1) & (m->alloc - 1))
+		for (j = map_hash(old.devs[i], old.addrs[i]) & (m->alloc - 1); m->used[j];
+		     j = (j + 1) & (m->alloc - 1))
 			;
-		m->keys[j] = old.keys[i];
+		m->addrs[j] = old.addrs[i];
+		m->devs[j] = old.devs[i];
 		m->recs[j] = old.recs[i];
 		m->seqs[j] = old.seqs[i];
 		m->used[j] = 1;
 		m->nr_used++;
 	}
-	free(old.keys);
+	free(old.addrs);
+	free(old.devs);
 	free(old.recs);
 	free(old.seqs);
 	free(old.used);
 }
 
-/* The slot of KEY, or -1. */
-static long map_find(const struct addr_map *m, uint64_t key)
+/* The slot of E's device and address, or -1. */
+static long map_find(const struct addr_map *m, const struct mem_event *e)
 {
+	uint64_t dev = device_key(e->device);
+
 	if (!m->alloc)
 		return -1;
-	for (size_t i = hash_u64(key) & (m->alloc - 1); m->used[i]; i = (i + 1) & (m->alloc - 1))
-		if (m->used[i] == 1 && m->keys[i] == key)
+	for (size_t i = map_hash(dev, e->addr) & (m->alloc - 1); m->used[i]; i = (i + 1) & (m->alloc - 1))
+		if (m->used[i] == 1 && m->addrs[i] == e->addr && m->devs[i] == dev)
 			return (long)i;
 	return -1;
 }
 
-static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
+/* E's device and address now hold record REC. */
+static void map_put(struct addr_map *m, const struct mem_event *e, uint32_t rec)
 {
-	long at = map_find(m, key);
+	long at = map_find(m, e);
+	uint64_t dev = device_key(e->device);
 	size_t i;
 
 	if (at >= 0) {
@@ -429,11 +470,12 @@ static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
 	}
 	if (2 * (m->nr_used + 1) > m->alloc)
 		map_grow(m);
-	for (i = hash_u64(key) & (m->alloc - 1); m->used[i] == 1; i = (i + 1) & (m->alloc - 1))
+	for (i = map_hash(dev, e->addr) & (m->alloc - 1); m->used[i] == 1; i = (i + 1) & (m->alloc - 1))
 		;
 	if (!m->used[i])
 		m->nr_used++;
-	m->keys[i] = key;
+	m->addrs[i] = e->addr;
+	m->devs[i] = dev;
 	m->recs[i] = rec;
 	m->seqs[i] = m->next_seq++;
 	m->used[i] = 1;
@@ -441,7 +483,8 @@ static void map_put(struct addr_map *m, uint64_t key, uint32_t rec)
 
 static void map_release(struct addr_map *m)
 {
-	free(m->keys);
+	free(m->addrs);
+	free(m->devs);
 	free(m->recs);
 	free(m->seqs);
 	free(m->used);
@@ -500,7 +543,7 @@ static void alloc_names(const struct mem_event *m, const char **op, const char *
 }
 
 static void add_event_row(struct mem_event_rows *out, const struct profile *p,
-			  const struct mem_event *named, int32_t device, int64_t size,
+			  const struct mem_event *named, struct mem_device device, int64_t size,
 			  int64_t alloc_ts, int64_t release_ts)
 {
 	struct mem_event_row *row;
@@ -521,9 +564,11 @@ static void add_event_row(struct mem_event_rows *out, const struct profile *p,
 
 /*
  * get_memory_events: in time order, an allocation (Bytes > 0) waits for
- * the next event on its address (anything but an allocation: a free) and
- * makes a row with it, sized by the free's bytes; what is left unpaired
- * makes rows with one time missing.  Events without an address (PyTorch
+ * the next event on its device and address (anything but an allocation:
+ * a free) and makes a row with it, sized by the free's bytes; what is
+ * left unpaired makes rows with one time missing.  The plugin pairs by
+ * the address alone, so that one GPU's free could close another's
+ * allocation at the same address: not here.  Events without an address (PyTorch
  * before 1.10) take no part.  A free's op is its allocation's, paired
  * over all events, so that one whose allocation lies before the range
  * still names it.
@@ -545,8 +590,8 @@ void mem_event_rows(const struct profile *p, const struct mem_range *r, struct m
 		if (m->addr == MEM_NO_ADDR)
 			continue;
 		if (m->bytes > 0) {
-			map_put(&allocs, m->addr, idx[k]);
-		} else if ((at = map_find(&allocs, m->addr)) >= 0) {
+			map_put(&allocs, m, idx[k]);
+		} else if ((at = map_find(&allocs, m)) >= 0) {
 			alloc_of[idx[k]] = (int32_t)allocs.recs[at];
 			allocs.used[at] = 2;
 		}
@@ -559,14 +604,14 @@ void mem_event_rows(const struct profile *p, const struct mem_range *r, struct m
 		if (m->addr == MEM_NO_ADDR || !in_range(r, m->ts_ns))
 			continue;
 		if (m->bytes > 0) {
-			map_put(&allocs, m->addr, idx[k]);
-		} else if ((at = map_find(&allocs, m->addr)) >= 0) {
+			map_put(&allocs, m, idx[k]);
+		} else if ((at = map_find(&allocs, m)) >= 0) {
 			const struct mem_event *a = &p->mem_events[allocs.recs[at]];
 
 			add_event_row(out, p, a, a->device, -m->bytes, a->ts_ns, m->ts_ns);
 			allocs.used[at] = 2;
 		} else {
-			map_put(&frees, m->addr, idx[k]);
+			map_put(&frees, m, idx[k]);
 		}
 	}
 	left = map_in_order(&allocs, &nr_left);
@@ -603,7 +648,7 @@ void mem_event_rows_release(struct mem_event_rows *e)
 void mem_curves(const struct profile *p, const struct mem_range *r, struct mem_curves *out)
 {
 	size_t nr;
-	int32_t *devices = mem_devices(p, &nr);
+	struct mem_device *devices = mem_devices(p, &nr);
 	uint32_t *idx = by_time(p);
 
 	memset(out, 0, sizeof(*out));
@@ -649,12 +694,15 @@ void mem_curves_release(struct mem_curves *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int64_t mem_peak_allocated(const struct profile *p, int32_t device)
+int64_t mem_peak_allocated(const struct profile *p, int32_t index)
 {
 	int64_t peak = -1;
 
-	for (size_t i = 0; i < p->nr_mem_events; i++)
-		if (p->mem_events[i].device == device && p->mem_events[i].total_allocated > peak)
-			peak = p->mem_events[i].total_allocated;
+	for (size_t i = 0; i < p->nr_mem_events; i++) {
+		const struct mem_event *m = &p->mem_events[i];
+
+		if (m->device.type != DEVICE_CPU && m->device.index == index && m->total_allocated > peak)
+			peak = m->total_allocated;
+	}
 	return peak;
 }

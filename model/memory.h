@@ -24,14 +24,19 @@ struct mem_range {
 	int64_t start_ns, end_ns;	/* absolute times, inclusive */
 };
 
-/* "CPU", "GPU0": how the plugin names a device (DEVICE -1 is the CPU). */
-const char *mem_device_name(int32_t device, char *buf, size_t size);
+/* How a device is named: "CPU" and "GPU0" for CUDA's, as the plugin
+ * names them; the others by their c10 type's name and index, "HIP0",
+ * "XPU1", "MTIA0" ("PrivateUse1:0": a colon where the name ends in a
+ * digit).  MEM_DEVICE_NAME_SIZE holds any. */
+#define MEM_DEVICE_NAME_SIZE 32
+const char *mem_device_name(struct mem_device device, char *buf, size_t size);
+bool mem_device_eq(struct mem_device a, struct mem_device b);
 
-/* The devices the memory events are on, GPUs by index, then the CPU:
- * every one, in a new array (caller frees) of *NR. */
-int32_t *mem_devices(const struct profile *p, size_t *nr);
+/* The devices the memory events are on, by type (CUDA's first) and
+ * index, the CPU last: every one, in a new array (caller frees) of *NR. */
+struct mem_device *mem_devices(const struct profile *p, size_t *nr);
 /* DEVICE's place among the NR DEVICES mem_devices() gave, or NR. */
-size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device);
+size_t mem_device_index(const struct mem_device *devices, size_t nr, struct mem_device device);
 
 /* ---------------------------------------------------------------------
  * Statistics per operator and device
@@ -39,7 +44,7 @@ size_t mem_device_index(const int32_t *devices, size_t nr, int32_t device);
 
 struct mem_stat {
 	const char *name;		/* the op */
-	int32_t device;			/* -1: the CPU */
+	struct mem_device device;
 	uint64_t calls;			/* the op's calls the statistics reached
 					   (see memory.c: not all its calls) */
 	int64_t size_increase, self_size_increase;	/* bytes */
@@ -63,7 +68,7 @@ struct mem_event_row {
 	const char *op;			/* the allocating op, or NULL: unknown */
 	const char *parent;		/* for aten::empty*: the op that called
 					   it (its tree parent), else NULL */
-	int32_t device;
+	struct mem_device device;
 	int64_t size_bytes;
 	int64_t alloc_ns, release_ns;	/* since the time origin; -1: none
 					   in the range (never freed, or
@@ -92,7 +97,7 @@ struct mem_point {
 };
 
 struct mem_curve {
-	int32_t device;
+	struct mem_device device;
 	struct mem_point *points;	/* in time order; the events that have an
 					   address and both totals */
 	size_t nr, alloc;
@@ -108,8 +113,10 @@ struct mem_curves {
 void mem_curves(const struct profile *p, const struct mem_range *r, struct mem_curves *out);
 void mem_curves_release(struct mem_curves *c);
 
-/* The largest Total Allocated of any memory event on DEVICE (address or
- * not), as the plugin's memory recommendation reads it; -1: none. */
-int64_t mem_peak_allocated(const struct profile *p, int32_t device);
+/* The largest Total Allocated of any memory event on accelerator INDEX
+ * (of any type but the CPU: the devices a trace's deviceProperties list),
+ * address or not, as the plugin's memory recommendation reads it; -1:
+ * none. */
+int64_t mem_peak_allocated(const struct profile *p, int32_t index);
 
 #endif

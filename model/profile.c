@@ -654,7 +654,7 @@ struct mem_event *profile_add_mem_event(struct profile *p)
 	memset(m, 0, sizeof(*m));
 	m->total_allocated = m->total_reserved = -1;
 	m->addr = MEM_NO_ADDR;
-	m->device = -1;
+	m->device = (struct mem_device){ .index = -1, .type = DEVICE_CPU };
 	return m;
 }
 

@@ -141,6 +141,23 @@ struct launch {
 	double occupancy_pct;		/* est. achieved occupancy; NaN: unknown */
 };
 
+/* The kinds of device PyTorch puts memory on: c10's DeviceType, by the
+ * numbers a [memory] event's "Device Type" gives (c10/core/DeviceType.h;
+ * 8 was ORT and MSNPU before MAIA). */
+enum mem_device_type {
+	DEVICE_CPU, DEVICE_CUDA, DEVICE_MKLDNN, DEVICE_OPENGL, DEVICE_OPENCL, DEVICE_IDEEP,
+	DEVICE_HIP, DEVICE_FPGA, DEVICE_MAIA, DEVICE_XLA, DEVICE_VULKAN, DEVICE_METAL, DEVICE_XPU,
+	DEVICE_MPS, DEVICE_META, DEVICE_HPU, DEVICE_VE, DEVICE_LAZY, DEVICE_IPU, DEVICE_MTIA,
+	DEVICE_PRIVATEUSE1,
+	NR_DEVICE_TYPES
+};
+
+/* Where memory lives: a kind of device and which of them. */
+struct mem_device {
+	int32_t index;			/* -1 for the CPU (there is one), else >= 0 */
+	uint8_t type;			/* enum mem_device_type */
+};
+
 /* A [memory] instant event (profile_memory=True): an allocation (bytes >
  * 0) or a free (bytes < 0) on a device. */
 struct mem_event {
@@ -148,7 +165,7 @@ struct mem_event {
 	int64_t bytes;
 	int64_t total_allocated, total_reserved;	/* after it; -1: absent */
 	uint64_t addr;			/* MEM_NO_ADDR: absent (PyTorch < 1.10) */
-	int32_t device;			/* -1: the CPU, else the GPU index */
+	struct mem_device device;
 	int64_t tid;			/* the thread it happened on */
 	const struct node *op;		/* the innermost host node (op, step,
 					   module...) of its thread whose

@@ -43,7 +43,7 @@ static void report_memory(struct profile *p)
 	profile_meta(p, "memory", "[memory] events", count);
 	mem_curves(p, NULL, &cv);
 	for (size_t i = 0; i < cv.nr; i++) {
-		char dev[16], key[64], v[32];
+		char dev[MEM_DEVICE_NAME_SIZE], key[64], v[32];
 
 		mem_device_name(cv.curves[i].device, dev, sizeof(dev));
 		snprintf(key, sizeof(key), "%s peak_allocated_bytes", dev);

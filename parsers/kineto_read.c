@@ -1017,8 +1017,10 @@ enum verdict {
 
 /*
  * A [memory] instant: an allocation or a free on the CPU (Device Type 0)
- * or a GPU (1, Device Id).  One the Memory view cannot place -- no time,
- * another device type, a GPU without an id -- is dropped and counted.
+ * or on device Device Id of another of c10's device types (CUDA 1, HIP
+ * 6, XPU 12, MTIA 19, PrivateUse1 20...).  One the Memory view cannot
+ * place -- no time, a type c10 does not have, a device without an id --
+ * is dropped and counted.
  */
 static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t at)
 {
@@ -1029,11 +1031,22 @@ static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t
 			  "[memory] event without a usable 'ts'; skipped");
 		return SKIPPED;
 	}
-	if (!(m->has & MA_DEV_TYPE) || (m->dev_type != 0 && m->dev_type != 1) ||
-	    (m->dev_type == 1 && (!(m->has & MA_DEV_ID) || m->dev_id < 0 || m->dev_id > INT32_MAX))) {
+	if (!(m->has & MA_DEV_TYPE)) {
 		warn_event(k, at, "memory events on no device proftui knows, skipped",
-			  "[memory] event with no CPU (Device Type 0) or GPU (1, with a Device "
-			  "Id) to put it on; skipped");
+			  "[memory] event without a 'Device Type'; skipped");
+		return SKIPPED;
+	}
+	if (m->dev_type < 0 || m->dev_type >= NR_DEVICE_TYPES) {
+		warn_event(k, at, "memory events on no device proftui knows, skipped",
+			  "[memory] event on Device Type %lld, none of PyTorch's (0, the CPU, to "
+			  "%d, PrivateUse1); skipped", (long long)m->dev_type, NR_DEVICE_TYPES - 1);
+		return SKIPPED;
+	}
+	if (m->dev_type != DEVICE_CPU &&
+	    (!(m->has & MA_DEV_ID) || m->dev_id < 0 || m->dev_id > INT32_MAX)) {
+		warn_event(k, at, "memory events on no device proftui knows, skipped",
+			  "[memory] event on Device Type %d without a usable 'Device Id'; skipped",
+			  (int)m->dev_type);
 		return SKIPPED;
 	}
 	e->cat = CAT_MEMORY;
@@ -1320,7 +1333,8 @@ static void add_memory(struct kineto *k, const struct raw_event *e)
 
 	m->ts_ns = e->ts_ns;
 	m->tid = e->tid;
-	m->device = e->mem.dev_type == 0 ? -1 : (int32_t)e->mem.dev_id;
+	m->device.type = (uint8_t)e->mem.dev_type;	/* check_memory(): 0..20 */
+	m->device.index = e->mem.dev_type == DEVICE_CPU ? -1 : (int32_t)e->mem.dev_id;
 	m->bytes = e->mem.has & MA_BYTES ? e->mem.bytes : 0;	/* trace.py: 0 */
 	if (e->mem.has & MA_ADDR)
 		m->addr = e->mem.addr;

@@ -98,6 +98,8 @@ struct pane_scope {
 	bool has_range;			/* a time range narrows it (the Memory
 					   chart's zoom): */
 	int64_t range_start_ns, range_end_ns;	/* absolute, inclusive */
+	bool has_device;		/* one device's memory events only: */
+	struct mem_device device;
 	/* Several profiles (model/profset.h): a diff shows its base against
 	 * pane->prof (the new one); across ranks, panes show every rank (the
 	 * run RUN of each) unless PER_RANK asks for pane->prof alone (a rank

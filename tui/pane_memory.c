@@ -8,8 +8,8 @@
  * pick the device.  Below, the statistics per operator (model/memory.c):
  * calls, size increase and allocation count and size, with and without
  * the children.  Enter on an op shows its allocations and releases, v
- * all of them (pane_memory_events.c).  A step picked with [ ] elsewhere
- * zooms to it.
+ * all of them, on the device shown (pane_memory_events.c).  A step
+ * picked with [ ] elsewhere zooms to it.
  *
  * For a key_averages table (no memory events, but memory columns), the
  * pane lists the ops with those four columns instead.
@@ -31,20 +31,20 @@
 #include "pane_agg.h"
 
 struct mem_priv {
-	int32_t *devices;		/* mem_devices()' */
+	struct mem_device *devices;	/* mem_devices()' */
 	size_t nr_devices, device;	/* the device shown */
 	struct mem_curves curves;	/* every device's, whole */
 	int64_t t_first, t_last;	/* all events' span */
 	int64_t t0, t1, cursor;		/* the window shown, the cursor's time */
 	bool zoomed;
 	struct mem_stats stats;
-	char (*dev_names)[16];		/* each device's, by its index */
+	char (*dev_names)[MEM_DEVICE_NAME_SIZE];	/* each device's, by its index */
 	bool key_averages;		/* a table's memory columns instead */
 };
 
 #define STAT(r) ((const struct mem_stat *)(r))
 
-static const char *dev_name(const struct mem_priv *mp, int32_t device)
+static const char *dev_name(const struct mem_priv *mp, struct mem_device device)
 {
 	size_t i = mem_device_index(mp->devices, mp->nr_devices, device);
 
@@ -89,7 +89,8 @@ static struct cell get_kb(const struct pane *pane, const void *row, const struct
 
 static const struct column stat_cols[] = {
 	{ .key = "device", .title = "Device", .kind = COL_TEXT, .width = 6, .get = get_device,
-	  .help = "where the memory is: GPU0, GPU1... or CPU" },
+	  .help = "where the memory is: CPU, GPU0 (CUDA's), or c10's device type and index: "
+		  "HIP0, XPU0, MTIA0..." },
 	{ .key = "name", .title = "Operator", .kind = COL_NAME, .get = get_name,
 	  .help = "the op the memory events happened in (torch-tb-profiler's rule: the "
 		  "innermost op of the thread whose time holds the event)" },
@@ -117,7 +118,7 @@ static const struct column stat_cols[] = {
 static const struct mem_curve *curve_of(const struct mem_priv *mp)
 {
 	for (size_t i = 0; i < mp->curves.nr; i++)
-		if (mp->nr_devices && mp->curves.curves[i].device == mp->devices[mp->device])
+		if (mp->nr_devices && mem_device_eq(mp->curves.curves[i].device, mp->devices[mp->device]))
 			return &mp->curves.curves[i];
 	return NULL;
 }
@@ -151,7 +152,7 @@ static void stat_rows(struct pane *pane)
 	pane->rows = xmalloc((mp->stats.nr ? mp->stats.nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < mp->stats.nr; i++)
 		if (pane->scope.expand_all || !mp->nr_devices ||
-		    mp->stats.rows[i].device == mp->devices[mp->device])
+		    mem_device_eq(mp->stats.rows[i].device, mp->devices[mp->device]))
 			pane->rows[n++] = &mp->stats.rows[i];
 	pane->nr_rows = n;
 }
@@ -432,7 +433,8 @@ static size_t mem_chart(const struct pane *pane, int width, int height, bool utf
 	return n;
 }
 
-/* Enter: the op's allocations and releases, in the time shown. */
+/* Enter: the op's allocations and releases on the row's device, in the
+ * time shown. */
 static const struct pane_ops *mem_drill(const struct pane *pane, const void *row,
 					struct pane_scope *scope)
 {
@@ -441,6 +443,8 @@ static const struct pane_ops *mem_drill(const struct pane *pane, const void *row
 	if (mp->key_averages)
 		return NULL;
 	scope->drill_name = STAT(row)->name;
+	scope->has_device = true;
+	scope->device = STAT(row)->device;
 	scope->has_range = mp->zoomed;
 	scope->range_start_ns = mp->t0;
 	scope->range_end_ns = mp->t1;
@@ -489,7 +493,8 @@ static void mem_release(struct pane *pane)
 	free(mp);
 }
 
-/* v: every allocation and release in the time shown, over this pane. */
+/* v: every allocation and release of the device shown, in the time
+ * shown, over this pane. */
 static bool mem_handle_all(struct pane *pane, enum action act, struct pane_request *req)
 {
 	const struct mem_priv *mp = pane->priv;
@@ -502,6 +507,8 @@ static bool mem_handle_all(struct pane *pane, enum action act, struct pane_reque
 		return true;
 	}
 	req->open = &memory_events_pane_ops;
+	req->open_scope.has_device = true;
+	req->open_scope.device = mp->devices[mp->device];
 	req->open_scope.has_range = mp->zoomed;
 	req->open_scope.range_start_ns = mp->t0;
 	req->open_scope.range_end_ns = mp->t1;

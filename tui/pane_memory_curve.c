@@ -16,7 +16,7 @@
 
 struct pt_row {
 	const struct mem_point *pt;
-	char device[16];
+	char device[MEM_DEVICE_NAME_SIZE];
 };
 
 struct pt_priv {
@@ -49,7 +49,8 @@ static struct cell get_mb(const struct pane *pane, const void *row, const struct
 
 static const struct column pt_cols[] = {
 	{ .key = "device", .title = "Device", .kind = COL_NAME, .get = get_device,
-	  .help = "where the memory is: GPU0, GPU1... or CPU" },
+	  .help = "where the memory is: CPU, GPU0 (CUDA's), or c10's device type and index: "
+		  "HIP0, XPU0, MTIA0..." },
 	{ .key = "time_ms", .title = "Time ms", .kind = COL_REAL, .width = 12, .get = get_time,
 	  .help = "when, in ms since the profile started" },
 	{ .key = "allocated_mb", .title = "Allocated MB", .kind = COL_REAL, .width = 13,

@@ -2,10 +2,11 @@
 /*
  * Memory events: each allocation with its release (torch-tb-profiler's
  * memory_events table, model/memory.c), over the Memory pane -- of one op
- * (Enter there) or all (v), in the time its chart shows -- and printed by
- * --print memory-events.  Sizes in KB and times in ms since the profile
- * started, as the plugin's table; an allocation never released (or a
- * release of memory allocated before the time shown) has one time empty.
+ * (Enter there) or all (v), on the device and in the time its chart
+ * shows -- and printed by --print memory-events, every device's.  Sizes
+ * in KB and times in ms since the profile started, as the plugin's table;
+ * an allocation never released (or a release of memory allocated before
+ * the time shown) has one time empty.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 struct ev_row {
 	const struct mem_event_row *e;
 	char name[512];		/* "aten::addmm (aten::empty)", as the plugin names it */
-	char device[16];
+	char device[MEM_DEVICE_NAME_SIZE];
 };
 
 struct ev_priv {
@@ -64,7 +65,8 @@ static struct cell get_ms(const struct pane *pane, const void *row, const struct
 
 static const struct column ev_cols[] = {
 	{ .key = "device", .title = "Device", .kind = COL_TEXT, .width = 6, .get = get_device,
-	  .help = "where the memory is: GPU0, GPU1... or CPU" },
+	  .help = "where the memory is: CPU, GPU0 (CUDA's), or c10's device type and index: "
+		  "HIP0, XPU0, MTIA0..." },
 	{ .key = "name", .title = "Operator", .kind = COL_NAME, .get = get_name,
 	  .help = "the op that allocated it; for aten::empty*, the op that called it, then "
 		  "aten::empty in brackets (torch-tb-profiler's naming); <unknown> outside any op" },
@@ -80,6 +82,17 @@ static const struct column ev_cols[] = {
 	  .get = get_ms, .arg = 2,
 	  .help = "how long it was held: release minus allocation, in ms" },
 };
+
+/* " of GPU0" (WORD "of") for a pane of one device's events, else "". */
+static const char *of_device(const struct pane *pane, const char *word, char *buf, size_t size)
+{
+	char dev[MEM_DEVICE_NAME_SIZE];
+
+	if (!pane->scope.has_device)
+		return "";
+	snprintf(buf, size, " %s %s", word, mem_device_name(pane->scope.device, dev, sizeof(dev)));
+	return buf;
+}
 
 static void ev_load(struct pane *pane)
 {
@@ -100,8 +113,11 @@ static void ev_load(struct pane *pane)
 			snprintf(row->name, sizeof(row->name), "%s (%s)", e->parent, e->op);
 		else
 			snprintf(row->name, sizeof(row->name), "%s", e->op ? e->op : "<unknown>");
-		/* Enter on an op in the Memory pane: that op's events. */
+		/* Enter on an op in the Memory pane: that op's events; Enter
+		 * or v there: the device's. */
 		if (pane->scope.drill_name && (!e->op || strcmp(e->op, pane->scope.drill_name)))
+			continue;
+		if (pane->scope.has_device && !mem_device_eq(e->device, pane->scope.device))
 			continue;
 		mem_device_name(e->device, row->device, sizeof(row->device));
 		n++;
@@ -115,10 +131,12 @@ static void ev_load(struct pane *pane)
 		pane_add_column(pane, &ev_cols[i]);
 	pane->sort_col = -1;	/* the plugin's order */
 	if (pane->scope.drill_name) {
-		size_t len = strlen(pane->scope.drill_name) + 32;
+		char of[MEM_DEVICE_NAME_SIZE + 8];
+		size_t len = strlen(pane->scope.drill_name) + sizeof(of) + 32;
 
 		pane->title = xmalloc(len);
-		snprintf(pane->title, len, "%s \xe2\x80\xba memory events", pane->scope.drill_name);
+		snprintf(pane->title, len, "%s \xe2\x80\xba memory events%s", pane->scope.drill_name,
+			 of_device(pane, "of", of, sizeof(of)));
 	}
 }
 
@@ -130,12 +148,14 @@ static const char *ev_name(const struct pane *pane, const void *row)
 
 static void ev_empty(const struct pane *pane, char *buf, size_t size)
 {
+	char on[MEM_DEVICE_NAME_SIZE + 8];
+
 	if (pane->scope.drill_name)
-		snprintf(buf, size, "'%s' allocated nothing with an address in this time",
-			 pane->scope.drill_name);
+		snprintf(buf, size, "'%s' allocated nothing with an address%s in this time",
+			 pane->scope.drill_name, of_device(pane, "on", on, sizeof(on)));
 	else
-		snprintf(buf, size, "no memory events with an address (PyTorch 1.10 and later "
-			 "record them)");
+		snprintf(buf, size, "no memory events with an address%s (PyTorch 1.10 and later "
+			 "record them)", of_device(pane, "on", on, sizeof(on)));
 }
 
 static void ev_release(struct pane *pane)

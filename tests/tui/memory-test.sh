@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Memory pane: the curve with its readout, the cursor, the zoom (which
-# narrows the table), the devices, an op's events and all of them.
+# narrows the table), the devices, an op's events and all of the device's.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/memory/small.json"
 tui_wait 'Overview'
@@ -20,11 +20,12 @@ check "] shows the next device" tui_line 1 'Memory of CPU'
 tui_keys [
 check "[ the one before" tui_line 1 'Memory of GPU0'
 tui_keys Enter
-check "Enter on an op lists its events" tui_wait 'aten::empty › memory events'
+check "Enter on an op lists its events" tui_wait 'aten::empty › memory events of GPU0'
 check "with the caller's name" tui_wait 'aten::addmm (aten::empty)'
 tui_keys q
 check "q goes back" tui_gone '› memory events'
 tui_keys v
 check "v lists every event" tui_wait 'Memory of GPU0 › Memory events'
 check "never released: no release time" tui_wait '<unknown>'
+check "of the device shown only: not the CPU's 8 bytes" tui_gone '0.007812'
 tui_done

@@ -131,10 +131,11 @@ static char *load_text(const char *path, const char *env, const char *value)
 		for (size_t i = 0; i < p.nr_mem_events; i++) {
 			const struct mem_event *m = &p.mem_events[i];
 
-			add(&b, "memory %zu %lld %lld %lld %lld %llu %d %lld op %s\n", i,
+			add(&b, "memory %zu %lld %lld %lld %lld %llu %d:%d %lld op %s\n", i,
 			    (long long)m->ts_ns, (long long)m->bytes, (long long)m->total_allocated,
-			    (long long)m->total_reserved, (unsigned long long)m->addr, m->device,
-			    (long long)m->tid, m->op ? node_name(m->op) : "-");
+			    (long long)m->total_reserved, (unsigned long long)m->addr,
+			    (int)m->device.type, (int)m->device.index, (long long)m->tid,
+			    m->op ? node_name(m->op) : "-");
 		}
 		for (const struct meta *m = p.meta; m; m = m->next)
 			add(&b, "meta [%s] %s = %s\n", m->section, m->key, m->value);

@@ -44,9 +44,12 @@ static void same(const char *what, const char *name, double ours, double ref, do
 	test_failed = 1;
 }
 
-static int device_of(const char *name)
+/* The plugin's device names: "CPU", "GPU0" (CUDA's; it has no others). */
+static struct mem_device device_of(const char *name)
 {
-	return !strcmp(name, "CPU") ? -1 : atoi(name + 3);
+	if (!strcmp(name, "CPU"))
+		return (struct mem_device){ -1, DEVICE_CPU };
+	return (struct mem_device){ atoi(name + 3), DEVICE_CUDA };
 }
 
 static void check_stats(const struct profile *p, const char *path)
@@ -63,7 +66,7 @@ static void check_stats(const struct profile *p, const char *path)
 	mem_stats(p, NULL, &st);
 	rows = jv_get(&doc, "rows");
 	for (size_t d = 0; rows && d < rows->nr; d++) {
-		int dev = device_of(rows->keys[d]);
+		struct mem_device dev = device_of(rows->keys[d]);
 		const struct jv *list = &rows->items[d];
 
 		for (size_t i = 0; i < list->nr; i++) {
@@ -73,7 +76,7 @@ static void check_stats(const struct profile *p, const char *path)
 
 			nr_ref++;
 			for (size_t k = 0; k < st.nr && !s; k++)
-				if (st.rows[k].device == dev && !strcmp(st.rows[k].name, name))
+				if (mem_device_eq(st.rows[k].device, dev) && !strcmp(st.rows[k].name, name))
 					s = &st.rows[k];
 			if (!s) {
 				if (nr_bad++ < 15)
@@ -114,7 +117,7 @@ static void check_events(const struct profile *p, const char *path)
 	mem_event_rows(p, NULL, &ev);
 	rows = jv_get(&doc, "rows");
 	for (size_t d = 0; rows && d < rows->nr; d++) {
-		int dev = device_of(rows->keys[d]);
+		struct mem_device dev = device_of(rows->keys[d]);
 		const struct jv *list = &rows->items[d];
 		size_t k = 0;
 
@@ -124,7 +127,7 @@ static void check_events(const struct profile *p, const char *path)
 			char name[1024];
 
 			nr_ref++;
-			while (k < ev.nr && ev.rows[k].device != dev)
+			while (k < ev.nr && !mem_device_eq(ev.rows[k].device, dev))
 				k++;
 			if (k >= ev.nr) {
 				fprintf(stderr, "  %s: %zu event rows, reference has more\n",
@@ -190,13 +193,13 @@ static void check_curve(const struct profile *p, const char *path)
 		     (double)(p->time_origin_ns / 1000) + (double)(p->time_origin_ns % 1000) / 1e3,
 		     first_ts->num, 0.001);
 	for (size_t d = 0; sum && d < sum->nr; d++) {
-		int dev = device_of(sum->keys[d]);
+		struct mem_device dev = device_of(sum->keys[d]);
 		const struct jv *s = &sum->items[d];
 		const struct mem_curve *c = NULL;
 
 		nr_ref++;
 		for (size_t k = 0; k < cv.nr; k++)
-			if (cv.curves[k].device == dev)
+			if (mem_device_eq(cv.curves[k].device, dev))
 				c = &cv.curves[k];
 		if (!c) {
 			fprintf(stderr, "  no curve for %s\n", sum->keys[d]);

@@ -59,7 +59,7 @@ static void test_devices_and_memory(void)
 	CHECK(profile_device(&p, 0) == NULL);
 	for (int i = 0; i < 100; i++) {
 		m = profile_add_mem_event(&p);
-		CHECK(m->device == -1 && m->total_allocated == -1 && !m->op && m->addr == MEM_NO_ADDR);
+		CHECK(m->device.index == -1 && m->device.type == DEVICE_CPU && m->total_allocated == -1 && !m->op && m->addr == MEM_NO_ADDR);
 		m->bytes = i;
 	}
 	CHECK(p.nr_mem_events == 100 && p.mem_events[99].bytes == 99);

@@ -1,0 +1,1 @@
+--print memory-events tests/golden/memory/hip.json

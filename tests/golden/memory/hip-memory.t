@@ -1,0 +1,1 @@
+--print memory tests/golden/memory/hip.json
