@@ -23,14 +23,15 @@
  * key_averages rows are already aggregated and the same name can appear
  * on several rows (a CPU op and its gpu_user_annotation twin, a Triton
  * launch and its kernel, an op by input shape).  Each row's kind is what
- * the table says of it (classify_rows()): a row with host time is an op;
- * one with device time only is device work -- a kernel (a row of the
- * Kernels pane), a copy or a set, none of them an op -- or the device
- * copy of a host range, an annotation.  The shares and means a row states
- * ("Self CUDA %", "CPU time avg") are kept as its ATTR_FILE_* attributes:
- * the panes show those rather than recompute them from rounded cells and
- * the rows shown.
+ * the table says of it (classify_rows()): a row with host time is an op
+ * or a runtime call (cudaLaunchKernel); one with device time only is
+ * device work -- a kernel (a row of the Kernels pane), a copy or a set,
+ * none of them an op -- or the device copy of a host range, an
+ * annotation.  The shares and means a row states ("Self CUDA %", "CPU
+ * time avg") are kept as its ATTR_FILE_* attributes: the panes show those
+ * rather than recompute them from rounded cells and the rows shown.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,31 @@ static enum node_kind device_kind(const char *name)
 	if (!strncmp(name, "Memset", 6))
 		return NODE_MEMSET;
 	return NODE_KERNEL;
+}
+
+/*
+ * Whether NAME is a runtime API call's -- the host-side calls the profiler
+ * records as events of their own (cuda_runtime, cuda_driver and their
+ * ROCm and oneAPI counterparts): the API's prefix, a capital, and no more
+ * than an identifier (cudaLaunchKernel, cuLaunchKernel_v2,
+ * hipMemcpyWithStream, urEnqueueKernelLaunch).  An op has "::" in its
+ * name, a record_function label is the user's.
+ */
+static bool is_runtime_name(const char *name)
+{
+	static const char *const prefixes[] = { "cuda", "cu", "hip", "ur", "ze" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		size_t k = strlen(prefixes[i]);
+
+		if (strncmp(name, prefixes[i], k) || name[k] < 'A' || name[k] > 'Z')
+			continue;
+		for (k++; name[k]; k++)
+			if (!isalnum((unsigned char)name[k]) && name[k] != '_')
+				return false;
+		return true;
+	}
+	return false;
 }
 
 static bool is_blank_line(const char *s, size_t n)
@@ -693,11 +719,12 @@ static bool is_device_range(const struct node *n, int64_t dev, const struct host
  * made as ops, and their kind set when the whole table is read, since a
  * row's twin may come after it).  key_averages keeps apart the events its
  * key does (profiler_util.py get_key(): name, node, device type, user
- * annotation or not), so one name may print on several rows; a row with
- * host time is an op, one with device time only is device work -- a
- * kernel, a copy (Memcpy ...), a set (Memset ...) -- or the device copy of
- * a host range, an annotation.  Device work is a row of the Kernels pane
- * (kernels) and of no op's: the table does not say which op launched it.
+ * annotation or not), so one name may print on several rows.  A row with
+ * host time is an op, or a runtime call when it has a runtime API's name;
+ * one with device time only is device work -- a kernel, a copy (Memcpy
+ * ...), a set (Memset ...) -- or the device copy of a host range, an
+ * annotation.  Device work is a row of the Kernels pane (kernels) and of
+ * no op's: the table does not say which op launched it.
  */
 static void classify_rows(struct torch_table *tt)
 {
@@ -710,7 +737,12 @@ static void classify_rows(struct torch_table *tt)
 		int64_t self = node_device_self(t->run, n), total = node_device_total(t->run, n);
 		int64_t dev = total ? total : self;
 
-		if (has_host_time(t->run, n) || !dev)
+		if (has_host_time(t->run, n)) {
+			if (is_runtime_name(node_name(n)))
+				n->kind = NODE_RUNTIME;
+			continue;
+		}
+		if (!dev)
 			continue;
 		if (is_device_range(n, dev, host, nr_host)) {
 			n->kind = NODE_ANNOTATION;

@@ -177,7 +177,10 @@ static void test_seed003_acceptance(void)
 	CHECK_EQ(r.device_self_ns, 1760000000LL);
 	CHECK_EQ(r.host_self_ns, 45800000LL);
 	CHECK(!op_row(&p, "aten::cudnn_convolution", 1, &r));
-	CHECK_EQ(nr_ops(&p), 30);
+	/* 30 rows, 3 of them runtime calls (cudaStreamSynchronize,
+	 * cudaLaunchKernel, cudaMemcpyAsync): not ops (issue 28 item 11). */
+	CHECK_EQ(nr_rows(&p), 30);
+	CHECK_EQ(nr_ops(&p), 27);
 	/* Run 1 is sorted by CPU total and has no device-only rows. */
 	CHECK_EQ(nr_kernels(&p), 0);
 	CHECK_STR(p.run_title, "СТАТИСТИКА ПО CPU");
@@ -216,11 +219,11 @@ static void test_corpus_loads(void)
 {
 	static const struct {
 		const char *file;
-		size_t runs, rows0, ops0;	/* ops: rows with host time */
+		size_t runs, rows0, ops0;	/* ops: host rows, not runtime calls */
 	} files[] = {
 		{ "UnderOC_CS4302YOLO-Project__profile_results.txt", 1, 20, 6 },
 		{ "chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt", 2, 30, 22 },
-		{ "jovsa_scalify__docs_tracking_flops.md", 1, 10, 10 },
+		{ "jovsa_scalify__docs_tracking_flops.md", 1, 10, 8 },
 	};
 	char msg[8192];
 
@@ -288,10 +291,14 @@ static void test_corpus_numbers(void)
 		const struct profile *run2 = profile_run(&p, 1);
 
 		CHECK_STR(run2->run_title, "Top 10 by self_cpu_time_total");
-		CHECK(op_row(run2, "cudaStreamSynchronize", 0, &r));
-		CHECK_EQ(r.host_self_ns, 2672000000LL);
-		CHECK_EQ(r.device_total_ns, 2176);
-		CHECK_EQ(r.calls, 127);
+		/* Runtime calls, not ops; "Command Buffer Full" is no API's. */
+		CHECK(!op_row(run2, "cudaStreamSynchronize", 0, &r));
+		n = node_named(run2, "cudaStreamSynchronize", NODE_RUNTIME, 0);
+		CHECK(n && node_host_self(run2, n) == 2672000000LL);
+		CHECK(n && node_device_total(run2, n) == 2176 && node_calls(run2, n) == 127);
+		CHECK(node_named(run2, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
+		CHECK(op_row(run2, "Command Buffer Full", 0, &r));
+		CHECK_EQ(nr_ops(run2), 8);
 	}
 	profile_release(&p);
 
@@ -319,9 +326,11 @@ static void test_fixture_modern(void)
 	CHECK_EQ(load(FIX "modern.txt", NULL, &p, msg, sizeof(msg)), 0);
 	CHECK_STR(p.run_title, "Profile stats for: training_step rank: 0");
 	CHECK_EQ(nr_rows(&p), 13);
-	/* Host rows are ops; kernels, the copy, the set and the device
-	 * copy of ProfilerStep* are not. */
-	CHECK_EQ(nr_ops(&p), 8);
+	/* Host rows are ops but for cudaLaunchKernel, a runtime call;
+	 * kernels, the copy, the set and the device copy of ProfilerStep*
+	 * are no ops either. */
+	CHECK_EQ(nr_ops(&p), 7);
+	CHECK(node_named(&p, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
 	/* A non-ASCII name: Python pads by characters, not bytes. */
 	CHECK(op_row(&p, "обучение::шаг", 0, &r));
 	CHECK_EQ(r.host_total_ns, 40100000);
@@ -474,6 +483,10 @@ static void test_same_name_rows(void)
 	CHECK(kernel_row(&p, "ampere_sgemm_128x64_nn", &r) && r.device_total_ns == 2220000);
 	CHECK(!op_row(&p, "ampere_sgemm_128x64_nn", 0, &r));
 	CHECK_EQ(nr_kernels(&p), 2);
+	/* Driver and runtime launches are runtime calls. */
+	CHECK(node_named(&p, "cuLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK_EQ(nr_ops(&p), 4);
 	for (int i = 0; i < 2; i++) {
 		const char *name = i ? "model_inference" : "ProfilerStep*";
 
@@ -487,7 +500,8 @@ static void test_same_name_rows(void)
 }
 
 /* Device work listed among the ops (ROCm kernels, a copy, a set) is not an
- * op; the kernels are the Kernels pane's rows, with no host columns. */
+ * op, nor are runtime calls; the kernels are the Kernels pane's rows, with
+ * no host columns. */
 static void test_device_rows_among_ops(void)
 {
 	static const char *const ops[] = { "aten::conv2d", "aten::convolution", "aten::miopen_convolution",
@@ -515,6 +529,11 @@ static void test_device_rows_among_ops(void)
 	CHECK(n && node_device_total(&p, n) == 6000);
 	CHECK(!op_row(&p, "Memcpy HtoD (Host -> Device)", 0, &r));
 	CHECK(!op_row(&p, "Memset (Device)", 0, &r));
+	/* HIP's launches and copies are runtime calls. */
+	CHECK(node_named(&p, "hipLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "hipMemcpyWithStream", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "hipExtModuleLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK_EQ(nr_ops(&p), ARRAY_SIZE(ops));
 	profile_release(&p);
 }
 
@@ -658,11 +677,13 @@ static char *table_with(const char *line, size_t len, size_t *out_len)
 
 /* A row of device time only under a host row's name is the host range's
  * copy unless the host row's own device time holds it. */
+/* A row of the little table: Name, Self CPU %, Self CPU, CPU total %, CPU
+ * total, CPU time avg, Self CUDA, Self CUDA %, CUDA total, CUDA time avg,
+ * # of Calls. */
+static const char cells[] = "%23s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n";
+
 static void test_twin_rule(void)
 {
-	/* Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg,
-	 * Self CUDA, Self CUDA %, CUDA total, CUDA time avg, # of Calls. */
-	static const char cells[] = "%23s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n";
 	static const struct {
 		const char *host_self;	/* the host row's Self CUDA (= its total) */
 		enum node_kind twin;
@@ -693,6 +714,45 @@ static void test_twin_rule(void)
 		CHECK_EQ(nr_rows(&p), 3);
 		if (test_failed)
 			fprintf(stderr, "  host Self CUDA %s\n", dev);
+		profile_release(&p);
+	}
+}
+
+/* Host rows with a runtime API's name are runtime calls; others are ops. */
+static void test_runtime_names(void)
+{
+	static const struct {
+		const char *name;
+		enum node_kind kind;
+	} cases[] = {
+		{ "cudaMemcpyAsync", NODE_RUNTIME },
+		{ "cuLaunchKernel_v2", NODE_RUNTIME },
+		{ "hipGraphLaunch", NODE_RUNTIME },
+		{ "urEnqueueKernelLaunch", NODE_RUNTIME },
+		{ "zeCommandListAppend", NODE_RUNTIME },
+		{ "cudnn_convolution", NODE_OP },	/* PyTorch <= 1.7 */
+		{ "cuda_graph_replay", NODE_OP },
+		{ "cudaGraph replay", NODE_OP },
+		{ "hip::fused_gemm", NODE_OP },
+		{ "cu", NODE_OP },
+		{ "Command Buffer Full", NODE_OP },
+	};
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct profile p;
+		char row[512], *text;
+		size_t len;
+
+		snprintf(row, sizeof(row), cells, cases[i].name, "5.00%", "5.000us", "5.00%", "5.000us",
+			 "2.500us", "0.000us", "0.00%", "0.000us", "0.000us", "2");
+		text = table_with(row, strlen(row), &len);
+		CHECK_EQ(load(test_write("runtime.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+		free(text);
+		CHECK(p.warnings == NULL);
+		CHECK(node_named(&p, cases[i].name, cases[i].kind, 0) != NULL);
+		if (test_failed)
+			fprintf(stderr, "  row '%s'\n", cases[i].name);
 		profile_release(&p);
 	}
 }
@@ -1100,6 +1160,7 @@ const struct test tests[] = {
 	{ "fixture: the shares and means the file states are kept", test_file_values },
 	{ "same name: op and kernel, range and its device copy", test_same_name_rows },
 	{ "same name: a device row is its host row's kernel or copy", test_twin_rule },
+	{ "runtime API rows are runtime calls, not ops", test_runtime_names },
 	{ "device rows among the ops: kernels, copy, set", test_device_rows_among_ops },
 	{ "same name: grouped by input shape, by stack", test_grouped_rows },
 	{ "bad: a table cut mid-row keeps its complete rows", test_bad_cut_mid_row },
