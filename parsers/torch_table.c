@@ -693,6 +693,20 @@ static struct host_name *host_names(const struct table *t, size_t *nr)
 	return h;
 }
 
+/* The ranges PyTorch itself labels with record_function: never a kernel,
+ * even when the table left out their host rows (row_limit). */
+static bool is_pytorch_range(const char *name)
+{
+	static const char *const prefixes[] = { "ProfilerStep", "Optimizer.", "DataParallel.forward",
+						"DistributedDataParallel.forward",
+						"enumerate(DataLoader)" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 /*
  * Whether the device-only row N, of device time DEV, is the device-side
  * copy of a host range (a gpu_user_annotation: ProfilerStep*, a
@@ -708,7 +722,7 @@ static bool is_device_range(const struct node *n, int64_t dev, const struct host
 	struct host_name key = { node_name(n), 0 };
 	const struct host_name *twin;
 
-	if (!strncmp(key.name, "ProfilerStep", 12))
+	if (is_pytorch_range(key.name))
 		return true;
 	twin = bsearch(&key, host, nr_host, sizeof(*host), cmp_host_name);
 	return twin && !(twin->device_self > 0 && twin->device_self >= dev);

@@ -718,6 +718,32 @@ static void test_twin_rule(void)
 	}
 }
 
+/* PyTorch's own ranges are ranges even when their host rows were cut
+ * (row_limit): a device row of such a name is no kernel. */
+static void test_pytorch_ranges(void)
+{
+	static const char *const names[] = { "DistributedDataParallel.forward", "Optimizer.step#AdamW.step",
+					     "ProfilerStep#3" };
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct profile p;
+		char row[512], *text;
+		size_t len;
+
+		snprintf(row, sizeof(row), cells, names[i], "0.00%", "0.000us", "0.00%", "0.000us",
+			 "0.000us", "1.000ms", "50.00%", "1.000ms", "500.000us", "2");
+		text = table_with(row, strlen(row), &len);
+		CHECK_EQ(load(test_write("range.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+		free(text);
+		CHECK(node_named(&p, names[i], NODE_ANNOTATION, 0) != NULL);
+		CHECK_EQ(nr_kernels(&p), 0);
+		if (test_failed)
+			fprintf(stderr, "  row '%s'\n", names[i]);
+		profile_release(&p);
+	}
+}
+
 /* Host rows with a runtime API's name are runtime calls; others are ops. */
 static void test_runtime_names(void)
 {
@@ -1160,6 +1186,7 @@ const struct test tests[] = {
 	{ "fixture: the shares and means the file states are kept", test_file_values },
 	{ "same name: op and kernel, range and its device copy", test_same_name_rows },
 	{ "same name: a device row is its host row's kernel or copy", test_twin_rule },
+	{ "same name: PyTorch's ranges without their host rows", test_pytorch_ranges },
 	{ "runtime API rows are runtime calls, not ops", test_runtime_names },
 	{ "device rows among the ops: kernels, copy, set", test_device_rows_among_ops },
 	{ "same name: grouped by input shape, by stack", test_grouped_rows },
