@@ -19,15 +19,19 @@
  * Each table with rows becomes one run of the profile (the first table the
  * profile itself, later ones profile_add_run()): a log that prints the
  * table every epoch, or the same data sorted two ways, are separate views,
- * never sums.  Rows are NODE_OP nodes under the root with NODE_DISTINCT, as
+ * never sums.  Rows are nodes under the root with NODE_DISTINCT, as
  * key_averages rows are already aggregated and the same name can appear
- * twice (a CPU op and its gpu_user_annotation twin).  A row with device
- * time and no host time is device work (a kernel, a memcpy): it also gets
- * a NODE_KERNEL (NODE_MEMCPY, NODE_MEMSET) child so that the Kernels pane
- * lists it.  The shares and means a row states ("Self CUDA %", "CPU time
- * avg") are kept as its ATTR_FILE_* attributes: the panes show those
+ * on several rows (a CPU op and its gpu_user_annotation twin, a Triton
+ * launch and its kernel, an op by input shape).  Each row's kind is what
+ * the table says of it (classify_rows()): a row with host time is an op
+ * or a runtime call (cudaLaunchKernel); one with device time only is
+ * device work -- a kernel (a row of the Kernels pane), a copy or a set,
+ * none of them an op -- or the device copy of a host range, an
+ * annotation.  The shares and means a row states ("Self CUDA %", "CPU
+ * time avg") are kept as its ATTR_FILE_* attributes: the panes show those
  * rather than recompute them from rounded cells and the rows shown.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +170,31 @@ static enum node_kind device_kind(const char *name)
 	if (!strncmp(name, "Memset", 6))
 		return NODE_MEMSET;
 	return NODE_KERNEL;
+}
+
+/*
+ * Whether NAME is a runtime API call's -- the host-side calls the profiler
+ * records as events of their own (cuda_runtime, cuda_driver and their
+ * ROCm and oneAPI counterparts): the API's prefix, a capital, and no more
+ * than an identifier (cudaLaunchKernel, cuLaunchKernel_v2,
+ * hipMemcpyWithStream, urEnqueueKernelLaunch).  An op has "::" in its
+ * name, a record_function label is the user's.
+ */
+static bool is_runtime_name(const char *name)
+{
+	static const char *const prefixes[] = { "cuda", "cu", "hip", "ur", "ze" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		size_t k = strlen(prefixes[i]);
+
+		if (strncmp(name, prefixes[i], k) || name[k] < 'A' || name[k] > 'Z')
+			continue;
+		for (k++; name[k]; k++)
+			if (!isalnum((unsigned char)name[k]) && name[k] != '_')
+				return false;
+		return true;
+	}
+	return false;
 }
 
 static bool is_blank_line(const char *s, size_t n)
@@ -624,70 +653,119 @@ static struct profile *new_run(struct torch_table *tt)
 	return run;
 }
 
-/* Names of rows that have host time, sorted by pointer (names are interned). */
-static int cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool has_host_time(const struct profile *run, const struct node *n)
 {
 	return node_host_self(run, n) || node_host_total(run, n);
 }
 
-/*
- * What the file states of a device-only row holds for the kernel (copy,
- * set) it is: its share of the footer's device self time and its time per
- * call.  Host shares are the op's (all 0.00%); the table states no share
- * of kernel time alone (ATTR_FILE_DEVICE_TOTAL_PCT), whose base would
- * leave copies and sets out.
- */
-static void copy_device_file_values(struct profile *run, const struct node *op, struct node *k)
-{
-	const struct attr *a;
+/* A name of host rows, and the most device self time any of them has. */
+struct host_name {
+	const char *name;	/* interned: equal names are equal pointers */
+	int64_t device_self;
+};
 
-	if ((a = attr_find(node_attrs(op), ATTR_FILE_DEVICE_SELF_PCT)))
-		attr_set_double(run, &k->attrs, ATTR_FILE_DEVICE_SELF_PCT, a->v.d);
-	if ((a = attr_find(node_attrs(op), ATTR_FILE_DEVICE_MEAN)))
-		attr_set_ns(run, &k->attrs, ATTR_FILE_DEVICE_MEAN, a->v.i);
+static int cmp_host_name(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct host_name *)a)->name;
+	uintptr_t y = (uintptr_t)((const struct host_name *)b)->name;
+
+	return x < y ? -1 : x > y;
 }
 
-/*
- * Device-only rows are kernels and copies, except a gpu_user_annotation:
- * the device-side twin of a host range (ProfilerStep#N, a record_function
- * label, DistributedDataParallel.forward), which the table prints under the
- * same name as the host op.  Twins are found by name over the whole table.
- */
-static void add_device_children(struct torch_table *tt)
+/* The names of T's rows that have host time, sorted, one entry each. */
+static struct host_name *host_names(const struct table *t, size_t *nr)
 {
-	struct table *t = &tt->t;
-	const char **host = xmalloc((t->nr_rows ? t->nr_rows : 1) * sizeof(*host));
-	size_t nr_host = 0;
+	struct host_name *h = xmalloc((t->nr_rows ? t->nr_rows : 1) * sizeof(*h));
+	size_t n = 0, k = 0;
 
 	for (size_t i = 0; i < t->nr_rows; i++)
 		if (has_host_time(t->run, t->rows[i]))
-			host[nr_host++] = node_name(t->rows[i]);
-	qsort(host, nr_host, sizeof(*host), cmp_ptr);
-	for (size_t i = 0; i < t->nr_rows; i++) {
-		struct node *n = t->rows[i], *k;
-		int64_t self = node_device_self(t->run, n), total = node_device_total(t->run, n);
-		const char *name = node_name(n);
+			h[n++] = (struct host_name){ node_name(t->rows[i]),
+						     node_device_self(t->run, t->rows[i]) };
+	qsort(h, n, sizeof(*h), cmp_host_name);
+	for (size_t i = 0; i < n; i++) {
+		if (!k || h[k - 1].name != h[i].name)
+			h[k++] = h[i];
+		else if (h[i].device_self > h[k - 1].device_self)
+			h[k - 1].device_self = h[i].device_self;
+	}
+	*nr = k;
+	return h;
+}
 
-		if (has_host_time(t->run, n) || (!self && !total))
+/* The ranges PyTorch itself labels with record_function: never a kernel,
+ * even when the table left out their host rows (row_limit). */
+static bool is_pytorch_range(const char *name)
+{
+	static const char *const prefixes[] = { "ProfilerStep", "Optimizer.", "DataParallel.forward",
+						"DistributedDataParallel.forward",
+						"enumerate(DataLoader)" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the device-only row N, of device time DEV, is the device-side
+ * copy of a host range (a gpu_user_annotation: ProfilerStep*, a
+ * record_function label, DistributedDataParallel.forward), which the
+ * table prints under the host range's name.  A device row of a host row's
+ * name is that copy unless the host row launched it -- its own device
+ * time holds the row's: a Triton kernel and the cpu_op of its name that
+ * launched it.  A range launches nothing itself (its self time is 0).
+ */
+static bool is_device_range(const struct node *n, int64_t dev, const struct host_name *host,
+			    size_t nr_host)
+{
+	struct host_name key = { node_name(n), 0 };
+	const struct host_name *twin;
+
+	if (is_pytorch_range(key.name))
+		return true;
+	twin = bsearch(&key, host, nr_host, sizeof(*host), cmp_host_name);
+	return twin && !(twin->device_self > 0 && twin->device_self >= dev);
+}
+
+/*
+ * What each row of the table is, by what the table says of it (rows are
+ * made as ops, and their kind set when the whole table is read, since a
+ * row's twin may come after it).  key_averages keeps apart the events its
+ * key does (profiler_util.py get_key(): name, node, device type, user
+ * annotation or not), so one name may print on several rows.  A row with
+ * host time is an op, or a runtime call when it has a runtime API's name;
+ * one with device time only is device work -- a kernel, a copy (Memcpy
+ * ...), a set (Memset ...) -- or the device copy of a host range, an
+ * annotation.  Device work is a row of the Kernels pane (kernels) and of
+ * no op's: the table does not say which op launched it.
+ */
+static void classify_rows(struct torch_table *tt)
+{
+	struct table *t = &tt->t;
+	size_t nr_host;
+	struct host_name *host = host_names(t, &nr_host);
+
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		struct node *n = t->rows[i];
+		int64_t self = node_device_self(t->run, n), total = node_device_total(t->run, n);
+		int64_t dev = total ? total : self;
+
+		if (has_host_time(t->run, n)) {
+			if (is_runtime_name(node_name(n)))
+				n->kind = NODE_RUNTIME;
 			continue;
-		if (bsearch(&name, host, nr_host, sizeof(*host), cmp_ptr) ||
-		    !strncmp(node_name(n), "ProfilerStep", 12))
+		}
+		if (!dev)
 			continue;
-		k = node_new_interned(t->run, n, device_kind(node_name(n)), node_name(n));
-		/* Distinct too: two kernels cut to the same 52 characters are
-		 * two rows in the table, and stay two rows. */
-		k->flags = n->flags & (NODE_NAME_TRUNCATED | NODE_DISTINCT);
-		node_set_calls(t->run, k, node_calls(t->run, n));
-		node_set_device_self(t->run, k, total ? total : self);
-		node_set_device_total(t->run, k, total ? total : self);
-		copy_device_file_values(t->run, n, k);
+		if (is_device_range(n, dev, host, nr_host)) {
+			n->kind = NODE_ANNOTATION;
+			continue;
+		}
+		n->kind = (uint8_t)device_kind(node_name(n));
+		/* All of a kernel's time is its own. */
+		node_set_device_self(t->run, n, dev);
+		node_set_device_total(t->run, n, dev);
 	}
 	free(host);
 }
@@ -720,7 +798,7 @@ static void finish_table(struct torch_table *tt)
 		t->rows = NULL;
 		return;
 	}
-	add_device_children(tt);
+	classify_rows(tt);
 	if ((by = sorted_by(t))) {
 		char title[TITLE_MAX + 16];
 
@@ -1157,10 +1235,54 @@ static void note_loose(struct torch_table *tt, struct pos at)
 		  "table does not line up with its header; rows read from the right, by what each column holds");
 }
 
+/* Whether the row's values RV are of device time only (no host time). */
+static bool device_only(const struct table *t, const struct row_values *rv)
+{
+	bool host = false, dev = false;
+
+	for (size_t i = 1; i < t->nr_cols; i++) {
+		enum col_kind k = t->cols[i].kind;
+
+		host |= (k == COL_HOST_SELF || k == COL_HOST_TOTAL) && rv->v[i];
+		dev |= (k == COL_DEV_SELF || k == COL_DEV_TOTAL) && rv->v[i];
+	}
+	return dev && !host;
+}
+
+/*
+ * Whether cell I (F) of a device-only row says nothing of it: the host
+ * side's columns, which _build_table fills for every row (0 B of memory,
+ * 0.00% of CPU time, no shapes "[]", no stack).  Such cells are not kept,
+ * so that a kernel's row has no host columns in the Kernels pane.
+ */
+static bool says_nothing(const struct column *c, const struct field *f, const struct row_values *rv,
+			 size_t i)
+{
+	switch (c->kind) {
+	case COL_CPU_MEM:
+	case COL_SELF_CPU_MEM:
+	case COL_DEV_MEM:
+	case COL_SELF_DEV_MEM:
+	case COL_HOST_MEAN:
+		return rv->v[i] == 0;
+	case COL_HOST_SELF_PCT:
+	case COL_HOST_TOTAL_PCT:
+		return !rv->has_file[i] || rv->pct[i] == 0;
+	case COL_SHAPES:
+		return !f->len || text_eq(f->s, f->len, "[]");
+	case COL_OVERLOAD:
+	case COL_SOURCE:
+		return !f->len;
+	default:
+		return false;
+	}
+}
+
 /* The node of a row whose cells all read. */
 static void add_row(struct torch_table *tt, const struct field *cells, const struct row_values *rv)
 {
 	struct table *t = &tt->t;
+	bool device = device_only(t, rv);
 	struct node *n;
 
 	if (!t->run)
@@ -1174,6 +1296,10 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 		const struct field *f = &cells[i];
 		int64_t v = rv->v[i];
 
+		if (is_numeric_kind(c->kind))
+			note_sort(t, i, v);
+		if (device && says_nothing(c, f, rv, i))
+			continue;
 		switch (c->kind) {
 		case COL_HOST_SELF:
 			node_set_host_self(t->run, n, v);
@@ -1226,8 +1352,6 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 		default:
 			break;
 		}
-		if (is_numeric_kind(c->kind))
-			note_sort(t, i, v);
 	}
 	GROW(t->rows, t->alloc_rows, t->nr_rows + 1);
 	t->rows[t->nr_rows++] = n;

@@ -371,6 +371,67 @@ static void add_note(struct pane *pane)
 	}
 }
 
+/*
+ * The attributes a pre-aggregated table keys its rows on besides the name
+ * (key_averages' overload names, group_by_input_shape, group_by_stack_n).
+ * Where two rows of one name differ in one, its column comes right after
+ * Name: the rows are told apart at a glance, not by the last columns.
+ */
+static const char *const row_keys[] = { "overload_name", "input_shapes", "source_location" };
+
+static const char *row_key_text(const struct agg_row *r, const char *key)
+{
+	const struct attr *a = r->nr_nodes == 1 ? attr_find(node_attrs(r->first), key) : NULL;
+
+	return a && attr_type(a) == ATTR_STRING ? a->v.s : "";
+}
+
+/* Rows by name (names are interned: by pointer), then by position. */
+static int cmp_row_name(const void *a, const void *b)
+{
+	const struct agg_row *x = *(const struct agg_row *const *)a;
+	const struct agg_row *y = *(const struct agg_row *const *)b;
+
+	if (x->name != y->name)
+		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The attribute of KEY of a row where two rows of one name (BY_NAME,
+ * sorted) differ in it, or NULL. */
+static const struct attr *key_telling_apart(const struct agg_row *const *by_name, size_t n,
+					    const char *key)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct agg_row *x = by_name[i - 1], *y = by_name[i];
+
+		if (x->name == y->name && strcmp(row_key_text(x, key), row_key_text(y, key)))
+			return attr_find(node_attrs(*row_key_text(x, key) ? x->first : y->first), key);
+	}
+	return NULL;
+}
+
+static void add_row_key_columns(struct pane *pane)
+{
+	const struct agg_row **by_name;
+	size_t n = pane->agg.nr;
+
+	if (n < 2)
+		return;
+	by_name = xmalloc(n * sizeof(*by_name));
+	for (size_t i = 0; i < n; i++)
+		by_name[i] = &pane->agg.rows[i];
+	qsort(by_name, n, sizeof(*by_name), cmp_row_name);
+	for (size_t k = 0; k < ARRAY_SIZE(row_keys); k++) {
+		struct attr_scan one = { .nr = 1 };
+
+		one.first[0] = key_telling_apart(by_name, n, row_keys[k]);
+		if (one.first[0])
+			pane_add_scanned_attr_columns(pane, &one, NULL);
+	}
+	free(by_name);
+}
+
 static void op_columns(struct pane *pane, bool by_shape)
 {
 	bool dev = pane->prof->has_device_time, host = any_host_time(&pane->agg);
@@ -381,6 +442,8 @@ static void op_columns(struct pane *pane, bool by_shape)
 	pane_add_column(pane, &col_name);
 	if (by_shape)
 		pane_add_column(pane, &col_shapes);
+	else
+		add_row_key_columns(pane);
 	pane_add_column(pane, &col_calls);
 	if (dev) {
 		pane_add_column(pane, &col_dev_self);

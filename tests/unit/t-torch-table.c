@@ -89,6 +89,16 @@ static size_t nr_ops(const struct profile *run)
 	return n;
 }
 
+/* The rows read: the root's children, whatever each turned out to be. */
+static size_t nr_rows(const struct profile *run)
+{
+	size_t n = 0;
+
+	for (const struct node *c = node_first_child(run->root); c; c = node_next(c))
+		n++;
+	return n;
+}
+
 static uint64_t warnings(const struct profile *run, const char *text)
 {
 	for (const struct warning *w = run->warnings; w; w = w->next)
@@ -102,11 +112,58 @@ static const struct attr *row_attr(const struct agg_row *r, const char *key)
 	return attr_find(node_attrs(r->first), key);
 }
 
+/* The Nth node called NAME of kind KIND anywhere in RUN's tree. */
+struct find {
+	const char *name;
+	enum node_kind kind;
+	int nth;
+	const struct node *found;
+};
+
+static bool find_node(struct node *n, void *ctx)
+{
+	struct find *f = ctx;
+
+	if (!f->found && n->kind == f->kind && !strcmp(node_name(n), f->name) && f->nth-- == 0)
+		f->found = n;
+	return !f->found;
+}
+
+static const struct node *node_named(const struct profile *run, const char *name, enum node_kind kind,
+				     int nth)
+{
+	struct find f = { name, kind, nth, NULL };
+
+	node_walk(run->root, find_node, &f);
+	return f.found;
+}
+
+/* Whether node N states the percentage PCT under KEY (to the file's 2 decimals). */
+static bool has_pct(const struct node *n, const char *key, double pct)
+{
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
+
+	return a && attr_type(a) == ATTR_DOUBLE && a->v.d > pct - 0.0001 && a->v.d < pct + 0.0001;
+}
+
+static bool has_ns(const struct node *n, const char *key, int64_t ns)
+{
+	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
+
+	return a && attr_type(a) == ATTR_NS && a->v.i == ns;
+}
+
+static bool lacks(const struct node *n, const char *key)
+{
+	return n && !attr_find(node_attrs(n), key);
+}
+
 static void test_seed003_acceptance(void)
 {
 	struct profile p;
 	struct agg_row r;
 	const struct profile *run2;
+	const struct node *n;
 	char msg[4096];
 
 	if (!exists(SEED003))
@@ -120,7 +177,10 @@ static void test_seed003_acceptance(void)
 	CHECK_EQ(r.device_self_ns, 1760000000LL);
 	CHECK_EQ(r.host_self_ns, 45800000LL);
 	CHECK(!op_row(&p, "aten::cudnn_convolution", 1, &r));
-	CHECK_EQ(nr_ops(&p), 30);
+	/* 30 rows, 3 of them runtime calls (cudaStreamSynchronize,
+	 * cudaLaunchKernel, cudaMemcpyAsync): not ops (issue 28 item 11). */
+	CHECK_EQ(nr_rows(&p), 30);
+	CHECK_EQ(nr_ops(&p), 27);
 	/* Run 1 is sorted by CPU total and has no device-only rows. */
 	CHECK_EQ(nr_kernels(&p), 0);
 	CHECK_STR(p.run_title, "СТАТИСТИКА ПО CPU");
@@ -144,7 +204,10 @@ static void test_seed003_acceptance(void)
 		CHECK(!kernel_row(run2, "forward", &r));
 		CHECK(!kernel_row(run2, "Memcpy HtoD (Pinned -> Device)", &r));
 		CHECK_EQ(nr_kernels(run2), 9);
-		CHECK(op_row(run2, "forward", 1, &r));
+		CHECK(op_row(run2, "forward", 0, &r) && r.host_total_ns == 567981000LL);
+		CHECK(!op_row(run2, "forward", 1, &r));
+		n = node_named(run2, "forward", NODE_ANNOTATION, 0);
+		CHECK(n && node_device_total(run2, n) == 4245000000LL);
 		/* Truncated kernel names stay as printed, marked. */
 		CHECK(kernel_row(run2, "void cudnn::bn_fw_inf_1C11_kernel_NCHW<float, float,...", &r));
 		CHECK(r.first->flags & NODE_NAME_TRUNCATED);
@@ -156,11 +219,11 @@ static void test_corpus_loads(void)
 {
 	static const struct {
 		const char *file;
-		size_t runs, ops0;
+		size_t runs, rows0, ops0;	/* ops: host rows, not runtime calls */
 	} files[] = {
-		{ "UnderOC_CS4302YOLO-Project__profile_results.txt", 1, 20 },
-		{ "chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt", 2, 30 },
-		{ "jovsa_scalify__docs_tracking_flops.md", 1, 10 },
+		{ "UnderOC_CS4302YOLO-Project__profile_results.txt", 1, 20, 6 },
+		{ "chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt", 2, 30, 22 },
+		{ "jovsa_scalify__docs_tracking_flops.md", 1, 10, 8 },
 	};
 	char msg[8192];
 
@@ -174,6 +237,7 @@ static void test_corpus_loads(void)
 		CHECK(!strstr(msg, "error"));
 		CHECK(p.warnings == NULL);
 		CHECK_EQ(profile_nr_runs(&p), files[i].runs);
+		CHECK_EQ(nr_rows(&p), files[i].rows0);
 		CHECK_EQ(nr_ops(&p), files[i].ops0);
 		profile_release(&p);
 	}
@@ -183,6 +247,7 @@ static void test_corpus_numbers(void)
 {
 	struct profile p;
 	struct agg_row r;
+	const struct node *n;
 	char msg[4096];
 	const struct attr *a;
 
@@ -194,10 +259,11 @@ static void test_corpus_numbers(void)
 	CHECK_EQ(r.calls, 2880);
 	CHECK_EQ(r.device_total_ns, 80746000);
 	CHECK(!kernel_row(&p, "Memcpy DtoH (Device -> Pageable)", &r));
-	CHECK(op_row(&p, "Memcpy DtoH (Device -> Pageable)", 0, &r));
-	CHECK_EQ(r.device_self_ns, 367211000);
-	CHECK_EQ(r.calls, 6817);
-	CHECK(op_row(&p, "void at::native::im2col_kernel<float>(long, float co...", 0, &r));
+	CHECK(!op_row(&p, "Memcpy DtoH (Device -> Pageable)", 0, &r));
+	n = node_named(&p, "Memcpy DtoH (Device -> Pageable)", NODE_MEMCPY, 0);
+	CHECK(n && node_device_self(&p, n) == 367211000 && node_calls(&p, n) == 6817);
+	CHECK(!op_row(&p, "void at::native::im2col_kernel<float>(long, float co...", 0, &r));
+	CHECK(kernel_row(&p, "void at::native::im2col_kernel<float>(long, float co...", &r));
 	CHECK(r.first->flags & NODE_NAME_TRUNCATED);
 	CHECK(op_row(&p, "aten::_slow_conv2d_forward", 0, &r));
 	CHECK_EQ(r.host_total_ns, 759088000);
@@ -210,11 +276,14 @@ static void test_corpus_numbers(void)
 	/* Two tables in a training log: titles, duplicated names, twins. */
 	load(corpus("chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt"), NULL, &p, msg, sizeof(msg));
 	CHECK_STR(p.run_title, "Top 30 CUDA Kernels by cuda_time_total");
+	/* The host range is an op, its device-side copy an annotation. */
 	CHECK(op_row(&p, "DistributedDataParallel.forward", 0, &r));
-	CHECK_EQ(r.device_total_ns, 2549000000LL);
-	CHECK(op_row(&p, "DistributedDataParallel.forward", 1, &r));
 	CHECK_EQ(r.host_total_ns, 1893000000LL);
+	CHECK_EQ(r.device_total_ns, 2024000000LL);
+	CHECK(!op_row(&p, "DistributedDataParallel.forward", 1, &r));
 	CHECK(!kernel_row(&p, "DistributedDataParallel.forward", &r));
+	n = node_named(&p, "DistributedDataParallel.forward", NODE_ANNOTATION, 0);
+	CHECK(n && node_device_total(&p, n) == 2549000000LL);
 	/* Two different kernels cut to the same name stay two rows. */
 	CHECK_EQ(nr_kernels(&p), 7);
 	CHECK(profile_run(&p, 1) != NULL);
@@ -222,10 +291,14 @@ static void test_corpus_numbers(void)
 		const struct profile *run2 = profile_run(&p, 1);
 
 		CHECK_STR(run2->run_title, "Top 10 by self_cpu_time_total");
-		CHECK(op_row(run2, "cudaStreamSynchronize", 0, &r));
-		CHECK_EQ(r.host_self_ns, 2672000000LL);
-		CHECK_EQ(r.device_total_ns, 2176);
-		CHECK_EQ(r.calls, 127);
+		/* Runtime calls, not ops; "Command Buffer Full" is no API's. */
+		CHECK(!op_row(run2, "cudaStreamSynchronize", 0, &r));
+		n = node_named(run2, "cudaStreamSynchronize", NODE_RUNTIME, 0);
+		CHECK(n && node_host_self(run2, n) == 2672000000LL);
+		CHECK(n && node_device_total(run2, n) == 2176 && node_calls(run2, n) == 127);
+		CHECK(node_named(run2, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
+		CHECK(op_row(run2, "Command Buffer Full", 0, &r));
+		CHECK_EQ(nr_ops(run2), 8);
 	}
 	profile_release(&p);
 
@@ -247,36 +320,40 @@ static void test_fixture_modern(void)
 	struct profile p;
 	struct agg_row r;
 	struct agg a;
+	const struct node *n;
 	char msg[4096];
 
 	CHECK_EQ(load(FIX "modern.txt", NULL, &p, msg, sizeof(msg)), 0);
 	CHECK_STR(p.run_title, "Profile stats for: training_step rank: 0");
-	CHECK_EQ(nr_ops(&p), 13);
+	CHECK_EQ(nr_rows(&p), 13);
+	/* Host rows are ops but for cudaLaunchKernel, a runtime call;
+	 * kernels, the copy, the set and the device copy of ProfilerStep*
+	 * are no ops either. */
+	CHECK_EQ(nr_ops(&p), 7);
+	CHECK(node_named(&p, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
 	/* A non-ASCII name: Python pads by characters, not bytes. */
 	CHECK(op_row(&p, "обучение::шаг", 0, &r));
 	CHECK_EQ(r.host_total_ns, 40100000);
 	CHECK_EQ(r.device_total_ns, 30800000);
 	CHECK(row_attr(&r, "self_device_mem_bytes") && row_attr(&r, "self_device_mem_bytes")->v.i == -96LL * 1024 * 1024);
-	/* ProfilerStep* twice: host op and its device twin, neither a kernel. */
-	CHECK(op_row(&p, "ProfilerStep*", 1, &r));
-	CHECK_EQ(r.device_self_ns, 32110000);
+	/* ProfilerStep* twice: the host op, and its device-side copy -- an
+	 * annotation, neither an op nor a kernel. */
+	CHECK(op_row(&p, "ProfilerStep*", 0, &r));
+	CHECK_EQ(r.host_total_ns, 48200000);
+	CHECK(!op_row(&p, "ProfilerStep*", 1, &r));
 	CHECK(!kernel_row(&p, "ProfilerStep*", &r));
-	/* Copies and sets are device work but not kernels: drill-down has them. */
+	n = node_named(&p, "ProfilerStep*", NODE_ANNOTATION, 0);
+	CHECK(n && node_device_self(&p, n) == 32110000 && node_host_total(&p, n) == 0);
+	/* Copies and sets are device work but not kernels, nor ops. */
 	CHECK_EQ(nr_kernels(&p), 2);
 	CHECK(!kernel_row(&p, "Memcpy HtoD (Pageable -> Device)", &r));
-	{
-		const char *want = "Memset (Device)";
-		struct agg_scope s = { 0 };
-
-		s.want = NULL;
-		agg_op_kernels(&p, &s, &a);
-		r.name = NULL;
-		for (size_t i = 0; i < a.nr; i++)
-			if (!strcmp(a.rows[i].name, want))
-				r = a.rows[i];
-		CHECK(r.name != NULL && r.first->kind == NODE_MEMSET && r.device_total_ns == 9250);
-		agg_release(&a);
-	}
+	CHECK(!op_row(&p, "Memcpy HtoD (Pageable -> Device)", 0, &r));
+	n = node_named(&p, "Memset (Device)", NODE_MEMSET, 0);
+	CHECK(n && node_device_total(&p, n) == 9250 && node_parent(n) == p.root);
+	/* The table says of no kernel which op launched it. */
+	agg_op_kernels(&p, NULL, &a);
+	CHECK_EQ(a.nr, 0);
+	agg_release(&a);
 	CHECK(kernel_row(&p, "void cudnn::implicit_convolve_sgemm<float, float, 10...", &r));
 	CHECK_EQ(r.calls, 4);
 	CHECK_EQ(r.device_total_ns, 14200000);
@@ -346,6 +423,7 @@ static void test_fixture_log_and_markdown(void)
 {
 	struct profile p;
 	struct agg_row r;
+	const struct node *n;
 	const struct profile *run2;
 	char msg[4096];
 
@@ -369,60 +447,130 @@ static void test_fixture_log_and_markdown(void)
 
 	/* Indented Markdown copy without separators, one row misaligned. */
 	CHECK_EQ(load(FIX "notes.md", NULL, &p, msg, sizeof(msg)), 0);
-	CHECK_EQ(nr_ops(&p), 5);
+	CHECK_EQ(nr_rows(&p), 5);
+	CHECK_EQ(nr_ops(&p), 3);
 	CHECK_EQ(warnings(&p, "tables without separator lines (columns split on blanks)"), 1);
-	CHECK(op_row(&p, "MLUKernelGemm", 0, &r));
+	CHECK(kernel_row(&p, "MLUKernelGemm", &r));
 	CHECK_EQ(r.device_self_ns, 5100000);
-	CHECK(op_row(&p, "Memcpy HtoD", 0, &r));
-	CHECK_EQ(r.calls, 4);
+	n = node_named(&p, "Memcpy HtoD", NODE_MEMCPY, 0);
+	CHECK(n && node_calls(&p, n) == 4);
 	CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "855.000us");
 	profile_release(&p);
 }
 
-/* The Nth node called NAME of kind KIND anywhere in RUN's tree. */
-struct find {
-	const char *name;
-	enum node_kind kind;
-	int nth;
-	const struct node *found;
-};
-
-static bool find_node(struct node *n, void *ctx)
+/*
+ * Issue 28 item 11: rows of one name are told apart by what the table says
+ * of each.  A record_function range and its device-side copy (host time
+ * vs device time only, the host row launching nothing itself), a Triton
+ * launch and the kernel of its name (the host row's device self time
+ * holds the kernel's): the op is an op, the copy an annotation, the
+ * kernel a kernel -- in Kernels, not in Operators.
+ */
+static void test_same_name_rows(void)
 {
-	struct find *f = ctx;
+	struct profile p;
+	struct agg_row r;
+	const struct node *n;
+	char msg[4096];
 
-	if (!f->found && n->kind == f->kind && !strcmp(node_name(n), f->name) && f->nth-- == 0)
-		f->found = n;
-	return !f->found;
+	CHECK_EQ(load(FIX "same-name.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	CHECK_EQ(nr_rows(&p), 10);
+	CHECK(op_row(&p, "triton_poi_fused_add_mul_0", 0, &r) && r.host_self_ns == 45000);
+	CHECK(!op_row(&p, "triton_poi_fused_add_mul_0", 1, &r));
+	CHECK(kernel_row(&p, "triton_poi_fused_add_mul_0", &r));
+	CHECK(r.device_total_ns == 640000 && r.calls == 4 && r.first->kind == NODE_KERNEL);
+	CHECK(kernel_row(&p, "ampere_sgemm_128x64_nn", &r) && r.device_total_ns == 2220000);
+	CHECK(!op_row(&p, "ampere_sgemm_128x64_nn", 0, &r));
+	CHECK_EQ(nr_kernels(&p), 2);
+	/* Driver and runtime launches are runtime calls. */
+	CHECK(node_named(&p, "cuLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "cudaLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK_EQ(nr_ops(&p), 4);
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "model_inference" : "ProfilerStep*";
+
+		CHECK(op_row(&p, name, 0, &r) && r.host_total_ns > 0 && r.device_self_ns == 0);
+		CHECK(!op_row(&p, name, 1, &r));
+		CHECK(!kernel_row(&p, name, &r));
+		n = node_named(&p, name, NODE_ANNOTATION, 0);
+		CHECK(n && node_host_total(&p, n) == 0 && node_device_total(&p, n) == (i ? 2950000 : 2990000));
+	}
+	profile_release(&p);
 }
 
-static const struct node *node_named(const struct profile *run, const char *name, enum node_kind kind,
-				     int nth)
+/* Device work listed among the ops (ROCm kernels, a copy, a set) is not an
+ * op, nor are runtime calls; the kernels are the Kernels pane's rows, with
+ * no host columns. */
+static void test_device_rows_among_ops(void)
 {
-	struct find f = { name, kind, nth, NULL };
+	static const char *const ops[] = { "aten::conv2d", "aten::convolution", "aten::miopen_convolution",
+					   "aten::copy_", "aten::relu_", "aten::clamp_min_", "aten::zero_",
+					   "aten::fill_", "aten::empty" };
+	struct profile p;
+	struct agg_row r;
+	const struct node *n;
+	char msg[4096];
 
-	node_walk(run->root, find_node, &f);
-	return f.found;
+	CHECK_EQ(load(FIX "among-ops.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		CHECK(op_row(&p, ops[i], 0, &r));
+	CHECK(kernel_row(&p, "void MIOpenConvUni<float, float, float, 3, 3, 1, 1, ...", &r));
+	CHECK(r.device_total_ns == 1800000 && (r.first->flags & NODE_NAME_TRUNCATED));
+	CHECK(lacks(r.first, "cpu_mem_bytes") && lacks(r.first, ATTR_FILE_HOST_SELF_PCT));
+	CHECK(has_pct(r.first, ATTR_FILE_DEVICE_SELF_PCT, 41.84));
+	CHECK(!op_row(&p, "void MIOpenConvUni<float, float, float, 3, 3, 1, 1, ...", 0, &r));
+	CHECK(kernel_row(&p, "void at::native::vectorized_elementwise_kernel<4, at...", &r));
+	CHECK_EQ(nr_kernels(&p), 2);
+	n = node_named(&p, "Memcpy HtoD (Host -> Device)", NODE_MEMCPY, 0);
+	CHECK(n && node_device_total(&p, n) == 250000);
+	n = node_named(&p, "Memset (Device)", NODE_MEMSET, 0);
+	CHECK(n && node_device_total(&p, n) == 6000);
+	CHECK(!op_row(&p, "Memcpy HtoD (Host -> Device)", 0, &r));
+	CHECK(!op_row(&p, "Memset (Device)", 0, &r));
+	/* HIP's launches and copies are runtime calls. */
+	CHECK(node_named(&p, "hipLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "hipMemcpyWithStream", NODE_RUNTIME, 0) != NULL);
+	CHECK(node_named(&p, "hipExtModuleLaunchKernel", NODE_RUNTIME, 0) != NULL);
+	CHECK_EQ(nr_ops(&p), ARRAY_SIZE(ops));
+	profile_release(&p);
 }
 
-/* Whether node N states the percentage PCT under KEY (to the file's 2 decimals). */
-static bool has_pct(const struct node *n, const char *key, double pct)
+/* key_averages(group_by_input_shape=True) and (group_by_stack_n=2): the
+ * rows of one op stay apart, each with its shapes or its stack; the
+ * kernels' "[]" and empty stacks are not theirs. */
+static void test_grouped_rows(void)
 {
-	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
+	struct profile p;
+	struct agg_row r;
+	const struct attr *a;
+	char msg[4096];
 
-	return a && attr_type(a) == ATTR_DOUBLE && a->v.d > pct - 0.0001 && a->v.d < pct + 0.0001;
-}
+	CHECK_EQ(load(FIX "by-shape.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	CHECK(op_row(&p, "aten::addmm", 0, &r) && r.device_self_ns == 1150000);
+	a = row_attr(&r, "input_shapes");
+	CHECK(a && !strcmp(a->v.s, "[[1024], [32, 512], [512, 1024], [], []]"));
+	CHECK(op_row(&p, "aten::addmm", 1, &r) && r.device_self_ns == 60000);
+	a = row_attr(&r, "input_shapes");
+	CHECK(a && !strcmp(a->v.s, "[[10], [32, 1024], [1024, 10], [], []]"));
+	CHECK(!op_row(&p, "aten::addmm", 2, &r));
+	CHECK(kernel_row(&p, "ampere_sgemm_32x128_tn", &r) && lacks(r.first, "input_shapes"));
+	CHECK_EQ(nr_kernels(&p), 2);
+	profile_release(&p);
 
-static bool has_ns(const struct node *n, const char *key, int64_t ns)
-{
-	const struct attr *a = n ? attr_find(node_attrs(n), key) : NULL;
-
-	return a && attr_type(a) == ATTR_NS && a->v.i == ns;
-}
-
-static bool lacks(const struct node *n, const char *key)
-{
-	return n && !attr_find(node_attrs(n), key);
+	CHECK_EQ(load(FIX "by-stack.txt", NULL, &p, msg, sizeof(msg)), 0);
+	CHECK(p.warnings == NULL);
+	CHECK(op_row(&p, "aten::add", 0, &r) && r.calls == 2);
+	a = row_attr(&r, "source_location");
+	CHECK(a && !strcmp(a->v.s, "train.py(41): forward; torch/nn/modules/module.py(1511): _call_impl"));
+	CHECK(op_row(&p, "aten::add", 1, &r) && r.calls == 1);
+	a = row_attr(&r, "source_location");
+	CHECK(a && !strcmp(a->v.s, "train.py(77): step; train.py(102): main"));
+	CHECK(kernel_row(&p, "void at::native::vectorized_elementwise_kernel<4, at...", &r));
+	CHECK(lacks(r.first, "source_location"));
+	profile_release(&p);
 }
 
 /*
@@ -450,7 +598,8 @@ static void test_file_values(void)
 	CHECK(lacks(n, ATTR_FILE_DEVICE_TOTAL_PCT));
 	/* Shares above 100 % are what the file says. */
 	CHECK(has_pct(node_named(&p, "ProfilerStep*", NODE_OP, 0), ATTR_FILE_HOST_TOTAL_PCT, 170.67));
-	CHECK(has_pct(node_named(&p, "ProfilerStep*", NODE_OP, 1), ATTR_FILE_DEVICE_SELF_PCT, 21.18));
+	CHECK(has_pct(node_named(&p, "ProfilerStep*", NODE_ANNOTATION, 0), ATTR_FILE_DEVICE_SELF_PCT,
+		      21.18));
 	/* An async event's "CPU total %" is a bare 0, not a share. */
 	n = node_named(&p, "record_param_comms", NODE_OP, 0);
 	CHECK(lacks(n, ATTR_FILE_HOST_TOTAL_PCT));
@@ -468,14 +617,15 @@ static void test_file_values(void)
 	CHECK(has_ns(n, ATTR_FILE_DEVICE_MEAN, 771550));
 	CHECK_STR(profile_meta_get(&p, "totals", "Self CUDA time total"), "4.486ms");
 	CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "3.000ms");
-	/* No host time at all: "NaN" shares are not numbers to keep. */
+	/* No host time at all: "NaN" shares are not numbers to keep, and a
+	 * device row keeps none of the host columns (a 0.000us mean). */
 	run2 = profile_run(&p, 1);
 	CHECK(run2 != NULL);
 	if (run2) {
-		n = node_named(run2, "Memcpy HtoD (Pageable -> Device)", NODE_OP, 0);
+		n = node_named(run2, "Memcpy HtoD (Pageable -> Device)", NODE_MEMCPY, 0);
 		CHECK(lacks(n, ATTR_FILE_HOST_SELF_PCT));
 		CHECK(lacks(n, ATTR_FILE_HOST_TOTAL_PCT));
-		CHECK(has_ns(n, ATTR_FILE_HOST_MEAN, 0));
+		CHECK(lacks(n, ATTR_FILE_HOST_MEAN));
 		CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 34.40));
 	}
 	profile_release(&p);
@@ -525,6 +675,114 @@ static char *table_with(const char *line, size_t len, size_t *out_len)
 	return buf;
 }
 
+/* A row of device time only under a host row's name is the host range's
+ * copy unless the host row's own device time holds it. */
+/* A row of the little table: Name, Self CPU %, Self CPU, CPU total %, CPU
+ * total, CPU time avg, Self CUDA, Self CUDA %, CUDA total, CUDA time avg,
+ * # of Calls. */
+static const char cells[] = "%23s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  %12s  \n";
+
+static void test_twin_rule(void)
+{
+	static const struct {
+		const char *host_self;	/* the host row's Self CUDA (= its total) */
+		enum node_kind twin;
+	} cases[] = {
+		{ "1.000ms", NODE_KERNEL },	/* launched it: all of it */
+		{ "1.500ms", NODE_KERNEL },	/* and more */
+		{ "999.000us", NODE_ANNOTATION },	/* not all of it */
+		{ "0.000us", NODE_ANNOTATION },	/* nothing itself */
+	};
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *dev = cases[i].host_self;
+		struct profile p;
+		char rows[1024], *text;
+		size_t len, n;
+
+		n = (size_t)snprintf(rows, sizeof(rows), cells, "kernel_op", "5.00%", "5.000us", "5.00%",
+				     "5.000us", "2.500us", dev, "50.00%", dev, "500.000us", "2");
+		snprintf(rows + n, sizeof(rows) - n, cells, "kernel_op", "0.00%", "0.000us", "0.00%",
+			 "0.000us", "0.000us", "1.000ms", "50.00%", "1.000ms", "500.000us", "2");
+		text = table_with(rows, strlen(rows), &len);
+		CHECK_EQ(load(test_write("twin.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+		free(text);
+		CHECK(p.warnings == NULL);
+		CHECK(node_named(&p, "kernel_op", NODE_OP, 0) != NULL);
+		CHECK(node_named(&p, "kernel_op", cases[i].twin, 0) != NULL);
+		CHECK_EQ(nr_rows(&p), 3);
+		if (test_failed)
+			fprintf(stderr, "  host Self CUDA %s\n", dev);
+		profile_release(&p);
+	}
+}
+
+/* PyTorch's own ranges are ranges even when their host rows were cut
+ * (row_limit): a device row of such a name is no kernel. */
+static void test_pytorch_ranges(void)
+{
+	static const char *const names[] = { "DistributedDataParallel.forward", "Optimizer.step#AdamW.step",
+					     "ProfilerStep#3" };
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct profile p;
+		char row[512], *text;
+		size_t len;
+
+		snprintf(row, sizeof(row), cells, names[i], "0.00%", "0.000us", "0.00%", "0.000us",
+			 "0.000us", "1.000ms", "50.00%", "1.000ms", "500.000us", "2");
+		text = table_with(row, strlen(row), &len);
+		CHECK_EQ(load(test_write("range.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+		free(text);
+		CHECK(node_named(&p, names[i], NODE_ANNOTATION, 0) != NULL);
+		CHECK_EQ(nr_kernels(&p), 0);
+		if (test_failed)
+			fprintf(stderr, "  row '%s'\n", names[i]);
+		profile_release(&p);
+	}
+}
+
+/* Host rows with a runtime API's name are runtime calls; others are ops. */
+static void test_runtime_names(void)
+{
+	static const struct {
+		const char *name;
+		enum node_kind kind;
+	} cases[] = {
+		{ "cudaMemcpyAsync", NODE_RUNTIME },
+		{ "cuLaunchKernel_v2", NODE_RUNTIME },
+		{ "hipGraphLaunch", NODE_RUNTIME },
+		{ "urEnqueueKernelLaunch", NODE_RUNTIME },
+		{ "zeCommandListAppend", NODE_RUNTIME },
+		{ "cudnn_convolution", NODE_OP },	/* PyTorch <= 1.7 */
+		{ "cuda_graph_replay", NODE_OP },
+		{ "cudaGraph replay", NODE_OP },
+		{ "hip::fused_gemm", NODE_OP },
+		{ "cu", NODE_OP },
+		{ "Command Buffer Full", NODE_OP },
+	};
+	char msg[4096];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct profile p;
+		char row[512], *text;
+		size_t len;
+
+		snprintf(row, sizeof(row), cells, cases[i].name, "5.00%", "5.000us", "5.00%", "5.000us",
+			 "2.500us", "0.000us", "0.00%", "0.000us", "0.000us", "2");
+		text = table_with(row, strlen(row), &len);
+		CHECK_EQ(load(test_write("runtime.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
+		free(text);
+		CHECK(p.warnings == NULL);
+		CHECK(node_named(&p, cases[i].name, cases[i].kind, 0) != NULL);
+		if (test_failed)
+			fprintf(stderr, "  row '%s'\n", cases[i].name);
+		profile_release(&p);
+	}
+}
+
 static void test_bad_cut_mid_row(void)
 {
 	struct profile p;
@@ -537,7 +795,7 @@ static void test_bad_cut_mid_row(void)
 	CHECK_EQ(load(path, NULL, &p, msg, sizeof(msg)), 1);
 	CHECK(strstr(msg, "cut.txt:5:") != NULL);
 	CHECK(strstr(msg, "cut.txt:5:66: error: table row cut short before column 'CPU total'") != NULL);
-	CHECK_EQ(nr_ops(&p), 1);	/* the complete row is kept */
+	CHECK_EQ(nr_rows(&p), 1);	/* the complete row is kept */
 	profile_release(&p);
 }
 
@@ -580,7 +838,7 @@ static void test_bad_misaligned(void)
 	free(text);
 	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
 	CHECK(strstr(msg, "cell.txt:5:") && strstr(msg, "'1.1Xms' is not a valid 'Self CUDA' value"));
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	profile_release(&p);
 
 	/* An absurd time (31 years): not a number we sum; skipped. */
@@ -590,7 +848,7 @@ static void test_bad_misaligned(void)
 	CHECK_EQ(load(test_write("absurd.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows with unreadable cells, skipped"), 1);
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	profile_release(&p);
 
 	/* Columns that do not line up at all: skipped, counted. */
@@ -599,7 +857,7 @@ static void test_bad_misaligned(void)
 	CHECK_EQ(load(test_write("cols.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	profile_release(&p);
 }
 
@@ -612,6 +870,7 @@ static void test_loose_rows(void)
 {
 	struct profile p;
 	struct agg_row r;
+	const struct node *n;
 	char msg[4096], line[512];
 	size_t len;
 	char *text, *glued;
@@ -626,7 +885,7 @@ static void test_loose_rows(void)
 	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 1);
 	CHECK(strstr(msg, "glued.txt:5:1: warning: table does not line up with its header") != NULL);
 	CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000 && r.calls == 2);
-	CHECK_EQ(nr_ops(&p), 2);
+	CHECK_EQ(nr_rows(&p), 2);
 	profile_release(&p);
 
 	/* "layer20.00%": "layer" and 20.00%, or "layer2" and 0.00%?  Not
@@ -638,7 +897,7 @@ static void test_loose_rows(void)
 	free(text);
 	CHECK_EQ(warnings(&p, "tables read loosely (rows read from the right)"), 0);
 	CHECK_EQ(warnings(&p, "rows that do not line up with the header, skipped"), 1);
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	profile_release(&p);
 
 	/* Every value there, in order, but one blank apart (a copy that
@@ -648,8 +907,9 @@ static void test_loose_rows(void)
 	text = table_with(line, strlen(line), &len);
 	CHECK_EQ(load(test_write("one-blank.txt", text, len), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
-	CHECK(op_row(&p, "Memset (Device)", 0, &r) && r.device_self_ns == 9250 && r.calls == 2);
-	CHECK(row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT) && row_attr(&r, ATTR_FILE_DEVICE_SELF_PCT)->v.d == 0.62);
+	n = node_named(&p, "Memset (Device)", NODE_MEMSET, 0);
+	CHECK(n && node_device_self(&p, n) == 9250 && node_calls(&p, n) == 2);
+	CHECK(has_pct(n, ATTR_FILE_DEVICE_SELF_PCT, 0.62));
 	profile_release(&p);
 }
 
@@ -667,7 +927,7 @@ static void test_bad_binary(void)
 	CHECK_EQ(load(test_write("junk-in.txt", text, len), NULL, &p, msg, sizeof(msg)), 1);
 	free(text);
 	CHECK(strstr(msg, "junk-in.txt:5:1: error: binary data inside the table") != NULL);
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	profile_release(&p);
 
 	/* After a complete table: ignored, counted. */
@@ -678,7 +938,7 @@ static void test_bad_binary(void)
 	CHECK_EQ(load(test_write("junk-after.txt", both, len + sizeof(junk)), NULL, &p, msg, sizeof(msg)), 0);
 	free(text);
 	free(both);
-	CHECK_EQ(nr_ops(&p), 2);
+	CHECK_EQ(nr_rows(&p), 2);
 	CHECK(warnings(&p, "lines of binary data, ignored") >= 1);
 	profile_release(&p);
 }
@@ -697,7 +957,7 @@ static void test_bad_huge_line(void)
 	free(text);
 	free(line);
 	/* The table ends at the line that is not a row, and says so. */
-	CHECK_EQ(nr_ops(&p), 1);
+	CHECK_EQ(nr_rows(&p), 1);
 	CHECK_EQ(warnings(&p, "tables without a closing separator line"), 1);
 	profile_release(&p);
 }
@@ -733,7 +993,7 @@ static void test_layout_variants(void)
 			free(text);
 			CHECK_STR(p.format, "torch-table");
 			CHECK(p.warnings == NULL);
-			CHECK_EQ(nr_ops(&p), 2);
+			CHECK_EQ(nr_rows(&p), 2);
 			CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
 			CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
 			CHECK_STR(profile_meta_get(&p, "totals", "Self CPU time total"), "1.000ms");
@@ -826,7 +1086,7 @@ static void test_table_at_end_of_log(void)
 		CHECK_EQ(load(path, detect ? NULL : "torch-table", &p, msg, sizeof(msg)), 0);
 		CHECK_STR(p.format, "torch-table");
 		CHECK(p.warnings == NULL);
-		CHECK_EQ(nr_ops(&p), 2);
+		CHECK_EQ(nr_rows(&p), 2);
 		CHECK(op_row(&p, "aten::addmm", 0, &r) && r.host_total_ns == 700000 && r.calls == 2);
 		CHECK(kernel_row(&p, "volta_sgemm_128x64_nn", &r) && r.device_total_ns == 1100000);
 		CHECK(p.run_where && strstr(p.run_where, "train.log:40001") != NULL);
@@ -924,6 +1184,12 @@ const struct test tests[] = {
 	{ "fixture: overload, node id, shapes, stacks, FLOPs", test_fixture_stack_flops },
 	{ "fixture: a table per epoch; Markdown without separators", test_fixture_log_and_markdown },
 	{ "fixture: the shares and means the file states are kept", test_file_values },
+	{ "same name: op and kernel, range and its device copy", test_same_name_rows },
+	{ "same name: a device row is its host row's kernel or copy", test_twin_rule },
+	{ "same name: PyTorch's ranges without their host rows", test_pytorch_ranges },
+	{ "runtime API rows are runtime calls, not ops", test_runtime_names },
+	{ "device rows among the ops: kernels, copy, set", test_device_rows_among_ops },
+	{ "same name: grouped by input shape, by stack", test_grouped_rows },
 	{ "bad: a table cut mid-row keeps its complete rows", test_bad_cut_mid_row },
 	{ "bad: a header with no rows", test_bad_header_no_rows },
 	{ "bad: columns that do not line up", test_bad_misaligned },

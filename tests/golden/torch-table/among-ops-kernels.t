@@ -1,0 +1,1 @@
+--print kernels tests/golden/torch-table/among-ops.txt

@@ -1,0 +1,1 @@
+--print ops --format json tests/golden/torch-table/among-ops.txt

@@ -1,0 +1,1 @@
+--print tree tests/golden/torch-table/among-ops.txt

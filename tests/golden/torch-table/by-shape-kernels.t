@@ -1,0 +1,1 @@
+--print kernels tests/golden/torch-table/by-shape.txt

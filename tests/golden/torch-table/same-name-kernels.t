@@ -1,0 +1,1 @@
+--print kernels tests/golden/torch-table/same-name.txt

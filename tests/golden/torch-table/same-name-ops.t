@@ -1,0 +1,1 @@
+--print ops tests/golden/torch-table/same-name.txt

@@ -1,0 +1,1 @@
+--print tree --format csv tests/golden/torch-table/same-name.txt
