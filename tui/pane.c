@@ -413,6 +413,16 @@ static void add_launch_columns(struct pane *pane)
 	}
 }
 
+/* Whether A is a launch whose columns have something to show: a GPU-side
+ * range's launch, or a kernel's of a trace without kernel args, says only
+ * where it ran. */
+static bool launch_shows(const struct attr *a)
+{
+	const struct launch *l = a->v.launch;
+
+	return l->blocks_per_sm == l->blocks_per_sm || l->occupancy_pct == l->occupancy_pct;
+}
+
 static void add_attr_column(struct pane *pane, const struct attr *a, const char *const *skip)
 {
 	struct column c = { .get = get_attr, .attr = attr_key(a), .width = 10, .of_attrs = true };
@@ -422,7 +432,8 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 		if (!strcmp(skip[i], attr_key(a)))
 			return;
 	if (attr_type(a) == ATTR_LAUNCH) {
-		add_launch_columns(pane);
+		if (launch_shows(a))
+			add_launch_columns(pane);
 		return;
 	}
 	/* What the file states of the standard columns feeds them, not
@@ -479,6 +490,8 @@ void attr_scan_row(struct attr_scan *scan, const struct attr *list)
 			scan->first[scan->nr++] = a;
 		else if (k == scan->nr)
 			scan->overflow = true;
+		else if (attr_type(a) == ATTR_LAUNCH && !launch_shows(scan->first[k]) && launch_shows(a))
+			scan->first[k] = a;	/* the launch to decide by */
 	}
 	if (n > scan->most) {
 		scan->most = n;
@@ -497,6 +510,9 @@ void attr_scan_merge(struct attr_scan *scan, const struct attr_scan *later)
 			scan->first[scan->nr++] = later->first[i];
 		else if (k == scan->nr)
 			scan->overflow = true;
+		else if (attr_type(later->first[i]) == ATTR_LAUNCH && !launch_shows(scan->first[k]) &&
+			 launch_shows(later->first[i]))
+			scan->first[k] = later->first[i];
 	}
 	scan->overflow |= later->overflow;
 	if (later->most > scan->most) {
