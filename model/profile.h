@@ -69,6 +69,10 @@ enum {
 					   zero (overlapping children, a clock
 					   step): kept as the file implies it,
 					   warned about and marked in panes */
+	NODE_DEVICE_RANGE = 1 << 6,	/* a range on a device's stream (a
+					   GPU-side annotation): its time is
+					   device time, its lane the stream's
+					   (its launch attribute) */
 };
 
 /* What a node's calls_state says (node_calls()). */

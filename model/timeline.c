@@ -739,7 +739,7 @@ static void visit(struct walk *w, const struct node *n, int depth)
 	}
 	if (!n->start_ns || n->kind == NODE_ROOT || n->kind == NODE_GROUP)
 		return;
-	if (node_kind_is_device(n->kind)) {
+	if (node_kind_is_device(n->kind) || (n->flags & NODE_DEVICE_RANGE)) {
 		GROW(b->dev, b->alloc_dev, b->nr_dev + 1);
 		b->dev[b->nr_dev++] = (struct device_node){ n, w->thread };
 		return;

@@ -80,6 +80,7 @@ enum ev_type {
 	EV_KERNEL,
 	EV_MEMCPY,
 	EV_MEMSET,
+	EV_GPU_RANGE,		/* gpu_user_annotation: a range on a GPU stream */
 };
 
 /*
@@ -320,6 +321,10 @@ struct kineto {
 					   INT64_MAX: none */
 	/* What the reader did not pass on, counted for Info. */
 	uint64_t nr_gpu_step_copies;	/* gpu_user_annotation ProfilerStep#N */
+	/* The device-side ranges (gpu_user_annotation), detached until the
+	 * link hangs them by stream (kineto_link.c). */
+	struct node **gpu_ranges;
+	size_t nr_gpu_ranges, alloc_gpu_ranges;
 	struct unused *unused;		/* by category and phase (kineto_read.c) */
 	char *name_buf;			/* the event name being read, copied */
 	size_t name_cap;

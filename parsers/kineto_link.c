@@ -223,6 +223,8 @@ void kineto_records_release(struct kineto *k)
 	k->devs = NULL;
 	free(k->frames);
 	k->frames = NULL;
+	free(k->gpu_ranges);
+	k->gpu_ranges = NULL;
 	wide_release(&k->wide_hosts);
 	wide_release(&k->wide_rts);
 	wide_release(&k->wide_devs);
@@ -1591,6 +1593,57 @@ static void report_claims(struct kineto *k, const struct claims *c)
 	}
 }
 
+/* GPU-side ranges by device, stream, start, then file order (their
+ * nodes' references grow in it). */
+static int cmp_gpu_range(const void *a, const void *b)
+{
+	const struct node *x = *(struct node *const *)a, *y = *(struct node *const *)b;
+	const struct launch *lx = node_launch(x), *ly = node_launch(y);
+
+	if (lx->device != ly->device)
+		return lx->device < ly->device ? -1 : 1;
+	if (lx->stream != ly->stream)
+		return lx->stream < ly->stream ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return node_ref(x) < node_ref(y) ? -1 : node_ref(x) > node_ref(y);
+}
+
+/*
+ * The GPU-side annotations (nccl:all_reduce, Optimizer.step#..., the
+ * copies of the steps) hang under a group of their stream beneath the
+ * root, in time order: ranges of the device, not a thread of the host
+ * (torch-tb-profiler makes them ops of a "thread" named by the stream).
+ * Their time is device time, and no total adds it up: it covers kernels
+ * already counted.
+ */
+static void hang_gpu_ranges(struct kineto *k)
+{
+	struct node *group = NULL, *last = NULL;
+	int32_t device = -1, stream = -1;
+
+	kineto_sort(k->gpu_ranges, k->nr_gpu_ranges, sizeof(*k->gpu_ranges), cmp_gpu_range);
+	for (size_t i = 0; i < k->nr_gpu_ranges; i++) {
+		struct node *n = k->gpu_ranges[i];
+		const struct launch *l = node_launch(n);
+
+		if (!group || l->device != device || l->stream != stream) {
+			char name[64];
+
+			device = l->device;
+			stream = l->stream;
+			snprintf(name, sizeof(name), "GPU %d stream %d (annotations)", (int)device,
+				 (int)stream);
+			group = node_new(k->p, k->p->root, NODE_GROUP, name, strlen(name));
+			group->flags = NODE_NOT_A_ROW;
+			last = NULL;
+		}
+		last = node_append_after(group, last, n);
+	}
+	free(k->gpu_ranges);
+	k->gpu_ranges = NULL;
+}
+
 static void claims_release(struct claims *c)
 {
 	free(c->owner);
@@ -1660,6 +1713,7 @@ void kineto_link(struct kineto *k)
 	free(b.hangs);
 	hang_unclaimed(k, &th, &b.claims, &unlinked);
 	add_totals(k, &th, unlinked);
+	hang_gpu_ranges(k);
 	beside_join(&side);
 
 	kineto_records_release(k);

@@ -80,6 +80,7 @@ struct raw_event {
 	int64_t ts_ns, dur_ns;		/* exact: the decimals as written */
 	int64_t ts, dur;		/* ns, derived in take_event() */
 	int64_t tid;
+	int64_t pid;			/* a GPU-side range's device */
 	int64_t ext_id, ext_id_lower;	/* "External id" / "external id" */
 	int64_t corr;
 	bool has_module_id;
@@ -1076,10 +1077,10 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 		return NOT_USED;
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
 		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
-		 * second step of it (FORMATS.md a.4), halving the average.
-		 * Steps are the host's ranges; this one is only counted. */
+		 * second step of it (FORMATS.md a.4), halving the average,
+		 * wherever it falls.  Steps are the host's ranges; this one
+		 * is a range on its stream, as any GPU-side annotation. */
 		k->nr_gpu_step_copies++;
-		return SKIPPED;
 	}
 	if (e->ts_state == NO_TIME || !name) {
 		warn_event(k, at, "events without a name or timestamp, skipped",
@@ -1199,6 +1200,29 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 		bit_set(k->kernel_bits, i);
 	d->corr = e->corr;
 	d->ext = kineto_ext_narrow(&k->wide_devs, i, e->ext_id);
+}
+
+/* A GPU-side annotation (gpu_user_annotation): a range of its device's
+ * stream, which Kineto writes as the event's pid and tid.  Not a host
+ * node: its time is the device's (NODE_DEVICE_RANGE), and the link hangs
+ * it under a group of its stream. */
+static void add_gpu_range(struct kineto *k, const struct raw_event *e)
+{
+	struct node *n = node_new_interned(k->p, NULL, NODE_ANNOTATION, e->name);
+	struct launch l;
+
+	n->start_ns = e->ts;
+	n->flags = NODE_NOT_A_ROW | NODE_DEVICE_RANGE;
+	node_set_calls(k->p, n, 1);
+	node_set_device_total(k->p, n, e->dur);
+	launch_init(&l);
+	if (e->pid >= 0 && e->pid <= INT32_MAX)
+		l.device = (int32_t)e->pid;
+	if (e->tid >= 0 && e->tid <= INT32_MAX)
+		l.stream = (int32_t)e->tid;
+	attr_set_launch(k->p, &n->attrs, profile_launch(k->p, &l));
+	GROW(k->gpu_ranges, k->alloc_gpu_ranges, k->nr_gpu_ranges + 1);
+	k->gpu_ranges[k->nr_gpu_ranges++] = n;
 }
 
 static void add_runtime(struct kineto *k, struct raw_event *e)
@@ -1355,7 +1379,7 @@ static enum ev_type type_of(const struct raw_event *e)
 	case CAT_ANNOTATION:
 		return is_step ? EV_STEP : EV_ANNOTATION;
 	case CAT_GPU_ANNOTATION:
-		return EV_ANNOTATION;	/* step copies never get here */
+		return EV_GPU_RANGE;
 	case CAT_PYTHON:
 		return EV_PYTHON;
 	case CAT_PYTHON_FUNCTION:
@@ -1382,6 +1406,10 @@ static enum role role_of(enum ev_type type, const char *name, size_t len)
 		return ROLE_MEMCPY;
 	case EV_MEMSET:
 		return ROLE_MEMSET;
+	case EV_GPU_RANGE:
+		/* Device time, not the host's: a collective's is
+		 * Communication, the others no role (never CPU Exec). */
+		return collective_lib(name, len) ? ROLE_COMM : NR_ROLES;
 	case EV_OPERATOR:
 	case EV_ANNOTATION:
 	case EV_PYTHON:
@@ -1434,6 +1462,9 @@ static void take_event(struct kineto *k, struct raw_event *e)
 		return;
 	case EV_RUNTIME:
 		add_runtime(k, e);
+		return;
+	case EV_GPU_RANGE:
+		add_gpu_range(k, e);
 		return;
 	case EV_STEP:
 		if (add_step(k, e))
@@ -1491,6 +1522,7 @@ enum {
 	PART_OP = 1 << 3,		/* struct msg_op; else none: comm_bytes -1 */
 	PART_MODULE = 1 << 4,		/* int64_t module_id; else 0 */
 	PART_TEXTS = 1 << 5,		/* struct msg_texts; else no text */
+	PART_PID = 1 << 6,		/* int64_t pid: a GPU-side range's */
 };
 
 struct msg_op {
@@ -1570,6 +1602,8 @@ static void take_block(struct kineto *k, struct block *b)
 		}
 		if (m->parts & PART_MODULE)
 			at = get_part(at, &e.module_id, sizeof(e.module_id));
+		if (m->parts & PART_PID)
+			at = get_part(at, &e.pid, sizeof(e.pid));
 		if (m->parts & PART_TEXTS)
 			at = get_part(at, &lens, sizeof(lens));
 		e.name = profile_intern(k->p, at, m->name_len);
@@ -1824,6 +1858,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_OP;
 	if (e->module_id)
 		parts |= PART_MODULE;
+	if (e->cat == CAT_GPU_ANNOTATION)
+		parts |= PART_PID;
 	if (parts & PART_EXT_LOWER)
 		size += part_room(sizeof(e->ext_id_lower));
 	if (parts & PART_KERNEL)
@@ -1834,6 +1870,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		size += part_room(sizeof(op));
 	if (parts & PART_MODULE)
 		size += part_room(sizeof(e->module_id));
+	if (parts & PART_PID)
+		size += part_room(sizeof(e->pid));
 	if (parts & PART_TEXTS)
 		size += part_room(sizeof(lens));
 	size = (size + 7) & ~(size_t)7;
@@ -1878,6 +1916,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		at = put_part(at, &op, sizeof(op));
 	if (parts & PART_MODULE)
 		at = put_part(at, &e->module_id, sizeof(e->module_id));
+	if (parts & PART_PID)
+		at = put_part(at, &e->pid, sizeof(e->pid));
 	if (parts & PART_TEXTS)
 		at = put_part(at, &lens, sizeof(lens));
 	memcpy(at, e->name_text, e->name_len);
@@ -1963,7 +2003,7 @@ static int64_t comm_bytes(const struct kineto *k, const struct raw_event *e)
 }
 
 /* The members of an event read_event() takes. */
-enum member { M_OTHER, M_PH, M_CAT, M_NAME, M_TS, M_DUR, M_TID, M_ARGS };
+enum member { M_OTHER, M_PH, M_CAT, M_NAME, M_TS, M_DUR, M_TID, M_PID, M_ARGS };
 
 /* Which member the key S[0..N) names: by its length, then one compare
  * of a few bytes (a memcmp() of constant size is one load). */
@@ -1974,7 +2014,7 @@ static inline enum member member_of(const char *s, size_t n)
 		return !memcmp(s, "ph", 2) ? M_PH : !memcmp(s, "ts", 2) ? M_TS : M_OTHER;
 	case 3:
 		return !memcmp(s, "cat", 3) ? M_CAT : !memcmp(s, "dur", 3) ? M_DUR
-		       : !memcmp(s, "tid", 3) ? M_TID : M_OTHER;
+		       : !memcmp(s, "tid", 3) ? M_TID : !memcmp(s, "pid", 3) ? M_PID : M_OTHER;
 	case 4:
 		return !memcmp(s, "name", 4) ? M_NAME : !memcmp(s, "args", 4) ? M_ARGS : M_OTHER;
 	}
@@ -1984,7 +2024,7 @@ static inline enum member member_of(const char *s, size_t n)
 static enum json_tok read_event(struct kineto *k)
 {
 	struct json *j = &k->j;
-	struct raw_event e = { .ext_id = NO_ID, .ext_id_lower = NO_ID, .corr = NO_ID };
+	struct raw_event e = { .ext_id = NO_ID, .ext_id_lower = NO_ID, .corr = NO_ID, .pid = -1 };
 	uint64_t at = json_mark(j);
 	enum json_tok t;
 
@@ -2021,6 +2061,9 @@ static enum json_tok read_event(struct kineto *k)
 			break;
 		case M_TID:
 			e.tid = read_tid(k, t);
+			break;
+		case M_PID:
+			e.pid = read_tid(k, t);
 			break;
 		case M_ARGS:
 			if (t == JSON_OBJ_BEGIN) {

@@ -380,6 +380,7 @@ static void test_fixtures(void)
 		"tests/golden/kineto/two-steps.json",
 		"tests/golden/kineto/negative.json",
 		"tests/golden/kineto/gpu-step-copies.json",
+		"tests/golden/kineto/gpu-ranges.json",
 		"tests/golden/kineto/long-times.json",
 		"tests/golden/kineto/no-steps-device-tail.json",
 		"tests/golden/modules/small.json",

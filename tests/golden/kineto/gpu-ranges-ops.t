@@ -1,0 +1,1 @@
+--print ops tests/golden/kineto/gpu-ranges.json

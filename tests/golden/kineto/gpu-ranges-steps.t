@@ -1,0 +1,1 @@
+--print steps tests/golden/kineto/gpu-ranges.json
