@@ -16,102 +16,8 @@
 #include "memory.h"
 #include "overview.h"
 #include "strbuf.h"
+#include "tensor_cores.h"
 #include "util.h"
-
-/* The plugin's tensor_core.py, after NVIDIA PyProf's tc.py: a kernel
- * whose name holds one of these uses tensor cores... */
-static const char *const tc_kernels[] = {
-	"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
-	"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
-	"xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
-	"xmma_gemm", "xmma_sparse_gemm", "c1688",
-};
-
-/* ...and these ops (exact names) could use them. */
-static const char *const tc_ops[] = {
-	"aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
-	"aten::conv3d", "aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
-	"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
-	"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
-	"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
-	"aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
-	"aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
-	"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell",
-	"CudnnConvolutionBackward", "BmmBackward0", "aten::cudnn_convolution_transpose_backward",
-	"CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
-	"aten::addmm_", "AddmvBackward", "MvBackward",
-	"aten::cudnn_convolution_transpose_backward_weight",
-	"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
-	"aten::cudnn_convolution_backward_input", "AddbmmBackward", "aten::cudnn_convolution_backward",
-};
-
-bool kernel_uses_tensor_cores(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tc_kernels); i++)
-		if (strstr(name, tc_kernels[i]))
-			return true;
-	return false;
-}
-
-bool op_tensor_core_eligible(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tc_ops); i++)
-		if (!strcmp(name, tc_ops[i]))
-			return true;
-	return false;
-}
-
-/*
- * The two name tests above by interned name, each worked out once: a
- * 1 GB trace asks them of 2.5 M nodes but has a few thousand names, and
- * the strstr()/strcmp() lists made the Overview take 0.9 s to open.
- */
-enum { NAME_TC_KERNEL = 1, NAME_TC_ELIGIBLE = 2, NAME_KNOWN = 4 };
-
-struct name_memo {
-	const char **keys;
-	uint8_t *flags;
-	size_t cap, nr;		/* cap a power of two, at most half full */
-};
-
-static uint8_t name_flags(struct name_memo *m, const char *name)
-{
-	size_t i;
-
-	if (2 * (m->nr + 1) > m->cap) {
-		struct name_memo bigger = { .cap = m->cap ? 2 * m->cap : 1024 };
-
-		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.flags = xcalloc(bigger.cap, 1);
-		for (size_t k = 0; k < m->cap; k++) {
-			if (!m->keys[k])
-				continue;
-			for (i = hash_ptr(m->keys[k]) & (bigger.cap - 1); bigger.keys[i];
-			     i = (i + 1) & (bigger.cap - 1))
-				;
-			bigger.keys[i] = m->keys[k];
-			bigger.flags[i] = m->flags[k];
-		}
-		bigger.nr = m->nr;
-		free(m->keys);
-		free(m->flags);
-		*m = bigger;
-	}
-	for (i = hash_ptr(name) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == name)
-			return m->flags[i];
-	m->keys[i] = name;
-	m->flags[i] = NAME_KNOWN | (kernel_uses_tensor_cores(name) ? NAME_TC_KERNEL : 0) |
-		      (op_tensor_core_eligible(name) ? NAME_TC_ELIGIBLE : 0);
-	m->nr++;
-	return m->flags[i];
-}
-
-static void name_memo_release(struct name_memo *m)
-{
-	free(m->keys);
-	free(m->flags);
-}
 
 /* ---------------------------------------------------------------------
  * Rows of the Operators and Kernels tables, for the top five of each
@@ -130,7 +36,7 @@ static void name_memo_release(struct name_memo *m)
 struct row_sum {
 	const char *name;
 	int64_t ns;
-	uint8_t name_flags;		/* name_flags() of name */
+	uint8_t name_flags;		/* tc_name_flags() of name */
 };
 
 struct row_sums {
@@ -141,7 +47,7 @@ struct row_sums {
 	size_t nr, alloc;
 };
 
-static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const struct node *n)
+static struct row_sum *row_of(struct row_sums *t, struct tc_names *memo, const struct node *n)
 {
 	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 	size_t i;
@@ -172,7 +78,7 @@ static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const 
 	t->keys[i] = key;
 	t->slot_rows[i] = (uint32_t)t->nr;
 	GROW(t->rows, t->alloc, t->nr + 1);
-	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, name_flags(memo, node_name(n)) };
+	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, tc_name_flags(memo, node_name(n)) };
 	return &t->rows[t->nr++];
 }
 
@@ -444,7 +350,7 @@ struct frame {
 	int64_t own_ns;			/* kernels its own runtime calls launched */
 	bool own_tc;			/* some of them used tensor cores */
 	bool child_eligible, child_below;	/* see leave() */
-	uint8_t name_flags;		/* a host node's name_flags() */
+	uint8_t name_flags;		/* a host node's tc_name_flags() */
 	bool op_row;			/* node_is_op_row(), asked once */
 };
 
@@ -470,7 +376,7 @@ enum {
 
 struct walk {
 	const struct profile *p;
-	struct name_memo memo;
+	struct tc_names memo;
 	struct frame *frames;		/* by depth: the path from the root */
 	size_t alloc_frames;
 	struct pending_kernel *pending;
@@ -551,13 +457,13 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
 
 		row->ns += dur;
-		tc = row->name_flags & NAME_TC_KERNEL;
+		tc = row->name_flags & TC_NAME_KERNEL;
 		w->ks.all_ns += (double)dur;
 		if (tc)
 			w->ks.tc_ns += (double)dur;
 		what |= PENDING_ROW;
 	} else {
-		tc = name_flags(&w->memo, node_name(n)) & NAME_TC_KERNEL;
+		tc = tc_name_flags(&w->memo, node_name(n)) & TC_NAME_KERNEL;
 	}
 	if (tc)
 		what |= PENDING_TC;
@@ -639,7 +545,7 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 		if (w->precision_key)
 			add_precision(w, n);
 	} else if (is_host(n)) {
-		f->name_flags = name_flags(&w->memo, node_name(n));
+		f->name_flags = tc_name_flags(&w->memo, node_name(n));
 	}
 	if (n->kind == NODE_KERNEL)
 		visit_kernel(w, n, depth);
@@ -658,7 +564,7 @@ static void leave(struct walk *w, const struct node *n, size_t depth)
 	const struct frame *f = &w->frames[depth];
 	bool host = is_host(n), eligible, below;
 
-	eligible = host && ((f->name_flags & NAME_TC_ELIGIBLE) ||
+	eligible = host && ((f->name_flags & TC_NAME_ELIGIBLE) ||
 			    (n->kind == NODE_OP && (f->child_eligible || f->own_tc)));
 	below = eligible || f->child_below;
 	if (eligible && !f->child_below)
@@ -702,7 +608,7 @@ static void walk_tree(struct walk *w, const struct node *root)
 
 static void walk_release(struct walk *w)
 {
-	name_memo_release(&w->memo);
+	tc_names_release(&w->memo);
 	free(w->frames);
 	free(w->pending);
 	free(w->ks.v);
