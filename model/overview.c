@@ -337,7 +337,10 @@ static double occupancy(const struct kernels *ks, int32_t device, int64_t lo, in
  * The walk: everything the Overview takes from the tree, in one pass
  */
 
-/* tensor_cores_parser._calculate_tc_ratio: ops' kernels on one device. */
+/* The tensor-core share of one device: every kernel of its own (a
+ * Kernels row whose launch names the device), as the plugin's tooltip
+ * and tc_pie define it -- its GPU summary counted only kernels an op
+ * launched (proftui(1), DIFFERENCES FROM TORCH-TB-PROFILER). */
 struct device_sums {
 	int32_t device;
 	double tc_ns, all_ns;
@@ -370,8 +373,7 @@ struct pending_kernel {
 
 enum {
 	PENDING_ROW = 1,		/* a Kernels row: the GPU metrics' */
-	PENDING_BY_OP = 2,		/* launched by an op row's runtime call */
-	PENDING_TC = 4,			/* uses tensor cores */
+	PENDING_TC = 2,			/* uses tensor cores */
 };
 
 struct walk {
@@ -386,7 +388,6 @@ struct walk {
 	struct row_sums ops, kernels;
 
 	double bottom_ns, ops_ns;	/* tc_eligible_ops_kernel_ratio */
-	bool has_kernel;		/* an op row launched a kernel */
 	struct device_sums *devs;	/* one per device */
 	size_t nr_devs, alloc_devs;
 	struct key_index dev_index;	/* devs by device */
@@ -468,31 +469,25 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if (tc)
 		what |= PENDING_TC;
 	if (depth >= 2 && node_parent(n)->kind == NODE_RUNTIME) {
-		const struct node *op = node_parent(node_parent(n));
 		struct frame *f = &w->frames[depth - 2];
 
 		f->own_ns += dur;
 		if (dur > 0 && tc)
 			f->own_tc = true;
-		if (op->kind == NODE_OP && f->op_row) {
-			w->has_kernel = true;
-			what |= PENDING_BY_OP;
-		}
 	}
-	if ((what & (PENDING_ROW | PENDING_BY_OP)) && (l = node_launch(n))) {
+	if ((what & PENDING_ROW) && (l = node_launch(n))) {
 		GROW(w->pending, w->alloc_pending, w->nr_pending + 1);
 		w->pending[w->nr_pending++] = (struct pending_kernel){
 			.l = l, .start_ns = n->start_ns, .dur_ns = dur, .what = what,
 		};
-		if (what & PENDING_ROW)
-			w->nr_rows_pending++;
+		w->nr_rows_pending++;
 	}
 }
 
 /*
  * The kernels the walk left, in its order: the GPU metrics take the rows
- * whose launch names their device, and the tensor-core share by device
- * those an op launched.  (The sums are of whole nanoseconds, exact in a
+ * whose launch names their device, and so does the tensor-core share
+ * by device.  (The sums are of whole nanoseconds, exact in a
  * double below 2^53 ns, 104 days: their order does not change them.)
  */
 static void take_launches(struct walk *w)
@@ -505,18 +500,15 @@ static void take_launches(struct walk *w)
 
 		if (k->l->device < 0)
 			continue;
-		if (k->what & PENDING_ROW)
-			w->ks.v[w->ks.nr++] = (struct kernel){
-				.start = k->start_ns, .end = k->start_ns + k->dur_ns,
-				.blocks_per_sm = k->l->blocks_per_sm, .occupancy = k->l->occupancy_pct,
-				.device = k->l->device,
-			};
-		if (k->what & PENDING_BY_OP) {
-			d = device_sums(w, k->l->device);
-			d->all_ns += (double)k->dur_ns;
-			if (k->what & PENDING_TC)
-				d->tc_ns += (double)k->dur_ns;
-		}
+		w->ks.v[w->ks.nr++] = (struct kernel){
+			.start = k->start_ns, .end = k->start_ns + k->dur_ns,
+			.blocks_per_sm = k->l->blocks_per_sm, .occupancy = k->l->occupancy_pct,
+			.device = k->l->device,
+		};
+		d = device_sums(w, k->l->device);
+		d->all_ns += (double)k->dur_ns;
+		if (k->what & PENDING_TC)
+			d->tc_ns += (double)k->dur_ns;
 	}
 }
 
@@ -795,11 +787,11 @@ void overview_compute(const struct profile *p, struct overview *o)
 			g->sm_efficiency = sm_efficiency(&dev, g->device, lo, hi);
 			g->occupancy_pct = occupancy(&dev, g->device, lo, hi);
 		}
-		/* Kernels launched by ops (not clipped to the span). */
-		if (w.has_kernel) {
+		/* Every kernel of the device, not clipped to the span. */
+		{
 			const struct device_sums *d = device_sums(&w, g->device);
 
-			g->tensor_core = d->all_ns > 0 ? d->tc_ns / d->all_ns : 0.0;
+			g->tensor_core = d->all_ns > 0 ? d->tc_ns / d->all_ns : NAN;
 		}
 	}
 	recommendations(p, &w, o);

@@ -337,6 +337,60 @@ static void test_many_devices(void)
 	profile_release(&p);
 }
 
+/* A kernel of DUR ns at START on GPU 0 under PARENT. */
+static void add_kernel(struct profile *p, struct node *parent, const char *name, int64_t start,
+		       int64_t dur)
+{
+	struct node *k = node_new(p, parent, NODE_KERNEL, name, strlen(name));
+	struct launch l;
+
+	launch_init(&l);
+	l.device = 0;
+	k->start_ns = start;
+	node_set_device_total(p, k, dur);
+	node_set_device_self(p, k, dur);
+	attr_set_launch(p, &k->attrs, profile_launch(p, &l));
+}
+
+/*
+ * The GPU's tensor-core kernel time counts every kernel on it, as the
+ * Kernels pane's does: an FP32 GEMM aten::mm launched (100 ns) and an
+ * FP16 tensor-core GEMM no op launched (300 ns, a thread's own launch,
+ * as a cuBLASLt call outside any op is).  The plugin's GPU summary
+ * counted op-launched kernels only: 0%.
+ */
+static void test_tc_every_kernel(void)
+{
+	static const char *const cats[] = { "Kernel" };
+	struct profile p;
+	struct overview o;
+	struct node *th, *op, *rt, *own;
+	struct step *st;
+
+	profile_init(&p, "tc-every-kernel");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	op = node_new(&p, th, NODE_OP, "aten::mm", 8);
+	rt = node_new(&p, op, NODE_RUNTIME, "cudaLaunchKernel", 16);
+	own = node_new(&p, th, NODE_RUNTIME, "cuLaunchKernel", 14);
+	op->start_ns = rt->start_ns = 1;
+	own->start_ns = 200;
+	add_kernel(&p, rt, "ampere_sgemm_128x64_tn", 10, 100);
+	add_kernel(&p, own, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_64x3_nt", 300, 300);
+	profile_set_step_cats(&p, cats, 1);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 0;
+	st->end_ns = st->total_ns = 1000;
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	overview_compute(&p, &o);
+	CHECK_EQ(o.nr_gpus, 1);
+	if (o.nr_gpus == 1)
+		CHECK(close_to(o.gpus[0].tensor_core, 300.0 / 400));
+	CHECK(close_to(o.tc_used_ratio, 300.0 / 400));
+	overview_release(&o);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
@@ -344,6 +398,7 @@ const struct test tests[] = {
 	{ "top rows and precisions as the tables have them", test_rows_as_tables },
 	{ "top rows and precisions as the tables have them, corpus", test_rows_as_tables_corpus },
 	{ "tensor-core allowlists: kernels by substring, ops by name", test_allowlists },
+	{ "a GPU's tensor-core kernel time counts every kernel on it", test_tc_every_kernel },
 	{ "a trace with a device per kernel costs a sort, not a scan per device",
 	  test_many_devices },
 	{ 0 },
