@@ -396,6 +396,7 @@ struct walk {
 	bool dp, ddp, nccl;
 
 	const char *precision_key;	/* interned; NULL: no node has one */
+	size_t nr_cuda_calls, nr_hip_calls;	/* runtime calls by API (runtime_api()) */
 	struct overview *o;
 };
 
@@ -512,6 +513,17 @@ static void take_launches(struct walk *w)
 	}
 }
 
+/* A runtime call NAME, by its API's prefix: CUDA's runtime and driver
+ * (cudaLaunchKernel, cuLaunchKernel), HIP's (hipLaunchKernel). */
+static void count_runtime_call(struct walk *w, const char *name)
+{
+	if (!strncmp(name, "hip", 3))
+		w->nr_hip_calls++;
+	else if (!strncmp(name, "cuda", 4) || (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' &&
+						 name[2] <= 'Z'))
+		w->nr_cuda_calls++;
+}
+
 /* N at DEPTH, before its children. */
 static void enter(struct walk *w, const struct node *n, size_t depth)
 {
@@ -541,6 +553,8 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	}
 	if (n->kind == NODE_KERNEL)
 		visit_kernel(w, n, depth);
+	else if (n->kind == NODE_RUNTIME)
+		count_runtime_call(w, node_name(n));
 }
 
 /*
@@ -638,10 +652,24 @@ static double share_of(const struct profile *p, const struct overview *o, const 
 	return o->avg_cat_ns[c] / o->avg_step_ns;
 }
 
+enum runtime_api { API_OTHER, API_CUDA, API_HIP };
+
+/* The API the trace's runtime calls are of: CUDA or HIP when all are,
+ * else none named (MTIA, XPU, a PrivateUse1 backend, or a mix). */
+static enum runtime_api runtime_api(const struct walk *w)
+{
+	if (w->nr_cuda_calls && !w->nr_hip_calls)
+		return API_CUDA;
+	if (w->nr_hip_calls && !w->nr_cuda_calls)
+		return API_HIP;
+	return API_OTHER;
+}
+
 /* data.py analyze()'s rules, then proftui's; W has walked the tree. */
 static void recommendations(const struct profile *p, const struct walk *w, struct overview *o)
 {
 	const struct device_info *first = p->nr_devices ? &p->devices[0] : NULL;
+	enum runtime_api api = runtime_api(w);
 	double share;
 	char list[256];
 	size_t n = 0, nr_low = 0;
@@ -683,13 +711,14 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
 			  "change how fast and how stably the model converges).", list,
 			  nr_low == 1 ? "has" : "have");
 	/* The plugin reads the first device's compute capability: tensor
-	 * cores came with 7.0. */
+	 * cores came with 7.0.  On HIP they are matrix cores (MFMA). */
 	if (first && first->cc_major >= 7 && o->tc_used_ratio == 0.0 &&
 	    o->tc_eligible_ops_kernel_ratio > 0.0)
 		recommend(o, true, "Kernels launched by tensor-core eligible operators take %.0f%% of "
-			  "the kernel time, and no kernel uses tensor cores: Automatic Mixed Precision "
+			  "the kernel time, and no kernel uses %s: Automatic Mixed Precision "
 			  "(torch.autocast) would run them in FP16/BF16.",
-			  o->tc_eligible_ops_kernel_ratio * 100);
+			  o->tc_eligible_ops_kernel_ratio * 100,
+			  api == API_HIP ? "the matrix cores (MFMA)" : "tensor cores");
 	for (size_t i = 0; i < p->nr_devices; i++) {
 		const struct device_info *d = &p->devices[i];
 		int64_t peak = mem_peak_allocated(p, d->id);
@@ -707,12 +736,16 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
 		}
 	}
 
-	/* proftui's own. */
+	/* proftui's own.  Launches that cost more than their kernels: only
+	 * where the trace has kernels, in its API's terms. */
 	share = share_of(p, o, "Runtime");
-	if (share >= 0.1)
-		recommend(o, false, "%.1f%% of the step time is in CUDA runtime calls while the GPU is "
+	if (share >= 0.1 && w->kernels.nr)
+		recommend(o, false, "%.1f%% of the step time is in %sruntime calls while the %s is "
 			  "idle: launching kernels costs more than running them.  Fewer, larger kernels "
-			  "(torch.compile fuses ops) or CUDA Graphs cut the launches.", share * 100);
+			  "(torch.compile fuses ops)%s cut the launches.", share * 100,
+			  api == API_CUDA ? "CUDA " : api == API_HIP ? "HIP " : "",
+			  api == API_OTHER ? "device" : "GPU",
+			  api == API_CUDA ? " or CUDA Graphs" : api == API_HIP ? " or HIP graphs" : "");
 	share = share_of(p, o, "Memcpy");
 	if (share >= 0.1)
 		recommend(o, false, "%.1f%% of the step time is in memory copies: pinned host memory "

@@ -391,6 +391,66 @@ static void test_tc_every_kernel(void)
 	profile_release(&p);
 }
 
+/*
+ * The runtime-call advice in the terms of the trace's runtime: a step of
+ * 1000 ns, 300 of them in runtime calls named RUNTIME, a kernel launched
+ * (unless !KERNEL).  Returns the advice's text, or "" when none.
+ */
+static const char *runtime_advice(const char *runtime, bool kernel)
+{
+	static const char *const cats[] = { "Kernel", "Runtime" };
+	static char text[512];
+	struct profile p;
+	struct overview o;
+	struct node *th, *op, *rt;
+	struct step *st;
+
+	profile_init(&p, "advice");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	op = node_new(&p, th, NODE_OP, "aten::relu", 10);
+	rt = node_new(&p, op, NODE_RUNTIME, runtime, strlen(runtime));
+	op->start_ns = rt->start_ns = 1;
+	if (kernel)
+		add_kernel(&p, rt, "relu_kernel", 400, 50);
+	profile_set_step_cats(&p, cats, 2);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 0;
+	st->end_ns = st->total_ns = 1000;
+	st->cat_ns[0] = kernel ? 50 : 0;
+	st->cat_ns[1] = 300;
+	p.has_device_time = kernel;
+	p.has_timeline = true;
+	profile_finish(&p);
+	overview_compute(&p, &o);
+	text[0] = '\0';
+	for (size_t i = 0; i < o.nr_recs; i++)
+		if (strstr(o.recs[i].text, "runtime calls"))
+			snprintf(text, sizeof(text), "%s", o.recs[i].text);
+	overview_release(&o);
+	profile_release(&p);
+	return text;
+}
+
+/* CUDA's and HIP's names for theirs; a runtime of another device (MTIA,
+ * XPU) neither; no kernels, no advice about launching them. */
+static void test_advice_terms(void)
+{
+	const char *t;
+
+	t = runtime_advice("cudaLaunchKernel", true);
+	CHECK(strstr(t, "30.0% of the step time is in CUDA runtime calls while the GPU is idle") &&
+	      strstr(t, "or CUDA Graphs"));
+	t = runtime_advice("cuLaunchKernel", true);
+	CHECK(strstr(t, "in CUDA runtime calls") != NULL);
+	t = runtime_advice("hipLaunchKernel", true);
+	CHECK(strstr(t, "in HIP runtime calls while the GPU is idle") && strstr(t, "or HIP graphs") &&
+	      !strstr(t, "CUDA"));
+	t = runtime_advice("urEnqueueKernelLaunch", true);
+	CHECK(strstr(t, "in runtime calls while the device is idle") && !strstr(t, "CUDA") &&
+	      !strstr(t, "HIP") && !strstr(t, "Graphs"));
+	CHECK_STR(runtime_advice("cudaLaunchKernel", false), "");
+}
+
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
@@ -399,6 +459,7 @@ const struct test tests[] = {
 	{ "top rows and precisions as the tables have them, corpus", test_rows_as_tables_corpus },
 	{ "tensor-core allowlists: kernels by substring, ops by name", test_allowlists },
 	{ "a GPU's tensor-core kernel time counts every kernel on it", test_tc_every_kernel },
+	{ "the runtime-call advice in the trace's own terms, only with kernels", test_advice_terms },
 	{ "a trace with a device per kernel costs a sort, not a scan per device",
 	  test_many_devices },
 	{ 0 },
