@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "tensor_cores.h"
 #include "util.h"
 
 bool node_in_step(const struct node *n, const struct step *step)
@@ -149,12 +150,165 @@ static void add_kernel_time(const struct profile *p, struct agg_row *row, const 
 	}
 }
 
+/* ---------------------------------------------------------------------
+ * Tensor cores of op rows (torch-tb-profiler's node.py fill_stats)
+ */
+
+bool agg_has_tc(const struct profile *p)
+{
+	if (p->is_summary)	/* attribute keys are interned */
+		return strtab_lookup(&p->names, ATTR_FILE_TC_TOTAL, strlen(ATTR_FILE_TC_TOTAL));
+	return p->launches;
+}
+
+/*
+ * An op's tensor-core sums need its subtree, but the walks visit nodes in
+ * pre-order: a node's frame stays on a stack until the walk reaches a node
+ * that is not below it, and is finished then, bottom up.  Memory: one
+ * frame per level of the tree.
+ */
+struct tc_frame {
+	const struct node *n;
+	int64_t self_ns, total_ns;	/* tensor-core kernels its runtime calls
+					   launched / under it */
+	bool child_eligible;		/* a host node under it is eligible */
+	size_t row;			/* its op row + 1; 0: none */
+};
+
+struct tc_track {
+	const struct profile *p;
+	struct agg *out;		/* rows to add to, or NULL */
+	agg_tc_fn *fn;			/* what agg_op_tc() calls, or NULL */
+	void *ctx;
+	struct tc_names names;
+	struct tc_frame *v;
+	size_t nr, alloc;
+};
+
+static bool is_host(const struct node *n)
+{
+	return n->kind == NODE_OP || n->kind == NODE_STEP || n->kind == NODE_ANNOTATION ||
+	       n->kind == NODE_MODULE;
+}
+
+/*
+ * The top frame, finished: a kernel's time goes to its runtime call (or,
+ * launched by none, to its parent's own); a runtime call's to its
+ * caller's own and total; any other node's total to its parent's.  A host
+ * node is eligible when its name is on the list or (an op) a host node
+ * under it is, or its runtime calls launched a tensor-core kernel.
+ */
+static void tc_finish(struct tc_track *t)
+{
+	struct tc_frame f = t->v[--t->nr];
+	struct tc_frame *up = t->nr ? &t->v[t->nr - 1] : NULL;
+	const struct node *n = f.n;
+	bool eligible;
+
+	if (n->kind == NODE_KERNEL) {
+		if (up && (tc_name_flags(&t->names, node_name(n)) & TC_NAME_KERNEL)) {
+			int64_t d = node_device_total(t->p, n);
+
+			up->total_ns += d;
+			if (up->n->kind != NODE_RUNTIME)
+				up->self_ns += d;
+		}
+		return;
+	}
+	if (n->kind == NODE_RUNTIME) {
+		if (up) {
+			up->self_ns += f.total_ns;
+			up->total_ns += f.total_ns;
+		}
+		return;
+	}
+	eligible = is_host(n) && ((tc_name_flags(&t->names, node_name(n)) & TC_NAME_ELIGIBLE) ||
+				  (n->kind == NODE_OP && (f.child_eligible || f.self_ns > 0)));
+	if (up) {
+		up->total_ns += f.total_ns;
+		up->child_eligible |= is_host(n) && eligible;
+	}
+	if (f.row) {
+		struct agg_row *row = &t->out->rows[f.row - 1];
+
+		row->tc_self_ns += f.self_ns;
+		row->tc_total_ns += f.total_ns;
+		row->tc_eligible |= eligible;
+	}
+	if (t->fn && node_is_op_row(n))
+		t->fn(n, f.self_ns, f.total_ns, eligible, t->ctx);
+}
+
+/* N, reached in pre-order, and its op row ROW (NULL: none). */
+static void tc_enter(struct tc_track *t, const struct node *n, const struct agg_row *row)
+{
+	const struct node *parent = node_parent(n);
+
+	while (t->nr && t->v[t->nr - 1].n != parent)
+		tc_finish(t);
+	GROW(t->v, t->alloc, t->nr + 1);
+	t->v[t->nr++] = (struct tc_frame){
+		.n = n, .row = row ? (size_t)(row - t->out->rows) + 1 : 0,
+	};
+}
+
+static void tc_done(struct tc_track *t)
+{
+	while (t->nr)
+		tc_finish(t);
+	free(t->v);
+	tc_names_release(&t->names);
+}
+
+static bool visit_tc(struct node *n, void *ctx)
+{
+	tc_enter(ctx, n, NULL);
+	return true;
+}
+
+void agg_op_tc(const struct profile *p, agg_tc_fn *fn, void *ctx)
+{
+	struct tc_track t = { .p = p, .fn = fn, .ctx = ctx };
+
+	node_walk(p->root, visit_tc, &t);
+	tc_done(&t);
+}
+
+/* A summary's op row N: what it states of tensor cores, into ROW. */
+static void tc_from_attrs(struct agg_row *row, const struct node *n)
+{
+	const struct attr *a = node_attrs(n);
+	const struct attr *self = attr_find(a, ATTR_FILE_TC_SELF);
+	const struct attr *total = attr_find(a, ATTR_FILE_TC_TOTAL);
+	const struct attr *elig = attr_find(a, ATTR_FILE_TC_ELIGIBLE);
+
+	if (self && attr_type(self) == ATTR_NS)
+		row->tc_self_ns += self->v.i;
+	if (total && attr_type(total) == ATTR_NS)
+		row->tc_total_ns += total->v.i;
+	if (elig && attr_type(elig) == ATTR_INT)
+		row->tc_eligible |= elig->v.i != 0;
+}
+
+/* N, an op row of ROW (NULL: none), for the tensor-core sums: from the
+ * tree, or from a summary's attributes. */
+static void tc_visit(struct tc_track *t, const struct node *n, struct agg_row *row)
+{
+	if (t->p->is_summary) {
+		if (row)
+			tc_from_attrs(row, n);
+		return;
+	}
+	tc_enter(t, n, row);
+}
+
 struct walk {
 	const struct profile *p;	/* the nodes' calls */
 	const struct agg_scope *scope;
 	struct agg *out;
 	struct row_index ix;
 	uint8_t *marked;		/* agg_kernel_ops: op ids already counted */
+	struct tc_track *tc;		/* agg_ops where agg_has_tc(), else NULL */
 };
 
 static bool wanted(const struct agg_scope *s, const struct node *n)
@@ -186,18 +340,23 @@ static void scope_walk(const struct profile *p, const struct agg_scope *s,
 static bool visit_op(struct node *n, void *ctx)
 {
 	struct walk *w = ctx;
+	struct agg_row *row = NULL;
 
 	if (node_is_op_row(n) && wanted(w->scope, n))
-		add_op(w->p, row_for(w->out, &w->ix, n), n);
+		add_op(w->p, row = row_for(w->out, &w->ix, n), n);
+	if (w->tc)
+		tc_visit(w->tc, n, row);
 	return true;
 }
 
 void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct walk w = { .p = p, .scope = s, .out = out };
+	struct tc_track tc = { .p = p, .out = out };
+	struct walk w = { .p = p, .scope = s, .out = out, .tc = agg_has_tc(p) ? &tc : NULL };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_op, &w);
+	tc_done(&tc);
 	index_release(&w.ix);
 }
 
@@ -356,6 +515,7 @@ struct group_walk {
 	struct agg *out;
 	struct group_index ix;
 	bool has_steps;			/* a ProfilerStep thread: stale kernels count */
+	struct tc_track *tc;		/* agg_ops_by_shape where agg_has_tc() */
 };
 
 static bool visit_op_shape(struct node *n, void *ctx)
@@ -363,23 +523,28 @@ static bool visit_op_shape(struct node *n, void *ctx)
 	struct group_walk *w = ctx;
 	struct group_key k = { .name = node_name(n) };
 	const struct attr *a;
+	struct agg_row *row = NULL;
 
-	if (!node_is_op_row(n) || !wanted(w->scope, n))
-		return true;
-	/* Ops without shapes, and those with none ("[]"), are one group,
-	 * as str([]) is in the plugin. */
-	a = attr_find(node_attrs(n), "input_shapes");
-	k.group = a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
-	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
+	if (node_is_op_row(n) && wanted(w->scope, n)) {
+		/* Ops without shapes, and those with none ("[]"), are one
+		 * group, as str([]) is in the plugin. */
+		a = attr_find(node_attrs(n), "input_shapes");
+		k.group = a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
+		add_op(w->p, row = group_row(w->out, &w->ix, &k, n), n);
+	}
+	if (w->tc)
+		tc_visit(w->tc, n, row);
 	return true;
 }
 
 void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out)
 {
-	struct group_walk w = { .p = p, .scope = s, .out = out };
+	struct tc_track tc = { .p = p, .out = out };
+	struct group_walk w = { .p = p, .scope = s, .out = out, .tc = agg_has_tc(p) ? &tc : NULL };
 
 	memset(out, 0, sizeof(*out));
 	scope_walk(p, s, visit_op_shape, &w);
+	tc_done(&tc);
 	group_release(&w.ix);
 }
 

@@ -41,6 +41,11 @@ struct agg_row {
 	 * np.average(x.fillna(0), weights=dur)): Σ x·dur over kernels. */
 	double blocks_per_sm_wsum, occupancy_wsum;
 	bool has_blocks_per_sm, has_occupancy;
+	/* Ops, where agg_has_tc(): the time of the kernels that use tensor
+	 * cores (tensor_cores.h) among device_self and device_total, and
+	 * whether some call of the row is tensor-core eligible. */
+	int64_t tc_self_ns, tc_total_ns;
+	bool tc_eligible;
 };
 
 struct agg {
@@ -51,6 +56,24 @@ struct agg {
 };
 
 void agg_release(struct agg *a);
+
+/* Whether agg_ops() and agg_ops_by_shape() fill the tensor-core fields:
+ * a call tree whose kernels carry their launches (a Kineto trace), or a
+ * summary of one, whose op rows state them (the attributes below). */
+bool agg_has_tc(const struct profile *p);
+
+/* The tensor-core sums of each op row node of P's tree, bottom up: FN
+ * gets the node, its tensor-core kernel time among its device self and
+ * total time, and whether it is eligible. */
+typedef void agg_tc_fn(const struct node *op, int64_t self_ns, int64_t total_ns, bool eligible,
+		       void *ctx);
+void agg_op_tc(const struct profile *p, agg_tc_fn *fn, void *ctx);
+
+/* What a summary's op row states of them (ATTR_FILE_*: not columns of
+ * their own): ATTR_NS, ATTR_NS and ATTR_INT (1: eligible). */
+#define ATTR_FILE_TC_SELF "file_tc_self_ns"
+#define ATTR_FILE_TC_TOTAL "file_tc_total_ns"
+#define ATTR_FILE_TC_ELIGIBLE "file_tc_eligible"
 
 /* Ops and layers: one row per name (or per node for NODE_DISTINCT rows).
  * Self times sum; total times sum over every call, recursive ones too, as

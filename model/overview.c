@@ -16,102 +16,8 @@
 #include "memory.h"
 #include "overview.h"
 #include "strbuf.h"
+#include "tensor_cores.h"
 #include "util.h"
-
-/* The plugin's tensor_core.py, after NVIDIA PyProf's tc.py: a kernel
- * whose name holds one of these uses tensor cores... */
-static const char *const tc_kernels[] = {
-	"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
-	"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
-	"xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
-	"xmma_gemm", "xmma_sparse_gemm", "c1688",
-};
-
-/* ...and these ops (exact names) could use them. */
-static const char *const tc_ops[] = {
-	"aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
-	"aten::conv3d", "aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
-	"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
-	"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
-	"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
-	"aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
-	"aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
-	"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell",
-	"CudnnConvolutionBackward", "BmmBackward0", "aten::cudnn_convolution_transpose_backward",
-	"CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
-	"aten::addmm_", "AddmvBackward", "MvBackward",
-	"aten::cudnn_convolution_transpose_backward_weight",
-	"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
-	"aten::cudnn_convolution_backward_input", "AddbmmBackward", "aten::cudnn_convolution_backward",
-};
-
-bool kernel_uses_tensor_cores(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tc_kernels); i++)
-		if (strstr(name, tc_kernels[i]))
-			return true;
-	return false;
-}
-
-bool op_tensor_core_eligible(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tc_ops); i++)
-		if (!strcmp(name, tc_ops[i]))
-			return true;
-	return false;
-}
-
-/*
- * The two name tests above by interned name, each worked out once: a
- * 1 GB trace asks them of 2.5 M nodes but has a few thousand names, and
- * the strstr()/strcmp() lists made the Overview take 0.9 s to open.
- */
-enum { NAME_TC_KERNEL = 1, NAME_TC_ELIGIBLE = 2, NAME_KNOWN = 4 };
-
-struct name_memo {
-	const char **keys;
-	uint8_t *flags;
-	size_t cap, nr;		/* cap a power of two, at most half full */
-};
-
-static uint8_t name_flags(struct name_memo *m, const char *name)
-{
-	size_t i;
-
-	if (2 * (m->nr + 1) > m->cap) {
-		struct name_memo bigger = { .cap = m->cap ? 2 * m->cap : 1024 };
-
-		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.flags = xcalloc(bigger.cap, 1);
-		for (size_t k = 0; k < m->cap; k++) {
-			if (!m->keys[k])
-				continue;
-			for (i = hash_ptr(m->keys[k]) & (bigger.cap - 1); bigger.keys[i];
-			     i = (i + 1) & (bigger.cap - 1))
-				;
-			bigger.keys[i] = m->keys[k];
-			bigger.flags[i] = m->flags[k];
-		}
-		bigger.nr = m->nr;
-		free(m->keys);
-		free(m->flags);
-		*m = bigger;
-	}
-	for (i = hash_ptr(name) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == name)
-			return m->flags[i];
-	m->keys[i] = name;
-	m->flags[i] = NAME_KNOWN | (kernel_uses_tensor_cores(name) ? NAME_TC_KERNEL : 0) |
-		      (op_tensor_core_eligible(name) ? NAME_TC_ELIGIBLE : 0);
-	m->nr++;
-	return m->flags[i];
-}
-
-static void name_memo_release(struct name_memo *m)
-{
-	free(m->keys);
-	free(m->flags);
-}
 
 /* ---------------------------------------------------------------------
  * Rows of the Operators and Kernels tables, for the top five of each
@@ -130,7 +36,7 @@ static void name_memo_release(struct name_memo *m)
 struct row_sum {
 	const char *name;
 	int64_t ns;
-	uint8_t name_flags;		/* name_flags() of name */
+	uint8_t name_flags;		/* tc_name_flags() of name */
 };
 
 struct row_sums {
@@ -141,7 +47,7 @@ struct row_sums {
 	size_t nr, alloc;
 };
 
-static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const struct node *n)
+static struct row_sum *row_of(struct row_sums *t, struct tc_names *memo, const struct node *n)
 {
 	const void *key = (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 	size_t i;
@@ -172,7 +78,7 @@ static struct row_sum *row_of(struct row_sums *t, struct name_memo *memo, const 
 	t->keys[i] = key;
 	t->slot_rows[i] = (uint32_t)t->nr;
 	GROW(t->rows, t->alloc, t->nr + 1);
-	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, name_flags(memo, node_name(n)) };
+	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, tc_name_flags(memo, node_name(n)) };
 	return &t->rows[t->nr++];
 }
 
@@ -431,7 +337,10 @@ static double occupancy(const struct kernels *ks, int32_t device, int64_t lo, in
  * The walk: everything the Overview takes from the tree, in one pass
  */
 
-/* tensor_cores_parser._calculate_tc_ratio: ops' kernels on one device. */
+/* The tensor-core share of one device: every kernel of its own (a
+ * Kernels row whose launch names the device), as the plugin's tooltip
+ * and tc_pie define it -- its GPU summary counted only kernels an op
+ * launched (proftui(1), DIFFERENCES FROM TORCH-TB-PROFILER). */
 struct device_sums {
 	int32_t device;
 	double tc_ns, all_ns;
@@ -444,7 +353,7 @@ struct frame {
 	int64_t own_ns;			/* kernels its own runtime calls launched */
 	bool own_tc;			/* some of them used tensor cores */
 	bool child_eligible, child_below;	/* see leave() */
-	uint8_t name_flags;		/* a host node's name_flags() */
+	uint8_t name_flags;		/* a host node's tc_name_flags() */
 	bool op_row;			/* node_is_op_row(), asked once */
 };
 
@@ -464,13 +373,12 @@ struct pending_kernel {
 
 enum {
 	PENDING_ROW = 1,		/* a Kernels row: the GPU metrics' */
-	PENDING_BY_OP = 2,		/* launched by an op row's runtime call */
-	PENDING_TC = 4,			/* uses tensor cores */
+	PENDING_TC = 2,			/* uses tensor cores */
 };
 
 struct walk {
 	const struct profile *p;
-	struct name_memo memo;
+	struct tc_names memo;
 	struct frame *frames;		/* by depth: the path from the root */
 	size_t alloc_frames;
 	struct pending_kernel *pending;
@@ -480,7 +388,6 @@ struct walk {
 	struct row_sums ops, kernels;
 
 	double bottom_ns, ops_ns;	/* tc_eligible_ops_kernel_ratio */
-	bool has_kernel;		/* an op row launched a kernel */
 	struct device_sums *devs;	/* one per device */
 	size_t nr_devs, alloc_devs;
 	struct key_index dev_index;	/* devs by device */
@@ -489,6 +396,7 @@ struct walk {
 	bool dp, ddp, nccl;
 
 	const char *precision_key;	/* interned; NULL: no node has one */
+	size_t nr_cuda_calls, nr_hip_calls;	/* runtime calls by API (runtime_api()) */
 	struct overview *o;
 };
 
@@ -551,42 +459,36 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
 
 		row->ns += dur;
-		tc = row->name_flags & NAME_TC_KERNEL;
+		tc = row->name_flags & TC_NAME_KERNEL;
 		w->ks.all_ns += (double)dur;
 		if (tc)
 			w->ks.tc_ns += (double)dur;
 		what |= PENDING_ROW;
 	} else {
-		tc = name_flags(&w->memo, node_name(n)) & NAME_TC_KERNEL;
+		tc = tc_name_flags(&w->memo, node_name(n)) & TC_NAME_KERNEL;
 	}
 	if (tc)
 		what |= PENDING_TC;
 	if (depth >= 2 && node_parent(n)->kind == NODE_RUNTIME) {
-		const struct node *op = node_parent(node_parent(n));
 		struct frame *f = &w->frames[depth - 2];
 
 		f->own_ns += dur;
 		if (dur > 0 && tc)
 			f->own_tc = true;
-		if (op->kind == NODE_OP && f->op_row) {
-			w->has_kernel = true;
-			what |= PENDING_BY_OP;
-		}
 	}
-	if ((what & (PENDING_ROW | PENDING_BY_OP)) && (l = node_launch(n))) {
+	if ((what & PENDING_ROW) && (l = node_launch(n))) {
 		GROW(w->pending, w->alloc_pending, w->nr_pending + 1);
 		w->pending[w->nr_pending++] = (struct pending_kernel){
 			.l = l, .start_ns = n->start_ns, .dur_ns = dur, .what = what,
 		};
-		if (what & PENDING_ROW)
-			w->nr_rows_pending++;
+		w->nr_rows_pending++;
 	}
 }
 
 /*
  * The kernels the walk left, in its order: the GPU metrics take the rows
- * whose launch names their device, and the tensor-core share by device
- * those an op launched.  (The sums are of whole nanoseconds, exact in a
+ * whose launch names their device, and so does the tensor-core share
+ * by device.  (The sums are of whole nanoseconds, exact in a
  * double below 2^53 ns, 104 days: their order does not change them.)
  */
 static void take_launches(struct walk *w)
@@ -599,19 +501,27 @@ static void take_launches(struct walk *w)
 
 		if (k->l->device < 0)
 			continue;
-		if (k->what & PENDING_ROW)
-			w->ks.v[w->ks.nr++] = (struct kernel){
-				.start = k->start_ns, .end = k->start_ns + k->dur_ns,
-				.blocks_per_sm = k->l->blocks_per_sm, .occupancy = k->l->occupancy_pct,
-				.device = k->l->device,
-			};
-		if (k->what & PENDING_BY_OP) {
-			d = device_sums(w, k->l->device);
-			d->all_ns += (double)k->dur_ns;
-			if (k->what & PENDING_TC)
-				d->tc_ns += (double)k->dur_ns;
-		}
+		w->ks.v[w->ks.nr++] = (struct kernel){
+			.start = k->start_ns, .end = k->start_ns + k->dur_ns,
+			.blocks_per_sm = k->l->blocks_per_sm, .occupancy = k->l->occupancy_pct,
+			.device = k->l->device,
+		};
+		d = device_sums(w, k->l->device);
+		d->all_ns += (double)k->dur_ns;
+		if (k->what & PENDING_TC)
+			d->tc_ns += (double)k->dur_ns;
 	}
+}
+
+/* A runtime call NAME, by its API's prefix: CUDA's runtime and driver
+ * (cudaLaunchKernel, cuLaunchKernel), HIP's (hipLaunchKernel). */
+static void count_runtime_call(struct walk *w, const char *name)
+{
+	if (!strncmp(name, "hip", 3))
+		w->nr_hip_calls++;
+	else if (!strncmp(name, "cuda", 4) || (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' &&
+						 name[2] <= 'Z'))
+		w->nr_cuda_calls++;
 }
 
 /* N at DEPTH, before its children. */
@@ -639,10 +549,12 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 		if (w->precision_key)
 			add_precision(w, n);
 	} else if (is_host(n)) {
-		f->name_flags = name_flags(&w->memo, node_name(n));
+		f->name_flags = tc_name_flags(&w->memo, node_name(n));
 	}
 	if (n->kind == NODE_KERNEL)
 		visit_kernel(w, n, depth);
+	else if (n->kind == NODE_RUNTIME)
+		count_runtime_call(w, node_name(n));
 }
 
 /*
@@ -658,7 +570,7 @@ static void leave(struct walk *w, const struct node *n, size_t depth)
 	const struct frame *f = &w->frames[depth];
 	bool host = is_host(n), eligible, below;
 
-	eligible = host && ((f->name_flags & NAME_TC_ELIGIBLE) ||
+	eligible = host && ((f->name_flags & TC_NAME_ELIGIBLE) ||
 			    (n->kind == NODE_OP && (f->child_eligible || f->own_tc)));
 	below = eligible || f->child_below;
 	if (eligible && !f->child_below)
@@ -702,7 +614,7 @@ static void walk_tree(struct walk *w, const struct node *root)
 
 static void walk_release(struct walk *w)
 {
-	name_memo_release(&w->memo);
+	tc_names_release(&w->memo);
 	free(w->frames);
 	free(w->pending);
 	free(w->ks.v);
@@ -740,10 +652,24 @@ static double share_of(const struct profile *p, const struct overview *o, const 
 	return o->avg_cat_ns[c] / o->avg_step_ns;
 }
 
+enum runtime_api { API_OTHER, API_CUDA, API_HIP };
+
+/* The API the trace's runtime calls are of: CUDA or HIP when all are,
+ * else none named (MTIA, XPU, a PrivateUse1 backend, or a mix). */
+static enum runtime_api runtime_api(const struct walk *w)
+{
+	if (w->nr_cuda_calls && !w->nr_hip_calls)
+		return API_CUDA;
+	if (w->nr_hip_calls && !w->nr_cuda_calls)
+		return API_HIP;
+	return API_OTHER;
+}
+
 /* data.py analyze()'s rules, then proftui's; W has walked the tree. */
 static void recommendations(const struct profile *p, const struct walk *w, struct overview *o)
 {
 	const struct device_info *first = p->nr_devices ? &p->devices[0] : NULL;
+	enum runtime_api api = runtime_api(w);
 	double share;
 	char list[256];
 	size_t n = 0, nr_low = 0;
@@ -785,13 +711,14 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
 			  "change how fast and how stably the model converges).", list,
 			  nr_low == 1 ? "has" : "have");
 	/* The plugin reads the first device's compute capability: tensor
-	 * cores came with 7.0. */
+	 * cores came with 7.0.  On HIP they are matrix cores (MFMA). */
 	if (first && first->cc_major >= 7 && o->tc_used_ratio == 0.0 &&
 	    o->tc_eligible_ops_kernel_ratio > 0.0)
 		recommend(o, true, "Kernels launched by tensor-core eligible operators take %.0f%% of "
-			  "the kernel time, and no kernel uses tensor cores: Automatic Mixed Precision "
+			  "the kernel time, and no kernel uses %s: Automatic Mixed Precision "
 			  "(torch.autocast) would run them in FP16/BF16.",
-			  o->tc_eligible_ops_kernel_ratio * 100);
+			  o->tc_eligible_ops_kernel_ratio * 100,
+			  api == API_HIP ? "the matrix cores (MFMA)" : "tensor cores");
 	for (size_t i = 0; i < p->nr_devices; i++) {
 		const struct device_info *d = &p->devices[i];
 		int64_t peak = mem_peak_allocated(p, d->id);
@@ -809,12 +736,16 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
 		}
 	}
 
-	/* proftui's own. */
+	/* proftui's own.  Launches that cost more than their kernels: only
+	 * where the trace has kernels, in its API's terms. */
 	share = share_of(p, o, "Runtime");
-	if (share >= 0.1)
-		recommend(o, false, "%.1f%% of the step time is in CUDA runtime calls while the GPU is "
+	if (share >= 0.1 && w->kernels.nr)
+		recommend(o, false, "%.1f%% of the step time is in %sruntime calls while the %s is "
 			  "idle: launching kernels costs more than running them.  Fewer, larger kernels "
-			  "(torch.compile fuses ops) or CUDA Graphs cut the launches.", share * 100);
+			  "(torch.compile fuses ops)%s cut the launches.", share * 100,
+			  api == API_CUDA ? "CUDA " : api == API_HIP ? "HIP " : "",
+			  api == API_OTHER ? "device" : "GPU",
+			  api == API_CUDA ? " or CUDA Graphs" : api == API_HIP ? " or HIP graphs" : "");
 	share = share_of(p, o, "Memcpy");
 	if (share >= 0.1)
 		recommend(o, false, "%.1f%% of the step time is in memory copies: pinned host memory "
@@ -889,11 +820,11 @@ void overview_compute(const struct profile *p, struct overview *o)
 			g->sm_efficiency = sm_efficiency(&dev, g->device, lo, hi);
 			g->occupancy_pct = occupancy(&dev, g->device, lo, hi);
 		}
-		/* Kernels launched by ops (not clipped to the span). */
-		if (w.has_kernel) {
+		/* Every kernel of the device, not clipped to the span. */
+		{
 			const struct device_sums *d = device_sums(&w, g->device);
 
-			g->tensor_core = d->all_ns > 0 ? d->tc_ns / d->all_ns : 0.0;
+			g->tensor_core = d->all_ns > 0 ? d->tc_ns / d->all_ns : NAN;
 		}
 	}
 	recommendations(p, &w, o);

@@ -2,11 +2,11 @@
 /*
  * overview: what torch-tb-profiler's Overview page shows, as pure
  * functions of a profile -- per GPU its utilization, estimated SM
- * efficiency, estimated achieved occupancy and tensor-core share
- * (gpu_metrics_parser.py, tensor_cores_parser.py), the average step split
+ * efficiency, estimated achieved occupancy (gpu_metrics_parser.py) and
+ * tensor-core kernel time (tensor_cores.h), the average step split
  * into its categories, and the recommendations its rules make (data.py
  * analyze()), with proftui's own rules beside them, each saying whose it
- * is.  Also the tensor-core allowlists the Kernels pane's columns use.
+ * is.  Includes tensor_cores.h, the rule the Kernels pane's columns use.
  *
  * overview_compute() fills a struct overview the caller releases with
  * overview_release(); its recommendations are heap copies, the names it
@@ -17,16 +17,17 @@
 #define MODEL_OVERVIEW_H
 
 #include "profile.h"
+#include "tensor_cores.h"
 
 /* One GPU's metrics over the steps' span; NaN where the trace lacks what
- * a metric needs (no blocks per SM, no occupancy, no kernel launched by
- * an op). */
+ * a metric needs (no blocks per SM, no occupancy, no kernel time). */
 struct gpu_metrics {
 	int32_t device;
 	double utilization;		/* 0..1: time some kernel runs / span */
 	double sm_efficiency;		/* 0..1: Σ min(blocks per SM, 1) x time / span */
 	double occupancy_pct;		/* duration-weighted est. achieved occupancy */
-	double tensor_core;		/* 0..1: share of ops' kernel time in TC kernels */
+	double tensor_core;		/* 0..1: share of the device's kernel time (every
+					   kernel, the whole trace) in TC kernels */
 };
 
 struct recommendation {
@@ -85,11 +86,5 @@ struct overview {
 
 void overview_compute(const struct profile *p, struct overview *o);
 void overview_release(struct overview *o);
-
-/* Whether kernel NAME uses tensor cores (a substring of the plugin's
- * allowlist, after NVIDIA PyProf) / op NAME is one the plugin deems
- * tensor-core eligible (its list, by exact name). */
-bool kernel_uses_tensor_cores(const char *name);
-bool op_tensor_core_eligible(const char *name);
 
 #endif

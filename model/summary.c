@@ -141,6 +141,8 @@ struct group {
 	double bpsm_wsum, occ_wsum;	/* kernels: Σ value × duration */
 	bool has_bpsm, has_occ;
 	bool launched;			/* kernels: the first had a launch (Kineto) */
+	int64_t tc_self, tc_total;	/* ops: tensor-core kernel time (agg_op_tc()) */
+	bool tc_eligible;
 	size_t nr_nodes;		/* the trace rows summed: attributes only of one */
 	size_t name;			/* its number in the name table */
 };
@@ -227,6 +229,7 @@ static void weigh(const struct profile *p, const struct node *n, const char *key
 struct walk {
 	const struct profile *p;
 	bool by_node;			/* one row per trace row (no grouping) */
+	bool tc;			/* ops carry tensor-core sums (agg_has_tc()) */
 	struct groups ops, kernels;
 };
 
@@ -289,6 +292,19 @@ static bool visit(struct node *n, void *ctx)
 	return true;
 }
 
+/* An op row's tensor-core sums, into its row. */
+static void add_tc(const struct node *op, int64_t self_ns, int64_t total_ns, bool eligible,
+		   void *ctx)
+{
+	struct walk *w = ctx;
+	long b = w->by_node ? -2 - (long)node_id(op) : bucket_of(w->p, op);
+	struct group *r = group_for(&w->ops, op, b);
+
+	r->tc_self += self_ns;
+	r->tc_total += total_ns;
+	r->tc_eligible |= eligible;
+}
+
 /* Whether every node of a step can be given one bucket: steps with
  * intervals, in order, none overlapping. */
 static bool steps_partition(const struct profile *p)
@@ -324,7 +340,7 @@ static void write_mean(struct strbuf *b, double wsum, bool has, int64_t dur)
 		strbuf_addf(b, "\t%.17g", dur > 0 ? wsum / (double)dur : 0.0);
 }
 
-static void write_group(struct strbuf *b, const struct group *r, bool kernel, bool by_node)
+static void write_group(struct strbuf *b, const struct group *r, bool kernel, bool by_node, bool tc)
 {
 	strbuf_addstr(b, kernel ? "kernel" : "op");
 	write_at(b, r, by_node);
@@ -343,6 +359,11 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 	/* A kernel with a launch: its means go to one (type l). */
 	if (r->launched)
 		strbuf_addstr(b, "attr\tlaunch\tl\t-\n");
+	/* An op's tensor-core sums, which a summary has no tree to redo. */
+	if (tc && !kernel)
+		strbuf_addf(b, "attr\t" ATTR_FILE_TC_SELF "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_TOTAL
+			       "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_ELIGIBLE "\ti\t%d\n",
+			    r->tc_self, r->tc_total, (int)r->tc_eligible);
 	/* A row of several shows no attributes (agg_row_attrs()). */
 	if (r->nr_nodes != 1)
 		return;
@@ -437,6 +458,9 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	 * one per row of the trace, each with its own start. */
 	w.by_node = !(p->has_timeline && steps_partition(p));
 	node_walk(p->root, visit, &w);
+	w.tc = agg_has_tc(p) && !p->is_summary;
+	if (w.tc)
+		agg_op_tc(p, add_tc, &w);
 	rank_local_of(p, &rl);
 	/* Every name once, then rows that number them (a kernel's name is
 	 * often longer than all its numbers). */
@@ -451,9 +475,9 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		name_eol(b, names.v[i]);
 	}
 	for (size_t i = 0; i < w.ops.nr; i++)
-		write_group(b, &w.ops.v[i], false, w.by_node);
+		write_group(b, &w.ops.v[i], false, w.by_node, w.tc);
 	for (size_t i = 0; i < w.kernels.nr; i++)
-		write_group(b, &w.kernels.v[i], true, w.by_node);
+		write_group(b, &w.kernels.v[i], true, w.by_node, false);
 	free(w.ops.v);
 	free(w.ops.slots);
 	free(w.kernels.v);

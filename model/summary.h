@@ -31,7 +31,9 @@
  *   name    TEXT                     the names rows refer to, numbered from 0
  *   op      AT KIND FLAGS CALLS HOSTSELF HOSTTOTAL DEVSELF DEVTOTAL MIN MAX NAMENR
  *   kernel  AT FLAGS CALLS DEVSELF DEVTOTAL MIN MAX BLOCKS/SM OCCUPANCY NAMENR
- *   attr    KEY TYPE VALUE           of the op or kernel before
+ *   attr    KEY TYPE VALUE           of the op or kernel before (an op of
+ *                                    a Kineto trace: its tensor-core sums,
+ *                                    aggregate.h's ATTR_FILE_TC_*)
  *   overlap STEP COMPUTATION OVERLAP COMMUNICATION OTHER
  *   comm    HAS_COMMUNICATION
  *   call    STEP BYTES START END N S1 E1 ... SN EN NAMENR

@@ -329,8 +329,9 @@ static const struct column col_smem = {
 };
 static const struct column col_uses_tc = {
 	.key = "uses_tensor_cores", .title = "TC", .kind = COL_TEXT, .width = 3, .get = get_uses_tc,
-	.help = "whether the kernel uses tensor cores: its name holds one of the patterns of "
-		"torch-tb-profiler's list (after NVIDIA PyProf)",
+	.help = "whether the kernel uses tensor (matrix) cores, by its name: proftui(1)'s "
+		"TENSOR CORES rule (torch-tb-profiler's list and today's families); the status "
+		"line gives the tensor-core kernel time",
 };
 static const struct column col_op_tc = {
 	.key = "op_tensor_core_eligible", .title = "Op TC", .kind = COL_TEXT, .width = 5,

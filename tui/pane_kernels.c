@@ -5,7 +5,9 @@
  * --group op (or toggle-view), one row per kernel, launching op and
  * launch configuration, as its table grouped by KernelNameAndOpName.
  * Enter opens the ops that launched a kernel (pane_drill.c).  The status
- * line gives the share of kernel time in kernels that use tensor cores.
+ * line gives the tensor-core kernel time: the share of the kernel time
+ * shown in kernels that use tensor cores (tensor_cores.h), the figure
+ * the Overview gives per GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +59,9 @@ static bool kernels_handle(struct pane *pane, enum action act, struct pane_reque
 	return true;
 }
 
-/* The tensor-core share of the kernel time shown (kernel_parser.py's
- * tc_used_ratio, over the step when one is picked). */
+/* The tensor-core kernel time: the share of the kernel time shown in
+ * tensor-core kernels (tb_plugin's tc_pie with proftui's rule; over the
+ * step when one is picked). */
 static void kernels_status(const struct pane *pane, char *buf, size_t size)
 {
 	double all = 0, tc = 0;
@@ -74,7 +77,7 @@ static void kernels_status(const struct pane *pane, char *buf, size_t size)
 			tc += (double)r->device_total_ns;
 	}
 	if (all > 0)
-		snprintf(buf, size, "tensor cores: %.2f%% of kernel time ", 100 * tc / all);
+		snprintf(buf, size, "tensor-core kernel time %.2f%% ", 100 * tc / all);
 }
 
 /* The grid and block texts of kernels by op (none by name); called when

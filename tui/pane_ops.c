@@ -4,13 +4,66 @@
  * whole profile or one step, as torch-tb-profiler's operator table; with
  * --group shape (or toggle-view), one row per name and input shape, as
  * its table grouped by OperationAndInputShape.  Enter opens the device
- * work an op launched (pane_drill.c).
+ * work an op launched (pane_drill.c).  In a trace whose kernels carry
+ * their launches, the plugin's tensor-core columns follow.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/aggregate.h"
 #include "../model/util.h"
 #include "pane_agg.h"
+
+#define ROW(r) ((const struct agg_row *)(r))
+
+static struct cell get_tc_eligible(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(ROW(row)->tc_eligible ? "Yes" : "No");
+}
+
+/* A tensor-core time (the column's arg: its offset in agg_row) as a share
+ * of the op's device self or total time (none without device time). */
+static struct cell get_tc_share(const struct pane *pane, const void *row, const struct column *c)
+{
+	int64_t tc = pane_get_i64(pane, row, c).v.i;
+	int64_t of = c->arg == offsetof(struct agg_row, tc_self_ns) ? ROW(row)->device_self_ns
+								    : ROW(row)->device_total_ns;
+
+	return of > 0 ? cell_real(100.0 * (double)tc / (double)of) : cell_none();
+}
+
+static const struct column col_tc_eligible = {
+	.key = "tc_eligible", .title = "TC eligible", .kind = COL_TEXT, .width = 11,
+	.get = get_tc_eligible,
+	.help = "Yes when some call of the op is tensor-core eligible: its name is on "
+		"torch-tb-profiler's list (convolutions, matrix products, RNN cells), an op it "
+		"called is eligible, or it launched a kernel that uses tensor cores (proftui(1), "
+		"TENSOR CORES)",
+};
+static const struct column col_tc_self = {
+	.key = "tc_self_pct", .title = "TC self %", .kind = COL_PCT, .width = 9,
+	.get = get_tc_share, .arg = offsetof(struct agg_row, tc_self_ns),
+	.help = "the share of the op's Dev self time in kernels that use tensor cores "
+		"(torch-tb-profiler's tc_self_ratio; empty without device time)",
+};
+static const struct column col_tc_total = {
+	.key = "tc_total_pct", .title = "TC total %", .kind = COL_PCT, .width = 10,
+	.get = get_tc_share, .arg = offsetof(struct agg_row, tc_total_ns),
+	.help = "the share of the op's Dev total time in kernels that use tensor cores "
+		"(torch-tb-profiler's tc_total_ratio; empty without device time)",
+};
+
+/* The tensor-core columns, where the model has them (agg_has_tc()). */
+static void add_tc_columns(struct pane *pane)
+{
+	if (!agg_has_tc(pane->prof))
+		return;
+	pane_add_column(pane, &col_tc_eligible);
+	pane_add_column(pane, &col_tc_self);
+	pane_add_column(pane, &col_tc_total);
+}
 
 static bool by_shape(const struct pane *pane)
 {
@@ -30,6 +83,7 @@ static void ops_load(struct pane *pane)
 		agg_pane_rows(pane);
 		agg_op_columns(pane);
 	}
+	add_tc_columns(pane);
 	free(pane->title);
 	pane->title = xstrdup(by_shape(pane) ? "Operators by input shape" : "Operators");
 }

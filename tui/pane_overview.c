@@ -314,9 +314,11 @@ static const struct column ov_cols[] = {
 	{ .key = "share_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,
 	  .help = "GPU utilization: time some kernel runs / the steps' span; Est. SM "
 		  "efficiency: Σ min(blocks per SM, 1) x kernel time / the span; Est. achieved "
-		  "occupancy: kernels' occupancy weighted by their time in the span; tensor "
-		  "cores: share of the ops' kernel time in tensor-core kernels "
-		  "(torch-tb-profiler's definitions).  Steps: share of the average step; top "
+		  "occupancy: kernels' occupancy weighted by their time in the span "
+		  "(torch-tb-profiler's definitions); Tensor-core kernel time: share of the "
+		  "time of every kernel on the device, over the whole trace, in kernels that "
+		  "use tensor (matrix) cores by proftui(1)'s TENSOR CORES rule -- the Kernels "
+		  "status line's share, over its rows.  Steps: share of the average step; top "
 		  "rows: share of all ops' device self time (kernels: of all kernel time)" },
 	{ .key = "bar", .title = "Breakdown", .kind = COL_BAR, .get = get_bar,
 	  .help = "the average step split into its categories, as a bar" },

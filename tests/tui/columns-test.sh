@@ -15,12 +15,12 @@ check "80x24: a marker where columns are hidden" tui_line 3 'Host self ›'
 tui_keys l
 check "80x24: the first l moves a column" tui_line 3 'Name                              ‹  Dev self▼'
 check "80x24: the name keeps its width" tui_line 4 "$nm 400.000 us"
-tui_keys l l l
-check "80x24: the last column, no marker on the right" tui_line 3 'Dev total mean'
+tui_keys l l l l l l
+check "80x24: the last column, no marker on the right" tui_line 3 'TC total %'
 check "80x24: the marker on the left stays" tui_line 3 '‹'
 tui_keys l
 check "80x24: l says when there is no more" tui_wait 'no more columns to the right'
-tui_keys h h h h
+tui_keys h h h h h h h
 check "80x24: back at the first" tui_line 3 'Name                                 Calls'
 tui_keys h
 check "80x24: h says when there is no more" tui_wait 'no more columns to the left'
@@ -43,7 +43,7 @@ check "J moves it down" tui_line 6 '[ ]   Calls'
 tui_keys Escape
 check "leaving saves" tui_wait "saved to $cfg/proftui/config"
 check "the pane without it" tui_line 3 'Dev self  Dev total▼'
-check "the file has the columns" grep -qx 'columns ops name device_self -calls device_total host_self host_total device_self_pct device_mean' "$cfg/proftui/config"
+check "the file has the columns" grep -qx 'columns ops name device_self -calls device_total host_self host_total device_self_pct device_mean tc_eligible tc_self_pct tc_total_pct' "$cfg/proftui/config"
 check "and the sort" grep -qx 'sort ops device_total descending' "$cfg/proftui/config"
 tui_start -x 120 -y 35 "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
 tui_wait 'proftui · Overview'

@@ -20,7 +20,7 @@ for fmt in csv tsv json md; do
 	tui_keys Enter
 	check "writes $fmt" tui_wait "wrote 1 rows to ops.$fmt ($fmt)"
 done
-check "csv holds the filtered row" grep -qx 'aten::cudnn_convolution,2,700,700,445,460,93.333333,350' "$dir/ops.csv"
+check "csv holds the filtered row" grep -qx 'aten::cudnn_convolution,2,700,700,445,460,93.333333,350,Yes,0,0' "$dir/ops.csv"
 check "tsv has tabs" grep -q '^aten::cudnn_convolution	2	700' "$dir/ops.tsv"
 check "json has the --print shape" grep -q '"name": "aten::cudnn_convolution", "calls": 2, "device_self_us": 700' "$dir/ops.json"
 check "md is a table" grep -q '^| aten::cudnn_convolution | 2 | 700.000 us' "$dir/ops.md"

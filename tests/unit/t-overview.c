@@ -337,6 +337,120 @@ static void test_many_devices(void)
 	profile_release(&p);
 }
 
+/* A kernel of DUR ns at START on GPU 0 under PARENT. */
+static void add_kernel(struct profile *p, struct node *parent, const char *name, int64_t start,
+		       int64_t dur)
+{
+	struct node *k = node_new(p, parent, NODE_KERNEL, name, strlen(name));
+	struct launch l;
+
+	launch_init(&l);
+	l.device = 0;
+	k->start_ns = start;
+	node_set_device_total(p, k, dur);
+	node_set_device_self(p, k, dur);
+	attr_set_launch(p, &k->attrs, profile_launch(p, &l));
+}
+
+/*
+ * The GPU's tensor-core kernel time counts every kernel on it, as the
+ * Kernels pane's does: an FP32 GEMM aten::mm launched (100 ns) and an
+ * FP16 tensor-core GEMM no op launched (300 ns, a thread's own launch,
+ * as a cuBLASLt call outside any op is).  The plugin's GPU summary
+ * counted op-launched kernels only: 0%.
+ */
+static void test_tc_every_kernel(void)
+{
+	static const char *const cats[] = { "Kernel" };
+	struct profile p;
+	struct overview o;
+	struct node *th, *op, *rt, *own;
+	struct step *st;
+
+	profile_init(&p, "tc-every-kernel");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	op = node_new(&p, th, NODE_OP, "aten::mm", 8);
+	rt = node_new(&p, op, NODE_RUNTIME, "cudaLaunchKernel", 16);
+	own = node_new(&p, th, NODE_RUNTIME, "cuLaunchKernel", 14);
+	op->start_ns = rt->start_ns = 1;
+	own->start_ns = 200;
+	add_kernel(&p, rt, "ampere_sgemm_128x64_tn", 10, 100);
+	add_kernel(&p, own, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_64x3_nt", 300, 300);
+	profile_set_step_cats(&p, cats, 1);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 0;
+	st->end_ns = st->total_ns = 1000;
+	p.has_device_time = p.has_timeline = true;
+	profile_finish(&p);
+	overview_compute(&p, &o);
+	CHECK_EQ(o.nr_gpus, 1);
+	if (o.nr_gpus == 1)
+		CHECK(close_to(o.gpus[0].tensor_core, 300.0 / 400));
+	CHECK(close_to(o.tc_used_ratio, 300.0 / 400));
+	overview_release(&o);
+	profile_release(&p);
+}
+
+/*
+ * The runtime-call advice in the terms of the trace's runtime: a step of
+ * 1000 ns, 300 of them in runtime calls named RUNTIME, a kernel launched
+ * (unless !KERNEL).  Returns the advice's text, or "" when none.
+ */
+static const char *runtime_advice(const char *runtime, bool kernel)
+{
+	static const char *const cats[] = { "Kernel", "Runtime" };
+	static char text[512];
+	struct profile p;
+	struct overview o;
+	struct node *th, *op, *rt;
+	struct step *st;
+
+	profile_init(&p, "advice");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	op = node_new(&p, th, NODE_OP, "aten::relu", 10);
+	rt = node_new(&p, op, NODE_RUNTIME, runtime, strlen(runtime));
+	op->start_ns = rt->start_ns = 1;
+	if (kernel)
+		add_kernel(&p, rt, "relu_kernel", 400, 50);
+	profile_set_step_cats(&p, cats, 2);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 0;
+	st->end_ns = st->total_ns = 1000;
+	st->cat_ns[0] = kernel ? 50 : 0;
+	st->cat_ns[1] = 300;
+	p.has_device_time = kernel;
+	p.has_timeline = true;
+	profile_finish(&p);
+	overview_compute(&p, &o);
+	text[0] = '\0';
+	for (size_t i = 0; i < o.nr_recs; i++)
+		if (strstr(o.recs[i].text, "runtime calls"))
+			snprintf(text, sizeof(text), "%s", o.recs[i].text);
+	overview_release(&o);
+	profile_release(&p);
+	return text;
+}
+
+/* CUDA's and HIP's names for theirs; a runtime of another device (MTIA,
+ * XPU) neither; no kernels, no advice about launching them. */
+static void test_advice_terms(void)
+{
+	const char *t;
+
+	t = runtime_advice("cudaLaunchKernel", true);
+	CHECK(strstr(t, "30.0% of the step time is in CUDA runtime calls while the GPU is idle") &&
+	      strstr(t, "or CUDA Graphs"));
+	t = runtime_advice("cuLaunchKernel", true);
+	CHECK(strstr(t, "in CUDA runtime calls") != NULL);
+	t = runtime_advice("hipLaunchKernel", true);
+	CHECK(strstr(t, "in HIP runtime calls while the GPU is idle") && strstr(t, "or HIP graphs") &&
+	      !strstr(t, "CUDA"));
+	t = runtime_advice("urEnqueueKernelLaunch", true);
+	CHECK(strstr(t, "in runtime calls while the device is idle") && !strstr(t, "CUDA") &&
+	      !strstr(t, "HIP") && !strstr(t, "Graphs"));
+	CHECK_STR(runtime_advice("cudaLaunchKernel", false), "");
+}
+
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
@@ -344,6 +458,8 @@ const struct test tests[] = {
 	{ "top rows and precisions as the tables have them", test_rows_as_tables },
 	{ "top rows and precisions as the tables have them, corpus", test_rows_as_tables_corpus },
 	{ "tensor-core allowlists: kernels by substring, ops by name", test_allowlists },
+	{ "a GPU's tensor-core kernel time counts every kernel on it", test_tc_every_kernel },
+	{ "the runtime-call advice in the trace's own terms, only with kernels", test_advice_terms },
 	{ "a trace with a device per kernel costs a sort, not a scan per device",
 	  test_many_devices },
 	{ 0 },
