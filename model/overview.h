@@ -35,10 +35,13 @@ struct recommendation {
 };
 
 /* A row of the Operators or Kernels pane (one name, or one pre-aggregated
- * node) and its time. */
+ * node) and its time; FILE_PCT: the row's share as the file states it
+ * (profile.h's ATTR_FILE_*_PCT of a row of one node, as those panes show
+ * it), NaN where the file does not. */
 struct top_row {
 	const char *name;		/* the profile's */
 	int64_t ns;
+	double file_pct;
 };
 
 /* The five rows of a table with the most time, most first (equal times:

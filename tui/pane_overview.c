@@ -271,7 +271,9 @@ static void add_top(const struct profile *p, struct ov_priv *op)
 						 time_text((double)r->ns));
 
 			row->jump = r->name;
-			if (top->total_ns > 0)
+			if (r->file_pct == r->file_pct)
+				row->share_pct = r->file_pct;
+			else if (top->total_ns > 0)
 				row->share_pct = 100.0 * (double)r->ns / (double)top->total_ns;
 		}
 	}
@@ -317,7 +319,10 @@ static const struct column ov_cols[] = {
 		  "occupancy: kernels' occupancy weighted by their time in the span; tensor "
 		  "cores: share of the ops' kernel time in tensor-core kernels "
 		  "(torch-tb-profiler's definitions).  Steps: share of the average step; top "
-		  "rows: share of all ops' device self time (kernels: of all kernel time)" },
+		  "rows: share of all ops' device self time (kernels: of all kernel time), or "
+		  "where the file states the row's percentage (key_averages' Self CUDA %, a "
+		  "Paddle Kernel Summary ratio) the file's value, as Operators and Kernels "
+		  "show it" },
 	{ .key = "bar", .title = "Breakdown", .kind = COL_BAR, .get = get_bar,
 	  .help = "the average step split into its categories, as a bar" },
 };
