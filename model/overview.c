@@ -852,12 +852,29 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
  * The whole
  */
 
+/* The average step less the categories' averages (overview.h); NaN when
+ * no category has a value. */
+static double rest_of_step(const struct profile *p, const struct overview *o)
+{
+	double parts = 0;
+	bool any = false;
+
+	for (size_t c = 0; c < p->nr_step_cats; c++) {
+		if (o->avg_cat_ns[c] != o->avg_cat_ns[c])
+			continue;
+		parts += o->avg_cat_ns[c];
+		any = true;
+	}
+	return any ? o->avg_step_ns - parts : NAN;
+}
+
 void overview_compute(const struct profile *p, struct overview *o)
 {
 	struct walk w = { .p = p, .o = o };
 
 	memset(o, 0, sizeof(*o));
 	o->tc_used_ratio = NAN;
+	o->avg_rest_ns = NAN;
 	o->nr_steps = p->nr_steps;
 	o->avg_cat_ns = xcalloc(p->nr_step_cats ? p->nr_step_cats : 1, sizeof(*o->avg_cat_ns));
 	if (p->nr_steps) {
@@ -878,6 +895,7 @@ void overview_compute(const struct profile *p, struct overview *o)
 			}
 			o->avg_cat_ns[c] = n ? sum / (double)n : NAN;
 		}
+		o->avg_rest_ns = rest_of_step(p, o);
 		if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns) {
 			o->span_start_ns = p->steps[0].start_ns;
 			o->span_end_ns = p->steps[p->nr_steps - 1].end_ns;

@@ -73,6 +73,11 @@ struct overview {
 	size_t nr_steps;
 	double avg_step_ns;
 	double *avg_cat_ns;		/* profile->nr_step_cats values */
+	/* The average step less its categories' averages: time in none of
+	 * them, or, negative, time two of them count (parts that overlap,
+	 * as a host part beside the device parts it waits on); NaN without
+	 * categories. */
+	double avg_rest_ns;
 	struct recommendation *recs;
 	size_t nr_recs, alloc_recs;
 	/* The rows agg_ops() and agg_kernels() give, summed here in the
