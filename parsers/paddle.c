@@ -2241,8 +2241,9 @@ static bool table_after(struct paddle *pd, const char *s, size_t n, uint64_t lin
 		t->state = T_HEADSEP;
 		return true;
 	}
-	t->state = T_NONE;
-	pd->cur->mark = pd->cur->p->nr_steps;
+	/* The table's end: what end_table() notes (a Kernel Summary with
+	 * rows omitted) holds after its closing separator too. */
+	end_table(pd, lineno, true);
 	return false;
 }
 
