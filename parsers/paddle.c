@@ -739,6 +739,33 @@ static void name_repeats(struct profile *p, size_t first)
 	free(v);
 }
 
+/* A Kernel Summary the file cut short, or whose rows it says it omits:
+ * its rows' ratios (of all kernel time) then sum short of 100%, and Info
+ * says so, with how much the rows read hold. */
+static void note_kernels_cut(struct run *r)
+{
+	double sum = 0;
+	bool any = false;
+	char text[128];
+
+	if (!r->kernels_cut || !r->kernel_summary)
+		return;
+	for (const struct node *k = node_first_child(r->kernel_summary); k; k = node_next(k)) {
+		const struct attr *a = attr_find(node_attrs(k), ATTR_FILE_DEVICE_TOTAL_PCT);
+
+		if (a && attr_type(a) == ATTR_DOUBLE) {
+			sum += a->v.d;
+			any = true;
+		}
+	}
+	if (any)
+		snprintf(text, sizeof(text), "rows omitted by the file: those read hold %.2f%% of "
+			 "the kernel time (their Ratio(%%))", sum);
+	else
+		snprintf(text, sizeof(text), "rows omitted by the file");
+	profile_meta(r->p, "kernel summary", "rows", text);
+}
+
 /*
  * At the end: name the steps, or make the "average" step.  Step names are
  * the iteration number as printed ("19"; of the numbers a line prints, a
@@ -753,6 +780,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 	struct profile *p = r->p;
 
 	link_kernels(pd, r);
+	note_kernels_cut(r);
 	if (p->nr_steps > r->first_step) {
 		int64_t epoch = -1;
 		bool several = false;
