@@ -36,6 +36,8 @@
 struct row_sum {
 	const char *name;
 	int64_t ns;
+	const struct node *first;	/* its first node, and how many */
+	uint32_t nr_nodes;
 	uint8_t name_flags;		/* tc_name_flags() of name */
 };
 
@@ -72,19 +74,42 @@ static struct row_sum *row_of(struct row_sums *t, struct tc_names *memo, const s
 		t->slot_rows = bigger.slot_rows;
 		t->cap = bigger.cap;
 	}
-	for (i = hash_ptr(key) & (t->cap - 1); t->keys[i]; i = (i + 1) & (t->cap - 1))
-		if (t->keys[i] == key)
-			return &t->rows[t->slot_rows[i]];
+	for (i = hash_ptr(key) & (t->cap - 1); t->keys[i]; i = (i + 1) & (t->cap - 1)) {
+		if (t->keys[i] == key) {
+			struct row_sum *r = &t->rows[t->slot_rows[i]];
+
+			r->nr_nodes++;
+			return r;
+		}
+	}
 	t->keys[i] = key;
 	t->slot_rows[i] = (uint32_t)t->nr;
 	GROW(t->rows, t->alloc, t->nr + 1);
-	t->rows[t->nr] = (struct row_sum){ node_name(n), 0, tc_name_flags(memo, node_name(n)) };
+	t->rows[t->nr] = (struct row_sum){
+		.name = node_name(n), .first = n, .nr_nodes = 1,
+		.name_flags = tc_name_flags(memo, node_name(n)),
+	};
 	return &t->rows[t->nr++];
 }
 
+/* The share the file states for ROW, under FILE_KEY (profile.h's
+ * ATTR_FILE_*_PCT), by the rule the Operators and Kernels panes follow: a
+ * row of one node that carries it.  NaN otherwise.  The file's whole can
+ * differ from the sum of the rows read (a Paddle Kernel Summary that
+ * omits rows): then only its value is the row's share. */
+static double file_share(const struct row_sum *row, const char *file_key)
+{
+	const struct attr *a;
+
+	if (row->nr_nodes != 1)
+		return NAN;
+	a = attr_find(node_attrs(row->first), file_key);
+	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : NAN;
+}
+
 /* The five rows with the most time, most first; on equal times the row
- * seen first stays ahead. */
-static void top_five(const struct row_sums *t, struct top_rows *top)
+ * seen first stays ahead.  FILE_KEY: where a row's stated share is. */
+static void top_five(const struct row_sums *t, const char *file_key, struct top_rows *top)
 {
 	size_t idx[ARRAY_SIZE(top->v)], n = 0, max = ARRAY_SIZE(top->v);
 
@@ -101,7 +126,8 @@ static void top_five(const struct row_sums *t, struct top_rows *top)
 			idx[j] = i;
 	}
 	for (size_t j = 0; j < n; j++)
-		top->v[j] = (struct top_row){ t->rows[idx[j]].name, t->rows[idx[j]].ns };
+		top->v[j] = (struct top_row){ t->rows[idx[j]].name, t->rows[idx[j]].ns,
+					      file_share(&t->rows[idx[j]], file_key) };
 	top->nr = n;
 }
 
@@ -757,12 +783,29 @@ static void recommendations(const struct profile *p, const struct walk *w, struc
  * The whole
  */
 
+/* The average step less the categories' averages (overview.h); NaN when
+ * no category has a value. */
+static double rest_of_step(const struct profile *p, const struct overview *o)
+{
+	double parts = 0;
+	bool any = false;
+
+	for (size_t c = 0; c < p->nr_step_cats; c++) {
+		if (o->avg_cat_ns[c] != o->avg_cat_ns[c])
+			continue;
+		parts += o->avg_cat_ns[c];
+		any = true;
+	}
+	return any ? o->avg_step_ns - parts : NAN;
+}
+
 void overview_compute(const struct profile *p, struct overview *o)
 {
 	struct walk w = { .p = p, .o = o };
 
 	memset(o, 0, sizeof(*o));
 	o->tc_used_ratio = NAN;
+	o->avg_rest_ns = NAN;
 	o->nr_steps = p->nr_steps;
 	o->avg_cat_ns = xcalloc(p->nr_step_cats ? p->nr_step_cats : 1, sizeof(*o->avg_cat_ns));
 	if (p->nr_steps) {
@@ -783,6 +826,7 @@ void overview_compute(const struct profile *p, struct overview *o)
 			}
 			o->avg_cat_ns[c] = n ? sum / (double)n : NAN;
 		}
+		o->avg_rest_ns = rest_of_step(p, o);
 		if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns) {
 			o->span_start_ns = p->steps[0].start_ns;
 			o->span_end_ns = p->steps[p->nr_steps - 1].end_ns;
@@ -799,8 +843,9 @@ void overview_compute(const struct profile *p, struct overview *o)
 	if (w.ks.all_ns > 0)
 		o->tc_used_ratio = w.ks.tc_ns / w.ks.all_ns;
 	o->tc_eligible_ops_kernel_ratio = w.ops_ns > 0 ? w.bottom_ns / w.ops_ns : 0.0;
-	top_five(&w.ops, &o->top_ops);
-	top_five(&w.kernels, &o->top_kernels);
+	top_five(&w.ops, p->has_device_time ? ATTR_FILE_DEVICE_SELF_PCT : ATTR_FILE_HOST_SELF_PCT,
+		 &o->top_ops);
+	top_five(&w.kernels, ATTR_FILE_DEVICE_TOTAL_PCT, &o->top_kernels);
 
 	sort_by_start(&w.ks);
 	group_by_device(&w.ks);

@@ -36,10 +36,13 @@ struct recommendation {
 };
 
 /* A row of the Operators or Kernels pane (one name, or one pre-aggregated
- * node) and its time. */
+ * node) and its time; FILE_PCT: the row's share as the file states it
+ * (profile.h's ATTR_FILE_*_PCT of a row of one node, as those panes show
+ * it), NaN where the file does not. */
 struct top_row {
 	const char *name;		/* the profile's */
 	int64_t ns;
+	double file_pct;
 };
 
 /* The five rows of a table with the most time, most first (equal times:
@@ -71,6 +74,11 @@ struct overview {
 	size_t nr_steps;
 	double avg_step_ns;
 	double *avg_cat_ns;		/* profile->nr_step_cats values */
+	/* The average step less its categories' averages: time in none of
+	 * them, or, negative, time two of them count (parts that overlap,
+	 * as a host part beside the device parts it waits on); NaN without
+	 * categories. */
+	double avg_rest_ns;
 	struct recommendation *recs;
 	size_t nr_recs, alloc_recs;
 	/* The rows agg_ops() and agg_kernels() give, summed here in the

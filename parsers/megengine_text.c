@@ -408,6 +408,14 @@ static bool lar_iter(struct mge *m, const char *s, size_t len, const struct lar_
 		const char *cats[2] = { "Exec", "Device" };
 
 		profile_set_step_cats(m->run, cats, device >= 0 ? 2 : 1);
+		/* What each part is, for Info ("step parts": which side of
+		 * the machine, pane_info.c reads it): exec= runs on the host
+		 * while the device works, so the two overlap. */
+		profile_meta(m->run, "step parts", "Exec",
+			     "host: running the graph's operators (exec=, host=), beside the device");
+		if (device >= 0)
+			profile_meta(m->run, "step parts", "Device",
+				     "device: the device's time in the iteration (device=)");
 	}
 	{
 		int64_t i;

@@ -698,17 +698,89 @@ static void link_kernels(struct paddle *pd, struct run *r)
 	link_release(&l);
 }
 
+/* A step's name and place, for finding names given twice. */
+struct named_step {
+	const char *name;		/* interned: equal names, equal pointers */
+	size_t i;
+};
+
+static int cmp_named_step(const void *a, const void *b)
+{
+	const struct named_step *x = a, *y = b;
+
+	if (x->name != y->name)
+		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A name the run's steps share (a log that restarts its count, two
+ * processes printing into one file) stays on its first step; the K-th
+ * step of that name becomes "NAME (K)", so no step merges with another
+ * in the panes that find steps by name (--step). */
+static void name_repeats(struct profile *p, size_t first)
+{
+	size_t n = p->nr_steps - first;
+	struct named_step *v = xmalloc((n ? n : 1) * sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct named_step){ p->steps[first + i].name, first + i };
+	qsort(v, n, sizeof(*v), cmp_named_step);
+	for (size_t i = 1, k = 1; i < n; i++) {
+		char name[128];
+		int len;
+
+		k = v[i].name == v[i - 1].name ? k + 1 : 1;
+		if (k == 1)
+			continue;
+		len = snprintf(name, sizeof(name), "%s (%zu)", v[i].name, k);
+		p->steps[v[i].i].name =
+			profile_intern(p, name, len < (int)sizeof(name) ? (size_t)len : sizeof(name) - 1);
+	}
+	free(v);
+}
+
+/* A Kernel Summary the file cut short, or whose rows it says it omits:
+ * its rows' ratios (of all kernel time) then sum short of 100%, and Info
+ * says so, with how much the rows read hold. */
+static void note_kernels_cut(struct run *r)
+{
+	double sum = 0;
+	bool any = false;
+	char text[128];
+
+	if (!r->kernels_cut || !r->kernel_summary)
+		return;
+	for (const struct node *k = node_first_child(r->kernel_summary); k; k = node_next(k)) {
+		const struct attr *a = attr_find(node_attrs(k), ATTR_FILE_DEVICE_TOTAL_PCT);
+
+		if (a && attr_type(a) == ATTR_DOUBLE) {
+			sum += a->v.d;
+			any = true;
+		}
+	}
+	if (any)
+		snprintf(text, sizeof(text), "rows omitted by the file: those read hold %.2f%% of "
+			 "the kernel time (their Ratio(%%))", sum);
+	else
+		snprintf(text, sizeof(text), "rows omitted by the file");
+	profile_meta(r->p, "kernel summary", "rows", text);
+}
+
 /*
  * At the end: name the steps, or make the "average" step.  Step names are
- * the iteration index as printed ("19"); when the run's iterations span
- * several epochs, "EPOCH/INDEX" ("1/19"), since ppdet restarts the index
- * every epoch.
+ * the iteration number as printed ("19"; of the numbers a line prints, a
+ * global step before an iteration's before a batch's); when the run's
+ * iterations span several epochs, "EPOCH/INDEX" ("1/19"), since ppdet
+ * restarts the index every epoch.
+ * Lines that print no number are numbered by place from 0.  A name given
+ * twice is told apart by name_repeats().
  */
 static void finish_run(struct paddle *pd, struct run *r)
 {
 	struct profile *p = r->p;
 
 	link_kernels(pd, r);
+	note_kernels_cut(r);
 	if (p->nr_steps > r->first_step) {
 		int64_t epoch = -1;
 		bool several = false;
@@ -733,6 +805,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 			n = snprintf(name, sizeof(name), "%" PRId64 "/%s", a->v.i, s->name);
 			s->name = profile_intern(p, name, n < (int)sizeof(name) ? (size_t)n : sizeof(name) - 1);
 		}
+		name_repeats(p, r->first_step);
 		return;
 	}
 	/* No iterations: the Model Summary's rows are the average step, each
@@ -855,17 +928,23 @@ struct log_line {
 	size_t nr;
 	const char *index;
 	size_t index_len;
+	int index_rank;			/* enum index_rank of INDEX */
 };
 
+/* Which of a line's numbers names its iteration: a global step (never
+ * restarts) over an iteration or step number over a batch within its
+ * epoch (PaddleFleetX's "batch: 19" beside "global step 20"). */
+enum index_rank { IDX_GLOBAL, IDX_ITER, IDX_BATCH, IDX_NONE };
+
 static const char *const batch_keys[] = { "batch_cost", "avg_batch_cost", NULL };
+static const char *const global_keys[] = { "global_step", "global step", NULL };
+static const char *const iter_keys[] = { "iter", "iteration", "step", NULL };
 static const char *const data_keys[] = { "data_cost", "reader_cost", "avg_reader_cost", NULL };
-/* "batch": PaddleFleetX's and PaddleNLP's index within the epoch. */
-static const char *const index_keys[] = { "iter", "iteration", "step", "global_step", "batch", NULL };
 /* Keys that are not values of a step of their own (they are its time,
  * name or epoch). */
 static const char *const label_keys[] = { "epoch", "eta", "batch_cost", "avg_batch_cost",
 					  "data_cost", "reader_cost", "avg_reader_cost", "iter",
-					  "iteration", "step", "global_step", "batch", NULL };
+					  "iteration", "step", "global_step", "global step", "batch", NULL };
 
 /* The end of the value that starts at S[VS]: a "[...]" group, or up to a
  * blank or a separator. */
@@ -906,6 +985,7 @@ static size_t key_start(const char *s, size_t colon)
 static void scan_pairs(const char *s, size_t n, struct log_line *l)
 {
 	memset(l, 0, sizeof(*l));
+	l->index_rank = IDX_NONE;
 	for (size_t i = 0; i + 1 < n && l->nr < ARRAY_SIZE(l->kv); i++) {
 		size_t ks = i, vs, ve;
 
@@ -925,8 +1005,9 @@ static void scan_pairs(const char *s, size_t n, struct log_line *l)
 
 			while (j < n && s[j] == ' ')
 				j++;
-			if (j < n && s[j] == '[')
-				leading_int(s + j, n - j, &l->index, &l->index_len);
+			if (j < n && s[j] == '[' &&
+			    leading_int(s + j, n - j, &l->index, &l->index_len) >= 0)
+				l->index_rank = IDX_ITER;
 		}
 	}
 }
@@ -949,9 +1030,56 @@ static void read_costs(const struct log_line *l, int64_t *batch_ns, int64_t *dat
 	}
 }
 
+/* The rank of an index key (enum index_rank). */
+static int index_key_rank(const char *k, size_t n)
+{
+	if (is_key(k, n, global_keys))
+		return IDX_GLOBAL;
+	if (is_key(k, n, iter_keys))
+		return IDX_ITER;
+	return eq_nocase(k, n, "batch") ? IDX_BATCH : IDX_NONE;
+}
+
+/* Take the number at V as L's index if it ranks above the one L has. */
+static void offer_index(struct log_line *l, int rank, const char *v, size_t n)
+{
+	const char *digits;
+	size_t nr_digits;
+
+	if (rank < l->index_rank && leading_int(v, n, &digits, &nr_digits) >= 0) {
+		l->index = digits;
+		l->index_len = nr_digits;
+		l->index_rank = rank;
+	}
+}
+
+/* The same words written without a colon, "iter 10", "global step 20":
+ * a word of index_key_rank() at a word's start, blanks, then digits
+ * ("speed: 0.84 step/s" is no index). */
+static void index_words(const char *s, size_t n, struct log_line *l)
+{
+	static const char *const words[] = { "global step", "global_step", "iteration", "iter",
+					     "step", NULL };
+
+	for (const char *const *w = words; *w; w++) {
+		size_t wl = strlen(*w);
+
+		for (size_t i = 0; i + wl < n; i++) {
+			size_t j = i + wl;
+
+			if ((i && is_ident(s[i - 1])) || strncasecmp(s + i, *w, wl) || s[j] != ' ')
+				continue;
+			while (j < n && s[j] == ' ')
+				j++;
+			if (j < n && isdigit((unsigned char)s[j]))
+				offer_index(l, index_key_rank(*w, wl), s + j, n - j);
+		}
+	}
+}
+
 /* The epoch, index and eta of line S[0..N) into L and *EPOCH, *ETA_NS
- * (-1: none): "epoch: 3", PaddleClas's "[Epoch 1/120]", "iter: 7",
- * ppdet's "eta: 1 day, 2:03:04". */
+ * (-1: none): "epoch: 3", PaddleClas's "[Epoch 1/120]", "iter: 7", "iter
+ * 7", "global step 20", ppdet's "eta: 1 day, 2:03:04". */
 static void read_labels(const char *s, size_t n, struct log_line *l, int64_t *epoch, int64_t *eta_ns)
 {
 	const char *at = text_find(s, n, "[Epoch ");
@@ -964,11 +1092,12 @@ static void read_labels(const char *s, size_t n, struct log_line *l, int64_t *ep
 
 		if (eq_nocase(kv->k, kv->klen, "epoch"))
 			*epoch = leading_int(kv->v, kv->vlen, NULL, NULL);
-		else if (is_key(kv->k, kv->klen, index_keys) && !l->index)
-			leading_int(kv->v, kv->vlen, &l->index, &l->index_len);
+		else if (index_key_rank(kv->k, kv->klen) != IDX_NONE)
+			offer_index(l, index_key_rank(kv->k, kv->klen), kv->v, kv->vlen);
 		else if (eq_nocase(kv->k, kv->klen, "eta"))
 			parse_eta(kv->v, n - (size_t)(kv->v - s), eta_ns);
 	}
+	index_words(s, n, l);
 }
 
 /* Every other numeric value of the line (losses, learning rate, ips) is a
@@ -2140,8 +2269,9 @@ static bool table_after(struct paddle *pd, const char *s, size_t n, uint64_t lin
 		t->state = T_HEADSEP;
 		return true;
 	}
-	t->state = T_NONE;
-	pd->cur->mark = pd->cur->p->nr_steps;
+	/* The table's end: what end_table() notes (a Kernel Summary with
+	 * rows omitted) holds after its closing separator too. */
+	end_table(pd, lineno, true);
 	return false;
 }
 

@@ -6,12 +6,14 @@
  * "CUDA_VERSION" ([11, 6, 0]) and every CUDA device attribute under its
  * own name ("MULTIPROCESSOR_COUNT": 28, ...).
  *
- * Each GPU becomes Info lines: its name, compute capability and total
- * memory first, then every other member as written, in the file's order.
- * Their section is "device", as the log's Device Information, or "device
- * 0", "device 1"... when the file lists several GPUs (trex lists every GPU
- * of the machine, not only the one the engine ran on).  The file is known
- * by its content: an array whose first object has those three members.
+ * Each GPU becomes a device of the model (name, memory, compute
+ * capability, SMs...: the Overview's and Info's line for it) and Info
+ * lines: its name, compute capability and total memory first, then every
+ * other member as written, in the file's order, in section "device 0",
+ * "device 1"... by its place in the file (trex lists every GPU of the
+ * machine, not only the one the engine ran on); Info folds them under the
+ * device's line.  The file is known by its content: an array whose first
+ * object has those three members.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,10 +236,73 @@ static enum json_tok read_devices(struct devices *dv)
 	return t;
 }
 
-/* The lines of each device: those shown first, in device_keys' order,
- * then the others in the file's.  One device is "device"; of several,
- * each is "device N", N its place in the file. */
-static void emit_lines(struct devices *dv, bool is_one)
+/* The whole number S starts with when what follows it is END ("28"
+ * with END "", "12629049344 bytes (11.8 GiB)" with " bytes"), else -1;
+ * also -1 when it does not fit in an int32_t where NARROW.  A value in
+ * another form ("80 GB", "28.5") is the file's own, kept in Info only. */
+static int64_t whole_number(const char *s, const char *end, bool narrow)
+{
+	size_t n = strspn(s, "0123456789");
+	int64_t v;
+
+	if (!n || strncmp(s + n, end, strlen(end)) || (!*end && s[n]) || !num_int(s, n, &v) ||
+	    (narrow && v > INT32_MAX))
+		return -1;
+	return v;
+}
+
+/* "8.6" into *MAJOR, *MINOR; false for any other form. */
+static bool dotted_pair(const char *s, int32_t *major, int32_t *minor)
+{
+	size_t n = strspn(s, "0123456789");
+	int64_t a = -1, b;
+
+	if (s[n] != '.')
+		return false;
+	b = whole_number(s + n + 1, "", true);
+	if (!n || !num_int(s, n, &a) || a > INT32_MAX || b < 0)
+		return false;
+	*major = (int32_t)a;
+	*minor = (int32_t)b;
+	return true;
+}
+
+/* The model's device of the lines V[START..END) (one GPU): its name,
+ * memory, compute capability and the attributes the model keeps, for
+ * the panes that describe a device in a line (Overview, Info) rather
+ * than by its hundred raw attributes. */
+static void add_device(struct devices *dv, size_t start, size_t end)
+{
+	struct device_info *d = profile_add_device(dv->p, (int32_t)dv->v[start].device);
+
+	for (size_t i = start; i < end; i++) {
+		const char *k = dv->v[i].key, *v = dv->v[i].value;
+
+		if (!strcmp(k, "name"))
+			d->name = profile_intern(dv->p, v, strlen(v));
+		else if (!strcmp(k, "total memory"))
+			d->total_memory_bytes = whole_number(v, " bytes", false);
+		else if (!strcmp(k, "compute capability"))
+			dotted_pair(v, &d->cc_major, &d->cc_minor);
+		else if (!strcmp(k, "MULTIPROCESSOR_COUNT"))
+			d->num_sms = (int32_t)whole_number(v, "", true);
+		else if (!strcmp(k, "MAX_THREADS_PER_MULTIPROCESSOR"))
+			d->max_threads_per_sm = (int32_t)whole_number(v, "", true);
+		else if (!strcmp(k, "MAX_THREADS_PER_BLOCK"))
+			d->max_threads_per_block = (int32_t)whole_number(v, "", true);
+		else if (!strcmp(k, "MAX_REGISTERS_PER_MULTIPROCESSOR"))
+			d->regs_per_sm = (int32_t)whole_number(v, "", true);
+		else if (!strcmp(k, "WARP_SIZE"))
+			d->warp_size = (int32_t)whole_number(v, "", true);
+		else if (!strcmp(k, "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR"))
+			d->shared_mem_per_sm_bytes = whole_number(v, "", false);
+	}
+}
+
+/* Each device, in the model and as Info lines: those shown first, in
+ * device_keys' order, then the others in the file's, under "device N",
+ * N its place in the file (Info folds them under the device's line). */
+static void emit_lines(struct devices *dv)
 {
 	struct meta_set ms;
 
@@ -247,10 +312,8 @@ static void emit_lines(struct devices *dv, bool is_one)
 
 		for (end = start; end < dv->nr && dv->v[end].device == dv->v[start].device; end++)
 			;
-		if (is_one)
-			snprintf(section, sizeof(section), "device");
-		else
-			snprintf(section, sizeof(section), "device %zu", dv->v[start].device);
+		add_device(dv, start, end);
+		snprintf(section, sizeof(section), "device %zu", dv->v[start].device);
 		for (size_t rank = 0; rank <= NR_SHOWN_FIRST; rank++)
 			for (size_t i = start; i < end; i++)
 				if (dv->v[i].rank == rank)
@@ -279,7 +342,7 @@ static int device_parse(struct profile *p, struct input *in, struct diag *d)
 		rc = -1;
 	}
 	if (rc == 0)
-		emit_lines(&dv, t == JSON_ARR_END && dv.nr_kept == 1);
+		emit_lines(&dv);
 	drop_lines(&dv, 0);
 	free(dv.v);
 	json_release(&dv.j);

@@ -11,6 +11,7 @@
  * are taken as written, backslashes included.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,45 @@ struct scan {
 	uint64_t mark_line;		/* ...on this line */
 	const char *mark_bol;		/* start of that line */
 	size_t nr_kept;			/* layers read, for messages */
+	/* The layers' "percentage" values summed, and how far their
+	 * printed digits let the sum stray from 100 (check_percentages()). */
+	double pct_sum, pct_slack;
+	size_t nr_pct;
 };
+
+/* Half a unit of the last digit of the decimal S[0..N) ("3.99953":
+ * 0.000005); 0 for an exponent form, which trtexec writes in full. */
+static double half_last_digit(const char *s, size_t n)
+{
+	const char *dot = memchr(s, '.', n);
+	double h = 0.5;
+
+	if (memchr(s, 'e', n) || memchr(s, 'E', n))
+		return 0;
+	for (const char *c = dot ? dot + 1 : s + n; c < s + n && isdigit((unsigned char)*c); c++)
+		h /= 10;
+	return h;
+}
+
+/*
+ * trtexec's percentages are each layer's share of the layers' total
+ * time, so they sum to 100 within their printed digits.  When they do
+ * not, the Operators pane's Time % (the file's) is of some other whole
+ * than the layers read (a profile edited or put together from several):
+ * say so, with the sum, in a warning and in Info.
+ */
+static void check_percentages(struct scan *sc)
+{
+	char sum[64];
+
+	if (!sc->nr_pct || fabs(sc->pct_sum - 100) <= sc->pct_slack + 1e-9)
+		return;
+	snprintf(sum, sizeof(sum), "%.2f%%", sc->pct_sum);
+	diag_warn(sc->d, NULL, "layer percentages that do not sum to 100%",
+		  "the layers' 'percentage' values sum to %s, not 100%%: Time %% is the file's "
+		  "share of a whole other than these layers' time", sum);
+	profile_meta(sc->p, "layer profile", "percentages sum to", sum);
+}
 
 static struct pos scan_pos(struct scan *sc, const char *at)
 {
@@ -336,9 +375,12 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 	if (prof_ms(sc, r, PV_MEDIAN, &ns))
 		attr_set_ns(p, &l->attrs, "median_ns", ns);
 	if (r->vals[PV_PCT]) {
-		if (num_double(r->vals[PV_PCT], r->lens[PV_PCT], &pct) && pct == pct)
+		if (num_double(r->vals[PV_PCT], r->lens[PV_PCT], &pct) && pct == pct) {
 			attr_set_double(p, &l->attrs, "time_pct", pct);
-		else
+			sc->pct_sum += pct;
+			sc->pct_slack += half_last_digit(r->vals[PV_PCT], r->lens[PV_PCT]);
+			sc->nr_pct++;
+		} else
 			diag_warn(sc->d, NULL, KIND_BAD_NUMBER, "'percentage' of layer '%s' is '%.*s'",
 				  l->name, (int)r->lens[PV_PCT], r->vals[PV_PCT]);
 	}
@@ -451,6 +493,8 @@ static int profile_parse(struct profile *p, struct input *in, struct diag *d)
 			trt_meta_once(p, "layer profile", "iterations", n);
 		}
 		layers_join(p, d, &ls, false);
+		if (ok)		/* of a cut file, the layers read are a part */
+			check_percentages(&sc);
 	} else {
 		rc = -1;
 	}

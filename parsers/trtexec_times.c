@@ -125,6 +125,18 @@ static enum json_tok read_inference(struct times *tm, uint64_t index)
 	return t;
 }
 
+/* What each part is, for Info ("step parts": which side of the machine,
+ * pane_info.c reads it).  trtexec's latency is H2D + Compute + D2H; the
+ * enqueue runs on the host beside them, so the parts overlap. */
+static void step_parts_meta(struct profile *p)
+{
+	profile_meta(p, "step parts", "Enqueue",
+		     "host: enqueuing the inference, beside the device parts (not in the latency)");
+	profile_meta(p, "step parts", "H2D", "device: copying the inputs to the device");
+	profile_meta(p, "step parts", "Compute", "device: running the engine (GPU compute time)");
+	profile_meta(p, "step parts", "D2H", "device: copying the outputs back");
+}
+
 static int times_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct times tm = { .p = p, .d = d };
@@ -147,6 +159,7 @@ static int times_parse(struct profile *p, struct input *in, struct diag *d)
 	}
 	if (!p->nr_step_cats) {
 		profile_set_step_cats(p, time_cats, ARRAY_SIZE(time_cats));
+		step_parts_meta(p);
 	} else if (p->nr_step_cats != ARRAY_SIZE(time_cats) ||
 		   profile_step_cat(p, "Compute") != 2) {
 		diag_error(d, NULL, "the files loaded before this one have steps of another kind");

@@ -206,6 +206,32 @@ static void add_dist(struct info_priv *ip, const struct profile *p)
 		info_add(ip, "distributed", "backend", p->dist.backend);
 }
 
+/*
+ * Whether the profile has device time: in its ops and kernels, or only in
+ * its steps' device parts (a parser's "step parts" lines say which side
+ * each part is, "device: ..." or "host: ...": load_and_run's device=,
+ * trtexec's H2D, Compute and D2H), or none.
+ */
+static const char *device_time_text(struct info_priv *ip, const struct profile *p)
+{
+	struct strbuf parts = STRBUF_INIT;
+	const char *text;
+
+	if (p->has_device_time)
+		return "yes";
+	for (const struct meta *m = p->meta; m; m = m->next) {
+		if (strcmp(m->section, "step parts") || strncmp(m->value, "device:", 7))
+			continue;
+		strbuf_addstr(&parts, parts.len ? ", " : "");
+		strbuf_addstr(&parts, m->key);
+	}
+	if (!parts.len)
+		return "none (host-only profile)";
+	text = info_fmt(ip, "in the steps only (%s); no op or kernel has device time", parts.s);
+	strbuf_release(&parts);
+	return text;
+}
+
 static void info_load(struct pane *pane)
 {
 	const struct profile *p = pane->prof;
@@ -223,8 +249,7 @@ static void info_load(struct pane *pane)
 		info_add(ip, "profile", "starts at", p->run_where);
 	info_add(ip, "profile", "nodes", info_fmt(ip, "%u", p->nr_nodes));
 	info_add(ip, "profile", "steps", info_fmt(ip, "%zu", p->nr_steps));
-	info_add(ip, "profile", "device time",
-		 p->has_device_time ? "yes" : "none (host-only profile)");
+	info_add(ip, "profile", "device time", device_time_text(ip, p));
 	if (nr_runs > 1) {
 		for (const struct profile *r = first; r; r = r->next_run, i++)
 			info_add(ip, "runs", info_fmt(ip, "run %zu%s", i, r == p ? " (shown)" : ""),

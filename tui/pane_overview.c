@@ -148,6 +148,31 @@ static int64_t quantile(const int64_t *v, size_t n, double q)
 	return v[rank ? rank - 1 : 0];
 }
 
+/* The share of the average step its categories leave out (negative:
+ * that they count twice), when it shows at two decimals: the categories'
+ * shares and it then sum to 100%.  NaN when there is none to show. */
+static double rest_pct(const struct overview *o)
+{
+	double pct = o->avg_step_ns > 0 ? 100 * o->avg_rest_ns / o->avg_step_ns : NAN;
+
+	return fabs(pct) >= 0.005 ? pct : NAN;
+}
+
+/* A breakdown sums to its step, or says why not: a line for the time in
+ * no category, or for the time the categories overlap (a host part run
+ * beside the device parts, as load_and_run's exec= and trtexec's enqueue
+ * are), at least that much. */
+static void add_step_rest(struct ov_priv *op)
+{
+	const struct overview *o = &op->ov;
+	double pct = rest_pct(o);
+
+	if (pct != pct)
+		return;
+	add(op, OV_LINE, xstrdup(pct > 0 ? "In no part" : "Overlap of the parts"),
+	    time_text(o->avg_rest_ns))->share_pct = pct;
+}
+
 static void add_steps(const struct profile *p, struct ov_priv *op)
 {
 	const struct overview *o = &op->ov;
@@ -169,6 +194,7 @@ static void add_steps(const struct profile *p, struct ov_priv *op)
 		if (o->avg_step_ns > 0)
 			r->share_pct = 100 * o->avg_cat_ns[c] / o->avg_step_ns;
 	}
+	add_step_rest(op);
 	if (p->nr_steps < 2)
 		return;
 	/* Iteration statistics: what a training log or trtexec's times
@@ -271,7 +297,9 @@ static void add_top(const struct profile *p, struct ov_priv *op)
 						 time_text((double)r->ns));
 
 			row->jump = r->name;
-			if (top->total_ns > 0)
+			if (r->file_pct == r->file_pct)
+				row->share_pct = r->file_pct;
+			else if (top->total_ns > 0)
 				row->share_pct = 100.0 * (double)r->ns / (double)top->total_ns;
 		}
 	}
@@ -319,7 +347,12 @@ static const struct column ov_cols[] = {
 		  "time of every kernel on the device, over the whole trace, in kernels that "
 		  "use tensor (matrix) cores by proftui(1)'s TENSOR CORES rule -- the Kernels "
 		  "status line's share, over its rows.  Steps: share of the average step; top "
-		  "rows: share of all ops' device self time (kernels: of all kernel time)" },
+		  "rows: share of all ops' device self time (kernels: of all kernel time), or "
+		  "where the file states the row's percentage (key_averages' Self CUDA %, a "
+		  "Paddle Kernel Summary ratio) the file's value, as Operators and Kernels "
+		  "show it.  In no part: the step's time no category holds; Parts overlap: "
+		  "the time two categories count (a host part beside the device parts), at "
+		  "least: negative, so the shares sum to 100%" },
 	{ .key = "bar", .title = "Breakdown", .kind = COL_BAR, .get = get_bar,
 	  .help = "the average step split into its categories, as a bar" },
 };
@@ -509,7 +542,12 @@ static long ov_json(const struct pane *pane, FILE *out, size_t limit)
 		fputs(": ", out);
 		json_num(out, 100 * o->avg_cat_ns[c] / o->avg_step_ns);
 	}
-	fputs("}, \"recommendations\": [", out);
+	fputs("}", out);
+	if (rest_pct(o) == rest_pct(o)) {
+		fputs(", \"step_rest_pct\": ", out);
+		json_num(out, rest_pct(o));
+	}
+	fputs(", \"recommendations\": [", out);
 	for (size_t i = 0; i < o->nr_recs; i++) {
 		char text[1100];
 

@@ -1298,12 +1298,24 @@ static void t_device_fixture(void)
 	struct profile p;
 
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
-	CHECK_STR(profile_meta_get(&p, "device", "name"), "NVIDIA GeForce RTX 3060");
-	CHECK_STR(profile_meta_get(&p, "device", "compute capability"), "8.6");
-	CHECK_STR(profile_meta_get(&p, "device", "total memory"), "12629049344 bytes (11.8 GiB)");
-	CHECK_STR(profile_meta_get(&p, "device", "CUDA_VERSION"), "12.2.0");
-	CHECK_STR(profile_meta_get(&p, "device", "MULTIPROCESSOR_COUNT"), "28");
-	CHECK_STR(profile_meta_get(&p, "device", "MAX_SHARED_MEMORY_PER_BLOCK"), "49152");
+	CHECK_STR(profile_meta_get(&p, "device 0", "name"), "NVIDIA GeForce RTX 3060");
+	CHECK_STR(profile_meta_get(&p, "device 0", "compute capability"), "8.6");
+	CHECK_STR(profile_meta_get(&p, "device 0", "total memory"), "12629049344 bytes (11.8 GiB)");
+	CHECK_STR(profile_meta_get(&p, "device 0", "CUDA_VERSION"), "12.2.0");
+	CHECK_STR(profile_meta_get(&p, "device 0", "MULTIPROCESSOR_COUNT"), "28");
+	CHECK_STR(profile_meta_get(&p, "device 0", "MAX_SHARED_MEMORY_PER_BLOCK"), "49152");
+	/* The GPU is a device of the model, for a line in Overview and Info. */
+	CHECK_EQ(p.nr_devices, 1);
+	CHECK_EQ(p.devices[0].id, 0);
+	CHECK_STR(p.devices[0].name, "NVIDIA GeForce RTX 3060");
+	CHECK_EQ(p.devices[0].total_memory_bytes, INT64_C(12629049344));
+	CHECK(p.devices[0].cc_major == 8 && p.devices[0].cc_minor == 6);
+	CHECK_EQ(p.devices[0].num_sms, 28);
+	CHECK_EQ(p.devices[0].max_threads_per_sm, 1536);
+	CHECK_EQ(p.devices[0].max_threads_per_block, 1024);
+	CHECK_EQ(p.devices[0].regs_per_sm, 65536);
+	CHECK_EQ(p.devices[0].warp_size, 32);
+	CHECK_EQ(p.devices[0].shared_mem_per_sm_bytes, 102400);
 	CHECK_EQ(nr_layers(&p), 6);	/* the graph's layers stay */
 	CHECK_STR(msgs, "");
 	profile_release(&p);
@@ -1332,6 +1344,17 @@ static void t_device_forms(void)
 	CHECK_STR(profile_meta_get(&p, "device 1", "total memory"), "80 GB");
 	CHECK_STR(profile_meta_get(&p, "device 1", "ECC_ENABLED"), "true");
 	CHECK(profile_meta_get(&p, "device 1", "NESTED") == NULL);
+	/* The model's devices take values of the forms they know only: "80
+	 * GB" is no byte count. */
+	CHECK_EQ(p.nr_devices, 2);
+	CHECK(p.devices[0].cc_major == 8 && p.devices[0].cc_minor == 9);
+	CHECK_EQ(p.devices[0].total_memory_bytes, INT64_C(1073741824));
+	CHECK_EQ(p.devices[0].warp_size, 32);
+	CHECK_EQ(p.devices[0].num_sms, -1);
+	CHECK_EQ(p.devices[1].id, 1);
+	CHECK_STR(p.devices[1].name, "GPU B");
+	CHECK(p.devices[1].cc_major == 9 && p.devices[1].cc_minor == 0);
+	CHECK_EQ(p.devices[1].total_memory_bytes, -1);
 	profile_release(&p);
 
 	/* Members shown first whatever their place in the file. */
@@ -1340,10 +1363,10 @@ static void t_device_forms(void)
 		"\"TotalMemory\": 84929216512}]");
 	CHECK_STR(detect(path), "trex-device");
 	CHECK_EQ(load1(&p, path), 0);
-	CHECK_EQ(meta_place(&p, "device", "name"), 0);
-	CHECK_EQ(meta_place(&p, "device", "compute capability"), 1);
-	CHECK_EQ(meta_place(&p, "device", "total memory"), 2);
-	CHECK_EQ(meta_place(&p, "device", "CLOCK_RATE"), 3);
+	CHECK_EQ(meta_place(&p, "device 0", "name"), 0);
+	CHECK_EQ(meta_place(&p, "device 0", "compute capability"), 1);
+	CHECK_EQ(meta_place(&p, "device 0", "total memory"), 2);
+	CHECK_EQ(meta_place(&p, "device 0", "CLOCK_RATE"), 3);
 	profile_release(&p);
 }
 
@@ -1395,8 +1418,9 @@ static void t_bad_device(void)
 			   "object; skipped") != NULL);
 	CHECK(strstr(msgs, "odd-gpus.json:3:2: warning: element of the device list has no 'Name'")
 	      != NULL);
-	CHECK_STR(profile_meta_get(&p, "device", "name"), "GPU A");
-	CHECK(profile_meta_get(&p, "device", "WARP_SIZE") == NULL);
+	CHECK_STR(profile_meta_get(&p, "device 0", "name"), "GPU A");
+	CHECK(profile_meta_get(&p, "device 0", "WARP_SIZE") == NULL);
+	CHECK_EQ(p.nr_devices, 1);
 	profile_release(&p);
 
 	path = write_str("obj-gpus.json", "{\"Name\": \"GPU A\"}\n");

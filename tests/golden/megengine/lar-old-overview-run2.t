@@ -1,0 +1,1 @@
+--print overview --run 2 tests/golden/megengine/lar-old.txt

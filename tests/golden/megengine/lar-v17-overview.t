@@ -1,0 +1,1 @@
+--print overview tests/golden/megengine/lar-v17.txt

@@ -1,0 +1,1 @@
+--print overview --format json tests/golden/trtexec/times.json

@@ -1,0 +1,1 @@
+--print overview tests/golden/paddle/omitted.txt

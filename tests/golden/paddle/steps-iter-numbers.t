@@ -1,0 +1,1 @@
+--print steps tests/golden/paddle/iter-numbers.log

@@ -1,0 +1,1 @@
+--print overview tests/golden/torch-table/file-values.txt

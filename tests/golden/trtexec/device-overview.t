@@ -1,0 +1,1 @@
+--print overview tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/profile.json tests/golden/trtexec/times.json tests/golden/trtexec/device.metadata.json

@@ -1,0 +1,1 @@
+--print info tests/golden/trtexec/profile-pct-over.json
