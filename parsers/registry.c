@@ -608,5 +608,9 @@ int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
 		profset_release(set);
 		return -2;
 	}
+	if (set->nr_missing)
+		say(opt, "proftui: warning: %s: Transfer, Sync and the straggler marks are "
+		    "those of the %zu ranks given", profset_missing_text(set, err, sizeof(err)),
+		    set->nr);
 	return worst;
 }
