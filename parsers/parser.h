@@ -21,6 +21,11 @@ struct parser {
 	 * trtexec graph + profile + times, a MegEngine log + its --profile
 	 * JSON).  NULL: each file is a whole profile of its own. */
 	const char *family;
+	/* A family file of one engine (TensorRT): how trex names it,
+	 * <engine><suffix>, so that a file so named says its engine; and
+	 * two of one kind (parser and suffix) never complete each other.
+	 * NULL: the family's files of this parser may add up. */
+	const char *const *engine_suffixes;
 	/* Its text may begin anywhere in a file (a key_averages table at the
 	 * end of a training log): when no parser claims a file's head,
 	 * detection probes the later windows of a text file with the parsers

@@ -504,8 +504,61 @@ static void load_groups(struct loader *l)
 	pthread_mutex_destroy(&l->progress_lock);
 }
 
+/* The suffix of P's that ends the base name of PATH (trex's
+ * <engine><suffix>), its index, or -1; *STEM gets the engine's length. */
+static int engine_suffix(const struct parser *p, const char *path, const char **base,
+			 size_t *stem)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	*base = slash ? slash + 1 : path;
+	n = strlen(*base);
+	for (int i = 0; p && p->engine_suffixes && p->engine_suffixes[i]; i++) {
+		size_t k = strlen(p->engine_suffixes[i]);
+
+		if (n > k && !strcmp(*base + n - k, p->engine_suffixes[i])) {
+			*stem = n - k;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Whether files A and B of one family can be of one engine: not two of
+ * one kind (two graphs are two engines, or two builds of one: either
+ * way a diff, not a sum), not two whose names say different engines. */
+static bool same_engine(const struct file_list *files, const struct parser **found, size_t a,
+			size_t b)
+{
+	const char *base_a, *base_b;
+	size_t stem_a = 0, stem_b = 0;
+	int kind_a, kind_b;
+
+	if (!found[a]->engine_suffixes || !found[b]->engine_suffixes)
+		return true;
+	kind_a = engine_suffix(found[a], files->v[a], &base_a, &stem_a);
+	kind_b = engine_suffix(found[b], files->v[b], &base_b, &stem_b);
+	if (found[a] == found[b] && kind_a == kind_b)
+		return false;
+	return kind_a < 0 || kind_b < 0 ||
+	       (stem_a == stem_b && !memcmp(base_a, base_b, stem_a));
+}
+
+/* Whether file I completes the profile of group G. */
+static bool completes(const struct group *g, const struct file_list *files,
+		      const struct parser **found, size_t i)
+{
+	if (!g->parser || !g->parser->family || strcmp(g->parser->family, found[i]->family))
+		return false;
+	for (size_t k = 0; k < g->nr; k++)
+		if (!same_engine(files, found, g->files[k], i))
+			return false;
+	return true;
+}
+
 /* Which files load together: all of them with --merge, the files of one
- * family as one profile, every other file alone. */
+ * family (of one engine) as one profile, every other file alone. */
 static size_t make_groups(const struct file_list *files, const struct parser **found,
 			  const struct load_options *opt, struct group **out)
 {
@@ -520,8 +573,7 @@ static size_t make_groups(const struct file_list *files, const struct parser **f
 			k = 0;
 		else if (p && p->family)
 			for (k = 0; k < n; k++)
-				if (g[k].parser && g[k].parser->family &&
-				    !strcmp(g[k].parser->family, p->family))
+				if (completes(&g[k], files, found, i))
 					break;
 		if (k == n)
 			g[n++].parser = p;

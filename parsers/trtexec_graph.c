@@ -410,6 +410,7 @@ const struct parser trtexec_graph_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-graph",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".graph.json", NULL },
 	.summary = "TensorRT trtexec --exportLayerInfo JSON (engine layers, simple or detailed)",
 	.probe = graph_probe,
 	.parse = graph_parse,

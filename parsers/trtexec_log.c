@@ -620,6 +620,7 @@ const struct parser trtexec_log_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-log",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".build.log", ".profile.log", ".log", NULL },
 	.summary = "TensorRT trtexec log (--dumpProfile table, performance summary, options)",
 	.anywhere = true,
 	.probe = log_probe,

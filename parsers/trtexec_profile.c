@@ -500,6 +500,7 @@ const struct parser trtexec_profile_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-profile",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".profile.json", NULL },
 	.summary = "TensorRT trtexec --exportProfile JSON (per-layer times)",
 	.probe = profile_probe,
 	.parse = profile_parse,
