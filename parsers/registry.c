@@ -189,6 +189,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		p->format = parser->name;
 	if (parser->counts_per_node)
 		p->counts_follow_nodes = true;
+	p->sums_whole = opt->merge;
 	rc = parser->parse(p, &in, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;

@@ -383,8 +383,10 @@ static int graph_parse(struct profile *p, struct input *in, struct diag *d)
 		char n[32];
 
 		snprintf(n, sizeof(n), "%zu", g.ls.nr);
-		trt_meta_once(p, "engine", "layers", n);
-		layers_join(p, d, &g.ls, true);
+		if (layers_join(p, d, &g.ls, true))
+			trt_meta_once(p, "engine", "layers", n);
+		else
+			rc = -1;
 	}
 	layers_release(&g.ls);
 	json_release(&g.j);

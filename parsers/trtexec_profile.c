@@ -444,13 +444,14 @@ static int profile_parse(struct profile *p, struct input *in, struct diag *d)
 				  "no '{ \"count\" : N }' record: the number of iterations is unknown");
 	}
 	if (ok || ls.nr) {
-		if (has_count) {
+		if (!layers_join(p, d, &ls, false)) {
+			rc = -1;
+		} else if (has_count) {
 			char n[32];
 
 			snprintf(n, sizeof(n), "%llu", (unsigned long long)ls.calls);
 			trt_meta_once(p, "layer profile", "iterations", n);
 		}
-		layers_join(p, d, &ls, false);
 	} else {
 		rc = -1;
 	}
