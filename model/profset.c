@@ -396,3 +396,66 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 	free(w);
 	return rc;
 }
+
+void profset_name_runs(struct profset *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		for (struct profile *r = s->members[i].prof; r; r = r->next_run)
+			if (!r->run_title)
+				r->run_title = profile_strdup(r, name);
+}
+
+/* Why RUN (named NAME) does not line up with FIRST, or NULL. */
+static char *misfit(const struct profset *first, const struct profset *run, const char *name0,
+		    const char *name)
+{
+	size_t nr_runs = profile_nr_runs(first->members[0].prof);
+
+	if (run->kind != first->kind || run->nr != first->nr)
+		return xstrfmt("its runs do not line up ('%s' is %zu profile(s), '%s' %zu)", name0,
+			       first->nr, name, run->nr);
+	for (size_t m = 0; m < run->nr; m++)
+		if (profile_nr_runs(run->members[m].prof) != profile_nr_runs(first->members[m].prof) ||
+		    profile_nr_runs(first->members[m].prof) != nr_runs)
+			return xstrfmt("its runs do not line up ('%s' and '%s' hold several runs "
+				       "each, not as many)", name0, name);
+	return NULL;
+}
+
+int profset_chain_runs(struct profset *s, struct profset *runs, const char *const *names,
+		       size_t nr, char *err, size_t size)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *why;
+
+	for (size_t r = 1; r < nr; r++) {
+		if ((why = misfit(&runs[0], &runs[r], names[0], names[r]))) {
+			snprintf(err, size, "%s", why);
+			free(why);
+			return -1;
+		}
+	}
+	for (size_t r = 0; r < nr; r++)
+		profset_name_runs(&runs[r], names[r]);
+	*s = runs[0];
+	for (size_t r = 1; r < nr; r++) {
+		for (size_t m = 0; m < s->nr; m++) {
+			struct profset_member *into = &s->members[m];
+			char *files = xstrfmt("%s + %s", into->files, runs[r].members[m].files);
+
+			add_span(into->prof, runs[r].members[m].prof);
+			runs[r].members[m].prof = NULL;
+			free(into->files);
+			into->files = files;
+		}
+		profset_release(&runs[r]);
+	}
+	strbuf_addf(&b, "a log dir of %zu runs (", nr);
+	for (size_t r = 0; r < nr; r++)
+		strbuf_addf(&b, "%s%s", r ? ", " : "", names[r]);
+	strbuf_addf(&b, "), shown as runs; %s", s->why ? s->why : "");
+	free(s->why);
+	s->why = b.s;
+	memset(&runs[0], 0, sizeof(runs[0]));
+	return 0;
+}

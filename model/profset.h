@@ -99,4 +99,20 @@ struct profset_hints {
  */
 int profset_relate(struct profset *s, const struct profset_hints *h, char *err, size_t size);
 
+/* Title every profile of S that has no title of its own NAME (the run
+ * of a log dir they are). */
+void profset_name_runs(struct profset *s, const char *name);
+
+/*
+ * The runs of a log dir, each loaded and related as a set of its own
+ * (RUNS[0..NR), NAMES theirs), into S: the members of the first, each
+ * followed by the same member of every later run as its later runs, so
+ * that --run N and { } pick a run of the log dir as of a file.  RUNS are
+ * emptied (their profiles move into S).  Returns 0, or -1 with ERR when
+ * the runs do not line up (another kind, another number of members or
+ * of runs each), RUNS left as they were.
+ */
+int profset_chain_runs(struct profset *s, struct profset *runs, const char *const *names,
+		       size_t nr, char *err, size_t size);
+
 #endif
