@@ -714,7 +714,8 @@ static void say_runs(const struct load_options *opt, const char *dir, const stru
 		strbuf_addstr(&b, i ? ", " : "");
 		strbuf_addstr(&b, rl->v[i].name);
 	}
-	say(opt, "proftui: %s holds %zu runs (%s): %s", dir, rl->nr, b.s, what);
+	say(opt, "proftui: %s holds %zu run%s (%s): %s", dir, rl->nr, rl->nr == 1 ? "" : "s", b.s,
+	    what);
 	strbuf_release(&b);
 }
 
@@ -797,7 +798,8 @@ int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
 			files_release(&files);
 			return -1;
 		}
-		if (rl.nr > 1 && nr_paths == 1)
+		/* --run NAME names a run even of a log dir of one. */
+		if ((rl.nr > 1 || (rl.nr && opt->run_name)) && nr_paths == 1)
 			return load_runs(set, paths[i], &rl, &hints, opt);
 		if (rl.nr > 1) {
 			say_runs(opt, paths[i], &rl, "open it alone, to choose among them");
