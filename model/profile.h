@@ -530,6 +530,10 @@ struct profile {
 	 * every node has calls of its own (a 1,000-rank set of summaries
 	 * holds millions). */
 	bool counts_follow_nodes;
+	/* --merge: every file given joins this profile, whatever it is (a
+	 * parser that joins files by what they share refuses a file that
+	 * shares nothing only when this is false). */
+	bool sums_whole;
 	/* node_append()'s memory of each parent's last child: a node has no
 	 * field for it (8 bytes of every node, used only while building).
 	 * A hint, checked where it is read; released by profile_finish(). */

@@ -23,6 +23,7 @@ void profset_release(struct profset *s)
 	free(s->members);
 	free(s->why);
 	free(s->label);
+	free(s->missing);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -204,6 +205,63 @@ static void make_ranks(struct profset *s, struct worker *w, size_t nr)
 	s->nr = n;
 }
 
+/*
+ * The world size the ranks agree on, and the ranks of it that none gave
+ * (members are in rank order: one pass finds the gaps, however large the
+ * world size a file claims).
+ */
+static void find_missing(struct profset *s)
+{
+	int32_t world = -1;
+	int64_t next = 0;		/* the first rank not yet accounted for */
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct profile *p = s->members[i].prof;
+
+		if (!p->dist.present || p->dist.world_size <= 0 ||
+		    (world >= 0 && p->dist.world_size != world))
+			return;
+		world = p->dist.world_size;
+	}
+	s->world_size = world;
+	s->missing = xcalloc(s->nr + 1, sizeof(*s->missing));
+	for (size_t i = 0; i <= s->nr; i++) {
+		int64_t r = i < s->nr ? s->members[i].rank : world;
+
+		if (r < next || r > world)
+			continue;
+		if (r > next) {
+			s->missing[s->nr_missing_ranges++] =
+				(struct rank_range){ (int32_t)next, (int32_t)(r - 1) };
+			s->nr_missing += r - next;
+		}
+		next = r + 1;
+	}
+}
+
+const char *profset_missing_text(const struct profset *s, char *buf, size_t size)
+{
+	enum { SHOWN = 8 };
+	size_t n;
+
+	buf[0] = '\0';
+	if (!s->nr_missing || !size)
+		return buf;
+	n = (size_t)snprintf(buf, size, "%lld of %d ranks missing (", (long long)s->nr_missing,
+			     (int)s->world_size);
+	for (size_t i = 0; i < s->nr_missing_ranges && i < SHOWN && n < size; i++) {
+		const struct rank_range *g = &s->missing[i];
+
+		n += (size_t)(g->lo == g->hi
+				      ? snprintf(buf + n, size - n, "%s%d", i ? ", " : "", (int)g->lo)
+				      : snprintf(buf + n, size - n, "%s%d-%d", i ? ", " : "", (int)g->lo,
+						 (int)g->hi));
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "%s)", s->nr_missing_ranges > SHOWN ? ", ..." : "");
+	return buf;
+}
+
 static char *ranks_why(const struct profset *s, const struct profset_hints *h, bool by_dist)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -227,7 +285,14 @@ static char *ranks_why(const struct profset *s, const struct profset_hints *h, b
 		strbuf_addstr(&b, " (--ranks)");
 	else if (h->from_dir)
 		strbuf_addstr(&b, " (a directory: one worker per *.pt.trace.json[.gz] name)");
-	if (by_dist && lo >= 0) {
+	if (by_dist && lo >= 0 && s->nr_missing) {
+		char missing[256];
+
+		snprintf(line, sizeof(line), "%s distributedInfo world size %d, %s",
+			 h->want_ranks || h->from_dir ? ";" : " by", (int)s->members[0].prof->dist.world_size,
+			 profset_missing_text(s, missing, sizeof(missing)));
+		strbuf_addstr(&b, line);
+	} else if (by_dist && lo >= 0) {
 		snprintf(line, sizeof(line), "%s distributedInfo world size %d, ranks %d-%d",
 			 h->want_ranks || h->from_dir ? ";" : " by", (int)s->members[0].prof->dist.world_size,
 			 (int)lo, (int)hi);
@@ -248,6 +313,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 	int rc = 0;
 
 	err[0] = '\0';
+	s->world_size = -1;
 	if (!s->nr) {
 		snprintf(err, size, "nothing to open");
 		return -1;
@@ -284,6 +350,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 	} else if (h->want_ranks || (h->from_dir && nr_workers > 1) || (!why_not && s->nr > 1)) {
 		s->kind = PROFSET_RANKS;
 		make_ranks(s, w, s->nr);
+		find_missing(s);
 		s->why = ranks_why(s, h, !why_not);
 		if (s->nr == 1 && !h->want_ranks)
 			s->kind = PROFSET_ONE;
@@ -328,4 +395,67 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 	}
 	free(w);
 	return rc;
+}
+
+void profset_name_runs(struct profset *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		for (struct profile *r = s->members[i].prof; r; r = r->next_run)
+			if (!r->run_title)
+				r->run_title = profile_strdup(r, name);
+}
+
+/* Why RUN (named NAME) does not line up with FIRST, or NULL. */
+static char *misfit(const struct profset *first, const struct profset *run, const char *name0,
+		    const char *name)
+{
+	size_t nr_runs = profile_nr_runs(first->members[0].prof);
+
+	if (run->kind != first->kind || run->nr != first->nr)
+		return xstrfmt("its runs do not line up ('%s' is %zu profile(s), '%s' %zu)", name0,
+			       first->nr, name, run->nr);
+	for (size_t m = 0; m < run->nr; m++)
+		if (profile_nr_runs(run->members[m].prof) != profile_nr_runs(first->members[m].prof) ||
+		    profile_nr_runs(first->members[m].prof) != nr_runs)
+			return xstrfmt("its runs do not line up ('%s' and '%s' hold several runs "
+				       "each, not as many)", name0, name);
+	return NULL;
+}
+
+int profset_chain_runs(struct profset *s, struct profset *runs, const char *const *names,
+		       size_t nr, char *err, size_t size)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *why;
+
+	for (size_t r = 1; r < nr; r++) {
+		if ((why = misfit(&runs[0], &runs[r], names[0], names[r]))) {
+			snprintf(err, size, "%s", why);
+			free(why);
+			return -1;
+		}
+	}
+	for (size_t r = 0; r < nr; r++)
+		profset_name_runs(&runs[r], names[r]);
+	*s = runs[0];
+	for (size_t r = 1; r < nr; r++) {
+		for (size_t m = 0; m < s->nr; m++) {
+			struct profset_member *into = &s->members[m];
+			char *files = xstrfmt("%s + %s", into->files, runs[r].members[m].files);
+
+			add_span(into->prof, runs[r].members[m].prof);
+			runs[r].members[m].prof = NULL;
+			free(into->files);
+			into->files = files;
+		}
+		profset_release(&runs[r]);
+	}
+	strbuf_addf(&b, "a log dir of %zu runs (", nr);
+	for (size_t r = 0; r < nr; r++)
+		strbuf_addf(&b, "%s%s", r ? ", " : "", names[r]);
+	strbuf_addf(&b, "), shown as runs; %s", s->why ? s->why : "");
+	free(s->why);
+	s->why = b.s;
+	memset(&runs[0], 0, sizeof(runs[0]));
+	return 0;
 }

@@ -36,12 +36,24 @@ struct profset_member {
 	size_t nr_spans;	/* files of this worker read as its runs */
 };
 
+/* Ranks first to last, both included. */
+struct rank_range {
+	int32_t lo, hi;
+};
+
 struct profset {
 	enum profset_kind kind;
 	struct profset_member *members;
 	size_t nr;
 	char *why;		/* how the files were related, for Info */
 	char *label;		/* the files as titles name them */
+	/* Ranks: the job's world size as its traces say it (-1: they do
+	 * not agree or do not say), and the ranks of it no file gave, as
+	 * ascending gaps (heap): what every cross-rank figure lacks. */
+	int32_t world_size;
+	struct rank_range *missing;
+	size_t nr_missing_ranges;
+	int64_t nr_missing;	/* ranks in those gaps */
 };
 
 void profset_release(struct profset *s);
@@ -58,6 +70,12 @@ const struct profset_member *profset_member_of(const struct profset *s, const st
  * ".summary" (the plugin's reference scripts do the same).
  */
 bool profset_worker_of(const char *base, size_t *worker_len, const char **span, size_t *span_len);
+
+/*
+ * "3 of 16 ranks missing (4, 7-8)" (the first few gaps, then "..."), or
+ * "" when none is.  Returns BUF.
+ */
+const char *profset_missing_text(const struct profset *s, char *buf, size_t size);
 
 /* The file P stands for: a summary's trace (what it says it summarises),
  * else P's own path.  Workers are named after it. */
@@ -80,5 +98,21 @@ struct profset_hints {
  * one).
  */
 int profset_relate(struct profset *s, const struct profset_hints *h, char *err, size_t size);
+
+/* Title every profile of S that has no title of its own NAME (the run
+ * of a log dir they are). */
+void profset_name_runs(struct profset *s, const char *name);
+
+/*
+ * The runs of a log dir, each loaded and related as a set of its own
+ * (RUNS[0..NR), NAMES theirs), into S: the members of the first, each
+ * followed by the same member of every later run as its later runs, so
+ * that --run N and { } pick a run of the log dir as of a file.  RUNS are
+ * emptied (their profiles move into S).  Returns 0, or -1 with ERR when
+ * the runs do not line up (another kind, another number of members or
+ * of runs each), RUNS left as they were.
+ */
+int profset_chain_runs(struct profset *s, struct profset *runs, const char *const *names,
+		       size_t nr, char *err, size_t size);
 
 #endif

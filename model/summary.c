@@ -410,11 +410,20 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	struct names names = { 0 };
 	struct rank_local rl;
 
-	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
+	const char *cut = profile_meta_get(p, "load", "stopped at");
+
+	/* Only a cut trace needs version 2: every other summary stays one
+	 * that a reader of version 1 opens, and a reader of version 1
+	 * refuses a cut one rather than show it as whole. */
+	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, cut ? SUMMARY_VERSION : SUMMARY_VERSION_WHOLE);
 	strbuf_addstr(b, "source");
 	name_eol(b, p->path);
 	strbuf_addstr(b, "format");
 	name_eol(b, p->format ? p->format : "");
+	if (cut) {
+		strbuf_addstr(b, "cut");
+		name_eol(b, cut);
+	}
 	strbuf_addf(b, "flags\t%d\t%d\n", p->has_device_time, p->has_timeline);
 	strbuf_addf(b, "dist\t%d\t%d\t%d", p->dist.present, (int)p->dist.rank, (int)p->dist.world_size);
 	name_eol(b, p->dist.backend);

@@ -11,15 +11,20 @@
  * distributed info, the metadata and the warnings.  Opened, it is a
  * profile whose panes print what the trace's print, number for number.
  *
- * The format, version 1 (proftui-summary(5) documents it for readers):
+ * The format, version 2 (proftui-summary(5) documents it for readers):
  * UTF-8 text, one record per line, fields separated by a tab; text
  * fields have backslash, tab, newline and other control bytes escaped as
  * \\, \t, \n, \r and \xNN; times are integer nanoseconds; a name, when a
  * record has one, is its last field.  The first line is
- * "proftui-summary<TAB>1"; the last is "end".  Records, in this order:
+ * "proftui-summary<TAB>2" when the summary has a cut record, else
+ * "proftui-summary<TAB>1" (version 1 is version 2 without it); the last
+ * line is "end".  Records, in this order:
  *
  *   source  PATH                     the trace it summarises
  *   format  NAME                     the parser that read it
+ *   cut     WHERE                    the trace was cut: its load stopped
+ *                                    at WHERE (-k), the tables hold what
+ *                                    came before (version 2 only)
  *   flags   DEVICE TIMELINE          has device time, has start times (0/1)
  *   dist    PRESENT RANK WORLD BACKEND
  *   device  ID MEM CCMAJ CCMIN SMS THR/SM THR/BLK REGS/SM WARP SMEM/SM NAME
@@ -56,7 +61,10 @@
 #include "strbuf.h"
 
 #define SUMMARY_MAGIC "proftui-summary"
-#define SUMMARY_VERSION 1
+/* Version 2 adds the cut record; a summary without one is written as
+ * version 1. */
+#define SUMMARY_VERSION 2
+#define SUMMARY_VERSION_WHOLE 1
 
 /* Append P's summary (the format above) to OUT. */
 void summary_write(const struct profile *p, struct strbuf *out);

@@ -21,6 +21,11 @@ struct parser {
 	 * trtexec graph + profile + times, a MegEngine log + its --profile
 	 * JSON).  NULL: each file is a whole profile of its own. */
 	const char *family;
+	/* A family file of one engine (TensorRT): how trex names it,
+	 * <engine><suffix>, so that a file so named says its engine; and
+	 * two of one kind (parser and suffix) never complete each other.
+	 * NULL: the family's files of this parser may add up. */
+	const char *const *engine_suffixes;
 	/* Its text may begin anywhere in a file (a key_averages table at the
 	 * end of a training log): when no parser claims a file's head,
 	 * detection probes the later windows of a text file with the parsers
@@ -75,6 +80,8 @@ struct load_options {
 	bool merge;			/* sum whole profiles (--merge) */
 	bool diff, ranks;		/* profset_load: --diff, --ranks */
 	unsigned jobs;			/* profset_load's threads; 0: one per core */
+	const char *run_name;		/* profset_load: --run NAME, the run of a
+					   log dir to load; NULL: every run */
 	FILE *err;			/* where messages go; NULL: nowhere */
 	void (*progress)(void *ctx, const struct load_progress *lp);
 	void *progress_ctx;
@@ -98,5 +105,22 @@ int profile_load(struct profile *p, const char *const *paths, size_t nr_paths,
 struct profset;
 int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
 		 const struct load_options *opt);
+
+/*
+ * The runs of the log dir DIR, as torch-tb-profiler's home lists them
+ * and profset_load() opens them: each directory that holds worker files
+ * (*.pt.trace.json[.gz], *.summary), named by its path under DIR (DIR's
+ * own name when the files are right in it), in the order of their names.
+ * A log dir of several runs opens with every run, as runs of the set
+ * (--run N, { and }), or the one --run NAME names.  *RUNS (heap, each
+ * string too) gets NR of them.  Returns 0, or -1 with ERR.
+ */
+struct profset_run {
+	char *name;
+	char *dir;
+	size_t nr_files;
+};
+int profset_list_runs(const char *dir, struct profset_run **runs, size_t *nr, char *err,
+		      size_t size);
 
 #endif

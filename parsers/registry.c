@@ -189,6 +189,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		p->format = parser->name;
 	if (parser->counts_per_node)
 		p->counts_follow_nodes = true;
+	p->sums_whole = opt->merge;
 	rc = parser->parse(p, &in, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;
@@ -326,13 +327,52 @@ static bool is_worker_file(const char *name)
 	       (n > 8 && !strcmp(name + n - 8, ".summary"));
 }
 
+/* A run of a log dir, as torch-tb-profiler's home lists them: a
+ * directory that holds worker files, named by its path under the log dir
+ * (the log dir's own name when the files are right in it). */
+struct run_dir {
+	char *name;
+	char *dir;
+	struct file_list files;
+};
+
+struct run_list {
+	struct run_dir *v;
+	size_t nr, alloc;
+};
+
+static void runs_release(struct run_list *rl)
+{
+	for (size_t i = 0; i < rl->nr; i++) {
+		free(rl->v[i].name);
+		free(rl->v[i].dir);
+		files_release(&rl->v[i].files);
+	}
+	free(rl->v);
+	memset(rl, 0, sizeof(*rl));
+}
+
+static char *run_name(const char *top, const char *dir)
+{
+	size_t n = strlen(top);
+	const char *slash;
+
+	while (n > 1 && top[n - 1] == '/')
+		n--;
+	if (strlen(dir) > n && !strncmp(dir, top, n))
+		return xstrdup(dir + n + (dir[n] == '/'));
+	for (slash = top + n; slash > top && slash[-1] != '/'; slash--)
+		;
+	return xstrndup(slash, (size_t)(top + n - slash));
+}
+
 /*
- * The worker files of DIR into OUT, sorted by name; when DIR holds none,
- * those of the one subdirectory (at any depth) that does, as the plugin
- * finds a run's files under its log dir.  Traces in two directories are
- * two runs: ERR says which, and it returns -1.
+ * The runs under TOP into OUT: DIR's worker files, sorted by name, are a
+ * run; a directory without any holds the runs of its subdirectories (at
+ * any depth), in the order of their names, as the plugin walks a log dir.
  */
-static int walk_dir(const char *dir, struct file_list *out, char *err, size_t size, int depth)
+static int walk_runs(const char *top, const char *dir, struct run_list *out, char *err, size_t size,
+		     int depth)
 {
 	struct file_list files = { 0 }, dirs = { 0 };
 	struct dirent *e;
@@ -362,30 +402,51 @@ static int walk_dir(const char *dir, struct file_list *out, char *err, size_t si
 	}
 	closedir(d);
 	if (files.nr) {
+		struct run_dir *r;
+
 		qsort(files.v, files.nr, sizeof(*files.v), cmp_str);
-		for (size_t i = 0; i < files.nr; i++)
-			files_add(out, files.v[i]);
-		free(files.v);
+		GROW(out->v, out->alloc, out->nr + 1);
+		r = &out->v[out->nr++];
+		r->name = run_name(top, dir);
+		r->dir = xstrdup(dir);
+		r->files = files;
 		files_release(&dirs);
 		return 0;
 	}
 	if (dirs.nr)
 		qsort(dirs.v, dirs.nr, sizeof(*dirs.v), cmp_str);
-	for (size_t i = 0; i < dirs.nr && !rc; i++) {
-		struct file_list sub = { 0 };
-
-		rc = walk_dir(dirs.v[i], &sub, err, size, depth + 1);
-		if (!rc && sub.nr && out->nr) {
-			snprintf(err, size, "%s holds the traces of several runs (%s, %s): open one "
-				 "directory", dir, out->v[0], sub.v[0]);
-			rc = -1;
-		}
-		for (size_t k = 0; k < sub.nr; k++)
-			files_add(out, sub.v[k]);
-		free(sub.v);
-	}
+	for (size_t i = 0; i < dirs.nr && !rc; i++)
+		rc = walk_runs(top, dirs.v[i], out, err, size, depth + 1);
 	files_release(&dirs);
 	return rc;
+}
+
+int profset_list_runs(const char *dir, struct profset_run **runs, size_t *nr, char *err,
+		      size_t size)
+{
+	struct run_list rl = { 0 };
+	struct stat st;
+
+	*runs = NULL;
+	*nr = 0;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, size, "%s: not a directory (runs are the directories of a log dir)", dir);
+		return -1;
+	}
+	if (walk_runs(dir, dir, &rl, err, size, 0)) {
+		runs_release(&rl);
+		return -1;
+	}
+	*runs = xcalloc(rl.nr + 1, sizeof(**runs));
+	for (size_t i = 0; i < rl.nr; i++) {
+		(*runs)[i].name = rl.v[i].name;
+		(*runs)[i].dir = rl.v[i].dir;
+		(*runs)[i].nr_files = rl.v[i].files.nr;
+		rl.v[i].name = rl.v[i].dir = NULL;
+	}
+	*nr = rl.nr;
+	runs_release(&rl);
+	return 0;
 }
 
 /* One profile to load: its files (indices into the file list). */
@@ -504,8 +565,61 @@ static void load_groups(struct loader *l)
 	pthread_mutex_destroy(&l->progress_lock);
 }
 
+/* The suffix of P's that ends the base name of PATH (trex's
+ * <engine><suffix>), its index, or -1; *STEM gets the engine's length. */
+static int engine_suffix(const struct parser *p, const char *path, const char **base,
+			 size_t *stem)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	*base = slash ? slash + 1 : path;
+	n = strlen(*base);
+	for (int i = 0; p && p->engine_suffixes && p->engine_suffixes[i]; i++) {
+		size_t k = strlen(p->engine_suffixes[i]);
+
+		if (n > k && !strcmp(*base + n - k, p->engine_suffixes[i])) {
+			*stem = n - k;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Whether files A and B of one family can be of one engine: not two of
+ * one kind (two graphs are two engines, or two builds of one: either
+ * way a diff, not a sum), not two whose names say different engines. */
+static bool same_engine(const struct file_list *files, const struct parser **found, size_t a,
+			size_t b)
+{
+	const char *base_a, *base_b;
+	size_t stem_a = 0, stem_b = 0;
+	int kind_a, kind_b;
+
+	if (!found[a]->engine_suffixes || !found[b]->engine_suffixes)
+		return true;
+	kind_a = engine_suffix(found[a], files->v[a], &base_a, &stem_a);
+	kind_b = engine_suffix(found[b], files->v[b], &base_b, &stem_b);
+	if (found[a] == found[b] && kind_a == kind_b)
+		return false;
+	return kind_a < 0 || kind_b < 0 ||
+	       (stem_a == stem_b && !memcmp(base_a, base_b, stem_a));
+}
+
+/* Whether file I completes the profile of group G. */
+static bool completes(const struct group *g, const struct file_list *files,
+		      const struct parser **found, size_t i)
+{
+	if (!g->parser || !g->parser->family || strcmp(g->parser->family, found[i]->family))
+		return false;
+	for (size_t k = 0; k < g->nr; k++)
+		if (!same_engine(files, found, g->files[k], i))
+			return false;
+	return true;
+}
+
 /* Which files load together: all of them with --merge, the files of one
- * family as one profile, every other file alone. */
+ * family (of one engine) as one profile, every other file alone. */
 static size_t make_groups(const struct file_list *files, const struct parser **found,
 			  const struct load_options *opt, struct group **out)
 {
@@ -520,8 +634,7 @@ static size_t make_groups(const struct file_list *files, const struct parser **f
 			k = 0;
 		else if (p && p->family)
 			for (k = 0; k < n; k++)
-				if (g[k].parser && g[k].parser->family &&
-				    !strcmp(g[k].parser->family, p->family))
+				if (completes(&g[k], files, found, i))
 					break;
 		if (k == n)
 			g[n++].parser = p;
@@ -532,47 +645,24 @@ static size_t make_groups(const struct file_list *files, const struct parser **f
 	return n;
 }
 
-int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
-		 const struct load_options *opt)
+/* Load FILES (released here) into SET and relate them; WORST is 1 when
+ * an error was said already.  profset_load()'s codes. */
+static int load_set(struct profset *set, struct file_list *files, const struct profset_hints *hints,
+		    const struct load_options *opt, int worst)
 {
-	struct file_list files = { 0 };
-	struct profset_hints hints = { .want_diff = opt->diff, .want_ranks = opt->ranks };
 	const struct parser **found;
-	struct loader l = { .files = &files, .opt = opt };
+	struct loader l = { .files = files, .opt = opt };
 	char err[1024];
-	int worst = 0;
 
 	memset(set, 0, sizeof(*set));
-	for (size_t i = 0; i < nr_paths; i++) {
-		struct stat st;
-
-		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			size_t before = files.nr;
-
-			hints.from_dir = true;
-			if (walk_dir(paths[i], &files, err, sizeof(err), 0)) {
-				say(opt, "proftui: %s", err);
-				files_release(&files);
-				return -1;
-			}
-			if (files.nr == before) {
-				say(opt, "%s: error: a directory without traces (proftui reads a "
-				    "directory as a log dir of *.pt.trace.json[.gz] or *.summary "
-				    "files)", paths[i]);
-				worst = 1;
-			}
-		} else {
-			files_add(&files, xstrdup(paths[i]));
-		}
-	}
-	if (!files.nr) {
-		files_release(&files);
+	if (!files->nr) {
+		files_release(files);
 		return -1;
 	}
-	found = xcalloc(files.nr, sizeof(*found));
-	for (size_t i = 0; i < files.nr; i++)
-		found[i] = probe_file(files.v[i], opt);
-	l.nr_groups = make_groups(&files, found, opt, &l.groups);
+	found = xcalloc(files->nr, sizeof(*found));
+	for (size_t i = 0; i < files->nr; i++)
+		found[i] = probe_file(files->v[i], opt);
+	l.nr_groups = make_groups(files, found, opt, &l.groups);
 	load_groups(&l);
 
 	set->members = xcalloc(l.nr_groups, sizeof(*set->members));
@@ -598,15 +688,134 @@ int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
 	}
 	free(l.groups);
 	free(found);
-	files_release(&files);
+	files_release(files);
 	if (!set->nr) {
 		profset_release(set);
 		return -1;
 	}
-	if (profset_relate(set, &hints, err, sizeof(err))) {
+	if (profset_relate(set, hints, err, sizeof(err))) {
 		say(opt, "proftui: %s", err);
 		profset_release(set);
 		return -2;
 	}
+	if (set->nr_missing)
+		say(opt, "proftui: warning: %s: Transfer, Sync and the straggler marks are "
+		    "those of the %zu ranks given", profset_missing_text(set, err, sizeof(err)),
+		    set->nr);
 	return worst;
+}
+
+static void say_runs(const struct load_options *opt, const char *dir, const struct run_list *rl,
+		     const char *what)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (size_t i = 0; i < rl->nr; i++) {
+		strbuf_addstr(&b, i ? ", " : "");
+		strbuf_addstr(&b, rl->v[i].name);
+	}
+	say(opt, "proftui: %s holds %zu run%s (%s): %s", dir, rl->nr, rl->nr == 1 ? "" : "s", b.s,
+	    what);
+	strbuf_release(&b);
+}
+
+/*
+ * A log dir of several runs: the one --run NAME names, or every run, each
+ * loaded as a set of its own, then chained (model/profset.h): the runs
+ * of the set, which --run N and { } pick.  RL is released here.
+ */
+static int load_runs(struct profset *set, const char *dir, struct run_list *rl,
+		     const struct profset_hints *hints, const struct load_options *opt)
+{
+	struct profset *sets;
+	const char **names;
+	char err[1024];
+	int worst = 0, rc = 0;
+	size_t nr = 0;
+
+	for (size_t i = 0; opt->run_name && i < rl->nr; i++) {
+		if (strcmp(rl->v[i].name, opt->run_name))
+			continue;
+		rc = load_set(set, &rl->v[i].files, hints, opt, 0);
+		if (rc >= 0)
+			profset_name_runs(set, rl->v[i].name);
+		runs_release(rl);
+		return rc;
+	}
+	if (opt->run_name) {
+		char *what = xstrfmt("no run '%s' among them", opt->run_name);
+
+		say_runs(opt, dir, rl, what);
+		free(what);
+		runs_release(rl);
+		return -2;
+	}
+	sets = xcalloc(rl->nr, sizeof(*sets));
+	names = xcalloc(rl->nr, sizeof(*names));
+	for (; nr < rl->nr && rc >= 0; nr++) {
+		rc = load_set(&sets[nr], &rl->v[nr].files, hints, opt, 0);
+		names[nr] = rl->v[nr].name;
+		if (rc > worst)
+			worst = rc;
+	}
+	if (rc >= 0 && profset_chain_runs(set, sets, names, nr, err, sizeof(err))) {
+		say(opt, "proftui: %s: %s; open one with --run NAME (see --print runs)", dir, err);
+		rc = -2;
+	} else if (rc >= 0) {
+		/* Titles name the log dir; the run shown is said beside. */
+		free(set->label);
+		set->label = xstrdup(dir);
+	}
+	for (size_t i = 0; rc < 0 && i < nr; i++)
+		profset_release(&sets[i]);
+	free(sets);
+	free(names);
+	runs_release(rl);
+	return rc < 0 ? rc : worst;
+}
+
+int profset_load(struct profset *set, const char *const *paths, size_t nr_paths,
+		 const struct load_options *opt)
+{
+	struct file_list files = { 0 };
+	struct profset_hints hints = { .want_diff = opt->diff, .want_ranks = opt->ranks };
+	char err[1024];
+	int worst = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (size_t i = 0; i < nr_paths; i++) {
+		struct run_list rl = { 0 };
+		struct stat st;
+
+		if (stat(paths[i], &st) || !S_ISDIR(st.st_mode)) {
+			files_add(&files, xstrdup(paths[i]));
+			continue;
+		}
+		hints.from_dir = true;
+		if (walk_runs(paths[i], paths[i], &rl, err, sizeof(err), 0)) {
+			say(opt, "proftui: %s", err);
+			runs_release(&rl);
+			files_release(&files);
+			return -1;
+		}
+		/* --run NAME names a run even of a log dir of one. */
+		if ((rl.nr > 1 || (rl.nr && opt->run_name)) && nr_paths == 1)
+			return load_runs(set, paths[i], &rl, &hints, opt);
+		if (rl.nr > 1) {
+			say_runs(opt, paths[i], &rl, "open it alone, to choose among them");
+			runs_release(&rl);
+			files_release(&files);
+			return -2;
+		}
+		if (!rl.nr) {
+			say(opt, "%s: error: a directory without traces (proftui reads a "
+			    "directory as a log dir of *.pt.trace.json[.gz] or *.summary "
+			    "files)", paths[i]);
+			worst = 1;
+		}
+		for (size_t k = 0; rl.nr && k < rl.v[0].files.nr; k++)
+			files_add(&files, xstrdup(rl.v[0].files.v[k]));
+		runs_release(&rl);
+	}
+	return load_set(set, &files, &hints, opt, worst);
 }

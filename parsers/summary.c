@@ -39,6 +39,7 @@ struct sum {
 	size_t nr_names, alloc_names;
 	int64_t after_steps;		/* the start "-" means */
 	bool after_known;
+	int version;			/* 1, or 2: it may say the trace was cut */
 };
 
 /* An error at field FIELD of the current line (its column). */
@@ -335,6 +336,14 @@ static int read_record(struct sum *s)
 		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
 			return -1;
 		profile_meta(p, "summary", r, s->field[1]);
+	} else if (!strcmp(r, "cut") && s->version >= 2) {
+		/* Its tables are what came before a cut: said at every
+		 * opening, as the cut trace's own load said it. */
+		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
+			return -1;
+		diag_warn(s->d, NULL, "summary of a cut trace",
+			  "the trace this summarises was cut (its load stopped at %s): its tables "
+			  "hold only what came before", s->field[1]);
 	} else if (!strcmp(r, "flags")) {
 		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, 1, &v[0]) ||
 		    get_range(s, 2, 0, 1, &v[1]))
@@ -505,10 +514,11 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 			diag_error(d, NULL, "not a proftui summary (no '%s' line)", SUMMARY_MAGIC);
 		return -1;
 	}
-	if (strcmp(s.field[1], "1")) {
+	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2 : 0;
+	if (!s.version) {
 		struct pos at = { in->lineno, (uint64_t)(s.field[1] - s.line) + 1 };
 
-		diag_error(d, &at, "a summary of version '%.20s'; this proftui reads version %d",
+		diag_error(d, &at, "a summary of version '%.20s'; this proftui reads versions 1 to %d",
 			   s.field[1], SUMMARY_VERSION);
 		return -1;
 	}

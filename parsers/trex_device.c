@@ -393,6 +393,7 @@ static int device_probe(const char *head, size_t len)
 const struct parser trex_device_parser = {
 	.name = "trex-device",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".metadata.json", NULL },
 	.summary = "trex (TensorRT engine explorer) <engine>.metadata.json: the GPUs' properties",
 	.probe = device_probe,
 	.parse = device_parse,

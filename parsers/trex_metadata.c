@@ -175,6 +175,7 @@ static int trex_probe(const char *head, size_t len)
 const struct parser trex_metadata_parser = {
 	.name = "trex-metadata",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".profile.metadata.json", ".build.metadata.json", NULL },
 	.summary = "trex (TensorRT engine explorer) *.metadata.json: trtexec log blocks",
 	.probe = trex_probe,
 	.parse = trex_parse,

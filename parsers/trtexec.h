@@ -96,9 +96,12 @@ void layers_release(struct layers *ls);
  * this file's names replace the others', as the engine's own layer list
  * does).  Layers found in one file only are kept, in engine order, and
  * counted as warnings through D.  LS's attribute lists move into the
- * nodes; LS still needs layers_release().
+ * nodes; LS still needs layers_release().  When none of LS's layers is
+ * among P's and they cannot join by position, LS is another engine's: an
+ * error through D, nothing joined, and it returns false (unless P sums
+ * whole profiles, --merge).
  */
-void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool names_win);
+bool layers_join(struct profile *p, struct diag *d, struct layers *ls, bool names_win);
 
 /*
  * The layers L fused, as its sources.  From its name, "a + b + PWN(c)"

@@ -527,7 +527,31 @@ static struct node **place_layers(struct join *jn)
 	return to;
 }
 
-void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool names_win)
+/*
+ * The files of another engine: none of the file's layers has the name of
+ * one loaded before, and they cannot join by position.  Says so, naming
+ * the files loaded before (the profile's path is the group's files, this
+ * one among them).
+ */
+static bool foreign_engine(const struct join *jn)
+{
+	const char *self;
+	size_t before;
+
+	if (!jn->nr_old || !jn->ls->nr || jn->nr_matched || jn->ls->nr == jn->nr_old ||
+	    jn->p->sums_whole)
+		return false;
+	self = strstr(jn->p->path, jn->d->path);
+	before = self && self - jn->p->path >= 3 ? (size_t)(self - jn->p->path) - 3
+						  : strlen(jn->p->path);
+	diag_error(jn->d, NULL, "none of its %zu layers is one of the %zu of '%.*s': a file of "
+		   "another engine (open each engine's files alone; named as trex names them, "
+		   "<engine>.graph.json, <engine>.profile.json..., two engines' files open as a "
+		   "diff; --merge sums them)", jn->ls->nr, jn->nr_old, (int)before, jn->p->path);
+	return true;
+}
+
+bool layers_join(struct profile *p, struct diag *d, struct layers *ls, bool names_win)
 {
 	struct join jn = { .p = p, .d = d, .ls = ls };
 	struct node **to;
@@ -544,6 +568,12 @@ void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool name
 	jn.used = xcalloc(jn.nr_old + 1, sizeof(*jn.used));
 
 	match_by_name(&jn);
+	if (foreign_engine(&jn)) {
+		free(jn.used);
+		free(jn.match);
+		free(jn.old);
+		return false;
+	}
 	if (jn.nr_old && jn.nr_matched < ls->nr && ls->nr == jn.nr_old)
 		match_by_position(&jn, names_win);
 	else if (jn.nr_old)
@@ -561,6 +591,7 @@ void layers_join(struct profile *p, struct diag *d, struct layers *ls, bool name
 	free(jn.used);
 	free(jn.match);
 	free(jn.old);
+	return true;
 }
 
 /* ---------------------------------------------------------------------

@@ -383,8 +383,10 @@ static int graph_parse(struct profile *p, struct input *in, struct diag *d)
 		char n[32];
 
 		snprintf(n, sizeof(n), "%zu", g.ls.nr);
-		trt_meta_once(p, "engine", "layers", n);
-		layers_join(p, d, &g.ls, true);
+		if (layers_join(p, d, &g.ls, true))
+			trt_meta_once(p, "engine", "layers", n);
+		else
+			rc = -1;
 	}
 	layers_release(&g.ls);
 	json_release(&g.j);
@@ -410,6 +412,7 @@ const struct parser trtexec_graph_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-graph",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".graph.json", NULL },
 	.summary = "TensorRT trtexec --exportLayerInfo JSON (engine layers, simple or detailed)",
 	.probe = graph_probe,
 	.parse = graph_parse,

@@ -87,6 +87,7 @@ struct log {
 	struct meta_set meta;		/* cur's Info lines */
 	bool cur_used;			/* this file gave cur something */
 	bool cur_has_table;
+	bool foreign;			/* a table of another engine's layers */
 	uint64_t nr_found;		/* meta lines and tables */
 	/* the --dumpProfile table being read */
 	struct layers ls;
@@ -136,7 +137,8 @@ static void end_table(struct log *lg, int64_t total_ns, uint64_t lineno)
 	}
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)lg->ls.calls);
 	meta_set_put(&lg->meta, "layer profile", "iterations", n);
-	layers_join(lg->cur, lg->d, &lg->ls, false);
+	if (!layers_join(lg->cur, lg->d, &lg->ls, false))
+		lg->foreign = true;
 	layers_release(&lg->ls);
 	lg->cur_used = lg->cur_has_table = true;
 	lg->nr_found++;
@@ -602,6 +604,8 @@ static int log_parse(struct profile *p, struct input *in, struct diag *d)
 		diag_error(d, NULL, "no trtexec profile table, summary or options found");
 		rc = -1;
 	}
+	if (lg.foreign)
+		rc = -1;
 	layers_release(&lg.ls);
 	meta_set_release(&lg.meta);
 	return rc;
@@ -620,6 +624,7 @@ const struct parser trtexec_log_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-log",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".build.log", ".profile.log", ".log", NULL },
 	.summary = "TensorRT trtexec log (--dumpProfile table, performance summary, options)",
 	.anywhere = true,
 	.probe = log_probe,

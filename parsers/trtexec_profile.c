@@ -486,15 +486,18 @@ static int profile_parse(struct profile *p, struct input *in, struct diag *d)
 				  "no '{ \"count\" : N }' record: the number of iterations is unknown");
 	}
 	if (ok || ls.nr) {
-		if (has_count) {
-			char n[32];
+		if (!layers_join(p, d, &ls, false)) {
+			rc = -1;
+		} else {
+			if (has_count) {
+				char n[32];
 
-			snprintf(n, sizeof(n), "%llu", (unsigned long long)ls.calls);
-			trt_meta_once(p, "layer profile", "iterations", n);
+				snprintf(n, sizeof(n), "%llu", (unsigned long long)ls.calls);
+				trt_meta_once(p, "layer profile", "iterations", n);
+			}
+			if (ok)	/* of a cut file, the layers read are a part */
+				check_percentages(&sc);
 		}
-		layers_join(p, d, &ls, false);
-		if (ok)		/* of a cut file, the layers read are a part */
-			check_percentages(&sc);
 	} else {
 		rc = -1;
 	}
@@ -544,6 +547,7 @@ const struct parser trtexec_profile_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-profile",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".profile.json", NULL },
 	.summary = "TensorRT trtexec --exportProfile JSON (per-layer times)",
 	.probe = profile_probe,
 	.parse = profile_parse,

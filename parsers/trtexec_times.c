@@ -211,6 +211,7 @@ const struct parser trtexec_times_parser = {
 	.counts_per_node = true,
 	.name = "trtexec-times",
 	.family = "tensorrt",
+	.engine_suffixes = (const char *const[]){ ".timing.json", NULL },
 	.summary = "TensorRT trtexec --exportTimes JSON (per-inference times)",
 	.probe = times_probe,
 	.parse = times_parse,

@@ -54,6 +54,8 @@ struct options {
 	const char *drill, *drill_re;
 	const char *group;		/* --group shape|op */
 	size_t run;			/* 1-based, 0: the first */
+	const char *run_name;		/* --run NAME: the run titled so */
+	bool print_runs;		/* --print runs DIR: list a log dir's runs */
 	const char *keymap;		/* --keymap vi|emacs|FILE */
 	const char *keys;		/* --keys FILE: a user file */
 	bool ascii, no_color;
@@ -87,7 +89,9 @@ static void usage(FILE *out)
 	      "      --drill-re RE     the same for every name RE matches\n"
 	      "      --group G         group Operators by name and input shape (G: shape),\n"
 	      "                        Kernels by kernel, launching op and launch (G: op)\n"
-	      "      --run N           the Nth run of a file that holds several (from 1)\n"
+	      "      --run N|NAME      the Nth run of a file or log dir that holds several\n"
+	      "                        (from 1), or the run called NAME (--print runs DIR\n"
+	      "                        lists a log dir's)\n"
 	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
 	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
@@ -230,6 +234,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:j:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p':
+			if (!strcmp(optarg, "runs")) {
+				o->print_runs = true;
+				break;
+			}
 			if (!pane_ops_find(optarg)) {
 				char names[256];
 
@@ -263,8 +271,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->group = optarg;
 			break;
 		case OPT_RUN:
-			if (!parse_count(optarg, &o->run) || o->run == 0)
-				return usage_error("--run wants a run number from 1, not '%s'", optarg);
+			/* A number is the Nth run; anything else a run's name. */
+			if (parse_count(optarg, &o->run) && o->run > 0)
+				break;
+			if (!*optarg || parse_count(optarg, &o->run))
+				return usage_error("--run wants a run number from 1 or a run's name, "
+						   "not '%s'", optarg);
+			o->run = 0;
+			o->run_name = optarg;
 			break;
 		case 'n':
 			if (!parse_count(optarg, &o->limit))
@@ -535,11 +549,33 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 /* The profile the panes show, and the scope that says what else is open:
  * the new run of a diff, the first rank (or --rank's) of a set of ranks,
  * the one profile; --run picks the run of each.  NULL after a message. */
+/* The run titled NAME (a run of a log dir, a titled run of a file) of
+ * FIRST into *RUN; false after a message listing the titles. */
+static bool find_run(const struct profile *first, const char *name, size_t *run)
+{
+	size_t i = 0;
+
+	for (const struct profile *r = first; r; r = r->next_run, i++) {
+		if (r->run_title && !strcmp(r->run_title, name)) {
+			*run = i;
+			return true;
+		}
+	}
+	escape_fprintf(stderr, "proftui: no run '%s' (runs:", name);
+	for (const struct profile *r = first; r; r = r->next_run)
+		escape_fprintf(stderr, " %s", r->run_title ? r->run_title : "(untitled)");
+	fputs(")\n", stderr);
+	return false;
+}
+
 static const struct profile *pick_shown(const struct profset *set, const struct options *o,
 					struct pane_scope *scope, long *member)
 {
 	size_t run = o->run ? o->run - 1 : 0, m = set->kind == PROFSET_DIFF ? 1 : 0;
 	const struct profile *p;
+
+	if (o->run_name && !find_run(set->members[m].prof, o->run_name, &run))
+		return NULL;
 
 	memset(scope, 0, sizeof(*scope));
 	scope->set = set->kind == PROFSET_ONE ? NULL : set;
@@ -762,6 +798,49 @@ out:
 	return rc;
 }
 
+/* --print runs DIR...: each log dir's runs, as torch-tb-profiler's home
+ * lists them, with their files and directory. */
+static int print_runs(const char *const *dirs, size_t nr)
+{
+	int rc = 0;
+
+	for (size_t d = 0; d < nr; d++) {
+		struct profset_run *runs;
+		size_t n, width = 4;
+		char err[1024];
+
+		if (profset_list_runs(dirs[d], &runs, &n, err, sizeof(err))) {
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
+			rc = EXIT_INPUT;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (strlen(runs[i].name) > width)
+				width = strlen(runs[i].name);
+		escape_fprintf(stdout, "# Runs of %s: %zu", dirs[d], n);
+		printf("\n%-*s  Files  Directory\n", (int)width, "Name");
+		for (size_t i = 0; i < width; i++)
+			putchar('-');
+		fputs("  -----  ---------\n", stdout);
+		for (size_t i = 0; i < n; i++) {
+			escape_fprintf(stdout, "%-*s  %5zu  %s", (int)width, runs[i].name,
+				       runs[i].nr_files, runs[i].dir);
+			putchar('\n');
+			free(runs[i].name);
+			free(runs[i].dir);
+		}
+		free(runs);
+		if (!n) {
+			escape_fprintf(stderr, "proftui: %s: no runs (no *.pt.trace.json[.gz] or "
+				       "*.summary files under it)", dirs[d]);
+			fputc('\n', stderr);
+			rc = EXIT_INPUT;
+		}
+	}
+	return rc;
+}
+
 /*
  * Hold what goes to stderr (fd 2: stdio or not) while the screen is up
  * (HOLD true), and add it to *MESSAGES when done (HOLD false).
@@ -823,6 +902,8 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
+	if (o.print_runs)
+		return print_runs((const char *const *)argv + optind, (size_t)(argc - optind));
 	/* A terminal that cannot show the panes (TERM=dumb) gets the pane
 	 * printed, as a pipe does. */
 	interactive = !o.print && !o.output && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) &&
@@ -839,6 +920,7 @@ int main(int argc, char **argv)
 	lo.diff = o.diff;
 	lo.ranks = o.ranks;
 	lo.jobs = o.jobs;
+	lo.run_name = o.run_name;
 	job.set = &set;
 	job.paths = (const char *const *)argv + optind;
 	job.nr = (size_t)(argc - optind);

@@ -456,14 +456,17 @@ static const char *const *ranks_legend(const struct pane *pane, size_t *nr)
 	return names;
 }
 
+/* What the figures lack (ranks the job has and no file gave), then why
+ * Transfer and Sync are blank. */
 static void ranks_status(const struct pane *pane, char *buf, size_t size)
 {
 	const struct ranks_priv *rp = pane->priv;
+	char missing[256];
 
-	if (rp->why_no_wait)
-		snprintf(buf, size, "no transfer/sync: %s", rp->why_no_wait);
-	else
-		buf[0] = '\0';
+	profset_missing_text(pane->scope.set, missing, sizeof(missing));
+	snprintf(buf, size, "%s%s%s%s", missing, *missing && rp->why_no_wait ? "; " : "",
+		 rp->why_no_wait ? "no transfer/sync: " : "",
+		 rp->why_no_wait ? rp->why_no_wait : "");
 }
 
 static void ranks_empty_text(const struct pane *pane, char *buf, size_t size)

@@ -21,4 +21,7 @@ tui_keys 2
 check "the Operators across ranks" tui_wait 'Operators across ranks'
 tui_keys C
 check "the Comm ops table" tui_wait 'nccl:all_reduce worker0'
+# Two ranks of a job of three: the Ranks pane says which one is missing.
+tui_start "$PROFTUI --ranks tests/golden/ranks/job/worker0.pt.trace.json tests/golden/ranks/job/worker2.pt.trace.json"
+check "the missing rank in the status line" tui_wait '1 of 3 ranks missing (1)'
 tui_done

@@ -179,8 +179,12 @@ static const char *refused(const char *text)
 
 static void test_bad(void)
 {
-	CHECK_STR(refused("proftui-summary\t2\nend\n"),
-		  "bad.summary:1:17: error: a summary of version '2'; this proftui reads version 1");
+	CHECK_STR(refused("proftui-summary\t3\nend\n"),
+		  "bad.summary:1:17: error: a summary of version '3'; this proftui reads versions 1 to 2");
+	/* A version 1 summary has no cut record: one that says so is not
+	 * version 1. */
+	CHECK_STR(refused("proftui-summary\t1\ncut\t1:5: x\nend\n"),
+		  "bad.summary:2:1: error: unknown record 'cut'");
 	CHECK_STR(refused("proftui-summary\t1\nsource\tx\n"),
 		  "bad.summary:3:1: error: the summary ends early (no 'end' line): a cut file?");
 	CHECK_STR(refused("proftui-summary\t1\ncats\t1\tKernel\nsource\tx\nend\n"),
@@ -204,6 +208,39 @@ static void test_bad(void)
 		  "bad.summary:2:1: error: 'attr' before any 'op' or 'kernel'");
 }
 
+/* A summary of a cut trace (-k) says so in a cut record, as version 2,
+ * and opening it warns; a whole trace's stays version 1, and opens
+ * quietly. */
+static void test_cut(void)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 10, \"dur\": 5},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 20, \"dur\": 5}\n]}\n";
+	char msg[4096];
+
+	for (int whole = 0; whole < 2; whole++) {
+		size_t len = whole ? strlen(trace) : strlen(trace) - 40;
+		const char *path = test_write(whole ? "whole.json" : "cut.json", trace, len);
+		struct strbuf b = STRBUF_INIT;
+		struct profile t, s;
+		int rc = test_load(&t, path, NULL, msg, sizeof(msg));
+
+		CHECK_EQ(rc, whole ? 0 : 1);
+		summary_write(&t, &b);
+		CHECK(!strncmp(b.s, whole ? "proftui-summary\t1\n" : "proftui-summary\t2\n", 18));
+		CHECK((strstr(b.s, "\ncut\t") == NULL) == whole);
+		rc = test_load(&s, test_write("cut.summary", b.s, b.len), NULL, msg, sizeof(msg));
+		CHECK_EQ(rc, 0);
+		CHECK((strstr(msg, "warning: the trace this summarises was cut") == NULL) == whole);
+		profile_release(&s);
+		profile_release(&t);
+		strbuf_release(&b);
+	}
+}
+
 /* Escapes round-trip, and a name with a tab and a newline survives. */
 static void test_escape(void)
 {
@@ -223,6 +260,7 @@ const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
 	{ "bad summaries are refused with their place", test_bad },
+	{ "a cut trace's summary says so, and opening it warns", test_cut },
 	{ "escapes round-trip", test_escape },
 	{ 0 },
 };

@@ -931,8 +931,9 @@ static void t_join_rules(void)
 }
 
 /* The names of the second file are looked up among the first file's, and
- * must not fill the table that holds those: 2 layers, then 40 others (the
- * join looped for ever once the 16-slot table was full). */
+ * must not fill the table that holds those: 2 layers, then 40 others and
+ * one of the two (the join looped for ever once the 16-slot table was
+ * full). */
 static void t_join_many_new_names(void)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -947,15 +948,51 @@ static void t_join_many_new_names(void)
 		snprintf(rec, sizeof(rec), ", { \"name\" : \"other_%d\", \"timeMs\" : 1 }\n", i);
 		strbuf_addstr(&b, rec);
 	}
-	strbuf_addstr(&b, "]\n");
+	strbuf_addstr(&b, ", { \"name\" : \"a\", \"timeMs\" : 1 }\n]\n");
 	paths[1] = write_str("many-profile.json", b.s);
 	strbuf_release(&b);
 	CHECK_EQ(load_n(&p, paths, 2, NULL), 0);
 	CHECK_EQ(nr_layers(&p), 42);
 	CHECK_STR(node_name(layer_at(&p, 0)), "other_0");
 	CHECK_STR(node_name(layer_at(&p, 41)), "b");
-	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 42);
+	CHECK_EQ(warnings(&p, KIND_ONE_FILE), 41);
 	profile_release(&p);
+}
+
+/* A file none of whose layers is among those loaded before, and that
+ * cannot join by position, is another engine's: an error that names the
+ * files, and nothing of it joined -- unless --merge asks for the sum. */
+static void t_join_other_engine(void)
+{
+	const char *paths[2];
+
+	paths[0] = write_str("one-graph.json", "{\"Layers\": [\"a\", \"b\"]}\n");
+	paths[1] = write_str("other-profile.json",
+			     "[\n  { \"count\" : 1 }\n, { \"name\" : \"x\", \"timeMs\" : 1 }\n"
+			     ", { \"name\" : \"y\", \"timeMs\" : 1 }\n, { \"name\" : \"z\", "
+			     "\"timeMs\" : 1 }\n]\n");
+	for (int merge = 0; merge < 2; merge++) {
+		struct load_options opt = { .merge = merge };
+		struct profile p;
+		FILE *err = tmpfile();
+		char both[2200];
+		size_t got;
+
+		/* The path a group's profile has: its files, joined. */
+		snprintf(both, sizeof(both), "%s + %s", paths[0], paths[1]);
+		opt.err = err;
+		profile_init(&p, both);
+		CHECK_EQ(profile_load(&p, paths, 2, &opt), merge ? 0 : 1);
+		rewind(err);
+		got = fread(msgs, 1, sizeof(msgs) - 1, err);
+		msgs[got] = '\0';
+		fclose(err);
+		CHECK_EQ(nr_layers(&p), merge ? 5 : 2);
+		CHECK((strstr(msgs, "other-profile.json: error: none of its 3 layers is one of "
+				    "the 2 of '") != NULL) == !merge);
+		CHECK((strstr(msgs, "one-graph.json': a file of another engine") != NULL) == !merge);
+		profile_release(&p);
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -1450,6 +1487,7 @@ const struct test tests[] = {
 	{ "a log joins the graph and trex metadata", t_log_joins_graph },
 	{ "join by name with repeats, insertion, by position", t_join_rules },
 	{ "join a file of many names the first file lacks", t_join_many_new_names },
+	{ "a file of another engine is refused, unless --merge", t_join_other_engine },
 	{ "exportProfile read tolerantly", t_profile_tolerant },
 	{ "bad graph input", t_bad_graph },
 	{ "bad profile input", t_bad_profile },

@@ -1,0 +1,1 @@
+--print ranks --run job tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print ops --run runC tests/golden/ranks/logdir

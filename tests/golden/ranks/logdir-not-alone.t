@@ -1,0 +1,1 @@
+--print ops tests/golden/ranks/logdir tests/golden/diff/base.json

@@ -1,0 +1,1 @@
+--print ops --run 2 tests/golden/ranks/logdir

@@ -1,0 +1,1 @@
+--print info --run runB tests/golden/ranks/logdir

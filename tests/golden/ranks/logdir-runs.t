@@ -1,0 +1,1 @@
+--print runs tests/golden/ranks/logdir

@@ -1,0 +1,1 @@
+--print info --ranks tests/golden/ranks/job/worker0.pt.trace.json tests/golden/ranks/job/worker2.pt.trace.json

@@ -1,0 +1,1 @@
+--print info tests/golden/trtexec/engines/a.engine.graph.json tests/golden/trtexec/engines/a.engine.profile.json

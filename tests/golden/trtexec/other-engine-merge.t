@@ -1,0 +1,1 @@
+--print ops --merge tests/golden/trtexec/graph-trt10.json tests/golden/trtexec/profile.json

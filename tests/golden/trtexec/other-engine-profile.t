@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/graph-trt10.json tests/golden/trtexec/profile.json

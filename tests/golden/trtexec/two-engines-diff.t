@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/engines/a.engine.graph.json tests/golden/trtexec/engines/b.engine.graph.json tests/golden/trtexec/engines/a.engine.profile.json tests/golden/trtexec/engines/b.engine.profile.json

@@ -1,0 +1,1 @@
+--print ops tests/golden/trtexec/graph-detailed.json tests/golden/trtexec/graph-trt10.json
