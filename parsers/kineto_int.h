@@ -3,9 +3,11 @@
  * kineto_int: what the files of the Kineto parser share, and nobody else.
  *
  * A trace becomes a profile in three passes over one struct kineto, which
- * lives on kineto_parse()'s stack.  The numbers must equal torch-tb-
- * profiler's, so each pass follows one part of its code (pytorch/kineto
- * tb_plugin, profiler/; FORMATS.md a.4-a.7), and says so where it is odd.
+ * lives on kineto_parse()'s stack.  Each pass follows one part of torch-
+ * tb-profiler's code (pytorch/kineto tb_plugin, profiler/; FORMATS.md
+ * a.4-a.7) where that agrees with the trace's own events, and says so
+ * where it departs (proftui(1), DIFFERENCES): launches go where they were
+ * made, every API's, and times keep their nanoseconds.
  *
  * kineto.c is the parser object: probe, and parse, which runs the passes
  * below in order, reports how the file ended and frees what they left
