@@ -296,6 +296,11 @@ struct kineto {
 	struct wide_ids wide_hosts, wide_rts, wide_devs;
 	uint64_t *kernel_bits;		/* a bit by device record: a kernel */
 	size_t alloc_kernel_bits;
+	/* A bit by device record: launched inside a collective (an nccl: or
+	 * gloo: op or annotation), by the launch's place (kineto_link.c);
+	 * NULL when none was.  The steps' Communication is these kernels
+	 * and those of a collective's External id. */
+	uint64_t *comm_bits;
 
 	struct ranges roles[NR_ROLES];
 	/* A bit by role that had a range: the step columns shown, told

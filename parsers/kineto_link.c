@@ -230,6 +230,8 @@ void kineto_records_release(struct kineto *k)
 	wide_release(&k->wide_devs);
 	free(k->kernel_bits);
 	k->kernel_bits = NULL;
+	free(k->comm_bits);
+	k->comm_bits = NULL;
 	threads_release(&k->threads);
 }
 
@@ -463,6 +465,7 @@ struct claims {
 	uint32_t *owner;		/* by runtime: its node's ref, or one of
 					   the two above */
 	uint64_t *no_op;		/* a bit by runtime: no op enclosed it */
+	uint64_t *in_comm;		/* a bit by runtime: a collective did */
 	/* Each thread's runtimes by start, ties in file order: the
 	 * thread numbers' slices of ORDER, FIRST[number] to FIRST[number
 	 * + 1].  Records only, made beside the trees (order_runtimes()). */
@@ -518,10 +521,11 @@ static int64_t end_of(const struct profile *p, const struct node *n)
 	return n->start_ns + node_host_total(p, n);
 }
 
-/* A node on the sweep's path, and the innermost op from the thread's
- * root down to it (NULL: none). */
+/* A node on the sweep's path, the innermost op from the thread's root
+ * down to it (NULL: none), and whether a collective is among them. */
 struct place {
 	struct node *node, *op;
+	bool in_comm;
 };
 
 /*
@@ -557,10 +561,14 @@ static void claim_by_place(struct kineto *k, struct thread *t, struct claims *c,
 			(*stack)[depth].node = child;
 			(*stack)[depth].op = child->kind == NODE_OP ? child
 					     : depth ? (*stack)[depth - 1].op : NULL;
+			(*stack)[depth].in_comm = (child->flags & NODE_COLLECTIVE) ||
+						  (depth && (*stack)[depth - 1].in_comm);
 			depth++;
 			child = node_first_child(child);
 		}
 		top = depth ? &(*stack)[depth - 1] : NULL;
+		if (top && top->in_comm)
+			bit_set(c->in_comm, v[i]);
 		if (top && top->op) {
 			c->owner[v[i]] = node_ref(top->op);
 			continue;
@@ -646,6 +654,8 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 			continue;
 		c->owner[i] = node_ref(n);
 		c->no_op[i / 64] &= ~((uint64_t)1 << (i % 64));
+		if (n->flags & NODE_COLLECTIVE)
+			bit_set(c->in_comm, i);
 		c->nr_by_id++;
 	}
 	idindex_release(&m);
@@ -1644,10 +1654,28 @@ static void hang_gpu_ranges(struct kineto *k)
 	k->gpu_ranges = NULL;
 }
 
+/* The device work of the runtimes a collective encloses, for the steps'
+ * Communication (kineto_steps.c): a trace whose External ids name no
+ * op says so by the launch's place only. */
+static void mark_comm_devices(struct kineto *k, const struct claims *c)
+{
+	for (size_t i = 0; i < k->nr_rts; i++) {
+		if (!bit_get(c->in_comm, i))
+			continue;
+		for (const struct dev_rec *d = dev_at(k, k->rts[i].devices); d;
+		     d = dev_at(k, d->next_of_rt)) {
+			if (!k->comm_bits)
+				k->comm_bits = xcalloc(k->nr_devs / 64 + 1, sizeof(*k->comm_bits));
+			bit_set(k->comm_bits, (size_t)(d - k->devs));
+		}
+	}
+}
+
 static void claims_release(struct claims *c)
 {
 	free(c->owner);
 	free(c->no_op);
+	free(c->in_comm);
 	free(c->order);
 	free(c->first);
 	memset(c, 0, sizeof(*c));
@@ -1678,6 +1706,7 @@ void kineto_link(struct kineto *k)
 	beside_join(&side);
 	b.claims.owner = xcalloc(k->nr_rts + 1, sizeof(*b.claims.owner));
 	b.claims.no_op = xcalloc(k->nr_rts / 64 + 1, sizeof(*b.claims.no_op));
+	b.claims.in_comm = xcalloc(k->nr_rts / 64 + 1, sizeof(*b.claims.in_comm));
 	for (size_t i = 0; i < k->nr_rts; i++)
 		if (!thread_of_number(&th, k->rts[i].thread))
 			bit_set(b.claims.no_op, i);	/* no tree: no op */
@@ -1687,6 +1716,7 @@ void kineto_link(struct kineto *k)
 	claim_by_external_id(k, &b.claims);
 	table_claims(k, &b);
 	report_claims(k, &b.claims);
+	mark_comm_devices(k, &b.claims);
 	/* The trees and the table of runtimes by node have what the host
 	 * records held.  Each array goes as soon as the last pass over it
 	 * is done: the free of a large one gives its pages back at once. */

@@ -74,8 +74,9 @@ static bool is_comm_ext(const struct kineto *k, int64_t ext)
 	       bsearch(&ext, k->comm_ext, k->nr_comm_ext, sizeof(int64_t), cmp_i64) != NULL;
 }
 
-/* Kernels are Communication when their External id is a collective's,
- * else Kernel (StepParser._parse_step). */
+/* Kernels are Communication when their External id is a collective's
+ * (StepParser._parse_step), or a collective encloses their launch (where
+ * the ids name no op: proftui(1), DIFFERENCES), else Kernel. */
 static void add_kernel_roles(struct kineto *k)
 {
 	size_t nr_kernels = 0;
@@ -98,7 +99,8 @@ static void add_kernel_roles(struct kineto *k)
 			continue;
 		s = d->node->start_ns;
 		e = d->end_ns;
-		if (is_comm_ext(k, kineto_ext_id(&k->wide_devs, i, d->ext)))
+		if ((k->comm_bits && bit_get(k->comm_bits, i)) ||
+		    is_comm_ext(k, kineto_ext_id(&k->wide_devs, i, d->ext)))
 			ranges_add_merging(&k->roles[ROLE_COMM], s, e);
 		else
 			ranges_add_merging(&k->roles[ROLE_KERNEL], s, e);

@@ -1,0 +1,1 @@
+--print steps tests/golden/kineto/launches.json
