@@ -453,7 +453,8 @@ static struct thread *thread_of_number(struct threads *th, uint32_t number)
  * start on its own thread, the launch's place being the ground truth
  * (claim_by_place()).  The trace's External id is used only where that
  * finds no op: then the op it names, if that op was running at the
- * launch, on another thread (claim_by_external_id()).  torch-tb-profiler
+ * launch -- on another thread, as none of its own did
+ * (claim_by_external_id()).  torch-tb-profiler
  * goes by External id alone, which in some real traces equals the
  * runtime's own correlation and names an unrelated op, and lets every
  * runtime without one join the first module (proftui(1), DIFFERENCES).
@@ -1713,10 +1714,19 @@ void kineto_link(struct kineto *k)
 	for (size_t t = 0; t < th.nr; t++)
 		claim_by_place(k, &th.v[t], &b.claims, &stack, &alloc_stack);
 	free(stack);
+	/* What the claims hold goes as soon as its last reader is done:
+	 * the link is near the load's peak. */
+	free(b.claims.order);
+	free(b.claims.first);
+	b.claims.order = NULL;
+	b.claims.first = NULL;
 	claim_by_external_id(k, &b.claims);
 	table_claims(k, &b);
 	report_claims(k, &b.claims);
 	mark_comm_devices(k, &b.claims);
+	free(b.claims.no_op);
+	free(b.claims.in_comm);
+	b.claims.no_op = b.claims.in_comm = NULL;
 	/* The trees and the table of runtimes by node have what the host
 	 * records held.  Each array goes as soon as the last pass over it
 	 * is done: the free of a large one gives its pages back at once. */

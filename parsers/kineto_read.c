@@ -411,13 +411,20 @@ static enum time_state read_us(struct kineto *k, enum json_tok t, struct raw_eve
 	if (t == JSON_NULL)
 		return NO_TIME;
 	/* Some writers quote numbers: take those too. */
-	if ((t == JSON_NUMBER || t == JSON_STRING) && num_double(k->j.s, k->j.len, us) && *us == *us) {
+	if (t == JSON_NUMBER || t == JSON_STRING) {
 		/* The decimal itself, to the ns: the double of a 16-digit
-		 * epoch time is 0.25 us coarse.  Past int64 ns it fails, and
-		 * the bounds drop the event (check_event()). */
-		if (!num_scaled(k->j.s, k->j.len, 3, ns))
-			*ns = 0;
-		return TIME_OK;
+		 * epoch time is 0.25 us coarse.  One parse: the bounds need
+		 * the double only roughly. */
+		if (num_scaled(k->j.s, k->j.len, 3, ns)) {
+			*us = (double)*ns / 1e3;
+			return TIME_OK;
+		}
+		/* Past int64 ns (the bounds then drop it), or a form only
+		 * strtod() reads ("0x10"): the double's value. */
+		if (num_double(k->j.s, k->j.len, us) && *us == *us) {
+			*ns = fabs(*us) < 9e15 ? (int64_t)(*us * 1e3 + (*us < 0 ? -0.5 : 0.5)) : 0;
+			return TIME_OK;
+		}
 	}
 	keep_bad_text(e, &k->j, t);
 	return BAD_TIME;
