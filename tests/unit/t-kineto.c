@@ -754,13 +754,15 @@ static int64_t ns_of(const char *text)
 {
 	const char *s = text;
 	bool neg = *s == '-';
-	int64_t ns = 0;
+	int64_t whole = 0, ns = 0;
 	int decimals = 0;
 
-	if (neg)
+	if (neg || *s == '+')
 		s++;
 	for (; *s >= '0' && *s <= '9'; s++)
-		ns = ns * 10 + (*s - '0');
+		whole = whole * 10 + (*s - '0');
+	/* The first three decimals are the ns, the fourth rounds them:
+	 * whole and fraction apart, as 16 digits and 4 more do not fit. */
 	if (*s == '.')
 		for (s++; *s >= '0' && *s <= '9' && decimals < 4; s++, decimals++)
 			ns = ns * 10 + (*s - '0');
@@ -768,6 +770,7 @@ static int64_t ns_of(const char *text)
 		ns *= 10;
 	if (decimals == 4)
 		ns = ns / 10 + (ns % 10 >= 5);
+	ns += whole * 1000;
 	return neg ? -ns : ns;
 }
 

@@ -34,13 +34,15 @@ static int64_t text_ns(const char *text)
 {
 	const char *s = text;
 	bool neg = *s == '-';
-	int64_t ns = 0;
+	int64_t whole = 0, ns = 0;
 	int decimals = 0;
 
 	if (neg || *s == '+')
 		s++;
 	for (; *s >= '0' && *s <= '9'; s++)
-		ns = ns * 10 + (*s - '0');
+		whole = whole * 10 + (*s - '0');
+	/* The first three decimals are the ns, the fourth rounds them:
+	 * whole and fraction apart, as 16 digits and 4 more do not fit. */
 	if (*s == '.')
 		for (s++; *s >= '0' && *s <= '9' && decimals < 4; s++, decimals++)
 			ns = ns * 10 + (*s - '0');
@@ -48,6 +50,7 @@ static int64_t text_ns(const char *text)
 		ns *= 10;
 	if (decimals == 4)
 		ns = ns / 10 + (ns % 10 >= 5);
+	ns += whole * 1000;
 	return neg ? -ns : ns;
 }
 
@@ -172,8 +175,10 @@ static void work_out(const struct jv *doc, struct truth *t)
 			t->devs[t->nr_devs++] = (struct dev_ev){ corr, dur ? text_ns(dur) : 0 };
 		}
 	}
-	qsort(t->ops, t->nr_ops, sizeof(*t->ops), cmp_op);
-	qsort(t->launches, t->nr_launches, sizeof(*t->launches), cmp_launch);
+	if (t->nr_ops)
+		qsort(t->ops, t->nr_ops, sizeof(*t->ops), cmp_op);
+	if (t->nr_launches)
+		qsort(t->launches, t->nr_launches, sizeof(*t->launches), cmp_launch);
 	for (size_t i = 0; i < t->nr_devs; i++) {
 		struct launch_ev key = { .corr = t->devs[i].corr }, *l;
 		const struct op_ev *o;
@@ -181,7 +186,8 @@ static void work_out(const struct jv *doc, struct truth *t)
 		t->device_ns += t->devs[i].dur;
 		if (!key.corr)
 			continue;
-		l = bsearch(&key, t->launches, t->nr_launches, sizeof(key), cmp_launch);
+		l = t->nr_launches ? bsearch(&key, t->launches, t->nr_launches, sizeof(key), cmp_launch)
+				   : NULL;
 		if (!l)
 			continue;	/* launched by no call: no op's either */
 		o = enclosing(t, l->tid, l->start);
