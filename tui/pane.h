@@ -129,6 +129,9 @@ struct pane_request {
 	 * rank again). */
 	bool open_rank;
 	long rank;
+	/* Show run RUN (0-based) of the profiles: Info's list of runs. */
+	bool open_run;
+	size_t run;
 };
 
 /* How a pane type's rows line up across several profiles (pane_multi.c

@@ -21,6 +21,7 @@ struct info_row {
 	const char *section, *key, *value;
 	bool is_raw;		/* a device's raw property: folded */
 	bool is_fold;		/* the line that folds them */
+	size_t run;		/* a run of the list: its number (1...); 0 */
 };
 
 struct info_priv {
@@ -254,7 +255,8 @@ static void info_load(struct pane *pane)
 		for (const struct profile *r = first; r; r = r->next_run, i++)
 			info_add(ip, "runs", info_fmt(ip, "run %zu%s", i, r == p ? " (shown)" : ""),
 				 info_fmt(ip, "%s%s%s", r->run_where ? r->run_where : r->path,
-					  r->run_title ? "  " : "", r->run_title ? r->run_title : ""));
+					  r->run_title ? "  " : "", r->run_title ? r->run_title : ""))
+				->run = i;
 	}
 	if (pane->scope.set) {
 		/* How the files were related, and why (issue 12). */
@@ -305,7 +307,8 @@ static void info_rebuild(struct pane *pane)
 	pane->nr_view = n;
 }
 
-/* Enter on the fold line shows or hides the raw properties. */
+/* Enter on the fold line shows or hides the raw properties; on a run of
+ * the list of runs, shows that run (a log dir's, a file's). */
 static bool info_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	struct info_priv *ip = pane->priv;
@@ -313,7 +316,11 @@ static bool info_handle(struct pane *pane, enum action act, struct pane_request 
 
 	if (act != ACT_DRILL && act != ACT_TOGGLE_FOLD && act != ACT_UNFOLD)
 		return false;
-	(void)req;
+	if (row && row->run && act == ACT_DRILL && !ip->is_printed) {
+		req->open_run = true;
+		req->run = row->run - 1;
+		return true;
+	}
 	if (!row || !row->is_fold)
 		return false;
 	ip->show_raw = !ip->show_raw;

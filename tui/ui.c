@@ -603,6 +603,19 @@ static size_t nr_runs(const struct ui *ui)
 	return nr;
 }
 
+/* Show run R (0-based) of NR. */
+static void show_run(struct ui *ui, size_t r, size_t nr)
+{
+	free_panes(ui);
+	ui->run = r;
+	ui->prof = run_of(ui->first, ui->run);
+	ui->step = -1;
+	make_tabs(ui);
+	open_panes(ui);
+	say(ui, false, "run %zu of %zu%s%s", ui->run + 1, nr, ui->prof->run_title ? ": " : "",
+	    ui->prof->run_title ? ui->prof->run_title : "");
+}
+
 static void set_run(struct ui *ui, int dir)
 {
 	size_t nr = nr_runs(ui);
@@ -617,14 +630,7 @@ static void set_run(struct ui *ui, int dir)
 		say(ui, true, dir > 0 ? "this is the last run" : "this is the first run");
 		return;
 	}
-	free_panes(ui);
-	ui->run = (size_t)r;
-	ui->prof = run_of(ui->first, ui->run);
-	ui->step = -1;
-	make_tabs(ui);
-	open_panes(ui);
-	say(ui, false, "run %zu of %zu%s%s", ui->run + 1, nr, ui->prof->run_title ? ": " : "",
-	    ui->prof->run_title ? ui->prof->run_title : "");
+	show_run(ui, (size_t)r, nr);
 }
 
 /* The title: the files, or the one rank shown alone. */
@@ -911,6 +917,8 @@ static bool pane_action(struct ui *ui, enum action a)
 		open_over(ui, req.open, req.open_scope);
 	if (req.open_rank)
 		show_member(ui, req.rank);
+	if (req.open_run && req.run < nr_runs(ui))
+		show_run(ui, req.run, nr_runs(ui));
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
 	return true;

@@ -24,6 +24,12 @@ tui_keys 9
 check "Info names the runs" tui_wait 'on  runB'
 tui_keys '{'
 check "{ goes back to the first" tui_line 1 'run 1/2'
+# Info's list of runs is a chooser: Enter on a run shows it.
+tui_keys 9 / '^run 2' Enter
+check "the filter finds the second run in Info" tui_wait ' 1/1 run 2'
+tui_keys Enter
+check "Enter on a run in Info shows it" tui_wait 'run 2 of 2: runB'
+check "the title says which" tui_line 1 'run 2/2'
 # --run NAME opens that run alone.
 tui_start "$PROFTUI --run runB tests/golden/ranks/logdir"
 check "--run NAME opens that run" tui_line 1 'logdir/runB/worker0.pt.trace.json'
