@@ -445,6 +445,8 @@ void kineto_plan_steps(struct kineto *k);
 /* Give the profile the steps planned, and the warning about them; after
  * kineto_link(). */
 void kineto_build_steps(struct kineto *k);
+/* Sort V, N indices of runtime records, by start, ties in file order. */
+void kineto_sort_runtimes(const struct kineto *k, uint32_t *v, size_t n);
 /* Append [START, END) to R. */
 void ranges_add(struct ranges *r, int64_t start, int64_t end);
 /* The same, or joined to R's last range when it starts inside it: for

@@ -479,19 +479,6 @@ struct claims {
 	int64_t outside_ops_ns;
 };
 
-/* The runtimes of the sort below, by index: the sorting thread's. */
-static _Thread_local const struct rt_rec *sort_rts;
-
-static int cmp_rt_start(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	int64_t x = sort_rts[i].node->start_ns, y = sort_rts[j].node->start_ns;
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
 /* The runtimes by thread number, then start: a counting sort by thread,
  * which leaves each slice in file order, then a sort of the slices the
  * file does not give in time order (few: a thread's calls come in it). */
@@ -511,10 +498,8 @@ static void order_runtimes(struct kineto *k, struct claims *c)
 	for (size_t i = 0; i < k->nr_rts; i++)
 		c->order[at[k->rts[i].thread]++] = (uint32_t)i;
 	free(at);
-	sort_rts = k->rts;
 	for (size_t t = 0; t < nr_threads; t++)
-		kineto_sort(c->order + c->first[t], c->first[t + 1] - c->first[t],
-			    sizeof(*c->order), cmp_rt_start);
+		kineto_sort_runtimes(k, c->order + c->first[t], c->first[t + 1] - c->first[t]);
 }
 
 static int64_t end_of(const struct profile *p, const struct node *n)

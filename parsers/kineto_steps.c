@@ -150,6 +150,12 @@ static int cmp_rt_start(const void *a, const void *b)
 	return i < j ? -1 : i > j;
 }
 
+void kineto_sort_runtimes(const struct kineto *k, uint32_t *v, size_t n)
+{
+	sort_rts = k->rts;
+	kineto_sort(v, n, sizeof(*v), cmp_rt_start);
+}
+
 /* The runtimes' indices in time order: the step bounds walk them, and
  * the carving reads them as the Runtime role. */
 static uint32_t *runtimes_by_start(const struct kineto *k)
@@ -158,8 +164,7 @@ static uint32_t *runtimes_by_start(const struct kineto *k)
 
 	for (size_t i = 0; i < k->nr_rts; i++)
 		order[i] = (uint32_t)i;
-	sort_rts = k->rts;
-	kineto_sort(order, k->nr_rts, sizeof(*order), cmp_rt_start);
+	kineto_sort_runtimes(k, order, k->nr_rts);
 	return order;
 }
 

@@ -11,6 +11,7 @@
 #include "parsers/kineto_int.h"
 #include "parsers/parser.h"
 #include "test.h"
+#include "decimal-ns.h"
 
 #define FIX "tests/golden/kineto/"
 
@@ -747,33 +748,6 @@ static void test_ranges_merge_in_batches(void)
 }
 
 /* The old definition, with libm: the ns nearest to the double US. */
-/* The decimal TEXT (microseconds) in ns, rounded half away from zero,
- * digit by digit: the fourth decimal alone decides the rounding (0.5 ns
- * is "5" and zeros after it). */
-static int64_t ns_of(const char *text)
-{
-	const char *s = text;
-	bool neg = *s == '-';
-	int64_t whole = 0, ns = 0;
-	int decimals = 0;
-
-	if (neg || *s == '+')
-		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
-		whole = whole * 10 + (*s - '0');
-	/* The first three decimals are the ns, the fourth rounds them:
-	 * whole and fraction apart, as 16 digits and 4 more do not fit. */
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9' && decimals < 4; s++, decimals++)
-			ns = ns * 10 + (*s - '0');
-	for (; decimals < 3; decimals++)
-		ns *= 10;
-	if (decimals == 4)
-		ns = ns / 10 + (ns % 10 >= 5);
-	ns += whole * 1000;
-	return neg ? -ns : ns;
-}
-
 /*
  * Times are the trace's decimals to the ns, not doubles: 4000 events
  * whose ts and dur have 0 to 7 decimals, halves of a ns (".0005", exact
@@ -831,8 +805,8 @@ static void test_times_to_ns(void)
 	thread = node_first_child(p.root);
 	CHECK(thread && !node_next(thread));
 	for (n = thread ? node_first_child(thread) : NULL; n; n = node_next(n), i++) {
-		if (i >= NR || n->start_ns != ns_of(ts_text[i]) ||
-		    node_host_total(&p, n) != ns_of(dur_text[i])) {
+		if (i >= NR || n->start_ns != decimal_ns(ts_text[i]) ||
+		    node_host_total(&p, n) != decimal_ns(dur_text[i])) {
 			if (!bad++ && i < NR)
 				fprintf(stderr, "t-kineto: ts %s dur %s: %lld, %lld ns\n", ts_text[i],
 					dur_text[i], (long long)n->start_ns,

@@ -27,32 +27,8 @@
 #include "model/modules.h"
 #include "parsers/parser.h"
 #include "test.h"
+#include "decimal-ns.h"
 #include "jsonval.h"
-
-/* A decimal number's text (microseconds) in ns, half away from zero. */
-static int64_t text_ns(const char *text)
-{
-	const char *s = text;
-	bool neg = *s == '-';
-	int64_t whole = 0, ns = 0;
-	int decimals = 0;
-
-	if (neg || *s == '+')
-		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
-		whole = whole * 10 + (*s - '0');
-	/* The first three decimals are the ns, the fourth rounds them:
-	 * whole and fraction apart, as 16 digits and 4 more do not fit. */
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9' && decimals < 4; s++, decimals++)
-			ns = ns * 10 + (*s - '0');
-	for (; decimals < 3; decimals++)
-		ns *= 10;
-	if (decimals == 4)
-		ns = ns / 10 + (ns % 10 >= 5);
-	ns += whole * 1000;
-	return neg ? -ns : ns;
-}
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -162,17 +138,17 @@ static void work_out(const struct jv *doc, struct truth *t)
 			if (!strncmp(name, "ProfilerStep#", 13))
 				continue;
 			t->ops = realloc(t->ops, (t->nr_ops + 1) * sizeof(*t->ops));
-			t->ops[t->nr_ops++] = (struct op_ev){ tid, name, text_ns(ts),
-							      text_ns(ts) + (dur ? text_ns(dur) : 0) };
+			t->ops[t->nr_ops++] = (struct op_ev){ tid, name, decimal_ns(ts),
+							      decimal_ns(ts) + (dur ? decimal_ns(dur) : 0) };
 		} else if ((ends_with(cat, "_runtime") || ends_with(cat, "_driver") ||
 			    !strcasecmp(cat, "runtime")) && corr) {
 			t->launches = realloc(t->launches, (t->nr_launches + 1) * sizeof(*t->launches));
-			t->launches[t->nr_launches++] = (struct launch_ev){ tid, corr, text_ns(ts) };
+			t->launches[t->nr_launches++] = (struct launch_ev){ tid, corr, decimal_ns(ts) };
 		} else if (!strcasecmp(cat, "kernel") || !strcasecmp(cat, "gpu_memcpy") ||
 			   !strcasecmp(cat, "gpu_memset") || !strcasecmp(cat, "memcpy") ||
 			   !strcasecmp(cat, "memset")) {
 			t->devs = realloc(t->devs, (t->nr_devs + 1) * sizeof(*t->devs));
-			t->devs[t->nr_devs++] = (struct dev_ev){ corr, dur ? text_ns(dur) : 0 };
+			t->devs[t->nr_devs++] = (struct dev_ev){ corr, dur ? decimal_ns(dur) : 0 };
 		}
 	}
 	if (t->nr_ops)
@@ -267,7 +243,7 @@ static int64_t info_no_op_ns(const struct profile *p)
 	const char *v = profile_meta_get(p, "device work", "launched outside every op (no op's)");
 	const char *comma = v ? strstr(v, ", ") : NULL;
 
-	return comma ? text_ns(comma + 2) : 0;
+	return comma ? decimal_ns(comma + 2) : 0;
 }
 
 static void check_sums(const struct profile *p, struct sums *s)
