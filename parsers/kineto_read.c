@@ -2070,7 +2070,10 @@ static enum json_tok read_event(struct kineto *k)
 			e.tid = read_tid(k, t);
 			break;
 		case M_PID:
-			e.pid = read_tid(k, t);
+			/* Only a GPU-side range uses it (its device): not
+			 * read once the category says the event is another. */
+			if (!e.has_cat || e.cat == CAT_GPU_ANNOTATION)
+				e.pid = read_tid(k, t);
 			break;
 		case M_ARGS:
 			if (t == JSON_OBJ_BEGIN) {
