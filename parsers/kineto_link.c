@@ -462,9 +462,19 @@ static struct thread *thread_of_number(struct threads *th, uint32_t number)
 #define OWNER_NONE 0			/* no node: the unlinked group */
 #define OWNER_THREAD UINT32_MAX		/* its thread's root */
 
+/* While the claims are made, a runtime's owner -- its node's ref, or one
+ * of the two above -- lies in its next_of_op, which the table of claims
+ * then turns into the chain of the owner's runtimes: 4 bytes less for
+ * each runtime at the link, near the load's peak. */
+static inline uint32_t *owner_of(struct kineto *k, size_t i)
+{
+	return &k->rts[i].next_of_op;
+}
+
 struct claims {
-	uint32_t *owner;		/* by runtime: its node's ref, or one of
-					   the two above */
+	/* From table_claims() on, a bit by runtime: its thread's root
+	 * owns it; no node does (the unlinked group). */
+	uint64_t *at_thread, *at_none;
 	uint64_t *no_op;		/* a bit by runtime: no op enclosed it */
 	uint64_t *in_comm;		/* a bit by runtime: a collective did */
 	/* Each thread's runtimes by start, ties in file order: the
@@ -502,66 +512,19 @@ static void order_runtimes(struct kineto *k, struct claims *c)
 		kineto_sort_runtimes(k, c->order + c->first[t], c->first[t + 1] - c->first[t]);
 }
 
+/* The stack of the tree building (build_thread_tree()), by depth: each
+ * open node's host record, the innermost op at or above it, whether a
+ * collective is among them; reused thread after thread. */
+struct tree_stack {
+	uint32_t *rec;
+	struct node **op;
+	bool *in_comm;
+	size_t alloc;
+};
+
 static int64_t end_of(const struct profile *p, const struct node *n)
 {
 	return n->start_ns + node_host_total(p, n);
-}
-
-/* A node on the sweep's path, the innermost op from the thread's root
- * down to it (NULL: none), and whether a collective is among them. */
-struct place {
-	struct node *node, *op;
-	bool in_comm;
-};
-
-/*
- * Each runtime of thread T to the innermost op of T's tree whose [start,
- * end] holds the runtime's start; failing an op, to the innermost node
- * that holds it (a step, a module, an annotation) or T's root, marked as
- * launched by no op.  One forward pass over the tree beside the runtimes
- * in time order: each node is entered once.  Of two siblings that touch
- * at the launch, the later holds it (the one that starts there).
- */
-static void claim_by_place(struct kineto *k, struct thread *t, struct claims *c,
-			   struct place **stack, size_t *alloc)
-{
-	const struct profile *p = k->p;
-	const uint32_t *v = c->order + c->first[t->number];
-	size_t n = c->first[t->number + 1] - c->first[t->number], depth = 0;
-	struct node *child = node_first_child(t->node);
-
-	for (size_t i = 0; i < n; i++) {
-		int64_t at = k->rts[v[i]].node->start_ns;
-		struct place *top;
-
-		while (depth && at > end_of(p, (*stack)[depth - 1].node)) {
-			child = node_next((*stack)[depth - 1].node);
-			depth--;
-		}
-		for (;;) {
-			while (child && child->next_ref && node_next(child)->start_ns <= at)
-				child = node_next(child);
-			if (!child || child->start_ns > at || at > end_of(p, child))
-				break;
-			GROW(*stack, *alloc, depth + 1);
-			(*stack)[depth].node = child;
-			(*stack)[depth].op = child->kind == NODE_OP ? child
-					     : depth ? (*stack)[depth - 1].op : NULL;
-			(*stack)[depth].in_comm = (child->flags & NODE_COLLECTIVE) ||
-						  (depth && (*stack)[depth - 1].in_comm);
-			depth++;
-			child = node_first_child(child);
-		}
-		top = depth ? &(*stack)[depth - 1] : NULL;
-		if (top && top->in_comm)
-			bit_set(c->in_comm, v[i]);
-		if (top && top->op) {
-			c->owner[v[i]] = node_ref(top->op);
-			continue;
-		}
-		c->owner[v[i]] = top ? node_ref(top->node) : OWNER_THREAD;
-		bit_set(c->no_op, v[i]);
-	}
 }
 
 /* External ids of interest (those of runtimes no op enclosed) to the
@@ -585,6 +548,11 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 	struct idindex m;
 	int64_t min = INT64_MAX, max = INT64_MIN;
 	size_t nr = 0;
+	/* The ids as bits over their span, where it is no wider than a
+	 * byte a record: most hosts' ids are none of them, and a bit says
+	 * so without the map's hash (a few thousand ids spread over a big
+	 * trace's range take the hash table). */
+	uint64_t *wanted = NULL;
 
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		int64_t ext;
@@ -608,16 +576,24 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 			idindex_mark(&m, ext);
 	}
 	idindex_seal(&m);
+	if ((uint64_t)max - (uint64_t)min < 8 * (uint64_t)(k->nr_hosts + k->nr_rts) + 4096)
+		wanted = xcalloc(((uint64_t)max - (uint64_t)min) / 64 + 1, sizeof(*wanted));
 	for (size_t i = 0; i < k->nr_rts; i++) {
 		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
 
-		if (bit_get(c->no_op, i) && usable_ext(ext))
-			idindex_set(&m, ext, ID_NO_HOST);
+		if (!bit_get(c->no_op, i) || !usable_ext(ext))
+			continue;
+		idindex_set(&m, ext, ID_NO_HOST);
+		if (wanted)
+			bit_set(wanted, (size_t)((uint64_t)ext - (uint64_t)min));
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		int64_t ext = kineto_ext_id(&k->wide_hosts, i, k->hosts[i].u.ext);
 		uint32_t best;
 
+		if (ext < min || ext > max ||
+		    (wanted && !bit_get(wanted, (size_t)((uint64_t)ext - (uint64_t)min))))
+			continue;
 		if (!usable_ext(ext) || (best = idindex_get(&m, ext)) == UINT32_MAX)
 			continue;
 		if (best == ID_NO_HOST ||
@@ -638,12 +614,13 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 		 * names something else. */
 		if (!n->parent_ref || n->kind != NODE_OP || at < n->start_ns || at > end_of(k->p, n))
 			continue;
-		c->owner[i] = node_ref(n);
+		*owner_of(k, i) = node_ref(n);
 		c->no_op[i / 64] &= ~((uint64_t)1 << (i % 64));
 		if (n->flags & NODE_COLLECTIVE)
 			bit_set(c->in_comm, i);
 		c->nr_by_id++;
 	}
+	free(wanted);
 	idindex_release(&m);
 }
 
@@ -817,15 +794,59 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
 }
 
 /*
+ * The innermost node of the tree building (its stack's top, DEPTH deep)
+ * holds runtime I's start: the runtime belongs to the innermost op on the
+ * stack; failing one, to the node, or the thread's root, and no op
+ * launched it.  torch-tb-profiler goes by External id alone, which in some
+ * real traces equals the runtime's own correlation and names an unrelated
+ * op (proftui(1), DIFFERENCES).
+ */
+static void claim(struct kineto *k, struct claims *c, const struct tree_stack *ts, size_t depth,
+		  uint32_t i)
+{
+	struct node *op = depth ? ts->op[depth - 1] : NULL;
+
+	if (depth && ts->in_comm[depth - 1])
+		bit_set(c->in_comm, i);
+	if (op) {
+		*owner_of(k, i) = node_ref(op);
+		return;
+	}
+	*owner_of(k, i) = depth ? k->hosts[ts->rec[depth - 1]].node : OWNER_THREAD;
+	bit_set(c->no_op, i);
+}
+
+/* Claim T's runtimes that start before UNTIL, from the one at *NEXT on:
+ * each to the innermost node of the stack that holds its start, closed
+ * at both ends -- the stack given up to where it does (the tree's next
+ * node gives up at least as much). */
+static void claim_until(struct kineto *k, struct claims *c, struct tree_stack *ts, size_t *depth,
+			const uint32_t *v, size_t n, size_t *next, int64_t until)
+{
+	for (; *next < n; (*next)++) {
+		int64_t at = k->rts[v[*next]].node->start_ns;
+
+		if (at >= until)
+			return;
+		while (*depth && at > host_end(k->p, &k->hosts[ts->rec[*depth - 1]]))
+			(*depth)--;
+		claim(k, c, ts, *depth, v[*next]);
+	}
+}
+
+/*
  * The per-thread tree: interval containment over the sorted host events
  * (op_tree._build_tree_internal).  A node that overlaps its would-be parent
- * without fitting inside is dropped, as there, with a warning; its
- * runtimes then belong to no op.
+ * without fitting inside is dropped, as there, with a warning.  The same
+ * pass claims the thread's runtimes, in time order beside it: each belongs
+ * where its start lies on its own thread (claim()).
  */
-static void build_thread_tree(struct kineto *k, struct thread *t)
+static void build_thread_tree(struct kineto *k, struct thread *t, struct claims *c,
+			      struct tree_stack *ts)
 {
-	struct host_rec **stack;
-	size_t depth = 0, high = 0;	/* entries of STACK ever set */
+	size_t depth = 0, high = 0;	/* entries of the stack ever set */
+	const uint32_t *v = c->order + c->first[t->number];
+	size_t nr_rts = c->first[t->number + 1] - c->first[t->number], next_rt = 0;
 	char name[64];
 	uint32_t ahead;
 
@@ -839,7 +860,15 @@ static void build_thread_tree(struct kineto *k, struct thread *t)
 		snprintf(name, sizeof(name), "thread %lld (named)", (long long)(t->tid & 0xffff));
 	t->node = node_new(k->p, k->p->root, NODE_THREAD, name, strlen(name));
 	t->node->flags = NODE_NOT_A_ROW;
-	stack = xmalloc((t->nr_hosts + 1) * sizeof(*stack));
+	if (ts->alloc < t->nr_hosts + 1) {
+		free(ts->rec);
+		free(ts->op);
+		free(ts->in_comm);
+		ts->alloc = t->nr_hosts + 1;
+		ts->rec = xmalloc(ts->alloc * sizeof(*ts->rec));
+		ts->op = xmalloc(ts->alloc * sizeof(*ts->op));
+		ts->in_comm = xmalloc(ts->alloc * sizeof(*ts->in_comm));
+	}
 	ahead = t->first;
 	for (int i = 0; i < AHEAD && ahead; i++)
 		ahead = k->hosts[ahead - 1].t.next_of_thread;
@@ -851,8 +880,10 @@ static void build_thread_tree(struct kineto *k, struct thread *t)
 			prefetch_times(host_node(k->p, &k->hosts[ahead - 1]));
 			ahead = k->hosts[ahead - 1].t.next_of_thread;
 		}
+		/* A runtime that starts with N is N's. */
+		claim_until(k, c, ts, &depth, v, nr_rts, &next_rt, n->start_ns);
 		for (;;) {
-			struct host_rec *top = depth ? stack[depth - 1] : NULL;
+			struct host_rec *top = depth ? &k->hosts[ts->rec[depth - 1]] : NULL;
 			struct node *parent = top ? host_node(k->p, top) : t->node;
 
 			if (!top || n->start_ns < host_end(k->p, top)) {
@@ -861,18 +892,23 @@ static void build_thread_tree(struct kineto *k, struct thread *t)
 					 * is PARENT's last child, when it is
 					 * PARENT's at all. */
 					struct node *last = depth < high
-							    ? host_node(k->p, stack[depth]) : NULL;
+							    ? host_node(k->p, &k->hosts[ts->rec[depth]])
+							    : NULL;
 					struct node *prev = last && node_parent(last) == parent ? last : NULL;
 
 					node_append_after(parent, prev, n);
-					stack[depth++] = h;
+					ts->rec[depth] = ref - 1;
+					ts->op[depth] = n->kind == NODE_OP ? n : depth ? ts->op[depth - 1] : NULL;
+					ts->in_comm[depth] = (n->flags & NODE_COLLECTIVE) ||
+							     (depth && ts->in_comm[depth - 1]);
+					depth++;
 					if (high < depth)
 						high = depth;
 				} else {
 					struct pos none = { 0, 0 };
 
 					/* Its runtimes join what encloses
-					 * them in the tree (claim_by_place()). */
+					 * them in the tree. */
 					diag_warn(k->d, &none, "events overlapping their parent, dropped",
 						  "event '%s' overlaps '%s' on thread %lld without "
 						  "nesting in it; dropped, as torch-tb-profiler does",
@@ -883,7 +919,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t)
 			depth--;
 		}
 	}
-	free(stack);
+	claim_until(k, c, ts, &depth, v, nr_rts, &next_rt, INT64_MAX);
 }
 
 /* A node and the runtime calls that join it once the other walks of the
@@ -1120,11 +1156,11 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, const struct cl
 		struct rt_rec *r = &k->rts[i];
 		struct thread *t;
 
-		if (c->owner[i] == OWNER_THREAD && (t = thread_of_number(th, r->thread))) {
+		if (bit_get(c->at_thread, i) && (t = thread_of_number(th, r->thread))) {
 			hang_runtime_last(k, r, t->node, false);
 			host_add[t - th->v] += node_host_total(k->p, r->node);
 			device_add[t - th->v] += node_device_total(k->p, r->node);
-		} else if (c->owner[i] == OWNER_NONE) {
+		} else if (bit_get(c->at_none, i)) {
 			hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
 			if (r->devices)
 				nr_unlinked_rt++;
@@ -1487,18 +1523,18 @@ static void beside_join(struct beside *s)
 }
 
 /* Records only: the device links, the runtimes' chains by External id. */
-/* Records only: the device links. */
+/* Records only, their own fields each: the device links, and the
+ * runtimes in the order the trees claim them. */
 static void devices_beside(struct kineto *k, struct build *b)
 {
-	(void)b;
 	link_devices(k);
+	order_runtimes(k, &b->claims);
 }
 
-/* Records only: the runtimes in the order the claims read them, and the
- * frames in the order link_frames() reads them. */
-static void order_beside(struct kineto *k, struct build *b)
+/* The frames in the order link_frames() reads them. */
+static void frames_beside(struct kineto *k, struct build *b)
 {
-	order_runtimes(k, &b->claims);
+	(void)b;
 	sort_tids = k->threads.tids;
 	kineto_sort(k->frames, k->nr_frames, sizeof(*k->frames), cmp_frame);
 }
@@ -1515,29 +1551,23 @@ static void steps_beside(struct kineto *k, struct build *b)
  * the plugin's); and, for Info, how often the place named another op
  * than the External id, told by the host record of each claimer.
  */
+static bool is_node_owner(uint32_t owner)
+{
+	return owner != OWNER_NONE && owner != OWNER_THREAD;
+}
+
 static void table_claims(struct kineto *k, struct build *b)
 {
 	struct claims *c = &b->claims;
-	uint32_t max = 0, *host_of;
+	/* Every node's reference is below its slabs' end. */
+	uint64_t bound = (uint64_t)k->p->pool->nodes.nr_slabs << NODE_SLAB_SHIFT;
+	uint32_t *host_of;
 
+	rb_init(&b->claimers, bound + 1);
 	for (size_t i = 0; i < k->nr_rts; i++)
-		if (c->owner[i] != OWNER_NONE && c->owner[i] != OWNER_THREAD && c->owner[i] > max)
-			max = c->owner[i];
-	rb_init(&b->claimers, (uint64_t)max + 1);
-	for (size_t i = 0; i < k->nr_rts; i++)
-		if (c->owner[i] != OWNER_NONE && c->owner[i] != OWNER_THREAD)
-			rb_add(&b->claimers, c->owner[i]);
+		if (is_node_owner(*owner_of(k, i)))
+			rb_add(&b->claimers, *owner_of(k, i));
 	rb_seal(&b->claimers);
-	b->runtimes_of = xcalloc(b->claimers.nr + 1, sizeof(*b->runtimes_of));
-	for (size_t i = 0; i < k->nr_rts; i++) {
-		size_t at;
-
-		if (c->owner[i] == OWNER_NONE || c->owner[i] == OWNER_THREAD)
-			continue;
-		at = rb_rank(&b->claimers, c->owner[i]);
-		k->rts[i].next_of_op = b->runtimes_of[at];
-		b->runtimes_of[at] = rec_ref(i);
-	}
 	host_of = xmalloc((b->claimers.nr + 1) * sizeof(*host_of));
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		size_t at = rb_rank(&b->claimers, k->hosts[i].node);
@@ -1545,21 +1575,33 @@ static void table_claims(struct kineto *k, struct build *b)
 		if (at != SIZE_MAX)
 			host_of[at] = (uint32_t)i;
 	}
+	/* The owners become chains, told apart from the External ids on
+	 * the way: the last reader of them. */
+	b->runtimes_of = xcalloc(b->claimers.nr + 1, sizeof(*b->runtimes_of));
+	c->at_thread = xcalloc(k->nr_rts / 64 + 1, sizeof(*c->at_thread));
+	c->at_none = xcalloc(k->nr_rts / 64 + 1, sizeof(*c->at_none));
 	for (size_t i = 0; i < k->nr_rts; i++) {
-		int64_t ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+		uint32_t owner = *owner_of(k, i);
+		int64_t ext;
 		size_t at;
 
-		if (bit_get(c->no_op, i)) {
-			if (k->rts[i].devices) {
-				c->nr_outside_ops++;
-				c->outside_ops_ns += k->rts[i].u.device_ns;
-			}
-			continue;
+		k->rts[i].next_of_op = 0;
+		if (owner == OWNER_THREAD)
+			bit_set(c->at_thread, i);
+		else if (owner == OWNER_NONE)
+			bit_set(c->at_none, i);
+		if (bit_get(c->no_op, i) && k->rts[i].devices) {
+			c->nr_outside_ops++;
+			c->outside_ops_ns += k->rts[i].u.device_ns;
 		}
-		if (!usable_ext(ext))
+		if (!is_node_owner(owner))
 			continue;
-		at = rb_rank(&b->claimers, c->owner[i]);
-		if (ext != kineto_ext_id(&k->wide_hosts, host_of[at], k->hosts[host_of[at]].u.ext))
+		at = rb_rank(&b->claimers, owner);
+		k->rts[i].next_of_op = b->runtimes_of[at];
+		b->runtimes_of[at] = rec_ref(i);
+		ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
+		if (!bit_get(c->no_op, i) && usable_ext(ext) &&
+		    ext != kineto_ext_id(&k->wide_hosts, host_of[at], k->hosts[host_of[at]].u.ext))
 			c->nr_by_place_not_id++;
 	}
 	free(host_of);
@@ -1659,7 +1701,8 @@ static void mark_comm_devices(struct kineto *k, const struct claims *c)
 
 static void claims_release(struct claims *c)
 {
-	free(c->owner);
+	free(c->at_thread);
+	free(c->at_none);
 	free(c->no_op);
 	free(c->in_comm);
 	free(c->order);
@@ -1674,31 +1717,30 @@ void kineto_link(struct kineto *k)
 	struct build b = { .k = k, .unlinked = &unlinked };
 	bool two = link_on_two_threads(k);
 	struct beside side;
-	struct place *stack = NULL;
-	size_t alloc_stack = 0;
+	struct tree_stack ts = { 0 };
 
-	/* Device chains of runtimes beside the grouping of host events by
-	 * thread.  The nodes so far are the events'; the link makes more
-	 * (threads', the unlinked group). */
+	/* Device chains of runtimes and their order by thread and start
+	 * beside the grouping of host events by thread.  The nodes so far
+	 * are the events'; the link makes more (threads', the unlinked
+	 * group). */
 	beside_start(&side, two, devices_beside, k, &b);
 	group_threads(k, &th);
 	beside_join(&side);
 
-	/* The runtimes by thread and start, and the frames, beside the
-	 * trees; then each runtime to the op that launched it. */
-	beside_start(&side, two, order_beside, k, &b);
-	for (size_t t = 0; t < th.nr; t++)
-		build_thread_tree(k, &th.v[t]);
-	beside_join(&side);
-	b.claims.owner = xcalloc(k->nr_rts + 1, sizeof(*b.claims.owner));
+	/* The frames beside the trees, which claim each runtime for the op
+	 * that launched it. */
 	b.claims.no_op = xcalloc(k->nr_rts / 64 + 1, sizeof(*b.claims.no_op));
 	b.claims.in_comm = xcalloc(k->nr_rts / 64 + 1, sizeof(*b.claims.in_comm));
 	for (size_t i = 0; i < k->nr_rts; i++)
 		if (!thread_of_number(&th, k->rts[i].thread))
 			bit_set(b.claims.no_op, i);	/* no tree: no op */
+	beside_start(&side, two, frames_beside, k, &b);
 	for (size_t t = 0; t < th.nr; t++)
-		claim_by_place(k, &th.v[t], &b.claims, &stack, &alloc_stack);
-	free(stack);
+		build_thread_tree(k, &th.v[t], &b.claims, &ts);
+	beside_join(&side);
+	free(ts.rec);
+	free(ts.op);
+	free(ts.in_comm);
 	/* What the claims hold goes as soon as its last reader is done:
 	 * the link is near the load's peak. */
 	free(b.claims.order);
