@@ -21,7 +21,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static volatile int64_t fuzz_sink;	/* keeps the reads of step values */
+static volatile uint64_t fuzz_sink;	/* keeps the reads of step values (unsigned: a
+					   sum of hostile values may wrap) */
 
 static bool fuzz_is_row(const struct node *n, void *ctx)
 {
@@ -50,7 +51,7 @@ static void fuzz_views(const struct profile *p)
 	mem_curves_release(&mc);
 	dev = mem_devices(p, &nr_dev);
 	for (size_t i = 0; i < nr_dev && i < 8; i++)
-		fuzz_sink += mem_peak_allocated(p, dev[i].index);
+		fuzz_sink += (uint64_t)mem_peak_allocated(p, dev[i].index);
 	free(dev);
 	module_view(p, &mv);
 	module_view_release(&mv);
@@ -88,9 +89,9 @@ static void fuzz_exercise(struct profile *first)
 			agg_release(&a);
 		}
 		for (size_t i = 0; i < run->nr_steps; i++) {
-			fuzz_sink += run->steps[i].total_ns;
+			fuzz_sink += (uint64_t)run->steps[i].total_ns;
 			for (size_t c = 0; c < run->nr_step_cats; c++)
-				fuzz_sink += run->steps[i].cat_ns[c];
+				fuzz_sink += (uint64_t)run->steps[i].cat_ns[c];
 		}
 	}
 }
