@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -936,7 +937,7 @@ static void json_u_escape(FILE *out, uint32_t cp)
  * parser gets the name back exactly and `cat` shows nothing raw.  Bytes
  * that are not UTF-8 cannot be carried by JSON: each becomes U+FFFD.
  */
-static void json_string(FILE *out, const char *s)
+void export_json_string(FILE *out, const char *s)
 {
 	size_t len = strlen(s), i = 0;
 
@@ -989,13 +990,13 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 			if (!first)
 				fputs(", ", out);
 			first = false;
-			json_string(out, column_json_key(col, key, sizeof(key)));
+			export_json_string(out, column_json_key(col, key, sizeof(key)));
 			fputs(": ", out);
 			v = cell_of(pane, row, c);
-			if (v.type == CELL_NONE)
-				fputs("null", out);
+			if (v.type == CELL_NONE || (v.type == CELL_REAL && !isfinite(v.v.d)))
+				fputs("null", out);	/* JSON has no inf */
 			else if (v.type == CELL_TEXT)
-				json_string(out, v.v.s);
+				export_json_string(out, v.v.s);
 			else
 				fputs(cell_str(pane, row, c, FMT_RAW, &raw, &esc), out);
 		}

@@ -47,6 +47,13 @@ void export_caption(const struct pane *pane, const char *label, size_t limit, ch
  * CAPTION (may be NULL) heading the txt and md forms.  Returns the number
  * of rows written, or -1 when writing failed (errno says why).
  */
+/*
+ * S as a JSON string, escaped as every JSON export escapes it: the text
+ * itself, with controls, C1 controls and invisible format characters as
+ * \u escapes and bytes that are not UTF-8 as U+FFFD (a pane's own JSON,
+ * the Overview's, writes its strings with it too).
+ */
+void export_json_string(FILE *out, const char *s);
 long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, size_t limit,
 		 const char *caption);
 /*

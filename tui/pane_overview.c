@@ -22,6 +22,7 @@
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
+#include "export.h"
 #include "pane.h"
 
 enum ov_kind {
@@ -478,25 +479,11 @@ static void ov_empty(const struct pane *pane, char *buf, size_t size)
  * JSON: the contract of --print overview --format json
  */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
+/* A number, or null where it is none (NaN) or not finite: JSON has no
+ * inf. */
 static void json_num(FILE *out, double v)
 {
-	if (v == v)
+	if (isfinite(v))
 		fprintf(out, "%.6f", v);
 	else
 		fputs("null", out);
@@ -517,7 +504,7 @@ static long ov_json(const struct pane *pane, FILE *out, size_t limit)
 
 		fprintf(out, "%s\n  {\"device\": \"GPU%d\", \"name\": ", rows ? "," : "", (int)g->device);
 		if (d && d->name)
-			json_str(out, d->name);
+			export_json_string(out, d->name);
 		else
 			fputs("null", out);
 		fputs(", \"gpu_utilization_pct\": ", out);
@@ -538,7 +525,7 @@ static long ov_json(const struct pane *pane, FILE *out, size_t limit)
 		if (o->avg_cat_ns[c] != o->avg_cat_ns[c] || !(o->avg_step_ns > 0))
 			continue;
 		fputs(n++ ? ", " : "", out);
-		json_str(out, p->step_cats[c]);
+		export_json_string(out, p->step_cats[c]);
 		fputs(": ", out);
 		json_num(out, 100 * o->avg_cat_ns[c] / o->avg_step_ns);
 	}
@@ -554,7 +541,7 @@ static long ov_json(const struct pane *pane, FILE *out, size_t limit)
 		snprintf(text, sizeof(text), "[%s] %s",
 			 o->recs[i].is_plugin ? "torch-tb-profiler" : "proftui", o->recs[i].text);
 		fputs(i ? ", " : "", out);
-		json_str(out, text);
+		export_json_string(out, text);
 	}
 	fputs("]}\n]\n", out);
 	return rows + 1;

@@ -1,0 +1,1 @@
+--print overview --format json tests/golden/overview/c1-device-name.json
