@@ -59,15 +59,15 @@ struct dev_ev {
 
 struct truth {
 	struct op_ev *ops;
-	size_t nr_ops;
+	size_t nr_ops, alloc_ops;
 	struct launch_ev *launches;
-	size_t nr_launches;
+	size_t nr_launches, alloc_launches;
 	struct dev_ev *devs;
-	size_t nr_devs;
+	size_t nr_devs, alloc_devs;
 	/* The answer: device self by op name, and what no op launched. */
 	const char **names;
 	int64_t *self_ns;
-	size_t nr_names;
+	size_t nr_names, alloc_names, alloc_self_ns;
 	int64_t no_op_ns, device_ns;
 };
 
@@ -95,8 +95,8 @@ static void add_self(struct truth *t, const char *name, int64_t ns)
 			t->self_ns[i] += ns;
 			return;
 		}
-	t->names = realloc(t->names, (t->nr_names + 1) * sizeof(*t->names));
-	t->self_ns = realloc(t->self_ns, (t->nr_names + 1) * sizeof(*t->self_ns));
+	GROW(t->names, t->alloc_names, t->nr_names + 1);
+	GROW(t->self_ns, t->alloc_self_ns, t->nr_names + 1);
 	t->names[t->nr_names] = name;
 	t->self_ns[t->nr_names++] = ns;
 }
@@ -105,18 +105,24 @@ static void add_self(struct truth *t, const char *name, int64_t ns)
  * AT, the latest-starting (ties: the shortest) whose end is not before it. */
 static const struct op_ev *enclosing(const struct truth *t, const char *tid, int64_t at)
 {
-	const struct op_ev *best = NULL;
+	size_t lo = 0, hi = t->nr_ops;
 
-	for (size_t i = 0; i < t->nr_ops; i++) {
-		const struct op_ev *o = &t->ops[i];
+	/* The ops are by thread, start, then end descending: past the last
+	 * of TID's that starts by AT, then back to the first that covers
+	 * it -- the latest start, and of those the shortest. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(t->ops[mid].tid, tid);
 
-		if (strcmp(o->tid, tid) || o->start > at || o->end < at)
-			continue;
-		if (!best || o->start > best->start ||
-		    (o->start == best->start && o->end <= best->end))
-			best = o;
+		if (c < 0 || (!c && t->ops[mid].start <= at))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	while (lo-- > 0 && !strcmp(t->ops[lo].tid, tid))
+		if (t->ops[lo].end >= at)
+			return &t->ops[lo];
+	return NULL;
 }
 
 /* The truth of the events of DOC (a trace's document). */
@@ -137,17 +143,17 @@ static void work_out(const struct jv *doc, struct truth *t)
 		if (!strcasecmp(cat, "cpu_op") || !strcasecmp(cat, "operator")) {
 			if (!strncmp(name, "ProfilerStep#", 13))
 				continue;
-			t->ops = realloc(t->ops, (t->nr_ops + 1) * sizeof(*t->ops));
+			GROW(t->ops, t->alloc_ops, t->nr_ops + 1);
 			t->ops[t->nr_ops++] = (struct op_ev){ tid, name, decimal_ns(ts),
 							      decimal_ns(ts) + (dur ? decimal_ns(dur) : 0) };
 		} else if ((ends_with(cat, "_runtime") || ends_with(cat, "_driver") ||
 			    !strcasecmp(cat, "runtime")) && corr) {
-			t->launches = realloc(t->launches, (t->nr_launches + 1) * sizeof(*t->launches));
+			GROW(t->launches, t->alloc_launches, t->nr_launches + 1);
 			t->launches[t->nr_launches++] = (struct launch_ev){ tid, corr, decimal_ns(ts) };
 		} else if (!strcasecmp(cat, "kernel") || !strcasecmp(cat, "gpu_memcpy") ||
 			   !strcasecmp(cat, "gpu_memset") || !strcasecmp(cat, "memcpy") ||
 			   !strcasecmp(cat, "memset")) {
-			t->devs = realloc(t->devs, (t->nr_devs + 1) * sizeof(*t->devs));
+			GROW(t->devs, t->alloc_devs, t->nr_devs + 1);
 			t->devs[t->nr_devs++] = (struct dev_ev){ corr, dur ? decimal_ns(dur) : 0 };
 		}
 	}
