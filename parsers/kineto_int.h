@@ -139,9 +139,7 @@ struct host_rec {
 	uint32_t node;			/* its node's reference: host_node() */
 	/* Its External id, in 32 bits (EXT_NONE...): what the link reads
 	 * where no op encloses a runtime call, and tells apart in Info. */
-	union {
-		uint32_t ext;
-	} u;
+	uint32_t ext;
 	/* Its tid's number until the link groups the records by thread;
 	 * then the next of its thread's, in the order the link reads them
 	 * (a ref to k->hosts; 0: the last). */

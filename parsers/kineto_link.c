@@ -7,7 +7,7 @@
  *   2. each thread's host events nest by interval containment, sorted by
  *      (start, -end) with ties in file order (op_tree.py), and a lone child
  *      of the same name as its op parent is folded into it; runtime calls
- *      join the innermost op that encloses them (claim_by_place());
+ *      join the innermost op that encloses them (claim());
  *   3. self/total times as node.py's fill_stats() computes them;
  *   4. memory events find their op, ops their Python frames' call stack.
  *
@@ -402,17 +402,6 @@ static void link_devices(struct kineto *k)
 static _Thread_local const struct host_rec *sort_hosts;
 static _Thread_local const struct profile *sort_prof;
 
-static int cmp_host_claim(const void *a, const void *b)
-{
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	const struct node *x = host_node(sort_prof, &sort_hosts[i]);
-	const struct node *y = host_node(sort_prof, &sort_hosts[j]);
-
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
 /* Threads in order of their first tree event, as tb_plugin's tid2list. */
 struct thread {
 	int64_t tid;
@@ -424,10 +413,10 @@ struct thread {
 	struct node *node;
 	int64_t first_ts;
 	uint32_t first_index;
-	/* Whether the hosts as grouped are in claim order, and in tree
-	 * order (cmp_host_tree()): usually, and then neither sort reads
-	 * every node again to find out.  The last one's keys, to tell. */
-	bool in_claim_order, in_tree_order;
+	/* Whether the hosts as grouped are in tree order (cmp_host_tree()):
+	 * usually, and then the sort does not read every node again to
+	 * find out.  The last one's keys, to tell. */
+	bool in_tree_order;
 	int64_t last_start, last_end;
 	uint32_t last_index;
 };
@@ -451,13 +440,13 @@ static struct thread *thread_of_number(struct threads *th, uint32_t number)
 /*
  * Where each runtime call belongs: the innermost op that encloses its
  * start on its own thread, the launch's place being the ground truth
- * (claim_by_place()).  The trace's External id is used only where that
- * finds no op: then the op it names, if that op was running at the
- * launch -- on another thread, as none of its own did
- * (claim_by_external_id()).  torch-tb-profiler
- * goes by External id alone, which in some real traces equals the
- * runtime's own correlation and names an unrelated op, and lets every
- * runtime without one join the first module (proftui(1), DIFFERENCES).
+ * (claim(), in the tree building).  The trace's External id is used only
+ * where that finds no op: then the op it names, if that op was running
+ * at the launch -- on another thread, as none of its own did
+ * (claim_by_external_id()).  torch-tb-profiler goes by External id
+ * alone, which in some real traces equals the runtime's own correlation
+ * and names an unrelated op, and lets every runtime without one join the
+ * first module (proftui(1), DIFFERENCES).
  */
 #define OWNER_NONE 0			/* no node: the unlinked group */
 #define OWNER_THREAD UINT32_MAX		/* its thread's root */
@@ -479,7 +468,8 @@ struct claims {
 	uint64_t *in_comm;		/* a bit by runtime: a collective did */
 	/* Each thread's runtimes by start, ties in file order: the
 	 * thread numbers' slices of ORDER, FIRST[number] to FIRST[number
-	 * + 1].  Records only, made beside the trees (order_runtimes()). */
+	 * + 1].  Records only, made beside the grouping of threads
+	 * (order_runtimes()), read by the trees (claim()). */
 	uint32_t *order;
 	size_t *first;
 	/* What Info tells of the claims (report_claims()). */
@@ -588,7 +578,7 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 			bit_set(wanted, (size_t)((uint64_t)ext - (uint64_t)min));
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
-		int64_t ext = kineto_ext_id(&k->wide_hosts, i, k->hosts[i].u.ext);
+		int64_t ext = kineto_ext_id(&k->wide_hosts, i, k->hosts[i].ext);
 		uint32_t best;
 
 		if (ext < min || ext > max ||
@@ -660,15 +650,10 @@ static int cmp_host_tree(const void *a, const void *b)
  * T's last one. */
 static void note_order(struct thread *t, uint32_t i, int64_t start, int64_t end)
 {
-	if (t->nr_hosts > 1) {
-		bool claim = start > t->last_start || (start == t->last_start && i > t->last_index);
-		bool tree = start > t->last_start ||
-			    (start == t->last_start &&
-			     (end < t->last_end || (end == t->last_end && i > t->last_index)));
-
-		t->in_claim_order &= claim;
-		t->in_tree_order &= tree;
-	}
+	if (t->nr_hosts > 1)
+		t->in_tree_order &= start > t->last_start ||
+				    (start == t->last_start &&
+				     (end < t->last_end || (end == t->last_end && i > t->last_index)));
 	t->last_start = start;
 	t->last_end = end;
 	t->last_index = i;
@@ -686,22 +671,18 @@ static void thread_append(struct kineto *k, struct thread *t, uint32_t i)
 }
 
 /*
- * T's host records in the order CMP (a comparison of their indices) says:
- * an array of them for the sort, then the list again.  Only for a thread
- * whose records the file does not give in that order.
+ * T's host records in tree order (cmp_host_tree(), with sort_hosts and
+ * sort_prof set): an array of them for the sort, then the list again.
+ * Only for a thread whose records the file does not give in that order.
  */
-static void sort_thread(struct kineto *k, struct thread *t, int (*cmp)(const void *, const void *),
-			bool check)
+static void sort_thread(struct kineto *k, struct thread *t)
 {
 	uint32_t *v = xmalloc((t->nr_hosts + 1) * sizeof(*v));
 	size_t n = 0;
 
 	for (uint32_t ref = t->first; ref; ref = k->hosts[ref - 1].t.next_of_thread)
 		v[n++] = ref - 1;
-	if (check)
-		kineto_sort(v, n, sizeof(*v), cmp);
-	else
-		qsort(v, n, sizeof(*v), cmp);
+	qsort(v, n, sizeof(*v), cmp_host_tree);
 	t->first = t->last = 0;
 	for (size_t i = 0; i < n; i++)
 		thread_append(k, t, v[i]);
@@ -725,7 +706,7 @@ static void group_threads(struct kineto *k, struct threads *th)
 		t->tid = nums->tids[n];
 		t->number = (uint32_t)n;
 		t->first_ts = INT64_MAX;
-		t->in_claim_order = t->in_tree_order = true;
+		t->in_tree_order = true;
 	}
 	for (size_t i = 0; i < k->nr_hosts; i++) {
 		const struct host_rec *h = &k->hosts[i];
@@ -745,18 +726,12 @@ static void group_threads(struct kineto *k, struct threads *th)
 		}
 	}
 	kineto_sort(th->v, nums->nr, sizeof(*th->v), cmp_thread);
-	sort_hosts = k->hosts;
-	sort_prof = k->p;
 	for (size_t i = 0; i < nums->nr; i++) {
-		struct thread *t = &th->v[i];
+		const struct thread *t = &th->v[i];
 
 		th->of_number[t->number] = t->nr_hosts ? (uint32_t)i : UINT32_MAX;
 		if (t->nr_hosts)
 			th->nr = i + 1;
-		if (!t->in_claim_order) {
-			sort_thread(k, t, cmp_host_claim, false);
-			t->in_tree_order = false;	/* not known: checked */
-		}
 	}
 }
 
@@ -797,9 +772,7 @@ static void hang_runtime_last(struct kineto *k, struct rt_rec *r, struct node *p
  * The innermost node of the tree building (its stack's top, DEPTH deep)
  * holds runtime I's start: the runtime belongs to the innermost op on the
  * stack; failing one, to the node, or the thread's root, and no op
- * launched it.  torch-tb-profiler goes by External id alone, which in some
- * real traces equals the runtime's own correlation and names an unrelated
- * op (proftui(1), DIFFERENCES).
+ * launched it.
  */
 static void claim(struct kineto *k, struct claims *c, const struct tree_stack *ts, size_t depth,
 		  uint32_t i)
@@ -853,7 +826,7 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct claims 
 	sort_hosts = k->hosts;
 	sort_prof = k->p;
 	if (!t->in_tree_order)
-		sort_thread(k, t, cmp_host_tree, true);
+		sort_thread(k, t);
 	if (t->tid >= 0 && t->tid < (1LL << 62))
 		snprintf(name, sizeof(name), "thread %lld", (long long)t->tid);
 	else
@@ -1601,7 +1574,7 @@ static void table_claims(struct kineto *k, struct build *b)
 		b->runtimes_of[at] = rec_ref(i);
 		ext = kineto_ext_id(&k->wide_rts, i, k->rts[i].ext);
 		if (!bit_get(c->no_op, i) && usable_ext(ext) &&
-		    ext != kineto_ext_id(&k->wide_hosts, host_of[at], k->hosts[host_of[at]].u.ext))
+		    ext != kineto_ext_id(&k->wide_hosts, host_of[at], k->hosts[host_of[at]].ext))
 			c->nr_by_place_not_id++;
 	}
 	free(host_of);

@@ -1146,7 +1146,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	node_set_calls(k->p, n, 1);
 	node_set_host_total(k->p, n, e->dur);
 	h->node = node_ref(n);
-	h->u.ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
+	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->t.thread = kineto_thread_number(&k->threads, e->tid);
 	return h;
 }
