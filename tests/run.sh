@@ -116,6 +116,7 @@ else
 	done
 	run tests/golden/run.sh
 	run tests/badinput/run.sh
+	run tests/exports/run.sh
 	run tests/lint.sh
 	run tests/scripts/run.sh
 	run tests/harness.sh
