@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/distributed.h"
 #include "../model/summary.h"
 #include "../model/util.h"
@@ -224,7 +225,7 @@ static int get_at(struct sum *s, size_t f, int64_t *at)
 		*at = s->p->steps[i].start_ns;
 		return 0;
 	}
-	return get_int(s, f, at);
+	return get_range(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS, at);
 }
 
 /* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */

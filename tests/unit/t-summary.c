@@ -259,7 +259,8 @@ static void test_escape(void)
 /*
  * A row's own start is a time like any other, 0 and below included, in a
  * summary whose flags say the trace had a timeline; in one that had none
- * the field holds 0 and the rows have no time.
+ * the field holds 0 and the rows have no time.  A start past the bound on
+ * timestamps is refused: it would read as no time at all.
  */
 static void test_row_start(void)
 {
@@ -287,6 +288,9 @@ static void test_row_start(void)
 		}
 		profile_release(&p);
 	}
+	CHECK_STR(refused("proftui-summary\t1\nflags\t0\t1\nname\tmm\n"
+			  "op\t-9223372036854775808\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\nend\n"),
+		  "bad.summary:4:4: error: number out of range");
 }
 
 const struct test tests[] = {
