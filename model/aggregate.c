@@ -13,7 +13,7 @@ bool node_in_step(const struct node *n, const struct step *step)
 	 * average) cannot narrow anything: everything is in it. */
 	if (!step || step->end_ns <= step->start_ns)
 		return true;
-	return n->start_ns >= step->start_ns && n->start_ns < step->end_ns;
+	return node_is_timed(n) && n->start_ns >= step->start_ns && n->start_ns < step->end_ns;
 }
 
 bool node_is_op_row(const struct node *n)

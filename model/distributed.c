@@ -244,6 +244,10 @@ static bool visit(struct node *n, void *ctx)
 	struct collect *c = ctx;
 	const struct profile *p = c->p;
 
+	/* Everything here is laid out in time: a node without one (a row
+	 * of a table) has no place in it. */
+	if (!node_is_timed(n))
+		return true;
 	if (n->kind == NODE_KERNEL) {
 		int64_t end = n->start_ns + node_device_total(p, n);
 

@@ -527,8 +527,11 @@ static void take_launches(struct walk *w)
 
 		if (k->l->device < 0)
 			continue;
+		/* An untimed kernel is an empty range before any span: it
+		 * counts for its device, never for a time in a step. */
 		w->ks.v[w->ks.nr++] = (struct kernel){
-			.start = k->start_ns, .end = k->start_ns + k->dur_ns,
+			.start = k->start_ns,
+			.end = k->start_ns == NS_UNTIMED ? NS_UNTIMED : k->start_ns + k->dur_ns,
 			.blocks_per_sm = k->l->blocks_per_sm, .occupancy = k->l->occupancy_pct,
 			.device = k->l->device,
 		};

@@ -122,7 +122,9 @@ static struct node *pool_take(struct profile *p)
 	if (p->counts_follow_nodes && !slab->counts)
 		slab->counts = xcalloc(NODE_SLAB_NODES, sizeof(*slab->counts));
 	pool->next_ref = ref + 1;
-	return memset(n, 0, sizeof(*n));
+	memset(n, 0, sizeof(*n));
+	n->start_ns = NS_UNTIMED;	/* until its parser gives it a time */
+	return n;
 }
 
 /* Room for one more attribute in P's pool, and its reference: as
@@ -815,7 +817,7 @@ static bool number_node(struct node *n, void *ctx)
 	node_slab_ids(node_slab_of(n))[node_place(n)] = f->next_id++;
 	if (node_device_self(f->p, n) || node_device_total(f->p, n))
 		f->p->has_device_time = true;
-	if (n->start_ns)
+	if (node_is_timed(n))
 		f->p->has_timeline = true;
 	return true;
 }

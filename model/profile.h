@@ -206,6 +206,11 @@ enum node_time {
 	NR_NODE_TIMES
 };
 
+/* A node's start when the file gives it none (a table's row, a thread):
+ * below any time a file may hold (BOUND_ABS_TS_NS), so that 0 and
+ * negative times are times like any other.  A node is made untimed. */
+#define NS_UNTIMED INT64_MIN
+
 /*
  * A node refers to its parent, first child and next sibling, and to its
  * attributes, by a 32-bit reference (struct node_slab below), and to its
@@ -216,7 +221,7 @@ enum node_time {
  * in the tree's order, node_id(), lies beside it in its slab.
  */
 struct node {
-	int64_t start_ns;		/* absolute start; 0 when untimed */
+	int64_t start_ns;		/* absolute start; NS_UNTIMED: none */
 	/* Nanoseconds, by enum node_time: node_host_self() and the rest
 	 * below (NODE_TIME_WIDE: the value is in the profile's table). */
 	int32_t time32[NR_NODE_TIMES];
@@ -387,6 +392,12 @@ static inline struct node *node_first_child(const struct node *n)
 	return node_near(n, n->child_ref);
 }
 
+/* Whether N has a place in time: every reader of start_ns asks. */
+static inline bool node_is_timed(const struct node *n)
+{
+	return n->start_ns != NS_UNTIMED;
+}
+
 /* N's next sibling. */
 static inline struct node *node_next(const struct node *n)
 {
@@ -480,7 +491,7 @@ struct profile {
 	const char *format;		/* parser name that filled it */
 	uint32_t nr_nodes;
 	bool has_device_time;		/* some node has device time */
-	bool has_timeline;		/* nodes carry start_ns (steps can filter) */
+	bool has_timeline;		/* some node is timed (steps can filter) */
 	bool has_time_origin;
 	int64_t time_origin_ns;		/* when the recording starts (a trace's
 					   earliest event): times "since the

@@ -319,11 +319,13 @@ static bool steps_partition(const struct profile *p)
 }
 
 /* A row's start: the start of its step ("sN"), after the last step
- * ("-"), or, one row per trace row, its own. */
+ * ("-"), or, one row per trace row, its own.  Rows are untimed only in a
+ * profile without a timeline, whose flags tell the reader: they write 0,
+ * which every reader of the format takes. */
 static void write_at(struct strbuf *b, const struct group *r, bool by_node)
 {
 	if (by_node)
-		strbuf_addf(b, "\t%" PRId64, r->first->start_ns);
+		strbuf_addf(b, "\t%" PRId64, node_is_timed(r->first) ? r->first->start_ns : 0);
 	else if (r->bucket >= 0)
 		strbuf_addf(b, "\ts%ld", r->bucket);
 	else

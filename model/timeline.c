@@ -737,7 +737,7 @@ static void visit(struct walk *w, const struct node *n, int depth)
 		w->host = SIZE_MAX;
 		return;
 	}
-	if (!n->start_ns || n->kind == NODE_ROOT || n->kind == NODE_GROUP)
+	if (!node_is_timed(n) || n->kind == NODE_ROOT || n->kind == NODE_GROUP)
 		return;
 	if (node_kind_is_device(n->kind) || (n->flags & NODE_DEVICE_RANGE)) {
 		GROW(b->dev, b->alloc_dev, b->nr_dev + 1);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/distributed.h"
 #include "../model/summary.h"
 #include "../model/util.h"
@@ -201,7 +202,7 @@ static int get_name(struct sum *s, size_t f, const char **name)
 }
 
 /* Field F: a row's start -- "sN", the start of step N; "-", after the
- * last step; else nanoseconds. */
+ * last step; else nanoseconds, a time like any other (0 too). */
 static int get_at(struct sum *s, size_t f, int64_t *at)
 {
 	const char *v = s->field[f];
@@ -224,7 +225,7 @@ static int get_at(struct sum *s, size_t f, int64_t *at)
 		*at = s->p->steps[i].start_ns;
 		return 0;
 	}
-	return get_int(s, f, at);
+	return get_range(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS, at);
 }
 
 /* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */
@@ -267,7 +268,9 @@ static int read_row(struct sum *s, bool kernel)
 	if (get_name(s, nf - 1, &name))
 		return -1;
 	n = node_new_interned(s->p, s->p->root, kind, name);
-	n->start_ns = start;
+	/* Without a timeline (the flags say so) the field holds 0, no time. */
+	if (s->p->has_timeline)
+		n->start_ns = start;
 	n->flags = (uint8_t)flags;
 	node_set_calls(s->p, n, (uint64_t)calls);
 	if (kernel) {

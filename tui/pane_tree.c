@@ -127,7 +127,7 @@ static struct cell get_start(const struct pane *pane, const void *row, const str
 	const struct tree_priv *tp = pane->priv;
 
 	(void)c;
-	if (!NODE(row)->start_ns)
+	if (!node_is_timed(NODE(row)))
 		return cell_none();
 	return cell_int(NODE(row)->start_ns - tp->t0);
 }
@@ -173,7 +173,7 @@ static bool collect(struct node *n, void *ctx)
 	uint32_t id = node_id(n);
 
 	w->pane->rows[id] = n;
-	if (n->start_ns && n->start_ns < w->t0)
+	if (node_is_timed(n) && n->start_ns < w->t0)
 		w->t0 = n->start_ns;
 	tp->parent[id] = parent ? node_id(parent) : NO_PARENT;
 	if (n->child_ref)
@@ -361,7 +361,7 @@ static bool in_step(const struct pane *pane, const struct node *n)
 
 	if (!s || !pane->prof->has_timeline)
 		return true;
-	if (!n->start_ns)
+	if (!node_is_timed(n))
 		return false;
 	return node_in_step(n, s);
 }

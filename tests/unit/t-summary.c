@@ -256,11 +256,49 @@ static void test_escape(void)
 	strbuf_release(&b);
 }
 
+/*
+ * A row's own start is a time like any other, 0 and below included, in a
+ * summary whose flags say the trace had a timeline; in one that had none
+ * the field holds 0 and the rows have no time.  A start past the bound on
+ * timestamps is refused: it would read as no time at all.
+ */
+static void test_row_start(void)
+{
+	static const char head[] = "proftui-summary\t1\nflags\t0\t%d\nname\tmm\n"
+				   "op\t0\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\n"
+				   "op\t-50\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\nend\n";
+	char text[256], msg[4096];
+
+	for (int timeline = 0; timeline < 2; timeline++) {
+		struct profile p;
+		const struct node *zero, *neg;
+
+		snprintf(text, sizeof(text), head, timeline);
+		CHECK_EQ(test_load(&p, test_write("start.summary", text, strlen(text)), NULL, msg,
+				   sizeof(msg)), 0);
+		zero = node_first_child(p.root);
+		neg = zero ? node_next(zero) : NULL;
+		CHECK(zero && neg);
+		CHECK_EQ(p.has_timeline, timeline);
+		CHECK_EQ(node_is_timed(zero), timeline);
+		CHECK_EQ(node_is_timed(neg), timeline);
+		if (timeline && zero && neg) {
+			CHECK_EQ(zero->start_ns, 0);
+			CHECK_EQ(neg->start_ns, -50);
+		}
+		profile_release(&p);
+	}
+	CHECK_STR(refused("proftui-summary\t1\nflags\t0\t1\nname\tmm\n"
+			  "op\t-9223372036854775808\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\nend\n"),
+		  "bad.summary:4:4: error: number out of range");
+}
+
 const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
 	{ "bad summaries are refused with their place", test_bad },
 	{ "a cut trace's summary says so, and opening it warns", test_cut },
 	{ "escapes round-trip", test_escape },
+	{ "a row's start of 0 or below is a time; without a timeline, none", test_row_start },
 	{ 0 },
 };

@@ -350,7 +350,7 @@ static void ref_walk(const struct profile *p, const struct node *n, int depth,
 			ref_walk(p, c, depth + 1, c, depth + 1, v, nr);
 			continue;
 		}
-		if (c->start_ns) {
+		if (node_is_timed(c)) {
 			bool dev = node_kind_is_device(c->kind);
 
 			v[*nr] = (struct ref_block){
@@ -745,7 +745,7 @@ static bool same_by_start(const struct timeline *tl)
 /* Top node I of the big thread and what hangs under it, without times. */
 static void untime(struct node *n)
 {
-	n->start_ns = 0;
+	n->start_ns = NS_UNTIMED;
 	for (struct node *c = node_first_child(n); c; c = node_next(c))
 		untime(c);
 }

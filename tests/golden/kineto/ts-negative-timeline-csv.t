@@ -1,0 +1,1 @@
+--print timeline --format csv tests/golden/kineto/ts-negative.json

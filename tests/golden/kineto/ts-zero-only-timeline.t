@@ -1,0 +1,1 @@
+--print timeline tests/golden/kineto/ts-zero-only.json

@@ -1,0 +1,1 @@
+--print timeline --step 1 tests/golden/kineto/ts-zero.json

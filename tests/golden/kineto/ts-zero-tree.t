@@ -1,0 +1,1 @@
+--print tree tests/golden/kineto/ts-zero.json
