@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/aggregate.h"
 #include "model/memory.h"
@@ -57,6 +58,32 @@ static void fuzz_views(const struct profile *p)
 	module_view_release(&mv);
 }
 
+static void fuzz_count_frame(const char *s, size_t n, void *ctx)
+{
+	(void)s;
+	*(size_t *)ctx += n + 1;
+}
+
+/* The call stacks as the Call stacks pane and the Tree read them: frames,
+ * order, text. */
+static void fuzz_stacks(const struct agg *a)
+{
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct attr *s = a->rows[i].stack;
+
+		if (!s)
+			continue;
+		stack_attr_frames(s, fuzz_count_frame, &bytes);
+		if (i && a->rows[0].stack)
+			fuzz_sink += (uint64_t)(stack_attr_cmp(s, a->rows[0].stack) + 1);
+		if (attr_type(s) == ATTR_STACK)
+			bytes += strlen(call_stack_text(s->v.stack));
+	}
+	fuzz_sink += bytes;
+}
+
 /* Finish every run of FIRST and read it as the panes do. */
 static void fuzz_exercise(struct profile *first)
 {
@@ -78,6 +105,7 @@ static void fuzz_exercise(struct profile *first)
 		agg_kernels_by_op(run, NULL, &a);
 		agg_release(&a);
 		agg_op_stacks(run, NULL, &a);
+		fuzz_stacks(&a);
 		agg_release(&a);
 		fuzz_views(run);
 		if (run->nr_steps) {

@@ -444,6 +444,7 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
  * by op) the launch configuration the plugin keys on. */
 struct group_key {
 	const char *name, *group;
+	const struct attr *stack;	/* agg_op_stacks(): by stack_key() */
 	int32_t grid[3], block[3];
 	int64_t regs, smem;
 };
@@ -455,9 +456,19 @@ struct group_index {
 	size_t nr_slots;
 };
 
+/* What tells call stacks apart: both forms are interned, and a profile
+ * holds one form only (a trace stacks, a summary texts). */
+static const void *stack_key(const struct attr *a)
+{
+	if (!a)
+		return NULL;
+	return attr_type(a) == ATTR_STACK ? (const void *)a->v.stack : (const void *)a->v.s;
+}
+
 static uint64_t group_hash(const struct group_key *k)
 {
-	uint64_t h = hash_u64((uint64_t)(uintptr_t)k->name) ^ hash_u64((uint64_t)(uintptr_t)k->group + 1);
+	uint64_t h = hash_u64((uint64_t)(uintptr_t)k->name) ^ hash_u64((uint64_t)(uintptr_t)k->group + 1) ^
+		     hash_u64((uint64_t)(uintptr_t)stack_key(k->stack) + 2);
 
 	for (int i = 0; i < 3; i++)
 		h = hash_u64(h + (uint64_t)(uint32_t)k->grid[i] * 31 + (uint64_t)(uint32_t)k->block[i]);
@@ -466,7 +477,8 @@ static uint64_t group_hash(const struct group_key *k)
 
 static bool group_same(const struct group_key *a, const struct group_key *b)
 {
-	return a->name == b->name && a->group == b->group && !memcmp(a->grid, b->grid, sizeof(a->grid)) &&
+	return a->name == b->name && a->group == b->group && stack_key(a->stack) == stack_key(b->stack) &&
+	       !memcmp(a->grid, b->grid, sizeof(a->grid)) &&
 	       !memcmp(a->block, b->block, sizeof(a->block)) && a->regs == b->regs && a->smem == b->smem;
 }
 
@@ -498,6 +510,7 @@ static struct agg_row *group_row(struct agg *a, struct group_index *ix, const st
 	memset(row, 0, sizeof(*row));
 	row->name = node_name(n);
 	row->group = k->group;
+	row->stack = k->stack;
 	row->first = n;
 	row->min_ns = row->max_ns = -1;
 	return row;
@@ -548,13 +561,13 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 	group_release(&w.ix);
 }
 
-const char *node_call_stack(const struct node *n)
+const struct attr *node_call_stack(const struct node *n)
 {
 	for (; n && (n->kind == NODE_OP || n->kind == NODE_LAYER); n = node_parent(n)) {
 		const struct attr *a = attr_find(node_attrs(n), "call_stack");
 
-		if (a && attr_type(a) == ATTR_STRING)
-			return a->v.s;
+		if (a && (attr_type(a) == ATTR_STACK || attr_type(a) == ATTR_STRING))
+			return a;
 	}
 	return NULL;
 }
@@ -566,7 +579,7 @@ static bool visit_op_stack(struct node *n, void *ctx)
 
 	if (!node_is_op_row(n) || !wanted(w->scope, n))
 		return true;
-	k.group = node_call_stack(n);
+	k.stack = node_call_stack(n);
 	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
 	return true;
 }

@@ -31,6 +31,8 @@ struct agg_row {
 					   shapes (agg_ops_by_shape) or the
 					   launching op (agg_kernels_by_op);
 					   NULL for the others */
+	const struct attr *stack;	/* agg_op_stacks: the rows' call stack
+					   (callstack.h); NULL for none */
 	uint64_t calls;
 	uint64_t nr_nodes;		/* nodes counted into the row */
 	uint8_t node_flags;		/* NODE_* flags of any of them (OR) */
@@ -101,10 +103,10 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
 void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct agg *out);
 
 /* The Python call stack op N ran under (with_stack): its own or its
- * nearest op ancestor's "call_stack" attribute -- frames innermost first,
- * ';' between them, as old traces' "Call stack" -- or NULL. */
-const char *node_call_stack(const struct node *n);
-/* Ops by name and call stack (node_call_stack(); group = the stack, NULL
+ * nearest op ancestor's "call_stack" attribute -- a stack, or in a
+ * summary its text (callstack.h reads both) -- or NULL. */
+const struct attr *node_call_stack(const struct node *n);
+/* Ops by name and call stack (node_call_stack(); stack = the stack, NULL
  * for none): what torch-tb-profiler's "View call stack" lists.  Rows as
  * agg_ops(). */
 void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct agg *out);

@@ -187,6 +187,7 @@ void profile_release(struct profile *p)
 	free(p->devices);
 	free(p->mem_events);
 	launch_index_free(p->launches);
+	call_stacks_release(&p->stacks);
 	strtab_release(&p->names);
 	pool_release(p->pool);
 	arena_release(&p->arena);
@@ -525,6 +526,11 @@ void attr_set_interned(struct profile *p, uint32_t *list, const char *key, const
 void attr_set_launch(struct profile *p, uint32_t *list, const struct launch *l)
 {
 	attr_slot(p, list, "launch", ATTR_LAUNCH)->v.launch = l;
+}
+
+void attr_set_stack(struct profile *p, uint32_t *list, const struct call_stack *s)
+{
+	attr_slot(p, list, "call_stack", ATTR_STACK)->v.stack = s;
 }
 
 const struct launch *node_launch(const struct node *n)

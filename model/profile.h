@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "callstack.h"
 #include "keyindex.h"
 #include "strtab.h"
 
@@ -102,7 +103,8 @@ enum {
 #define ATTR_FILE_DEVICE_MEAN "file_device_mean_ns"	/* device total per call */
 #define ATTR_FILE_HOST_MEAN "file_host_mean_ns"	/* host total per call */
 
-enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH };
+/* ATTR_STACK: a Python call stack (callstack.h), key "call_stack". */
+enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH, ATTR_STACK };
 
 struct launch;
 struct rank_local;
@@ -124,6 +126,7 @@ struct attr {
 		double d;
 		const char *s;	/* arena string */
 		const struct launch *launch;	/* ATTR_LAUNCH, key "launch" */
+		const struct call_stack *stack;	/* ATTR_STACK */
 	} v;
 };
 
@@ -511,6 +514,7 @@ struct profile {
 	size_t nr_mem_events, alloc_mem_events;
 	struct dist_info dist;
 	struct launch_index *launches;	/* profile_launch()'s interning */
+	struct call_stacks stacks;	/* call_stack_intern()'s */
 	/* A summary (parsers/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
 	 * are stored, in the arena; NULL: worked out from the tree. */
@@ -819,6 +823,8 @@ const struct launch *profile_launch(struct profile *p, const struct launch *l);
 /* A launch with every field unknown, to fill in. */
 void launch_init(struct launch *l);
 void attr_set_launch(struct profile *p, uint32_t *list, const struct launch *l);
+/* The call stack S (callstack.h) as *LIST's "call_stack". */
+void attr_set_stack(struct profile *p, uint32_t *list, const struct call_stack *s);
 /* Set KEY to S, a string already interned in P (no copy: the many ops of
  * one input shape share it). */
 void attr_set_interned(struct profile *p, uint32_t *list, const char *key, const char *s);

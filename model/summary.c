@@ -120,6 +120,12 @@ static void write_attr(struct strbuf *b, const char *record, const struct attr *
 		strbuf_add(b, "\ts", 2);
 		name_eol(b, a->v.s);
 		break;
+	case ATTR_STACK:	/* as the text it stands for */
+		strbuf_addf(b, "%s\t", record);
+		summary_escape(b, attr_key(a));
+		strbuf_add(b, "\ts", 2);
+		name_eol(b, call_stack_text(a->v.stack));
+		break;
 	case ATTR_LAUNCH:
 		break;	/* the blocks-per-SM and occupancy attributes carry it */
 	}

@@ -1270,65 +1270,13 @@ static void link_memory(struct kineto *k, struct threads *th)
 /*
  * Call stacks of PyTorch 2.x traces (with_stack): the Python frames
  * (python_function events without a module id) that hold an op's start
- * on its thread, innermost first, joined by ';' -- the form old traces
- * give in "Call stack".  A stack is interned once per distinct stack: a
- * trie keyed by (the stack below, the frame's name), both interned.  Only
- * the outermost op under a given innermost frame gets the attribute; the
- * ops under it have the same stack (node_call_stack() looks up).
+ * on its thread, innermost first -- what old traces give in "Call
+ * stack".  A stack is the profile's node for (the stack below, the
+ * frame) (model/callstack.h): a frame opened costs one node, never a
+ * text.  Only the outermost op under a given innermost frame gets the
+ * attribute; the ops under it have the same stack (node_call_stack()
+ * looks up).
  */
-struct stack_key {
-	const char *below, *name, *text;
-};
-
-struct stack_trie {
-	struct stack_key *slots;
-	size_t nr, alloc;
-	struct strbuf buf;
-};
-
-static size_t trie_slot(const struct stack_trie *t, const char *below, const char *name)
-{
-	size_t i = (size_t)hash_u64((uint64_t)(uintptr_t)below * 31 + (uint64_t)(uintptr_t)name) &
-		   (t->alloc - 1);
-
-	while (t->slots[i].name && (t->slots[i].below != below || t->slots[i].name != name))
-		i = (i + 1) & (t->alloc - 1);
-	return i;
-}
-
-/* The interned stack of frame NAME above the stack BELOW (NULL: none). */
-static const char *stack_text(struct profile *p, struct stack_trie *t, const char *below,
-			      const char *name)
-{
-	size_t i;
-
-	if (2 * (t->nr + 1) > t->alloc) {
-		struct stack_trie bigger = { .alloc = t->alloc ? 2 * t->alloc : 256 };
-
-		bigger.slots = xcalloc(bigger.alloc, sizeof(*bigger.slots));
-		for (size_t k = 0; k < t->alloc; k++)
-			if (t->slots[k].name)
-				bigger.slots[trie_slot(&bigger, t->slots[k].below,
-						       t->slots[k].name)] = t->slots[k];
-		free(t->slots);
-		t->slots = bigger.slots;
-		t->alloc = bigger.alloc;
-	}
-	i = trie_slot(t, below, name);
-	if (!t->slots[i].name) {
-		strbuf_reset(&t->buf);
-		strbuf_add(&t->buf, name, strlen(name));
-		if (below) {
-			strbuf_add(&t->buf, ";", 1);
-			strbuf_add(&t->buf, below, strlen(below));
-		}
-		t->slots[i].below = below;
-		t->slots[i].name = name;
-		t->slots[i].text = profile_intern(p, t->buf.s, t->buf.len);
-		t->nr++;
-	}
-	return t->slots[i].text;
-}
 
 /* The tids of the thread numbers, for a sort of frames by tid: the
  * sorting thread's, as qsort() passes nothing else. */
@@ -1349,30 +1297,39 @@ static int cmp_frame(const void *a, const void *b)
 
 struct frame_walk {
 	struct kineto *k;
-	struct stack_trie *trie;
 	const struct py_frame *f, *f_end;	/* the thread's frames, sorted */
-	const struct py_frame **stack;		/* those open at the last start */
-	const char **texts;			/* each one's stack text */
+	const struct py_frame **open;		/* those open at the last start */
+	const struct call_stack **stacks;	/* each one's stack */
 	size_t depth;
-	const char **text_at;			/* the stack of each node above */
-	size_t alloc_text_at;
+	const struct call_stack **stack_at;	/* the stack of each node above */
+	size_t alloc_stack_at;
 };
+
+/* The stack of frame NAME (interned) called from BELOW.  A name with a
+ * ';' is as many frames as the text shows (call_stack_parse()). */
+static const struct call_stack *frame_stack(struct profile *p, const struct call_stack *below,
+					    const char *name)
+{
+	if (strchr(name, ';'))
+		return call_stack_parse(p, below, name, strlen(name));
+	return call_stack_intern(p, below, name);
+}
 
 /* The stack node N ran under.  Nodes come in start order: open the
  * frames that start by N's start, closing those that ended before each,
  * then close the ones that ended by it. */
-static const char *frames_at(struct frame_walk *w, const struct node *n)
+static const struct call_stack *frames_at(struct frame_walk *w, const struct node *n)
 {
 	for (; w->f < w->f_end && w->f->start <= n->start_ns; w->f++) {
-		while (w->depth && w->stack[w->depth - 1]->end <= w->f->start)
+		while (w->depth && w->open[w->depth - 1]->end <= w->f->start)
 			w->depth--;
-		w->texts[w->depth] = stack_text(w->k->p, w->trie,
-						w->depth ? w->texts[w->depth - 1] : NULL, w->f->name);
-		w->stack[w->depth++] = w->f;
+		w->stacks[w->depth] = frame_stack(w->k->p, w->depth ? w->stacks[w->depth - 1] : NULL,
+						  w->f->name);
+		w->open[w->depth++] = w->f;
 	}
-	while (w->depth && w->stack[w->depth - 1]->end <= n->start_ns)
+	while (w->depth && w->open[w->depth - 1]->end <= n->start_ns)
 		w->depth--;
-	return w->depth ? w->texts[w->depth - 1] : NULL;
+	return w->depth ? w->stacks[w->depth - 1] : NULL;
 }
 
 /* The ops under TOP, a thread's top node, in pre-order: each gets its
@@ -1384,14 +1341,14 @@ static void frames_walk(struct frame_walk *w, struct node *top)
 	size_t depth = 0;
 
 	for (;;) {
-		const char *text = frames_at(w, n);
+		const struct call_stack *stack = frames_at(w, n);
 
-		if (n->kind == NODE_OP && text && !attr_find(node_attrs(n), "call_stack") &&
-		    !(depth && node_parent(n)->kind == NODE_OP && w->text_at[depth - 1] == text))
-			attr_set_interned(w->k->p, &n->attrs, "call_stack", text);
+		if (n->kind == NODE_OP && stack && !attr_find(node_attrs(n), "call_stack") &&
+		    !(depth && node_parent(n)->kind == NODE_OP && w->stack_at[depth - 1] == stack))
+			attr_set_stack(w->k->p, &n->attrs, stack);
 		if (node_first_child(n)) {
-			GROW(w->text_at, w->alloc_text_at, depth + 1);
-			w->text_at[depth++] = text;
+			GROW(w->stack_at, w->alloc_stack_at, depth + 1);
+			w->stack_at[depth++] = stack;
 			n = node_first_child(n);
 			continue;
 		}
@@ -1407,14 +1364,13 @@ static void frames_walk(struct frame_walk *w, struct node *top)
 
 static void link_frames(struct kineto *k, struct threads *th)
 {
-	struct stack_trie trie = { 0 };
-	struct frame_walk w = { .k = k, .trie = &trie };
+	struct frame_walk w = { .k = k };
 	size_t i = 0;
 
 	if (!k->nr_frames)
 		return;
-	w.stack = xmalloc(k->nr_frames * sizeof(*w.stack));
-	w.texts = xmalloc(k->nr_frames * sizeof(*w.texts));
+	w.open = xmalloc(k->nr_frames * sizeof(*w.open));
+	w.stacks = xmalloc(k->nr_frames * sizeof(*w.stacks));
 	while (i < k->nr_frames) {
 		uint32_t number = k->frames[i].thread;
 		struct thread *t = thread_of_number(th, number);
@@ -1433,11 +1389,9 @@ static void link_frames(struct kineto *k, struct threads *th)
 		}
 		i = j;
 	}
-	free(w.stack);
-	free(w.texts);
-	free(w.text_at);
-	free(trie.slots);
-	strbuf_release(&trie.buf);
+	free(w.open);
+	free(w.stacks);
+	free(w.stack_at);
 }
 
 /* Records from which a second thread pays for itself (hosts, runtimes

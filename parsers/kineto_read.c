@@ -1328,12 +1328,13 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	if (lib)
 		flags |= NODE_COLLECTIVE;
 	n = host_node(k->p, add_host(k, e, kind, flags));
-	/* Op rows group by input shape, and show their stack: interned,
-	 * so the many calls of one shape share one string. */
+	/* Op rows group by input shape (interned: the many calls of one
+	 * shape share one string) and show their stack, made of frames as
+	 * with_stack's are (model/callstack.h, kineto_link.c). */
 	if (kind == NODE_OP && e->dims)
 		attr_set_interned(k->p, &n->attrs, "input_shapes", e->dims);
 	if (kind == NODE_OP && e->stack)
-		attr_set_interned(k->p, &n->attrs, "call_stack", e->stack);
+		attr_set_stack(k->p, &n->attrs, call_stack_parse(k->p, NULL, e->stack, strlen(e->stack)));
 	/* The Module view keys a module by its name and module id. */
 	if (kind == NODE_MODULE && e->module_id >= 0)
 		attr_set_int(k->p, &n->attrs, "module_id", e->module_id);

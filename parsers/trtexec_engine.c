@@ -261,6 +261,9 @@ static void merge_attrs(struct profile *p, struct node *n, uint32_t from)
 			case ATTR_STRING:
 				attr_set_str(p, &n->attrs, attr_key(a), a->v.s, strlen(a->v.s));
 				break;
+			case ATTR_STACK:
+				attr_set_stack(p, &n->attrs, a->v.stack);
+				break;
 			}
 		}
 	}

@@ -318,6 +318,8 @@ static struct cell get_attr(const struct pane *pane, const void *row, const stru
 		return cell_real(a->v.d);
 	case ATTR_STRING:
 		return cell_text(a->v.s);
+	case ATTR_STACK:	/* its text, made when first shown */
+		return cell_text(call_stack_text(a->v.stack));
 	case ATTR_LAUNCH:
 		break;		/* the Kernels pane's own columns show it */
 	}
@@ -458,6 +460,7 @@ static void add_attr_column(struct pane *pane, const struct attr *a, const char 
 				 : COL_REAL;
 		break;
 	case ATTR_STRING:
+	case ATTR_STACK:
 		c.kind = COL_TEXT;
 		c.width = 16;
 		break;

@@ -77,6 +77,9 @@ static void attr_text(const struct attr *a, struct strbuf *out)
 	case ATTR_STRING:
 		strbuf_addstr(out, a->v.s ? a->v.s : "");
 		break;
+	case ATTR_STACK:
+		call_stack_append_text(a->v.stack, out);
+		break;
 	case ATTR_LAUNCH: {
 		const struct launch *l = a->v.launch;
 		char *p = buf;

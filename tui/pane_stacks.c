@@ -51,13 +51,13 @@ static int cmp_stack(const void *a, const void *b)
 {
 	const struct agg_row *x = a, *y = b;
 
-	if (!x->group != !y->group)
-		return !x->group ? 1 : -1;
+	if (!x->stack != !y->stack)
+		return !x->stack ? 1 : -1;
 	if (x->device_total_ns != y->device_total_ns)
 		return x->device_total_ns > y->device_total_ns ? -1 : 1;
 	if (x->host_total_ns != y->host_total_ns)
 		return x->host_total_ns > y->host_total_ns ? -1 : 1;
-	return x->group && y->group ? strcmp(x->group, y->group) : 0;
+	return x->stack && y->stack ? stack_attr_cmp(x->stack, y->stack) : 0;
 }
 
 static void add(struct st_priv *sp, const struct agg_row *stack, char *text)
@@ -65,6 +65,11 @@ static void add(struct st_priv *sp, const struct agg_row *stack, char *text)
 	GROW(sp->rows, sp->alloc, sp->nr + 1);
 	sp->rows[sp->nr].stack = stack;
 	sp->rows[sp->nr++].text = text;
+}
+
+static void add_frame(const char *s, size_t n, void *ctx)
+{
+	add(ctx, NULL, xstrndup(s, n));
 }
 
 static struct cell get_text(const struct pane *pane, const void *row, const struct column *c)
@@ -113,7 +118,7 @@ static void st_load(struct pane *pane)
 	if (pane->scope.drill_node || pane->scope.drill_name)
 		agg_op_stacks(pane->prof, &s, &sp->agg);
 	/* Nothing to list when no call has a stack. */
-	for (n = 0; n < sp->agg.nr && !sp->agg.rows[n].group; n++)
+	for (n = 0; n < sp->agg.nr && !sp->agg.rows[n].stack; n++)
 		;
 	if (n == sp->agg.nr)
 		sp->agg.nr = 0;
@@ -123,19 +128,15 @@ static void st_load(struct pane *pane)
 		const struct agg_row *r = &sp->agg.rows[i];
 		char title[64];
 
-		if (!r->group) {
+		if (!r->stack) {
 			add(sp, r, xstrdup("(no call stack)"));
 			continue;
 		}
 		snprintf(title, sizeof(title), "Stack %zu", i + 1);
 		add(sp, r, xstrdup(title));
-		for (const char *f = r->group; *f;) {
-			const char *end = strchr(f, ';');
-			size_t len = end ? (size_t)(end - f) : strlen(f);
-
-			add(sp, NULL, xstrndup(f, len));
-			f += len + (end != NULL);
-		}
+		/* One row a frame: a deep stack is many short rows, never
+		 * its text. */
+		stack_attr_frames(r->stack, add_frame, sp);
 	}
 	pane->rows = xmalloc((sp->nr ? sp->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < sp->nr; i++)

@@ -49,6 +49,10 @@ static void add_attrs(struct strbuf *b, const struct attr *a)
 			else
 				add(b, " %s=[%s]", attr_key(a), a->v.s);
 			break;
+		case ATTR_STACK:
+			add(b, " stack ");
+			call_stack_append_text(a->v.stack, b);
+			break;
 		case ATTR_LAUNCH:
 			l = a->v.launch;
 			add(b, " %s=%d/%d/%d,%d,%d/%d,%d,%d/%d/%lld/%.17g/%.17g", attr_key(a), l->device,
