@@ -952,14 +952,16 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 		mvaddstr(y, 0, label);
 		attroff(A_BOLD);
 		put_cut(ui, y, lw, screen_text(ui, ui->edit.text), COLS - lw - 1, false);
+		/* PCRE2's complaint, which may quote a name from the file. */
 		if (ui->mode == MODE_FILTER && ui->edit_error[0]) {
 			int x = lw + (int)u8_width(ui->edit.text, ui->edit.len) + 2;
 
-			if (x < COLS - 10) {
-				attron(attr_error);
-				put_cut(ui, y, x, ui->edit_error, COLS - x, false);
-				attroff(attr_error);
-			}
+			/* A long text: the note over its end, not off screen. */
+			if (x >= COLS - 10)
+				x = COLS / 2;
+			attron(attr_error);
+			put_cut(ui, y, x, screen_text(ui, ui->edit_error), COLS - x, false);
+			attroff(attr_error);
 		}
 		cur = lw + (int)u8_width(ui->edit.text, ui->edit.cur);
 		if (cur >= COLS)

@@ -710,6 +710,45 @@ static void edit_start(struct ui *ui, enum ui_mode mode, const char *text)
 	ui->msg[0] = '\0';
 }
 
+static void set_filter_text(struct ui *ui, const char *pattern)
+{
+	char err[256];
+
+	pane_set_filter(ui_pane(ui), filter_new(pattern, err, sizeof(err)));
+}
+
+/*
+ * A filter pass over PANE ran to its end.  The pattern being typed becomes
+ * the last good one, unless PCRE2 gave up on a name: then the bar says so
+ * and the last good pattern filters again.  Any other filter that fails
+ * is removed, and the bar says why.
+ */
+static void pass_done(struct ui *ui, struct pane *pane)
+{
+	const char *why = filter_error(pane->filter);
+	const char *pattern = filter_pattern(pane->filter);
+
+	if (ui->mode == MODE_FILTER && pane == ui_pane(ui)) {
+		if (!why) {
+			if (strcmp(pattern, ui->filter_good)) {
+				free(ui->filter_good);
+				ui->filter_good = xstrdup(pattern);
+			}
+			return;
+		}
+		if (strcmp(pattern, ui->filter_good)) {
+			snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", why);
+			set_filter_text(ui, ui->filter_good);
+			pass_done(ui, pane);
+			return;
+		}
+	} else if (!why) {
+		return;
+	}
+	say(ui, true, "filter '%s' removed: %s", pattern, why);
+	pane_set_filter(pane, NULL);
+}
+
 /* Apply the pattern being typed: a valid one filters at once, a broken
  * one leaves the last good filter and says what PCRE2 thinks. */
 static void filter_live(struct ui *ui)
@@ -724,13 +763,7 @@ static void filter_live(struct ui *ui)
 	}
 	ui->edit_error[0] = '\0';
 	pane_set_filter(pane, f);
-}
-
-static void set_filter_text(struct ui *ui, const char *pattern)
-{
-	char err[256];
-
-	pane_set_filter(ui_pane(ui), filter_new(pattern, err, sizeof(err)));
+	pass_done(ui, pane);
 }
 
 /* "ops-sample.txt": the pane (and what it drilled into) and the first
@@ -810,7 +843,8 @@ static void edit_done(struct ui *ui, bool accept)
 			say(ui, false, "filter cleared");
 		}
 		free(ui->filter_before);
-		ui->filter_before = NULL;
+		free(ui->filter_good);
+		ui->filter_before = ui->filter_good = NULL;
 		return;
 	}
 	if (mode == MODE_EXPORT) {
@@ -1024,6 +1058,8 @@ static void act(struct ui *ui, enum action a)
 	case ACT_FILTER:
 		free(ui->filter_before);
 		ui->filter_before = xstrdup(filter_pattern(pane->filter));
+		free(ui->filter_good);
+		ui->filter_good = xstrdup(ui->filter_before);
 		edit_start(ui, MODE_FILTER, ui->filter_before);
 		break;
 	case ACT_CLEAR_FILTER:
@@ -1141,6 +1177,7 @@ static void ui_free(struct ui *ui)
 {
 	free_panes(ui);
 	free(ui->filter_before);
+	free(ui->filter_good);
 	keymap_release(&ui->km);
 	config_release(&ui->cfg);
 	for (size_t i = 0; i < NR_PANES; i++)
@@ -1189,9 +1226,11 @@ static void apply_options(struct ui *ui)
 		char err[256];
 		struct filter *f = filter_new(o->filter, err, sizeof(err));
 
-		if (f)
+		if (f) {
 			pane_set_filter(ops, f);
-		else if (*err)
+			if (filter_error(f))
+				pass_done(ui, ops);
+		} else if (*err)
 			say(ui, true, "filter '%s': %s", o->filter, err);
 	}
 }

@@ -76,6 +76,7 @@ struct ui {
 	enum ui_mode mode;
 	struct lineedit edit;		/* the bar's line editor */
 	char *filter_before;		/* the pattern when the editor opened */
+	char *filter_good;		/* the last one typed that filtered */
 	char edit_error[256];		/* PCRE2's complaint about the text */
 	bool quit;
 };

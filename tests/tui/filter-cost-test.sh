@@ -1,0 +1,42 @@
+#!/bin/sh
+# A costly filter never freezes the UI: past PCRE2's limits a pattern is an
+# error on the bar (not "no match").
+. "$(dirname "$0")/lib.sh"
+
+# ops N K TAIL: a trace of N ops, each called K a's, TAIL and its number.
+ops() {
+	awk -v n="$1" -v k="$2" -v tail="$3" 'BEGIN {
+		for (i = 0; i < k; i++)
+			a = a "a"
+		print "{\"traceEvents\": ["
+		for (i = 0; i < n; i++)
+			printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s%s%d\", " \
+				"\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}\n",
+				i ? "," : "", a, tail, i, 10 * i + 1
+		print "]}"
+	}'
+}
+# (a+)+ splits a run of K a's 2^K ways: 30 a's are past the match limit.
+ops 5 30 b >"$OUT/five.json"
+
+# Every name matches b[0-9]$, but (a+)+c gives up on each first.
+tui_start "$PROFTUI $OUT/five.json"
+tui_keys 2
+tui_wait 'sort: Host self'
+tui_keys /
+tui_text '(a+)+c|b[0-9]$'
+check "a match past PCRE2's limit is an error on the bar" \
+	tui_wait "pattern too costly (match limit exceeded) on 'aaaa"
+tui_keys Enter
+check "Enter keeps the last good filter and says why" \
+	tui_wait 'kept the last valid filter: pattern too costly'
+tui_keys Q
+check "Q quits" tui_wait '[exit 0]'
+# The same from the command line: the filter goes, and all rows show.
+tui_start "$PROFTUI --filter '(a+)+c|b[0-9]\$' $OUT/five.json"
+check "--filter past the limit is removed, and says why" \
+	tui_wait "filter '(a+)+c|b[0-9]\$' removed: pattern too costly"
+check "not an empty table" tui_wait ' 1/5 '
+check "no filter left" off_screen 'matched'
+
+tui_done
