@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../model/util.h"
 #include "filter.h"
@@ -29,6 +30,10 @@
 #define HEAP_LIMIT_KIB (16 * 1024)
 #define JIT_STACK_START (32 * 1024)
 #define JIT_STACK_MAX (1024 * 1024)
+/* How often a pass asks whether to stop: every STOP_EVERY matches, once
+ * STOP_CHECK_NS have gone by since it last asked. */
+#define STOP_EVERY 16
+#define STOP_CHECK_NS 10000000LL
 /* How much of the name an error quotes. */
 #define ERROR_NAME_MAX 40
 
@@ -36,6 +41,11 @@
  * matches, so it lives apart from the compiled pattern. */
 struct pass {
 	char error[256];		/* why a name was left undecided; "" */
+	bool is_stopped;		/* should_stop() said so */
+	bool (*should_stop)(void *ctx);
+	void *stop_ctx;
+	unsigned since_check;		/* matches since the clock was read */
+	long long last_check_ns;
 };
 
 struct filter {
@@ -152,11 +162,52 @@ const char *filter_error(const struct filter *f)
 	return f && f->pass->error[0] ? f->pass->error : NULL;
 }
 
+void filter_set_stop(struct filter *f, bool (*should_stop)(void *ctx), void *ctx)
+{
+	f->pass->should_stop = should_stop;
+	f->pass->stop_ctx = ctx;
+}
+
+bool filter_stopped(const struct filter *f)
+{
+	return f && f->pass->is_stopped;
+}
+
+void filter_resume(struct filter *f)
+{
+	if (f)
+		f->pass->is_stopped = false;
+}
+
 static int match_at(const struct filter *f, const char *s, size_t len, size_t start)
 {
 	if (f->has_jit)
 		return pcre2_jit_match(f->code, (PCRE2_SPTR)s, len, start, 0, f->md, f->mc);
 	return pcre2_match(f->code, (PCRE2_SPTR)s, len, start, 0, f->md, f->mc);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Whether the owner wants the pass to stop; asked at most every
+ * STOP_CHECK_NS, so that asking (a read of the terminal) costs nothing. */
+static bool stop_now(struct pass *p)
+{
+	long long t;
+
+	if (!p->should_stop || ++p->since_check < STOP_EVERY)
+		return false;
+	p->since_check = 0;
+	t = now_ns();
+	if (p->last_check_ns && t - p->last_check_ns < STOP_CHECK_NS)
+		return false;
+	p->last_check_ns = t;
+	return p->is_stopped = p->should_stop(p->stop_ctx);
 }
 
 /* "pattern too costly (match limit exceeded) on 'aaaa...'": the first
@@ -189,7 +240,7 @@ bool filter_match(const struct filter *f, const char *name, size_t len)
 		return true;
 	p = f->pass;
 	/* A pass that cannot end right shows nothing: cheap to finish. */
-	if (p->error[0])
+	if (p->error[0] || p->is_stopped || stop_now(p))
 		return false;
 	rc = match_at(f, name, len, 0);
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {

@@ -9,9 +9,10 @@
  *
  * A match costs a few milliseconds at most: PCRE2's limits stop a pattern
  * that backtracks without end, and the name it could not decide is an
- * error (filter_error()), never "no match".  Every match after that
- * answers "not shown" at once, so the pass ends quickly; its result is not
- * to be shown.
+ * error (filter_error()), never "no match".  A pass over the rows can also
+ * be stopped from outside (a key pressed while it runs).  Either way every
+ * match after that answers "not shown" at once, so the pass ends quickly;
+ * its result is not to be shown.
  */
 #ifndef TUI_FILTER_H
 #define TUI_FILTER_H
@@ -43,6 +44,14 @@ bool filter_match(const struct filter *f, const char *name, size_t len);
  * every match was decided.  It stays for the filter's life.
  */
 const char *filter_error(const struct filter *f);
+/*
+ * Ask SHOULD_STOP(CTX) while matching, every 10 ms or so: when it answers
+ * true the pass stops (filter_stopped()) until filter_resume() starts the
+ * next one.
+ */
+void filter_set_stop(struct filter *f, bool (*should_stop)(void *ctx), void *ctx);
+bool filter_stopped(const struct filter *f);
+void filter_resume(struct filter *f);
 /*
  * The matches in NAME, for highlighting: up to MAX [start, end) byte
  * ranges in OUT, returns how many.  None for an inverted filter (what it

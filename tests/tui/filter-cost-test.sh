@@ -1,6 +1,6 @@
 #!/bin/sh
 # A costly filter never freezes the UI: past PCRE2's limits a pattern is an
-# error on the bar (not "no match").
+# error on the bar (not "no match"), and Q quits while a slow filter runs.
 . "$(dirname "$0")/lib.sh"
 
 # ops N K TAIL: a trace of N ops, each called K a's, TAIL and its number.
@@ -16,8 +16,22 @@ ops() {
 		print "]}"
 	}'
 }
-# (a+)+ splits a run of K a's 2^K ways: 30 a's are past the match limit.
+# (a+)+ splits a run of K a's 2^K ways: 30 a's are past the match limit,
+# 15 within it but a fraction of a millisecond each.
 ops 5 30 b >"$OUT/five.json"
+ops 1000 30 _ >"$OUT/long.json"
+ops 50000 15 _ >"$OUT/slow.json"
+
+# quits_within S: the program's exit on screen within about S seconds
+# (polled, as every wait here; the bound is what the check is about).
+quits_within() {
+	i=0
+	until on_screen '[exit 0]'; do
+		i=$((i + 1))
+		[ "$i" -le $(($1 * 20)) ] || return 1
+		sleep 0.05
+	done
+}
 
 # Every name matches b[0-9]$, but (a+)+c gives up on each first.
 tui_start "$PROFTUI $OUT/five.json"
@@ -32,11 +46,28 @@ check "Enter keeps the last good filter and says why" \
 	tui_wait 'kept the last valid filter: pattern too costly'
 tui_keys Q
 check "Q quits" tui_wait '[exit 0]'
+
 # The same from the command line: the filter goes, and all rows show.
 tui_start "$PROFTUI --filter '(a+)+c|b[0-9]\$' $OUT/five.json"
 check "--filter past the limit is removed, and says why" \
 	tui_wait "filter '(a+)+c|b[0-9]\$' removed: pattern too costly"
 check "not an empty table" tui_wait ' 1/5 '
 check "no filter left" off_screen 'matched'
+
+# The issue's case: without the limits this pass took 30 s or more.
+tui_start "$PROFTUI $OUT/long.json"
+tui_keys 2
+tui_wait 'sort: Host self'
+tui_keys / && tui_text '(a+)+$' && tui_keys Enter
+tui_keys Q
+check "Q quits at once after (a+)+\$ on 1,000 long names" quits_within 5
+
+# Within the limits, but 50,000 names take seconds: a key stops the pass.
+tui_start "$PROFTUI $OUT/slow.json"
+tui_keys 2
+tui_wait 'sort: Host self'
+tui_keys / && tui_text '(a+)+$' && tui_keys Enter
+tui_keys Q
+check "Q quits while a slow filter runs" quits_within 2
 
 tui_done

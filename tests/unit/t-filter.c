@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The filter's costs: PCRE2's limits make a pattern that backtracks
- * without end an error (never "no match"), and patterns have a bounded
- * length. */
+ * without end an error (never "no match"), a pass can be stopped from
+ * outside, and patterns have a bounded length. */
 #include "test.h"
 #include "tui/filter.h"
 #include "tui/pane.h"
@@ -91,6 +91,33 @@ static void test_error_is_sticky_and_short(void)
 	free(s);
 }
 
+static bool stop_at_once(void *ctx)
+{
+	(*(int *)ctx)++;
+	return true;
+}
+
+static void test_stop(void)
+{
+	char err[256];
+	struct filter *f = filter_new("x", err, sizeof(err));
+	int asked = 0, shown = 0;
+
+	filter_set_stop(f, stop_at_once, &asked);
+	for (int i = 0; i < 1000; i++)
+		shown += filter_match(f, "x", 1);
+	/* Asked once, after a few matches; none shown after it. */
+	CHECK_EQ(asked, 1);
+	CHECK(shown > 0 && shown < 100);
+	CHECK(filter_stopped(f));
+	CHECK(filter_error(f) == NULL);
+	filter_set_stop(f, NULL, NULL);
+	filter_resume(f);
+	CHECK(!filter_stopped(f));
+	CHECK(filter_match(f, "x", 1));
+	filter_free(f);
+}
+
 static void test_pattern_length(void)
 {
 	char err[256];
@@ -127,6 +154,7 @@ const struct test tests[] = {
 	{ "a limit hit is an error, not no match", test_limit_is_an_error },
 	{ "backtracking within the limits", test_backtracking_within_limits },
 	{ "an error stays and quotes the name short", test_error_is_sticky_and_short },
+	{ "a pass stops when asked", test_stop },
 	{ "patterns have a bounded length", test_pattern_length },
 	{ "a repeated group over a long name", test_long_name_repeated_group },
 	{ 0 },
