@@ -709,6 +709,7 @@ static void edit_start(struct ui *ui, enum ui_mode mode, const char *text)
 {
 	lineedit_start(&ui->edit, text);
 	ui->edit_error[0] = '\0';
+	ui->edit_full = false;
 	ui->filter_typed = false;
 	ui->mode = mode;
 	ui->msg[0] = '\0';
@@ -1011,6 +1012,10 @@ static void edit_key(struct ui *ui, int key)
 	case LINEEDIT_CHANGED:
 		/* Applied once no key waits (settle()), not per key. */
 		ui->filter_typed = ui->mode == MODE_FILTER;
+		ui->edit_full = false;
+		break;
+	case LINEEDIT_FULL:
+		ui->edit_full = true;
 		break;
 	case LINEEDIT_MOVED:
 	case LINEEDIT_IGNORED:

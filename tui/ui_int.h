@@ -80,6 +80,7 @@ struct ui {
 	char *filter_good;		/* the last one typed that filtered */
 	bool filter_typed;		/* the text changed, not yet applied */
 	char edit_error[256];		/* PCRE2's complaint about the text */
+	bool edit_full;			/* a key did not fit in the line */
 	bool quit;
 };
 

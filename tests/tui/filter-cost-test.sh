@@ -1,6 +1,7 @@
 #!/bin/sh
 # A costly filter never freezes the UI: past PCRE2's limits a pattern is an
-# error on the bar (not "no match"), and Q quits while a slow filter runs.
+# error on the bar (not "no match"), Q quits while a slow filter runs, and
+# a large paste into the bar is taken as far as it fits, filtered once.
 . "$(dirname "$0")/lib.sh"
 
 # ops N K TAIL: a trace of N ops, each called K a's, TAIL and its number.
@@ -21,6 +22,8 @@ ops() {
 ops 5 30 b >"$OUT/five.json"
 ops 1000 30 _ >"$OUT/long.json"
 ops 50000 15 _ >"$OUT/slow.json"
+# 200 KB of "b|a": cut at the line's 1023 bytes it is still a pattern.
+awk 'BEGIN { for (i = 0; i < 200000 / 3; i++) printf "b|a" }' >"$OUT/paste.txt"
 
 # quits_within S: the program's exit on screen within about S seconds
 # (polled, as every wait here; the bound is what the check is about).
@@ -70,4 +73,19 @@ tui_keys / && tui_text '(a+)+$' && tui_keys Enter
 tui_keys Q
 check "Q quits while a slow filter runs" quits_within 2
 
+# A paste of 200 KB: the line takes what fits, says so, and the UI answers
+# (the key after it is read at once: no frame drawn, no pass run per key).
+tui_start "$PROFTUI $OUT/slow.json"
+tui_keys 2
+tui_wait 'sort: Host self'
+tui_keys /
+$T load-buffer "$OUT/paste.txt"
+$T paste-buffer -t t
+check "a paste past the line's end is cut, and the bar says so" \
+	tui_wait 'the line holds 1023 bytes at most'
+check "what fits filters" tui_wait '50000/50000 matched'
+tui_keys Escape
+check "the UI answers after the paste" tui_wait 'filter restored'
+tui_keys Q
+check "and Q quits" tui_wait '[exit 0]'
 tui_done
