@@ -947,19 +947,29 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 	if (ui->mode == MODE_FILTER || ui->mode == MODE_EXPORT) {
 		const char *label = ui->mode == MODE_FILTER ? "filter: " : "export to: ";
 		int lw = (int)strlen(label), cur;
+		char note[300] = "";
+
+		/* PCRE2's complaint (quoting a name from the file), else a key
+		 * that did not fit. */
+		if (ui->mode == MODE_FILTER && ui->edit_error[0])
+			snprintf(note, sizeof(note), "%s", ui->edit_error);
+		else if (ui->edit_full)
+			snprintf(note, sizeof(note), "the line holds %d bytes at most",
+				 LINEEDIT_MAX - 1);
 
 		attron(A_BOLD);
 		mvaddstr(y, 0, label);
 		attroff(A_BOLD);
 		put_cut(ui, y, lw, screen_text(ui, ui->edit.text), COLS - lw - 1, false);
-		if (ui->mode == MODE_FILTER && ui->edit_error[0]) {
+		if (note[0]) {
 			int x = lw + (int)u8_width(ui->edit.text, ui->edit.len) + 2;
 
-			if (x < COLS - 10) {
-				attron(attr_error);
-				put_cut(ui, y, x, ui->edit_error, COLS - x, false);
-				attroff(attr_error);
-			}
+			/* A long text: the note over its end, not off screen. */
+			if (x >= COLS - 10)
+				x = COLS / 2;
+			attron(attr_error);
+			put_cut(ui, y, x, screen_text(ui, note), COLS - x, false);
+			attroff(attr_error);
 		}
 		cur = lw + (int)u8_width(ui->edit.text, ui->edit.cur);
 		if (cur >= COLS)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <curses.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "format.h"
@@ -21,14 +22,16 @@ void lineedit_start(struct lineedit *le, const char *text)
 	le->len = le->cur = n;
 }
 
-static void insert(struct lineedit *le, const char *s, size_t n)
+/* False when S does not fit: the text stays as it was. */
+static bool insert(struct lineedit *le, const char *s, size_t n)
 {
 	if (le->len + n >= sizeof(le->text))
-		return;
+		return false;
 	memmove(le->text + le->cur + n, le->text + le->cur, le->len - le->cur + 1);
 	memcpy(le->text + le->cur, s, n);
 	le->len += n;
 	le->cur += n;
+	return true;
 }
 
 /* The start of the UTF-8 character before / after the one at POS. */
@@ -109,7 +112,8 @@ enum lineedit_result lineedit_key(struct lineedit *le, int key)
 		if (key >= ' ' && key < 0x110000 && key != 0x7f && !(key >= 0xd800 && key < 0xe000)) {
 			char u[4];
 
-			insert(le, u, u8_encode((uint32_t)key, u));
+			if (!insert(le, u, u8_encode((uint32_t)key, u)))
+				return LINEEDIT_FULL;
 			return LINEEDIT_CHANGED;
 		}
 		return LINEEDIT_IGNORED;

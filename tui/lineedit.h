@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+/* The text holds LINEEDIT_MAX - 1 bytes: a paste longer than that is
+ * cut, each key past the end answered LINEEDIT_FULL. */
 #define LINEEDIT_MAX 1024
 
 struct lineedit {
@@ -22,6 +24,7 @@ enum lineedit_result {
 	LINEEDIT_IGNORED,	/* not an editing key */
 	LINEEDIT_MOVED,		/* the cursor moved, the text is the same */
 	LINEEDIT_CHANGED,	/* the text changed */
+	LINEEDIT_FULL,		/* a character that does not fit: text unchanged */
 	LINEEDIT_ACCEPT,	/* Enter */
 	LINEEDIT_CANCEL,	/* Esc, C-g */
 };

@@ -543,6 +543,19 @@ static bool compile(const char *option, const char *pattern, bool need, struct f
 	return false;
 }
 
+/* Whether PCRE2 gave up on a name F was asked about: then the rows are
+ * undecided, an error rather than a table that passes for "no match". */
+static bool pattern_failed(const char *option, const char *pattern, const struct filter *f)
+{
+	const char *why = filter_error(f);
+
+	if (!why)
+		return false;
+	escape_fprintf(stderr, "proftui: error: %s '%s': %s", option, pattern, why);
+	fputc('\n', stderr);
+	return true;
+}
+
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
@@ -681,6 +694,10 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	scope.drill_re = drill_re;
 	scope.group = o->group;
 	pane = pane_open(ops, p, &scope);
+	if (pattern_failed("--drill-re", o->drill_re, drill_re)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
 
@@ -700,6 +717,10 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	if (o->sort || o->reverse || filter)
 		pane_rebuild(pane);
 	filter = NULL;
+	if (pattern_failed("--filter", o->filter, pane->filter)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
 	if (o->output && strcmp(o->output, "-")) {
 		struct stat st;

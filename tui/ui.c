@@ -491,6 +491,8 @@ static int tab_of_pane(const struct ui *ui, enum pane_id id)
 	return -1;
 }
 
+static bool finish_filtering(struct ui *ui, struct pane *pane);
+
 /* Show tab T's own pane (no drill-down) with the cursor on the row
  * called NAME, clearing its filter if that hides the row. */
 static bool show_row(struct ui *ui, int t, const char *name)
@@ -500,6 +502,7 @@ static bool show_row(struct ui *ui, int t, const char *name)
 	if (t < 0)
 		return false;
 	pane = ui_tab_pane(ui, t);
+	finish_filtering(ui, pane);
 	if (!pane_seek(pane, name)) {
 		if (!pane->filter)
 			return false;
@@ -706,31 +709,171 @@ static void edit_start(struct ui *ui, enum ui_mode mode, const char *text)
 {
 	lineedit_start(&ui->edit, text);
 	ui->edit_error[0] = '\0';
+	ui->edit_full = false;
+	ui->filter_typed = false;
 	ui->mode = mode;
 	ui->msg[0] = '\0';
 }
 
-/* Apply the pattern being typed: a valid one filters at once, a broken
- * one leaves the last good filter and says what PCRE2 thinks. */
-static void filter_live(struct ui *ui)
+/* Whether a key waits to be read (it stays there for read_key()). */
+static bool key_waiting(void)
 {
-	struct pane *pane = ui_pane(ui);
-	char err[256];
-	struct filter *f = filter_new(ui->edit.text, err, sizeof(err));
+	wint_t ch;
+	int r;
 
-	if (!f && *err) {
-		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", err);
-		return;
-	}
-	ui->edit_error[0] = '\0';
-	pane_set_filter(pane, f);
+	if (!stdscr || isendwin())
+		return false;	/* --filter, before the screen is ours */
+	timeout(0);
+	r = get_wch(&ch);
+	if (r == ERR)
+		return false;
+	if (r == KEY_CODE_YES)
+		ungetch((int)ch);
+	else
+		unget_wch((wchar_t)ch);
+	return true;
+}
+
+/* The filter's question while it runs: stop for a key?  Not while a
+ * frame is drawn (the Timeline matches the names it paints): a frame
+ * half made of "not shown" would reach the screen. */
+static bool stop_for_key(void *ui)
+{
+	return !((struct ui *)ui)->is_drawing && key_waiting();
+}
+
+/* PATTERN compiled for a pane: a key pressed while it filters stops it
+ * (settle() finishes the pass once keys stop coming). */
+static struct filter *new_filter(struct ui *ui, const char *pattern, char *err, size_t err_size)
+{
+	struct filter *f = filter_new(pattern, err, err_size);
+
+	if (f)
+		filter_set_stop(f, stop_for_key, ui);
+	return f;
 }
 
 static void set_filter_text(struct ui *ui, const char *pattern)
 {
 	char err[256];
 
-	pane_set_filter(ui_pane(ui), filter_new(pattern, err, sizeof(err)));
+	pane_set_filter(ui_pane(ui), new_filter(ui, pattern, err, sizeof(err)));
+}
+
+/*
+ * A filter pass over PANE ran to its end.  The pattern being typed becomes
+ * the last good one, unless PCRE2 gave up on a name: then the bar says so
+ * and the last good pattern filters again.  Any other filter that fails
+ * (a new step brings new names) is removed, and the bar says why.
+ */
+static void pass_done(struct ui *ui, struct pane *pane)
+{
+	const char *why = filter_error(pane->filter);
+	const char *pattern = filter_pattern(pane->filter);
+
+	if (ui->mode == MODE_FILTER && pane == ui_pane(ui)) {
+		if (!why) {
+			if (strcmp(pattern, ui->filter_good)) {
+				free(ui->filter_good);
+				ui->filter_good = xstrdup(pattern);
+			}
+			/* Not when the good one comes back after an error. */
+			if (!strcmp(pattern, ui->edit.text))
+				ui->edit_error[0] = '\0';
+			return;
+		}
+		if (strcmp(pattern, ui->filter_good)) {
+			snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", why);
+			set_filter_text(ui, ui->filter_good);
+			if (!filter_stopped(pane->filter))
+				pass_done(ui, pane);
+			return;
+		}
+	} else if (!why) {
+		return;
+	}
+	say(ui, true, "filter '%s' removed: %s", pattern, why);
+	pane_set_filter(pane, NULL);
+}
+
+/* Apply the pattern being typed: a valid one filters, a broken one leaves
+ * the last good filter and says what PCRE2 thinks. */
+static void filter_live(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	char err[256];
+	struct filter *f = new_filter(ui, ui->edit.text, err, sizeof(err));
+
+	ui->filter_typed = false;
+	if (!f && *err) {
+		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", err);
+		return;
+	}
+	ui->edit_error[0] = '\0';
+	pane_set_filter(pane, f);
+	if (!filter_stopped(f))
+		pass_done(ui, pane);
+}
+
+/* PANE's view made whole before it is used (exported, searched, acted
+ * on), with no key to stop it: the limits bound what that costs.  False
+ * when the filter failed and was removed (the bar says why). */
+static bool finish_filtering(struct ui *ui, struct pane *pane)
+{
+	bool ok;
+
+	if (!pane->filter || (!filter_stopped(pane->filter) && !filter_error(pane->filter)))
+		return true;
+	if (filter_stopped(pane->filter)) {
+		filter_set_stop(pane->filter, NULL, NULL);
+		filter_resume(pane->filter);
+		pane_rebuild(pane);
+		filter_set_stop(pane->filter, stop_for_key, ui);
+	}
+	ok = !filter_error(pane->filter);
+	pass_done(ui, pane);
+	return ok;
+}
+
+/* Whether action A needs the pane's whole view: not to leave it or to
+ * drop its filter, which a stopped pass need not finish for. */
+static bool needs_view(enum action a)
+{
+	return a != ACT_QUIT && a != ACT_BACK && a != ACT_CLEAR_FILTER && a != ACT_FILTER;
+}
+
+/* Finish PANE's stopped pass unless a key waits (false then), and deal
+ * with a filter that failed. */
+static bool refilter(struct ui *ui, struct pane *pane)
+{
+	if (filter_stopped(pane->filter)) {
+		if (key_waiting())
+			return false;
+		filter_resume(pane->filter);
+		pane_rebuild(pane);
+		if (filter_stopped(pane->filter))
+			return true;	/* a key came meanwhile: the loop reads it */
+	}
+	if (filter_error(pane->filter))
+		pass_done(ui, pane);
+	return true;
+}
+
+/*
+ * The work put off while keys came: the pattern typed in the bar, and the
+ * filter passes a key stopped.  A waiting key stops them again, so a paste
+ * is filtered once, at its end, and Q is read while a costly filter runs.
+ */
+static void settle(struct ui *ui)
+{
+	if (ui->filter_typed && !key_waiting())
+		filter_live(ui);
+	for (int t = 0; t < ui->nr_tabs; t++)
+		for (int d = 0; d < ui->depth[t]; d++)
+			if (!refilter(ui, ui->stack[t][d]))
+				return;
+	if (ui->help)
+		refilter(ui, ui->help);
 }
 
 /* "ops-sample.txt": the pane (and what it drilled into) and the first
@@ -777,6 +920,8 @@ static void do_export(struct ui *ui)
 		say(ui, true, "not exported: %s", err);
 		return;
 	}
+	if (!finish_filtering(ui, pane))
+		return;
 
 	ui_path(ui, path_title, sizeof(path_title));
 	{
@@ -810,7 +955,8 @@ static void edit_done(struct ui *ui, bool accept)
 			say(ui, false, "filter cleared");
 		}
 		free(ui->filter_before);
-		ui->filter_before = NULL;
+		free(ui->filter_good);
+		ui->filter_before = ui->filter_good = NULL;
 		return;
 	}
 	if (mode == MODE_EXPORT) {
@@ -855,14 +1001,21 @@ static void edit_key(struct ui *ui, int key)
 	}
 	switch (lineedit_key(&ui->edit, key)) {
 	case LINEEDIT_ACCEPT:
+		/* Enter came before the text had been applied. */
+		if (ui->filter_typed)
+			filter_live(ui);
 		edit_done(ui, true);
 		break;
 	case LINEEDIT_CANCEL:
 		edit_done(ui, false);
 		break;
 	case LINEEDIT_CHANGED:
-		if (ui->mode == MODE_FILTER)
-			filter_live(ui);
+		/* Applied once no key waits (settle()), not per key. */
+		ui->filter_typed = ui->mode == MODE_FILTER;
+		ui->edit_full = false;
+		break;
+	case LINEEDIT_FULL:
+		ui->edit_full = true;
 		break;
 	case LINEEDIT_MOVED:
 	case LINEEDIT_IGNORED:
@@ -1024,6 +1177,8 @@ static void act(struct ui *ui, enum action a)
 	case ACT_FILTER:
 		free(ui->filter_before);
 		ui->filter_before = xstrdup(filter_pattern(pane->filter));
+		free(ui->filter_good);
+		ui->filter_good = xstrdup(ui->filter_before);
 		edit_start(ui, MODE_FILTER, ui->filter_before);
 		break;
 	case ACT_CLEAR_FILTER:
@@ -1141,6 +1296,7 @@ static void ui_free(struct ui *ui)
 {
 	free_panes(ui);
 	free(ui->filter_before);
+	free(ui->filter_good);
 	keymap_release(&ui->km);
 	config_release(&ui->cfg);
 	for (size_t i = 0; i < NR_PANES; i++)
@@ -1187,11 +1343,13 @@ static void apply_options(struct ui *ui)
 	}
 	if (o->filter) {
 		char err[256];
-		struct filter *f = filter_new(o->filter, err, sizeof(err));
+		struct filter *f = new_filter(ui, o->filter, err, sizeof(err));
 
-		if (f)
+		if (f) {
 			pane_set_filter(ops, f);
-		else if (*err)
+			if (filter_error(f))
+				pass_done(ui, ops);
+		} else if (*err)
 			say(ui, true, "filter '%s': %s", o->filter, err);
 	}
 }
@@ -1403,7 +1561,14 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		enum action a;
 
 		ui_tab_pane(&ui, ui.tab);
-		draw_screen(&ui);
+		settle(&ui);
+		/* No frame that a waiting key would change at once: a paste
+		 * or a flood of keys costs one, at its end. */
+		if (!key_waiting()) {
+			ui.is_drawing = true;
+			draw_screen(&ui);
+			ui.is_drawing = false;
+		}
 		/* The other tabs open while no key waits. */
 		timeout(ui_all_tabs_open(&ui) ? -1 : 0);
 		key = read_key();
@@ -1414,7 +1579,7 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		if (key == KEY_FN(KEY_RESIZE))
 			continue;	/* draw_screen() takes the new size */
 		if (key == KEY_FN(KEY_MOUSE)) {
-			if (ui.mode == MODE_NORMAL)
+			if (ui.mode == MODE_NORMAL && finish_filtering(&ui, ui_pane(&ui)))
 				mouse_event(&ui);
 			continue;
 		}
@@ -1426,7 +1591,8 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		a = keymap_lookup(&ui.km, section_of(ui_pane(&ui)), key);
 		if (a == ACT_NONE && key == 27 && ui.help)
 			a = ACT_BACK;
-		act(&ui, a);
+		if (!needs_view(a) || finish_filtering(&ui, ui_pane(&ui)))
+			act(&ui, a);
 	}
 	ui_term_end();
 	/* What the files said, now that the screen is the shell's again. */

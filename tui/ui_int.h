@@ -50,6 +50,7 @@ struct ui {
 
 	bool utf8;			/* the locale can show Unicode */
 	bool color;
+	bool is_drawing;		/* draw_screen() runs: no filter stops */
 	int list_rows;			/* rows the list had at the last draw */
 	bool reveal_sort;		/* scroll the sort column into view */
 	bool more_left, more_right;	/* the last frame hid columns there */
@@ -76,7 +77,10 @@ struct ui {
 	enum ui_mode mode;
 	struct lineedit edit;		/* the bar's line editor */
 	char *filter_before;		/* the pattern when the editor opened */
+	char *filter_good;		/* the last one typed that filtered */
+	bool filter_typed;		/* the text changed, not yet applied */
 	char edit_error[256];		/* PCRE2's complaint about the text */
+	bool edit_full;			/* a key did not fit in the line */
 	bool quit;
 };
 

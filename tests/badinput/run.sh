@@ -65,6 +65,25 @@ for input in empty.json garbage.bin photo.jpg truncated.json truncated.json.gz w
 		head -n 3 "$dir/stderr"
 	fi
 done
+# A filter PCRE2 gives up on (its match limit) leaves rows undecided: an
+# error, not a table of no rows.  Each name here matches b[0-9]$, after 30
+# a's that the first branch splits 2^30 ways.
+awk 'BEGIN { printf "{\"traceEvents\": ["
+	for (i = 0; i < 5; i++)
+		printf "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab%d\", \"ts\": %d, \"dur\": 1}", i ? ", " : "", i, 10 * i + 1
+	print "]}" }' >"$dir/costly-filter.json"
+rm -f "$dir/out-costly.txt"
+timeout 20 "$PROFTUI" --print ops --filter '(a+)+c|b[0-9]$' -o "$dir/out-costly.txt" \
+	"$dir/costly-filter.json" >"$dir/stdout" 2>"$dir/stderr"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(grep -c . "$dir/stderr")" -eq 1 ] && [ ! -e "$dir/out-costly.txt" ] &&
+	grep -q "^proftui: error: --filter '(a+)+c|b\[0-9\]\$': pattern too costly (match limit" \
+		"$dir/stderr"; then
+	pass "badinput: a filter past PCRE2's match limit is an error"
+else
+	fail "badinput: a filter past PCRE2's match limit is an error (exit $rc)"
+	head -n 3 "$dir/stderr"
+fi
 # An unreadable file.  Root reads any file, so as root the binary runs as
 # nobody, from a copy where nobody can reach it.
 unreadable() {
