@@ -6,9 +6,12 @@
  * any input: every field is checked, the records must come in their
  * order, and the first problem stops the read with its line and column.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/distributed.h"
 #include "../model/summary.h"
 #include "../model/util.h"
@@ -79,6 +82,61 @@ static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v
 	return 0;
 }
 
+/*
+ * The values a summary holds, each checked against model/bounds.h as a
+ * trace's are: a summary is made by proftui, so a value out of range is
+ * a corrupt or hostile file, and an error.
+ */
+
+/* A time measured from anywhere: within BOUND_ABS_TS_NS of 0. */
+static int get_ts(struct sum *s, size_t f, int64_t *v)
+{
+	return get_range(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS, v);
+}
+
+/* A duration of one thing (a call, a step), -1 where MISSING allows it. */
+static int get_dur(struct sum *s, size_t f, bool missing, int64_t *v)
+{
+	return get_range(s, f, missing ? -1 : 0, BOUND_DUR_NS, v);
+}
+
+/* A sum of durations (a record sums the trace's rows): summed with
+ * sum_add(), it stops at SUM_CAP.  Self times may be negative (calls
+ * that overlap their children). */
+static int get_sum(struct sum *s, size_t f, bool self, int64_t *v)
+{
+	return get_range(s, f, self ? -SUM_CAP : 0, SUM_CAP, v);
+}
+
+/* A size in bytes, or -1: unknown. */
+static int get_bytes(struct sum *s, size_t f, int64_t *v)
+{
+	return get_range(s, f, -1, BOUND_BYTES, v);
+}
+
+/* A real number: finite, and within +-LIMIT. */
+static int get_real(struct sum *s, size_t f, double limit, double *d)
+{
+	if (!num_double(s->field[f], strlen(s->field[f]), d))
+		return fail(s, f, "expected a number");
+	if (!isfinite(*d) || fabs(*d) > limit)
+		return fail(s, f, "number out of range");
+	return 0;
+}
+
+/* An interval [*START, *END] of fields F and F + 1: in order, and no
+ * longer than one duration may be. */
+static int get_span(struct sum *s, size_t f, int64_t *start, int64_t *end)
+{
+	if (get_ts(s, f, start) || get_ts(s, f + 1, end))
+		return -1;
+	if (*end < *start)
+		return fail(s, f + 1, "it ends before it starts");
+	if (*end - *start > BOUND_DUR_NS)
+		return fail(s, f + 1, "number out of range");
+	return 0;
+}
+
 /* Field F unescaped in place; its length. */
 static int get_text(struct sum *s, size_t f, size_t *len)
 {
@@ -132,16 +190,21 @@ static int read_attr(struct sum *s, uint32_t *list)
 	if (!klen)
 		return fail(s, 1, "an attribute without a key");
 	key = profile_intern(s->p, s->field[1], klen);
-	if (!strcmp(s->field[2], "i") || !strcmp(s->field[2], "n")) {
+	if (!strcmp(s->field[2], "i")) {
+		/* An integer of the file's (an id, a count): shown, not
+		 * summed. */
 		if (get_int(s, 3, &i))
 			return -1;
-		if (s->field[2][0] == 'i')
-			attr_set_int(s->p, list, key, i);
-		else
-			attr_set_ns(s->p, list, key, i);
+		attr_set_int(s->p, list, key, i);
+	} else if (!strcmp(s->field[2], "n")) {
+		/* A time; an op's tensor-core times are sums the Operators
+		 * pane adds up. */
+		if (!strncmp(key, "file_tc_", 8) ? get_sum(s, 3, false, &i) : get_ts(s, 3, &i))
+			return -1;
+		attr_set_ns(s->p, list, key, i);
 	} else if (!strcmp(s->field[2], "d")) {
-		if (!num_double(s->field[3], strlen(s->field[3]), &d))
-			return fail(s, 3, "expected a number");
+		if (get_real(s, 3, DBL_MAX, &d))
+			return -1;
 		attr_set_double(s->p, list, key, d);
 	} else if (!strcmp(s->field[2], "s")) {
 		if (get_text(s, 3, &vlen))
@@ -175,15 +238,15 @@ static int read_step(struct sum *s)
 		return fail(s, 0, "'step' before 'cats'");
 	if (want_fields(s, 5 + n, "step") || get_text(s, 4 + n, &len))
 		return -1;
-	for (size_t i = 0; i < 3; i++)
-		if (get_int(s, 1 + i, &v[i]))
-			return -1;
+	/* 0, 0: a step without an interval. */
+	if (get_span(s, 1, &v[0], &v[1]) || get_dur(s, 3, true, &v[2]))
+		return -1;
 	st = profile_add_step(p, s->field[4 + n], len);
 	st->start_ns = v[0];
 	st->end_ns = v[1];
 	st->total_ns = v[2];
 	for (size_t k = 0; k < n; k++)
-		if (get_range(s, 4 + k, -1, INT64_MAX, &st->cat_ns[k]))
+		if (get_dur(s, 4 + k, true, &st->cat_ns[k]))
 			return -1;
 	s->last_step = st;
 	return 0;
@@ -224,7 +287,7 @@ static int get_at(struct sum *s, size_t f, int64_t *at)
 		*at = s->p->steps[i].start_ns;
 		return 0;
 	}
-	return get_int(s, f, at);
+	return get_ts(s, f, at);
 }
 
 /* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */
@@ -234,9 +297,31 @@ static int get_mean(struct sum *s, size_t f, struct node *n, const char *key)
 
 	if (!strcmp(s->field[f], "-"))
 		return 0;
-	if (!num_double(s->field[f], strlen(s->field[f]), &d))
-		return fail(s, f, "expected a number or -");
+	/* Blocks per SM, an occupancy in percent: weighed by durations,
+	 * so bounded as a count is. */
+	if (get_real(s, f, (double)BOUND_COUNT, &d))
+		return -1;
 	attr_set_double(s->p, &n->attrs, key, d);
+	return 0;
+}
+
+/* A row's times from field F on: an op's host and device self and total
+ * (self within total), a kernel's device self and total, then the least
+ * and greatest call (-1: unknown). */
+static int get_times(struct sum *s, size_t f, bool kernel, int64_t *v)
+{
+	size_t nr_sums = kernel ? 2 : 4;
+
+	for (size_t i = 0; i < nr_sums; i++)
+		if (get_sum(s, f + i, !kernel && i % 2 == 0, &v[i]))
+			return -1;
+	for (size_t i = 0; !kernel && i < nr_sums; i += 2)
+		if (v[i] > v[i + 1])
+			return fail(s, f + i, "a self time above its total");
+	if (get_dur(s, f + nr_sums, true, &v[nr_sums]) || get_dur(s, f + nr_sums + 1, true, &v[nr_sums + 1]))
+		return -1;
+	if (v[nr_sums] >= 0 && v[nr_sums + 1] >= 0 && v[nr_sums] > v[nr_sums + 1])
+		return fail(s, f + nr_sums, "a least call time above the greatest");
 	return 0;
 }
 
@@ -259,13 +344,10 @@ static int read_row(struct sum *s, bool kernel)
 			return fail(s, f, "an op row's kind is op or layer");
 		f++;
 	}
-	if (get_range(s, f++, 0, 0x3f, &flags) || get_range(s, f++, 0, INT64_MAX, &calls))
+	if (get_range(s, f++, 0, 0x3f, &flags) || get_range(s, f++, 0, SUM_CAP, &calls) ||
+	    get_times(s, f, kernel, v) || get_name(s, nf - 1, &name))
 		return -1;
-	for (size_t i = 0; i < (kernel ? 4u : 6u); i++)
-		if (get_int(s, f++, &v[i]))
-			return -1;
-	if (get_name(s, nf - 1, &name))
-		return -1;
+	f += kernel ? 4 : 6;
 	n = node_new_interned(s->p, s->p->root, kind, name);
 	n->start_ns = start;
 	n->flags = (uint8_t)flags;
@@ -283,8 +365,6 @@ static int read_row(struct sum *s, bool kernel)
 		node_set_device_total(s->p, n, v[3]);
 		node_set_minmax(s->p, n, v[4], v[5]);
 	}
-	if (node_min_ns(s->p, n) < -1 || node_max_ns(s->p, n) < -1)
-		return fail(s, kernel ? 6 : 10, "a least or greatest call time below -1");
 	s->last_row = n;
 	return 0;
 }
@@ -297,14 +377,11 @@ static int read_call(struct sum *s)
 
 	if (s->nr < 7)
 		return want_fields(s, 7, "call");
-	if (get_range(s, 1, -1, (int64_t)s->p->nr_steps - 1, &step) ||
-	    get_range(s, 2, -1, INT64_MAX, &bytes) || get_int(s, 3, &start) || get_int(s, 4, &end) ||
-	    get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
+	if (get_range(s, 1, -1, (int64_t)s->p->nr_steps - 1, &step) || get_bytes(s, 2, &bytes) ||
+	    get_span(s, 3, &start, &end) || get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
 		return -1;
 	if (want_fields(s, 7 + 2 * (size_t)nr, "call") || get_name(s, s->nr - 1, &name))
 		return -1;
-	if (end < start)
-		return fail(s, 4, "a call that ends before it starts");
 	GROW(s->calls, s->alloc_calls, s->nr_calls + 1);
 	c = &s->calls[s->nr_calls];
 	memset(c, 0, sizeof(*c));
@@ -315,12 +392,9 @@ static int read_call(struct sum *s)
 	c->end_ns = end;
 	c->nr_ranges = (size_t)nr;
 	c->ranges = arena_alloc(&s->p->arena, (nr ? (size_t)nr : 1) * sizeof(*c->ranges));
-	for (size_t j = 0; j < (size_t)nr; j++) {
-		if (get_int(s, 6 + 2 * j, &c->ranges[j].start) || get_int(s, 7 + 2 * j, &c->ranges[j].end))
+	for (size_t j = 0; j < (size_t)nr; j++)
+		if (get_span(s, 6 + 2 * j, &c->ranges[j].start, &c->ranges[j].end))
 			return -1;
-		if (c->ranges[j].end < c->ranges[j].start)
-			return fail(s, 7 + 2 * j, "a range that ends before it starts");
-	}
 	s->nr_calls++;
 	return 0;
 }
@@ -372,6 +446,8 @@ static int read_record(struct sum *s)
 		for (size_t i = 2; i < 9; i++)
 			if (v[i] < -1 || v[i] > INT32_MAX)
 				return fail(s, 1 + i, "number out of range");
+		if (get_bytes(s, 2, &v[1]) || get_bytes(s, 10, &v[9]))
+			return -1;
 		if (get_text(s, 11, &len))
 			return -1;
 		d = profile_add_device(p, (int32_t)v[0]);
@@ -393,7 +469,7 @@ static int read_record(struct sum *s)
 			return -1;
 		profile_meta(p, s->field[1], s->field[2], s->field[3]);
 	} else if (!strcmp(r, "warning")) {
-		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, INT64_MAX, &v[0]) ||
+		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, BOUND_COUNT, &v[0]) ||
 		    get_text(s, 2, &len))
 			return -1;
 		profile_warn(p, s->field[2], (uint64_t)v[0]);
@@ -447,7 +523,7 @@ static int read_record(struct sum *s)
 		    get_range(s, 1, 0, (int64_t)p->nr_steps - 1, &v[0]))
 			return -1;
 		for (size_t i = 0; i < 4; i++)
-			if (get_int(s, 2 + i, &v[1 + i]))
+			if (get_dur(s, 2 + i, false, &v[1 + i]))
 				return -1;
 		if (!s->overlap)
 			s->overlap = xcalloc(p->nr_steps ? p->nr_steps : 1, sizeof(*s->overlap));
