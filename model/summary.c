@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "bounds.h"
 #include "distributed.h"
 #include "summary.h"
 #include "util.h"
@@ -231,7 +232,21 @@ struct walk {
 	bool by_node;			/* one row per trace row (no grouping) */
 	bool tc;			/* ops carry tensor-core sums (agg_has_tc()) */
 	struct groups ops, kernels;
+	uint64_t nr_capped;		/* row sums stopped at SUM_CAP */
 };
+
+/* *ACC += D, capped (bounds.h), counted into W's warning. */
+static void add(struct walk *w, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		w->nr_capped++;
+}
+
+static void add_calls(struct walk *w, uint64_t *acc, uint64_t d)
+{
+	if (!sum_add_u(acc, d))
+		w->nr_capped++;
+}
 
 /* The step a node started in (node_in_step()'s rule), or -1. */
 static long bucket_of(const struct profile *p, const struct node *n)
@@ -264,11 +279,11 @@ static bool visit(struct node *n, void *ctx)
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
 		r->flags |= n->flags;
-		r->calls += node_calls(w->p, n);
-		r->host_self += node_host_self(w->p, n);
-		r->host_total += node_host_total(w->p, n);
-		r->dev_self += node_device_self(w->p, n);
-		r->dev_total += node_device_total(w->p, n);
+		add_calls(w, &r->calls, node_calls(w->p, n));
+		add(w, &r->host_self, node_host_self(w->p, n));
+		add(w, &r->host_total, node_host_total(w->p, n));
+		add(w, &r->dev_self, node_device_self(w->p, n));
+		add(w, &r->dev_total, node_device_total(w->p, n));
 		minmax(r, node_min_ns(w->p, n), node_max_ns(w->p, n));
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		uint64_t calls = node_calls(w->p, n);
@@ -279,9 +294,9 @@ static bool visit(struct node *n, void *ctx)
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
 		r->flags |= n->flags;
-		r->calls += calls;
-		r->dev_self += node_device_self(w->p, n);
-		r->dev_total += dur;
+		add_calls(w, &r->calls, calls);
+		add(w, &r->dev_self, node_device_self(w->p, n));
+		add(w, &r->dev_total, dur);
 		if (calls == 1 && min_ns < 0)
 			minmax(r, dur, dur);
 		else
@@ -300,8 +315,8 @@ static void add_tc(const struct node *op, int64_t self_ns, int64_t total_ns, boo
 	long b = w->by_node ? -2 - (long)node_id(op) : bucket_of(w->p, op);
 	struct group *r = group_for(&w->ops, op, b);
 
-	r->tc_self += self_ns;
-	r->tc_total += total_ns;
+	add(w, &r->tc_self, self_ns);
+	add(w, &r->tc_total, total_ns);
 	r->tc_eligible |= eligible;
 }
 
@@ -412,6 +427,15 @@ void summary_write(const struct profile *p, struct strbuf *b)
 
 	const char *cut = profile_meta_get(p, "load", "stopped at");
 
+	/* Rows per (name, step) when steps partition the timeline; else
+	 * one per row of the trace, each with its own start.  Summed
+	 * first, so that a sum that stopped at its cap is a warning. */
+	w.by_node = !(p->has_timeline && steps_partition(p));
+	node_walk(p->root, visit, &w);
+	w.tc = agg_has_tc(p) && !p->is_summary;
+	if (w.tc)
+		agg_op_tc(p, add_tc, &w);
+
 	/* Only a cut trace needs version 2: every other summary stays one
 	 * that a reader of version 1 opens, and a reader of version 1
 	 * refuses a cut one rather than show it as whole. */
@@ -447,6 +471,8 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		strbuf_addf(b, "warning\t%" PRIu64, x->count);
 		name_eol(b, x->text);
 	}
+	if (w.nr_capped)
+		strbuf_addf(b, "warning\t%" PRIu64 "\t" SUMMARY_CAPPED "\n", w.nr_capped);
 	strbuf_addf(b, "cats\t%zu", p->nr_step_cats);
 	for (size_t k = 0; k < p->nr_step_cats; k++) {
 		strbuf_addch(b, '\t');
@@ -463,13 +489,6 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		write_attrs(b, "stepattr", attr_first(p->pool, s->attrs));
 	}
 
-	/* Rows per (name, step) when steps partition the timeline; else
-	 * one per row of the trace, each with its own start. */
-	w.by_node = !(p->has_timeline && steps_partition(p));
-	node_walk(p->root, visit, &w);
-	w.tc = agg_has_tc(p) && !p->is_summary;
-	if (w.tc)
-		agg_op_tc(p, add_tc, &w);
 	rank_local_of(p, &rl);
 	/* Every name once, then rows that number them (a kernel's name is
 	 * often longer than all its numbers). */

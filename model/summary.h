@@ -66,6 +66,9 @@
 #define SUMMARY_VERSION 2
 #define SUMMARY_VERSION_WHOLE 1
 
+/* The warning of a summary whose row sums stopped at SUM_CAP (bounds.h). */
+#define SUMMARY_CAPPED "summary rows whose sums reached the cap (2.3e18 ns, 73 years) and stopped there"
+
 /* Append P's summary (the format above) to OUT. */
 void summary_write(const struct profile *p, struct strbuf *out);
 

@@ -8,8 +8,10 @@
  * another version or garbled is refused with its line and column.
  */
 #include <dirent.h>
+#include <inttypes.h>
 #include <unistd.h>
 
+#include "model/bounds.h"
 #include "model/profset.h"
 #include "model/summary.h"
 #include "parsers/parser.h"
@@ -241,6 +243,31 @@ static void test_cut(void)
 	}
 }
 
+/* 10,000 calls of the longest duration on one name pass int64: the
+ * summary's row stops at SUM_CAP, says so in a warning, and opens. */
+static void test_capped(void)
+{
+	struct strbuf j = STRBUF_INIT, b = STRBUF_INIT;
+	struct profile t, s;
+	char msg[4096], want[128];
+
+	strbuf_addstr(&j, "{\"traceEvents\": [");
+	for (int i = 0; i < 10000; i++)
+		strbuf_addf(&j, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"ts\": 1, "
+			    "\"dur\": 1000000000000, \"pid\": 1, \"tid\": %d}", i ? ", " : "", i);
+	strbuf_addstr(&j, "]}\n");
+	CHECK(test_load(&t, test_write("long.json", j.s, j.len), NULL, msg, sizeof(msg)) >= 0);
+	summary_write(&t, &b);
+	snprintf(want, sizeof(want), "\nop\ts0\top\t0\t10000\t%" PRId64 "\t%" PRId64 "\t", SUM_CAP, SUM_CAP);
+	CHECK(strstr(b.s, want) != NULL);
+	CHECK(strstr(b.s, "\nwarning\t2\t" SUMMARY_CAPPED "\n") != NULL);
+	CHECK_EQ(test_load(&s, test_write("long.summary", b.s, b.len), NULL, msg, sizeof(msg)), 0);
+	profile_release(&s);
+	profile_release(&t);
+	strbuf_release(&b);
+	strbuf_release(&j);
+}
+
 /* Escapes round-trip, and a name with a tab and a newline survives. */
 static void test_escape(void)
 {
@@ -261,6 +288,7 @@ const struct test tests[] = {
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
 	{ "bad summaries are refused with their place", test_bad },
 	{ "a cut trace's summary says so, and opening it warns", test_cut },
+	{ "a sum past int64 stops at its cap, with a warning", test_capped },
 	{ "escapes round-trip", test_escape },
 	{ 0 },
 };
