@@ -347,11 +347,11 @@ printf 'kernel\ts0\t0\t2\t50\t50\t20\t30\t1.5\t50\t1\noverlap\t0\t500\t0\t0\t500
 	>>"$sdir/good.summary"
 printf 'call\t0\t64\t1100\t1200\t1\t1100\t1200\t0\nend\n' >>"$sdir/good.summary"
 # bad_value WHAT LINE COL TEXT: line LINE of the good summary replaced by
-# TEXT (\t for tabs) is refused at column COL.
+# TEXT (\t for tabs, \n between lines) is refused at column COL.
 bad_value() {
 	what=$1 line=$2 col=$3
 	f=$sdir/$(echo "$what" | tr -c 'a-z0-9\n' -).summary
-	awk -v n="$line" -v text="$4" 'NR == n { gsub(/\\t/, "\t", text); print text; next } { print }' \
+	awk -v n="$line" -v text="$4" 'NR == n { gsub(/\\t/, "\t", text); gsub(/\\n/, "\n", text); print text; next } { print }' \
 		"$sdir/good.summary" >"$f"
 	timeout 20 "$PROFTUI" --print steps "$f" >"$sdir/stdout" 2>"$sdir/stderr"
 	rc=$?
@@ -399,4 +399,17 @@ bad_value "a call range that ends before it starts" 17 28 'call\t0\t64\t1100\t12
 bad_value "device memory past its bound" 6 10 'device\t0\t1125899906842625\t8\t0\t80\t2048\t1024\t65536\t32\t1000\tGPU'
 bad_value "negative device memory" 6 10 'device\t0\t-2\t8\t0\t80\t2048\t1024\t65536\t32\t1000\tGPU'
 bad_value "a warning counted INT64_MAX times" 7 9 'warning\t9223372036854775807\tw'
+bad_value "a warning given twice" 8 11 'warning\t1\tw\ncats\t1\tKernel'
+# Warnings read in linear time: 300,000 of them took minutes when each
+# searched those before.
+{
+	printf 'proftui-summary\t1\n'
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "warning\t1\tw%d\n", i }'
+	printf 'cats\t0\ncomm\t0\nend\n'
+} >"$sdir/many-warnings.summary"
+if timeout 20 "$PROFTUI" --print steps "$sdir/many-warnings.summary" >/dev/null 2>&1; then
+	pass "badinput: summary: 300,000 warnings load"
+else
+	fail "badinput: summary: 300,000 warnings load"
+fi
 test_done
