@@ -756,10 +756,26 @@ static void multi_step_changed(struct pane *pane)
 			pane->cursor = i;
 }
 
+/* The first inner pane that needs its profile's trace, or NULL. */
+static const struct pane *needing_trace(const struct pane *pane)
+{
+	const struct multi_priv *mp = PRIV(pane);
+
+	for (size_t i = 0; i < mp->nr_inner; i++)
+		if (mp->inner[i]->ops->needs_trace && mp->inner[i]->ops->needs_trace(mp->inner[i]))
+			return mp->inner[i];
+	return NULL;
+}
+
+static bool multi_needs_trace(const struct pane *pane)
+{
+	return needing_trace(pane) != NULL;
+}
+
 static void multi_empty_text(const struct pane *pane, char *buf, size_t size)
 {
 	const struct multi_priv *mp = PRIV(pane);
-	const struct pane *in = mp->inner[mp->primary];
+	const struct pane *in = needing_trace(pane) ? needing_trace(pane) : mp->inner[mp->primary];
 
 	if (in->ops->empty_text)
 		in->ops->empty_text(in, buf, size);
@@ -815,6 +831,7 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		f->handle = ops->handle ? multi_handle : NULL;
 		f->step_changed = ops->step_changed ? multi_step_changed : NULL;
 		f->empty_text = multi_empty_text;
+		f->needs_trace = ops->needs_trace ? multi_needs_trace : NULL;
 		f->export_name = multi_export_name;
 		f->hints = ops->hints;
 		f->release = multi_release;
