@@ -146,6 +146,7 @@ struct group {
 	bool tc_eligible;
 	size_t nr_nodes;		/* the trace rows summed: attributes only of one */
 	size_t name;			/* its number in the name table */
+	const char *shape;		/* ops: the input shapes (interned), NULL: none */
 };
 
 struct groups {
@@ -160,14 +161,29 @@ static const void *key_of(const struct node *n)
 	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 }
 
-static uint64_t key_hash(const void *key, long bucket)
+static uint64_t key_hash(const void *key, const char *shape, long bucket)
 {
-	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket));
+	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket) ^
+			hash_u64((uint64_t)(uintptr_t)shape + 1));
+}
+
+/* An op row's input shapes as agg_ops_by_shape() keys them, NULL for
+ * none ("[]"): a record holds the rows of one name and one shape, so
+ * that the Operators pane grouped by shape is the trace's too. */
+static const char *shape_of(const struct node *n)
+{
+	const struct attr *a;
+
+	if (!node_is_op_row(n))
+		return NULL;
+	a = attr_find(node_attrs(n), "input_shapes");
+	return a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : NULL;
 }
 
 static struct group *group_for(struct groups *g, const struct node *n, long bucket)
 {
 	const void *key = key_of(n);
+	const char *shape = shape_of(n);
 	struct group *r;
 	size_t i;
 
@@ -176,22 +192,25 @@ static struct group *group_for(struct groups *g, const struct node *n, long buck
 		g->nr_slots = g->nr_slots ? 2 * g->nr_slots : 1024;
 		g->slots = xcalloc(g->nr_slots, sizeof(*g->slots));
 		for (size_t k = 0; k < g->nr; k++) {
-			for (i = key_hash(key_of(g->v[k].first), g->v[k].bucket) & (g->nr_slots - 1);
+			for (i = key_hash(key_of(g->v[k].first), g->v[k].shape, g->v[k].bucket) &
+				 (g->nr_slots - 1);
 			     g->slots[i]; i = (i + 1) & (g->nr_slots - 1))
 				;
 			g->slots[i] = k + 1;
 		}
 	}
-	for (i = key_hash(key, bucket) & (g->nr_slots - 1); g->slots[i]; i = (i + 1) & (g->nr_slots - 1)) {
+	for (i = key_hash(key, shape, bucket) & (g->nr_slots - 1); g->slots[i];
+	     i = (i + 1) & (g->nr_slots - 1)) {
 		struct group *e = &g->v[g->slots[i] - 1];
 
-		if (key_of(e->first) == key && e->bucket == bucket)
+		if (key_of(e->first) == key && e->shape == shape && e->bucket == bucket)
 			return e;
 	}
 	GROW(g->v, g->alloc, g->nr + 1);
 	r = &g->v[g->nr];
 	memset(r, 0, sizeof(*r));
 	r->first = n;
+	r->shape = shape;
 	r->bucket = bucket;
 	r->min = r->max = -1;
 	g->slots[i] = ++g->nr;
@@ -379,9 +398,16 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 		strbuf_addf(b, "attr\t" ATTR_FILE_TC_SELF "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_TOTAL
 			       "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_ELIGIBLE "\ti\t%d\n",
 			    r->tc_self, r->tc_total, (int)r->tc_eligible);
-	/* A row of several shows no attributes (agg_row_attrs()). */
-	if (r->nr_nodes != 1)
+	/* A row of several shows no attributes (agg_row_attrs()): its
+	 * shapes, which one shows as an attribute, go in one that is not
+	 * shown. */
+	if (r->nr_nodes != 1) {
+		if (r->shape) {
+			strbuf_addstr(b, "attr\t" ATTR_FILE_INPUT_SHAPES "\ts");
+			name_eol(b, r->shape);
+		}
 		return;
+	}
 	for (const struct attr *a = node_attrs(r->first); a; a = attr_next(a))
 		if (!kernel || (strcmp(attr_key(a), "blocks_per_sm") && strcmp(attr_key(a), "occupancy_pct")))
 			write_attr(b, "attr", a);
@@ -436,10 +462,9 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	if (w.tc)
 		agg_op_tc(p, add_tc, &w);
 
-	/* Only a cut trace needs version 2: every other summary stays one
-	 * that a reader of version 1 opens, and a reader of version 1
-	 * refuses a cut one rather than show it as whole. */
-	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, cut ? SUMMARY_VERSION : SUMMARY_VERSION_WHOLE);
+	/* Always the latest: the version tells a reader that the op
+	 * records carry their input shapes (an older one refuses it). */
+	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
 	strbuf_addstr(b, "source");
 	name_eol(b, p->path);
 	strbuf_addstr(b, "format");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/aggregate.h"
 #include "../model/bounds.h"
 #include "../model/distributed.h"
 #include "../model/summary.h"
@@ -42,7 +43,8 @@ struct sum {
 	size_t nr_names, alloc_names;
 	int64_t after_steps;		/* the start "-" means */
 	bool after_known;
-	int version;			/* 1, or 2: it may say the trace was cut */
+	int version;			/* 1; 2: it may say the trace was cut;
+					   3: its op records carry input shapes */
 	const char **warnings;		/* the warning texts read (interned),
 					   open addressing, NULL: free */
 	size_t nr_warnings, nr_warning_slots;
@@ -212,7 +214,12 @@ static int read_attr(struct sum *s, uint32_t *list)
 	} else if (!strcmp(s->field[2], "s")) {
 		if (get_text(s, 3, &vlen))
 			return -1;
-		attr_set_str(s->p, list, key, s->field[3], vlen);
+		/* Shapes are interned, as the trace's: the Operators pane
+		 * groups by the pointer. */
+		if (!strcmp(key, "input_shapes") || !strcmp(key, ATTR_FILE_INPUT_SHAPES))
+			attr_set_interned(s->p, list, key, profile_intern(s->p, s->field[3], vlen));
+		else
+			attr_set_str(s->p, list, key, s->field[3], vlen);
 	} else if (!strcmp(s->field[2], "l")) {
 		/* A kernel's launch (Kineto), made of its record's means. */
 		const struct attr *a;
@@ -470,7 +477,7 @@ static int read_record(struct sum *s)
 		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
 			return -1;
 		profile_meta(p, "summary", r, s->field[1]);
-	} else if (!strcmp(r, "cut") && s->version >= 2) {
+	} else if (!strcmp(r, "cut") && s->version >= SUMMARY_VERSION_CUT) {
 		/* Its tables are what came before a cut: said at every
 		 * opening, as the cut trace's own load said it. */
 		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
@@ -649,7 +656,8 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 			diag_error(d, NULL, "not a proftui summary (no '%s' line)", SUMMARY_MAGIC);
 		return -1;
 	}
-	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2 : 0;
+	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2
+		  : !strcmp(s.field[1], "3") ? 3 : 0;
 	if (!s.version) {
 		struct pos at = { in->lineno, (uint64_t)(s.field[1] - s.line) + 1 };
 
@@ -657,6 +665,7 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 			   s.field[1], SUMMARY_VERSION);
 		return -1;
 	}
+	p->summary_has_shapes = s.version >= SUMMARY_VERSION_SHAPES;
 	while ((line = input_line(in, &len))) {
 		if (s.stage == S_END) {
 			struct pos at = { in->lineno, 1 };
