@@ -493,7 +493,14 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		name_eol(b, m->value);
 	}
 	for (const struct warning *x = p->warnings; x; x = x->next) {
-		strbuf_addf(b, "warning\t%" PRIu64, x->count);
+		uint64_t count = x->count;
+
+		/* A summary of a summary: its capped sums, once. */
+		if (!strcmp(x->text, SUMMARY_CAPPED)) {
+			sum_add_u(&count, w.nr_capped);
+			w.nr_capped = 0;
+		}
+		strbuf_addf(b, "warning\t%" PRIu64, count);
 		name_eol(b, x->text);
 	}
 	if (w.nr_capped)

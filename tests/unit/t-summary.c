@@ -363,6 +363,23 @@ static void test_capped(void)
 	profile_release(&t);
 	strbuf_release(&b);
 	strbuf_release(&j);
+
+	/* A summary of a summary whose two rows of one name cap again:
+	 * the warning adds up, once (a second one is refused). */
+	strbuf_addf(&j, "proftui-summary\t3\nflags\t0\t1\nwarning\t1\t" SUMMARY_CAPPED "\ncats\t0\n"
+		    "step\t100\t200\t100\ts\nname\ta\n");
+	for (int i = 0; i < 2; i++)
+		strbuf_addf(&j, "op\ts0\top\t0\t1\t%" PRId64 "\t%" PRId64 "\t0\t0\t-1\t-1\t0\n", SUM_CAP,
+			    SUM_CAP);
+	strbuf_addstr(&j, "comm\t0\nend\n");
+	CHECK_EQ(test_load(&t, test_write("capped.summary", j.s, j.len), NULL, msg, sizeof(msg)), 0);
+	summary_write(&t, &b);
+	CHECK(strstr(b.s, "\nwarning\t3\t" SUMMARY_CAPPED "\n") != NULL);
+	CHECK_EQ(test_load(&s, test_write("again.summary", b.s, b.len), NULL, msg, sizeof(msg)), 0);
+	profile_release(&s);
+	profile_release(&t);
+	strbuf_release(&b);
+	strbuf_release(&j);
 }
 
 /* Escapes round-trip, and a name with a tab and a newline survives. */
