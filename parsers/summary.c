@@ -78,13 +78,20 @@ static int get_int(struct sum *s, size_t f, int64_t *v)
 	return fail(s, f, "expected an integer");
 }
 
-static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v)
+/* Field F: an integer in LO..HI; WHAT says the range when it is not. */
+static int get_bounded(struct sum *s, size_t f, int64_t lo, int64_t hi, const char *what,
+		       int64_t *v)
 {
 	if (get_int(s, f, v))
 		return -1;
 	if (*v < lo || *v > hi)
-		return fail(s, f, "number out of range");
+		return fail(s, f, what);
 	return 0;
+}
+
+static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v)
+{
+	return get_bounded(s, f, lo, hi, "number out of range", v);
 }
 
 /*
@@ -96,13 +103,16 @@ static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v
 /* A time measured from anywhere: within BOUND_ABS_TS_NS of 0. */
 static int get_ts(struct sum *s, size_t f, int64_t *v)
 {
-	return get_range(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS, v);
+	return get_bounded(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS,
+			   "a time out of range (within 2^62 ns of 0)", v);
 }
 
 /* A duration of one thing (a call, a step), -1 where MISSING allows it. */
 static int get_dur(struct sum *s, size_t f, bool missing, int64_t *v)
 {
-	return get_range(s, f, missing ? -1 : 0, BOUND_DUR_NS, v);
+	return get_bounded(s, f, missing ? -1 : 0, BOUND_DUR_NS,
+			   missing ? "a duration out of range (0 to 10^15 ns, or -1)"
+				   : "a duration out of range (0 to 10^15 ns)", v);
 }
 
 /* A sum of durations (a record sums the trace's rows): summed with
@@ -110,13 +120,15 @@ static int get_dur(struct sum *s, size_t f, bool missing, int64_t *v)
  * that overlap their children). */
 static int get_sum(struct sum *s, size_t f, bool self, int64_t *v)
 {
-	return get_range(s, f, self ? -SUM_CAP : 0, SUM_CAP, v);
+	return get_bounded(s, f, self ? -SUM_CAP : 0, SUM_CAP,
+			   self ? "a summed self time out of range (within INT64_MAX/4 of 0)"
+				: "a sum out of range (0 to INT64_MAX/4)", v);
 }
 
 /* A size in bytes, or -1: unknown. */
 static int get_bytes(struct sum *s, size_t f, int64_t *v)
 {
-	return get_range(s, f, -1, BOUND_BYTES, v);
+	return get_bounded(s, f, -1, BOUND_BYTES, "a size out of range (0 to 2^50 bytes, or -1)", v);
 }
 
 /* A real number: finite, and within +-LIMIT. */
@@ -124,7 +136,9 @@ static int get_real(struct sum *s, size_t f, double limit, double *d)
 {
 	if (!num_double(s->field[f], strlen(s->field[f]), d))
 		return fail(s, f, "expected a number");
-	if (!isfinite(*d) || fabs(*d) > limit)
+	if (!isfinite(*d))
+		return fail(s, f, "a number that is not finite");
+	if (fabs(*d) > limit)
 		return fail(s, f, "number out of range");
 	return 0;
 }
@@ -138,7 +152,7 @@ static int get_span(struct sum *s, size_t f, int64_t *start, int64_t *end)
 	if (*end < *start)
 		return fail(s, f + 1, "it ends before it starts");
 	if (*end - *start > BOUND_DUR_NS)
-		return fail(s, f + 1, "number out of range");
+		return fail(s, f + 1, "an interval longer than 10^15 ns");
 	return 0;
 }
 
@@ -204,7 +218,9 @@ static int read_attr(struct sum *s, uint32_t *list)
 	} else if (!strcmp(s->field[2], "n")) {
 		/* A time; an op's tensor-core times are sums the Operators
 		 * pane adds up. */
-		if (!strncmp(key, "file_tc_", 8) ? get_sum(s, 3, false, &i) : get_ts(s, 3, &i))
+		bool is_sum = !strcmp(key, ATTR_FILE_TC_SELF) || !strcmp(key, ATTR_FILE_TC_TOTAL);
+
+		if (is_sum ? get_sum(s, 3, false, &i) : get_ts(s, 3, &i))
 			return -1;
 		attr_set_ns(s->p, list, key, i);
 	} else if (!strcmp(s->field[2], "d")) {
@@ -276,7 +292,7 @@ static int read_warning(struct sum *s)
 	int64_t count;
 	size_t len;
 
-	if (want_fields(s, 3, "warning") || get_range(s, 1, 0, BOUND_COUNT, &count) ||
+	if (want_fields(s, 3, "warning") || get_bounded(s, 1, 0, BOUND_COUNT, "a count out of range (0 to 2^40)", &count) ||
 	    get_text(s, 2, &len))
 		return -1;
 	text = profile_intern(s->p, s->field[2], len);
@@ -411,7 +427,7 @@ static int read_row(struct sum *s, bool kernel)
 			return fail(s, f, "an op row's kind is op or layer");
 		f++;
 	}
-	if (get_range(s, f++, 0, 0x3f, &flags) || get_range(s, f++, 0, SUM_CAP, &calls) ||
+	if (get_range(s, f++, 0, 0x3f, &flags) || get_sum(s, f++, false, &calls) ||
 	    get_times(s, f, kernel, v) || get_name(s, nf - 1, &name))
 		return -1;
 	f += kernel ? 4 : 6;
