@@ -735,14 +735,23 @@ static bool multi_handle(struct pane *pane, enum action act, struct pane_request
 	struct multi_priv *mp = PRIV(pane);
 	struct pane *in = mp->inner[mp->primary];
 	const struct mrow *r = pane_row(pane, pane->cursor);
+	bool done;
 
 	if (!in->ops->handle || !r || !r->side[mp->primary])
 		return false;
 	for (size_t v = 0; v < in->nr_view; v++) {
-		if (pane_row(in, v) == r->side[mp->primary]) {
-			in->cursor = v;
-			return in->ops->handle(in, act, req);
+		if (pane_row(in, v) != r->side[mp->primary])
+			continue;
+		in->cursor = v;
+		done = in->ops->handle(in, act, req);
+		/* toggle-view regrouped the inner pane and made its rows
+		 * anew: every profile's pane, and the rows here that point
+		 * into them, are made again with the new grouping. */
+		if (done && in->scope.group != pane->scope.group) {
+			pane->scope.group = in->scope.group;
+			pane_reload(pane);
 		}
+		return done;
 	}
 	return false;
 }
