@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the summary parser and everything the panes read from what it
  * builds must survive any input (fuzz/fuzz.h); so must the Distributed figures of
- * what it stored, and writing it back as a summary. */
+ * what it stored, and writing it back as a summary, which must read back: what
+ * the reader takes, the writer must not turn into what it refuses. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "fuzz.h"
 #include "model/distributed.h"
 #include "model/summary.h"
@@ -33,6 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rank_dist_release(&dist[1]);
 		rank_local_release(&l);
 		summary_write(&p, &b);
+		if (fuzz_parse(&summary_parser, (const uint8_t *)b.s, b.len)) {
+			fprintf(stderr, "a summary written back does not read back:\n%s", b.s);
+			abort();
+		}
 		strbuf_release(&b);
 	}
 	diag_finish(&d);

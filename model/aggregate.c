@@ -542,6 +542,8 @@ static bool visit_op_shape(struct node *n, void *ctx)
 		/* Ops without shapes, and those with none ("[]"), are one
 		 * group, as str([]) is in the plugin. */
 		a = attr_find(node_attrs(n), "input_shapes");
+		if (!a)
+			a = attr_find(node_attrs(n), ATTR_FILE_INPUT_SHAPES);
 		k.group = a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
 		add_op(w->p, row = group_row(w->out, &w->ix, &k, n), n);
 	}

@@ -76,6 +76,9 @@ void agg_op_tc(const struct profile *p, agg_tc_fn *fn, void *ctx);
 #define ATTR_FILE_TC_SELF "file_tc_self_ns"
 #define ATTR_FILE_TC_TOTAL "file_tc_total_ns"
 #define ATTR_FILE_TC_ELIGIBLE "file_tc_eligible"
+/* A summary's op row that sums several of the trace's: their input
+ * shapes (ATTR_STRING, interned), which it cannot show as an attribute. */
+#define ATTR_FILE_INPUT_SHAPES "file_input_shapes"
 
 /* Ops and layers: one row per name (or per node for NODE_DISTINCT rows).
  * Self times sum; total times sum over every call, recursive ones too, as

@@ -519,6 +519,9 @@ struct profile {
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
 	 * are stored, in the arena; NULL: worked out from the tree. */
 	bool is_summary;
+	/* A summary whose op records carry their input shapes (version 3
+	 * on): the Operators pane grouped by shape is the trace's. */
+	bool summary_has_shapes;
 	struct rank_local *rank_local;
 	/* Each thread's top nodes, in the tree's order (profile_finish()):
 	 * a walk over one step's time skips the subtrees that start nowhere

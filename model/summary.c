@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "bounds.h"
 #include "distributed.h"
 #include "summary.h"
 #include "util.h"
@@ -151,6 +152,7 @@ struct group {
 	bool tc_eligible;
 	size_t nr_nodes;		/* the trace rows summed: attributes only of one */
 	size_t name;			/* its number in the name table */
+	const char *shape;		/* ops: the input shapes (interned), NULL: none */
 };
 
 struct groups {
@@ -165,14 +167,29 @@ static const void *key_of(const struct node *n)
 	return (n->flags & NODE_DISTINCT) ? (const void *)n : (const void *)node_name(n);
 }
 
-static uint64_t key_hash(const void *key, long bucket)
+static uint64_t key_hash(const void *key, const char *shape, long bucket)
 {
-	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket));
+	return hash_u64((uint64_t)(uintptr_t)key ^ hash_u64((uint64_t)bucket) ^
+			hash_u64((uint64_t)(uintptr_t)shape + 1));
+}
+
+/* An op row's input shapes as agg_ops_by_shape() keys them, NULL for
+ * none ("[]"): a record holds the rows of one name and one shape, so
+ * that the Operators pane grouped by shape is the trace's too. */
+static const char *shape_of(const struct node *n)
+{
+	const struct attr *a;
+
+	if (!node_is_op_row(n))
+		return NULL;
+	a = attr_find(node_attrs(n), "input_shapes");
+	return a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : NULL;
 }
 
 static struct group *group_for(struct groups *g, const struct node *n, long bucket)
 {
 	const void *key = key_of(n);
+	const char *shape = shape_of(n);
 	struct group *r;
 	size_t i;
 
@@ -181,22 +198,25 @@ static struct group *group_for(struct groups *g, const struct node *n, long buck
 		g->nr_slots = g->nr_slots ? 2 * g->nr_slots : 1024;
 		g->slots = xcalloc(g->nr_slots, sizeof(*g->slots));
 		for (size_t k = 0; k < g->nr; k++) {
-			for (i = key_hash(key_of(g->v[k].first), g->v[k].bucket) & (g->nr_slots - 1);
+			for (i = key_hash(key_of(g->v[k].first), g->v[k].shape, g->v[k].bucket) &
+				 (g->nr_slots - 1);
 			     g->slots[i]; i = (i + 1) & (g->nr_slots - 1))
 				;
 			g->slots[i] = k + 1;
 		}
 	}
-	for (i = key_hash(key, bucket) & (g->nr_slots - 1); g->slots[i]; i = (i + 1) & (g->nr_slots - 1)) {
+	for (i = key_hash(key, shape, bucket) & (g->nr_slots - 1); g->slots[i];
+	     i = (i + 1) & (g->nr_slots - 1)) {
 		struct group *e = &g->v[g->slots[i] - 1];
 
-		if (key_of(e->first) == key && e->bucket == bucket)
+		if (key_of(e->first) == key && e->shape == shape && e->bucket == bucket)
 			return e;
 	}
 	GROW(g->v, g->alloc, g->nr + 1);
 	r = &g->v[g->nr];
 	memset(r, 0, sizeof(*r));
 	r->first = n;
+	r->shape = shape;
 	r->bucket = bucket;
 	r->min = r->max = -1;
 	g->slots[i] = ++g->nr;
@@ -237,7 +257,21 @@ struct walk {
 	bool by_node;			/* one row per trace row (no grouping) */
 	bool tc;			/* ops carry tensor-core sums (agg_has_tc()) */
 	struct groups ops, kernels;
+	uint64_t nr_capped;		/* row sums stopped at SUM_CAP */
 };
+
+/* *ACC += D, capped (bounds.h), counted into W's warning. */
+static void add(struct walk *w, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		w->nr_capped++;
+}
+
+static void add_calls(struct walk *w, uint64_t *acc, uint64_t d)
+{
+	if (!sum_add_u(acc, d))
+		w->nr_capped++;
+}
 
 /* The step a node started in (node_in_step()'s rule), or -1. */
 static long bucket_of(const struct profile *p, const struct node *n)
@@ -270,11 +304,11 @@ static bool visit(struct node *n, void *ctx)
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
 		r->flags |= n->flags;
-		r->calls += node_calls(w->p, n);
-		r->host_self += node_host_self(w->p, n);
-		r->host_total += node_host_total(w->p, n);
-		r->dev_self += node_device_self(w->p, n);
-		r->dev_total += node_device_total(w->p, n);
+		add_calls(w, &r->calls, node_calls(w->p, n));
+		add(w, &r->host_self, node_host_self(w->p, n));
+		add(w, &r->host_total, node_host_total(w->p, n));
+		add(w, &r->dev_self, node_device_self(w->p, n));
+		add(w, &r->dev_total, node_device_total(w->p, n));
 		minmax(r, node_min_ns(w->p, n), node_max_ns(w->p, n));
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		uint64_t calls = node_calls(w->p, n);
@@ -285,9 +319,9 @@ static bool visit(struct node *n, void *ctx)
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
 		r->flags |= n->flags;
-		r->calls += calls;
-		r->dev_self += node_device_self(w->p, n);
-		r->dev_total += dur;
+		add_calls(w, &r->calls, calls);
+		add(w, &r->dev_self, node_device_self(w->p, n));
+		add(w, &r->dev_total, dur);
 		if (calls == 1 && min_ns < 0)
 			minmax(r, dur, dur);
 		else
@@ -306,8 +340,8 @@ static void add_tc(const struct node *op, int64_t self_ns, int64_t total_ns, boo
 	long b = w->by_node ? -2 - (long)node_id(op) : bucket_of(w->p, op);
 	struct group *r = group_for(&w->ops, op, b);
 
-	r->tc_self += self_ns;
-	r->tc_total += total_ns;
+	add(w, &r->tc_self, self_ns);
+	add(w, &r->tc_total, total_ns);
 	r->tc_eligible |= eligible;
 }
 
@@ -372,9 +406,16 @@ static void write_group(struct strbuf *b, const struct group *r, bool kernel, bo
 		strbuf_addf(b, "attr\t" ATTR_FILE_TC_SELF "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_TOTAL
 			       "\tn\t%" PRId64 "\nattr\t" ATTR_FILE_TC_ELIGIBLE "\ti\t%d\n",
 			    r->tc_self, r->tc_total, (int)r->tc_eligible);
-	/* A row of several shows no attributes (agg_row_attrs()). */
-	if (r->nr_nodes != 1)
+	/* A row of several shows no attributes (agg_row_attrs()): its
+	 * shapes, which one shows as an attribute, go in one that is not
+	 * shown. */
+	if (r->nr_nodes != 1) {
+		if (r->shape) {
+			strbuf_addstr(b, "attr\t" ATTR_FILE_INPUT_SHAPES "\ts");
+			name_eol(b, r->shape);
+		}
 		return;
+	}
 	for (const struct attr *a = node_attrs(r->first); a; a = attr_next(a))
 		if (!kernel || (strcmp(attr_key(a), "blocks_per_sm") && strcmp(attr_key(a), "occupancy_pct")))
 			write_attr(b, "attr", a);
@@ -420,10 +461,18 @@ void summary_write(const struct profile *p, struct strbuf *b)
 
 	const char *cut = profile_meta_get(p, "load", "stopped at");
 
-	/* Only a cut trace needs version 2: every other summary stays one
-	 * that a reader of version 1 opens, and a reader of version 1
-	 * refuses a cut one rather than show it as whole. */
-	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, cut ? SUMMARY_VERSION : SUMMARY_VERSION_WHOLE);
+	/* Rows per (name, step) when steps partition the timeline; else
+	 * one per row of the trace, each with its own start.  Summed
+	 * first, so that a sum that stopped at its cap is a warning. */
+	w.by_node = !(p->has_timeline && steps_partition(p));
+	node_walk(p->root, visit, &w);
+	w.tc = agg_has_tc(p) && !p->is_summary;
+	if (w.tc)
+		agg_op_tc(p, add_tc, &w);
+
+	/* Always the latest: the version tells a reader that the op
+	 * records carry their input shapes (an older one refuses it). */
+	strbuf_addf(b, "%s\t%d\n", SUMMARY_MAGIC, SUMMARY_VERSION);
 	strbuf_addstr(b, "source");
 	name_eol(b, p->path);
 	strbuf_addstr(b, "format");
@@ -452,9 +501,18 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		name_eol(b, m->value);
 	}
 	for (const struct warning *x = p->warnings; x; x = x->next) {
-		strbuf_addf(b, "warning\t%" PRIu64, x->count);
+		uint64_t count = x->count;
+
+		/* A summary of a summary: its capped sums, once. */
+		if (!strcmp(x->text, SUMMARY_CAPPED)) {
+			sum_add_u(&count, w.nr_capped);
+			w.nr_capped = 0;
+		}
+		strbuf_addf(b, "warning\t%" PRIu64, count);
 		name_eol(b, x->text);
 	}
+	if (w.nr_capped)
+		strbuf_addf(b, "warning\t%" PRIu64 "\t" SUMMARY_CAPPED "\n", w.nr_capped);
 	strbuf_addf(b, "cats\t%zu", p->nr_step_cats);
 	for (size_t k = 0; k < p->nr_step_cats; k++) {
 		strbuf_addch(b, '\t');
@@ -471,13 +529,6 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		write_attrs(b, "stepattr", attr_first(p->pool, s->attrs));
 	}
 
-	/* Rows per (name, step) when steps partition the timeline; else
-	 * one per row of the trace, each with its own start. */
-	w.by_node = !(p->has_timeline && steps_partition(p));
-	node_walk(p->root, visit, &w);
-	w.tc = agg_has_tc(p) && !p->is_summary;
-	if (w.tc)
-		agg_op_tc(p, add_tc, &w);
 	rank_local_of(p, &rl);
 	/* Every name once, then rows that number them (a kernel's name is
 	 * often longer than all its numbers). */

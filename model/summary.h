@@ -11,20 +11,20 @@
  * distributed info, the metadata and the warnings.  Opened, it is a
  * profile whose panes print what the trace's print, number for number.
  *
- * The format, version 2 (proftui-summary(5) documents it for readers):
+ * The format, version 3 (proftui-summary(5) documents it for readers):
  * UTF-8 text, one record per line, fields separated by a tab; text
  * fields have backslash, tab, newline and other control bytes escaped as
  * \\, \t, \n, \r and \xNN; times are integer nanoseconds; a name, when a
  * record has one, is its last field.  The first line is
- * "proftui-summary<TAB>2" when the summary has a cut record, else
- * "proftui-summary<TAB>1" (version 1 is version 2 without it); the last
- * line is "end".  Records, in this order:
+ * "proftui-summary<TAB>3"; the last line is "end".  Version 2 lacks the
+ * input shapes (its op records sum the shapes of a name), version 1 the
+ * cut record too; both are still read.  Records, in this order:
  *
  *   source  PATH                     the trace it summarises
  *   format  NAME                     the parser that read it
  *   cut     WHERE                    the trace was cut: its load stopped
  *                                    at WHERE (-k), the tables hold what
- *                                    came before (version 2 only)
+ *                                    came before (version 2 on)
  *   flags   DEVICE TIMELINE          has device time, has start times (0/1)
  *   dist    PRESENT RANK WORLD BACKEND
  *   device  ID MEM CCMAJ CCMIN SMS THR/SM THR/BLK REGS/SM WARP SMEM/SM NAME
@@ -38,15 +38,17 @@
  *   kernel  AT FLAGS CALLS DEVSELF DEVTOTAL MIN MAX BLOCKS/SM OCCUPANCY NAMENR
  *   attr    KEY TYPE VALUE           of the op or kernel before (an op of
  *                                    a Kineto trace: its tensor-core sums,
- *                                    aggregate.h's ATTR_FILE_TC_*)
+ *                                    aggregate.h's ATTR_FILE_TC_*; an op
+ *                                    record of several rows: their
+ *                                    shapes, ATTR_FILE_INPUT_SHAPES)
  *   overlap STEP COMPUTATION OVERLAP COMMUNICATION OTHER
  *   comm    HAS_COMMUNICATION
  *   call    STEP BYTES START END N S1 E1 ... SN EN NAMENR
  *   end
  *
- * An op or kernel record is the sum of the trace's nodes of one name that
- * started in one step, in the order the trace's walk first met each
- * (name, step); AT is "sN" (the start of step N) or "-" (a time after the
+ * An op or kernel record is the sum of the trace's nodes of one name (an
+ * op's: and one input shape) that started in one step, in the order the
+ * trace's walk first met each (name, shape, step); AT is "sN" (the start of step N) or "-" (a time after the
  * last step, for the nodes of no step): summed over the steps they are
  * the trace's rows, in its order, and within one step they are the
  * step's.  A kernel record carries its kernels' duration-weighted blocks
@@ -61,10 +63,13 @@
 #include "strbuf.h"
 
 #define SUMMARY_MAGIC "proftui-summary"
-/* Version 2 adds the cut record; a summary without one is written as
- * version 1. */
-#define SUMMARY_VERSION 2
-#define SUMMARY_VERSION_WHOLE 1
+/* Version 2 added the cut record, version 3 the input shapes. */
+#define SUMMARY_VERSION 3
+#define SUMMARY_VERSION_CUT 2
+#define SUMMARY_VERSION_SHAPES 3
+
+/* The warning of a summary whose row sums stopped at SUM_CAP (bounds.h). */
+#define SUMMARY_CAPPED "summary rows whose sums reached the cap (2.3e18 ns, 73 years) and stopped there"
 
 /* Append P's summary (the format above) to OUT. */
 void summary_write(const struct profile *p, struct strbuf *out);

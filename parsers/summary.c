@@ -6,9 +6,12 @@
  * any input: every field is checked, the records must come in their
  * order, and the first problem stops the read with its line and column.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/aggregate.h"
 #include "../model/bounds.h"
 #include "../model/distributed.h"
 #include "../model/summary.h"
@@ -40,7 +43,11 @@ struct sum {
 	size_t nr_names, alloc_names;
 	int64_t after_steps;		/* the start "-" means */
 	bool after_known;
-	int version;			/* 1, or 2: it may say the trace was cut */
+	int version;			/* 1; 2: it may say the trace was cut;
+					   3: its op records carry input shapes */
+	const char **warnings;		/* the warning texts read (interned),
+					   open addressing, NULL: free */
+	size_t nr_warnings, nr_warning_slots;
 };
 
 /* An error at field FIELD of the current line (its column). */
@@ -71,12 +78,81 @@ static int get_int(struct sum *s, size_t f, int64_t *v)
 	return fail(s, f, "expected an integer");
 }
 
-static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v)
+/* Field F: an integer in LO..HI; WHAT says the range when it is not. */
+static int get_bounded(struct sum *s, size_t f, int64_t lo, int64_t hi, const char *what,
+		       int64_t *v)
 {
 	if (get_int(s, f, v))
 		return -1;
 	if (*v < lo || *v > hi)
+		return fail(s, f, what);
+	return 0;
+}
+
+static int get_range(struct sum *s, size_t f, int64_t lo, int64_t hi, int64_t *v)
+{
+	return get_bounded(s, f, lo, hi, "number out of range", v);
+}
+
+/*
+ * The values a summary holds, each checked against model/bounds.h as a
+ * trace's are: a summary is made by proftui, so a value out of range is
+ * a corrupt or hostile file, and an error.
+ */
+
+/* A time measured from anywhere: within BOUND_ABS_TS_NS of 0. */
+static int get_ts(struct sum *s, size_t f, int64_t *v)
+{
+	return get_bounded(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS,
+			   "a time out of range (within 2^62 ns of 0)", v);
+}
+
+/* A duration of one thing (a call, a step), -1 where MISSING allows it. */
+static int get_dur(struct sum *s, size_t f, bool missing, int64_t *v)
+{
+	return get_bounded(s, f, missing ? -1 : 0, BOUND_DUR_NS,
+			   missing ? "a duration out of range (0 to 10^15 ns, or -1)"
+				   : "a duration out of range (0 to 10^15 ns)", v);
+}
+
+/* A sum of durations (a record sums the trace's rows): summed with
+ * sum_add(), it stops at SUM_CAP.  Self times may be negative (calls
+ * that overlap their children). */
+static int get_sum(struct sum *s, size_t f, bool self, int64_t *v)
+{
+	return get_bounded(s, f, self ? -SUM_CAP : 0, SUM_CAP,
+			   self ? "a summed self time out of range (within INT64_MAX/4 of 0)"
+				: "a sum out of range (0 to INT64_MAX/4)", v);
+}
+
+/* A size in bytes, or -1: unknown. */
+static int get_bytes(struct sum *s, size_t f, int64_t *v)
+{
+	return get_bounded(s, f, -1, BOUND_BYTES, "a size out of range (0 to 2^50 bytes, or -1)", v);
+}
+
+/* A real number: finite, and within +-LIMIT. */
+static int get_real(struct sum *s, size_t f, double limit, double *d)
+{
+	if (!num_double(s->field[f], strlen(s->field[f]), d))
+		return fail(s, f, "expected a number");
+	if (!isfinite(*d))
+		return fail(s, f, "a number that is not finite");
+	if (fabs(*d) > limit)
 		return fail(s, f, "number out of range");
+	return 0;
+}
+
+/* An interval [*START, *END] of fields F and F + 1: in order, and no
+ * longer than one duration may be. */
+static int get_span(struct sum *s, size_t f, int64_t *start, int64_t *end)
+{
+	if (get_ts(s, f, start) || get_ts(s, f + 1, end))
+		return -1;
+	if (*end < *start)
+		return fail(s, f + 1, "it ends before it starts");
+	if (*end - *start > BOUND_DUR_NS)
+		return fail(s, f + 1, "an interval longer than 10^15 ns");
 	return 0;
 }
 
@@ -133,21 +209,33 @@ static int read_attr(struct sum *s, uint32_t *list)
 	if (!klen)
 		return fail(s, 1, "an attribute without a key");
 	key = profile_intern(s->p, s->field[1], klen);
-	if (!strcmp(s->field[2], "i") || !strcmp(s->field[2], "n")) {
+	if (!strcmp(s->field[2], "i")) {
+		/* An integer of the file's (an id, a count): shown, not
+		 * summed. */
 		if (get_int(s, 3, &i))
 			return -1;
-		if (s->field[2][0] == 'i')
-			attr_set_int(s->p, list, key, i);
-		else
-			attr_set_ns(s->p, list, key, i);
+		attr_set_int(s->p, list, key, i);
+	} else if (!strcmp(s->field[2], "n")) {
+		/* A time; an op's tensor-core times are sums the Operators
+		 * pane adds up. */
+		bool is_sum = !strcmp(key, ATTR_FILE_TC_SELF) || !strcmp(key, ATTR_FILE_TC_TOTAL);
+
+		if (is_sum ? get_sum(s, 3, false, &i) : get_ts(s, 3, &i))
+			return -1;
+		attr_set_ns(s->p, list, key, i);
 	} else if (!strcmp(s->field[2], "d")) {
-		if (!num_double(s->field[3], strlen(s->field[3]), &d))
-			return fail(s, 3, "expected a number");
+		if (get_real(s, 3, DBL_MAX, &d))
+			return -1;
 		attr_set_double(s->p, list, key, d);
 	} else if (!strcmp(s->field[2], "s")) {
 		if (get_text(s, 3, &vlen))
 			return -1;
-		attr_set_str(s->p, list, key, s->field[3], vlen);
+		/* Shapes are interned, as the trace's: the Operators pane
+		 * groups by the pointer. */
+		if (!strcmp(key, "input_shapes") || !strcmp(key, ATTR_FILE_INPUT_SHAPES))
+			attr_set_interned(s->p, list, key, profile_intern(s->p, s->field[3], vlen));
+		else
+			attr_set_str(s->p, list, key, s->field[3], vlen);
 	} else if (!strcmp(s->field[2], "l")) {
 		/* A kernel's launch (Kineto), made of its record's means. */
 		const struct attr *a;
@@ -165,6 +253,63 @@ static int read_attr(struct sum *s, uint32_t *list)
 	return 0;
 }
 
+/* Whether the interned TEXT was a warning before; notes it if not. */
+static bool warned_before(struct sum *s, const char *text)
+{
+	size_t i, mask;
+
+	if (2 * (s->nr_warnings + 1) > s->nr_warning_slots) {
+		const char **old = s->warnings;
+		size_t nr_old = s->nr_warning_slots;
+
+		s->nr_warning_slots = nr_old ? 2 * nr_old : 64;
+		s->warnings = xcalloc(s->nr_warning_slots, sizeof(*s->warnings));
+		s->nr_warnings = 0;
+		for (size_t k = 0; k < nr_old; k++)
+			if (old[k])
+				warned_before(s, old[k]);
+		free(old);
+	}
+	mask = s->nr_warning_slots - 1;
+	for (i = hash_ptr(text) & mask; s->warnings[i]; i = (i + 1) & mask)
+		if (s->warnings[i] == text)
+			return true;
+	s->warnings[i] = text;
+	s->nr_warnings++;
+	return false;
+}
+
+/*
+ * A warning record: its text once (the writer writes each once, so a
+ * second is a corrupt file, and nothing adds counts up), appended to
+ * the profile's list without profile_warn()'s search of it, which made
+ * a file of 100,000 warnings take 15 s.
+ */
+static int read_warning(struct sum *s)
+{
+	struct warning *w;
+	const char *text;
+	int64_t count;
+	size_t len;
+
+	if (want_fields(s, 3, "warning") || get_bounded(s, 1, 0, BOUND_COUNT, "a count out of range (0 to 2^40)", &count) ||
+	    get_text(s, 2, &len))
+		return -1;
+	text = profile_intern(s->p, s->field[2], len);
+	if (warned_before(s, text))
+		return fail(s, 2, "a warning given twice");
+	w = arena_alloc(&s->p->arena, sizeof(*w));
+	w->text = text;
+	w->count = (uint64_t)count;
+	w->next = NULL;
+	if (s->p->warnings_tail)
+		s->p->warnings_tail->next = w;
+	else
+		s->p->warnings = w;
+	s->p->warnings_tail = w;
+	return 0;
+}
+
 static int read_step(struct sum *s)
 {
 	struct profile *p = s->p;
@@ -176,15 +321,15 @@ static int read_step(struct sum *s)
 		return fail(s, 0, "'step' before 'cats'");
 	if (want_fields(s, 5 + n, "step") || get_text(s, 4 + n, &len))
 		return -1;
-	for (size_t i = 0; i < 3; i++)
-		if (get_int(s, 1 + i, &v[i]))
-			return -1;
+	/* 0, 0: a step without an interval. */
+	if (get_span(s, 1, &v[0], &v[1]) || get_dur(s, 3, true, &v[2]))
+		return -1;
 	st = profile_add_step(p, s->field[4 + n], len);
 	st->start_ns = v[0];
 	st->end_ns = v[1];
 	st->total_ns = v[2];
 	for (size_t k = 0; k < n; k++)
-		if (get_range(s, 4 + k, -1, INT64_MAX, &st->cat_ns[k]))
+		if (get_dur(s, 4 + k, true, &st->cat_ns[k]))
 			return -1;
 	s->last_step = st;
 	return 0;
@@ -225,7 +370,7 @@ static int get_at(struct sum *s, size_t f, int64_t *at)
 		*at = s->p->steps[i].start_ns;
 		return 0;
 	}
-	return get_range(s, f, -BOUND_ABS_TS_NS, BOUND_ABS_TS_NS, at);
+	return get_ts(s, f, at);
 }
 
 /* Field F: a duration-weighted mean ("-": none), set as attribute KEY. */
@@ -235,9 +380,31 @@ static int get_mean(struct sum *s, size_t f, struct node *n, const char *key)
 
 	if (!strcmp(s->field[f], "-"))
 		return 0;
-	if (!num_double(s->field[f], strlen(s->field[f]), &d))
-		return fail(s, f, "expected a number or -");
+	/* Blocks per SM, an occupancy in percent: weighed by durations,
+	 * so bounded as a count is. */
+	if (get_real(s, f, (double)BOUND_COUNT, &d))
+		return -1;
 	attr_set_double(s->p, &n->attrs, key, d);
+	return 0;
+}
+
+/* A row's times from field F on: an op's host and device self and total
+ * (self within total), a kernel's device self and total, then the least
+ * and greatest call (-1: unknown). */
+static int get_times(struct sum *s, size_t f, bool kernel, int64_t *v)
+{
+	size_t nr_sums = kernel ? 2 : 4;
+
+	for (size_t i = 0; i < nr_sums; i++)
+		if (get_sum(s, f + i, !kernel && i % 2 == 0, &v[i]))
+			return -1;
+	for (size_t i = 0; !kernel && i < nr_sums; i += 2)
+		if (v[i] > v[i + 1])
+			return fail(s, f + i, "a self time above its total");
+	if (get_dur(s, f + nr_sums, true, &v[nr_sums]) || get_dur(s, f + nr_sums + 1, true, &v[nr_sums + 1]))
+		return -1;
+	if (v[nr_sums] >= 0 && v[nr_sums + 1] >= 0 && v[nr_sums] > v[nr_sums + 1])
+		return fail(s, f + nr_sums, "a least call time above the greatest");
 	return 0;
 }
 
@@ -260,13 +427,10 @@ static int read_row(struct sum *s, bool kernel)
 			return fail(s, f, "an op row's kind is op or layer");
 		f++;
 	}
-	if (get_range(s, f++, 0, 0x3f, &flags) || get_range(s, f++, 0, INT64_MAX, &calls))
+	if (get_range(s, f++, 0, 0x3f, &flags) || get_sum(s, f++, false, &calls) ||
+	    get_times(s, f, kernel, v) || get_name(s, nf - 1, &name))
 		return -1;
-	for (size_t i = 0; i < (kernel ? 4u : 6u); i++)
-		if (get_int(s, f++, &v[i]))
-			return -1;
-	if (get_name(s, nf - 1, &name))
-		return -1;
+	f += kernel ? 4 : 6;
 	n = node_new_interned(s->p, s->p->root, kind, name);
 	/* Without a timeline (the flags say so) the field holds 0, no time. */
 	if (s->p->has_timeline)
@@ -286,8 +450,6 @@ static int read_row(struct sum *s, bool kernel)
 		node_set_device_total(s->p, n, v[3]);
 		node_set_minmax(s->p, n, v[4], v[5]);
 	}
-	if (node_min_ns(s->p, n) < -1 || node_max_ns(s->p, n) < -1)
-		return fail(s, kernel ? 6 : 10, "a least or greatest call time below -1");
 	s->last_row = n;
 	return 0;
 }
@@ -300,14 +462,11 @@ static int read_call(struct sum *s)
 
 	if (s->nr < 7)
 		return want_fields(s, 7, "call");
-	if (get_range(s, 1, -1, (int64_t)s->p->nr_steps - 1, &step) ||
-	    get_range(s, 2, -1, INT64_MAX, &bytes) || get_int(s, 3, &start) || get_int(s, 4, &end) ||
-	    get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
+	if (get_range(s, 1, -1, (int64_t)s->p->nr_steps - 1, &step) || get_bytes(s, 2, &bytes) ||
+	    get_span(s, 3, &start, &end) || get_range(s, 5, 0, (MAX_FIELDS - 7) / 2, &nr))
 		return -1;
 	if (want_fields(s, 7 + 2 * (size_t)nr, "call") || get_name(s, s->nr - 1, &name))
 		return -1;
-	if (end < start)
-		return fail(s, 4, "a call that ends before it starts");
 	GROW(s->calls, s->alloc_calls, s->nr_calls + 1);
 	c = &s->calls[s->nr_calls];
 	memset(c, 0, sizeof(*c));
@@ -318,12 +477,9 @@ static int read_call(struct sum *s)
 	c->end_ns = end;
 	c->nr_ranges = (size_t)nr;
 	c->ranges = arena_alloc(&s->p->arena, (nr ? (size_t)nr : 1) * sizeof(*c->ranges));
-	for (size_t j = 0; j < (size_t)nr; j++) {
-		if (get_int(s, 6 + 2 * j, &c->ranges[j].start) || get_int(s, 7 + 2 * j, &c->ranges[j].end))
+	for (size_t j = 0; j < (size_t)nr; j++)
+		if (get_span(s, 6 + 2 * j, &c->ranges[j].start, &c->ranges[j].end))
 			return -1;
-		if (c->ranges[j].end < c->ranges[j].start)
-			return fail(s, 7 + 2 * j, "a range that ends before it starts");
-	}
 	s->nr_calls++;
 	return 0;
 }
@@ -339,7 +495,7 @@ static int read_record(struct sum *s)
 		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
 			return -1;
 		profile_meta(p, "summary", r, s->field[1]);
-	} else if (!strcmp(r, "cut") && s->version >= 2) {
+	} else if (!strcmp(r, "cut") && s->version >= SUMMARY_VERSION_CUT) {
 		/* Its tables are what came before a cut: said at every
 		 * opening, as the cut trace's own load said it. */
 		if (enter(s, S_META, r) || want_fields(s, 2, r) || get_text(s, 1, &len))
@@ -375,6 +531,8 @@ static int read_record(struct sum *s)
 		for (size_t i = 2; i < 9; i++)
 			if (v[i] < -1 || v[i] > INT32_MAX)
 				return fail(s, 1 + i, "number out of range");
+		if (get_bytes(s, 2, &v[1]) || get_bytes(s, 10, &v[9]))
+			return -1;
 		if (get_text(s, 11, &len))
 			return -1;
 		d = profile_add_device(p, (int32_t)v[0]);
@@ -396,10 +554,9 @@ static int read_record(struct sum *s)
 			return -1;
 		profile_meta(p, s->field[1], s->field[2], s->field[3]);
 	} else if (!strcmp(r, "warning")) {
-		if (enter(s, S_META, r) || want_fields(s, 3, r) || get_range(s, 1, 0, INT64_MAX, &v[0]) ||
-		    get_text(s, 2, &len))
+		if (enter(s, S_META, r))
 			return -1;
-		profile_warn(p, s->field[2], (uint64_t)v[0]);
+		return read_warning(s);
 	} else if (!strcmp(r, "cats")) {
 		const char *names[64];
 
@@ -450,7 +607,7 @@ static int read_record(struct sum *s)
 		    get_range(s, 1, 0, (int64_t)p->nr_steps - 1, &v[0]))
 			return -1;
 		for (size_t i = 0; i < 4; i++)
-			if (get_int(s, 2 + i, &v[1 + i]))
+			if (get_dur(s, 2 + i, false, &v[1 + i]))
 				return -1;
 		if (!s->overlap)
 			s->overlap = xcalloc(p->nr_steps ? p->nr_steps : 1, sizeof(*s->overlap));
@@ -517,7 +674,8 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 			diag_error(d, NULL, "not a proftui summary (no '%s' line)", SUMMARY_MAGIC);
 		return -1;
 	}
-	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2 : 0;
+	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2
+		  : !strcmp(s.field[1], "3") ? 3 : 0;
 	if (!s.version) {
 		struct pos at = { in->lineno, (uint64_t)(s.field[1] - s.line) + 1 };
 
@@ -525,6 +683,7 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 			   s.field[1], SUMMARY_VERSION);
 		return -1;
 	}
+	p->summary_has_shapes = s.version >= SUMMARY_VERSION_SHAPES;
 	while ((line = input_line(in, &len))) {
 		if (s.stage == S_END) {
 			struct pos at = { in->lineno, 1 };
@@ -558,6 +717,7 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 	free(s.overlap);
 	free(s.calls);
 	free(s.names);
+	free(s.warnings);
 	return rc;
 }
 

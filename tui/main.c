@@ -698,6 +698,17 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	if (pane->ops->needs_trace && pane->ops->needs_trace(pane)) {
+		/* An empty table would pass for "none": say why, and fail. */
+		char why[512] = "this view needs the trace";
+
+		if (pane->ops->empty_text)
+			pane->ops->empty_text(pane, why, sizeof(why));
+		escape_fprintf(stderr, "proftui: %s", why);
+		fputc('\n', stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (o->sort) {
 		int col = pane_column(pane, o->sort);
 
@@ -748,11 +759,13 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	}
 	if (!pane->nr_rows && pane->ops->empty_text) {
 		/* Why the table is empty, as the TUI's bar would say. */
-		char why[512];
+		char why[512] = "";
 
 		pane->ops->empty_text(pane, why, sizeof(why));
-		escape_fprintf(stderr, "proftui: %s", why);
-		fputc('\n', stderr);
+		if (why[0]) {
+			escape_fprintf(stderr, "proftui: %s", why);
+			fputc('\n', stderr);
+		}
 	}
 out:
 	if (FREE_AT_EXIT)

@@ -188,8 +188,12 @@ struct pane_ops {
 	 * none.  NULL: the generic one. */
 	void (*status)(const struct pane *pane, char *buf, size_t size);
 	/* What to say when the pane has no rows ("no op launched 'x'");
-	 * NULL: "no rows". */
+	 * NULL, or BUF left as it is: "no rows". */
 	void (*empty_text)(const struct pane *pane, char *buf, size_t size);
+	/* Whether the view asked for needs the trace that the pane's
+	 * summary was made from (a summary does not hold it): the pane is
+	 * then empty, empty_text says why, and --print fails.  NULL: never. */
+	bool (*needs_trace)(const struct pane *pane);
 	/* A few words for the default export file name ("aten::mm-kernels");
 	 * NULL: the pane's name. */
 	void (*export_name)(const struct pane *pane, char *buf, size_t size);

@@ -22,11 +22,28 @@ static bool by_op(const struct pane *pane)
 	return pane->scope.group && !strcmp(pane->scope.group, "op");
 }
 
+/* A summary holds kernels by name, not the ops that launched them. */
+static bool kernels_need_trace(const struct pane *pane)
+{
+	return by_op(pane) && pane->prof->is_summary;
+}
+
+static void kernels_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (kernels_need_trace(pane))
+		snprintf(buf, size, "kernels by launching op need the trace: a summary holds its "
+				    "kernels by name, not which op launched each");
+}
+
 static void kernels_load(struct pane *pane)
 {
 	struct agg_scope s = { .step = pane->scope.step };
 
-	if (by_op(pane)) {
+	if (kernels_need_trace(pane)) {
+		memset(&pane->agg, 0, sizeof(pane->agg));
+		agg_pane_rows(pane);
+		agg_kernel_op_columns(pane);
+	} else if (by_op(pane)) {
 		agg_kernels_by_op(pane->prof, &s, &pane->agg);
 		agg_pane_rows(pane);
 		agg_kernel_op_columns(pane);
@@ -95,5 +112,6 @@ const struct pane_ops kernels_pane_ops = {
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.detail = agg_detail,
 	.drill = kernels_drill, .handle = kernels_handle, .status = kernels_status,
+	.empty_text = kernels_empty_text, .needs_trace = kernels_need_trace,
 	.release = kernels_release,
 };

@@ -735,14 +735,23 @@ static bool multi_handle(struct pane *pane, enum action act, struct pane_request
 	struct multi_priv *mp = PRIV(pane);
 	struct pane *in = mp->inner[mp->primary];
 	const struct mrow *r = pane_row(pane, pane->cursor);
+	bool done;
 
 	if (!in->ops->handle || !r || !r->side[mp->primary])
 		return false;
 	for (size_t v = 0; v < in->nr_view; v++) {
-		if (pane_row(in, v) == r->side[mp->primary]) {
-			in->cursor = v;
-			return in->ops->handle(in, act, req);
+		if (pane_row(in, v) != r->side[mp->primary])
+			continue;
+		in->cursor = v;
+		done = in->ops->handle(in, act, req);
+		/* toggle-view regrouped the inner pane and made its rows
+		 * anew: every profile's pane, and the rows here that point
+		 * into them, are made again with the new grouping. */
+		if (done && in->scope.group != pane->scope.group) {
+			pane->scope.group = in->scope.group;
+			pane_reload(pane);
 		}
+		return done;
 	}
 	return false;
 }
@@ -756,10 +765,26 @@ static void multi_step_changed(struct pane *pane)
 			pane->cursor = i;
 }
 
+/* The first inner pane that needs its profile's trace, or NULL. */
+static const struct pane *needing_trace(const struct pane *pane)
+{
+	const struct multi_priv *mp = PRIV(pane);
+
+	for (size_t i = 0; i < mp->nr_inner; i++)
+		if (mp->inner[i]->ops->needs_trace && mp->inner[i]->ops->needs_trace(mp->inner[i]))
+			return mp->inner[i];
+	return NULL;
+}
+
+static bool multi_needs_trace(const struct pane *pane)
+{
+	return needing_trace(pane) != NULL;
+}
+
 static void multi_empty_text(const struct pane *pane, char *buf, size_t size)
 {
 	const struct multi_priv *mp = PRIV(pane);
-	const struct pane *in = mp->inner[mp->primary];
+	const struct pane *in = needing_trace(pane) ? needing_trace(pane) : mp->inner[mp->primary];
 
 	if (in->ops->empty_text)
 		in->ops->empty_text(in, buf, size);
@@ -815,6 +840,7 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		f->handle = ops->handle ? multi_handle : NULL;
 		f->step_changed = ops->step_changed ? multi_step_changed : NULL;
 		f->empty_text = multi_empty_text;
+		f->needs_trace = ops->needs_trace ? multi_needs_trace : NULL;
 		f->export_name = multi_export_name;
 		f->hints = ops->hints;
 		f->release = multi_release;

@@ -8,6 +8,7 @@
  * their launches, the plugin's tensor-core columns follow.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,11 +71,28 @@ static bool by_shape(const struct pane *pane)
 	return pane->scope.group && !strcmp(pane->scope.group, "shape");
 }
 
+/* A summary older than version 3 sums the shapes of a name. */
+static bool ops_need_trace(const struct pane *pane)
+{
+	return by_shape(pane) && pane->prof->is_summary && !pane->prof->summary_has_shapes;
+}
+
+static void ops_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (ops_need_trace(pane))
+		snprintf(buf, size, "operators by input shape need the trace, or its summary made "
+				    "again: this one is older than version 3 and sums the shapes of a name");
+}
+
 static void ops_load(struct pane *pane)
 {
 	struct agg_scope s = { .step = pane->scope.step };
 
-	if (by_shape(pane)) {
+	if (ops_need_trace(pane)) {
+		memset(&pane->agg, 0, sizeof(pane->agg));
+		agg_pane_rows(pane);
+		agg_op_shape_columns(pane);
+	} else if (by_shape(pane)) {
 		agg_ops_by_shape(pane->prof, &s, &pane->agg);
 		agg_pane_rows(pane);
 		agg_op_shape_columns(pane);
@@ -115,5 +133,6 @@ const struct pane_ops ops_pane_ops = {
 	.print_drill = DRILL_TO_OPS, .group_by = "shape",
 	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.detail = agg_detail,
-	.drill = ops_drill, .handle = ops_handle,
+	.drill = ops_drill, .handle = ops_handle, .empty_text = ops_empty_text,
+	.needs_trace = ops_need_trace,
 };

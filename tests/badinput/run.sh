@@ -352,4 +352,83 @@ else
 fi
 chmod 755 "$wdir/ro"
 rm -rf "$wdir"
+# A summary's values, each out of range in a copy of a good one: exit 2
+# and "FILE:LINE:COL: error:" at the value (a summary is proftui's own
+# output, so a bad value is a corrupt or hostile file).
+sdir=$dir/summary-values
+mkdir -p "$sdir"
+printf 'proftui-summary\t1\nsource\tt.json\nformat\tkineto\nflags\t1\t1\ndist\t0\t-1\t-1\t\n' >"$sdir/good.summary"
+printf 'device\t0\t1000\t8\t0\t80\t2048\t1024\t65536\t32\t1000\tGPU\nwarning\t1\tw\ncats\t1\tKernel\n' \
+	>>"$sdir/good.summary"
+printf 'step\t1000\t2000\t1000\t500\t0\nname\taten::mm\nname\tk\n' >>"$sdir/good.summary"
+printf 'op\ts0\top\t0\t2\t10\t100\t5\t50\t40\t60\t0\nattr\tx\td\t1.5\n' >>"$sdir/good.summary"
+printf 'kernel\ts0\t0\t2\t50\t50\t20\t30\t1.5\t50\t1\noverlap\t0\t500\t0\t0\t500\ncomm\t0\n' \
+	>>"$sdir/good.summary"
+printf 'call\t0\t64\t1100\t1200\t1\t1100\t1200\t0\nend\n' >>"$sdir/good.summary"
+# bad_value WHAT LINE COL TEXT: line LINE of the good summary replaced by
+# TEXT (\t for tabs, \n between lines) is refused at column COL.
+bad_value() {
+	what=$1 line=$2 col=$3
+	f=$sdir/$(echo "$what" | tr -c 'a-z0-9\n' -).summary
+	awk -v n="$line" -v text="$4" 'NR == n { gsub(/\\t/, "\t", text); gsub(/\\n/, "\n", text); print text; next } { print }' \
+		"$sdir/good.summary" >"$f"
+	timeout 20 "$PROFTUI" --print steps "$f" >"$sdir/stdout" 2>"$sdir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq 2 ] || why="exit $rc, not 2"
+	[ -z "$why" ] && [ "$(grep -c . "$sdir/stderr")" -ne 1 ] && why="not one line on stderr"
+	case $(cat "$sdir/stderr") in
+	"$f:$line:$col: error: "*) ;;
+	*) [ -z "$why" ] && why="message '$(cat "$sdir/stderr")'" ;;
+	esac
+	if [ -z "$why" ]; then
+		pass "badinput: summary: $what"
+	else
+		fail "badinput: summary: $what ($why)"
+	fi
+}
+timeout 20 "$PROFTUI" --print steps "$sdir/good.summary" >/dev/null 2>&1 &&
+	pass "badinput: summary: the good one loads" || fail "badinput: summary: the good one loads"
+bad_value "a step start past its bound" 9 6 'step\t-4611686018427387905\t2000\t1000\t500\t0'
+bad_value "a step that ends before it starts" 9 11 'step\t2000\t1000\t1000\t500\t0'
+bad_value "a step longer than a duration may be" 9 12 'step\t-1000\t1000000000000001\t1000\t500\t0'
+bad_value "an absolute time past its bound" 9 6 'step\t4611686018427387905\t4611686018427387906\t1\t1\t0'
+bad_value "a negative step total" 9 16 'step\t1000\t2000\t-5\t500\t0'
+bad_value "a step category of INT64_MAX" 9 21 'step\t1000\t2000\t1000\t9223372036854775807\t0'
+bad_value "negative calls" 12 12 'op\ts0\top\t0\t-2\t10\t100\t5\t50\t40\t60\t0'
+bad_value "calls past the cap" 12 12 'op\ts0\top\t0\t9223372036854775807\t10\t100\t5\t50\t40\t60\t0'
+bad_value "a negative host total" 12 17 'op\ts0\top\t0\t2\t10\t-100\t5\t50\t40\t60\t0'
+bad_value "a host self above its total" 12 14 'op\ts0\top\t0\t2\t101\t100\t5\t50\t40\t60\t0'
+bad_value "a device total of INT64_MAX" 12 23 'op\ts0\top\t0\t2\t10\t100\t5\t9223372036854775807\t40\t60\t0'
+bad_value "a least call above the greatest" 12 26 'op\ts0\top\t0\t2\t10\t100\t5\t50\t61\t60\t0'
+bad_value "a greatest call past a duration" 12 29 'op\ts0\top\t0\t2\t10\t100\t5\t50\t40\t1000000000000001\t0'
+bad_value "a raw start past its bound" 12 4 'op\t-9223372036854775807\top\t0\t2\t10\t100\t5\t50\t40\t60\t0'
+bad_value "a nan attribute" 13 10 'attr\tx\td\tnan'
+bad_value "an inf attribute" 13 10 'attr\tx\td\t-inf'
+bad_value "a time attribute of INT64_MIN" 13 10 'attr\tx\tn\t-9223372036854775808'
+bad_value "a nan kernel mean" 14 27 'kernel\ts0\t0\t2\t50\t50\t20\t30\tnan\t50\t1'
+bad_value "an inf kernel mean" 14 31 'kernel\ts0\t0\t2\t50\t50\t20\t30\t1.5\tinf\t1'
+bad_value "a kernel mean of 1e300" 14 27 'kernel\ts0\t0\t2\t50\t50\t20\t30\t1e300\t50\t1'
+bad_value "a negative kernel total" 14 18 'kernel\ts0\t0\t2\t50\t-50\t20\t30\t1.5\t50\t1'
+bad_value "a negative overlap time" 15 11 'overlap\t0\t-500\t0\t0\t500'
+bad_value "an overlap time of INT64_MAX" 15 19 'overlap\t0\t500\t0\t0\t9223372036854775807'
+bad_value "call bytes past their bound" 17 8 'call\t0\t1125899906842625\t1100\t1200\t1\t1100\t1200\t0'
+bad_value "a call that ends before it starts" 17 16 'call\t0\t64\t1200\t1100\t1\t1100\t1200\t0'
+bad_value "a call range that ends before it starts" 17 28 'call\t0\t64\t1100\t1200\t1\t1200\t1100\t0'
+bad_value "device memory past its bound" 6 10 'device\t0\t1125899906842625\t8\t0\t80\t2048\t1024\t65536\t32\t1000\tGPU'
+bad_value "negative device memory" 6 10 'device\t0\t-2\t8\t0\t80\t2048\t1024\t65536\t32\t1000\tGPU'
+bad_value "a warning counted INT64_MAX times" 7 9 'warning\t9223372036854775807\tw'
+bad_value "a warning given twice" 8 11 'warning\t1\tw\ncats\t1\tKernel'
+# Warnings read in linear time: 300,000 of them took minutes when each
+# searched those before.
+{
+	printf 'proftui-summary\t1\n'
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "warning\t1\tw%d\n", i }'
+	printf 'cats\t0\ncomm\t0\nend\n'
+} >"$sdir/many-warnings.summary"
+if timeout 20 "$PROFTUI" --print steps "$sdir/many-warnings.summary" >/dev/null 2>&1; then
+	pass "badinput: summary: 300,000 warnings load"
+else
+	fail "badinput: summary: 300,000 warnings load"
+fi
 test_done

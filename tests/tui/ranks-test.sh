@@ -1,7 +1,8 @@
 #!/bin/sh
 # A log directory opens as the ranks of a job, on the Ranks pane: the
 # stragglers marked, + shows a rank's steps, ] one step's rows; Enter on a
-# rank shows it alone in every pane, q in the Ranks pane every rank again.
+# rank shows it alone in every pane, q in the Ranks pane every rank again;
+# v regroups the Kernels of every rank.
 . tests/tui/lib.sh
 tui_start "$PROFTUI tests/golden/ranks/job"
 tui_wait 'sort: Step' || tui_done
@@ -21,6 +22,11 @@ tui_keys 2
 check "the Operators across ranks" tui_wait 'Operators across ranks'
 tui_keys C
 check "the Comm ops table" tui_wait 'nccl:all_reduce worker0'
+# v regroups every rank's Kernels, by launching op (it freed the rows
+# the pane across ranks pointed into).
+tui_keys 3 v
+check "v: the Kernels across ranks by launching op" \
+	tui_wait 'kernels by name, launching op and launch'
 # Two ranks of a job of three: the Ranks pane says which one is missing.
 tui_start "$PROFTUI --ranks tests/golden/ranks/job/worker0.pt.trace.json tests/golden/ranks/job/worker2.pt.trace.json"
 check "the missing rank in the status line" tui_wait '1 of 3 ranks missing (1)'

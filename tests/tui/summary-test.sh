@@ -1,6 +1,6 @@
 #!/bin/sh
-# Summaries open like the traces they were made from; the Tree says it
-# needs the trace.
+# Summaries open like the traces they were made from; the Tree, and the
+# Kernels by launching op, say they need the trace.
 . tests/tui/lib.sh
 dir=$OUT/summaries
 mkdir -p "$dir"
@@ -13,4 +13,7 @@ tui_wait 'sort: Step' || tui_done
 check "the ranks of the summaries, as of the traces" tui_expect ranks-all
 tui_keys 5
 check "the Tree says it needs the trace" tui_wait 'the Tree needs the trace'
+tui_keys 3 v
+check "Kernels by launching op say they need the trace" \
+	tui_wait 'kernels by launching op need the trace'
 tui_done

@@ -8,8 +8,10 @@
  * another version or garbled is refused with its line and column.
  */
 #include <dirent.h>
+#include <inttypes.h>
 #include <unistd.h>
 
+#include "model/bounds.h"
 #include "model/profset.h"
 #include "model/summary.h"
 #include "parsers/parser.h"
@@ -121,6 +123,104 @@ static void test_corpus(void)
 		SKIP("no corpus traces under ../shared/corpus");
 }
 
+/*
+ * Every --group a pane takes, on a trace and on its summary: the same
+ * table, whole and per step, or (kernels by launching op, which a
+ * summary does not hold) an empty one that says it needs the trace.
+ */
+static void same_groups(const char *path)
+{
+	static const char *const pane_names[] = { "ops", "kernels" }, *const groups[] = { "shape", "op" };
+	const char *base = strrchr(path, '/') + 1;
+	struct profile t, s;
+	char msg[8192];
+
+	CHECK(test_load(&t, path, NULL, msg, sizeof(msg)) >= 0);
+	round_trip(&t, "grouped.summary", &s);
+	nr_bad = 0;
+	for (size_t k = 0; k < 2; k++) {
+		const struct pane_ops *ops = pane_ops_find(pane_names[k]);
+
+		for (size_t g = 0; g < 2; g++) {
+			struct pane_scope st = { .group = groups[g] }, ss = st;
+			struct pane *ps;
+
+			if (!ops->group_by || strcmp(ops->group_by, groups[g]))
+				continue;	/* --group refuses it */
+			ps = pane_open(ops, &s, &ss);
+			if (ps->ops->needs_trace && ps->ops->needs_trace(ps)) {
+				char why[512] = "";
+
+				ps->ops->empty_text(ps, why, sizeof(why));
+				CHECK(ps->nr_rows == 0 && strstr(why, "need the trace"));
+				pane_free(ps);
+				continue;
+			}
+			pane_free(ps);
+			same_pane(base, pane_names[k], &t, &s, &st, &ss);
+			for (size_t i = 0; i < t.nr_steps && i < s.nr_steps; i++) {
+				st.step = &t.steps[i];
+				ss.step = &s.steps[i];
+				same_pane(base, pane_names[k], &t, &s, &st, &ss);
+			}
+		}
+	}
+	profile_release(&s);
+	profile_release(&t);
+}
+
+static void test_groups(void)
+{
+	static const char *const dirs[] = { "tests/golden/kineto", NULL, NULL };
+	char corpus[2][512];
+	int nr_corpus = 0;
+
+	snprintf(corpus[0], sizeof(corpus[0]), "%s/pytorch-kineto-trace", test_corpus_dir());
+	snprintf(corpus[1], sizeof(corpus[1]), "%s/pytorch-kineto-multi/hta_trace_diff",
+		 test_corpus_dir());
+	for (size_t d = 0; d < 3; d++) {
+		const char *dir = d ? corpus[d - 1] : dirs[0];
+		char path[1024];
+		DIR *dp = opendir(dir);
+		struct dirent *e;
+
+		if (!dp)
+			continue;
+		while ((e = readdir(dp))) {
+			if (!strstr(e->d_name, ".json"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			same_groups(path);
+			nr_corpus += d > 0;
+		}
+		closedir(dp);
+	}
+	if (!nr_corpus)
+		SKIP("the golden traces only: no corpus traces under ../shared/corpus");
+}
+
+/* A summary older than version 3 sums the shapes of a name: grouped by
+ * shape it says it needs the trace rather than show a shape of "[]". */
+static void test_old_shapes(void)
+{
+	static const char v2[] = "proftui-summary\t2\ncats\t0\nname\tmm\n"
+				 "op\t5\top\t0\t2\t1\t1\t0\t0\t-1\t-1\t0\ncomm\t0\nend\n";
+	const char *path = test_write("v2.summary", v2, strlen(v2));
+	struct pane_scope sc = { .group = "shape" };
+	struct profile s;
+	struct pane *pane;
+	char msg[4096], why[512] = "";
+
+	CHECK_EQ(test_load(&s, path, NULL, msg, sizeof(msg)), 0);
+	pane = pane_open(pane_ops_find("ops"), &s, &sc);
+	CHECK(pane->ops->needs_trace && pane->ops->needs_trace(pane));
+	pane->ops->empty_text(pane, why, sizeof(why));
+	CHECK(strstr(why, "need the trace") != NULL);
+	CHECK_EQ(pane->nr_rows, 0);
+	pane_free(pane);
+	profile_release(&s);
+}
+
 /* A diff of two summaries is the diff of their traces. */
 static void test_diff(void)
 {
@@ -179,8 +279,8 @@ static const char *refused(const char *text)
 
 static void test_bad(void)
 {
-	CHECK_STR(refused("proftui-summary\t3\nend\n"),
-		  "bad.summary:1:17: error: a summary of version '3'; this proftui reads versions 1 to 2");
+	CHECK_STR(refused("proftui-summary\t4\nend\n"),
+		  "bad.summary:1:17: error: a summary of version '4'; this proftui reads versions 1 to 3");
 	/* A version 1 summary has no cut record: one that says so is not
 	 * version 1. */
 	CHECK_STR(refused("proftui-summary\t1\ncut\t1:5: x\nend\n"),
@@ -208,9 +308,8 @@ static void test_bad(void)
 		  "bad.summary:2:1: error: 'attr' before any 'op' or 'kernel'");
 }
 
-/* A summary of a cut trace (-k) says so in a cut record, as version 2,
- * and opening it warns; a whole trace's stays version 1, and opens
- * quietly. */
+/* A summary of a cut trace (-k) says so in a cut record, and opening it
+ * warns; a whole trace's has none, and opens quietly. */
 static void test_cut(void)
 {
 	static const char trace[] =
@@ -230,7 +329,7 @@ static void test_cut(void)
 
 		CHECK_EQ(rc, whole ? 0 : 1);
 		summary_write(&t, &b);
-		CHECK(!strncmp(b.s, whole ? "proftui-summary\t1\n" : "proftui-summary\t2\n", 18));
+		CHECK(!strncmp(b.s, "proftui-summary\t3\n", 18));
 		CHECK((strstr(b.s, "\ncut\t") == NULL) == whole);
 		rc = test_load(&s, test_write("cut.summary", b.s, b.len), NULL, msg, sizeof(msg));
 		CHECK_EQ(rc, 0);
@@ -239,6 +338,53 @@ static void test_cut(void)
 		profile_release(&t);
 		strbuf_release(&b);
 	}
+}
+
+/* 10,000 calls of nearly the longest duration, nested on one thread
+ * (so that no sum but the rows' grows) and named a and b in turn: the
+ * 5,000 calls of each pass int64, the summary's rows stop at SUM_CAP,
+ * say so in a warning, and open. */
+static void test_capped(void)
+{
+	struct strbuf j = STRBUF_INIT, b = STRBUF_INIT;
+	struct profile t, s;
+	char msg[4096], want[128];
+
+	strbuf_addstr(&j, "{\"traceEvents\": [");
+	for (int i = 0; i < 10000; i++)
+		strbuf_addf(&j, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"%s\", \"ts\": %d, "
+			    "\"dur\": %lld, \"pid\": 1, \"tid\": 1}", i ? ", " : "", i % 2 ? "b" : "a",
+			    1 + i, 1000000000000LL - 2 * i);
+	strbuf_addstr(&j, "]}\n");
+	CHECK(test_load(&t, test_write("long.json", j.s, j.len), NULL, msg, sizeof(msg)) >= 0);
+	summary_write(&t, &b);
+	/* a's host total capped; its self time (the 2 us each call
+	 * leaves to the next) not. */
+	snprintf(want, sizeof(want), "\nop\ts0\top\t0\t5000\t10000000\t%" PRId64 "\t", SUM_CAP);
+	CHECK(strstr(b.s, want) != NULL);
+	CHECK(strstr(b.s, "\nwarning\t2\t" SUMMARY_CAPPED "\n") != NULL);
+	CHECK_EQ(test_load(&s, test_write("long.summary", b.s, b.len), NULL, msg, sizeof(msg)), 0);
+	profile_release(&s);
+	profile_release(&t);
+	strbuf_release(&b);
+	strbuf_release(&j);
+
+	/* A summary of a summary whose two rows of one name cap again:
+	 * the warning adds up, once (a second one is refused). */
+	strbuf_addf(&j, "proftui-summary\t3\nflags\t0\t1\nwarning\t1\t" SUMMARY_CAPPED "\ncats\t0\n"
+		    "step\t100\t200\t100\ts\nname\ta\n");
+	for (int i = 0; i < 2; i++)
+		strbuf_addf(&j, "op\ts0\top\t0\t1\t%" PRId64 "\t%" PRId64 "\t0\t0\t-1\t-1\t0\n", SUM_CAP,
+			    SUM_CAP);
+	strbuf_addstr(&j, "comm\t0\nend\n");
+	CHECK_EQ(test_load(&t, test_write("capped.summary", j.s, j.len), NULL, msg, sizeof(msg)), 0);
+	summary_write(&t, &b);
+	CHECK(strstr(b.s, "\nwarning\t3\t" SUMMARY_CAPPED "\n") != NULL);
+	CHECK_EQ(test_load(&s, test_write("again.summary", b.s, b.len), NULL, msg, sizeof(msg)), 0);
+	profile_release(&s);
+	profile_release(&t);
+	strbuf_release(&b);
+	strbuf_release(&j);
 }
 
 /* Escapes round-trip, and a name with a tab and a newline survives. */
@@ -296,8 +442,11 @@ static void test_row_start(void)
 const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
+	{ "every --group on a summary is the trace's, or needs the trace", test_groups },
+	{ "a summary without shapes says shapes need the trace", test_old_shapes },
 	{ "bad summaries are refused with their place", test_bad },
 	{ "a cut trace's summary says so, and opening it warns", test_cut },
+	{ "a sum past int64 stops at its cap, with a warning", test_capped },
 	{ "escapes round-trip", test_escape },
 	{ "a row's start of 0 or below is a time; without a timeline, none", test_row_start },
 	{ 0 },

@@ -1,0 +1,1 @@
+--print kernels --group op tests/golden/summary/shapes-v1.summary

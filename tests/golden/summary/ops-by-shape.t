@@ -1,0 +1,1 @@
+--print ops --group shape tests/golden/summary/shapes.summary

@@ -1,0 +1,1 @@
+--print ops tests/golden/summary/shapes-v1.summary
