@@ -436,7 +436,7 @@ static void test_row_start(void)
 	}
 	CHECK_STR(refused("proftui-summary\t1\nflags\t0\t1\nname\tmm\n"
 			  "op\t-9223372036854775808\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\nend\n"),
-		  "bad.summary:4:4: error: number out of range");
+		  "bad.summary:4:4: error: a time out of range (within 2^62 ns of 0)");
 }
 
 const struct test tests[] = {
