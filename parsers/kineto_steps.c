@@ -404,6 +404,19 @@ static int cmp_mark(const void *a, const void *b)
 	return x->step < y->step ? -1 : x->step > y->step;
 }
 
+/* HI - LO, two bounded times: capped as a sum is (model/bounds.h), for
+ * times near both ends of the bounds lie more than int64 apart. */
+static int64_t capped_span(struct kineto *k, int64_t lo, int64_t hi)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(hi, lo, &d) || sum_capped(d)) {
+		profile_note_capped(k->p);
+		return hi > lo ? SUM_CAP : -SUM_CAP;
+	}
+	return d;
+}
+
 /*
  * Priority carving: each role takes what is left of the steps after the
  * roles before it; Other is what no role took (OverallParser.Statistics).
@@ -451,7 +464,8 @@ static void carve_steps(struct kineto *k, const uint32_t *order)
 			if (s->is_end) {
 				open--;
 				for (int r = 0; r <= NR_ROLES; r++)
-					k->step_cats[s->step][r] = sum[r] - at_start[s->step][r];
+					k->step_cats[s->step][r] = sum_capped(sum[r]) ? SUM_CAP
+								   : sum[r] - at_start[s->step][r];
 			} else {
 				open++;
 				memcpy(at_start[s->step], sum, sizeof(sum));
@@ -473,7 +487,7 @@ static void carve_steps(struct kineto *k, const uint32_t *order)
 			}
 		}
 		if (open)
-			sum[take] += next - x;
+			profile_sum(k->p, &sum[take], capped_span(k, x, next));
 		x = next;
 	}
 	free(marks);
@@ -536,7 +550,7 @@ void kineto_build_steps(struct kineto *k)
 
 		s->start_ns = k->steps[i].start;
 		s->end_ns = k->steps[i].end;
-		s->total_ns = s->end_ns - s->start_ns;
+		s->total_ns = capped_span(k, s->start_ns, s->end_ns);
 		for (int r = 0; r <= NR_ROLES; r++)
 			if (col_of[r] >= 0)
 				s->cat_ns[col_of[r]] = k->step_cats[i][r];
