@@ -10,6 +10,7 @@
  * reach the terminal.
  */
 #include <curses.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -823,6 +824,10 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 		snprintf(right, sizeof(right), " %zu/%zu matched", pane->nr_view, pane->nr_rows);
 	} else if (pane->ops->status) {
 		pane->ops->status(pane, right, sizeof(right));
+	} else if (pane->nr_capped) {
+		/* Before a legend: a capped sum is not a measure. */
+		snprintf(right, sizeof(right), " %" PRIu64 " sums capped at 73 years (>=) ",
+			 pane->nr_capped);
 	} else if (L && L->nr_legend) {
 		size_t n = 0;
 
