@@ -327,6 +327,16 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 	case CELL_REAL:
 		if (style == FMT_RAW)
 			return fmt_raw_real(v.v.d, buf, size);
+		if (v.capped) {
+			size_t k;
+
+			if (size < 3)
+				return 0;
+			memcpy(buf, v.v.d < 0 ? "<=" : ">=", 2);
+			v.capped = false;
+			k = fmt_cell(kind, v, style, buf + 2, size - 2);
+			return k + 2;
+		}
 		if (kind == COL_PCT)
 			n = snprintf(buf, size, "%.2f%%", v.v.d);
 		else if (kind == COL_SI)
