@@ -377,18 +377,20 @@ enum time_state {
 
 /*
  * model/bounds.h's bounds, in the trace's microseconds: a timestamp
- * within 2^62 ns of zero (the epoch clock gets there in 2116), a duration
- * of at most 10^15 ns (11.6 days).  Beyond them a value is garbage, and
- * an event carrying one is dropped with a warning, never clamped.  The
- * double is checked too: a value past int64 ns has no exact form.
+ * less than 2^62 ns from zero (the epoch clock gets there in 2116), so
+ * that two of them are less than int64 apart (a time since the origin),
+ * and a duration of at most 10^15 ns (11.6 days).  Beyond them a value is
+ * garbage, and an event carrying one is dropped with a warning, never
+ * clamped.  The double is checked too: a value past int64 ns has no
+ * exact form.
  */
 #define MAX_ABS_TS_US ((double)BOUND_ABS_TS_NS / 1e3)
 #define MAX_DUR_US ((double)BOUND_DUR_NS / 1e3)
 
 static bool ts_in_bounds(const struct raw_event *e)
 {
-	return fabs(e->ts_us) <= MAX_ABS_TS_US && e->ts_ns >= -BOUND_ABS_TS_NS &&
-	       e->ts_ns <= BOUND_ABS_TS_NS;
+	return fabs(e->ts_us) <= MAX_ABS_TS_US && e->ts_ns > -BOUND_ABS_TS_NS &&
+	       e->ts_ns < BOUND_ABS_TS_NS;
 }
 
 /* Keep what the member held for the warning: printable ASCII only. */
@@ -1132,7 +1134,7 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	}
 	if (!ts_in_bounds(e)) {
 		warn_event(k, at, "events with a time out of range, skipped",
-			  "event '%s' has 'ts' %g us, out of range (|ts| <= %g us); skipped", name,
+			  "event '%s' has 'ts' %g us, out of range (|ts| < %g us); skipped", name,
 			  e->ts_us, MAX_ABS_TS_US);
 		return SKIPPED;
 	}

@@ -206,9 +206,9 @@ static void test_absurd_times(void)
 	profile_release(&p);
 }
 
-/* The bounds themselves (model/bounds.h: 2^62 ns, 10^15 ns): the last
- * timestamp and duration in range load to the nanosecond; the first ones
- * past them do not load at all. */
+/* The bounds themselves (model/bounds.h: below 2^62 ns, 10^15 ns): the
+ * last timestamp and duration in range load to the nanosecond; the first
+ * ones past them do not load at all. */
 static void test_time_bounds(void)
 {
 	struct profile p;
@@ -218,9 +218,9 @@ static void test_time_bounds(void)
 	CHECK_EQ(load_text(&p, "bounds.json",
 			   "{\"traceEvents\": ["
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"edge\", "
-			   "\"ts\": 4611686018427387.904, \"dur\": 1000000000000},"
+			   "\"ts\": 4611686018427387.903, \"dur\": 1000000000000},"
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_ts\", "
-			   "\"ts\": -4611686018427387.905, \"dur\": 1},"
+			   "\"ts\": -4611686018427387.904, \"dur\": 1},"
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_dur\", "
 			   "\"ts\": 1, \"dur\": 1000000000000.001}]}"), 0);
 	agg_ops(&p, NULL, &ops);
