@@ -153,8 +153,8 @@ static void warn_capped_sums(struct profile *p, struct diag *d)
 	if (!n)
 		return;
 	diag_warn(d, NULL, kind, "%" PRIu64 " sum%s of times passed %.3f s (73 years, a quarter of "
-		  "int64 nanoseconds) and %s capped there; shown as >=%.3f s", n, n == 1 ? "" : "s",
-		  (double)SUM_CAP / 1e9, n == 1 ? "was" : "were", (double)SUM_CAP / 1e9);
+		  "int64 nanoseconds) and %s capped there; shown as >=2.3e9 s", n, n == 1 ? "" : "s",
+		  (double)SUM_CAP / 1e9, n == 1 ? "was" : "were");
 	profile_warn(p, kind, n - 1);
 }
 

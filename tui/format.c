@@ -273,9 +273,11 @@ static size_t fmt_raw_real(double d, char *buf, size_t size)
 /*
  * A sum of times or sizes that reached SUM_CAP (model/bounds.h) holds the
  * cap, and anything at or past it is shown as ">=" the cap ("<=" its
- * negative): on screen and in txt and md.  Raw exports write the number
- * itself, which a machine reads; the load's or the pane's warning says
- * which sums were capped.  Counts print as they are (a file's integers).
+ * negative): on screen and in txt and md.  A time as ">=2.3e9 s", the cap
+ * rounded down, so that it fits a time column and stays true.  Raw
+ * exports write the number itself, which a machine reads; the load's or
+ * the pane's warning says which sums were capped.  Counts print as they
+ * are (a file's integers).
  */
 static bool shows_capped(enum col_kind kind, int64_t v, enum fmt_style style)
 {
@@ -289,7 +291,7 @@ static size_t fmt_capped(enum col_kind kind, int64_t v, char *buf, size_t size)
 	int n;
 
 	if (kind == COL_TIME)
-		fmt_time(cap, num, sizeof(num));
+		snprintf(num, sizeof(num), "%s2.3e9 s", cap < 0 ? "-" : "");
 	else
 		fmt_bytes(cap, num, sizeof(num));
 	n = snprintf(buf, size, "%s%s", v > 0 ? ">=" : "<=", num);
