@@ -266,6 +266,39 @@ static void test_sums_capped(void)
 	profile_release(&p);
 }
 
+/* 4,000 steps of the longest duration, each one op as long: their
+ * running sums pass SUM_CAP, yet each step's time in each role is its
+ * own, exact, as a difference of two of them must be. */
+static void test_steps_past_cap(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	int cpu;
+
+	strbuf_addf(&b, "{\"traceEvents\": [");
+	for (int i = 1; i <= 4000; i++)
+		strbuf_addf(&b, "%s{\"ph\": \"X\", \"cat\": \"user_annotation\", "
+			    "\"name\": \"ProfilerStep#%d\", \"tid\": 1, \"ts\": %d000000000000, "
+			    "\"dur\": 1000000000000}, {\"ph\": \"X\", \"cat\": \"cpu_op\", "
+			    "\"name\": \"op\", \"tid\": 1, \"ts\": %d000000000000, \"dur\": 1000000000000}",
+			    i > 1 ? "," : "", i, i, i);
+	strbuf_addf(&b, "]}");
+	CHECK_EQ(load_text(&p, "steps.json", b.s), 0);
+	CHECK_EQ(p.nr_steps, 4000);
+	cpu = profile_step_cat(&p, "CPU Exec");
+	CHECK(cpu >= 0);
+	for (size_t i = 0; cpu >= 0 && i < p.nr_steps; i++) {
+		if (p.steps[i].total_ns != BOUND_DUR_NS || p.steps[i].cat_ns[cpu] != BOUND_DUR_NS) {
+			CHECK_EQ(p.steps[i].cat_ns[cpu], BOUND_DUR_NS);
+			break;
+		}
+	}
+	/* The thread's and the root's host totals are capped, not a step's. */
+	CHECK_EQ(warnings_of(&p, "sums of times past 73 years, capped (shown as >=)"), 2);
+	strbuf_release(&b);
+	profile_release(&p);
+}
+
 /* distributedInfo: backend, rank and world size in the model, every
  * scalar in Info; the list of process groups is not kept. */
 static void test_dist_info(void)
@@ -863,6 +896,7 @@ const struct test tests[] = {
 	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
 	{ "sums past the cap hold it, and are counted", test_sums_capped },
+	{ "steps whose running sums pass the cap keep their own times", test_steps_past_cap },
 	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
 	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
 	{ "deviceProperties become the profile's devices", test_devices },
