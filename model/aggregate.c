@@ -93,41 +93,54 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 		row->max_ns = hi;
 }
 
-static void add_op(const struct profile *p, struct agg_row *row, const struct node *n)
+/* *ACC += D for one of A's sums: capped (model/bounds.h), and counted. */
+static void agg_sum(struct agg *a, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		a->nr_capped++;
+}
+
+static void agg_sum_calls(struct agg *a, uint64_t *acc, uint64_t d)
+{
+	if (!sum_add_u(acc, d))
+		a->nr_capped++;
+}
+
+static void add_op(const struct profile *p, struct agg *a, struct agg_row *row, const struct node *n)
 {
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
-	row->calls += node_calls(p, n);
-	row->host_self_ns += node_host_self(p, n);
-	row->host_total_ns += node_host_total(p, n);
-	row->device_self_ns += node_device_self(p, n);
-	row->device_total_ns += node_device_total(p, n);
+	agg_sum_calls(a, &row->calls, node_calls(p, n));
+	agg_sum(a, &row->host_self_ns, node_host_self(p, n));
+	agg_sum(a, &row->host_total_ns, node_host_total(p, n));
+	agg_sum(a, &row->device_self_ns, node_device_self(p, n));
+	agg_sum(a, &row->device_total_ns, node_device_total(p, n));
 	add_minmax(row, node_min_ns(p, n), node_max_ns(p, n));
 }
 
-static void add_kernel_time(const struct profile *p, struct agg_row *row, const struct node *n,
-			    int64_t dur);
+static void add_kernel_time(const struct profile *p, struct agg *a, struct agg_row *row,
+			    const struct node *n, int64_t dur);
 
-static void add_kernel(const struct profile *p, struct agg_row *row, const struct node *n)
+static void add_kernel(const struct profile *p, struct agg *a, struct agg_row *row, const struct node *n)
 {
-	add_kernel_time(p, row, n, node_device_total(p, n));
+	add_kernel_time(p, a, row, n, node_device_total(p, n));
 }
 
 /* A kernel of time DUR: its 'dur' (the kernel table) or its end minus
  * its start (the tables made from the op tree). */
-static void add_kernel_time(const struct profile *p, struct agg_row *row, const struct node *n,
-			    int64_t dur)
+static void add_kernel_time(const struct profile *p, struct agg *a, struct agg_row *row,
+			    const struct node *n, int64_t dur)
 {
 	const struct launch *l = node_launch(n);
-	const struct attr *a;
+	const struct attr *at;
 	uint64_t calls = node_calls(p, n);
 	int64_t min_ns = node_min_ns(p, n);
 
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
-	row->calls += calls;
-	row->device_self_ns += dur;
-	row->device_total_ns += dur;
+	agg_sum_calls(a, &row->calls, calls);
+	agg_sum(a, &row->device_self_ns, dur);
+	agg_sum(a, &row->device_total_ns, dur);
 	if (calls == 1 && min_ns < 0)
 		add_minmax(row, dur, dur);
 	else
@@ -137,16 +150,16 @@ static void add_kernel_time(const struct profile *p, struct agg_row *row, const 
 	if (l && l->blocks_per_sm == l->blocks_per_sm) {
 		row->has_blocks_per_sm = true;
 		row->blocks_per_sm_wsum += l->blocks_per_sm * (double)dur;
-	} else if ((a = attr_find(node_attrs(n), "blocks_per_sm"))) {
+	} else if ((at = attr_find(node_attrs(n), "blocks_per_sm"))) {
 		row->has_blocks_per_sm = true;
-		row->blocks_per_sm_wsum += (attr_type(a) == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+		row->blocks_per_sm_wsum += (attr_type(at) == ATTR_DOUBLE ? at->v.d : (double)at->v.i) * (double)dur;
 	}
 	if (l && l->occupancy_pct == l->occupancy_pct) {
 		row->has_occupancy = true;
 		row->occupancy_wsum += l->occupancy_pct * (double)dur;
-	} else if ((a = attr_find(node_attrs(n), "occupancy_pct"))) {
+	} else if ((at = attr_find(node_attrs(n), "occupancy_pct"))) {
 		row->has_occupancy = true;
-		row->occupancy_wsum += (attr_type(a) == ATTR_DOUBLE ? a->v.d : (double)a->v.i) * (double)dur;
+		row->occupancy_wsum += (attr_type(at) == ATTR_DOUBLE ? at->v.d : (double)at->v.i) * (double)dur;
 	}
 }
 
@@ -183,7 +196,14 @@ struct tc_track {
 	struct tc_names names;
 	struct tc_frame *v;
 	size_t nr, alloc;
+	uint64_t nr_capped;		/* its sums that reached the cap */
 };
+
+static void tc_sum(struct tc_track *t, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		t->nr_capped++;
+}
 
 static bool is_host(const struct node *n)
 {
@@ -209,30 +229,30 @@ static void tc_finish(struct tc_track *t)
 		if (up && (tc_name_flags(&t->names, node_name(n)) & TC_NAME_KERNEL)) {
 			int64_t d = node_device_total(t->p, n);
 
-			up->total_ns += d;
+			tc_sum(t, &up->total_ns, d);
 			if (up->n->kind != NODE_RUNTIME)
-				up->self_ns += d;
+				tc_sum(t, &up->self_ns, d);
 		}
 		return;
 	}
 	if (n->kind == NODE_RUNTIME) {
 		if (up) {
-			up->self_ns += f.total_ns;
-			up->total_ns += f.total_ns;
+			tc_sum(t, &up->self_ns, f.total_ns);
+			tc_sum(t, &up->total_ns, f.total_ns);
 		}
 		return;
 	}
 	eligible = is_host(n) && ((tc_name_flags(&t->names, node_name(n)) & TC_NAME_ELIGIBLE) ||
 				  (n->kind == NODE_OP && (f.child_eligible || f.self_ns > 0)));
 	if (up) {
-		up->total_ns += f.total_ns;
+		tc_sum(t, &up->total_ns, f.total_ns);
 		up->child_eligible |= is_host(n) && eligible;
 	}
 	if (f.row) {
 		struct agg_row *row = &t->out->rows[f.row - 1];
 
-		row->tc_self_ns += f.self_ns;
-		row->tc_total_ns += f.total_ns;
+		tc_sum(t, &row->tc_self_ns, f.self_ns);
+		tc_sum(t, &row->tc_total_ns, f.total_ns);
 		row->tc_eligible |= eligible;
 	}
 	if (t->fn && node_is_op_row(n))
@@ -256,6 +276,8 @@ static void tc_done(struct tc_track *t)
 {
 	while (t->nr)
 		tc_finish(t);
+	if (t->out)
+		t->out->nr_capped += t->nr_capped;
 	free(t->v);
 	tc_names_release(&t->names);
 }
@@ -275,7 +297,7 @@ void agg_op_tc(const struct profile *p, agg_tc_fn *fn, void *ctx)
 }
 
 /* A summary's op row N: what it states of tensor cores, into ROW. */
-static void tc_from_attrs(struct agg_row *row, const struct node *n)
+static void tc_from_attrs(struct agg *out, struct agg_row *row, const struct node *n)
 {
 	const struct attr *a = node_attrs(n);
 	const struct attr *self = attr_find(a, ATTR_FILE_TC_SELF);
@@ -283,9 +305,9 @@ static void tc_from_attrs(struct agg_row *row, const struct node *n)
 	const struct attr *elig = attr_find(a, ATTR_FILE_TC_ELIGIBLE);
 
 	if (self && attr_type(self) == ATTR_NS)
-		row->tc_self_ns += self->v.i;
+		agg_sum(out, &row->tc_self_ns, self->v.i);
 	if (total && attr_type(total) == ATTR_NS)
-		row->tc_total_ns += total->v.i;
+		agg_sum(out, &row->tc_total_ns, total->v.i);
 	if (elig && attr_type(elig) == ATTR_INT)
 		row->tc_eligible |= elig->v.i != 0;
 }
@@ -296,7 +318,7 @@ static void tc_visit(struct tc_track *t, const struct node *n, struct agg_row *r
 {
 	if (t->p->is_summary) {
 		if (row)
-			tc_from_attrs(row, n);
+			tc_from_attrs(t->out, row, n);
 		return;
 	}
 	tc_enter(t, n, row);
@@ -343,7 +365,7 @@ static bool visit_op(struct node *n, void *ctx)
 	struct agg_row *row = NULL;
 
 	if (node_is_op_row(n) && wanted(w->scope, n))
-		add_op(w->p, row = row_for(w->out, &w->ix, n), n);
+		add_op(w->p, w->out, row = row_for(w->out, &w->ix, n), n);
 	if (w->tc)
 		tc_visit(w->tc, n, row);
 	return true;
@@ -365,7 +387,7 @@ static bool visit_kernel(struct node *n, void *ctx)
 	struct walk *w = ctx;
 
 	if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW) && wanted(w->scope, n))
-		add_kernel(w->p, row_for(w->out, &w->ix, n), n);
+		add_kernel(w->p, w->out, row_for(w->out, &w->ix, n), n);
 	return true;
 }
 
@@ -383,7 +405,7 @@ static bool visit_device_under_op(struct node *n, void *ctx)
 	struct walk *w = ctx;
 
 	if (node_kind_is_device(n->kind) || n->kind == NODE_SOURCE)
-		add_kernel(w->p, row_for(w->out, &w->ix, n), n);
+		add_kernel(w->p, w->out, row_for(w->out, &w->ix, n), n);
 	return true;
 }
 
@@ -395,7 +417,7 @@ static bool visit_drill_op(struct node *n, void *ctx)
 		return true;
 	/* The op's whole subtree, once: a matching op nested inside is
 	 * already counted, so do not descend again. */
-	w->out->scope_device_ns += node_device_total(w->p, n);
+	agg_sum(w->out, &w->out->scope_device_ns, node_device_total(w->p, n));
 	node_walk(n, visit_device_under_op, w);
 	return false;
 }
@@ -421,7 +443,7 @@ static bool visit_launching_op(struct node *n, void *ctx)
 	if (!op || w->marked[node_id(op)])
 		return true;
 	w->marked[node_id(op)] = 1;
-	add_op(w->p, row_for(w->out, &w->ix, op), op);
+	add_op(w->p, w->out, row_for(w->out, &w->ix, op), op);
 	return true;
 }
 
@@ -545,7 +567,7 @@ static bool visit_op_shape(struct node *n, void *ctx)
 		if (!a)
 			a = attr_find(node_attrs(n), ATTR_FILE_INPUT_SHAPES);
 		k.group = a && attr_type(a) == ATTR_STRING && strcmp(a->v.s, "[]") ? a->v.s : "[]";
-		add_op(w->p, row = group_row(w->out, &w->ix, &k, n), n);
+		add_op(w->p, w->out, row = group_row(w->out, &w->ix, &k, n), n);
 	}
 	if (w->tc)
 		tc_visit(w->tc, n, row);
@@ -582,7 +604,7 @@ static bool visit_op_stack(struct node *n, void *ctx)
 	if (!node_is_op_row(n) || !wanted(w->scope, n))
 		return true;
 	k.stack = node_call_stack(n);
-	add_op(w->p, group_row(w->out, &w->ix, &k, n), n);
+	add_op(w->p, w->out, group_row(w->out, &w->ix, &k, n), n);
 	return true;
 }
 
@@ -639,7 +661,7 @@ static bool visit_kernel_op(struct node *n, void *ctx)
 		k.regs = l->registers_per_thread > 0 ? l->registers_per_thread : 0;
 		k.smem = l->shared_memory_bytes > 0 ? l->shared_memory_bytes : 0;
 	}
-	add_kernel_time(w->p, group_row(w->out, &w->ix, &k, n), n, node_device_self(w->p, n));
+	add_kernel_time(w->p, w->out, group_row(w->out, &w->ix, &k, n), n, node_device_self(w->p, n));
 	return true;
 }
 

@@ -55,6 +55,8 @@ struct agg {
 	size_t nr, alloc;
 	int64_t scope_device_ns;	/* agg_op_kernels: device total of the
 					   ops drilled into, for shares */
+	uint64_t nr_capped;		/* sums that reached SUM_CAP and hold
+					   it (model/bounds.h): panes warn */
 };
 
 void agg_release(struct agg *a);

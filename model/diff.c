@@ -21,6 +21,8 @@ enum diff_status diff_status_of(double base, double new_value, bool is_time)
 {
 	double d = new_value - base, tol;
 
+	if (fabs(base) >= (double)SUM_CAP && fabs(new_value) >= (double)SUM_CAP)
+		return DIFF_NONE;
 	if (!is_time)
 		return d > 0 ? DIFF_MORE : d < 0 ? DIFF_FEWER : DIFF_SAME;
 	tol = fabs(base) * DIFF_SAME_PCT / 100.0;
@@ -373,19 +375,22 @@ const char *diff_side_name(const struct diff_side *s)
 	return s->is_list ? "CompositeNodes" : node_name(s->nodes[0]);
 }
 
-void diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
-		     int64_t *device_ns, int64_t *total_ns)
+unsigned diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
+			 int64_t *device_ns, int64_t *total_ns)
 {
+	unsigned capped = 0;
+
 	*host_ns = *device_ns = *total_ns = 0;
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct node *n = s->nodes[i];
 
 		int64_t host = node_host_total(p, n), device = node_device_total(p, n);
 
-		*host_ns += host;
-		*device_ns += device;
-		*total_ns += device ? device : host;
+		capped += !sum_add(host_ns, host);
+		capped += !sum_add(device_ns, device);
+		capped += !sum_add(total_ns, device ? device : host);
 	}
+	return capped;
 }
 
 struct marks {

@@ -49,7 +49,9 @@ enum diff_status {
 /* "added", "slower"...; NULL for DIFF_NONE. */
 const char *diff_status_name(enum diff_status s);
 /* The status of a value that went from BASE to NEW: a time (IS_TIME, in
- * ns) by the thresholds above, a count by any change. */
+ * ns) by the thresholds above, a count by any change.  Two values at or
+ * past SUM_CAP (capped sums, model/bounds.h) are bounds, not measures:
+ * DIFF_NONE; one alone still says which way it went. */
 enum diff_status diff_status_of(double base, double new_value, bool is_time);
 
 /*
@@ -104,9 +106,10 @@ void diff_tree_release(struct diff_tree *t);
 const char *diff_side_name(const struct diff_side *s);
 /* A side's durations: host (end - start), device (the device time of
  * everything under it) and total (device, else host, per node); P is the
- * profile the side's nodes are of. */
-void diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
-		     int64_t *device_ns, int64_t *total_ns);
+ * profile the side's nodes are of.  Sums capped at SUM_CAP; returns how
+ * many reached it. */
+unsigned diff_side_times(const struct profile *p, const struct diff_side *s, int64_t *host_ns,
+			 int64_t *device_ns, int64_t *total_ns);
 /* The ops under a side (its nodes and their subtrees), one row per name
  * as agg_ops() makes them, from P (the profile the side's nodes are
  * of).  Caller releases OUT with agg_release(). */

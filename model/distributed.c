@@ -127,9 +127,11 @@ int64_t span_union(struct span_ns *v, size_t n)
 {
 	int64_t sum = 0;
 
+	/* Merged, the spans never overlap: their sum passes SUM_CAP only
+	 * when bounded times near both ends of the bounds are in it. */
 	n = merge(v, n);
 	for (size_t i = 0; i < n; i++)
-		sum += v[i].end - v[i].start;
+		sum_add(&sum, v[i].end - v[i].start);
 	return sum;
 }
 
@@ -161,7 +163,7 @@ static int64_t within(const struct spans *a, int64_t lo, int64_t hi)
 		int64_t e = a->v[i].end < hi ? a->v[i].end : hi;
 
 		if (e > s)
-			sum += e - s;
+			sum_add(&sum, e - s);
 	}
 	return sum;
 }
@@ -495,7 +497,7 @@ bool rank_dist_compute(const struct rank_local *const *local, size_t n, struct r
 			if (c->size_bytes < 0 || d->ops[op].size_bytes < 0)
 				d->ops[op].size_bytes = -1;
 			else
-				d->ops[op].size_bytes += c->size_bytes;
+				sum_add(&d->ops[op].size_bytes, c->size_bytes);
 			for (size_t j = 0; j < c->nr_ranges; j++) {
 				int64_t len = shortest ? shortest[i][j] : c->ranges[j].end - c->ranges[j].start;
 

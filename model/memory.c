@@ -324,6 +324,13 @@ static int cmp_stat(const void *a, const void *b)
  * Allocation Count / Size only the allocations.  Rows sum over the op's
  * nodes; a row is kept when any of its numbers is not zero.
  */
+/* *ACC += D for one of OUT's sums: capped (model/bounds.h), and counted. */
+static void stat_sum(struct mem_stats *out, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		out->nr_capped++;
+}
+
 void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_stats *out)
 {
 	uint8_t *holds = xcalloc(p->nr_nodes + 1, 1);
@@ -351,14 +358,14 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 			if (!is_op(n))
 				continue;
 			row = stat_row(&ix, node_name(n), m->device);
-			row->size_increase += m->bytes;
-			row->alloc_count += is_alloc;
-			row->alloc_size += is_alloc ? m->bytes : 0;
+			stat_sum(out, &row->size_increase, m->bytes);
+			stat_sum(out, &row->alloc_count, is_alloc);
+			stat_sum(out, &row->alloc_size, is_alloc ? m->bytes : 0);
 			if (n != m->op)
 				continue;
-			row->self_size_increase += m->bytes;
-			row->self_alloc_count += is_alloc;
-			row->self_alloc_size += is_alloc ? m->bytes : 0;
+			stat_sum(out, &row->self_size_increase, m->bytes);
+			stat_sum(out, &row->self_alloc_count, is_alloc);
+			stat_sum(out, &row->self_alloc_size, is_alloc ? m->bytes : 0);
 		}
 	}
 	count_calls(p, holds, r, &calls);

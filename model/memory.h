@@ -55,6 +55,8 @@ struct mem_stat {
 struct mem_stats {
 	struct mem_stat *rows;		/* by device (mem_devices' order), then name */
 	size_t nr, alloc;
+	uint64_t nr_capped;		/* sums that reached SUM_CAP and hold
+					   it (model/bounds.h): the pane warns */
 };
 
 void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_stats *out);

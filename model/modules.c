@@ -46,7 +46,15 @@ struct stats_table {
 	size_t nr, alloc;
 	size_t *slots;			/* index + 1; 0 free */
 	size_t nr_slots;
+	uint64_t nr_capped;		/* its sums that reached the cap */
 };
+
+/* *ACC += D for one of T's sums: capped (model/bounds.h), and counted. */
+static void stats_sum(struct stats_table *t, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		t->nr_capped++;
+}
 
 static size_t key_hash(const char *name, int64_t id)
 {
@@ -99,12 +107,12 @@ static void count_call(const struct profile *p, struct stats_table *t, const str
 	if (!s->first)
 		s->first = m;
 	s->occurrences++;
-	s->host_total_ns += node_host_total(p, m);
-	s->host_self_ns += node_host_self(p, m);
-	s->device_total_ns += node_device_total(p, m);
+	stats_sum(t, &s->host_total_ns, node_host_total(p, m));
+	stats_sum(t, &s->host_self_ns, node_host_self(p, m));
+	stats_sum(t, &s->device_total_ns, node_device_total(p, m));
 	for (const struct node *c = node_first_child(m); c; c = node_next(c)) {
 		if (c->kind != NODE_MODULE)
-			s->device_self_ns += node_device_total(p, c);
+			stats_sum(t, &s->device_self_ns, node_device_total(p, c));
 		if (is_op(c))
 			s->operators++;
 	}
@@ -292,6 +300,7 @@ void module_view(const struct profile *p, struct module_view *out)
 		qsort(c.roots, nr_unique, sizeof(*c.roots), cmp_root);
 	for (size_t i = 0; i < nr_unique; i++)
 		add_rows(out, &calls, &st, c.roots[i]);
+	out->nr_capped = st.nr_capped;
 	for (size_t i = 0; i < calls.nr; i++)
 		free(calls.v[i].kids);
 	free(calls.v);

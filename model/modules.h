@@ -34,6 +34,8 @@ struct module_view {
 	struct module_row *rows;	/* depth first: roots by name, children
 					   in the order they are called */
 	size_t nr, alloc;
+	uint64_t nr_capped;		/* sums that reached SUM_CAP and hold
+					   it (model/bounds.h): the pane warns */
 };
 
 void module_view(const struct profile *p, struct module_view *out);

@@ -107,9 +107,17 @@ static double file_share(const struct row_sum *row, const char *file_key)
 	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : NAN;
 }
 
+/* *ACC += D for one of O's sums: capped (model/bounds.h), and counted. */
+static void ov_sum(struct overview *o, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		o->nr_capped++;
+}
+
 /* The five rows with the most time, most first; on equal times the row
  * seen first stays ahead.  FILE_KEY: where a row's stated share is. */
-static void top_five(const struct row_sums *t, const char *file_key, struct top_rows *top)
+static void top_five(struct overview *o, const struct row_sums *t, const char *file_key,
+		     struct top_rows *top)
 {
 	size_t idx[ARRAY_SIZE(top->v)], n = 0, max = ARRAY_SIZE(top->v);
 
@@ -118,7 +126,7 @@ static void top_five(const struct row_sums *t, const char *file_key, struct top_
 		int64_t v = t->rows[i].ns;
 		size_t j = n < max ? n++ : max;
 
-		top->total_ns += v;
+		ov_sum(o, &top->total_ns, v);
 		for (; j > 0 && t->rows[idx[j - 1]].ns < v; j--)
 			if (j < max)
 				idx[j] = idx[j - 1];
@@ -253,10 +261,21 @@ static void group_by_device(struct kernels *ks)
 	ks->alloc = ks->nr + 1;
 }
 
-/* |(merged kernel ranges of DEVICE) ∩ [lo, hi)| over KS sorted by start. */
-static int64_t busy_within(const struct kernels *ks, int32_t device, int64_t lo, int64_t hi)
+/* HI - LO, exact where int64 holds it (an epoch time as a double is 256
+ * ns coarse), else in doubles: bounded times may lie further apart. */
+static double span_ns(int64_t lo, int64_t hi)
 {
-	int64_t sum = 0, cur_s = 0, cur_e = 0;
+	int64_t d;
+
+	return __builtin_sub_overflow(hi, lo, &d) ? (double)hi - (double)lo : (double)d;
+}
+
+/* |(merged kernel ranges of DEVICE) ∩ [lo, hi)| over KS sorted by start,
+ * for a ratio: a double, as [LO, HI) may be longer than int64 holds. */
+static double busy_within(const struct kernels *ks, int32_t device, int64_t lo, int64_t hi)
+{
+	double sum = 0;
+	int64_t cur_s = 0, cur_e = 0;
 	bool open = false;
 
 	for (size_t i = 0; i <= ks->nr; i++) {
@@ -273,7 +292,7 @@ static int64_t busy_within(const struct kernels *ks, int32_t device, int64_t lo,
 			int64_t s = cur_s > lo ? cur_s : lo, e = cur_e < hi ? cur_e : hi;
 
 			if (s < e)
-				sum += e - s;
+				sum += span_ns(s, e);
 		}
 		if (k) {
 			cur_s = k->start;
@@ -329,7 +348,7 @@ static double sm_efficiency(const struct kernels *ks, int32_t device, int64_t lo
 			int64_t a = prev > lo ? prev : lo, b = t < hi ? t : hi;
 
 			if (a < b) {
-				weighted += (value < 1.0 ? value : 1.0) * (double)(b - a);
+				weighted += (value < 1.0 ? value : 1.0) * span_ns(a, b);
 				any = true;
 			}
 		}
@@ -338,7 +357,7 @@ static double sm_efficiency(const struct kernels *ks, int32_t device, int64_t lo
 		first = false;
 	}
 	free(fin);
-	return any ? weighted / (double)(hi - lo) : NAN;
+	return any ? weighted / span_ns(lo, hi) : NAN;
 }
 
 /* Est. achieved occupancy: the kernels' values weighted by their time in
@@ -464,8 +483,8 @@ static void add_precision(struct walk *w, const struct node *n)
 			return;
 		o->precisions[o->nr_precisions++] = (struct precision_share){ a->v.s, 0 };
 	}
-	o->precisions[k].ns += t;
-	o->precision_total_ns += t;
+	ov_sum(o, &o->precisions[k].ns, t);
+	ov_sum(o, &o->precision_total_ns, t);
 }
 
 /*
@@ -484,7 +503,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if (!(n->flags & NODE_NOT_A_ROW)) {
 		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
 
-		row->ns += dur;
+		ov_sum(w->o, &row->ns, dur);
 		tc = row->name_flags & TC_NAME_KERNEL;
 		w->ks.all_ns += (double)dur;
 		if (tc)
@@ -498,7 +517,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if (depth >= 2 && node_parent(n)->kind == NODE_RUNTIME) {
 		struct frame *f = &w->frames[depth - 2];
 
-		f->own_ns += dur;
+		ov_sum(w->o, &f->own_ns, dur);
 		if (dur > 0 && tc)
 			f->own_tc = true;
 	}
@@ -573,7 +592,8 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	if (f->op_row) {
 		struct row_sum *row = row_of(&w->ops, &w->memo, n);
 
-		row->ns += w->p->has_device_time ? node_device_self(w->p, n) : node_host_self(w->p, n);
+		ov_sum(w->o, &row->ns, w->p->has_device_time ? node_device_self(w->p, n)
+							     : node_host_self(w->p, n));
 		f->name_flags = row->name_flags;
 		if (w->precision_key)
 			add_precision(w, n);
@@ -846,9 +866,9 @@ void overview_compute(const struct profile *p, struct overview *o)
 	if (w.ks.all_ns > 0)
 		o->tc_used_ratio = w.ks.tc_ns / w.ks.all_ns;
 	o->tc_eligible_ops_kernel_ratio = w.ops_ns > 0 ? w.bottom_ns / w.ops_ns : 0.0;
-	top_five(&w.ops, p->has_device_time ? ATTR_FILE_DEVICE_SELF_PCT : ATTR_FILE_HOST_SELF_PCT,
+	top_five(o, &w.ops, p->has_device_time ? ATTR_FILE_DEVICE_SELF_PCT : ATTR_FILE_HOST_SELF_PCT,
 		 &o->top_ops);
-	top_five(&w.kernels, ATTR_FILE_DEVICE_TOTAL_PCT, &o->top_kernels);
+	top_five(o, &w.kernels, ATTR_FILE_DEVICE_TOTAL_PCT, &o->top_kernels);
 
 	sort_by_start(&w.ks);
 	group_by_device(&w.ks);
@@ -864,7 +884,7 @@ void overview_compute(const struct profile *p, struct overview *o)
 		g->device = w.ks.v[from].device;
 		g->utilization = g->sm_efficiency = g->occupancy_pct = g->tensor_core = NAN;
 		if (hi > lo) {
-			g->utilization = (double)busy_within(&dev, g->device, lo, hi) / (double)(hi - lo);
+			g->utilization = busy_within(&dev, g->device, lo, hi) / span_ns(lo, hi);
 			g->sm_efficiency = sm_efficiency(&dev, g->device, lo, hi);
 			g->occupancy_pct = occupancy(&dev, g->device, lo, hi);
 		}

@@ -90,6 +90,9 @@ struct overview {
 	struct precision_share precisions[16];
 	size_t nr_precisions;
 	int64_t precision_total_ns;
+	/* Its sums that reached SUM_CAP and hold it (model/bounds.h): the
+	 * pane warns of them, and a share of a capped sum is not given. */
+	uint64_t nr_capped;
 };
 
 void overview_compute(const struct profile *p, struct overview *o);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "bounds.h"
 #include "callstack.h"
 #include "keyindex.h"
 #include "strtab.h"
@@ -548,6 +549,10 @@ struct profile {
 	 * every node has calls of its own (a 1,000-rank set of summaries
 	 * holds millions). */
 	bool counts_follow_nodes;
+	/* Sums of times that passed SUM_CAP (model/bounds.h) and hold the
+	 * cap: the loader warns of them (profile_note_capped()).  Atomic:
+	 * the link sums on two threads. */
+	uint64_t nr_capped_sums;
 	/* --merge: every file given joins this profile, whatever it is (a
 	 * parser that joins files by what they share refuses a file that
 	 * shares nothing only when this is false). */
@@ -745,10 +750,28 @@ static inline void node_set_time(struct profile *p, struct node *n, enum node_ti
 		node_set_time_wide(p, n, t, ns);
 }
 
-/* Add D to time T of N (a sum of children, of a thread's top nodes). */
+/* One more of P's sums passed SUM_CAP: what every builder of a sum of a
+ * profile's times calls when sum_add() says so. */
+static inline void profile_note_capped(struct profile *p)
+{
+	__atomic_fetch_add(&p->nr_capped_sums, 1, __ATOMIC_RELAXED);
+}
+
+/* *ACC += D, a sum of P's times: capped at SUM_CAP, and counted. */
+static inline void profile_sum(struct profile *p, int64_t *acc, int64_t d)
+{
+	if (!sum_add(acc, d))
+		profile_note_capped(p);
+}
+
+/* Add D to time T of N (a sum of children, of a thread's top nodes),
+ * capped as profile_sum(). */
 static inline void node_add_time(struct profile *p, struct node *n, enum node_time t, int64_t d)
 {
-	node_set_time(p, n, t, node_time(p, n, t) + d);
+	int64_t v = node_time(p, n, t);
+
+	profile_sum(p, &v, d);
+	node_set_time(p, n, t, v);
 }
 
 static inline int64_t node_host_self(const struct profile *p, const struct node *n)

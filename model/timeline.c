@@ -309,17 +309,17 @@ static void sort_by_start(struct tl_block *v, size_t n)
 	tmp = xmalloc(n * sizeof(*tmp));
 	count = xmalloc(65536 * sizeof(*count));
 	for (int shift = 0; shift < 64; shift += 16) {
-		uint64_t first = ((uint64_t)(v[0].start_ns - min) >> shift) & 0xffff;
+		uint64_t first = (((uint64_t)v[0].start_ns - (uint64_t)min) >> shift) & 0xffff;
 		bool same = true;
 		size_t sum = 0;
 
 		for (size_t i = 1; i < n && same; i++)
-			same = (((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff) == first;
+			same = ((((uint64_t)v[i].start_ns - (uint64_t)min) >> shift) & 0xffff) == first;
 		if (same)
 			continue;
 		memset(count, 0, 65536 * sizeof(*count));
 		for (size_t i = 0; i < n; i++)
-			count[((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff]++;
+			count[(((uint64_t)v[i].start_ns - (uint64_t)min) >> shift) & 0xffff]++;
 		for (size_t d = 0; d < 65536; d++) {
 			size_t c = count[d];
 
@@ -327,7 +327,7 @@ static void sort_by_start(struct tl_block *v, size_t n)
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[count[((uint64_t)(v[i].start_ns - min) >> shift) & 0xffff]++] = v[i];
+			tmp[count[(((uint64_t)v[i].start_ns - (uint64_t)min) >> shift) & 0xffff]++] = v[i];
 		memcpy(v, tmp, n * sizeof(*v));
 	}
 	free(count);

@@ -388,7 +388,7 @@ static void link_devices(struct kineto *k)
 		r = &k->rts[ri];
 		d->next_of_rt = r->devices;
 		r->devices = rec_ref(i);
-		r->u.device_ns += d->end_ns - d->node->start_ns;
+		profile_sum(k->p, &r->u.device_ns, d->end_ns - d->node->start_ns);
 	}
 	idindex_release(&m);
 }
@@ -1047,20 +1047,24 @@ static void fill_stats(struct build *b, struct node *root)
 
 		if (n->kind != NODE_RUNTIME && !node_kind_is_device(n->kind) && n->kind != NODE_THREAD &&
 		    n->kind != NODE_ROOT && n->kind != NODE_GROUP) {
-			int64_t self = node_host_total(p, n), dev_self = 0, dev_total = 0;
+			int64_t inner = 0, self, dev_self = 0, dev_total = 0;
 
 			for (struct node *c = node_first_child(n); c; c = node_next(c)) {
-				self -= node_host_total(p, c);
-				dev_total += node_device_total(p, c);
+				profile_sum(p, &inner, node_host_total(p, c));
+				profile_sum(p, &dev_total, node_device_total(p, c));
 				last = c;
 			}
 			for (struct rt_rec *r = rts; r; r = rt_at(b->k, r->next_of_op)) {
-				self -= node_host_total(p, r->node);
-				dev_self += r->u.device_ns;
+				profile_sum(p, &inner, node_host_total(p, r->node));
+				profile_sum(p, &dev_self, r->u.device_ns);
 			}
+			/* Children past the cap: a self time below it, capped
+			 * too (the node's own duration is bounded). */
+			self = sum_capped(inner) ? -SUM_CAP : node_host_total(p, n) - inner;
+			profile_sum(p, &dev_total, dev_self);
 			node_set_host_self(p, n, self);
 			node_set_device_self(p, n, dev_self);
-			node_set_device_total(p, n, dev_total + dev_self);
+			node_set_device_total(p, n, dev_total);
 			if (self < 0) {
 				n->flags |= NODE_NEGATIVE;
 				GROW(b->negatives, b->alloc_negatives, b->nr_negatives + 1);
@@ -1078,8 +1082,8 @@ static void fill_stats(struct build *b, struct node *root)
 		if (node_parent(n) == root) {
 			/* The thread's total, while N is at hand: a
 			 * second walk of its top nodes misses on each. */
-			host_total += node_host_total(p, n);
-			device_total += node_device_total(p, n);
+			profile_sum(p, &host_total, node_host_total(p, n));
+			profile_sum(p, &device_total, node_device_total(p, n));
 		}
 		n = node_next(n) ? fold_down(b, node_next(n)) : node_parent(n);
 	}
@@ -1131,8 +1135,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, const struct cl
 
 		if (bit_get(c->at_thread, i) && (t = thread_of_number(th, r->thread))) {
 			hang_runtime_last(k, r, t->node, false);
-			host_add[t - th->v] += node_host_total(k->p, r->node);
-			device_add[t - th->v] += node_device_total(k->p, r->node);
+			profile_sum(k->p, &host_add[t - th->v], node_host_total(k->p, r->node));
+			profile_sum(k->p, &device_add[t - th->v], node_device_total(k->p, r->node));
 		} else if (bit_get(c->at_none, i)) {
 			hang_runtime_last(k, r, unlinked_group(k, unlinked), true);
 			if (r->devices)
@@ -1163,8 +1167,8 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, const struct cl
 		int64_t host_total = node_host_total(k->p, *unlinked);
 
 		for (struct node *n = node_first_child((*unlinked)); n; n = node_next(n)) {
-			device_total += node_device_total(k->p, n);
-			host_total += node_host_total(k->p, n);
+			profile_sum(k->p, &device_total, node_device_total(k->p, n));
+			profile_sum(k->p, &host_total, node_host_total(k->p, n));
 		}
 		node_set_device_total(k->p, *unlinked, device_total);
 		node_set_host_total(k->p, *unlinked, host_total);
@@ -1519,7 +1523,7 @@ static void table_claims(struct kineto *k, struct build *b)
 			bit_set(c->at_none, i);
 		if (bit_get(c->no_op, i) && k->rts[i].devices) {
 			c->nr_outside_ops++;
-			c->outside_ops_ns += k->rts[i].u.device_ns;
+			profile_sum(k->p, &c->outside_ops_ns, k->rts[i].u.device_ns);
 		}
 		if (!is_node_owner(owner))
 			continue;

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "kineto_int.h"
 #include "text.h"
@@ -55,6 +56,7 @@ struct kernel_args {
 enum {
 	MA_DEV_TYPE = 1 << 0, MA_DEV_ID = 1 << 1, MA_ADDR = 1 << 2, MA_BYTES = 1 << 3,
 	MA_ALLOCATED = 1 << 4, MA_RESERVED = 1 << 5,
+	MA_SIZE_PAST_INT64 = 1 << 6,	/* a size that is a number past int64 */
 };
 
 struct mem_args {
@@ -374,14 +376,22 @@ enum time_state {
 };
 
 /*
- * Bounds that keep every time in int64 nanoseconds with room for the sums
- * made of them: a timestamp within 2^62 ns of zero (4.6e15 us: the epoch
- * clock gets there in 2116), a duration of at most 10^15 ns (11.6 days,
- * the bound the other parsers use).  Beyond them a value is garbage, and
- * an event carrying one is dropped with a warning, never clamped.
+ * model/bounds.h's bounds, in the trace's microseconds: a timestamp
+ * less than 2^62 ns from zero (the epoch clock gets there in 2116), so
+ * that two of them are less than int64 apart (a time since the origin),
+ * and a duration of at most 10^15 ns (11.6 days).  Beyond them a value is
+ * garbage, and an event carrying one is dropped with a warning, never
+ * clamped.  The double is checked too: a value past int64 ns has no
+ * exact form.
  */
-#define MAX_ABS_TS_US 4.6e15
-#define MAX_DUR_US 1e12
+#define MAX_ABS_TS_US ((double)BOUND_ABS_TS_NS / 1e3)
+#define MAX_DUR_US ((double)BOUND_DUR_NS / 1e3)
+
+static bool ts_in_bounds(const struct raw_event *e)
+{
+	return fabs(e->ts_us) <= MAX_ABS_TS_US && e->ts_ns > -BOUND_ABS_TS_NS &&
+	       e->ts_ns < BOUND_ABS_TS_NS;
+}
 
 /* Keep what the member held for the warning: printable ASCII only. */
 static void keep_bad_text(struct raw_event *e, const struct json *j, enum json_tok t)
@@ -844,8 +854,13 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			};
 			int64_t v;
 
-			if (!read_int(k, t, &v))
+			if (!read_int(k, t, &v)) {
+				/* A size too large to read is out of range,
+				 * not absent (which reads as 0 bytes). */
+				if (t == JSON_NUMBER && which >= A_BYTES)
+					e->mem.has |= MA_SIZE_PAST_INT64;
 				break;
+			}
 			if (which == A_DEV_TYPE)
 				e->mem.dev_type = v;
 			else if (which == A_DEV_ID)
@@ -1030,11 +1045,20 @@ enum verdict {
  * place -- no time, a type c10 does not have, a device without an id --
  * is dropped and counted.
  */
+/* An allocation or free, and the totals after it, within BOUND_BYTES: the
+ * Memory pane sums them.  A negative total reads as absent (add_memory()). */
+static bool mem_sizes_in_bounds(const struct mem_args *m)
+{
+	return !(m->has & MA_SIZE_PAST_INT64) && (!(m->has & MA_BYTES) || bound_bytes_ok(m->bytes)) &&
+	       (!(m->has & MA_ALLOCATED) || m->allocated <= BOUND_BYTES) &&
+	       (!(m->has & MA_RESERVED) || m->reserved <= BOUND_BYTES);
+}
+
 static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	const struct mem_args *m = &e->mem;
 
-	if (e->ts_state != TIME_OK || !(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+	if (e->ts_state != TIME_OK || !ts_in_bounds(e)) {
 		warn_event(k, at, "memory events without a usable time, skipped",
 			  "[memory] event without a usable 'ts'; skipped");
 		return SKIPPED;
@@ -1057,6 +1081,12 @@ static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t
 			  (int)m->dev_type);
 		return SKIPPED;
 	}
+	if (!mem_sizes_in_bounds(m)) {
+		warn_event(k, at, "memory events with a size out of range, skipped",
+			  "[memory] event with a size out of range (at most 2^50 bytes, 1 PiB, "
+			  "each way); skipped");
+		return SKIPPED;
+	}
 	e->cat = CAT_MEMORY;
 	return TAKE;
 }
@@ -1076,7 +1106,7 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	 * profiler makes objects of (complete events of a category it
 	 * knows, [memory] instants), for times since the profiler started. */
 	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN)) &&
-	    e->ts_state == TIME_OK && fabs(e->ts_us) < MAX_ABS_TS_US && e->ts_ns < k->origin_ns)
+	    e->ts_state == TIME_OK && ts_in_bounds(e) && e->ts_ns < k->origin_ns)
 		k->origin_ns = e->ts_ns;
 	if (is_memory)
 		return check_memory(k, e, at);
@@ -1102,7 +1132,7 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 			  e->bad_text);
 		return SKIPPED;
 	}
-	if (!(fabs(e->ts_us) < MAX_ABS_TS_US)) {
+	if (!ts_in_bounds(e)) {
 		warn_event(k, at, "events with a time out of range, skipped",
 			  "event '%s' has 'ts' %g us, out of range (|ts| < %g us); skipped", name,
 			  e->ts_us, MAX_ABS_TS_US);
@@ -1112,7 +1142,7 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 		e->dur_us = 0;
 		e->dur_ns = 0;
 	}
-	if (e->dur_us > MAX_DUR_US) {
+	if (e->dur_us > MAX_DUR_US || e->dur_ns > BOUND_DUR_NS) {
 		warn_event(k, at, "events with a time out of range, skipped",
 			  "event '%s' has 'dur' %g us, out of range (at most %g us, 11.6 days); "
 			  "skipped", name, e->dur_us, MAX_DUR_US);

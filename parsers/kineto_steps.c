@@ -404,6 +404,17 @@ static int cmp_mark(const void *a, const void *b)
 	return x->step < y->step ? -1 : x->step > y->step;
 }
 
+/* A step's time V (a span, or a role's part of it), capped as a sum is
+ * (model/bounds.h): two bounded times may lie more than int64 apart. */
+static int64_t capped_time(struct kineto *k, __int128 v)
+{
+	if (v >= SUM_CAP || v <= -SUM_CAP) {
+		profile_note_capped(k->p);
+		return v > 0 ? SUM_CAP : -SUM_CAP;
+	}
+	return (int64_t)v;
+}
+
 /*
  * Priority carving: each role takes what is left of the steps after the
  * roles before it; Other is what no role took (OverallParser.Statistics).
@@ -420,8 +431,11 @@ static void carve_steps(struct kineto *k, const uint32_t *order)
 	struct role_cursor cur[NR_ROLES];
 	size_t nr_marks = 0, m = 0, open = 0;
 	struct step_mark *marks = xmalloc((2 * k->nr_steps + 1) * sizeof(*marks));
-	int64_t (*at_start)[NR_ROLES + 1] = xcalloc(k->nr_steps + 1, sizeof(*at_start));
-	int64_t sum[NR_ROLES + 1] = { 0 };
+	/* Running sums over every step: in __int128, where no trace's
+	 * pieces add up to a wrap, so that each step's difference of two
+	 * is exact however long the trace. */
+	__int128 (*at_start)[NR_ROLES + 1] = xcalloc(k->nr_steps + 1, sizeof(*at_start));
+	__int128 sum[NR_ROLES + 1] = { 0 };
 	int64_t x;
 
 	k->step_cats = xcalloc(k->nr_steps + 1, sizeof(*k->step_cats));
@@ -451,7 +465,8 @@ static void carve_steps(struct kineto *k, const uint32_t *order)
 			if (s->is_end) {
 				open--;
 				for (int r = 0; r <= NR_ROLES; r++)
-					k->step_cats[s->step][r] = sum[r] - at_start[s->step][r];
+					k->step_cats[s->step][r] =
+						capped_time(k, sum[r] - at_start[s->step][r]);
 			} else {
 				open++;
 				memcpy(at_start[s->step], sum, sizeof(sum));
@@ -473,7 +488,7 @@ static void carve_steps(struct kineto *k, const uint32_t *order)
 			}
 		}
 		if (open)
-			sum[take] += next - x;
+			sum[take] += (__int128)next - x;
 		x = next;
 	}
 	free(marks);
@@ -536,7 +551,7 @@ void kineto_build_steps(struct kineto *k)
 
 		s->start_ns = k->steps[i].start;
 		s->end_ns = k->steps[i].end;
-		s->total_ns = s->end_ns - s->start_ns;
+		s->total_ns = capped_time(k, (__int128)s->end_ns - s->start_ns);
 		for (int r = 0; r <= NR_ROLES; r++)
 			if (col_of[r] >= 0)
 				s->cat_ns[col_of[r]] = k->step_cats[i][r];

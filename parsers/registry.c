@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -135,6 +136,28 @@ static bool may_join(const struct load_state *ls, const struct parser *parser,
 	return parser->family && ls->first->family && !strcmp(parser->family, ls->first->family);
 }
 
+/*
+ * The sums of the file's times that passed SUM_CAP (model/bounds.h) and
+ * hold it, whichever parser made them: one warning with their number, so
+ * that a capped figure (shown as ">=" the cap) is never read as measured.
+ */
+static void warn_capped_sums(struct profile *p, struct diag *d)
+{
+	static const char kind[] = "sums of times past 73 years, capped (shown as >=)";
+	uint64_t n = 0;
+
+	for (struct profile *run = p; run; run = run->next_run) {
+		n += run->nr_capped_sums;
+		run->nr_capped_sums = 0;
+	}
+	if (!n)
+		return;
+	diag_warn(d, NULL, kind, "%" PRIu64 " sum%s of times passed %.3f s (73 years, a quarter of "
+		  "int64 nanoseconds) and %s capped there; shown as >=2.3e9 s", n, n == 1 ? "" : "s",
+		  (double)SUM_CAP / 1e9, n == 1 ? "was" : "were");
+	profile_warn(p, kind, n - 1);
+}
+
 static int load_one(struct profile *p, const char *path, const struct load_options *opt,
 		    struct load_state *ls)
 {
@@ -191,6 +214,8 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 		p->counts_follow_nodes = true;
 	p->sums_whole = opt->merge;
 	rc = parser->parse(p, &in, &d);
+	if (rc >= 0)
+		warn_capped_sums(p, &d);
 	if (rc == 0 && d.nr_errors)
 		rc = 1;
 	/* A load that kept what came before an error says where it

@@ -10,6 +10,7 @@
  * reach the terminal.
  */
 #include <curses.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +131,13 @@ static void put_right(int y, int x, const char *s, int width)
 
 	if (w > width) {
 		/* A number never gets an ellipsis: show its end, which
-		 * holds the unit. */
-		mvaddstr(y, x, s + (w - width));
+		 * holds the unit; a capped sum's ">=" stays in front, or
+		 * its end would pass for a measure. */
+		bool mark = width > 2 && (!strncmp(s, ">=", 2) || !strncmp(s, "<=", 2));
+
+		if (mark)
+			mvaddnstr(y, x, s, 2);
+		mvaddstr(y, x + 2 * mark, s + (w - width) + 2 * mark);
 		return;
 	}
 	mvprintw(y, x, "%*s%s", width - w, "", s);
@@ -821,6 +827,10 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 	right[0] = '\0';
 	if (pane->filter) {
 		snprintf(right, sizeof(right), " %zu/%zu matched", pane->nr_view, pane->nr_rows);
+	} else if (pane->nr_capped) {
+		/* Before the pane's own words: a capped sum is not a measure. */
+		snprintf(right, sizeof(right), " %" PRIu64 " sums capped at 73 years (>=) ",
+			 pane->nr_capped);
 	} else if (pane->ops->status) {
 		pane->ops->status(pane, right, sizeof(right));
 	} else if (L && L->nr_legend) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/strbuf.h"
 #include "format.h"
 
@@ -269,6 +270,34 @@ static size_t fmt_raw_real(double d, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * A sum of times or sizes that reached SUM_CAP (model/bounds.h) holds the
+ * cap, and anything at or past it is shown as ">=" the cap ("<=" its
+ * negative): on screen and in txt and md.  A time as ">=2.3e9 s", the cap
+ * rounded down, so that it fits a time column and stays true.  Raw
+ * exports write the number itself, which a machine reads; the load's or
+ * the pane's warning says which sums were capped.  Counts print as they
+ * are (a file's integers).
+ */
+static bool shows_capped(enum col_kind kind, int64_t v, enum fmt_style style)
+{
+	return style == FMT_HUMAN && (kind == COL_TIME || kind == COL_BYTES) && sum_capped(v);
+}
+
+static size_t fmt_capped(enum col_kind kind, int64_t v, char *buf, size_t size)
+{
+	int64_t cap = v > 0 ? SUM_CAP : -SUM_CAP;
+	char num[48];
+	int n;
+
+	if (kind == COL_TIME)
+		snprintf(num, sizeof(num), "%s2.3e9 s", cap < 0 ? "-" : "");
+	else
+		fmt_bytes(cap, num, sizeof(num));
+	n = snprintf(buf, size, "%s%s", v > 0 ? ">=" : "<=", num);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
 size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *buf, size_t size)
 {
 	int n = 0;
@@ -289,6 +318,8 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 		return len;
 	}
 	case CELL_INT:
+		if (shows_capped(kind, v.v.i, style))
+			return fmt_capped(kind, v.v.i, buf, size);
 		if (kind == COL_TIME)
 			return style == FMT_RAW ? fmt_us(v.v.i, buf, size) : fmt_time(v.v.i, buf, size);
 		if (kind == COL_BYTES && style == FMT_HUMAN)
@@ -298,6 +329,16 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 	case CELL_REAL:
 		if (style == FMT_RAW)
 			return fmt_raw_real(v.v.d, buf, size);
+		if (v.capped) {
+			size_t k;
+
+			if (size < 3)
+				return 0;
+			memcpy(buf, v.v.d < 0 ? "<=" : ">=", 2);
+			v.capped = false;
+			k = fmt_cell(kind, v, style, buf + 2, size - 2);
+			return k + 2;
+		}
 		if (kind == COL_PCT)
 			n = snprintf(buf, size, "%.2f%%", v.v.d);
 		else if (kind == COL_SI)
@@ -317,7 +358,7 @@ size_t fmt_cell_length(enum col_kind kind, struct cell v, enum fmt_style style)
 	uint64_t m;
 
 	if (v.type == CELL_INT && (kind != COL_BYTES || style != FMT_HUMAN) &&
-	    (kind != COL_TIME || style == FMT_HUMAN)) {
+	    (kind != COL_TIME || style == FMT_HUMAN) && !shows_capped(kind, v.v.i, style)) {
 		m = v.v.i < 0 ? (uint64_t)0 - (uint64_t)v.v.i : (uint64_t)v.v.i;
 		if (kind != COL_TIME)
 			return fixed_length(v.v.i < 0, m, false, 0);

@@ -37,6 +37,8 @@ enum col_kind {
 /* One cell's value; NONE prints as empty (null in JSON). */
 struct cell {
 	enum { CELL_NONE, CELL_INT, CELL_REAL, CELL_TEXT } type;
+	bool capped;		/* a real made of a capped sum (model/bounds.h):
+				   ">=" on screen, as a capped int is */
 	union {
 		int64_t i;
 		double d;
@@ -55,6 +57,15 @@ static inline struct cell cell_real(double d)
 	struct cell c = { .type = CELL_REAL, .v.d = d };
 	if (d != d)
 		c.type = CELL_NONE;	/* NaN: no value */
+	return c;
+}
+
+/* A real made of a capped sum, SUM_CAP bytes in KB: ">=" it on screen. */
+static inline struct cell cell_real_capped(double d)
+{
+	struct cell c = cell_real(d);
+
+	c.capped = true;
 	return c;
 }
 

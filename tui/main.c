@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -756,6 +757,14 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
 		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
 		rc = EXIT_INPUT;
+	}
+	if (pane->nr_capped) {
+		/* The pane's own sums past the cap, as its status line says. */
+		escape_fprintf(stderr, "proftui: warning: %" PRIu64 " sum%s in the %s pane passed "
+			       "73 years (2305843009.214 s, or as many bytes) and %s capped there; "
+			       "shown as >=", pane->nr_capped, pane->nr_capped == 1 ? "" : "s",
+			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
+		fputc('\n', stderr);
 	}
 	if (!pane->nr_rows && pane->ops->empty_text) {
 		/* Why the table is empty, as the TUI's bar would say. */

@@ -49,6 +49,14 @@ const char *pane_print_names(char *buf, size_t size)
 	return buf;
 }
 
+/* The pane type's load(), and the count of the sums it capped. */
+static void load(struct pane *pane)
+{
+	pane->nr_capped = 0;
+	pane->ops->load(pane);
+	pane->nr_capped += pane->agg.nr_capped;
+}
+
 struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 		      const struct pane_scope *scope)
 {
@@ -59,7 +67,7 @@ struct pane *pane_new(const struct pane_ops *ops, const struct profile *prof,
 	if (scope)
 		pane->scope = *scope;
 	pane->sort_col = -1;
-	ops->load(pane);
+	load(pane);
 	if (!pane->title)
 		pane->title = xstrdup(pane_title(ops));
 	pane_rebuild(pane);
@@ -123,7 +131,7 @@ void pane_reload(struct pane *pane)
 	if (pane->sort_col >= 0)
 		sort_key = xstrdup(pane->cols[pane->sort_col].key);
 	unload(pane);
-	pane->ops->load(pane);
+	load(pane);
 	/* The same sort column by key: a step can change the columns. */
 	if (sort_key) {
 		int col = pane_column(pane, sort_key);

@@ -259,6 +259,10 @@ struct pane {
 
 	struct agg agg;			/* the rows of aggregate panes */
 	int64_t share_base_ns;		/* 100% for the share column */
+	/* The pane's sums that reached SUM_CAP (model/bounds.h) and hold
+	 * it, its agg's and its own: --print warns, the status line says.
+	 * Set by load(). */
+	uint64_t nr_capped;
 	void *priv;			/* the pane type's own state */
 };
 

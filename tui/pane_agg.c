@@ -102,7 +102,8 @@ static struct cell get_mean(const struct pane *pane, const void *row, const stru
 
 	if (given && attr_type(given) == ATTR_NS)
 		return cell_int(given->v.i);
-	if (!ROW(row)->calls)
+	/* A capped total has no mean to speak of. */
+	if (!ROW(row)->calls || sum_capped(ROW(row)->device_total_ns))
 		return cell_none();
 	return cell_int(div_round(ROW(row)->device_total_ns, ROW(row)->calls));
 }
@@ -117,7 +118,8 @@ static struct cell get_share(const struct pane *pane, const void *row, const str
 	if (given && attr_type(given) == ATTR_DOUBLE)
 		return cell_real(given->v.d);
 	v = pane_get_i64(pane, row, c);
-	if (pane->share_base_ns <= 0)
+	/* A share of or in a capped sum is not known. */
+	if (pane->share_base_ns <= 0 || sum_capped(pane->share_base_ns) || sum_capped(v.v.i))
 		return cell_none();
 	return cell_real(100.0 * (double)v.v.i / (double)pane->share_base_ns);
 }
@@ -139,7 +141,8 @@ static struct cell get_min(const struct pane *pane, const void *row, const struc
 static struct cell get_bpsm(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	if (!ROW(row)->has_blocks_per_sm || ROW(row)->device_total_ns <= 0)
+	if (!ROW(row)->has_blocks_per_sm || ROW(row)->device_total_ns <= 0 ||
+	    sum_capped(ROW(row)->device_total_ns))
 		return cell_none();
 	return cell_real(ROW(row)->blocks_per_sm_wsum / (double)ROW(row)->device_total_ns);
 }
@@ -147,7 +150,8 @@ static struct cell get_bpsm(const struct pane *pane, const void *row, const stru
 static struct cell get_occupancy(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
-	if (!ROW(row)->has_occupancy || ROW(row)->device_total_ns <= 0)
+	if (!ROW(row)->has_occupancy || ROW(row)->device_total_ns <= 0 ||
+	    sum_capped(ROW(row)->device_total_ns))
 		return cell_none();
 	return cell_real(ROW(row)->occupancy_wsum / (double)ROW(row)->device_total_ns);
 }
@@ -468,8 +472,9 @@ static void op_columns(struct pane *pane, bool by_shape)
 	pane->sort_desc = true;
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
-		pane->share_base_ns += dev ? pane->agg.rows[i].device_self_ns
-					   : pane->agg.rows[i].host_self_ns;
+		if (!sum_add(&pane->share_base_ns, dev ? pane->agg.rows[i].device_self_ns
+						       : pane->agg.rows[i].host_self_ns))
+			pane->nr_capped++;
 }
 
 void agg_op_columns(struct pane *pane)

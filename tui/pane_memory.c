@@ -80,7 +80,7 @@ static struct cell get_kb(const struct pane *pane, const void *row, const struct
 
 	(void)pane;
 	memcpy(&v, (const char *)row + c->arg, sizeof(v));
-	return cell_real((double)v / 1024);
+	return sum_capped(v) ? cell_real_capped((double)v / 1024) : cell_real((double)v / 1024);
 }
 
 #define KB(field) .kind = COL_REAL, .width = 11, .get = get_kb, .arg = offsetof(struct mem_stat, field)
@@ -146,8 +146,11 @@ static void stat_rows(struct pane *pane)
 	struct mem_range r = { mp->zoomed, mp->t0, mp->t1 };
 	size_t n = 0;
 
+	/* The pane's count of capped sums, with this window's for the last. */
+	pane->nr_capped -= mp->stats.nr_capped;
 	mem_stats_release(&mp->stats);
 	mem_stats(pane->prof, &r, &mp->stats);
+	pane->nr_capped += mp->stats.nr_capped;
 	free(pane->rows);
 	pane->rows = xmalloc((mp->stats.nr ? mp->stats.nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < mp->stats.nr; i++)

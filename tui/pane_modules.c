@@ -86,6 +86,7 @@ static void mod_load(struct pane *pane)
 
 	pane->priv = mp;
 	module_view(pane->prof, &mp->mv);
+	pane->nr_capped += mp->mv.nr_capped;
 	n = mp->mv.nr;
 	mp->folded = xcalloc(n + 1, 1);
 	mp->keep = xcalloc(n + 1, 1);

@@ -91,12 +91,21 @@ static double as_real(struct cell v)
 	return v.type == CELL_REAL ? v.v.d : (double)v.v.i;
 }
 
+/* A value made of a sum that reached SUM_CAP (model/bounds.h): only a
+ * bound, so no difference, ratio or mean of it is known. */
+static bool is_capped(struct cell v)
+{
+	return v.capped || (v.type == CELL_INT && sum_capped(v.v.i));
+}
+
 /* NEW - BASE, an absent side counting as 0 (an op the base lacks
  * changed by all of it). */
 static struct cell delta(const struct pane *pane, const struct mrow *r, const struct mgroup *g)
 {
 	struct cell b = side_cell(pane, r, 0, g), n = side_cell(pane, r, 1, g);
 
+	if (is_capped(b) || is_capped(n))
+		return cell_none();
 	if (!r->side[0] && is_number(n))
 		return n;
 	if (!r->side[1] && is_number(b)) {
@@ -115,7 +124,7 @@ static struct cell delta_pct(const struct pane *pane, const struct mrow *r, cons
 {
 	struct cell b = side_cell(pane, r, 0, g), n = side_cell(pane, r, 1, g);
 
-	if (!is_number(b) || !is_number(n) || as_real(b) == 0)
+	if (!is_number(b) || !is_number(n) || as_real(b) == 0 || is_capped(b) || is_capped(n))
 		return cell_none();
 	return cell_real(100.0 * (as_real(n) - as_real(b)) / fabs(as_real(b)));
 }
@@ -142,6 +151,7 @@ static struct spread spread_of(const struct pane *pane, const struct mrow *r, co
 	bool all_int = true;
 	double sum = 0;
 	__int128 isum = 0;
+	bool capped = false;
 
 	for (size_t i = 0; i < mp->nr_inner; i++) {
 		struct cell v = side_cell(pane, r, i, g);
@@ -149,6 +159,7 @@ static struct spread spread_of(const struct pane *pane, const struct mrow *r, co
 		if (!is_number(v))
 			continue;
 		all_int &= v.type == CELL_INT;
+		capped |= is_capped(v);
 		if (v.type == CELL_INT)
 			isum += v.v.i;
 		sum += as_real(v);
@@ -162,8 +173,8 @@ static struct spread spread_of(const struct pane *pane, const struct mrow *r, co
 		}
 		s.n++;
 	}
-	if (!s.n)
-		return s;
+	if (!s.n || capped)
+		return s;	/* no mean of a bound (min and max are shown) */
 	if (all_int && g->proto->kind == COL_TIME) {
 		/* Nanoseconds stay integers: the mean rounded half away. */
 		__int128 q = isum / (__int128)s.n, rem = isum % (__int128)s.n;
@@ -615,6 +626,7 @@ static void multi_load(struct pane *pane)
 		s.base_under = NULL;
 		s.nr_base_under = 0;
 		mp->inner[i] = pane_new(inner_ops, p, &s);
+		pane->nr_capped += mp->inner[i]->nr_capped;
 	}
 	for (size_t i = 0; i < mp->nr_inner; i++) {
 		if (skip[i])

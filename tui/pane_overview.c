@@ -76,7 +76,8 @@ static char *time_text(double ns)
 {
 	char buf[64];
 
-	fmt_time((int64_t)llround(ns), buf, sizeof(buf));
+	/* As a time cell: a capped sum reads ">=" the cap. */
+	fmt_cell(COL_TIME, cell_int((int64_t)llround(ns)), FMT_HUMAN, buf, sizeof(buf));
 	return xstrdup(buf);
 }
 
@@ -210,10 +211,15 @@ static void add_steps(const struct profile *p, struct ov_priv *op)
 	add(op, OV_LINE, xstrdup("90th percentile"), time_text((double)quantile(t, p->nr_steps, 0.9)));
 	add(op, OV_LINE, xstrdup("99th percentile"), time_text((double)quantile(t, p->nr_steps, 0.99)));
 	add(op, OV_LINE, xstrdup("Maximum"), time_text((double)t[p->nr_steps - 1]));
-	if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns)
+	if (p->steps[p->nr_steps - 1].end_ns > p->steps[0].start_ns) {
+		int64_t span;
+
+		/* Two bounded times may lie more than int64 apart. */
+		if (__builtin_sub_overflow(p->steps[p->nr_steps - 1].end_ns, p->steps[0].start_ns, &span))
+			span = SUM_CAP;
 		add(op, OV_LINE, xstrdup("Steps per second"),
-		    xstrfmt("%.2f", (double)p->nr_steps * 1e9 /
-				(double)(p->steps[p->nr_steps - 1].end_ns - p->steps[0].start_ns)));
+		    xstrfmt("%.2f", (double)p->nr_steps * 1e9 / (double)span));
+	}
 	free(t);
 }
 
@@ -224,10 +230,14 @@ static void add_precisions(struct ov_priv *op)
 	if (!o->nr_precisions || o->precision_total_ns <= 0)
 		return;
 	add(op, OV_SECTION, xstrdup("Precision (share of layer time)"), NULL);
-	for (size_t k = 0; k < o->nr_precisions; k++)
-		add(op, OV_LINE, xstrdup(o->precisions[k].name),
-		    time_text((double)o->precisions[k].ns))->share_pct =
-			100.0 * (double)o->precisions[k].ns / (double)o->precision_total_ns;
+	for (size_t k = 0; k < o->nr_precisions; k++) {
+		struct ov_row *row = add(op, OV_LINE, xstrdup(o->precisions[k].name),
+					 time_text((double)o->precisions[k].ns));
+
+		if (!sum_capped(o->precision_total_ns) && !sum_capped(o->precisions[k].ns))
+			row->share_pct = 100.0 * (double)o->precisions[k].ns /
+					 (double)o->precision_total_ns;
+	}
 }
 
 /* A format's own summary of its run as it states it: trtexec's log's
@@ -300,7 +310,7 @@ static void add_top(const struct profile *p, struct ov_priv *op)
 			row->jump = r->name;
 			if (r->file_pct == r->file_pct)
 				row->share_pct = r->file_pct;
-			else if (top->total_ns > 0)
+			else if (top->total_ns > 0 && !sum_capped(top->total_ns) && !sum_capped(r->ns))
 				row->share_pct = 100.0 * (double)r->ns / (double)top->total_ns;
 		}
 	}
@@ -371,6 +381,7 @@ static void ov_load(struct pane *pane)
 
 	pane->priv = op;
 	overview_compute(p, &op->ov);
+	pane->nr_capped += op->ov.nr_capped;
 	/* An overview of a profile with neither steps nor device time
 	 * would say nothing: it has no rows, and the UI opens elsewhere. */
 	if (p->nr_steps || p->has_device_time) {

@@ -16,6 +16,7 @@
 
 struct steps_priv {
 	struct step average;
+	bool average_unknown;		/* a capped total among the steps */
 };
 
 static const char *step_name(const struct pane *pane, const void *row)
@@ -47,13 +48,24 @@ static struct cell get_step_bar(const struct pane *pane, const void *row, const 
 	return cell_none();	/* a drawing: steps_bar() gives its segments */
 }
 
+/* A step's length; the average's, unless a capped one (model/bounds.h)
+ * makes it a bound rather than a mean. */
+static struct cell get_step_total(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct steps_priv *sp = pane->priv;
+
+	(void)c;
+	if (row == &sp->average && sp->average_unknown)
+		return cell_none();
+	return cell_int(STEP(row)->total_ns);
+}
+
 static const struct column col_step = {
 	.key = "step", .title = "Step", .kind = COL_NAME, .get = get_name,
 	.help = "the step as the profile names it",
 };
 static const struct column col_step_total = {
-	.key = "total", .title = "Total", .kind = COL_TIME, .width = 10, .get = pane_get_i64,
-	.arg = offsetof(struct step, total_ns),
+	.key = "total", .title = "Total", .kind = COL_TIME, .width = 10, .get = get_step_total,
 	.help = "the step's length",
 };
 static const struct column col_step_bar = {
@@ -114,11 +126,12 @@ static void steps_load(struct pane *pane)
 	pane->sort_col = -1;	/* step order */
 }
 
-/* Integer division rounded half away from zero. */
-static int64_t div_round(int64_t a, uint64_t b)
+/* The mean of B values that add up to A, rounded half away from zero: a
+ * sum of int64 values in __int128 cannot wrap, and their mean fits. */
+static int64_t div_round(__int128 a, uint64_t b)
 {
-	uint64_t m = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
-	uint64_t q = m / b + (m % b >= (b + 1) / 2);
+	unsigned __int128 m = a < 0 ? -(unsigned __int128)a : (unsigned __int128)a;
+	unsigned __int128 q = m / b + (m % b >= (b + 1) / 2);
 
 	return a < 0 ? -(int64_t)q : (int64_t)q;
 }
@@ -131,27 +144,33 @@ static void steps_rebuild(struct pane *pane)
 	const struct profile *p = pane->prof;
 	struct steps_priv *sp = pane->priv;
 	struct step *avg = &sp->average;
-	int64_t total = 0;
+	__int128 total = 0;
 
 	pane_view_flat(pane);
 	if (!pane->nr_foot)
 		return;
-	for (size_t i = 0; i < pane->nr_view; i++)
+	sp->average_unknown = false;
+	for (size_t i = 0; i < pane->nr_view; i++) {
 		total += STEP(pane_row(pane, i))->total_ns;
+		sp->average_unknown |= sum_capped(STEP(pane_row(pane, i))->total_ns);
+	}
 	avg->total_ns = pane->nr_view ? div_round(total, pane->nr_view) : 0;
 	for (size_t k = 0; k < p->nr_step_cats; k++) {
-		int64_t sum = 0;
+		__int128 sum = 0;
 		uint64_t n = 0;
+		bool capped = false;
 
 		for (size_t i = 0; i < pane->nr_view; i++) {
 			const struct step *s = pane_row(pane, i);
 
 			if (s->cat_ns[k] >= 0) {
 				sum += s->cat_ns[k];
+				capped |= sum_capped(s->cat_ns[k]);
 				n++;
 			}
 		}
-		avg->cat_ns[k] = n ? div_round(sum, n) : -1;
+		/* No mean of a bound: none, as for a category no step has. */
+		avg->cat_ns[k] = n && !capped ? div_round(sum, n) : -1;
 	}
 }
 

@@ -870,6 +870,10 @@ static struct cell get_diff_time(const struct pane *pane, const void *row, const
 		return d->side[0].nr ? cell_int(b) : cell_none();
 	case DP_NEW:
 		return d->side[1].nr ? cell_int(n) : cell_none();
+	}
+	if (sum_capped(b) || sum_capped(n))
+		return cell_none();	/* a bound has no difference */
+	switch (part) {
 	case DP_DELTA:
 		return cell_int(n - b);
 	default:
@@ -963,6 +967,13 @@ static void diff_load(struct pane *pane)
 	diff_tree_build(tp->dt, base, pane->prof);
 	tp->diff_runs[0] = base;
 	tp->diff_runs[1] = pane->prof;
+	for (size_t i = 0; i < tp->dt->nr_nodes; i++)
+		for (int side = 0; side < 2; side++) {
+			int64_t host, device, total;
+
+			pane->nr_capped += diff_side_times(tp->diff_runs[side], &tp->dt->nodes[i]->side[side],
+							   &host, &device, &total);
+		}
 	profile_init(dp, pane->prof->path);
 	tp->diff_prof = dp;
 	/* One node per diff node, in its pre-order, under the root. */

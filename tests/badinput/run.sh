@@ -431,4 +431,5 @@ if timeout 20 "$PROFTUI" --print steps "$sdir/many-warnings.summary" >/dev/null 
 else
 	fail "badinput: summary: 300,000 warnings load"
 fi
+. tests/badinput/long-sums.sh
 test_done

@@ -219,8 +219,45 @@ static void test_dim_text(void)
 	CHECK_STR(launch_dim_text(none, buf, sizeof(buf)), "None");
 }
 
+/* 10,000 calls of the longest duration: each row's sums hold SUM_CAP
+ * (model/bounds.h), never wrap, and the aggregate counts each that
+ * reached it once. */
+static void test_sums_capped(void)
+{
+	struct profile p;
+	struct agg a;
+
+	profile_init(&p, "t");
+	for (int i = 0; i < 10000; i++) {
+		struct node *o = op(&p, p.root, "long", 1, BOUND_DUR_NS, BOUND_DUR_NS, BOUND_DUR_NS,
+				    BOUND_DUR_NS);
+
+		kernel(&p, o, "k", 1, BOUND_DUR_NS);
+	}
+	op(&p, p.root, "short", 1, 5, 5, 0, 0);
+	profile_finish(&p);
+	agg_ops(&p, NULL, &a);
+	CHECK_EQ(a.nr, 2);
+	CHECK_EQ(a.rows[0].calls, 10000);
+	CHECK_EQ(a.rows[0].host_self_ns, SUM_CAP);
+	CHECK_EQ(a.rows[0].host_total_ns, SUM_CAP);
+	CHECK_EQ(a.rows[0].device_self_ns, SUM_CAP);
+	CHECK_EQ(a.rows[0].device_total_ns, SUM_CAP);
+	CHECK_EQ(a.rows[1].host_self_ns, 5);
+	CHECK_EQ(a.nr_capped, 4);
+	agg_release(&a);
+	agg_kernels(&p, NULL, &a);
+	CHECK_EQ(a.nr, 1);
+	CHECK_EQ(a.rows[0].device_total_ns, SUM_CAP);
+	CHECK_EQ(a.rows[0].max_ns, BOUND_DUR_NS);
+	CHECK_EQ(a.nr_capped, 2);
+	agg_release(&a);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "ops aggregate by name; distinct rows stay apart", test_ops_by_name },
+	{ "sums past the cap hold it, and are counted", test_sums_capped },
 	{ "kernels aggregate with min and max; a step narrows", test_kernels_and_step_scope },
 	{ "drill-down: an op's kernels, a kernel's ops", test_drill_down },
 	{ "kernels listed twice count once", test_not_a_row_kernels },

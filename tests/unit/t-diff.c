@@ -121,8 +121,39 @@ static void test_tree(void)
 	profile_release(&b);
 }
 
+/* Capped sums (model/bounds.h) are bounds: two of them compare to
+ * nothing, one past a measure still says which way it went; a side's
+ * times cap and say how many did. */
+static void test_capped(void)
+{
+	struct profile p;
+	const struct node *v[3000];
+	struct diff_side side = { v, 3000, true };
+	int64_t host, device, total;
+
+	CHECK(diff_status_of((double)SUM_CAP, (double)SUM_CAP, true) == DIFF_NONE);
+	CHECK(diff_status_of((double)-SUM_CAP, (double)SUM_CAP, true) == DIFF_NONE);
+	CHECK(diff_status_of((double)SUM_CAP, (double)SUM_CAP, false) == DIFF_NONE);
+	CHECK(diff_status_of((double)SUM_CAP, 1e15, true) == DIFF_FASTER);
+	CHECK(diff_status_of(1e15, (double)SUM_CAP, true) == DIFF_SLOWER);
+	profile_init(&p, "t");
+	for (size_t i = 0; i < 3000; i++) {
+		struct node *n = node_new(&p, p.root, NODE_OP, "long", 4);
+
+		node_set_host_total(&p, n, BOUND_DUR_NS);
+		v[i] = n;
+	}
+	profile_finish(&p);
+	CHECK_EQ(diff_side_times(&p, &side, &host, &device, &total), 2);
+	CHECK_EQ(host, SUM_CAP);
+	CHECK_EQ(total, SUM_CAP);
+	CHECK_EQ(device, 0);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "statuses and thresholds", test_status },
+	{ "capped sums are bounds, not measures", test_capped },
 	{ "rows line up by name, the k-th with the k-th", test_align },
 	{ "the diff tree matches runs as the plugin does", test_tree },
 	{ 0 },

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "model/bounds.h"
 #include "model/strbuf.h"
 #include "tui/format.h"
 
@@ -338,8 +339,38 @@ static void test_progress(void)
 	CHECK_STR(b, " 30% ");
 }
 
+/* A capped sum of times or sizes (model/bounds.h), or anything past the
+ * cap: ">=" the cap (a time's rounded down, to fit its column) in every
+ * human form, the same length as measured; raw, the number.  Counts
+ * print as they are. */
+static void test_capped(void)
+{
+	static const struct { enum col_kind kind; int64_t v; const char *human; } cases[] = {
+		{ COL_TIME, SUM_CAP, ">=2.3e9 s" },
+		{ COL_TIME, INT64_MAX, ">=2.3e9 s" },
+		{ COL_TIME, -SUM_CAP, "<=-2.3e9 s" },
+		{ COL_TIME, SUM_CAP - 1, "2305843009.214 s" },
+		{ COL_BYTES, SUM_CAP, ">=2048.00 PiB" },
+		{ COL_COUNT, SUM_CAP, "2305843009213693951" },
+	};
+	char b[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cell c = cell_int(cases[i].v);
+
+		fmt_cell(cases[i].kind, c, FMT_HUMAN, b, sizeof(b));
+		CHECK_STR(b, cases[i].human);
+		CHECK_EQ(fmt_cell_length(cases[i].kind, c, FMT_HUMAN), strlen(cases[i].human));
+	}
+	fmt_cell(COL_TIME, cell_int(SUM_CAP), FMT_RAW, b, sizeof(b));
+	CHECK_STR(b, "2305843009213693.951");
+	fmt_cell(COL_COUNT, cell_int(SUM_CAP), FMT_RAW, b, sizeof(b));
+	CHECK_STR(b, "2305843009213693951");
+}
+
 const struct test tests[] = {
 	{ "a load's progress in words", test_progress },
+	{ "a capped sum shows as at least the cap", test_capped },
 	{ "times print exactly from nanoseconds", test_times },
 	{ "bytes, percentages, SI and missing cells", test_cells },
 	{ "control characters and bad bytes are escaped", test_escape },

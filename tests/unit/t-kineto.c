@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "model/aggregate.h"
+#include "model/strbuf.h"
 #include "parsers/kineto_int.h"
 #include "parsers/parser.h"
 #include "test.h"
@@ -205,8 +206,9 @@ static void test_absurd_times(void)
 	profile_release(&p);
 }
 
-/* The bounds themselves: the last timestamp and duration in range load
- * to the nanosecond; the first ones past them do not load at all. */
+/* The bounds themselves (model/bounds.h: below 2^62 ns, 10^15 ns): the
+ * last timestamp and duration in range load to the nanosecond; the first
+ * ones past them do not load at all. */
 static void test_time_bounds(void)
 {
 	struct profile p;
@@ -216,9 +218,9 @@ static void test_time_bounds(void)
 	CHECK_EQ(load_text(&p, "bounds.json",
 			   "{\"traceEvents\": ["
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"edge\", "
-			   "\"ts\": 4599999999999999, \"dur\": 1000000000000},"
+			   "\"ts\": 4611686018427387.903, \"dur\": 1000000000000},"
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_ts\", "
-			   "\"ts\": -4600000000000000, \"dur\": 1},"
+			   "\"ts\": -4611686018427387.904, \"dur\": 1},"
 			   "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"past_dur\", "
 			   "\"ts\": 1, \"dur\": 1000000000000.001}]}"), 0);
 	agg_ops(&p, NULL, &ops);
@@ -229,6 +231,71 @@ static void test_time_bounds(void)
 		CHECK_EQ(r->host_total_ns, 1000000000000000LL);
 	CHECK_EQ(warnings_of(&p, "events with a time out of range, skipped"), 2);
 	agg_release(&ops);
+	profile_release(&p);
+}
+
+/* 3,000 threads, each one op of the longest duration launching a kernel
+ * as long: the root's totals pass SUM_CAP (model/bounds.h) and hold it,
+ * never wrapping, and the load says how many sums it capped. */
+static void test_sums_capped(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	const struct node *t;
+
+	strbuf_addf(&b, "{\"traceEvents\": [");
+	for (int i = 1; i <= 3000; i++)
+		strbuf_addf(&b, "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"long\", \"tid\": %d, "
+			    "\"ts\": 1, \"dur\": 1000000000000, \"args\": {\"External id\": %d}},"
+			    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+			    "\"tid\": %d, \"ts\": 2, \"dur\": 1, \"args\": {\"External id\": %d, "
+			    "\"correlation\": %d}},"
+			    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+			    "\"ts\": 3, \"dur\": 1000000000000, \"args\": {\"correlation\": %d}}",
+			    i > 1 ? "," : "", i, i, i, i, i, i);
+	strbuf_addf(&b, "]}");
+	CHECK_EQ(load_text(&p, "capped.json", b.s), 0);
+	CHECK_EQ(node_host_total(&p, p.root), SUM_CAP);
+	CHECK_EQ(node_device_total(&p, p.root), SUM_CAP);
+	t = node_first_child(p.root);
+	CHECK(t && node_host_total(&p, t) == 1000000000000000LL);
+	CHECK(t && node_device_total(&p, t) == 1000000000000000LL);
+	CHECK_EQ(warnings_of(&p, "sums of times past 73 years, capped (shown as >=)"), 2);
+	CHECK(strstr(msg, "capped.json: warning: 2 sums of times passed 2305843009.214 s"));
+	strbuf_release(&b);
+	profile_release(&p);
+}
+
+/* 4,000 steps of the longest duration, each one op as long: their
+ * running sums pass SUM_CAP, yet each step's time in each role is its
+ * own, exact, as a difference of two of them must be. */
+static void test_steps_past_cap(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	int cpu;
+
+	strbuf_addf(&b, "{\"traceEvents\": [");
+	for (int i = 1; i <= 4000; i++)
+		strbuf_addf(&b, "%s{\"ph\": \"X\", \"cat\": \"user_annotation\", "
+			    "\"name\": \"ProfilerStep#%d\", \"tid\": 1, \"ts\": %d000000000000, "
+			    "\"dur\": 1000000000000}, {\"ph\": \"X\", \"cat\": \"cpu_op\", "
+			    "\"name\": \"op\", \"tid\": 1, \"ts\": %d000000000000, \"dur\": 1000000000000}",
+			    i > 1 ? "," : "", i, i, i);
+	strbuf_addf(&b, "]}");
+	CHECK_EQ(load_text(&p, "steps.json", b.s), 0);
+	CHECK_EQ(p.nr_steps, 4000);
+	cpu = profile_step_cat(&p, "CPU Exec");
+	CHECK(cpu >= 0);
+	for (size_t i = 0; cpu >= 0 && i < p.nr_steps; i++) {
+		if (p.steps[i].total_ns != BOUND_DUR_NS || p.steps[i].cat_ns[cpu] != BOUND_DUR_NS) {
+			CHECK_EQ(p.steps[i].cat_ns[cpu], BOUND_DUR_NS);
+			break;
+		}
+	}
+	/* The thread's and the root's host totals are capped, not a step's. */
+	CHECK_EQ(warnings_of(&p, "sums of times past 73 years, capped (shown as >=)"), 2);
+	strbuf_release(&b);
 	profile_release(&p);
 }
 
@@ -847,6 +914,8 @@ const struct test tests[] = {
 	{ "new categories past the first 32 share one line", test_unused_many_categories },
 	{ "absurd and unreadable times are dropped and counted, not clamped", test_absurd_times },
 	{ "times at the bounds load exactly, past them they are dropped", test_time_bounds },
+	{ "sums past the cap hold it, and are counted", test_sums_capped },
+	{ "steps whose running sums pass the cap keep their own times", test_steps_past_cap },
 	{ "distributedInfo gives the rank, the world size and the backend", test_dist_info },
 	{ "collectives carry their size in bytes, record_param_comms its args", test_comm_bytes },
 	{ "deviceProperties become the profile's devices", test_devices },

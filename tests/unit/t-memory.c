@@ -11,6 +11,7 @@
 #include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
+#include "long-trace.h"
 
 #define FIX "tests/golden/memory/small.json"
 
@@ -362,7 +363,34 @@ static void test_pairs_by_device(void)
 	profile_release(&p);
 }
 
+/* 3,000 allocations of the largest size: the statistics' byte sums hold
+ * SUM_CAP (model/bounds.h), never wrap to a negative size, and are
+ * counted; the counts beside them stay exact. */
+static void test_sums_capped(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	struct mem_stats s;
+	char text[4096];
+
+	long_trace(&b, 3000);
+	CHECK_EQ(test_load(&p, test_write("long.json", b.s, b.len), "kineto", text, sizeof(text)), 0);
+	mem_stats(&p, NULL, &s);
+	CHECK_EQ(s.nr, 1);
+	if (s.nr) {
+		CHECK_STR(s.rows[0].name, "long");
+		CHECK_EQ(s.rows[0].size_increase, SUM_CAP);
+		CHECK_EQ(s.rows[0].self_alloc_size, SUM_CAP);
+		CHECK_EQ(s.rows[0].alloc_count, 3000);
+	}
+	CHECK_EQ(s.nr_capped, 4);
+	mem_stats_release(&s);
+	profile_release(&p);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
+	{ "sums past the cap hold it, and are counted", test_sums_capped },
 	{ "memory events load, each in the innermost node that holds it", test_events_loaded },
 	{ "statistics per op and device, as the plugin sums them", test_stats },
 	{ "allocations pair with their frees, in the plugin's order", test_event_rows },

@@ -9,6 +9,7 @@
  * corpus.
  */
 #include "model/modules.h"
+#include "model/strbuf.h"
 #include "parsers/parser.h"
 #include "test.h"
 
@@ -84,7 +85,37 @@ static void test_structures(void)
 	profile_release(&p);
 }
 
+/* 3,000 calls of a module of the longest duration: its row's sums hold
+ * SUM_CAP (model/bounds.h), never wrap, and the view counts them. */
+static void test_sums_capped(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	struct module_view v;
+
+	strbuf_addf(&b, "{\"traceEvents\": [");
+	for (int i = 1; i <= 3000; i++)
+		strbuf_addf(&b, "%s{\"ph\": \"X\", \"cat\": \"python_function\", "
+			    "\"name\": \"nn.Module: Big_0\", \"tid\": %d, \"ts\": 1, "
+			    "\"dur\": 1000000000000, \"args\": {\"Python module id\": 0}}",
+			    i > 1 ? "," : "", i);
+	strbuf_addf(&b, "]}");
+	CHECK_EQ(test_load(&p, test_write("modules.json", b.s, b.len), "kineto", msg, sizeof(msg)), 0);
+	module_view(&p, &v);
+	CHECK_EQ(v.nr, 1);
+	if (v.nr == 1) {
+		CHECK_EQ(v.rows[0].occurrences, 3000);
+		CHECK_EQ(v.rows[0].host_total_ns, SUM_CAP);
+		CHECK_EQ(v.rows[0].host_self_ns, SUM_CAP);
+	}
+	CHECK_EQ(v.nr_capped, 2);
+	module_view_release(&v);
+	profile_release(&p);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
+	{ "sums past the cap hold it, and are counted", test_sums_capped },
 	{ "modules: occurrences, operators, host and device time", test_module_view },
 	{ "calls of one structure are one tree, others a tree each", test_structures },
 	{ 0 },

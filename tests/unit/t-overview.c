@@ -16,6 +16,7 @@
 #include "model/overview.h"
 #include "parsers/parser.h"
 #include "test.h"
+#include "long-trace.h"
 
 #define FIX "tests/golden/overview/small.json"
 
@@ -451,8 +452,34 @@ static void test_advice_terms(void)
 	CHECK_STR(runtime_advice("cudaLaunchKernel", false), "");
 }
 
+/* Sums past SUM_CAP (model/bounds.h): the top rows and their total hold
+ * the cap, never a wrapped or negative time, and the overview counts
+ * them; the utilization stays a ratio in [0, 1]. */
+static void test_sums_capped(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct profile p;
+	struct overview o;
+
+	long_trace(&b, 3000);
+	CHECK_EQ(test_load(&p, test_write("long.json", b.s, b.len), "kineto", msg, sizeof(msg)), 0);
+	overview_compute(&p, &o);
+	CHECK(o.top_ops.nr == 2 && !strcmp(o.top_ops.v[0].name, "long"));
+	CHECK_EQ(o.top_ops.v[0].ns, SUM_CAP);
+	CHECK_EQ(o.top_ops.total_ns, SUM_CAP);
+	CHECK(o.top_kernels.nr == 1 && o.top_kernels.v[0].ns == SUM_CAP);
+	CHECK_EQ(o.top_kernels.total_ns, SUM_CAP);
+	CHECK_EQ(o.nr_capped, 4);
+	for (size_t i = 0; i < o.nr_gpus; i++)
+		CHECK(!(o.gpus[i].utilization < 0) && !(o.gpus[i].utilization > 1));
+	overview_release(&o);
+	profile_release(&p);
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
 	{ "GPU utilization, SM efficiency, occupancy and tensor cores", test_gpu_metrics },
+	{ "sums past the cap hold it, and are counted", test_sums_capped },
 	{ "the plugin's rules fire at its thresholds", test_recommendations },
 	{ "GPU metrics of kernels listed out of time order, on two GPUs", test_unordered_kernels },
 	{ "top rows and precisions as the tables have them", test_rows_as_tables },
