@@ -333,4 +333,6 @@ else
 fi
 chmod 755 "$wdir/ro"
 rm -rf "$wdir"
+
+. "$(dirname "$0")/bounds.sh"
 test_done

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+# Sourced by tests/badinput/run.sh: values beyond model/bounds.h's bounds
+# in the formats other than Kineto.  Each case is a readable file with one
+# bad value: it must load (or fail) with the exit status given, say what
+# it skipped at its place (FILE:LINE:COL: warning), and print no wrapped,
+# negative or non-finite number.
+bdir=$dir/bounds
+mkdir -p "$bdir"
+
+# bounded WHAT RC MESSAGE FILE ARGS...: proftui ARGS FILE exits RC, its
+# stderr holds "FILE:LINE:COL: MESSAGE" (MESSAGE an extended regular
+# expression, LINE:COL in it), its stdout no negative number, no inf and
+# no nan.
+bounded() {
+	what=$1 want_rc=$2 want=$3 file=$4
+	shift 4
+	timeout 20 "$PROFTUI" "$@" "$file" >"$bdir/stdout" 2>"$bdir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq "$want_rc" ] || why="exit $rc, not $want_rc"
+	[ -z "$why" ] && ! grep -F -- "$file:" "$bdir/stderr" | grep -Eq -- "^[^ ]*:$want" &&
+		why="no '$want' in its messages"
+	[ -z "$why" ] && grep -Eq '(^|[ (])-[0-9]|inf|nan' "$bdir/stdout" &&
+		why="a negative or non-finite number: $(grep -Em 1 '(^|[ (])-[0-9]|inf|nan' "$bdir/stdout")"
+	if [ -z "$why" ]; then
+		pass "badinput: bounds: $what"
+	else
+		fail "badinput: bounds: $what ($why)"
+		head -n 3 "$bdir/stderr"
+	fi
+}
+
+# Paddle: ten iterations of 9e9 s each wrapped the Steps average; a cost
+# too large for an int64 dropped its iteration without a word.
+{
+	echo '[2023-03-01 10:00:00] [INFO] iter 0, loss: 2.5, batch_cost: 0.25000 s, reader_cost: 0.01000 s'
+	for i in 1 2 3 4 5 6 7 8 9; do
+		echo "[2023-03-01 10:00:0$i] [INFO] iter $i, loss: 2.5, batch_cost: 9000000000 s, reader_cost: 0.01 s"
+	done
+} >"$bdir/paddle-costs.log"
+bounded "a Paddle cost beyond 10^15 ns" 0 \
+	"2:[0-9]+: warning: batch_cost '9000000000' is not a time from 0 to 10\\^15 ns" \
+	"$bdir/paddle-costs.log" --print steps
+sed '2s/9000000000/99999999999999999999/' "$bdir/paddle-costs.log" >"$bdir/paddle-huge.log"
+bounded "a Paddle cost too large to parse" 0 \
+	"2:[0-9]+: warning: batch_cost '99999999999999999999' is not a time" \
+	"$bdir/paddle-huge.log" --print overview
+# A summary row whose time (10^13 us: 10^19 ns) is past the bound: the row
+# is skipped, the others kept.
+{
+	echo '------------------------------Operator Summary------------------------------'
+	echo 'Time unit: us'
+	echo '----------  ------  ------------------------------------------------'
+	echo 'Name        Calls   CPU Total / Avg / Max / Min / Ratio(%)'
+	echo '----------  ------  ------------------------------------------------'
+	echo 'relu        2       10000000000000.00 / 5000000000000.00 / 5000000000000.00 / 5000000000000.00 / 99.00'
+	echo 'conv2d      8       1200.00 / 150.00 / 180.00 / 130.00 / 1.00'
+	echo '----------  ------  ------------------------------------------------'
+} >"$bdir/paddle-row.txt"
+bounded "a Paddle summary row beyond 10^15 ns" 0 \
+	"6:[0-9]+: warning: row 'relu': '10000000000000.00 / .*' is beyond proftui's bounds" \
+	"$bdir/paddle-row.txt" --print ops
