@@ -60,3 +60,37 @@ bounded "a Paddle cost too large to parse" 0 \
 bounded "a Paddle summary row beyond 10^15 ns" 0 \
 	"6:[0-9]+: warning: row 'relu': '10000000000000.00 / .*' is beyond proftui's bounds" \
 	"$bdir/paddle-row.txt" --print ops
+
+# trtexec --exportProfile: a time of 10^12 ms was taken, a percentage of
+# -50 or 1e999 shown as "-50.00%" and "inf%".
+printf '[{"count": 10},\n{"name": "conv", "timeMs": 1e12, "averageMs": 1, "medianMs": 1, "percentage": 50},\n{"name": "relu", "timeMs": 2, "averageMs": 0.2, "medianMs": 0.2, "percentage": 50}]\n' \
+	>"$bdir/trt-time.json"
+bounded "a trtexec profile time of 10^12 ms" 0 \
+	"2:28: warning: 'timeMs' of layer 'conv' is '1e12', beyond proftui's bound of 10\\^15 ns" \
+	"$bdir/trt-time.json" --print ops
+sed '2s/1e12/10/; 2s/"percentage": 50/"percentage": -50/; 3s/"percentage": 50/"percentage": 1e999/' \
+	"$bdir/trt-time.json" >"$bdir/trt-pct.json"
+bounded "a negative trtexec percentage" 0 \
+	"2:77: warning: 'percentage' of layer 'conv' is '-50', not a percentage from 0 to 100" \
+	"$bdir/trt-pct.json" --print ops
+bounded "an infinite trtexec percentage" 0 \
+	"3:80: warning: 'percentage' of layer 'relu' is '1e999', not a percentage from 0 to 100" \
+	"$bdir/trt-pct.json" --print ops
+# The same in the log's --dumpProfile table.
+{
+	echo '[11/18/2023-17:33:12] [I] === Profile (10 iterations ) ==='
+	echo '[11/18/2023-17:33:12] [I]   Layer   Time (ms)   Avg. Time (ms)   Median Time (ms)   Time %'
+	echo '[11/18/2023-17:33:12] [I]    conv     1e12              1.0                1.0     50.0'
+	echo '[11/18/2023-17:33:12] [I]    relu       10              1.0                1.0    -50.0'
+	echo '[11/18/2023-17:33:12] [I]    pool       10              1.0                1.0      inf'
+	echo '[11/18/2023-17:33:12] [I]   Total       20              2.0                2.0    100.0'
+} >"$bdir/trt-log.txt"
+bounded "a trtexec log time of 10^12 ms" 0 \
+	"3:39: warning: '1e12' in a profile table is beyond proftui's bound of 10\\^15 ns" \
+	"$bdir/trt-log.txt" --print ops
+bounded "a negative trtexec log percentage" 0 \
+	"4:83: warning: '-50.0' in a profile table is not a percentage from 0 to 100" \
+	"$bdir/trt-log.txt" --print ops
+bounded "an infinite trtexec log percentage" 0 \
+	"5:85: warning: 'inf' in a profile table is not a percentage from 0 to 100" \
+	"$bdir/trt-log.txt" --print ops
