@@ -94,3 +94,14 @@ bounded "a negative trtexec log percentage" 0 \
 bounded "an infinite trtexec log percentage" 0 \
 	"5:85: warning: 'inf' in a profile table is not a percentage from 0 to 100" \
 	"$bdir/trt-log.txt" --print ops
+# trtexec --exportTimes: a compute time of 10^12 ms was a step's part;
+# the inference keeps its other parts, the bad ones left blank.
+{
+	echo '['
+	echo '  { "startEnqMs" : 200.123, "endEnqMs" : 200.135, "startH2dMs" : 200.125, "h2dMs" : 0.0061, "computeMs" : 0.1024, "d2hMs" : 0.0043, "latencyMs" : 0.1128 }'
+	echo ', { "startEnqMs" : 200.273, "endEnqMs" : 200.286, "startH2dMs" : 200.275, "h2dMs" : 0.0061, "computeMs" : 1e12, "d2hMs" : 0.0043, "latencyMs" : 0.1131 }'
+	echo ']'
+} >"$bdir/trt-times.json"
+bounded "a trtexec inference time of 10^12 ms" 0 \
+	"3:3: warning: inference 1 has missing, negative, non-numeric or out-of-bounds times" \
+	"$bdir/trt-times.json" --print steps
