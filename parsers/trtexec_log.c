@@ -452,11 +452,11 @@ static void open_table(struct log *lg, const char *t, size_t n, uint64_t lineno)
 	int64_t iterations;
 
 	sp = memchr(num, ' ', n - 9);
-	if (!sp || !num_int(num, (size_t)(sp - num), &iterations) || iterations < 0) {
+	if (!sp || !num_int(num, (size_t)(sp - num), &iterations) || !bound_count_ok(iterations)) {
 		struct pos at = { lineno, 1 };
 
 		diag_warn(lg->d, &at, "profile tables without a header (skipped)",
-			  "cannot read the iteration count in '=== %.*s ==='; table skipped",
+			  "cannot read an iteration count (0 to 2^40) in '=== %.*s ==='; table skipped",
 			  (int)(n < 60 ? n : 60), t);
 		return;
 	}

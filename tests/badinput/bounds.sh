@@ -105,3 +105,14 @@ bounded "an infinite trtexec log percentage" 0 \
 bounded "a trtexec inference time of 10^12 ms" 0 \
 	"3:3: warning: inference 1 has missing, negative, non-numeric or out-of-bounds times" \
 	"$bdir/trt-times.json" --print steps
+# trex's device file: a TotalMemory of 2^62 bytes was the device's size.
+printf '[{"Name": "GPU", "ComputeCapability": [8, 6],\n "TotalMemory": 4611686018427387904}]\n' \
+	>"$bdir/trex.metadata.json"
+bounded "a trex device memory of 2^62 bytes" 0 \
+	"2:17: warning: size 4611686018427387904 is beyond proftui's bound of 2\\^50 bytes" \
+	"$bdir/trex.metadata.json" --print info
+# A --dumpProfile table of 2^62 iterations, the log's only content.
+sed '1s/(10 iterations/(4611686018427387904 iterations/' "$bdir/trt-log.txt" >"$bdir/trt-log-count.txt"
+bounded "a trtexec log iteration count of 2^62" 2 \
+	"1:1: warning: cannot read an iteration count \\(0 to 2\\^40\\)" \
+	"$bdir/trt-log-count.txt" --print ops
