@@ -116,3 +116,29 @@ sed '1s/(10 iterations/(4611686018427387904 iterations/' "$bdir/trt-log.txt" >"$
 bounded "a trtexec log iteration count of 2^62" 2 \
 	"1:1: warning: cannot read an iteration count \\(0 to 2\\^40\\)" \
 	"$bdir/trt-log-count.txt" --print ops
+# MegEngine load_and_run: an iteration of 10^12 ms was a step.
+sed 's|^iter 1/4: 11.000 ms|iter 1/4: 1000000000000.000 ms|' tests/golden/megengine/lar-v17.txt \
+	>"$bdir/lar-iter.txt"
+bounded "a MegEngine iteration of 10^12 ms" 0 \
+	"8:1: warning: cannot read iteration 'iter 1/4: 1000000000000.000 ms .*': a time beyond proftui's bound of 10\\^15 ns" \
+	"$bdir/lar-iter.txt" --print steps
+# profile_analyze: an operator of 2*10^6 s of device time, and a summary
+# total of as much.
+sed 's|^│ 0.002              │|│ 2000000            │|; s|^total device time  0.01|total device time  2000000|' \
+	tests/golden/megengine/analyze-type.txt >"$bdir/analyze.txt"
+bounded "a MegEngine operator of 2*10^6 s" 0 \
+	"[0-9]+:1: warning: profile_analyze row 'Elemwise' has a value beyond proftui's bounds" \
+	"$bdir/analyze.txt" --print ops
+bounded "a MegEngine summary time of 2*10^6 s" 0 \
+	"2:1: warning: cannot read profile_analyze summary 'total device time  2000000': a time beyond" \
+	"$bdir/analyze.txt" --print info
+# MegEngine --profile JSON: an operator of 4.6e9 s (start -2.3e9 s) was
+# taken, and a memory of 2^62 bytes.
+sed '6s/"start": 0.0003/"start": -2300000000/; 11s/"memory": 602112/"memory": 4611686018427387904/' \
+	tests/golden/megengine/profile.json >"$bdir/mge-profile.json"
+bounded "a MegEngine JSON operator time of 4.6e9 s" 0 \
+	"6:[0-9]+: warning: operator time without a valid start and end \\(0 to 10\\^15 ns apart" \
+	"$bdir/mge-profile.json" --print ops
+bounded "a MegEngine JSON memory of 2^62 bytes" 0 \
+	"11:[0-9]+: warning: unexpected value for 'memory', skipped" \
+	"$bdir/mge-profile.json" --print ops
