@@ -142,3 +142,29 @@ bounded "a MegEngine JSON operator time of 4.6e9 s" 0 \
 bounded "a MegEngine JSON memory of 2^62 bytes" 0 \
 	"11:[0-9]+: warning: unexpected value for 'memory', skipped" \
 	"$bdir/mge-profile.json" --print ops
+# torch_table: a row of 2^62 calls was a row.
+{
+	echo '---------------------  ------------  ------------  ------------  ------------  ---------------------'
+	echo '                 Name    Self CPU %      Self CPU   CPU total %     CPU total             # of Calls'
+	echo '---------------------  ------------  ------------  ------------  ------------  ---------------------'
+	echo '             aten::mm        50.00%       1.000ms        50.00%       1.000ms    4611686018427387904'
+	echo '            aten::add        50.00%       1.000ms        50.00%       1.000ms                      2'
+	echo '---------------------  ------------  ------------  ------------  ------------  ---------------------'
+	echo 'Self CPU time total: 2.000ms'
+} >"$bdir/table-calls.txt"
+bounded "a key_averages row of 2^62 calls" 0 \
+	"4:82: warning: '4611686018427387904' is not a valid '# of Calls' value; row skipped" \
+	"$bdir/table-calls.txt" --print ops
+# tb_json: an operator and a kernel of 2^62 calls, a step part of -40 ms.
+sed '1s/"rows": \[\["3", 41000/"rows": [["3", -41000/; 3s/"calls": 106/"calls": 4611686018427387904/;
+	4s/"Yes", 53, 30010/"Yes", 4611686018427387904, 30010/' \
+	tests/golden/tb-json/two-runs.json >"$bdir/tb.json"
+bounded "a tb_json operator of 2^62 calls" 0 \
+	"3:[0-9]+: warning: operator 'aten::cudnn_convolution' has a call count or duration that is not a number within proftui's bounds" \
+	"$bdir/tb.json" --print ops
+bounded "a tb_json kernel of 2^62 calls" 0 \
+	"4:[0-9]+: warning: kernel row lacks a name, or a call count or total duration within proftui's bounds" \
+	"$bdir/tb.json" --print kernels
+bounded "a tb_json step part of -40 ms" 0 \
+	"1:[0-9]+: warning: step value is not a duration from 0 to 10\\^15 ns" \
+	"$bdir/tb.json" --print steps
