@@ -168,3 +168,22 @@ bounded "a tb_json kernel of 2^62 calls" 0 \
 bounded "a tb_json step part of -40 ms" 0 \
 	"1:[0-9]+: warning: step value is not a duration from 0 to 10\\^15 ns" \
 	"$bdir/tb.json" --print steps
+
+# A line over INPUT_MAX_SPAN (4 MB) is cut; the text after it must still
+# be found by detection, for every text format, without -F.
+head -c 5000000 /dev/zero | tr '\0' a >"$bdir/long-line"
+echo >>"$bdir/long-line"
+for f in torch-table/same-name.txt:torch-table paddle/summary-2.3.txt:paddle \
+	megengine/lar-v17.txt:megengine megengine/analyze-type.txt:megengine \
+	trtexec/log-trt85.txt:trtexec-log; do
+	fixture=tests/golden/${f%:*} format=${f#*:}
+	cat "$bdir/long-line" "$fixture" >"$bdir/after-long-line.txt"
+	timeout 20 "$PROFTUI" --print info "$bdir/after-long-line.txt" >"$bdir/stdout" 2>"$bdir/stderr"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -Eq "^profile +format +$format\$" "$bdir/stdout"; then
+		pass "badinput: detection past a line over 4 MB: ${f%:*}"
+	else
+		fail "badinput: detection past a line over 4 MB: ${f%:*} (exit $rc)"
+		head -n 3 "$bdir/stderr"
+	fi
+done
