@@ -1654,6 +1654,32 @@ static bool row_in_bounds(const struct table *t, const struct row *r, const stru
 	return true;
 }
 
+/* A Kernel Summary row's Ratio(%), the one a pane shows (file_values()),
+ * outside 0..100 (or not finite) is no share: said, and left unknown
+ * rather than shown.  (An inner row's ratio of its parent may pass 100:
+ * events of one name nest.) */
+static void check_ratios(struct paddle *pd, struct row *r, uint64_t lineno)
+{
+	const struct table *t = &pd->t;
+
+	if (t->sec != SEC_KERNEL)
+		return;
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		struct cell *cell = &r->cells[c];
+		struct pos at = { lineno, cell->col + 1 };
+
+		if (t->cols[c].kind != COL_COMPOSITE || !cell->has_ratio ||
+		    (cell->ratio >= 0 && cell->ratio <= 100))
+			continue;
+
+		diag_warn(pd->d, &at, "ratios not from 0 to 100 (left out)",
+			  "row '%.*s': ratio in '%.*s' is not a percentage from 0 to 100; left out",
+			  (int)(r->name_len > 60 ? 60 : r->name_len), r->name,
+			  (int)(cell->len > 60 ? 60 : cell->len), cell->s);
+		cell->has_ratio = false;
+	}
+}
+
 /* Whether a composite cell's Avg is its Total over CALLS, within the
  * rounding of two printed decimals (FORMATS.md: a within-file oracle).  A
  * row that fails was most likely cut into the wrong cells. */
@@ -2336,10 +2362,12 @@ static bool table_rows(struct paddle *pd, const char *s, size_t n, uint64_t line
 	if (parse_row(t, s, n, &r, &bad)) {
 		const struct cell *beyond;
 
-		if (!t->skip_rows && !row_in_bounds(t, &r, &beyond))
+		if (!t->skip_rows && !row_in_bounds(t, &r, &beyond)) {
 			row_beyond_bounds(pd, s, n, lineno, &r, beyond);
-		else if (!t->skip_rows)
+		} else if (!t->skip_rows) {
+			check_ratios(pd, &r, lineno);
 			table_row(pd, &r, lineno);
+		}
 		else
 			t->nr_rows++;
 		return true;

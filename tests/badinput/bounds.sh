@@ -187,3 +187,20 @@ for f in torch-table/same-name.txt:torch-table paddle/summary-2.3.txt:paddle \
 		head -n 3 "$bdir/stderr"
 	fi
 done
+# A Paddle Kernel Summary ratio of -50%: the kernel's share, shown as is.
+{
+	echo '----------------------------Kernel Summary----------------------------'
+	echo 'Time unit: ms'
+	echo '-----------------  ------  ----------------------------------------'
+	echo 'Name               Calls   GPU Total / Avg / Max / Min / Ratio(%)'
+	echo '-----------------  ------  ----------------------------------------'
+	echo 'gemm_kernel        12      24.00 / 2.00 / 2.20 / 1.80 / -50.00'
+	echo 'relu_kernel        12      12.00 / 1.00 / 1.10 / 0.90 / inf'
+	echo '-----------------  ------  ----------------------------------------'
+} >"$bdir/paddle-ratio.txt"
+bounded "a Paddle kernel ratio of -50%" 0 \
+	"6:[0-9]+: warning: row 'gemm_kernel': ratio in '24.00 / .* / -50.00' is not a percentage from 0 to 100" \
+	"$bdir/paddle-ratio.txt" --print kernels
+bounded "a Paddle kernel ratio of inf" 0 \
+	"7:[0-9]+: warning: row 'relu_kernel': ratio in '12.00 / .* / inf' is not a percentage from 0 to 100" \
+	"$bdir/paddle-ratio.txt" --print kernels
