@@ -975,6 +975,26 @@ static bool pa_row_in_bounds(const struct pa_row *r)
 	       (!r->has_memory || bound_bytes_ok(r->memory));
 }
 
+/* A share of R outside 0..100 is no share: said, and left unknown
+ * rather than shown. */
+static void pa_row_pcts(struct mge *m, struct pa_row *r)
+{
+	bool *has[] = { &r->has_time_pct, &r->has_cum_pct };
+	const double *v[] = { &r->time_pct, &r->cum_pct };
+
+	for (size_t i = 0; i < ARRAY_SIZE(has); i++) {
+		struct pos at = here(m, 0);
+
+		if (!*has[i] || (*v[i] >= 0 && *v[i] <= 100))
+			continue;
+		diag_warn(m->d, &at, "profile_analyze percentages not from 0 to 100 (left out)",
+			  "profile_analyze row '%.*s': %s %g%% is not a percentage from 0 to 100; "
+			  "left out", (int)(r->name.len > 60 ? 60 : r->name.len), r->name.s,
+			  i ? "cumulative share" : "share", *v[i]);
+		*has[i] = false;
+	}
+}
+
 /* One operator row becomes an op node (device table) or adds its host
  * time to the device table's node (host table). */
 static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
@@ -989,6 +1009,7 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 			  "profile_analyze row without an operator name");
 		return NULL;
 	}
+	pa_row_pcts(m, r);
 	if (!pa_row_in_bounds(r)) {
 		struct pos at = here(m, 0);
 

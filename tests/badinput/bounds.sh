@@ -204,3 +204,9 @@ bounded "a Paddle kernel ratio of -50%" 0 \
 bounded "a Paddle kernel ratio of inf" 0 \
 	"7:[0-9]+: warning: row 'relu_kernel': ratio in '12.00 / .* / inf' is not a percentage from 0 to 100" \
 	"$bdir/paddle-ratio.txt" --print kernels
+# profile_analyze: an operator's share of -60%.
+sed 's|^│ 60.0%              │|│ -60.0%             │|' tests/golden/megengine/analyze-type.txt \
+	>"$bdir/analyze-pct.txt"
+bounded "a MegEngine share of -60%" 0 \
+	"[0-9]+:1: warning: profile_analyze row 'ConvolutionForward': share -60% is not a percentage from 0 to 100" \
+	"$bdir/analyze-pct.txt" --print ops --format csv
