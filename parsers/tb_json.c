@@ -814,10 +814,21 @@ static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_r
 			r->tc_eligible = profile_intern(tb->run, j->s, j->len);
 		break;
 	case OF_TC_SELF:
-	case OF_TC_TOTAL:
-		if (t == JSON_NUMBER)
-			num_double(j->s, j->len, f == OF_TC_SELF ? &r->tc_self : &r->tc_total);
+	case OF_TC_TOTAL: {
+		double *pct = f == OF_TC_SELF ? &r->tc_self : &r->tc_total;
+
+		/* A share outside 0..100 is none: unknown (-1), said. */
+		if (t == JSON_NUMBER &&
+		    (!num_double(j->s, j->len, pct) || !(*pct >= 0 && *pct <= 100))) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "percentages not from 0 to 100, left out",
+				  "'%.*s' is not a percentage from 0 to 100; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+			*pct = -1;
+		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -1107,7 +1118,15 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm);
 		break;
 	case KC_OCC:
-		r->has_occ = is_num && num_double(j->s, j->len, &r->occ);
+		r->has_occ = is_num && num_double(j->s, j->len, &r->occ) && r->occ >= 0 &&
+			     r->occ <= 100;
+		if (is_num && !r->has_occ) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "percentages not from 0 to 100, left out",
+				  "'%.*s' is not a percentage from 0 to 100; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+		}
 		break;
 	case KC_REGS:
 		r->has_regs = is_num && num_int(j->s, j->len, &r->regs);

@@ -210,3 +210,12 @@ sed 's|^│ 60.0%              │|│ -60.0%             │|' tests/golden/meg
 bounded "a MegEngine share of -60%" 0 \
 	"[0-9]+:1: warning: profile_analyze row 'ConvolutionForward': share -60% is not a percentage from 0 to 100" \
 	"$bdir/analyze-pct.txt" --print ops --format csv
+# tb_json: a Tensor Cores share of -21.3% and an occupancy of 1e999%.
+sed '3s/"tc_self_ratio": 21.3/"tc_self_ratio": -21.3/; 4s/1201, 402, 12.33, 37.5\]/1201, 402, 12.33, 1e999]/' \
+	tests/golden/tb-json/two-runs.json >"$bdir/tb-pct.json"
+bounded "a tb_json Tensor Cores share of -21.3%" 0 \
+	"3:[0-9]+: warning: '-21.3' is not a percentage from 0 to 100" \
+	"$bdir/tb-pct.json" --print ops --format csv
+bounded "a tb_json occupancy of 1e999%" 0 \
+	"4:[0-9]+: warning: '1e999' is not a percentage from 0 to 100" \
+	"$bdir/tb-pct.json" --print kernels --format csv
