@@ -1115,7 +1115,15 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 		r->has_min = is_num && scaled_ns(j->s, j->len, pow10, &r->min);
 		break;
 	case KC_BPSM:
-		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm);
+		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm) && isfinite(r->bpsm) &&
+			      r->bpsm >= 0;
+		if (is_num && !r->has_bpsm) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "kernel values that are not numbers, left out",
+				  "blocks per SM '%.*s' is not a number from 0; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+		}
 		break;
 	case KC_OCC:
 		r->has_occ = is_num && num_double(j->s, j->len, &r->occ) && r->occ >= 0 &&

@@ -219,3 +219,8 @@ bounded "a tb_json Tensor Cores share of -21.3%" 0 \
 bounded "a tb_json occupancy of 1e999%" 0 \
 	"4:[0-9]+: warning: '1e999' is not a percentage from 0 to 100" \
 	"$bdir/tb-pct.json" --print kernels --format csv
+sed '4s/1201, 402, 12.33, 37.5\]/1201, 402, 1e999, 37.5]/' tests/golden/tb-json/two-runs.json \
+	>"$bdir/tb-bpsm.json"
+bounded "a tb_json kernel of 1e999 blocks per SM" 0 \
+	"4:[0-9]+: warning: blocks per SM '1e999' is not a number from 0" \
+	"$bdir/tb-bpsm.json" --print kernels --format csv
