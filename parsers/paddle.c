@@ -1654,29 +1654,36 @@ static bool row_in_bounds(const struct table *t, const struct row *r, const stru
 	return true;
 }
 
-/* A Kernel Summary row's Ratio(%), the one a pane shows (file_values()),
- * outside 0..100 (or not finite) is no share: said, and left unknown
- * rather than shown.  (An inner row's ratio of its parent may pass 100:
- * events of one name nest.) */
-static void check_ratios(struct paddle *pd, struct row *r, uint64_t lineno)
+/*
+ * The values of row R that panes show as the file gives them: a Kernel
+ * Summary row's Ratio(%) (file_values()) outside 0..100, or not finite,
+ * is no share, and FLOPs that are not finite or below 0 are none; each is
+ * said, and left unknown rather than shown.  (An inner row's ratio of
+ * its parent may pass 100: events of one name nest.)
+ */
+static void check_shown_values(struct paddle *pd, struct row *r, uint64_t lineno)
 {
 	const struct table *t = &pd->t;
 
-	if (t->sec != SEC_KERNEL)
-		return;
 	for (size_t c = 1; c < t->nr_cols; c++) {
 		struct cell *cell = &r->cells[c];
 		struct pos at = { lineno, cell->col + 1 };
+		int name_len = (int)(r->name_len > 60 ? 60 : r->name_len);
+		int len = (int)(cell->len > 60 ? 60 : cell->len);
 
-		if (t->cols[c].kind != COL_COMPOSITE || !cell->has_ratio ||
-		    (cell->ratio >= 0 && cell->ratio <= 100))
-			continue;
-
-		diag_warn(pd->d, &at, "ratios not from 0 to 100 (left out)",
-			  "row '%.*s': ratio in '%.*s' is not a percentage from 0 to 100; left out",
-			  (int)(r->name_len > 60 ? 60 : r->name_len), r->name,
-			  (int)(cell->len > 60 ? 60 : cell->len), cell->s);
-		cell->has_ratio = false;
+		if (t->cols[c].kind == COL_COMPOSITE && t->sec == SEC_KERNEL && cell->has_ratio &&
+		    !(cell->ratio >= 0 && cell->ratio <= 100)) {
+			diag_warn(pd->d, &at, "ratios not from 0 to 100 (left out)",
+				  "row '%.*s': ratio in '%.*s' is not a percentage from 0 to 100; "
+				  "left out", name_len, r->name, len, cell->s);
+			cell->has_ratio = false;
+		} else if (t->cols[c].kind == COL_FLOPS && cell->present &&
+			   !(isfinite(cell->d) && cell->d >= 0)) {
+			diag_warn(pd->d, &at, "FLOPs that are not finite or below 0 (left out)",
+				  "row '%.*s': FLOPs '%.*s' are not a finite count from 0; left out",
+				  name_len, r->name, len, cell->s);
+			cell->present = false;
+		}
 	}
 }
 
@@ -2365,11 +2372,11 @@ static bool table_rows(struct paddle *pd, const char *s, size_t n, uint64_t line
 		if (!t->skip_rows && !row_in_bounds(t, &r, &beyond)) {
 			row_beyond_bounds(pd, s, n, lineno, &r, beyond);
 		} else if (!t->skip_rows) {
-			check_ratios(pd, &r, lineno);
+			check_shown_values(pd, &r, lineno);
 			table_row(pd, &r, lineno);
-		}
-		else
+		} else {
 			t->nr_rows++;
+		}
 		return true;
 	}
 	if (!iteration_line(pd, s, n, lineno))

@@ -224,3 +224,10 @@ sed '4s/1201, 402, 12.33, 37.5\]/1201, 402, 1e999, 37.5]/' tests/golden/tb-json/
 bounded "a tb_json kernel of 1e999 blocks per SM" 0 \
 	"4:[0-9]+: warning: blocks per SM '1e999' is not a number from 0" \
 	"$bdir/tb-bpsm.json" --print kernels --format csv
+# A Paddle row's FLOPs of 1e999 showed as "inf".
+sed -n '17,26p' tests/golden/paddle/summary-new.txt | sed '10s/1048576     $/1e999       /' >"$bdir/paddle-flops.txt"
+echo '----------------------------------------------------  ------  ----------------------------------------  ----------------------------------------  ----------  ' \
+	>>"$bdir/paddle-flops.txt"
+bounded "Paddle FLOPs of 1e999" 0 \
+	"10:[0-9]+: warning: row 'matmul dygraph': FLOPs '1e999' are not a finite count from 0" \
+	"$bdir/paddle-flops.txt" --print ops --format csv
