@@ -994,7 +994,16 @@ char *input_line(struct input *in, size_t *len)
 
 size_t input_head(struct input *in, const char **head)
 {
-	size_t n = (size_t)(in->end - in->cur);
+	size_t n;
+
+	/* The rest of a line cut at INPUT_MAX_SPAN is never read: the head
+	 * is what comes after it, as input_line() will return it.  Else a
+	 * table after a line over 4 MB would go unseen by detection. */
+	if (in->in_cut_line) {
+		skip_rest_of_line(in);
+		input_need(in, INPUT_PROBE_BYTES);
+	}
+	n = (size_t)(in->end - in->cur);
 
 	*head = in->cur;
 	return n < INPUT_PROBE_BYTES ? n : INPUT_PROBE_BYTES;

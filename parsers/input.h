@@ -176,7 +176,8 @@ bool input_failed(struct input *in, struct diag *d);
 char *input_line(struct input *in, size_t *len);
 
 /* The first bytes of the file (after decompression) for probing: up to
- * INPUT_PROBE_BYTES, without consuming them.  64 KB rather than one: the
+ * INPUT_PROBE_BYTES, without consuming them; after input_line() cut a
+ * line, the bytes after that line.  64 KB rather than one: the
  * text formats arrive inside logs and documents, with pages of prose or
  * warnings before the first line a parser can recognise. */
 #define INPUT_PROBE_BYTES (64 * 1024)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "json.h"
@@ -132,7 +133,10 @@ static enum json_tok read_interval(struct mjson *mj, int64_t *ns)
 		if ((is_start || is_end) && t == JSON_NUMBER) {
 			int64_t v;
 
-			if (!num_scaled(j->s, j->len, 9, &v))
+			/* A time from the epoch or from the profile's start;
+			 * within the bound, END - START cannot wrap. */
+			if (!num_scaled(j->s, j->len, 9, &v) || v < -BOUND_ABS_TS_NS ||
+			    v > BOUND_ABS_TS_NS)
 				bad = true;
 			else if (is_start)
 				start = v, has_start = true;
@@ -147,11 +151,12 @@ static enum json_tok read_interval(struct mjson *mj, int64_t *ns)
 	}
 	if (t != JSON_OBJ_END)
 		return t;
-	if (bad || !has_start || !has_end || end < start) {
+	if (bad || !has_start || !has_end || !bound_dur_ok(end - start)) {
 		struct pos at = json_pos(j);
 
 		diag_warn(mj->d, &at, "operator times without a valid start and end, skipped",
-			  "operator time without a valid start and end");
+			  "operator time without a valid start and end (0 to 10^15 ns apart, "
+			  "within 2^62 ns of 0)");
 		return t;
 	}
 	*ns = end - start;
@@ -339,7 +344,7 @@ static enum json_tok read_footprints(struct mjson *mj)
 				if (json_failed(t))
 					break;
 				if (t == JSON_NUMBER && num_double(j->s, j->len, &v) && isfinite(v) &&
-				    v >= 0 && (is_comp || v < 9.2e18)) {
+				    v >= 0 && (is_comp || v <= (double)BOUND_BYTES)) {
 					if (is_comp) {
 						o->computation = v;
 						o->has_computation = true;
@@ -529,13 +534,13 @@ static void json_op_node(struct mjson *mj, const struct opr *o, int64_t totals[2
 		node_set_device_self(p, n, o->device_ns);
 		node_set_minmax(p, n, o->device_ns, o->device_ns);
 		node_add_device_total(p, g, o->device_ns);
-		totals[0] += o->device_ns;
+		sum_add(&totals[0], o->device_ns);
 	}
 	if (o->has_host) {
 		node_set_host_total(p, n, o->host_ns);
 		node_set_host_self(p, n, o->host_ns);
 		node_add_host_total(p, g, o->host_ns);
-		totals[1] += o->host_ns;
+		sum_add(&totals[1], o->host_ns);
 	}
 	if (o->type)
 		attr_set_str(p, &n->attrs, MGE_ATTR_TYPE, o->type, strlen(o->type));
@@ -577,6 +582,24 @@ static void json_comp_nodes(struct mjson *mj)
 	strbuf_release(&b);
 }
 
+/* An Info line of a total of the operators' times, which saturated
+ * (sum_add()) when it reached SUM_CAP: then it says "more than". */
+static void total_meta(struct mjson *mj, const char *key, int64_t total)
+{
+	char num[64], line[80];
+
+	megengine_fmt_ms(num, sizeof(num), total);
+	snprintf(line, sizeof(line), "%s%s", sum_capped(total) ? "more than " : "", num);
+	profile_meta(mj->p, "profiler", key, line);
+	if (sum_capped(total)) {
+		struct pos none = { 0, 0 };
+
+		diag_warn(mj->d, &none, "sums past proftui's cap (2^61 ns)",
+			  "the operators' %s passes proftui's cap of 2^61 ns; Info says 'more than'",
+			  key);
+	}
+}
+
 /* The tree from the operator records: the timed ones in execution order. */
 static void build_json_model(struct mjson *mj)
 {
@@ -606,14 +629,10 @@ static void build_json_model(struct mjson *mj)
 	free(v);
 	snprintf(num, sizeof(num), "%zu", nr);
 	profile_meta(p, "profiler", "operators", num);
-	if (any_dev) {
-		megengine_fmt_ms(num, sizeof(num), totals[0]);
-		profile_meta(p, "profiler", "total device time", num);
-	}
-	if (any_host) {
-		megengine_fmt_ms(num, sizeof(num), totals[1]);
-		profile_meta(p, "profiler", "total host time", num);
-	}
+	if (any_dev)
+		total_meta(mj, "total device time", totals[0]);
+	if (any_host)
+		total_meta(mj, "total host time", totals[1]);
 	json_comp_nodes(mj);
 	if (untimed) {
 		snprintf(num, sizeof(num), "%zu", untimed);

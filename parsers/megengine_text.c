@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../model/bounds.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "megengine.h"
@@ -109,7 +110,8 @@ struct mge {
 	bool banner_before;	/* "megbrain/lite/load_and_run:", then its version */
 	bool has_error;		/* an error line of the run is in Info */
 	int64_t announced;	/* N of "iter i/N", 0 = none yet */
-	int64_t step_sum_ns;	/* Σ iteration times of the run */
+	int64_t step_sum_ns;	/* Σ iteration times of the run, saturating */
+	bool beyond;		/* ms_value() met a time beyond BOUND_DUR_NS */
 	struct strbuf lar_cmd, pa_cmd;	/* a command line just before output */
 	uint64_t nr_items;	/* lines recognised */
 	struct table t;
@@ -129,12 +131,16 @@ static void unreadable_line(struct mge *m, const char *what, const char *s, size
 {
 	struct pos at = here(m, 0);
 
+	bool beyond = m->beyond;
+
+	m->beyond = false;
 	if (!diag_would_print(m->d, UNREADABLE)) {
 		diag_warn(m->d, &at, UNREADABLE, "%s", what);
 		return;
 	}
-	diag_warn(m->d, &at, UNREADABLE, "cannot read %s '%.*s'", what,
-		  (int)(len > 80 ? 80 : len), s);
+	diag_warn(m->d, &at, UNREADABLE, "cannot read %s '%.*s'%s", what,
+		  (int)(len > 80 ? 80 : len), s,
+		  beyond ? ": a time beyond proftui's bound of 10^15 ns (11.6 days)" : "");
 }
 
 static void meta(struct mge *m, const char *section, const char *key, const char *s, size_t n)
@@ -316,11 +322,14 @@ static const char *skip_blanks(const char *p, const char *end)
 }
 
 /* A time in ms ("245.185ms", "141.249 ms", "10.574"); NAN values ("nan",
- * "-nan", "nanms": the sd of a single iteration is 0/0) set *IS_NAN. */
-static bool ms_value(const char *s, size_t n, int64_t *ns, bool *is_nan)
+ * "-nan", "nanms": the sd of a single iteration is 0/0) set *IS_NAN.  A
+ * time beyond BOUND_DUR_NS is unreadable, and sets M->beyond for the
+ * caller's unreadable_line() to say why. */
+static bool ms_value(struct mge *m, const char *s, size_t n, int64_t *ns, bool *is_nan)
 {
 	size_t k = n;
 
+	m->beyond = false;
 	s = text_trim(s, &k);
 	*is_nan = false;
 	if (k >= 2 && s[k - 2] == 'm' && s[k - 1] == 's') {
@@ -336,7 +345,10 @@ static bool ms_value(const char *s, size_t n, int64_t *ns, bool *is_nan)
 		*is_nan = true;
 		return true;
 	}
-	return num_time_ns(s, k, 6, ns) && *ns >= 0;
+	if (!num_time_ns(s, k, 6, ns) || *ns < 0)
+		return false;
+	m->beyond = *ns > BOUND_DUR_NS;
+	return !m->beyond;
 }
 
 /* A kind of load_and_run line, known by how it starts (lar_kinds[]). */
@@ -368,7 +380,7 @@ static bool lar_iter(struct mge *m, const char *s, size_t len, const struct lar_
 	open = memchr(p, '(', (size_t)(end - p));
 	if (text_starts(p, (size_t)(end - p), "e2e="))
 		p += 4;
-	if (!ms_value(p, (size_t)((open ? open : end) - p), &total, &is_nan) || is_nan) {
+	if (!ms_value(m, p, (size_t)((open ? open : end) - p), &total, &is_nan) || is_nan) {
 		unreadable_line(m, "iteration", s, len);
 		return true;
 	}
@@ -387,7 +399,7 @@ static bool lar_iter(struct mge *m, const char *s, size_t len, const struct lar_
 
 			if (eq) {
 				size_t klen = (size_t)(eq - field);
-				bool ok = ms_value(eq + 1, flen - klen - 1, &v, &is_nan) && !is_nan;
+				bool ok = ms_value(m, eq + 1, flen - klen - 1, &v, &is_nan) && !is_nan;
 
 				if (!ok) {
 					unreadable_line(m, "iteration", s, len);
@@ -437,7 +449,7 @@ static bool lar_iter(struct mge *m, const char *s, size_t len, const struct lar_
 		st->cat_ns[0] = exec;
 	if (device >= 0 && m->run->nr_step_cats > 1)
 		st->cat_ns[1] = device;
-	m->step_sum_ns += total;
+	sum_add(&m->step_sum_ns, total);
 	return true;
 }
 
@@ -484,8 +496,8 @@ static bool lar_finished(struct mge *m, const char *s, size_t len, const struct 
 		if (text_eq(key, klen, "minmax")) {
 			const char *comma = memchr(val, ',', vlen);
 
-			if (!comma || !ms_value(val, (size_t)(comma - val), &ns, &is_nan) ||
-			    !ms_value(comma + 1, vlen - (size_t)(comma - val) - 1, &ns2, &is_nan2) ||
+			if (!comma || !ms_value(m, val, (size_t)(comma - val), &ns, &is_nan) ||
+			    !ms_value(m, comma + 1, vlen - (size_t)(comma - val) - 1, &ns2, &is_nan2) ||
 			    is_nan || is_nan2) {
 				unreadable_line(m, "test summary", s, len);
 				continue;
@@ -494,7 +506,7 @@ static bool lar_finished(struct mge *m, const char *s, size_t len, const struct 
 			meta_ms(m, "load_and_run", "max", ns2);
 			continue;
 		}
-		if (!ms_value(val, vlen, &ns, &is_nan)) {
+		if (!ms_value(m, val, vlen, &ns, &is_nan)) {
 			unreadable_line(m, "test summary", s, len);
 			continue;
 		}
@@ -545,7 +557,7 @@ static bool lar_time_meta(struct mge *m, const char *s, size_t len, const struct
 	int64_t ns;
 	bool is_nan;
 
-	if (!ms_value(p, (size_t)((e ? e : end) - p), &ns, &is_nan) || is_nan) {
+	if (!ms_value(m, p, (size_t)((e ? e : end) - p), &ns, &is_nan) || is_nan) {
 		unreadable_line(m, kind->key, s, len);
 		return true;
 	}
@@ -572,7 +584,7 @@ static bool lar_warmup(struct mge *m, const char *s, size_t len, const struct la
 	p = skip_blanks(p, end);
 	if (text_starts(p, (size_t)(end - p), "time "))
 		p += 5;
-	if (!ms_value(p, (size_t)(end - p), &ns, &is_nan) || is_nan) {
+	if (!ms_value(m, p, (size_t)(end - p), &ns, &is_nan) || is_nan) {
 		unreadable_line(m, "warm-up", s, len);
 		return true;
 	}
@@ -594,7 +606,7 @@ static bool lar_plain_step(struct mge *m, const char *s, size_t len, const struc
 	struct step *st;
 
 	if (!digits(&p, end, &k, &k_len) || !text_starts(p, (size_t)(end - p), sep) ||
-	    !ms_value(p + strlen(sep), (size_t)(end - p) - strlen(sep), &ns, &is_nan) || is_nan) {
+	    !ms_value(m, p + strlen(sep), (size_t)(end - p) - strlen(sep), &ns, &is_nan) || is_nan) {
 		unreadable_line(m, "iteration", s, len);
 		return true;
 	}
@@ -607,7 +619,7 @@ static bool lar_plain_step(struct mge *m, const char *s, size_t len, const struc
 	}
 	st = profile_add_step(m->run, k, k_len);
 	st->total_ns = ns;
-	m->step_sum_ns += ns;
+	sum_add(&m->step_sum_ns, ns);
 	return true;
 }
 
@@ -680,7 +692,7 @@ static bool lar_run_ms(struct mge *m, const char *s, size_t len, const struct la
 	int64_t ns;
 	bool is_nan;
 
-	if (!ms_value(s + skip, len - skip, &ns, &is_nan) || is_nan) {
+	if (!ms_value(m, s + skip, len - skip, &ns, &is_nan) || is_nan) {
 		unreadable_line(m, what, s, len);
 		return false;
 	}
@@ -865,6 +877,11 @@ static bool pa_summary(struct mge *m, const char *s, size_t len)
 		    !num_time_ns(f[1].s + 4, f[1].len - 4, 9, &ns[1]))
 			return false;
 	}
+	if (!na && (!bound_dur_ok(ns[0]) || !bound_dur_ok(ns[1]))) {
+		m->beyond = true;
+		unreadable_line(m, "profile_analyze summary", s, len);
+		return true;
+	}
 	if (m->phase != PH_ANALYZE || (i == 0 && (m->has_summary || m->has_device_table ||
 						  m->has_host_table)))
 		next_run(m);
@@ -947,6 +964,37 @@ static struct node *find_op(struct profile *p, const struct pa_row *r)
 	return NULL;
 }
 
+/* Whether every number of R is within model/bounds.h's bounds. */
+static bool pa_row_in_bounds(const struct pa_row *r)
+{
+	int64_t c;
+
+	if (r->count.len && num_int(r->count.s, r->count.len, &c) && !bound_count_ok(c))
+		return false;
+	return bound_dur_ok(r->time_ns) && (!r->has_cum || bound_dur_ok(r->cum_ns)) &&
+	       (!r->has_memory || bound_bytes_ok(r->memory));
+}
+
+/* A share of R outside 0..100 is no share: said, and left unknown
+ * rather than shown. */
+static void pa_row_pcts(struct mge *m, struct pa_row *r)
+{
+	bool *has[] = { &r->has_time_pct, &r->has_cum_pct };
+	const double *v[] = { &r->time_pct, &r->cum_pct };
+
+	for (size_t i = 0; i < ARRAY_SIZE(has); i++) {
+		struct pos at = here(m, 0);
+
+		if (!*has[i] || (*v[i] >= 0 && *v[i] <= 100))
+			continue;
+		diag_warn(m->d, &at, "profile_analyze percentages not from 0 to 100 (left out)",
+			  "profile_analyze row '%.*s': %s %g%% is not a percentage from 0 to 100; "
+			  "left out", (int)(r->name.len > 60 ? 60 : r->name.len), r->name.s,
+			  i ? "cumulative share" : "share", *v[i]);
+		*has[i] = false;
+	}
+}
+
 /* One operator row becomes an op node (device table) or adds its host
  * time to the device table's node (host table). */
 static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
@@ -959,6 +1007,16 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 
 		diag_warn(m->d, &at, "unreadable profile_analyze rows, skipped",
 			  "profile_analyze row without an operator name");
+		return NULL;
+	}
+	pa_row_pcts(m, r);
+	if (!pa_row_in_bounds(r)) {
+		struct pos at = here(m, 0);
+
+		diag_warn(m->d, &at, "profile_analyze rows with a value beyond bounds, skipped",
+			  "profile_analyze row '%.*s' has a value beyond proftui's bounds "
+			  "(10^15 ns, 2^40 operators, 2^50 bytes); skipped",
+			  (int)(r->name.len > 60 ? 60 : r->name.len), r->name.s);
 		return NULL;
 	}
 	n = is_host ? find_op(p, r) : NULL;

@@ -51,6 +51,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "num.h"
 #include "parser.h"
@@ -568,12 +569,14 @@ static size_t certain_row(const struct run *r, const struct link *l, const struc
 	return NO_ROW;
 }
 
-/* Tree kernel K adds itself to row ROW's sums. */
+/* Tree kernel K adds itself to row ROW's sums.  They saturate rather
+ * than wrap: a sum at the cap is past the row's own (bounded) numbers, so
+ * the guesses at it are refused, which link_refused() reports. */
 static void link_count(const struct run *r, struct link *l, const struct tree_kernel *k, size_t row)
 {
-	l->calls[row] += node_calls(r->p, k->n);
-	l->ns[row] += node_device_total(r->p, k->n);
-	l->tol_ns[row] += k->half_ns;
+	sum_add_u(&l->calls[row], node_calls(r->p, k->n));
+	sum_add(&l->ns[row], node_device_total(r->p, k->n));
+	sum_add(&l->tol_ns[row], k->half_ns);
 }
 
 /* Report tree kernel K, cut short and left so: which rows could be it. */
@@ -1012,22 +1015,39 @@ static void scan_pairs(const char *s, size_t n, struct log_line *l)
 	}
 }
 
+/* Whether S[0..N) starts as a number does: a cost that does, and is no
+ * time within bounds, is a bad value, not prose. */
+static bool looks_numeric(const char *s, size_t n)
+{
+	size_t i = n && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+
+	return i < n && (isdigit((unsigned char)s[i]) || s[i] == '.');
+}
+
 /* The batch and data costs of a line, in ns (-1: none).  Seconds, or with
- * a unit: "2.18455s" (PaddleClas). */
-static void read_costs(const struct log_line *l, int64_t *batch_ns, int64_t *data_ns)
+ * a unit: "2.18455s" (PaddleClas).  False, with *BAD the pair, when a cost
+ * is written as a number but is no duration within BOUND_DUR_NS (too
+ * large for an int64, negative, or beyond the bound). */
+static bool read_costs(const struct log_line *l, int64_t *batch_ns, int64_t *data_ns,
+		       const struct kv **bad)
 {
 	*batch_ns = *data_ns = -1;
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct kv *kv = &l->kv[i];
+		bool is_batch = is_key(kv->k, kv->klen, batch_keys);
 		int64_t ns;
 
-		if (!num_time_ns(kv->v, kv->vlen, 9, &ns) || ns < 0)
+		if (!is_batch && !is_key(kv->k, kv->klen, data_keys))
 			continue;
-		if (is_key(kv->k, kv->klen, batch_keys))
-			*batch_ns = ns;
-		else if (is_key(kv->k, kv->klen, data_keys))
-			*data_ns = ns;
+		if (!num_time_ns(kv->v, kv->vlen, 9, &ns) || !bound_dur_ok(ns)) {
+			if (!looks_numeric(kv->v, kv->vlen))
+				continue;
+			*bad = kv;
+			return false;
+		}
+		*(is_batch ? batch_ns : data_ns) = ns;
 	}
+	return true;
 }
 
 /* The rank of an index key (enum index_rank). */
@@ -1155,13 +1175,21 @@ static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t 
 	int64_t batch_ns, data_ns, epoch, eta_ns;
 	struct profile *p = pd->cur->p;
 	struct pos pos = { lineno, 1 };
+	const struct kv *bad;
 	struct step *st;
 	char ordinal[32];
 
 	if (!text_find(s, n, "batch_cost"))
 		return false;
 	scan_pairs(s, n, &l);
-	read_costs(&l, &batch_ns, &data_ns);
+	if (!read_costs(&l, &batch_ns, &data_ns, &bad)) {
+		pos.col = (uint64_t)(bad->v - s) + 1;
+		diag_warn(pd->d, &pos, "iterations with a cost beyond bounds, skipped",
+			  "%.*s '%.*s' is not a time from 0 to 10^15 ns (11.6 days); iteration skipped",
+			  (int)bad->klen, bad->k, (int)(bad->vlen > 40 ? 40 : bad->vlen), bad->v);
+		pd->found = true;
+		return true;
+	}
 	if (batch_ns < 0)
 		return false;
 	if (!want_steps(pd, p, &pos))
@@ -1587,6 +1615,76 @@ static bool parse_row(const struct table *t, const char *s, size_t n, struct row
 		k += t->cols[c].kind == COL_COMPOSITE ? 9 : 1;
 	}
 	return true;
+}
+
+/* Whether every number of row R is within model/bounds.h's bounds; if
+ * not, *BAD gets the first cell that is not. */
+static bool row_in_bounds(const struct table *t, const struct row *r, const struct cell **bad)
+{
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		const struct cell *cell = &r->cells[c];
+		bool ok = true;
+
+		if (!cell->present)
+			continue;
+		switch (t->cols[c].kind) {
+		case COL_CALLS:
+		case COL_COUNT:
+			ok = bound_count_ok(cell->i);
+			break;
+		case COL_BYTES:
+			ok = bound_bytes_ok(cell->i);
+			break;
+		case COL_TIME:
+			ok = bound_dur_ok(cell->i);
+			break;
+		case COL_COMPOSITE:
+			/* -1 is a "-" part: in bounds. */
+			ok = cell->total_ns <= BOUND_DUR_NS && cell->avg_ns <= BOUND_DUR_NS &&
+			     cell->max_ns <= BOUND_DUR_NS && cell->min_ns <= BOUND_DUR_NS;
+			break;
+		default:
+			break;
+		}
+		if (!ok) {
+			*bad = cell;
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The values of row R that panes show as the file gives them: a Kernel
+ * Summary row's Ratio(%) (file_values()) outside 0..100, or not finite,
+ * is no share, and FLOPs that are not finite or below 0 are none; each is
+ * said, and left unknown rather than shown.  (An inner row's ratio of
+ * its parent may pass 100: events of one name nest.)
+ */
+static void check_shown_values(struct paddle *pd, struct row *r, uint64_t lineno)
+{
+	const struct table *t = &pd->t;
+
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		struct cell *cell = &r->cells[c];
+		struct pos at = { lineno, cell->col + 1 };
+		int name_len = (int)(r->name_len > 60 ? 60 : r->name_len);
+		int len = (int)(cell->len > 60 ? 60 : cell->len);
+
+		if (t->cols[c].kind == COL_COMPOSITE && t->sec == SEC_KERNEL && cell->has_ratio &&
+		    !(cell->ratio >= 0 && cell->ratio <= 100)) {
+			diag_warn(pd->d, &at, "ratios not from 0 to 100 (left out)",
+				  "row '%.*s': ratio in '%.*s' is not a percentage from 0 to 100; "
+				  "left out", name_len, r->name, len, cell->s);
+			cell->has_ratio = false;
+		} else if (t->cols[c].kind == COL_FLOPS && cell->present &&
+			   !(isfinite(cell->d) && cell->d >= 0)) {
+			diag_warn(pd->d, &at, "FLOPs that are not finite or below 0 (left out)",
+				  "row '%.*s': FLOPs '%.*s' are not a finite count from 0; left out",
+				  name_len, r->name, len, cell->s);
+			cell->present = false;
+		}
+	}
 }
 
 /* Whether a composite cell's Avg is its Total over CALLS, within the
@@ -2187,24 +2285,46 @@ static void cut_line(struct paddle *pd, uint64_t lineno, size_t col)
 	pd->cur->mark = pd->cur->p->nr_steps;
 }
 
-/* A line inside the table that is no row of it: reported once the next
- * line shows it was not the file's last (flush_bad_row()); rows indented
- * deeper than it hang under the last good row above it. */
-static void bad_row(struct paddle *pd, const char *s, size_t n, uint64_t lineno, size_t col)
+/* A line among the rows that is left out: rows are missing there, and
+ * rows indented deeper than it hang under the last good row above it. */
+static void row_gap(struct table *t, const char *s, size_t n)
 {
-	struct table *t = &pd->t;
 	size_t rel = leading_blanks(s, n);
 	int level;
 
-	t->has_bad = true;
-	t->bad_at.line = lineno;
-	t->bad_at.col = col + 1;
 	t->after_skip = true;
 	t->nr_gaps++;
 	rel = rel > t->base ? rel - t->base : 0;
 	level = (int)(rel / 2 < MAX_DEPTH ? rel / 2 : MAX_DEPTH - 1);
 	if (t->top >= level)
 		t->top = level - 1;
+}
+
+/* A line inside the table that is no row of it: reported once the next
+ * line shows it was not the file's last (flush_bad_row()). */
+static void bad_row(struct paddle *pd, const char *s, size_t n, uint64_t lineno, size_t col)
+{
+	struct table *t = &pd->t;
+
+	t->has_bad = true;
+	t->bad_at.line = lineno;
+	t->bad_at.col = col + 1;
+	row_gap(t, s, n);
+}
+
+/* A row with a number beyond bounds: garbage, said and skipped as a gap,
+ * never clamped into the tree's sums. */
+static void row_beyond_bounds(struct paddle *pd, const char *s, size_t n, uint64_t lineno,
+			      const struct row *r, const struct cell *bad)
+{
+	struct pos at = { lineno, bad->col + 1 };
+
+	diag_warn(pd->d, &at, "table rows with a value beyond bounds, skipped",
+		  "row '%.*s': '%.*s' is beyond proftui's bounds (10^15 ns, 2^40 calls, 2^50 bytes); "
+		  "skipped", (int)(r->name_len > 60 ? 60 : r->name_len), r->name,
+		  (int)(bad->len > 60 ? 60 : bad->len), bad->s);
+	pd->t.nr_rows++;
+	row_gap(&pd->t, s, n);
 }
 
 /* A line among the rows: the closing separator, a thread title, a cut, a
@@ -2247,10 +2367,16 @@ static bool table_rows(struct paddle *pd, const char *s, size_t n, uint64_t line
 		return false;
 	}
 	if (parse_row(t, s, n, &r, &bad)) {
-		if (!t->skip_rows)
+		const struct cell *beyond;
+
+		if (!t->skip_rows && !row_in_bounds(t, &r, &beyond)) {
+			row_beyond_bounds(pd, s, n, lineno, &r, beyond);
+		} else if (!t->skip_rows) {
+			check_shown_values(pd, &r, lineno);
 			table_row(pd, &r, lineno);
-		else
+		} else {
 			t->nr_rows++;
+		}
 		return true;
 	}
 	if (!iteration_line(pd, s, n, lineno))

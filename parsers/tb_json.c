@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "json.h"
 #include "parser.h"
@@ -75,14 +76,12 @@ static struct pos here(const struct tb *tb)
 	return json_pos(&tb->j);
 }
 
-/* No profile holds a duration of more than 10^15 ns (11.6 days); beyond
- * that a value is garbage, and sums of it would overflow. */
-#define MAX_ABS_NS 1000000000000000LL
-
-/* A duration with unit 10^POW10 ns -> nanoseconds, exactly, if sane. */
+/* A duration with unit 10^POW10 ns -> nanoseconds, exactly, if within
+ * BOUND_DUR_NS of 0: beyond it a value is garbage, and sums of it would
+ * overflow. */
 static bool scaled_ns(const char *s, size_t n, int pow10, int64_t *ns)
 {
-	return num_scaled(s, n, pow10, ns) && *ns <= MAX_ABS_NS && *ns >= -MAX_ABS_NS;
+	return num_scaled(s, n, pow10, ns) && *ns <= BOUND_DUR_NS && *ns >= -BOUND_DUR_NS;
 }
 
 /* Microseconds as the plugin prints them (ints, or floats for traces with
@@ -399,12 +398,15 @@ static enum json_tok read_step_row(struct tb *tb, const struct step_cols *sc)
 		} else if (col < sc->nr && sc->cat[col] >= 0) {
 			if (!st)
 				st = profile_add_step(tb->run, "?", 1);
-			if (tok_ns(tb, t, &ns)) {
+			if (tok_ns(tb, t, &ns) && ns >= 0) {
 				st->cat_ns[sc->cat[col]] = ns;
-				sum += ns;
+				if (!sum_add(&sum, ns))
+					diag_warn(tb->d, &at, "step totals past proftui's cap (2^61 ns)",
+						  "step's categories add up past proftui's cap of 2^61 ns; "
+						  "its total is the cap");
 			} else if (t != JSON_NULL) {
 				diag_warn(tb->d, &at, "step values that are not numbers, left out",
-					  "step value is not a number; left out");
+					  "step value is not a duration from 0 to 10^15 ns; left out");
 			}
 		} else if (col < sc->nr && sc->tooltip[col] && t == JSON_STRING && tip_total < 0) {
 			if (!tooltip_total(j->s, j->len, &tip_total))
@@ -798,7 +800,7 @@ static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_r
 			r->name = profile_intern(tb->run, j->s, j->len);
 		break;
 	case OF_CALLS:
-		if (t == JSON_NUMBER && num_int(j->s, j->len, &c) && c >= 0)
+		if (t == JSON_NUMBER && num_int(j->s, j->len, &c) && bound_count_ok(c))
 			r->calls = (uint64_t)c;
 		else
 			r->bad = true;
@@ -812,10 +814,21 @@ static void op_cell(struct tb *tb, enum op_field f, enum json_tok t, struct op_r
 			r->tc_eligible = profile_intern(tb->run, j->s, j->len);
 		break;
 	case OF_TC_SELF:
-	case OF_TC_TOTAL:
-		if (t == JSON_NUMBER)
-			num_double(j->s, j->len, f == OF_TC_SELF ? &r->tc_self : &r->tc_total);
+	case OF_TC_TOTAL: {
+		double *pct = f == OF_TC_SELF ? &r->tc_self : &r->tc_total;
+
+		/* A share outside 0..100 is none: unknown (-1), said. */
+		if (t == JSON_NUMBER &&
+		    (!num_double(j->s, j->len, pct) || !(*pct >= 0 && *pct <= 100))) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "percentages not from 0 to 100, left out",
+				  "'%.*s' is not a percentage from 0 to 100; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+			*pct = -1;
+		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -873,7 +886,8 @@ static enum json_tok read_op_row(struct tb *tb)
 	}
 	if (r.bad) {
 		diag_warn(tb->d, &at, "operator rows with values that are not numbers, skipped",
-			  "operator '%.80s' has a call count or duration that is not a number; skipped", r.name);
+			  "operator '%.80s' has a call count or duration that is not a number within "
+			  "proftui's bounds (2^40 calls, 10^15 ns); skipped", r.name);
 		return t;
 	}
 	if (r.negative)
@@ -1084,7 +1098,7 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 		r->block = str;
 		break;
 	case KC_CALLS:
-		r->has_calls = is_num && num_int(j->s, j->len, &r->calls) && r->calls >= 0;
+		r->has_calls = is_num && num_int(j->s, j->len, &r->calls) && bound_count_ok(r->calls);
 		r->bad |= !r->has_calls;
 		break;
 	case KC_TOTAL:
@@ -1101,10 +1115,26 @@ static void kernel_cell(struct tb *tb, const struct kcols *kc, size_t col, enum 
 		r->has_min = is_num && scaled_ns(j->s, j->len, pow10, &r->min);
 		break;
 	case KC_BPSM:
-		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm);
+		r->has_bpsm = is_num && num_double(j->s, j->len, &r->bpsm) && isfinite(r->bpsm) &&
+			      r->bpsm >= 0;
+		if (is_num && !r->has_bpsm) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "kernel values that are not numbers, left out",
+				  "blocks per SM '%.*s' is not a number from 0; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+		}
 		break;
 	case KC_OCC:
-		r->has_occ = is_num && num_double(j->s, j->len, &r->occ);
+		r->has_occ = is_num && num_double(j->s, j->len, &r->occ) && r->occ >= 0 &&
+			     r->occ <= 100;
+		if (is_num && !r->has_occ) {
+			struct pos at = here(tb);
+
+			diag_warn(tb->d, &at, "percentages not from 0 to 100, left out",
+				  "'%.*s' is not a percentage from 0 to 100; left out",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+		}
 		break;
 	case KC_REGS:
 		r->has_regs = is_num && num_int(j->s, j->len, &r->regs);
@@ -1136,7 +1166,8 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	}
 	if (!r.name || r.bad || !r.has_calls || !r.has_total) {
 		diag_warn(tb->d, &at, "kernel rows without a name, calls or total, skipped",
-			  "kernel row lacks a name, a call count or a total duration; skipped");
+			  "kernel row lacks a name, or a call count or total duration within proftui's "
+			  "bounds (2^40 calls, 10^15 ns); skipped");
 		return t;
 	}
 	if (col != kc->nr)

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "num.h"
 #include "parser.h"
@@ -43,9 +44,6 @@
 
 #define MAX_COLS 40
 #define TITLE_MAX 160
-/* No profile holds a time of more than 10^15 ns (11.6 days); beyond that
- * a cell is garbage, and the panes' sums of it would overflow. */
-#define MAX_ABS_NS 1000000000000000LL
 
 enum col_kind {
 	COL_UNKNOWN,
@@ -928,8 +926,8 @@ static enum cell_state read_file_value(const struct column *c, const struct fiel
 	if (is_file_pct_kind(c->kind) && is_pct && text_ends(f->s, f->len, "%") && isfinite(x)) {
 		rv->pct[i] = x;
 		rv->has_file[i] = true;
-	} else if ((c->kind == COL_HOST_MEAN || c->kind == COL_DEV_MEAN) && is_time && ns <= MAX_ABS_NS &&
-		   ns >= -MAX_ABS_NS) {
+	} else if ((c->kind == COL_HOST_MEAN || c->kind == COL_DEV_MEAN) && is_time &&
+		   ns <= BOUND_DUR_NS && ns >= -BOUND_DUR_NS) {
 		rv->v[i] = ns;
 		rv->has_file[i] = true;
 	}
@@ -947,7 +945,7 @@ static enum cell_state read_cell(const struct column *c, const struct field *f, 
 	if (c->kind == COL_FLOPS) {
 		if (!f->len || text_eq(f->s, f->len, "--"))
 			return CELL_IGNORED;
-		if (!num_double(f->s, f->len, &rv->flops))
+		if (!num_double(f->s, f->len, &rv->flops) || !isfinite(rv->flops) || rv->flops < 0)
 			return CELL_BAD;
 		rv->flops *= c->flops_scale;
 		return CELL_IGNORED;
@@ -958,15 +956,18 @@ static enum cell_state read_cell(const struct column *c, const struct field *f, 
 		return CELL_IGNORED;
 	if (!f->len)
 		return CELL_EMPTY;
+	/* Beyond model/bounds.h's bounds a cell is garbage (CELL_BAD: the row
+	 * is skipped, said), and the panes' sums of it would overflow.  Self
+	 * times may be negative (PyTorch subtracts children). */
 	if (is_time_kind(c->kind))
-		ok = num_time_ns(f->s, f->len, -1, &rv->v[i]) && rv->v[i] <= MAX_ABS_NS &&
-		     rv->v[i] >= -MAX_ABS_NS;
+		ok = num_time_ns(f->s, f->len, -1, &rv->v[i]) && rv->v[i] <= BOUND_DUR_NS &&
+		     rv->v[i] >= -BOUND_DUR_NS;
 	else if (c->kind == COL_CALLS)
-		ok = num_int(f->s, f->len, &rv->v[i]) && rv->v[i] >= 0;
+		ok = num_int(f->s, f->len, &rv->v[i]) && bound_count_ok(rv->v[i]);
 	else if (c->kind == COL_NODE_ID)
 		ok = num_int(f->s, f->len, &rv->v[i]);
 	else
-		ok = num_bytes(f->s, f->len, &rv->v[i]);
+		ok = num_bytes(f->s, f->len, &rv->v[i]) && bound_bytes_ok(rv->v[i]);
 	return ok ? CELL_NUMBER : CELL_BAD;
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "num.h"
@@ -103,26 +104,30 @@ static enum json_tok read_array(struct json *j, bool dotted, struct strbuf *out)
 }
 
 /* "12629049344 bytes (11.8 GiB)" for a whole number of bytes; else the
- * value as written. */
-static void add_bytes(struct strbuf *out, const char *s, size_t n)
+ * value as written, which the model's device does not take (a size
+ * beyond BOUND_BYTES is said by the caller).  False for such a size. */
+static bool add_bytes(struct strbuf *out, const char *s, size_t n)
 {
 	int64_t bytes;
 	char buf[96];
 
-	if (!num_int(s, n, &bytes) || bytes < 0) {
+	if (!num_int(s, n, &bytes) || bytes < 0 || bytes > BOUND_BYTES) {
 		strbuf_add(out, s, n);
-		return;
+		return !num_int(s, n, &bytes) || bytes < 0;
 	}
 	snprintf(buf, sizeof(buf), "%lld bytes (%.1f GiB)", (long long)bytes,
 		 (double)bytes / (1024.0 * 1024 * 1024));
 	strbuf_addstr(out, buf);
+	return true;
 }
 
 /* The value of the member whose name was just read, as text into OUT
  * (left empty for null and objects). */
-static enum json_tok read_value(struct json *j, enum value_format format, struct strbuf *out)
+static enum json_tok read_value(struct devices *dv, enum value_format format, struct strbuf *out)
 {
+	struct json *j = &dv->j;
 	enum json_tok t = json_next(j);
+	struct pos at = json_pos(j);
 
 	switch (t) {
 	case JSON_STRING:
@@ -130,9 +135,11 @@ static enum json_tok read_value(struct json *j, enum value_format format, struct
 		strbuf_add(out, j->s, j->len);
 		break;
 	case JSON_NUMBER:
-		if (format == V_BYTES)
-			add_bytes(out, j->s, j->len);
-		else
+		if (format == V_BYTES && !add_bytes(out, j->s, j->len))
+			diag_warn(dv->d, &at, "device sizes beyond bounds (kept as text)",
+				  "size %.*s is beyond proftui's bound of 2^50 bytes; kept as written",
+				  (int)(j->len < 40 ? j->len : 40), j->s);
+		else if (format != V_BYTES)
 			strbuf_add(out, j->s, j->len);
 		break;
 	case JSON_TRUE:
@@ -186,7 +193,7 @@ static enum json_tok read_device(struct devices *dv, size_t device, struct pos a
 
 		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 150 ? j->len : 150), j->s);
 		i = key_index(key);
-		t = read_value(j, i < ARRAY_SIZE(device_keys) ? device_keys[i].format : V_AS_WRITTEN,
+		t = read_value(dv, i < ARRAY_SIZE(device_keys) ? device_keys[i].format : V_AS_WRITTEN,
 			       &v);
 		if (!json_failed(t) && v.len) {
 			is_device |= i < NR_SHOWN_FIRST;
@@ -246,7 +253,7 @@ static int64_t whole_number(const char *s, const char *end, bool narrow)
 	int64_t v;
 
 	if (!n || strncmp(s + n, end, strlen(end)) || (!*end && s[n]) || !num_int(s, n, &v) ||
-	    (narrow && v > INT32_MAX))
+	    (narrow && v > INT32_MAX) || v > BOUND_BYTES)
 		return -1;
 	return v;
 }

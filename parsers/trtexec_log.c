@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "num.h"
 #include "parser.h"
@@ -131,8 +132,9 @@ static void end_table(struct log *lg, int64_t total_ns, uint64_t lineno)
 			struct pos at = { lineno, 1 };
 
 			diag_warn(lg->d, &at, "profile table total differs from the sum of its rows",
-				  "the layers of the profile table add up to %.2f ms, its Total row "
-				  "says %.2f ms", (double)lg->sum_ns / 1e6, (double)total_ns / 1e6);
+				  "the layers of the profile table add up to %s%.2f ms, its Total row "
+				  "says %.2f ms", sum_capped(lg->sum_ns) ? "more than " : "",
+				  (double)lg->sum_ns / 1e6, (double)total_ns / 1e6);
 		}
 	}
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)lg->ls.calls);
@@ -277,27 +279,41 @@ static bool read_cells(struct log *lg, const struct row *r, uint64_t lineno, int
 	for (size_t c = 0; c < lg->nr_cols; c++) {
 		const struct field *f = &r->num[c];
 		bool ok = true;
-		char why[96];
+		char why[128];
+
+		const char *what = "is not a number";
 
 		switch (lg->cols[c]) {
 		case COL_TIME:
 		case COL_AVG:
 		case COL_MEDIAN:
 			ok = num_scaled(f->s, f->len, 6, &ns[c]) && ns[c] >= 0;
+			if (ok && !bound_dur_ok(ns[c])) {
+				ok = false;
+				what = "is beyond proftui's bound of 10^15 ns (11.6 days)";
+			}
 			if (lg->cols[c] == COL_TIME)
 				*total_ns = ns[c];
 			break;
 		case COL_PCT:
 			ok = num_double(f->s, f->len, pct) && *pct == *pct;
-			*has_pct = true;
+			/* A share outside 0..100 is no share: unknown. */
+			*has_pct = ok && *pct >= 0 && *pct <= 100;
+			if (ok && !*has_pct) {
+				struct pos at = { lineno, f->col + 1 };
+
+				diag_warn(lg->d, &at, "profile percentages not from 0 to 100 (left out)",
+					  "'%.*s' in a profile table is not a percentage from 0 to 100; "
+					  "left out", (int)(f->len < 40 ? f->len : 40), f->s);
+			}
 			break;
 		case COL_OTHER:
 			break;
 		}
 		if (ok)
 			continue;
-		snprintf(why, sizeof(why), "'%.*s' in a profile table is not a number",
-			 (int)(f->len < 40 ? f->len : 40), f->s);
+		snprintf(why, sizeof(why), "'%.*s' in a profile table %s", (int)(f->len < 40 ? f->len : 40),
+			 f->s, what);
 		bad_row(lg, lineno, f->col, why);
 		return false;
 	}
@@ -341,7 +357,7 @@ static void row_line(struct log *lg, const char *s, size_t n, size_t prefix, uin
 	l = layers_add(&lg->ls, profile_intern(lg->cur, r.name, r.name_len), at);
 	l->has_time = true;
 	l->total_ns = total_ns;
-	lg->sum_ns += total_ns;
+	sum_add(&lg->sum_ns, total_ns);	/* at the cap, end_table() warns */
 	for (size_t c = 0; c < lg->nr_cols; c++) {
 		if (lg->cols[c] == COL_AVG)
 			attr_set_ns(lg->cur, &l->attrs, "mean_ns", ns[c]);
@@ -436,11 +452,11 @@ static void open_table(struct log *lg, const char *t, size_t n, uint64_t lineno)
 	int64_t iterations;
 
 	sp = memchr(num, ' ', n - 9);
-	if (!sp || !num_int(num, (size_t)(sp - num), &iterations) || iterations < 0) {
+	if (!sp || !num_int(num, (size_t)(sp - num), &iterations) || !bound_count_ok(iterations)) {
 		struct pos at = { lineno, 1 };
 
 		diag_warn(lg->d, &at, "profile tables without a header (skipped)",
-			  "cannot read the iteration count in '=== %.*s ==='; table skipped",
+			  "cannot read an iteration count (0 to 2^40) in '=== %.*s ==='; table skipped",
 			  (int)(n < 60 ? n : 60), t);
 		return;
 	}

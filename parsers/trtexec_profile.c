@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "num.h"
@@ -312,24 +313,36 @@ static bool scan_record(struct scan *sc, struct prof_record *r)
 }
 
 #define KIND_BAD_NUMBER "profile values that are not numbers (left out)"
+#define KIND_BEYOND "profile values beyond bounds (left out)"
+#define KIND_BAD_PCT "profile percentages not from 0 to 100 (left out)"
+
+/* Warn of value WHICH of R, of KIND: it is WHAT. */
+static void bad_value(struct scan *sc, const struct prof_record *r, int which, const char *kind,
+		      const char *what)
+{
+	if (diag_would_print(sc->d, kind)) {
+		struct pos at = scan_pos(sc, r->at[which]);
+
+		diag_warn(sc->d, &at, kind, "'%s' of layer '%.*s' is '%.*s', %s", prof_keys[which],
+			  (int)r->name_len, r->name, (int)r->lens[which], r->vals[which], what);
+	} else {
+		diag_warn(sc->d, NULL, kind, "bad value");
+	}
+}
 
 /* Milliseconds as written ("31.3879", "1.2e-05") -> ns; false (warned) if
- * the value is not a finite number. */
+ * the value is not a finite number, or beyond BOUND_DUR_NS. */
 static bool prof_ms(struct scan *sc, const struct prof_record *r, int which, int64_t *ns)
 {
 	if (!r->vals[which])
 		return false;
-	if (num_scaled(r->vals[which], r->lens[which], 6, ns) && *ns >= 0)
-		return true;
-	if (diag_would_print(sc->d, KIND_BAD_NUMBER)) {
-		struct pos at = scan_pos(sc, r->at[which]);
-
-		diag_warn(sc->d, &at, KIND_BAD_NUMBER, "'%s' of layer '%.*s' is '%.*s', not a time",
-			  prof_keys[which], (int)r->name_len, r->name, (int)r->lens[which],
-			  r->vals[which]);
-	} else {
-		diag_warn(sc->d, NULL, KIND_BAD_NUMBER, "bad value");
+	if (num_scaled(r->vals[which], r->lens[which], 6, ns) && *ns >= 0) {
+		if (bound_dur_ok(*ns))
+			return true;
+		bad_value(sc, r, which, KIND_BEYOND, "beyond proftui's bound of 10^15 ns (11.6 days)");
+		return false;
 	}
+	bad_value(sc, r, which, KIND_BAD_NUMBER, "not a time");
 	return false;
 }
 
@@ -346,7 +359,10 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 		int64_t count;
 
 		if (r->vals[PV_COUNT] && num_int(r->vals[PV_COUNT], r->lens[PV_COUNT], &count) &&
-		    count >= 0) {
+		    count >= 0 && !bound_count_ok(count)) {
+			bad_value(sc, r, PV_COUNT, KIND_BEYOND, "beyond proftui's bound of 2^40");
+		} else if (r->vals[PV_COUNT] &&
+			   num_int(r->vals[PV_COUNT], r->lens[PV_COUNT], &count) && count >= 0) {
 			ls->calls = (uint64_t)count;
 			*has_count = true;
 		} else {
@@ -374,15 +390,20 @@ static void take_record(struct scan *sc, struct layers *ls, const struct prof_re
 		attr_set_ns(p, &l->attrs, "mean_ns", ns);
 	if (prof_ms(sc, r, PV_MEDIAN, &ns))
 		attr_set_ns(p, &l->attrs, "median_ns", ns);
+	/* A share is 0..100: anything else is unknown, not shown. */
 	if (r->vals[PV_PCT]) {
-		if (num_double(r->vals[PV_PCT], r->lens[PV_PCT], &pct) && pct == pct) {
+		bool is_num = num_double(r->vals[PV_PCT], r->lens[PV_PCT], &pct) && pct == pct;
+
+		if (is_num && pct >= 0 && pct <= 100) {
 			attr_set_double(p, &l->attrs, "time_pct", pct);
 			sc->pct_sum += pct;
 			sc->pct_slack += half_last_digit(r->vals[PV_PCT], r->lens[PV_PCT]);
 			sc->nr_pct++;
-		} else
-			diag_warn(sc->d, NULL, KIND_BAD_NUMBER, "'percentage' of layer '%s' is '%.*s'",
-				  l->name, (int)r->lens[PV_PCT], r->vals[PV_PCT]);
+		} else if (is_num) {
+			bad_value(sc, r, PV_PCT, KIND_BAD_PCT, "not a percentage from 0 to 100");
+		} else {
+			bad_value(sc, r, PV_PCT, KIND_BAD_NUMBER, "not a number");
+		}
 	}
 	layer_sources_from_name(p, l);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/bounds.h"
 #include "../model/util.h"
 #include "num.h"
 #include "parser.h"
@@ -45,14 +46,17 @@ struct times {
 	uint64_t nr_bad;
 };
 
-/* A duration: the explicit field when the file has it, else end - start. */
+/* A duration: the explicit field when the file has it, else end - start;
+ * -1 when it is not one within BOUND_DUR_NS. */
 static int64_t duration(const int64_t *v, const bool *has, int start, int end, int expl)
 {
+	int64_t d = -1;
+
 	if (expl >= 0 && has[expl])
-		return v[expl];
-	if (has[start] && has[end] && v[end] >= v[start])
-		return v[end] - v[start];
-	return -1;
+		d = v[expl];
+	else if (has[start] && has[end])
+		d = v[end] - v[start];	/* both in 0..the bound: no wrap */
+	return bound_dur_ok(d) ? d : -1;
 }
 
 static enum json_tok read_inference(struct times *tm, uint64_t index)
@@ -77,10 +81,13 @@ static enum json_tok read_inference(struct times *tm, uint64_t index)
 			t = json_skip_value(j);
 		} else {
 			t = json_next(j);
-			if (t == JSON_NUMBER && num_scaled(j->s, j->len, 6, &v[field]))
+			/* Times from trtexec's start and durations alike lie
+			 * in 0..BOUND_DUR_NS. */
+			if (t == JSON_NUMBER && num_scaled(j->s, j->len, 6, &v[field]) &&
+			    bound_dur_ok(v[field]))
 				has[field] = true;
 			else
-				bad = true;	/* nan, inf, a string */
+				bad = true;	/* nan, inf, a string, beyond bounds */
 			t = json_skip(j, t);
 		}
 		if (json_failed(t))
@@ -102,7 +109,8 @@ static enum json_tok read_inference(struct times *tm, uint64_t index)
 	/* trtexec's latency is H2D + compute + D2H. */
 	if (has[T_LATENCY] && v[T_LATENCY] >= 0)
 		s->total_ns = v[T_LATENCY];
-	else if (cat[1] >= 0 && cat[2] >= 0 && cat[3] >= 0)
+	else if (cat[1] >= 0 && cat[2] >= 0 && cat[3] >= 0 &&
+		 bound_dur_ok(cat[1] + cat[2] + cat[3]))
 		s->total_ns = cat[1] + cat[2] + cat[3];
 	else
 		bad = true;
@@ -116,7 +124,8 @@ static enum json_tok read_inference(struct times *tm, uint64_t index)
 			struct pos at = json_mark_pos(j, mark);
 
 			diag_warn(tm->d, &at, KIND_BAD_TIME,
-				  "inference %llu has missing, negative or non-numeric times; "
+				  "inference %llu has missing, negative, non-numeric or out-of-bounds "
+				  "times (beyond 10^15 ns); "
 				  "those are left blank", (unsigned long long)index);
 		} else {
 			diag_warn(tm->d, NULL, KIND_BAD_TIME, "bad inference record");

@@ -431,5 +431,7 @@ if timeout 20 "$PROFTUI" --print steps "$sdir/many-warnings.summary" >/dev/null 
 else
 	fail "badinput: summary: 300,000 warnings load"
 fi
-. tests/badinput/long-sums.sh
+. "$(dirname "$0")/long-sums.sh"
+
+. "$(dirname "$0")/bounds.sh"
 test_done
