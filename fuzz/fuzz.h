@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/aggregate.h"
+#include "model/bounds.h"
 #include "model/memory.h"
 #include "model/modules.h"
 #include "model/overview.h"
@@ -22,8 +23,40 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static volatile uint64_t fuzz_sink;	/* keeps the reads of step values (unsigned: a
-					   sum of hostile values may wrap) */
+static volatile uint64_t fuzz_sink;	/* keeps reads the compiler could drop (unsigned:
+					   a sum of hostile values may wrap) */
+
+/*
+ * What model/bounds.h promises the panes: no sum past its cap, so none
+ * wrapped.  A value beyond is a bug in the model, not in the input:
+ * abort, so that libFuzzer keeps the input.
+ */
+static void fuzz_in_bounds(int64_t v, const char *what)
+{
+	if (v > SUM_CAP || v < -SUM_CAP) {
+		fprintf(stderr, "fuzz: %s is %lld, past the cap on sums\n", what, (long long)v);
+		abort();
+	}
+}
+
+static void fuzz_check_rows(const struct agg *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct agg_row *r = &a->rows[i];
+
+		if (r->calls > (uint64_t)SUM_CAP) {
+			fprintf(stderr, "fuzz: a row's calls are %llu, past the cap on sums\n",
+				(unsigned long long)r->calls);
+			abort();
+		}
+		fuzz_in_bounds(r->host_self_ns, "a row's host self");
+		fuzz_in_bounds(r->host_total_ns, "a row's host total");
+		fuzz_in_bounds(r->device_self_ns, "a row's device self");
+		fuzz_in_bounds(r->device_total_ns, "a row's device total");
+		fuzz_in_bounds(r->tc_self_ns, "a row's tensor-core self");
+		fuzz_in_bounds(r->tc_total_ns, "a row's tensor-core total");
+	}
+}
 
 static bool fuzz_is_row(const struct node *n, void *ctx)
 {
@@ -43,6 +76,9 @@ static void fuzz_views(const struct profile *p)
 	struct mem_device *dev;
 
 	overview_compute(p, &o);
+	fuzz_in_bounds(o.top_ops.total_ns, "the Overview's ops total");
+	fuzz_in_bounds(o.top_kernels.total_ns, "the Overview's kernels total");
+	fuzz_in_bounds(o.precision_total_ns, "the Overview's precisions total");
 	overview_release(&o);
 	mem_stats(p, NULL, &ms);
 	mem_stats_release(&ms);
@@ -52,7 +88,7 @@ static void fuzz_views(const struct profile *p)
 	mem_curves_release(&mc);
 	dev = mem_devices(p, &nr_dev);
 	for (size_t i = 0; i < nr_dev && i < 8; i++)
-		fuzz_sink += (uint64_t)mem_peak_allocated(p, dev[i].index);
+		fuzz_in_bounds(mem_peak_allocated(p, dev[i].index), "a device's memory peak");
 	free(dev);
 	module_view(p, &mv);
 	module_view_release(&mv);
@@ -84,6 +120,14 @@ static void fuzz_stacks(const struct agg *a)
 	fuzz_sink += bytes;
 }
 
+/* agg_ops() and the like into A, checked, then released. */
+#define FUZZ_AGG(call, a)                 \
+	do {                              \
+		call;                     \
+		fuzz_check_rows(a);       \
+		agg_release(a);           \
+	} while (0)
+
 /* Finish every run of FIRST and read it as the panes do. */
 static void fuzz_exercise(struct profile *first)
 {
@@ -92,18 +136,12 @@ static void fuzz_exercise(struct profile *first)
 		struct agg a;
 
 		profile_finish(run);
-		agg_ops(run, NULL, &a);
-		agg_release(&a);
-		agg_kernels(run, NULL, &a);
-		agg_release(&a);
-		agg_op_kernels(run, &all, &a);
-		agg_release(&a);
-		agg_kernel_ops(run, &all, &a);
-		agg_release(&a);
-		agg_ops_by_shape(run, NULL, &a);
-		agg_release(&a);
-		agg_kernels_by_op(run, NULL, &a);
-		agg_release(&a);
+		FUZZ_AGG(agg_ops(run, NULL, &a), &a);
+		FUZZ_AGG(agg_kernels(run, NULL, &a), &a);
+		FUZZ_AGG(agg_op_kernels(run, &all, &a), &a);
+		FUZZ_AGG(agg_kernel_ops(run, &all, &a), &a);
+		FUZZ_AGG(agg_ops_by_shape(run, NULL, &a), &a);
+		FUZZ_AGG(agg_kernels_by_op(run, NULL, &a), &a);
 		agg_op_stacks(run, NULL, &a);
 		fuzz_stacks(&a);
 		agg_release(&a);
@@ -111,15 +149,13 @@ static void fuzz_exercise(struct profile *first)
 		if (run->nr_steps) {
 			struct agg_scope s = { .step = &run->steps[run->nr_steps - 1] };
 
-			agg_ops(run, &s, &a);
-			agg_release(&a);
-			agg_kernels(run, &s, &a);
-			agg_release(&a);
+			FUZZ_AGG(agg_ops(run, &s, &a), &a);
+			FUZZ_AGG(agg_kernels(run, &s, &a), &a);
 		}
 		for (size_t i = 0; i < run->nr_steps; i++) {
-			fuzz_sink += (uint64_t)run->steps[i].total_ns;
+			fuzz_in_bounds(run->steps[i].total_ns, "a step's total");
 			for (size_t c = 0; c < run->nr_step_cats; c++)
-				fuzz_sink += (uint64_t)run->steps[i].cat_ns[c];
+				fuzz_in_bounds(run->steps[i].cat_ns[c], "a step's part");
 		}
 	}
 }
