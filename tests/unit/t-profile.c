@@ -608,6 +608,73 @@ static void test_small_profile_touches_little(void)
 	profile_release(&p);
 }
 
+/*
+ * A log of 100,000 small tables is 100,000 runs (issue 29, item 7): it
+ * cost gigabytes while each run had a table of names, slabs of nodes and
+ * a megabyte of arena of its own.  The later runs of a file share the
+ * first's names and pool, and a run costs what it holds: here six rows,
+ * their attributes and a title.  Memory is the model's own account (slabs
+ * made, arena chunks), not the process's.
+ */
+static void test_runs_cost_what_they_hold(void)
+{
+	enum { RUNS = 10000, ROWS = 6 };
+	static const char *const names[ROWS] = {
+		"aten::matmul", "aten::mm", "MLUKernelGemm", "aten::add_", "Memcpy HtoD", "aten::copy_",
+	};
+	struct profile first;
+	const struct node_pool *counted = NULL;
+	size_t bytes = 0, nr = 0;
+	bool rows_ok = true;
+
+	profile_init(&first, "epochs.log");
+	first.counts_follow_nodes = true;
+	for (int r = 0; r < RUNS; r++) {
+		struct profile *run = r ? profile_add_run(&first, "epochs.log:12") : &first;
+		char title[32];
+
+		snprintf(title, sizeof(title), "epoch %d", r);
+		profile_meta(run, "table", "title", title);
+		for (int k = 0; k < ROWS; k++) {
+			struct node *n = node_new(run, run->root, NODE_OP, names[k], strlen(names[k]));
+
+			node_set_calls(run, n, (uint64_t)(20 + k));
+			node_set_host_self(run, n, 1000 * r + k);
+			attr_set_double(run, &n->attrs, ATTR_FILE_HOST_SELF_PCT, 12.5);
+		}
+	}
+	for (struct profile *run = &first; run; run = run->next_run, nr++) {
+		const struct node *n;
+		const char *title = profile_meta_get(run, "table", "title");
+		char want[32];
+		int k = 0;
+
+		profile_finish(run);
+		if (run->pool != counted) {	/* each pool once */
+			bytes += (run->pool->nodes.nr_slabs + run->pool->attrs.nr_slabs) * SLAB_BYTES;
+			counted = run->pool;
+		}
+		bytes += run->arena.total_bytes;
+		/* Each run still has its own rows, whatever it shares. */
+		rows_ok &= run->nr_nodes == ROWS + 1;
+		for (n = node_first_child(run->root); n; n = node_next(n), k++)
+			rows_ok &= !strcmp(node_name(n), names[k]) && node_calls(run, n) == (uint64_t)(20 + k) &&
+				   node_host_self(run, n) == (int64_t)(1000 * nr + (size_t)k) &&
+				   node_attrs(n) && node_attrs(n)->v.d == 12.5;
+		snprintf(want, sizeof(want), "epoch %zu", nr);
+		rows_ok &= k == ROWS && title && !strcmp(title, want);
+	}
+	CHECK_EQ(nr, RUNS);
+	CHECK(rows_ok);
+	/* 70,000 nodes and 60,000 attributes fill 85 slabs (5.6 MB); each
+	 * run's arena a chunk of 512 bytes. */
+	if (bytes / RUNS > 2048) {
+		fprintf(stderr, "%zu bytes per run\n", bytes / RUNS);
+		CHECK(!"a run costs what it holds");
+	}
+	profile_release(&first);
+}
+
 const struct test tests[] = {
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
@@ -621,5 +688,6 @@ const struct test tests[] = {
 	{ "attributes in several slabs, of two profiles in turn", test_attrs_across_slabs },
 	{ "node ids in the tree's order", test_ids_in_tree_order },
 	{ "a small profile's arena and slabs fill as they are used", test_small_profile_touches_little },
+	{ "the runs of a file cost what they hold", test_runs_cost_what_they_hold },
 	{ 0 },
 };
