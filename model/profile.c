@@ -58,7 +58,25 @@ static void pool_release(struct node_pool *pool)
 	}
 	slab_dir_release(&pool->nodes);
 	slab_dir_release(&pool->attrs);
-	free(pool);
+	munmap(pool, sizeof(*pool));
+}
+
+/*
+ * An empty pool for NAMES.  Mapped, not malloc()ed: of its 64 KB only the
+ * directories' heads and first entries are ever touched, but memory that
+ * malloc() hands out again (a file's read buffer, freed) is in memory
+ * whole, and a log dir of small traces held 64 KB per file for nothing.
+ * A fresh mapping is zero and costs the pages touched.
+ */
+static struct node_pool *pool_new(const struct strtab *names)
+{
+	struct node_pool *pool = mmap(NULL, sizeof(*pool), PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (pool == MAP_FAILED)
+		die("out of memory");
+	pool->names = names;
+	return pool;
 }
 
 /* A new slab of DIR, with room in the directory: the next of the last
@@ -156,14 +174,7 @@ static void init_run(struct profile *p, const char *path, const struct profile *
 	} else {
 		p->names = xmalloc(sizeof(*p->names));
 		strtab_init(p->names, &p->arena);
-		/* All but the directories, of which nothing past the slabs
-		 * made is read: 64 KB a small profile would touch for
-		 * nothing. */
-		p->pool = xmalloc(sizeof(*p->pool));
-		memset(p->pool, 0, offsetof(struct node_pool, attrs));
-		memset(&p->pool->attrs, 0, offsetof(struct slab_dir, pages));
-		memset(&p->pool->nodes, 0, offsetof(struct slab_dir, pages));
-		p->pool->names = p->names;
+		p->pool = pool_new(p->names);
 		p->owns_names_and_pool = true;
 	}
 	p->path = arena_strdup(&p->arena, path ? path : "");

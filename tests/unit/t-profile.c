@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/profile.h"
+#include "model/util.h"
 #include "test.h"
 
 static void test_launches_intern(void)
@@ -609,6 +610,38 @@ static void test_small_profile_touches_little(void)
 }
 
 /*
+ * A profile's pool of nodes is 64 KB of directories of which a small
+ * profile touches two pages; it is mapped, so the rest is never in
+ * memory.  Taken from malloc(), it lay on memory a load had used and
+ * freed (a file's read buffer), all of it in memory: 64 KB for each file
+ * of a log dir of small traces.
+ */
+static void test_pool_not_on_used_memory(void)
+{
+	enum { BLOCKS = 8, BLOCK = 96 << 10 };
+	char *block[BLOCKS], *fence;
+	struct profile p;
+	size_t in;
+
+	/* Memory used and freed, below a block kept (so that malloc()
+	 * keeps it for the next request rather than give it back). */
+	for (int i = 0; i < BLOCKS; i++)
+		memset(block[i] = xmalloc(BLOCK), 1, BLOCK);
+	fence = xmalloc(64);
+	for (int i = 0; i < BLOCKS; i++)
+		free(block[i]);
+	profile_init(&p, "t");
+	node_new(&p, p.root, NODE_OP, "op", 2);
+	in = resident_pages((const char *)p.pool, (const char *)(p.pool + 1));
+	if (in > 4) {
+		fprintf(stderr, "a profile of two nodes: %zu pages of its pool in memory\n", in);
+		CHECK(!"the pool's untouched pages are not in memory");
+	}
+	profile_release(&p);
+	free(fence);
+}
+
+/*
  * A log of 100,000 small tables is 100,000 runs (issue 29, item 7): it
  * cost gigabytes while each run had a table of names, slabs of nodes and
  * a megabyte of arena of its own.  The later runs of a file share the
@@ -676,6 +709,9 @@ static void test_runs_cost_what_they_hold(void)
 }
 
 const struct test tests[] = {
+	/* First, on a fresh heap: malloc() then reuses the memory the test
+	 * frees, as a load's read buffer is reused. */
+	{ "a pool's untouched directories are not in memory", test_pool_not_on_used_memory },
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
 	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
