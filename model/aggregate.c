@@ -170,7 +170,7 @@ static void add_kernel_time(const struct profile *p, struct agg *a, struct agg_r
 bool agg_has_tc(const struct profile *p)
 {
 	if (p->is_summary)	/* attribute keys are interned */
-		return strtab_lookup(&p->names, ATTR_FILE_TC_TOTAL, strlen(ATTR_FILE_TC_TOTAL));
+		return strtab_lookup(p->names, ATTR_FILE_TC_TOTAL, strlen(ATTR_FILE_TC_TOTAL));
 	return p->launches;
 }
 

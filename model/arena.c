@@ -7,10 +7,12 @@
 #include "arena.h"
 #include "util.h"
 
-/* Big enough that a 1 GB trace needs a few hundred chunks, small enough
- * that a tiny profile does not touch much memory (malloc of 1 MiB is an
- * mmap the kernel fills lazily). */
-#define CHUNK_BYTES (1024 * 1024)
+/* Chunks start small and each is as large as all before it, up to the
+ * largest: a run of a log with 100,000 tables holds a few hundred bytes,
+ * and a fixed first chunk of a megabyte made such a log cost gigabytes.
+ * The largest is big enough that a 1 GB trace needs a few hundred. */
+#define FIRST_CHUNK_BYTES 512
+#define MAX_CHUNK_BYTES (1024 * 1024)
 #define ALIGN alignof(max_align_t)
 
 struct arena_chunk {
@@ -40,11 +42,20 @@ void arena_release(struct arena *a)
 /* An arena's first chunks are left to fill as they are used: a set of
  * 1,000 summaries would otherwise hold 1,000 chunk tails that are never
  * used (500 MB).  populate_pages() says why a big one's are not. */
-#define POPULATE_AFTER (4 * CHUNK_BYTES)
+#define POPULATE_AFTER (4 * MAX_CHUNK_BYTES)
 
 static char *align_up(char *p, size_t align)
 {
 	return (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+}
+
+/* The size of A's next chunk: the arena doubles, so that what it holds
+ * beyond what it uses is at most what it uses, plus a chunk. */
+static size_t next_chunk_bytes(const struct arena *a)
+{
+	if (a->total_bytes < FIRST_CHUNK_BYTES)
+		return FIRST_CHUNK_BYTES;
+	return a->total_bytes < MAX_CHUNK_BYTES ? a->total_bytes : MAX_CHUNK_BYTES;
 }
 
 void *arena_alloc(struct arena *a, size_t size)
@@ -61,7 +72,8 @@ void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 	if (!p || p > a->end || (size_t)(a->end - p) < size) {
 		/* A big request gets a chunk of its own, linked behind the
 		 * current one so the current one keeps filling. */
-		size_t want = size > CHUNK_BYTES / 4 ? size : CHUNK_BYTES;
+		size_t chunk = next_chunk_bytes(a);
+		size_t want = size > chunk / 4 ? size : chunk;
 		struct arena_chunk *c = xmalloc(sizeof(*c) + want);
 
 		c->size = want;

@@ -2,9 +2,11 @@
 /*
  * arena: a bump allocator that owns most of what one profile holds.
  *
- * Interned names, strings and steps are carved from large chunks
- * and never freed one by one; arena_release() returns every chunk at once
- * (the idea of git's mem-pool.h).  Allocation never fails: out of memory
+ * Interned names, strings and steps are carved from chunks, each as large
+ * as all before it up to a megabyte, so that an arena holds in proportion
+ * to what it was asked for; they are never freed one by one, and
+ * arena_release() returns every chunk at once (the idea of git's
+ * mem-pool.h).  Allocation never fails: out of memory
  * calls die(), see util.h.
  */
 #ifndef MODEL_ARENA_H
@@ -17,7 +19,8 @@ struct arena_chunk;
 struct arena {
 	struct arena_chunk *chunk;	/* newest chunk; older ones follow */
 	char *next, *end;		/* free space in the newest chunk */
-	size_t total_bytes;		/* every chunk, for memory figures */
+	size_t total_bytes;		/* every chunk, for memory figures and
+					   the next chunk's size */
 };
 
 void arena_init(struct arena *a);

@@ -856,11 +856,11 @@ void overview_compute(const struct profile *p, struct overview *o)
 		}
 	}
 
-	w.dp_name = strtab_lookup(&p->names, "DataParallel.forward", 20);
-	w.ddp_name = strtab_lookup(&p->names, "DistributedDataParallel.forward", 31);
+	w.dp_name = strtab_lookup(p->names, "DataParallel.forward", 20);
+	w.ddp_name = strtab_lookup(p->names, "DistributedDataParallel.forward", 31);
 	/* Attribute keys are interned: a profile that never named one has
 	 * no precisions to look for. */
-	w.precision_key = strtab_lookup(&p->names, "precision", 9);
+	w.precision_key = strtab_lookup(p->names, "precision", 9);
 	walk_tree(&w, p->root);
 	take_launches(&w);
 	if (w.ks.all_ns > 0)

@@ -58,7 +58,25 @@ static void pool_release(struct node_pool *pool)
 	}
 	slab_dir_release(&pool->nodes);
 	slab_dir_release(&pool->attrs);
-	free(pool);
+	munmap(pool, sizeof(*pool));
+}
+
+/*
+ * An empty pool for NAMES.  Mapped, not malloc()ed: of its 64 KB only the
+ * directories' heads and first entries are ever touched, but memory that
+ * malloc() hands out again (a file's read buffer, freed) is in memory
+ * whole, and a log dir of small traces held 64 KB per file for nothing.
+ * A fresh mapping is zero and costs the pages touched.
+ */
+static struct node_pool *pool_new(const struct strtab *names)
+{
+	struct node_pool *pool = mmap(NULL, sizeof(*pool), PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (pool == MAP_FAILED)
+		die("out of memory");
+	pool->names = names;
+	return pool;
 }
 
 /* A new slab of DIR, with room in the directory: the next of the last
@@ -146,22 +164,30 @@ static struct attr *pool_take_attr(struct profile *p, uint32_t *ref_out)
 	return memset(attr_first(pool, ref), 0, sizeof(struct attr));
 }
 
-void profile_init(struct profile *p, const char *path)
+/* An empty profile P with the names and pool of FIRST, a run of the
+ * same file, or (FIRST NULL) of its own. */
+static void init_run(struct profile *p, const char *path, const struct profile *first)
 {
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
-	strtab_init(&p->names, &p->arena);
-	/* All but the directories, of which nothing past the slabs made
-	 * is read: 64 KB a small profile would touch for nothing. */
-	p->pool = xmalloc(sizeof(*p->pool));
-	memset(p->pool, 0, offsetof(struct node_pool, attrs));
-	memset(&p->pool->attrs, 0, offsetof(struct slab_dir, pages));
-	memset(&p->pool->nodes, 0, offsetof(struct slab_dir, pages));
-	p->pool->names = &p->names;
+	if (first) {
+		p->names = first->names;
+		p->pool = first->pool;
+	} else {
+		p->names = xmalloc(sizeof(*p->names));
+		strtab_init(p->names, &p->arena);
+		p->pool = pool_new(p->names);
+		p->owns_names_and_pool = true;
+	}
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);
 	p->dist.rank = p->dist.world_size = -1;
+}
+
+void profile_init(struct profile *p, const char *path)
+{
+	init_run(p, path, NULL);
 }
 
 void profile_release(struct profile *p)
@@ -188,8 +214,13 @@ void profile_release(struct profile *p)
 	free(p->mem_events);
 	launch_index_free(p->launches);
 	call_stacks_release(&p->stacks);
-	strtab_release(&p->names);
-	pool_release(p->pool);
+	/* The first run's, after its later runs: the names' strings lie
+	 * in its arena. */
+	if (p->owns_names_and_pool) {
+		strtab_release(p->names);
+		free(p->names);
+		pool_release(p->pool);
+	}
 	arena_release(&p->arena);
 	memset(p, 0, sizeof(*p));
 }
@@ -203,7 +234,7 @@ struct profile *profile_add_run(struct profile *first, const char *where)
 	while (last->next_run)
 		last = last->next_run;
 	run = xmalloc(sizeof(*run));
-	profile_init(run, first->path);
+	init_run(run, first->path, first);
 	run->format = first->format;
 	run->counts_follow_nodes = first->counts_follow_nodes;
 	run->run_where = where ? arena_strdup(&run->arena, where) : NULL;
@@ -230,7 +261,7 @@ size_t profile_nr_runs(const struct profile *first)
 
 const char *profile_intern(struct profile *p, const char *s, size_t n)
 {
-	return strtab_intern(&p->names, s, n);
+	return strtab_intern(p->names, s, n);
 }
 
 const char *profile_strdup(struct profile *p, const char *s)
@@ -307,7 +338,7 @@ void node_set_name(struct profile *p, struct node *n, const char *name)
 
 	/* A name from elsewhere would read another string's number: the
 	 * wrong name, shown as if the file had it. */
-	if (number >= p->names.nr || strtab_string(&p->names, number) != name)
+	if (number >= p->names->nr || strtab_string(p->names, number) != name)
 		die("bug: node name '%s' is not interned in profile %s", name, p->path);
 	n->name_number = number;
 }
@@ -315,7 +346,7 @@ void node_set_name(struct profile *p, struct node *n, const char *name)
 struct node *node_new(struct profile *p, struct node *parent,
 		      enum node_kind kind, const char *name, size_t name_len)
 {
-	return node_new_interned(p, parent, kind, strtab_intern(&p->names, name, name_len));
+	return node_new_interned(p, parent, kind, strtab_intern(p->names, name, name_len));
 }
 
 struct node *node_new_interned(struct profile *p, struct node *parent,
@@ -489,7 +520,7 @@ static struct attr *attr_slot(struct profile *p, uint32_t *list, const char *key
 			goto found;
 	}
 	a = pool_take_attr(p, link);
-	a->key_number = strtab_number(strtab_intern(&p->names, key, strlen(key)));
+	a->key_number = strtab_number(strtab_intern(p->names, key, strlen(key)));
 found:
 	slab = attr_slab_of(a);
 	slab->types[a - (struct attr *)slab - ATTR_HEAD_PLACES] = (uint8_t)type;
@@ -671,7 +702,7 @@ void profile_set_step_cats(struct profile *p, const char *const *names, size_t n
 	const char **cats = arena_alloc(&p->arena, (n ? n : 1) * sizeof(*cats));
 
 	for (size_t i = 0; i < n; i++)
-		cats[i] = strtab_intern(&p->names, names[i], strlen(names[i]));
+		cats[i] = strtab_intern(p->names, names[i], strlen(names[i]));
 	p->step_cats = cats;
 	p->nr_step_cats = n;
 }
@@ -683,7 +714,7 @@ struct step *profile_add_step(struct profile *p, const char *name, size_t name_l
 	GROW(p->steps, p->alloc_steps, p->nr_steps + 1);
 	s = &p->steps[p->nr_steps++];
 	memset(s, 0, sizeof(*s));
-	s->name = strtab_intern(&p->names, name, name_len);
+	s->name = strtab_intern(p->names, name, name_len);
 	s->cat_ns = arena_alloc(&p->arena, (p->nr_step_cats ? p->nr_step_cats : 1) * sizeof(int64_t));
 	for (size_t i = 0; i < p->nr_step_cats; i++)
 		s->cat_ns[i] = -1;
@@ -702,7 +733,7 @@ void profile_meta(struct profile *p, const char *section, const char *key, const
 {
 	struct meta *m = arena_alloc(&p->arena, sizeof(*m));
 
-	m->section = strtab_intern(&p->names, section, strlen(section));
+	m->section = strtab_intern(p->names, section, strlen(section));
 	m->key = arena_strdup(&p->arena, key);
 	m->value = arena_strdup(&p->arena, value ? value : "");
 	if (p->meta_tail)
@@ -840,7 +871,7 @@ void profile_finish(struct profile *p)
 	 * parent's last child again, once. */
 	key_index_release(&p->tails);
 	p->tail_parent = p->tail = NULL;
-	strtab_settle(&p->names);	/* the parser's threads are done */
+	strtab_settle(p->names);	/* the parser's threads are done */
 	node_walk(p->root, number_node, &f);
 	p->nr_nodes = f.next_id;
 	p->pool->has_ids = true;

@@ -3,7 +3,8 @@
  * profile: one loaded profile -- a call tree, its steps, metadata and the
  * parse's warnings.  The profile's node pool owns its nodes and their
  * attributes, its arena every name, string and step reachable from it;
- * profile_release() frees them all at once.
+ * profile_release() frees them all at once.  The later runs of one file
+ * (profile_add_run()) share the first run's names and pool.
  *
  * A node is one call of something at one place in the tree or, for formats
  * that arrive already aggregated (key_averages tables, Paddle summaries,
@@ -487,9 +488,14 @@ struct node_span {
 };
 
 struct profile {
-	struct arena arena;
-	struct strtab names;
-	struct node_pool *pool;		/* every node (heap: slabs point at it) */
+	struct arena arena;		/* this run's strings, steps, metadata */
+	/* Names and nodes: the first run's, which the later runs of its file
+	 * share (profile_add_run()), so that a run costs what it holds -- a
+	 * table and slabs of its own made a log of 100,000 small tables cost
+	 * gigabytes.  Heap; the names' strings lie in the first run's arena. */
+	struct strtab *names;
+	struct node_pool *pool;		/* every node (slabs point at it) */
+	bool owns_names_and_pool;	/* false in the later runs of a file */
 	struct node *root;		/* synthetic "<all>" */
 	const char *path;		/* as given on the command line */
 	const char *format;		/* parser name that filled it */
@@ -564,8 +570,9 @@ struct profile {
 	struct node *tail_parent, *tail;	/* the last append, asked first */
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
-	 * first run is the profile the caller owns; later runs hang here and
-	 * profile_release() frees them too. */
+	 * first run is the profile the caller owns; later runs hang here,
+	 * sharing its names and pool, and profile_release() frees them too.
+	 * (Runs chained from other files, profset.h, own theirs.) */
 	struct profile *next_run;
 	struct profile *last_run;	/* in the first run: the last one */
 	const char *run_where;		/* "FILE:LINE" where this run starts */
@@ -575,7 +582,8 @@ struct profile {
 void profile_init(struct profile *p, const char *path);
 void profile_release(struct profile *p);
 /* Append a new run after the last run of FIRST and return it; WHERE is
- * copied ("file:line"). */
+ * copied ("file:line").  The run interns into FIRST's names and makes its
+ * nodes in FIRST's pool: it is of FIRST's file. */
 struct profile *profile_add_run(struct profile *first, const char *where);
 /* The Nth run (0-based), or NULL. */
 struct profile *profile_run(struct profile *first, size_t n);

@@ -438,18 +438,24 @@ int profset_chain_runs(struct profset *s, struct profset *runs, const char *cons
 	for (size_t r = 0; r < nr; r++)
 		profset_name_runs(&runs[r], names[r]);
 	*s = runs[0];
-	for (size_t r = 1; r < nr; r++) {
-		for (size_t m = 0; m < s->nr; m++) {
-			struct profset_member *into = &s->members[m];
-			char *files = xstrfmt("%s + %s", into->files, runs[r].members[m].files);
+	/* Each member's files joined in one buffer: joined run by run, the
+	 * whole string was copied again for each (quadratic in the runs). */
+	for (size_t m = 0; m < s->nr; m++) {
+		struct profset_member *into = &s->members[m];
+		struct strbuf files = STRBUF_INIT;
 
+		strbuf_addstr(&files, into->files);
+		for (size_t r = 1; r < nr; r++) {
+			strbuf_addstr(&files, " + ");
+			strbuf_addstr(&files, runs[r].members[m].files);
 			add_span(into->prof, runs[r].members[m].prof);
 			runs[r].members[m].prof = NULL;
-			free(into->files);
-			into->files = files;
 		}
-		profset_release(&runs[r]);
+		free(into->files);
+		into->files = files.s;
 	}
+	for (size_t r = 1; r < nr; r++)
+		profset_release(&runs[r]);
 	strbuf_addf(&b, "a log dir of %zu runs (", nr);
 	for (size_t r = 0; r < nr; r++)
 		strbuf_addf(&b, "%s%s", r ? ", " : "", names[r]);

@@ -17,6 +17,12 @@
  */
 #define LONG_PROBE_RUN 100
 
+/* The index's first size: a file's names are often few (a small trace,
+ * a table), and it doubles from there. */
+#define FIRST_SLOTS 64
+/* And the numbers' array's. */
+#define FIRST_NUMBERS 16
+
 /* The stored hash: the low 32 bits pick the slot, all 32 skip strcmp()s. */
 static uint32_t hash_bytes(const struct strtab *t, const char *s, size_t n)
 {
@@ -25,7 +31,7 @@ static uint32_t hash_bytes(const struct strtab *t, const char *s, size_t n)
 
 /* The slot in t->recent for the N bytes at S: their length and first
  * and last eight bytes, mixed.  Not keyed: it only picks what to compare. */
-static size_t recent_slot(const char *s, size_t n)
+static struct strtab_recent *recent_slot(const struct strtab *t, const char *s, size_t n)
 {
 	uint64_t head = 0, tail = 0;
 
@@ -36,7 +42,7 @@ static size_t recent_slot(const char *s, size_t n)
 		memcpy(&head, s, n);
 	}
 	head ^= (tail << 29 | tail >> 35) ^ n;
-	return (size_t)((head * 0x9e3779b97f4a7c15ULL) >> 32) & (STRTAB_RECENT - 1);
+	return &t->recent[(size_t)((head * 0x9e3779b97f4a7c15ULL) >> 32) & (t->nr_recent - 1)];
 }
 
 void strtab_init(struct strtab *t, struct arena *a)
@@ -63,10 +69,11 @@ void strtab_release(struct strtab *t)
 	t->alloc_numbers = 0;
 	free(t->slots);
 	free(t->hashes);
+	free(t->recent);
 	t->slots = NULL;
 	t->hashes = NULL;
-	t->nr = t->alloc = 0;
-	memset(t->recent, 0, sizeof(t->recent));
+	t->recent = NULL;
+	t->nr = t->alloc = t->nr_recent = 0;
 }
 
 /* The slot of S, or the empty slot where it goes; *PROBES gets the number
@@ -114,6 +121,13 @@ static void rebuild(struct strtab *t, size_t alloc, bool rehash)
 	}
 	free(old_slots);
 	free(old_hashes);
+	/* The cache is a quarter of the index, up to its most: a new one
+	 * starts empty (misses only cost the index). */
+	if (t->nr_recent < STRTAB_RECENT && t->nr_recent < alloc / 4) {
+		free(t->recent);
+		t->nr_recent = alloc / 4 < STRTAB_RECENT ? alloc / 4 : STRTAB_RECENT;
+		t->recent = xcalloc(t->nr_recent, sizeof(*t->recent));
+	}
 }
 
 /* S's copy, numbered t->nr: its number in front of it, and in the
@@ -132,7 +146,7 @@ static const char *new_string(struct strtab *t, const char *s, size_t n)
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	if (t->nr == t->alloc_numbers) {
-		size_t alloc = t->alloc_numbers ? 2 * t->alloc_numbers : 256;
+		size_t alloc = t->alloc_numbers ? 2 * t->alloc_numbers : FIRST_NUMBERS;
 		const char **bigger = xmalloc(alloc * sizeof(*bigger));
 
 		if (t->nr)
@@ -162,17 +176,22 @@ const char *strtab_lookup(const struct strtab *t, const char *s, size_t n)
 
 const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 {
-	struct strtab_recent *r = &t->recent[recent_slot(s, n)];
+	struct strtab_recent *r;
 	uint32_t h;
 	size_t i, probes;
 
+	if (!t->alloc)
+		rebuild(t, FIRST_SLOTS, false);
+	r = recent_slot(t, s, n);
 	if (r->s && r->n == n && !memcmp(r->s, s, n))
 		return r->s;
 	h = hash_bytes(t, s, n);
 
 	/* Keep the load under 1/2 so probe runs stay short. */
-	if (2 * (t->nr + 1) > t->alloc)
-		rebuild(t, t->alloc ? t->alloc * 2 : 1024, false);
+	if (2 * (t->nr + 1) > t->alloc) {
+		rebuild(t, t->alloc * 2, false);
+		r = recent_slot(t, s, n);
+	}
 	i = find_slot(t, s, n, h, &probes);
 	t->nr_probes += probes;
 	if (t->slots[i]) {

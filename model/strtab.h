@@ -24,7 +24,7 @@
 
 struct arena;
 
-#define STRTAB_RECENT 512	/* a power of two */
+#define STRTAB_RECENT 512	/* the most recent names kept; a power of two */
 
 struct strtab {
 	struct arena *arena;
@@ -37,11 +37,14 @@ struct strtab {
 	 * interns every event's name, nearly always one seen a moment ago,
 	 * and SipHash over a 100-byte kernel name costs ~200 instructions
 	 * where this costs a compare.  A miss (or a file that makes every
-	 * lookup miss) only falls through to the keyed index. */
+	 * lookup miss) only falls through to the keyed index.  Heap, grown
+	 * with the index up to STRTAB_RECENT: a table of a few names (a
+	 * small file) holds a few. */
 	struct strtab_recent {
 		const char *s;
 		size_t n;
-	} recent[STRTAB_RECENT];
+	} *recent;
+	size_t nr_recent;	/* a power of two */
 	/* Each string by its number, in the order first seen: a node holds
 	 * its name's 4-byte number rather than an 8-byte pointer.  Grown by
 	 * copying into a new array that replaces it atomically, the old ones

@@ -111,7 +111,7 @@ struct shortnames *shortnames_new(const struct profile *p, bool ascii)
 		/* Several names, one short form (or a short form that is
 		 * the whole name of another): numbered apart, in the order
 		 * the tree meets them. */
-		if (j - i > 1 || strtab_lookup(&p->names, v[i].short_name, strlen(v[i].short_name))) {
+		if (j - i > 1 || strtab_lookup(p->names, v[i].short_name, strlen(v[i].short_name))) {
 			for (size_t k = i; k < j; k++) {
 				struct short_slot *s = slot_of(sn, v[k].name);
 				size_t len = strlen(s->short_name) + 24;

@@ -77,7 +77,7 @@ static inline double parity_ns_slack(unsigned departs, const struct profile *p, 
 
 	if (!(departs & DEPART_NS))
 		return 0;
-	w.name = strtab_lookup(&p->names, name, strlen(name));
+	w.name = strtab_lookup(p->names, name, strlen(name));
 	if (!w.name)
 		return 0;
 	node_walk(p->root, slack_visit, &w);

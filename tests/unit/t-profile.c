@@ -9,6 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/profile.h"
+#include "model/util.h"
 #include "test.h"
 
 static void test_launches_intern(void)
@@ -570,10 +571,11 @@ static size_t resident_pages(const char *from, const char *to)
 }
 
 /*
- * A small profile's memory is what it uses: its arena's first chunk and
- * its first slab of nodes fill page by page.  A set of 1,000 summaries
- * held 1,000 chunk tails it never used (500 MB) when every chunk was
- * mapped in whole.
+ * A small profile's memory is what it uses: its arena holds small chunks
+ * (a megabyte each was gigabytes for a log of 100,000 tables) and its
+ * first slab of nodes fills page by page.  A set of 1,000 summaries held
+ * 1,000 chunk tails it never used (500 MB) when every chunk was mapped
+ * in whole.
  */
 static void test_small_profile_touches_little(void)
 {
@@ -589,9 +591,8 @@ static void test_small_profile_touches_little(void)
 
 		node_new(&p, p.root, NODE_OP, name, (size_t)n);
 	}
-	/* The arena's chunk: a few pages used of 256. */
-	CHECK(p.arena.next && p.arena.end - p.arena.next > 512 * 1024);
-	CHECK(resident_pages(p.arena.next + 4096, p.arena.end) <= 4);
+	/* The arena: the path and 100 short names, in a few small chunks. */
+	CHECK(p.arena.total_bytes <= 8192);
 	/* The slab: 101 nodes in two pages of its sixteen; their ids, in
 	 * the slab's thirteenth page, not before profile_finish(). */
 	CHECK(resident_pages((const char *)node_slab_of(p.root) + 2 * 4096,
@@ -608,7 +609,109 @@ static void test_small_profile_touches_little(void)
 	profile_release(&p);
 }
 
+/*
+ * A profile's pool of nodes is 64 KB of directories of which a small
+ * profile touches two pages; it is mapped, so the rest is never in
+ * memory.  Taken from malloc(), it lay on memory a load had used and
+ * freed (a file's read buffer), all of it in memory: 64 KB for each file
+ * of a log dir of small traces.
+ */
+static void test_pool_not_on_used_memory(void)
+{
+	enum { BLOCKS = 8, BLOCK = 96 << 10 };
+	char *block[BLOCKS], *fence;
+	struct profile p;
+	size_t in;
+
+	/* Memory used and freed, below a block kept (so that malloc()
+	 * keeps it for the next request rather than give it back). */
+	for (int i = 0; i < BLOCKS; i++)
+		memset(block[i] = xmalloc(BLOCK), 1, BLOCK);
+	fence = xmalloc(64);
+	for (int i = 0; i < BLOCKS; i++)
+		free(block[i]);
+	profile_init(&p, "t");
+	node_new(&p, p.root, NODE_OP, "op", 2);
+	in = resident_pages((const char *)p.pool, (const char *)(p.pool + 1));
+	if (in > 4) {
+		fprintf(stderr, "a profile of two nodes: %zu pages of its pool in memory\n", in);
+		CHECK(!"the pool's untouched pages are not in memory");
+	}
+	profile_release(&p);
+	free(fence);
+}
+
+/*
+ * A log of 100,000 small tables is 100,000 runs (issue 29, item 7): it
+ * cost gigabytes while each run had a table of names, slabs of nodes and
+ * a megabyte of arena of its own.  The later runs of a file share the
+ * first's names and pool, and a run costs what it holds: here six rows,
+ * their attributes and a title.  Memory is the model's own account (slabs
+ * made, arena chunks), not the process's.
+ */
+static void test_runs_cost_what_they_hold(void)
+{
+	enum { RUNS = 10000, ROWS = 6 };
+	static const char *const names[ROWS] = {
+		"aten::matmul", "aten::mm", "MLUKernelGemm", "aten::add_", "Memcpy HtoD", "aten::copy_",
+	};
+	struct profile first;
+	const struct node_pool *counted = NULL;
+	size_t bytes = 0, nr = 0;
+	bool rows_ok = true;
+
+	profile_init(&first, "epochs.log");
+	first.counts_follow_nodes = true;
+	for (int r = 0; r < RUNS; r++) {
+		struct profile *run = r ? profile_add_run(&first, "epochs.log:12") : &first;
+		char title[32];
+
+		snprintf(title, sizeof(title), "epoch %d", r);
+		profile_meta(run, "table", "title", title);
+		for (int k = 0; k < ROWS; k++) {
+			struct node *n = node_new(run, run->root, NODE_OP, names[k], strlen(names[k]));
+
+			node_set_calls(run, n, (uint64_t)(20 + k));
+			node_set_host_self(run, n, 1000 * r + k);
+			attr_set_double(run, &n->attrs, ATTR_FILE_HOST_SELF_PCT, 12.5);
+		}
+	}
+	for (struct profile *run = &first; run; run = run->next_run, nr++) {
+		const struct node *n;
+		const char *title = profile_meta_get(run, "table", "title");
+		char want[32];
+		int k = 0;
+
+		profile_finish(run);
+		if (run->pool != counted) {	/* each pool once */
+			bytes += (run->pool->nodes.nr_slabs + run->pool->attrs.nr_slabs) * SLAB_BYTES;
+			counted = run->pool;
+		}
+		bytes += run->arena.total_bytes;
+		/* Each run still has its own rows, whatever it shares. */
+		rows_ok &= run->nr_nodes == ROWS + 1;
+		for (n = node_first_child(run->root); n; n = node_next(n), k++)
+			rows_ok &= !strcmp(node_name(n), names[k]) && node_calls(run, n) == (uint64_t)(20 + k) &&
+				   node_host_self(run, n) == (int64_t)(1000 * nr + (size_t)k) &&
+				   node_attrs(n) && node_attrs(n)->v.d == 12.5;
+		snprintf(want, sizeof(want), "epoch %zu", nr);
+		rows_ok &= k == ROWS && title && !strcmp(title, want);
+	}
+	CHECK_EQ(nr, RUNS);
+	CHECK(rows_ok);
+	/* 70,000 nodes and 60,000 attributes fill 85 slabs (5.6 MB); each
+	 * run's arena a chunk of 512 bytes. */
+	if (bytes / RUNS > 2048) {
+		fprintf(stderr, "%zu bytes per run\n", bytes / RUNS);
+		CHECK(!"a run costs what it holds");
+	}
+	profile_release(&first);
+}
+
 const struct test tests[] = {
+	/* First, on a fresh heap: malloc() then reuses the memory the test
+	 * frees, as a load's read buffer is reused. */
+	{ "a pool's untouched directories are not in memory", test_pool_not_on_used_memory },
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
 	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
@@ -621,5 +724,6 @@ const struct test tests[] = {
 	{ "attributes in several slabs, of two profiles in turn", test_attrs_across_slabs },
 	{ "node ids in the tree's order", test_ids_in_tree_order },
 	{ "a small profile's arena and slabs fill as they are used", test_small_profile_touches_little },
+	{ "the runs of a file cost what they hold", test_runs_cost_what_they_hold },
 	{ 0 },
 };
