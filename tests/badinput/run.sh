@@ -333,4 +333,5 @@ else
 fi
 chmod 755 "$wdir/ro"
 rm -rf "$wdir"
+. tests/badinput/output.sh
 test_done
