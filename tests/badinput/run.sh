@@ -334,4 +334,5 @@ fi
 chmod 755 "$wdir/ro"
 rm -rf "$wdir"
 . tests/badinput/output.sh
+. tests/badinput/ranks.sh
 test_done
