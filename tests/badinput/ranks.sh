@@ -4,7 +4,48 @@
 rdir=$dir/ranks
 rm -rf "$rdir"
 mkdir -p "$rdir"
+rtrace=tests/golden/ranks/job/worker0.pt.trace.json
 rgood=tests/golden/kineto/two-steps.json
+
+# with_dist RANK WORLD: the test trace with distributedInfo's rank and
+# world_size as given (JSON text).
+with_dist() {
+	sed "s/\"rank\":0,\"world_size\":3/\"rank\":$1,\"world_size\":$2/" "$rtrace"
+}
+
+# A rank is a whole number below the world size, as the file writes it:
+# anything else is a warning at its place, and the rank is unknown --
+# never rounded (2.5 is not rank 3), clamped or guessed.  The summary
+# written from the trace says what the model holds: dist PRESENT RANK
+# WORLD (-1: unknown).
+for case in '2.5:3:-1:3' '-1:3:-1:3' '3:3:-1:3' '1e12:3:-1:3' '"two":3:-1:3' \
+	'2:2.5:2:-1' '0:0:0:-1' '2.0:3:2:3'; do
+	rank=${case%%:*} rest=${case#*:}
+	world=${rest%%:*} rest=${rest#*:}
+	want="dist	1	${rest%%:*}	${rest#*:}"
+	f=$rdir/rank-$(echo "$rank-$world" | tr -dc '0-9a-z.-').json
+	with_dist "$rank" "$world" >"$f"
+	timeout 20 "$PROFTUI" --summary -o - "$f" >"$rdir/stdout" 2>"$rdir/stderr"
+	rc=$?
+	why=
+	[ "$rc" -eq 0 ] || why="exit $rc"
+	got=$(grep '^dist	' "$rdir/stdout" | cut -f1-4)
+	[ -z "$why" ] && [ "$got" != "$want" ] && why="the model holds '$got', not '$want'"
+	nr=$(grep -c . "$rdir/stderr")
+	case $rest in
+	2:3) [ -z "$why" ] && [ "$nr" -ne 0 ] && why="a message: $(head -n 1 "$rdir/stderr")" ;;
+	*)
+		[ -z "$why" ] && [ "$nr" -ne 1 ] && why="$nr lines on stderr, not 1"
+		[ -z "$why" ] && ! grep -Eq "^$f:[0-9]+:[0-9]+: warning: distributedInfo " "$rdir/stderr" &&
+			why="message '$(head -n 1 "$rdir/stderr")'"
+		;;
+	esac
+	if [ -z "$why" ]; then
+		pass "badinput: distributedInfo rank $rank of world size $world"
+	else
+		fail "badinput: distributedInfo rank $rank of world size $world ($why)"
+	fi
+done
 
 # A file that fails to load is exit 2 with its own error, whatever the
 # other files and options: a --diff left with one profile is not a usage
