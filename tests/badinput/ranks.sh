@@ -46,6 +46,14 @@ for case in '2.5:3:-1:3' '-1:3:-1:3' '3:3:-1:3' '1e12:3:-1:3' '"two":3:-1:3' \
 		fail "badinput: distributedInfo rank $rank of world size $world ($why)"
 	fi
 done
+# The Ranks pane of a trace whose rank is unknown shows none, not a guess.
+timeout 20 "$PROFTUI" --print ranks --format csv "$rdir/rank-2.5-3.json" >"$rdir/stdout" 2>/dev/null
+if awk -F, 'NR > 1 && $3 != "" { bad = 1 } END { exit bad || NR < 2 }' "$rdir/stdout"; then
+	pass "badinput: an unknown rank shows no number in the Ranks pane"
+else
+	fail "badinput: an unknown rank shows no number in the Ranks pane"
+	head -n 3 "$rdir/stdout"
+fi
 
 # A file that fails to load is exit 2 with its own error, whatever the
 # other files and options: a --diff left with one profile is not a usage
