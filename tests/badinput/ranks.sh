@@ -54,6 +54,21 @@ else
 	fail "badinput: an unknown rank shows no number in the Ranks pane"
 	head -n 3 "$rdir/stdout"
 fi
+# A summary's rank is checked as a trace's, but a summary is proftui's
+# own: a rank not below its world size, or a world size of 0, is an
+# error at its place.
+for case in 7:3 0:0; do
+	"$PROFTUI" --summary -o - "$rtrace" |
+		sed "s/^dist	1	0	3	/dist	1	${case%:*}	${case#*:}	/" >"$rdir/dist.summary"
+	timeout 20 "$PROFTUI" --print ranks "$rdir/dist.summary" >/dev/null 2>"$rdir/stderr"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -Eq "^$rdir/dist.summary:[0-9]+:[0-9]+: error: " "$rdir/stderr"; then
+		pass "badinput: a summary's rank ${case%:*} of world size ${case#*:}"
+	else
+		fail "badinput: a summary's rank ${case%:*} of world size ${case#*:} (exit $rc)"
+		head -n 2 "$rdir/stderr"
+	fi
+done
 
 # A file that fails to load is exit 2 with its own error, whatever the
 # other files and options: a --diff left with one profile is not a usage
