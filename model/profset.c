@@ -239,6 +239,49 @@ static void find_missing(struct profset *s)
 	}
 }
 
+/* Count the ranks that several members claim (members in rank order:
+ * a claim shared is a run of equal ranks). */
+static void find_shared(struct profset *s)
+{
+	for (size_t i = 0, j; i < s->nr; i = j) {
+		for (j = i + 1; j < s->nr && s->members[j].rank == s->members[i].rank; j++)
+			;
+		if (s->members[i].rank >= 0 && j - i > 1) {
+			s->nr_shared_ranks++;
+			s->nr_sharing += j - i;
+		}
+	}
+}
+
+char *profset_shared_text(const struct profset *s)
+{
+	enum { RANKS_SHOWN = 4, FILES_SHOWN = 3 };
+	struct strbuf b = STRBUF_INIT;
+	size_t shown = 0;
+
+	if (!s->nr_shared_ranks)
+		return NULL;
+	if (s->nr_shared_ranks == 1)
+		strbuf_addf(&b, "%zu workers claim ", s->nr_sharing);
+	else
+		strbuf_addf(&b, "%zu workers share %zu ranks: ", s->nr_sharing, s->nr_shared_ranks);
+	for (size_t i = 0, j; i < s->nr && shown < RANKS_SHOWN; i = j) {
+		for (j = i + 1; j < s->nr && s->members[j].rank == s->members[i].rank; j++)
+			;
+		if (s->members[i].rank < 0 || j - i < 2)
+			continue;
+		strbuf_addf(&b, "%srank %d (", shown++ ? ", " : "", (int)s->members[i].rank);
+		for (size_t k = i; k < j && k < i + FILES_SHOWN; k++)
+			strbuf_addf(&b, "%s%s", k > i ? ", " : "", s->members[k].files);
+		if (j - i > FILES_SHOWN)
+			strbuf_addf(&b, " and %zu more", j - i - FILES_SHOWN);
+		strbuf_addstr(&b, ")");
+	}
+	if (s->nr_shared_ranks > shown)
+		strbuf_addstr(&b, ", ...");
+	return b.s;
+}
+
 const char *profset_missing_text(const struct profset *s, char *buf, size_t size)
 {
 	enum { SHOWN = 8 };
@@ -302,6 +345,11 @@ static char *ranks_why(const struct profset *s, const struct profset_hints *h, b
 		snprintf(line, sizeof(line), "; %zu worker(s) with several spans, shown as runs", spans);
 		strbuf_addstr(&b, line);
 	}
+	if (s->nr_shared_ranks) {
+		snprintf(line, sizeof(line), "; %zu workers claim %zu rank(s) between them, each "
+			 "shown apart", s->nr_sharing, s->nr_shared_ranks);
+		strbuf_addstr(&b, line);
+	}
 	return b.s;
 }
 
@@ -351,6 +399,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 		s->kind = PROFSET_RANKS;
 		make_ranks(s, w, s->nr);
 		find_missing(s);
+		find_shared(s);
 		s->why = ranks_why(s, h, !why_not);
 		if (s->nr == 1 && !h->want_ranks)
 			s->kind = PROFSET_ONE;

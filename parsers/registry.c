@@ -702,10 +702,17 @@ static int load_set(struct profset *set, struct file_list *files, const struct p
 		profset_release(set);
 		return worst ? -1 : -2;
 	}
+	if (set->nr_shared_ranks) {
+		char *shared = profset_shared_text(set);
+
+		say(opt, "proftui: warning: %s: each worker is shown apart, under its name (which "
+		    "--rank takes)", shared);
+		free(shared);
+	}
 	if (set->nr_missing)
 		say(opt, "proftui: warning: %s: Transfer, Sync and the straggler marks are "
-		    "those of the %zu ranks given", profset_missing_text(set, err, sizeof(err)),
-		    set->nr);
+		    "those of the %zu %s given", profset_missing_text(set, err, sizeof(err)),
+		    set->nr, set->nr_shared_ranks ? "workers" : "ranks");
 	return worst;
 }
 

@@ -569,6 +569,38 @@ static bool find_run(const struct profile *first, const char *name, size_t *run)
 	return false;
 }
 
+/* The member --rank NAME picks: the worker of that name, else the one
+ * worker that claims that rank number; SET->nr after a message when
+ * there is none, or when several workers claim the rank. */
+static size_t find_rank(const struct profset *set, const char *name)
+{
+	size_t found = set->nr, nr_found = 0;
+
+	for (size_t m = 0; m < set->nr; m++)
+		if (!strcmp(set->members[m].label, name))
+			return m;
+	for (size_t m = 0; m < set->nr; m++) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
+		if (set->members[m].rank >= 0 && !strcmp(num, name) && !nr_found++)
+			found = m;
+	}
+	if (nr_found > 1) {
+		escape_fprintf(stderr, "proftui: rank %s is claimed by %zu workers (%s, ...): "
+			       "give --rank a worker's name", name, nr_found,
+			       set->members[found].label);
+		fputc('\n', stderr);
+		return set->nr;
+	}
+	if (!nr_found) {
+		escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)", name,
+			       set->nr, set->label);
+		fputc('\n', stderr);
+	}
+	return found;
+}
+
 static const struct profile *pick_shown(const struct profset *set, const struct options *o,
 					struct pane_scope *scope, long *member)
 {
@@ -586,20 +618,8 @@ static const struct profile *pick_shown(const struct profset *set, const struct 
 			usage_error("--rank picks one of the ranks of a job (see --ranks)");
 			return NULL;
 		}
-		for (m = 0; m < set->nr; m++) {
-			char num[32];
-
-			snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
-			if (!strcmp(set->members[m].label, o->rank) ||
-			    (set->members[m].rank >= 0 && !strcmp(num, o->rank)))
-				break;
-		}
-		if (m == set->nr) {
-			escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)",
-				       o->rank, set->nr, set->label);
-			fputc('\n', stderr);
+		if ((m = find_rank(set, o->rank)) == set->nr)
 			return NULL;
-		}
 		scope->per_rank = true;
 	}
 	for (size_t i = 0; i < set->nr; i++) {

@@ -70,6 +70,62 @@ for case in 7:3 0:0; do
 	fi
 done
 
+# Many workers claiming one rank: one warning that counts them and names
+# some of their files, and each worker kept apart.
+mkdir -p "$rdir/same"
+i=0
+while [ $i -lt 1000 ]; do
+	with_dist 0 1 >"$rdir/same/w$i.pt.trace.json"
+	i=$((i + 1))
+done
+timeout 60 "$PROFTUI" --print ranks "$rdir/same" >"$rdir/stdout" 2>"$rdir/stderr"
+rc=$?
+why=
+[ "$rc" -eq 0 ] || why="exit $rc"
+[ -z "$why" ] && [ "$(grep -c . "$rdir/stderr")" -ne 1 ] &&
+	why="$(grep -c . "$rdir/stderr") lines on stderr, not 1"
+[ -z "$why" ] && ! grep -q "^proftui: warning: 1000 workers claim rank 0 ($rdir/same/w0.pt.trace.json, " \
+	"$rdir/stderr" && why="message '$(head -c 200 "$rdir/stderr")'"
+[ -z "$why" ] && [ "$(grep -c '^- w[0-9]* ' "$rdir/stdout")" -ne 1000 ] &&
+	why="$(grep -c '^- w[0-9]* ' "$rdir/stdout") workers shown, not 1000"
+if [ -z "$why" ]; then
+	pass "badinput: 1000 workers claiming rank 0: one warning, each worker apart"
+else
+	fail "badinput: 1000 workers claiming rank 0: one warning, each worker apart ($why)"
+fi
+# --rank 0 cannot say which of them; a worker's name can.
+timeout 60 "$PROFTUI" --print ops --rank 0 "$rdir/same" >/dev/null 2>"$rdir/stderr"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "rank 0 is claimed by 1000 workers" "$rdir/stderr"; then
+	pass "badinput: --rank of a rank several workers claim is refused"
+else
+	fail "badinput: --rank of a rank several workers claim is refused (exit $rc)"
+	tail -n 2 "$rdir/stderr"
+fi
+timeout 60 "$PROFTUI" --print ops --rank w7 "$rdir/same" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && pass "badinput: --rank picks such a worker by name" ||
+	fail "badinput: --rank picks such a worker by name (exit $rc)"
+# Two of three traces given as ranks claim rank 1; and their summaries.
+with_dist 0 3 >"$rdir/a.pt.trace.json"
+with_dist 1 3 >"$rdir/b.pt.trace.json"
+with_dist 1 3 >"$rdir/c.pt.trace.json"
+for ext in pt.trace.json summary; do
+	for w in a b c; do
+		[ $ext = summary ] && "$PROFTUI" --summary -o "$rdir/$w.summary" "$rdir/$w.pt.trace.json"
+	done
+	timeout 20 "$PROFTUI" --print ranks --ranks "$rdir/a.$ext" "$rdir/b.$ext" "$rdir/c.$ext" \
+		>/dev/null 2>"$rdir/stderr"
+	rc=$?
+	if [ "$rc" -eq 0 ] &&
+		grep -q "^proftui: warning: 2 workers claim rank 1 ($rdir/b.$ext, $rdir/c.$ext)" "$rdir/stderr"; then
+		pass "badinput: two ${ext%%.*} files claiming one rank: a warning naming them"
+	else
+		fail "badinput: two ${ext%%.*} files claiming one rank: a warning naming them (exit $rc)"
+		cat "$rdir/stderr"
+	fi
+done
+
 # A file that fails to load is exit 2 with its own error, whatever the
 # other files and options: a --diff left with one profile is not a usage
 # error.
