@@ -292,6 +292,13 @@ static void find_shared(struct profset *s)
 	}
 }
 
+long profset_shown_rank(const struct profset *s, size_t m)
+{
+	if (s->members[m].rank >= 0)
+		return s->members[m].rank;
+	return s->some_rank_known ? -1 : (long)m;
+}
+
 char *profset_shared_text(const struct profset *s)
 {
 	enum { RANKS_SHOWN = 4, FILES_SHOWN = 3 };
@@ -416,6 +423,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 		w[i].name = xstrndup(base, len);
 		w[i].span = xstrndup(span, span_len);
 		s->members[i].rank = s->members[i].prof->dist.present ? s->members[i].prof->dist.rank : -1;
+		s->some_rank_known |= s->members[i].rank >= 0;
 	}
 	claims = claims_of(s, w, s->nr);
 	for (size_t i = 0; i < s->nr; i++)

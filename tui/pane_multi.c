@@ -128,10 +128,10 @@ struct spread {
 	size_t n;
 };
 
-/* -1 when unknown: no number stands in for it. */
+/* -1 when unknown (profset_shown_rank()). */
 static long rank_of(const struct multi_priv *mp, size_t i)
 {
-	return mp->set->members[mp->member[i]].rank;
+	return profset_shown_rank(mp->set, mp->member[i]);
 }
 
 static struct spread spread_of(const struct pane *pane, const struct mrow *r, const struct mgroup *g)

@@ -503,7 +503,7 @@ size_t rank_set_of(const struct pane *pane, struct rank_set *rs)
 			p = p->next_run;
 		rs->profs[m] = p;
 		rs->labels[m] = set->members[m].label;
-		rs->ranks[m] = set->members[m].rank;
+		rs->ranks[m] = profset_shown_rank(set, m);
 	}
 	return n;
 }

@@ -54,6 +54,20 @@ else
 	fail "badinput: an unknown rank shows no number in the Ranks pane"
 	head -n 3 "$rdir/stdout"
 fi
+# Among workers that give ranks, one whose rank is unknown shows none:
+# not its place (3), which is what its 2.5 would have been rounded to.
+for case in a:0 b:1 c:2 d:2.5; do
+	with_dist "${case#*:}" 4 >"$rdir/m${case%:*}.pt.trace.json"
+done
+timeout 20 "$PROFTUI" --print ranks --ranks --format csv "$rdir"/m*.pt.trace.json >"$rdir/stdout" \
+	2>/dev/null
+if awk -F, '$2 == "mc" && $3 != 2 { bad = 1 } $2 == "md" { seen = 1; if ($3 != "") bad = 1 }
+	END { exit bad || !seen }' "$rdir/stdout"; then
+	pass "badinput: a worker of unknown rank among ranked ones shows no number"
+else
+	fail "badinput: a worker of unknown rank among ranked ones shows no number"
+	cat "$rdir/stdout"
+fi
 # A summary's rank is checked as a trace's, but a summary is proftui's
 # own: a rank not below its world size, or a world size of 0, is an
 # error at its place.
