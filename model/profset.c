@@ -112,37 +112,76 @@ static int cmp_worker(const void *a, const void *b)
 	return c ? c : (x->member > y->member) - (x->member < y->member);
 }
 
+/* A member's worker name and the rank it claims, to sort: pairs that
+ * clash are neighbours in one of two orders, so that a job of 10,000
+ * ranks is not 50 million comparisons. */
+struct claim {
+	const char *name;
+	int32_t rank;
+	size_t member;
+};
+
+static int cmp_claim_name(const void *a, const void *b)
+{
+	const struct claim *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->member > y->member) - (x->member < y->member);
+}
+
+static int cmp_claim_rank(const void *a, const void *b)
+{
+	const struct claim *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return cmp_claim_name(a, b);
+}
+
+/* The members' claims (W[i] of member W[i].member), sorted by name. */
+static struct claim *claims_of(const struct profset *s, const struct worker *w, size_t nr)
+{
+	struct claim *c = xcalloc(nr ? nr : 1, sizeof(*c));
+
+	for (size_t i = 0; i < nr; i++)
+		c[i] = (struct claim){ w[i].name, s->members[w[i].member].rank, w[i].member };
+	qsort(c, nr, sizeof(*c), cmp_claim_name);
+	return c;
+}
+
 /* Why the members are not the ranks of one job (for the diff's why), or
  * NULL when they are: every trace says its rank, in one world size, each
- * worker one rank and each rank one worker. */
-static char *not_ranks(const struct profset *s, const struct worker *w, size_t nr)
+ * worker one rank and each rank one worker.  C: their claims, sorted by
+ * name (left sorted by rank). */
+static char *not_ranks(const struct profset *s, struct claim *c, size_t nr)
 {
 	int32_t world = -1;
 
 	for (size_t i = 0; i < nr; i++) {
-		const struct profile *p = s->members[w[i].member].prof;
+		const struct profile *p = s->members[i].prof;
 
 		if (!p->dist.present || p->dist.rank < 0)
-			return xstrfmt("'%s' has no distributedInfo rank",
-				   s->members[w[i].member].files);
+			return xstrfmt("'%s' has no distributedInfo rank", s->members[i].files);
 		if (world < 0)
 			world = p->dist.world_size;
 		else if (p->dist.world_size != world)
 			return xstrfmt("world sizes %d and %d", (int)world, (int)p->dist.world_size);
 	}
-	for (size_t i = 0; i < nr; i++) {
-		for (size_t j = i + 1; j < nr; j++) {
-			bool same_worker = !strcmp(w[i].name, w[j].name);
-			bool same_rank = s->members[w[i].member].prof->dist.rank ==
-					 s->members[w[j].member].prof->dist.rank;
-
-			if (same_worker != same_rank)
-				return xstrfmt("'%s' and '%s' are both rank %d",
-					   s->members[w[i].member].files,
-					   s->members[w[j].member].files,
-					   (int)s->members[w[i].member].prof->dist.rank);
-		}
-	}
+	for (size_t i = 1; i < nr; i++)
+		if (!strcmp(c[i - 1].name, c[i].name) && c[i - 1].rank != c[i].rank)
+			return xstrfmt("'%s' and '%s' are one worker with ranks %d and %d",
+				       s->members[c[i - 1].member].files, s->members[c[i].member].files,
+				       (int)c[i - 1].rank, (int)c[i].rank);
+	qsort(c, nr, sizeof(*c), cmp_claim_rank);
+	for (size_t i = 1; i < nr; i++)
+		if (c[i - 1].rank == c[i].rank && strcmp(c[i - 1].name, c[i].name))
+			return xstrfmt("'%s' and '%s' are both rank %d",
+				       s->members[c[i - 1].member].files, s->members[c[i].member].files,
+				       (int)c[i].rank);
 	return NULL;
 }
 
@@ -239,6 +278,56 @@ static void find_missing(struct profset *s)
 	}
 }
 
+/* Count the ranks that several members claim (members in rank order:
+ * a claim shared is a run of equal ranks). */
+static void find_shared(struct profset *s)
+{
+	for (size_t i = 0, j; i < s->nr; i = j) {
+		for (j = i + 1; j < s->nr && s->members[j].rank == s->members[i].rank; j++)
+			;
+		if (s->members[i].rank >= 0 && j - i > 1) {
+			s->nr_shared_ranks++;
+			s->nr_sharing += j - i;
+		}
+	}
+}
+
+long profset_shown_rank(const struct profset *s, size_t m)
+{
+	if (s->members[m].rank >= 0)
+		return s->members[m].rank;
+	return s->some_rank_known ? -1 : (long)m;
+}
+
+char *profset_shared_text(const struct profset *s)
+{
+	enum { RANKS_SHOWN = 4, FILES_SHOWN = 3 };
+	struct strbuf b = STRBUF_INIT;
+	size_t shown = 0;
+
+	if (!s->nr_shared_ranks)
+		return NULL;
+	if (s->nr_shared_ranks == 1)
+		strbuf_addf(&b, "%zu workers claim ", s->nr_sharing);
+	else
+		strbuf_addf(&b, "%zu workers share %zu ranks: ", s->nr_sharing, s->nr_shared_ranks);
+	for (size_t i = 0, j; i < s->nr && shown < RANKS_SHOWN; i = j) {
+		for (j = i + 1; j < s->nr && s->members[j].rank == s->members[i].rank; j++)
+			;
+		if (s->members[i].rank < 0 || j - i < 2)
+			continue;
+		strbuf_addf(&b, "%srank %d (", shown++ ? ", " : "", (int)s->members[i].rank);
+		for (size_t k = i; k < j && k < i + FILES_SHOWN; k++)
+			strbuf_addf(&b, "%s%s", k > i ? ", " : "", s->members[k].files);
+		if (j - i > FILES_SHOWN)
+			strbuf_addf(&b, " and %zu more", j - i - FILES_SHOWN);
+		strbuf_addstr(&b, ")");
+	}
+	if (s->nr_shared_ranks > shown)
+		strbuf_addstr(&b, ", ...");
+	return b.s;
+}
+
 const char *profset_missing_text(const struct profset *s, char *buf, size_t size)
 {
 	enum { SHOWN = 8 };
@@ -302,6 +391,11 @@ static char *ranks_why(const struct profset *s, const struct profset_hints *h, b
 		snprintf(line, sizeof(line), "; %zu worker(s) with several spans, shown as runs", spans);
 		strbuf_addstr(&b, line);
 	}
+	if (s->nr_shared_ranks) {
+		snprintf(line, sizeof(line), "; %zu workers claim %zu rank(s) between them, each "
+			 "shown apart", s->nr_sharing, s->nr_shared_ranks);
+		strbuf_addstr(&b, line);
+	}
 	return b.s;
 }
 
@@ -309,6 +403,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 {
 	struct worker *w;
 	char *why_not;
+	struct claim *claims;
 	size_t nr_workers = 0, nr_loaded = s->nr;
 	int rc = 0;
 
@@ -328,15 +423,13 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 		w[i].name = xstrndup(base, len);
 		w[i].span = xstrndup(span, span_len);
 		s->members[i].rank = s->members[i].prof->dist.present ? s->members[i].prof->dist.rank : -1;
+		s->some_rank_known |= s->members[i].rank >= 0;
 	}
-	for (size_t i = 0; i < s->nr; i++) {
-		size_t j = 0;
-
-		while (j < i && strcmp(w[j].name, w[i].name))
-			j++;
-		nr_workers += j == i;
-	}
-	why_not = not_ranks(s, w, s->nr);
+	claims = claims_of(s, w, s->nr);
+	for (size_t i = 0; i < s->nr; i++)
+		nr_workers += !i || strcmp(claims[i - 1].name, claims[i].name);
+	why_not = not_ranks(s, claims, s->nr);
+	free(claims);
 
 	if (h->want_diff) {
 		if (s->nr != 2) {
@@ -351,6 +444,7 @@ int profset_relate(struct profset *s, const struct profset_hints *h, char *err, 
 		s->kind = PROFSET_RANKS;
 		make_ranks(s, w, s->nr);
 		find_missing(s);
+		find_shared(s);
 		s->why = ranks_why(s, h, !why_not);
 		if (s->nr == 1 && !h->want_ranks)
 			s->kind = PROFSET_ONE;

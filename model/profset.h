@@ -54,6 +54,10 @@ struct profset {
 	struct rank_range *missing;
 	size_t nr_missing_ranges;
 	int64_t nr_missing;	/* ranks in those gaps */
+	/* Ranks that several workers claim (each worker still a member of
+	 * its own, under its name), and how many workers claim them. */
+	size_t nr_shared_ranks, nr_sharing;
+	bool some_rank_known;	/* some member's trace gives its rank */
 };
 
 void profset_release(struct profset *s);
@@ -76,6 +80,22 @@ bool profset_worker_of(const char *base, size_t *worker_len, const char **span, 
  * "" when none is.  Returns BUF.
  */
 const char *profset_missing_text(const struct profset *s, char *buf, size_t size);
+
+/*
+ * The rank member M of S is shown as: its trace's rank; where no member
+ * has one, its place among the workers (numbered in their order, as
+ * before any trace said a rank); else -1, unknown -- never a place that
+ * could pass for another worker's rank.
+ */
+long profset_shown_rank(const struct profset *s, size_t m);
+
+/*
+ * "1000 workers claim rank 0 (w0.json, w1.json, w10.json and 997 more)",
+ * or for several ranks "5 workers share 2 ranks: rank 0 (a, b, c), rank
+ * 4 (d, e)" (the first few files of the first few ranks): a heap string,
+ * NULL when no two workers claim one rank.
+ */
+char *profset_shared_text(const struct profset *s);
 
 /* The file P stands for: a summary's trace (what it says it summarises),
  * else P's own path.  Workers are named after it. */

@@ -2288,21 +2288,72 @@ static enum json_tok read_device_props(struct kineto *k)
 }
 
 /*
+ * A distributedInfo rank (LO 0) or world size (LO 1) into *V: a whole
+ * number from LO to INT32_MAX as the file writes it ("2", "2.0", "2e0").
+ * Never rounded: a rank of 2.5 is no rank, not rank 3.
+ */
+static bool read_dist_int(struct kineto *k, enum json_tok t, int64_t lo, int64_t *v)
+{
+	double d;
+
+	if ((t == JSON_NUMBER || t == JSON_STRING) && num_int(k->j.s, k->j.len, v))
+		return *v >= lo && *v <= INT32_MAX;
+	/* NaN and the infinities fail the range test. */
+	if (t != JSON_NUMBER || !num_double(k->j.s, k->j.len, &d) || !(d >= lo && d <= INT32_MAX) ||
+	    d != floor(d))
+		return false;
+	*v = (int64_t)d;
+	return true;
+}
+
+#define DIST_WARNING "distributedInfo ranks or world sizes that are not one, taken as unknown"
+
+/* Take distributedInfo's rank or world size (IS_RANK says which) from the
+ * current value into DI; a value that is not one is a warning, and the
+ * field stays unknown (-1).  *RANK_AT: where the rank was. */
+static void take_dist_int(struct kineto *k, enum json_tok t, bool is_rank, uint64_t *rank_at)
+{
+	struct dist_info *di = &k->p->dist;
+	uint64_t at = json_mark(&k->j);
+	int64_t v;
+
+	if (read_dist_int(k, t, is_rank ? 0 : 1, &v)) {
+		*(is_rank ? &di->rank : &di->world_size) = (int32_t)v;
+		if (is_rank)
+			*rank_at = at;
+		return;
+	}
+	/* The text of a number, a string or a bare word; what else it is. */
+	bool has_text = t == JSON_NUMBER || t == JSON_STRING || t == JSON_BARE;
+	const char *what = t == JSON_NULL ? "null" : t == JSON_TRUE || t == JSON_FALSE ? "a boolean"
+						  : "an object or array";
+
+	warn_event(k, at, DIST_WARNING,
+		   "distributedInfo %s %s%.*s%s is not a whole number from %d to 2147483647; the "
+		   "trace's %s is taken as unknown", is_rank ? "rank" : "world_size",
+		   has_text ? "'" : what, has_text ? (int)(k->j.len < 40 ? k->j.len : 40) : 0,
+		   has_text ? k->j.s : "", has_text ? "'" : "", is_rank ? 0 : 1,
+		   is_rank ? "rank" : "world size");
+}
+
+/*
  * distributedInfo: which rank of which job the trace is (the Ranks pane
  * and the Distributed view need backend, rank and world size).  Its
  * scalars go to Info as the file gives them; pg_config, a list of every
- * process group with every rank in it, is skipped.
+ * process group with every rank in it, is skipped.  A rank or world size
+ * that is not one (2.5, -1, a rank not below the world size) leaves the
+ * rank unknown, with a warning: never a rank the file did not give.
  */
 static enum json_tok read_dist_info(struct kineto *k)
 {
 	struct json *j = &k->j;
 	struct dist_info *di = &k->p->dist;
+	uint64_t rank_at = 0;
 	enum json_tok t;
 
 	di->present = true;
 	while ((t = json_next(j)) == JSON_KEY) {
 		char key[64];
-		int64_t v;
 		bool is_backend = json_is(j, "backend"), is_rank = json_is(j, "rank");
 		bool is_world = json_is(j, "world_size");
 
@@ -2316,11 +2367,17 @@ static enum json_tok read_dist_info(struct kineto *k)
 		}
 		if (is_backend && t == JSON_STRING)
 			di->backend = profile_intern(k->p, j->s, j->len);
-		else if ((is_rank || is_world) && read_int(k, t, &v) && v >= 0 && v <= INT32_MAX)
-			*(is_rank ? &di->rank : &di->world_size) = (int32_t)v;
+		else if (is_rank || is_world)
+			take_dist_int(k, t, is_rank, &rank_at);
 		t = json_skip(j, t);
 		if (json_failed(t))
 			return t;
+	}
+	if (di->rank >= 0 && di->world_size > 0 && di->rank >= di->world_size) {
+		warn_event(k, rank_at, DIST_WARNING,
+			   "distributedInfo rank %d is not below its world_size %d; the trace's rank "
+			   "is taken as unknown", (int)di->rank, (int)di->world_size);
+		di->rank = -1;
 	}
 	return t;
 }

@@ -719,14 +719,25 @@ static int load_set(struct profset *set, struct file_list *files, const struct p
 		return -1;
 	}
 	if (profset_relate(set, hints, err, sizeof(err))) {
-		say(opt, "proftui: %s", err);
+		/* With a file left out, what the rest are to each other is
+		 * not what was given (a --diff of one): the file's error,
+		 * said already, is the cause, and bad input is exit 2. */
+		if (!worst)
+			say(opt, "proftui: %s", err);
 		profset_release(set);
-		return -2;
+		return worst ? -1 : -2;
+	}
+	if (set->nr_shared_ranks) {
+		char *shared = profset_shared_text(set);
+
+		say(opt, "proftui: warning: %s: each worker is shown apart, under its name (which "
+		    "--rank takes)", shared);
+		free(shared);
 	}
 	if (set->nr_missing)
 		say(opt, "proftui: warning: %s: Transfer, Sync and the straggler marks are "
-		    "those of the %zu ranks given", profset_missing_text(set, err, sizeof(err)),
-		    set->nr);
+		    "those of the %zu %s given", profset_missing_text(set, err, sizeof(err)),
+		    set->nr, set->nr_shared_ranks ? "workers" : "ranks");
 	return worst;
 }
 

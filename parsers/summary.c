@@ -514,6 +514,12 @@ static int read_record(struct sum *s)
 		    get_range(s, 2, -1, INT32_MAX, &v[1]) || get_range(s, 3, -1, INT32_MAX, &v[2]) ||
 		    get_text(s, 4, &len))
 			return -1;
+		/* As a trace's distributedInfo is read: a job has a rank,
+		 * and its ranks are below its size. */
+		if (v[2] == 0)
+			return fail(s, 3, "world size 0");
+		if (v[1] >= 0 && v[2] > 0 && v[1] >= v[2])
+			return fail(s, 2, "rank not below the world size");
 		p->dist.present = v[0];
 		p->dist.rank = (int32_t)v[1];
 		p->dist.world_size = (int32_t)v[2];

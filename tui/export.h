@@ -57,14 +57,9 @@ void export_json_string(FILE *out, const char *s);
 long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, size_t limit,
 		 const char *caption);
 /*
- * The same into PATH, never leaving a half-written file: the rows go to a
- * temporary file beside it, which is renamed over PATH once complete.
- * When PATH is a symbolic link, the file it points to is the one replaced
- * (the link stays); a link someone else owns in a sticky shared directory
- * is refused, as the kernel's protected_symlinks would.  When no
- * temporary file can be made (a directory we may not write) but PATH is
- * a file we may write, it is written in place, with the guarantees that
- * write_in_place() in export.c states.  Returns the rows written, or -1
+ * The same into PATH, through outfile_write() (outfile.h): a device or a
+ * FIFO written in place, a symbolic link written through, a file
+ * replaced whole, never half-written.  Returns the rows written, or -1
  * with ERR (ERR_SIZE bytes) set to "PATH: reason".
  */
 long export_to_path(const struct pane *pane, const char *path, enum export_format fmt,

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "export.h"
 #include "keymap.h"
 #include "loading.h"
+#include "outfile.h"
 #include "pane.h"
 #include "pane_multi.h"
 #include "shortnames.h"
@@ -95,7 +95,8 @@ static void usage(FILE *out)
 	      "                        lists a log dir's)\n"
 	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
 	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
-	      "  -o, --output FILE     write to FILE (replaced whole, never half-written)\n"
+	      "  -o, --output FILE     write to FILE (replaced whole, never half-written;\n"
+	      "                        a device or FIFO written in place)\n"
 	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
 	      "                        rows before a cut, the other files); the exit\n"
 	      "                        status is still 2\n"
@@ -582,6 +583,38 @@ static bool find_run(const struct profile *first, const char *name, size_t *run)
 	return false;
 }
 
+/* The member --rank NAME picks: the worker of that name, else the one
+ * worker that claims that rank number; SET->nr after a message when
+ * there is none, or when several workers claim the rank. */
+static size_t find_rank(const struct profset *set, const char *name)
+{
+	size_t found = set->nr, nr_found = 0;
+
+	for (size_t m = 0; m < set->nr; m++)
+		if (!strcmp(set->members[m].label, name))
+			return m;
+	for (size_t m = 0; m < set->nr; m++) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
+		if (set->members[m].rank >= 0 && !strcmp(num, name) && !nr_found++)
+			found = m;
+	}
+	if (nr_found > 1) {
+		escape_fprintf(stderr, "proftui: rank %s is claimed by %zu workers (%s, ...): "
+			       "give --rank a worker's name", name, nr_found,
+			       set->members[found].label);
+		fputc('\n', stderr);
+		return set->nr;
+	}
+	if (!nr_found) {
+		escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)", name,
+			       set->nr, set->label);
+		fputc('\n', stderr);
+	}
+	return found;
+}
+
 static const struct profile *pick_shown(const struct profset *set, const struct options *o,
 					struct pane_scope *scope, long *member)
 {
@@ -599,20 +632,8 @@ static const struct profile *pick_shown(const struct profset *set, const struct 
 			usage_error("--rank picks one of the ranks of a job (see --ranks)");
 			return NULL;
 		}
-		for (m = 0; m < set->nr; m++) {
-			char num[32];
-
-			snprintf(num, sizeof(num), "%ld", (long)set->members[m].rank);
-			if (!strcmp(set->members[m].label, o->rank) ||
-			    (set->members[m].rank >= 0 && !strcmp(num, o->rank)))
-				break;
-		}
-		if (m == set->nr) {
-			escape_fprintf(stderr, "proftui: no rank '%s' among the %zu ranks (%s)",
-				       o->rank, set->nr, set->label);
-			fputc('\n', stderr);
+		if ((m = find_rank(set, o->rank)) == set->nr)
 			return NULL;
-		}
 		scope->per_rank = true;
 	}
 	for (size_t i = 0; i < set->nr; i++) {
@@ -653,7 +674,6 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	struct pane *pane;
 	char err[512], caption[1024];
 	int rc = 0;
-	long rows;
 
 	if (o->step && !(scope.step = find_step(p, o->step))) {
 		rc = no_such_step(p, o->step);
@@ -735,21 +755,8 @@ static int print_pane(const struct pane_scope *shown, const struct profile *p, c
 	}
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
 	if (o->output && strcmp(o->output, "-")) {
-		struct stat st;
-
-		/* A device or a pipe (-o /dev/stdout) is written in place;
-		 * a file is replaced whole. */
-		if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
-			FILE *out = fopen(o->output, "w");
-
-			rows = out ? export_pane(pane, out, o->format, o->limit, caption) : -1;
-			if (rows < 0 || !out || fclose(out)) {
-				escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
-				fputc('\n', stderr);
-				rc = EXIT_INPUT;
-			}
-		} else if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
-					  sizeof(err)) < 0) {
+		if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
+				   sizeof(err)) < 0) {
 			escape_fprintf(stderr, "proftui: %s", err);
 			fputc('\n', stderr);
 			rc = EXIT_INPUT;
@@ -785,57 +792,38 @@ out_filters:
 	return rc;
 }
 
-static mode_t current_umask(void)
+static long fill_summary(FILE *out, void *ctx)
 {
-	mode_t m = umask(022);
+	const struct strbuf *b = ctx;
 
-	umask(m);
-	return m;
+	if (fwrite(b->s, 1, b->len, out) != b->len || fflush(out))
+		return -1;
+	return 0;
 }
 
-/* --summary: P's summary (model/summary.h) into -o FILE, replaced whole
- * (a temporary file beside it, renamed), or to standard output for "-". */
+/* --summary: P's summary (model/summary.h) into -o FILE, as every output
+ * goes to a path (outfile.h), or to standard output for "-". */
 static int write_summary(const struct profset *set, const struct profile *p, const struct options *o)
 {
 	struct strbuf b = STRBUF_INIT;
-	char *tmp = NULL;
-	FILE *out = stdout;
-	int fd = -1, rc = 0;
+	char err[512];
+	int rc = 0;
 
 	if (set->kind != PROFSET_ONE) {
 		rc = usage_error("--summary summarises one profile: give it one trace");
 		goto out;
 	}
 	summary_write(p, &b);
-	if (strcmp(o->output, "-")) {
-		const char *slash = strrchr(o->output, '/');
-		size_t dir = slash ? (size_t)(slash - o->output) + 1 : 0;
-
-		tmp = xmalloc(dir + 32);
-		memcpy(tmp, o->output, dir);
-		strcpy(tmp + dir, ".proftui-summary-XXXXXX");
-		fd = mkstemp(tmp);
-		if (fd < 0 || !(out = fdopen(fd, "w"))) {
-			escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
-			fputc('\n', stderr);
-			if (fd >= 0)
-				close(fd);
+	if (!strcmp(o->output, "-")) {
+		if (fill_summary(stdout, &b) < 0) {
+			fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
 			rc = EXIT_INPUT;
-			goto out_tmp;
 		}
-		/* mkstemp makes 0600; a summary is an ordinary file. */
-		fchmod(fd, 0644 & ~current_umask());
-	}
-	if (fwrite(b.s, 1, b.len, out) != b.len || fflush(out) ||
-	    (out != stdout && (fclose(out) || rename(tmp, o->output)))) {
-		escape_fprintf(stderr, "proftui: %s: %s", o->output, strerror(errno));
+	} else if (outfile_write(o->output, fill_summary, &b, err, sizeof(err)) < 0) {
+		escape_fprintf(stderr, "proftui: %s", err);
 		fputc('\n', stderr);
 		rc = EXIT_INPUT;
 	}
-out_tmp:
-	if (tmp && rc)
-		unlink(tmp);
-	free(tmp);
 out:
 	strbuf_release(&b);
 	return rc;

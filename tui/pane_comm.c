@@ -54,7 +54,9 @@ static struct cell get_rank(const struct pane *pane, const void *row, const stru
 	const struct comm_priv *cp = pane->priv;
 
 	(void)c;
-	return cell_int(cp->rs.ranks[CROW(row)->member]);
+	long rank = cp->rs.ranks[CROW(row)->member];
+
+	return rank >= 0 ? cell_int(rank) : cell_none();
 }
 
 static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)

@@ -137,11 +137,10 @@ struct spread {
 	size_t n;
 };
 
+/* -1 when unknown (profset_shown_rank()). */
 static long rank_of(const struct multi_priv *mp, size_t i)
 {
-	const struct profset_member *m = &mp->set->members[mp->member[i]];
-
-	return m->rank >= 0 ? m->rank : (long)mp->member[i];
+	return profset_shown_rank(mp->set, mp->member[i]);
 }
 
 static struct spread spread_of(const struct pane *pane, const struct mrow *r, const struct mgroup *g)
@@ -224,9 +223,9 @@ static struct cell get_multi(const struct pane *pane, const void *row, const str
 	case P_MAX:
 		return s.max;
 	case P_MIN_RANK:
-		return s.n ? cell_int(s.min_rank) : cell_none();
+		return s.n && s.min_rank >= 0 ? cell_int(s.min_rank) : cell_none();
 	case P_MAX_RANK:
-		return s.n ? cell_int(s.max_rank) : cell_none();
+		return s.n && s.max_rank >= 0 ? cell_int(s.max_rank) : cell_none();
 	case P_SPREAD:
 		if (!s.n || as_real(s.mean) == 0)
 			return cell_none();

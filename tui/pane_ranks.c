@@ -59,7 +59,9 @@ static struct cell get_rank(const struct pane *pane, const void *row, const stru
 	const struct ranks_priv *rp = pane->priv;
 
 	(void)c;
-	return cell_int(rp->rs.ranks[RROW(row)->member]);
+	long rank = rp->rs.ranks[RROW(row)->member];
+
+	return rank >= 0 ? cell_int(rank) : cell_none();
 }
 
 static struct cell get_step(const struct pane *pane, const void *row, const struct column *c)
@@ -489,8 +491,9 @@ size_t rank_set_of(const struct pane *pane, struct rank_set *rs)
 
 		rs->profs[0] = pane->prof;
 		rs->labels[0] = slash && slash[1] ? slash + 1 : path;
-		rs->ranks[0] = pane->prof->dist.present && pane->prof->dist.rank >= 0
-				       ? pane->prof->dist.rank : 0;
+		/* No distributedInfo: a job of one, rank 0; a rank the
+		 * trace got wrong stays unknown. */
+		rs->ranks[0] = pane->prof->dist.present ? pane->prof->dist.rank : 0;
 		return 1;
 	}
 	for (size_t m = 0; m < n; m++) {
@@ -500,7 +503,7 @@ size_t rank_set_of(const struct pane *pane, struct rank_set *rs)
 			p = p->next_run;
 		rs->profs[m] = p;
 		rs->labels[m] = set->members[m].label;
-		rs->ranks[m] = set->members[m].rank >= 0 ? set->members[m].rank : (long)m;
+		rs->ranks[m] = profset_shown_rank(set, m);
 	}
 	return n;
 }

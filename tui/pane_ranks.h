@@ -12,7 +12,7 @@
 struct rank_set {
 	const struct profile **profs;	/* per rank: the run shown */
 	const char **labels;		/* its worker name (borrowed) */
-	long *ranks;			/* its rank number */
+	long *ranks;			/* its rank number; -1: unknown */
 	size_t nr;
 };
 
