@@ -173,6 +173,8 @@ bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys $(O)/bench/firstframe
 		[ ! -f $$f ] || $(O)/bench/firstframe $(O)/$(PROG) $$f 3; done
 	@PROFTUI=$(O)/$(PROG) sh bench/print.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tbplugin.sh
+	@PROFTUI=$(O)/$(PROG) sh bench/nested_frames.sh
+	@PROFTUI=$(O)/$(PROG) sh bench/tables.sh
 	@$(O)/bench/panes
 
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
