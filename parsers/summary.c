@@ -35,6 +35,7 @@ struct sum {
 	bool cats_seen;
 	struct step *last_step;
 	struct node *last_row;
+	size_t nr_attrs;		/* the last step's or row's, so far */
 	struct step_overlap *overlap;	/* per step (heap) */
 	bool has_communication;
 	struct comm_call *calls;	/* heap; ranges in the arena */
@@ -197,6 +198,14 @@ static int enter(struct sum *s, enum stage stage, const char *record)
 	return 0;
 }
 
+/*
+ * The most attributes one step or row may carry.  The writer writes the
+ * few a parser sets (a dozen at most); the model finds an attribute by
+ * walking its record's list, so thousands on one record would make the
+ * read quadratic.
+ */
+#define MAX_RECORD_ATTRS 256
+
 static int read_attr(struct sum *s, uint32_t *list)
 {
 	size_t klen, vlen;
@@ -206,6 +215,8 @@ static int read_attr(struct sum *s, uint32_t *list)
 
 	if (want_fields(s, 4, "attr") || get_text(s, 1, &klen))
 		return -1;
+	if (++s->nr_attrs > MAX_RECORD_ATTRS)
+		return fail(s, 0, "more than 256 attributes on one record");
 	if (!klen)
 		return fail(s, 1, "an attribute without a key");
 	key = profile_intern(s->p, s->field[1], klen);
@@ -332,6 +343,7 @@ static int read_step(struct sum *s)
 		if (get_dur(s, 4 + k, true, &st->cat_ns[k]))
 			return -1;
 	s->last_step = st;
+	s->nr_attrs = 0;
 	return 0;
 }
 
@@ -451,6 +463,7 @@ static int read_row(struct sum *s, bool kernel)
 		node_set_minmax(s->p, n, v[4], v[5]);
 	}
 	s->last_row = n;
+	s->nr_attrs = 0;
 	return 0;
 }
 

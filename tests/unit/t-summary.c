@@ -13,6 +13,7 @@
 
 #include "model/bounds.h"
 #include "model/profset.h"
+#include "model/strbuf.h"
 #include "model/summary.h"
 #include "parsers/parser.h"
 #include "test.h"
@@ -439,6 +440,24 @@ static void test_row_start(void)
 		  "bad.summary:4:4: error: a time out of range (within 2^62 ns of 0)");
 }
 
+/* A record's attributes are bounded: the model finds one by walking its
+ * record's list, so 50,000 keys on one op took 76 s to read. */
+static void test_many_attrs(void)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (int nr = 256; nr <= 257; nr++) {
+		strbuf_reset(&b);
+		strbuf_addstr(&b, "proftui-summary\t1\nflags\t0\t0\nname\tmm\n"
+			      "op\t0\top\t0\t1\t5\t5\t0\t0\t-1\t-1\t0\n");
+		for (int i = 0; i < nr; i++)
+			strbuf_addf(&b, "attr\tk%d\ti\t%d\n", i, i);
+		strbuf_addstr(&b, "end\n");
+		CHECK_STR(refused(b.s), nr == 256 ? "" : "bad.summary:261:1: error: more than 256 attributes on one record");
+	}
+	strbuf_release(&b);
+}
+
 const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
@@ -448,6 +467,7 @@ const struct test tests[] = {
 	{ "a cut trace's summary says so, and opening it warns", test_cut },
 	{ "a sum past int64 stops at its cap, with a warning", test_capped },
 	{ "escapes round-trip", test_escape },
+	{ "a record holds at most 256 attributes", test_many_attrs },
 	{ "a row's start of 0 or below is a time; without a timeline, none", test_row_start },
 	{ 0 },
 };
