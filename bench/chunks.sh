@@ -16,7 +16,7 @@ RUNS=${RUNS:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/lib.sh"
 
 printf '%-28s %-10s %8s %8s %8s\n' file reader wall_s cpu_s rss_MB
 for f in "$@"; do

@@ -22,7 +22,7 @@ mkdir -p "$DIR"
 
 ${CC:-cc} -O2 -o "$DIR/floodgen" bench/floodgen.c
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/lib.sh"
 
 printf '%-24s %9s %10s %10s\n' trace json_MB wall_s cpu_s
 for what in names ids; do

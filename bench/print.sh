@@ -18,7 +18,7 @@ if [ ! -f "$TRACE" ]; then
 	echo "bench/print.sh: $TRACE is missing (bench/run.sh makes it); skipped"
 	exit 0
 fi
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/lib.sh"
 wall() {
 	out=$(mktemp)
 	/usr/bin/time -f '%e' -o "$out" "$PROFTUI" --print "$1" -o /dev/null "$TRACE" 2>/dev/null

@@ -17,17 +17,7 @@ RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-bench/out}
 mkdir -p "$DIR"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# Seconds of wall time and peak KB of one command, from GNU time.
-measure() {
-	/usr/bin/time -f '%e %M' -o "$DIR/time.out" "$@" >/dev/null 2>"$DIR/stderr.out" || {
-		echo "bench: '$*' failed:" >&2
-		cat "$DIR/stderr.out" >&2
-		exit 1
-	}
-	cat "$DIR/time.out"
-}
+. "$(dirname "$0")/lib.sh"
 
 printf '%-26s %9s %8s %9s %8s %8s %9s\n' file json_MB wall_s MB/s rss_MB rss/json vs_cat
 for size in $SIZES; do

@@ -21,17 +21,7 @@ RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-bench/out/tables}
 mkdir -p "$DIR"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# "wall cpu rss_kb" of one command (GNU time).
-measure() {
-	/usr/bin/time -f '%e %U %S %M' -o "$DIR/time.out" "$@" >/dev/null 2>"$DIR/stderr.out" || {
-		echo "bench: '$*' failed:" >&2
-		cat "$DIR/stderr.out" >&2
-		exit 1
-	}
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$DIR/time.out"
-}
+. "$(dirname "$0")/lib.sh"
 
 # report LABEL NR BYTES COMMAND...: the medians of RUNS runs, and RSS per run.
 report() {
@@ -39,7 +29,7 @@ report() {
 	shift 3
 	walls= cpus= rsss=
 	for i in $(seq "$RUNS"); do
-		set -- $(measure "$@") "$@"
+		set -- $(measure_cpu "$@") "$@"
 		walls="$walls $1"
 		cpus="$cpus $2"
 		rsss="$rsss $3"

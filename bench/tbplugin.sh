@@ -49,17 +49,7 @@ with tempfile.TemporaryDirectory() as cache:
 RunGenerator('worker0', 1, data).generate_run_profile()
 EOF
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# "wall_s rss_kb" of one command.
-measure() {
-	/usr/bin/time -f '%e %M' -o "$DIR/time.out" "$@" >/dev/null 2>"$DIR/stderr.out" || {
-		echo "tbplugin: '$*' failed:" >&2
-		cat "$DIR/stderr.out" >&2
-		exit 1
-	}
-	cat "$DIR/time.out"
-}
+. "$(dirname "$0")/lib.sh"
 
 cat "$TRACE" >/dev/null	# the page cache, warm for both
 pw= pr= tw= tr=
