@@ -1153,6 +1153,11 @@ void pane_view_flat(struct pane *pane)
 	pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }
 
+bool pane_empty_of_summary(const struct pane *pane)
+{
+	return pane->prof->is_summary && pane->nr_rows == 0;
+}
+
 bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope)
 {
 	(void)prof;

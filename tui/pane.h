@@ -388,6 +388,9 @@ bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
  * Overview, Memory, Modules): not over a diff or every rank of a job, but
  * for one rank opened from the Ranks pane. */
 bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope);
+/* For pane types: a needs_trace hook for the views made of what a summary
+ * does not keep (memory events, modules): a summary's pane without rows. */
+bool pane_empty_of_summary(const struct pane *pane);
 /* For pane types: add a column (copied); returns its index. */
 size_t pane_add_column(struct pane *pane, const struct column *c);
 /* Add one column per attribute key found on the rows (ops->row_attrs),

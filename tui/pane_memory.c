@@ -469,9 +469,12 @@ static const struct attr *mem_attrs(const struct pane *pane, const void *row)
 
 static void mem_empty(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no memory events (record with profile_memory=True) and no memory "
-		 "columns");
+	if (pane_empty_of_summary(pane))
+		snprintf(buf, size, "the Memory pane needs the trace: a summary holds no memory "
+				    "events");
+	else
+		snprintf(buf, size, "no memory events (record with profile_memory=True) and no "
+				    "memory columns");
 }
 
 static void mem_status(const struct pane *pane, char *buf, size_t size)
@@ -529,6 +532,6 @@ const struct pane_ops memory_pane_ops = {
 	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
 	.drill = mem_drill, .handle = mem_handle_all, .step_changed = mem_step_changed,
-	.chart = mem_chart, .status = mem_status, .empty_text = mem_empty, .hints = mem_hints,
+	.chart = mem_chart, .status = mem_status, .empty_text = mem_empty, .needs_trace = pane_empty_of_summary, .hints = mem_hints,
 	.release = mem_release,
 };

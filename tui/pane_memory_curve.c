@@ -99,8 +99,11 @@ static const char *pt_name(const struct pane *pane, const void *row)
 
 static void pt_empty(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no memory events with an address and both totals");
+	if (pane_empty_of_summary(pane))
+		snprintf(buf, size, "the Memory curve needs the trace: a summary holds no memory "
+				    "events");
+	else
+		snprintf(buf, size, "no memory events with an address and both totals");
 }
 
 static void pt_release(struct pane *pane)
@@ -118,5 +121,5 @@ static const char *const pt_aliases[] = { "memory-curve", NULL };
 
 const struct pane_ops memory_curve_pane_ops = {
 	.id = PANE_MEMORY_CURVE, .aliases = pt_aliases, .printable = true,
-	.load = pt_load, .row_name = pt_name, .empty_text = pt_empty, .release = pt_release,
+	.load = pt_load, .row_name = pt_name, .empty_text = pt_empty, .needs_trace = pane_empty_of_summary, .release = pt_release,
 };

@@ -150,7 +150,10 @@ static void ev_empty(const struct pane *pane, char *buf, size_t size)
 {
 	char on[MEM_DEVICE_NAME_SIZE + 8];
 
-	if (pane->scope.drill_name)
+	if (pane_empty_of_summary(pane))
+		snprintf(buf, size, "the Memory events need the trace: a summary holds no memory "
+				    "events");
+	else if (pane->scope.drill_name)
 		snprintf(buf, size, "'%s' allocated nothing with an address%s in this time",
 			 pane->scope.drill_name, of_device(pane, "on", on, sizeof(on)));
 	else
@@ -173,5 +176,5 @@ static const char *const ev_aliases[] = { "memory-events", NULL };
 
 const struct pane_ops memory_events_pane_ops = {
 	.id = PANE_MEMORY_EVENTS, .aliases = ev_aliases, .printable = true,
-	.load = ev_load, .row_name = ev_name, .empty_text = ev_empty, .release = ev_release,
+	.load = ev_load, .row_name = ev_name, .empty_text = ev_empty, .needs_trace = pane_empty_of_summary, .release = ev_release,
 };

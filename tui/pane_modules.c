@@ -233,8 +233,11 @@ static const struct pane_ops *mod_drill(const struct pane *pane, const void *row
 
 static void mod_empty(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no nn.Module calls (record with with_modules=True or with_stack=True)");
+	if (pane_empty_of_summary(pane))
+		snprintf(buf, size, "the Modules pane needs the trace: a summary holds no call tree");
+	else
+		snprintf(buf, size, "no nn.Module calls (record with with_modules=True or "
+				    "with_stack=True)");
 }
 
 static void mod_release(struct pane *pane)
@@ -267,5 +270,5 @@ const struct pane_ops modules_pane_ops = {
 	.id = PANE_MODULES, .aliases = mod_aliases, .available = pane_one_profile,
 	.load = mod_load, .rebuild = mod_rebuild, .row_name = mod_name,
 	.row_depth = mod_depth, .row_fold = mod_fold, .handle = mod_handle, .drill = mod_drill,
-	.empty_text = mod_empty, .hints = mod_hints, .release = mod_release,
+	.empty_text = mod_empty, .needs_trace = pane_empty_of_summary, .hints = mod_hints, .release = mod_release,
 };

@@ -1074,11 +1074,17 @@ static const struct pane_ops *tree_drill(const struct pane *pane, const void *ro
 	return &under_pane_ops;
 }
 
-static void tree_empty_text(const struct pane *pane, char *buf, size_t size)
+/* A summary holds tables, not the tree: nor does a diff against one. */
+static bool tree_needs_trace(const struct pane *pane)
 {
 	const struct profile *base = pane_diff_base(&pane->scope);
 
-	if (pane->prof->is_summary || (base && base->is_summary))
+	return pane->prof->is_summary || (base && base->is_summary);
+}
+
+static void tree_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (tree_needs_trace(pane))
 		snprintf(buf, size, "the Tree needs the trace: a summary holds its tables, not the "
 				    "call tree");
 	else
@@ -1101,5 +1107,5 @@ const struct pane_ops tree_pane_ops = {
 	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
 	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
 	.release = tree_release, .drill = tree_drill, .align = ALIGN_SELF,
-	.empty_text = tree_empty_text, .detail = tree_detail,
+	.empty_text = tree_empty_text, .needs_trace = tree_needs_trace, .detail = tree_detail,
 };

@@ -1,0 +1,1 @@
+--print memory-curve tests/golden/summary/shapes.summary

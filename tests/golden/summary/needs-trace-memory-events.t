@@ -1,0 +1,1 @@
+--print memory-events tests/golden/summary/shapes.summary

@@ -1,0 +1,1 @@
+--print memory tests/golden/summary/shapes.summary

@@ -1,0 +1,1 @@
+--print modules tests/golden/summary/shapes.summary
