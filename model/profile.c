@@ -408,6 +408,12 @@ void node_set_minmax(struct profile *p, struct node *n, int64_t min_ns, int64_t 
 {
 	struct node_counts *c;
 
+	/* A least and a greatest call go together: one without the other,
+	 * or a least above the greatest, is no pair (a file's garbage), and
+	 * neither is kept.  So a row that merges nodes' pairs (aggregate.c,
+	 * summary.c) has its least no greater than its greatest. */
+	if (min_ns < 0 || max_ns < 0 || min_ns > max_ns)
+		min_ns = max_ns = -1;
 	if ((n->calls_state & NODE_CALLS_STATE) != NODE_COUNTED && min_ns == -1 && max_ns == -1)
 		return;
 	c = counts_slot(p, n);

@@ -415,7 +415,11 @@ static int get_times(struct sum *s, size_t f, bool kernel, int64_t *v)
 			return fail(s, f + i, "a self time above its total");
 	if (get_dur(s, f + nr_sums, true, &v[nr_sums]) || get_dur(s, f + nr_sums + 1, true, &v[nr_sums + 1]))
 		return -1;
-	if (v[nr_sums] >= 0 && v[nr_sums + 1] >= 0 && v[nr_sums] > v[nr_sums + 1])
+	/* The writer writes both or neither (node_set_minmax() keeps no
+	 * half pair). */
+	if ((v[nr_sums] < 0) != (v[nr_sums + 1] < 0))
+		return fail(s, f + nr_sums, "a least call time without a greatest, or the reverse");
+	if (v[nr_sums] > v[nr_sums + 1])
 		return fail(s, f + nr_sums, "a least call time above the greatest");
 	return 0;
 }

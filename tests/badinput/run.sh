@@ -428,6 +428,8 @@ bad_value "a negative host total" 12 17 'op\ts0\top\t0\t2\t10\t-100\t5\t50\t40\t
 bad_value "a host self above its total" 12 14 'op\ts0\top\t0\t2\t101\t100\t5\t50\t40\t60\t0'
 bad_value "a device total of INT64_MAX" 12 23 'op\ts0\top\t0\t2\t10\t100\t5\t9223372036854775807\t40\t60\t0'
 bad_value "a least call above the greatest" 12 26 'op\ts0\top\t0\t2\t10\t100\t5\t50\t61\t60\t0'
+bad_value "a least call without a greatest" 12 26 'op\ts0\top\t0\t2\t10\t100\t5\t50\t40\t-1\t0'
+bad_value "a greatest call without a least" 12 26 'op\ts0\top\t0\t2\t10\t100\t5\t50\t-1\t60\t0'
 bad_value "a greatest call past a duration" 12 29 'op\ts0\top\t0\t2\t10\t100\t5\t50\t40\t1000000000000001\t0'
 bad_value "a raw start past its bound" 12 4 'op\t-9223372036854775807\top\t0\t2\t10\t100\t5\t50\t40\t60\t0'
 bad_value "a nan attribute" 13 10 'attr\tx\td\tnan'

@@ -708,10 +708,34 @@ static void test_runs_cost_what_they_hold(void)
 	profile_release(&first);
 }
 
+/* A least and a greatest call are kept as a pair in order, or not at all:
+ * rows merged from half pairs wrote a summary its reader refused (a least
+ * of 11 from one node, a greatest of 0 from another; fuzz-summary). */
+static void test_minmax_pair(void)
+{
+	static const struct { int64_t min, max, want_min, want_max; } c[] = {
+		{ 3, 5, 3, 5 }, { 4, 4, 4, 4 }, { 11, -1, -1, -1 }, { -1, 0, -1, -1 },
+		{ 5, 3, -1, -1 }, { -7, 9, -1, -1 }, { -1, -1, -1, -1 },
+	};
+	struct profile p;
+
+	profile_init(&p, "t");
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct node *n = node_new(&p, p.root, NODE_OP, "op", 2);
+
+		node_set_calls(&p, n, 2);
+		node_set_minmax(&p, n, c[i].min, c[i].max);
+		CHECK_EQ(node_min_ns(&p, n), c[i].want_min);
+		CHECK_EQ(node_max_ns(&p, n), c[i].want_max);
+	}
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	/* First, on a fresh heap: malloc() then reuses the memory the test
 	 * frees, as a load's read buffer is reused. */
 	{ "a pool's untouched directories are not in memory", test_pool_not_on_used_memory },
+	{ "a least and a greatest call are a pair in order, or none", test_minmax_pair },
 	{ "launch configurations are interned", test_launches_intern },
 	{ "devices and memory events", test_devices_and_memory },
 	{ "a walk over a step's time sees what starts in it, in order", test_walk_starting },
