@@ -5,7 +5,7 @@
 tui_start "$PROFTUI tests/golden/modules/small.json"
 tui_wait 'Overview'
 tui_keys 8
-check "7 shows the Modules pane" tui_wait '▾ Net_0'
+check "8 shows the Modules pane" tui_wait '▾ Net_0'
 check "the modules" tui_expect modules
 tui_keys Left
 check "Left folds" tui_gone 'Linear_1'
