@@ -87,6 +87,20 @@ static inline size_t hash_ptr(const void *p)
 	return (size_t)hash_u64((uint64_t)(uintptr_t)p);
 }
 
+/*
+ * A / B rounded half away from zero (B > 0): the means of the panes and
+ * the parsers.  A is wide, so that a sum of int64 values cannot wrap on
+ * its way here, and the mean of B of them fits int64.  For A >= 0 it is
+ * half up, the rule Paddle's step averages used on their own.
+ */
+static inline int64_t div_round(__int128 a, uint64_t b)
+{
+	unsigned __int128 m = a < 0 ? -(unsigned __int128)a : (unsigned __int128)a;
+	unsigned __int128 q = m / b + (m % b >= (b + 1) / 2);
+
+	return a < 0 ? -(int64_t)q : (int64_t)q;
+}
+
 /* The first index in [LO, HI) of the ascending V whose value is at least
  * KEY, or HI. */
 static inline size_t u32_lower_bound(const uint32_t *v, size_t lo, size_t hi, uint32_t key)

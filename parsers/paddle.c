@@ -417,14 +417,6 @@ static struct profile *run_for_section(struct paddle *pd, int sec, uint64_t line
 	return r->p;
 }
 
-/* A / B (A >= 0, B > 0) rounded half up, for average steps. */
-static int64_t div_round(int64_t a, int64_t b)
-{
-	int64_t rem = a % b;
-
-	return a / b + (rem >= b - rem);	/* no a + b / 2: it may overflow */
-}
-
 /* Half the last digit a table in 10^POW10 ns prints (two decimals): what
  * rounding may have moved one of its numbers by. */
 static int64_t half_digit_ns(int pow10)

@@ -86,15 +86,6 @@ static struct cell get_note(const struct pane *pane, const void *row, const stru
 	return cell_none();
 }
 
-/* Integer division rounded half away from zero. */
-static int64_t div_round(int64_t a, uint64_t b)
-{
-	uint64_t m = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
-	uint64_t q = m / b + (m % b >= (b + 1) / 2);
-
-	return a < 0 ? -(int64_t)q : (int64_t)q;
-}
-
 /* Device total per call; the column's attr is the file's own mean. */
 static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
 {

@@ -65,15 +65,6 @@ static struct cell get_calls(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)CROW(row)->op.calls);
 }
 
-/* Integer division rounded half away from zero. */
-static int64_t div_round(int64_t a, uint64_t b)
-{
-	uint64_t m = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
-	uint64_t q = m / b + (m % b >= (b + 1) / 2);
-
-	return a < 0 ? -(int64_t)q : (int64_t)q;
-}
-
 /* c->arg: 0 size, 1 latency, 2 data transfer; c->attr non-NULL: per call. */
 static struct cell get_value(const struct pane *pane, const void *row, const struct column *c)
 {

@@ -126,16 +126,6 @@ static void steps_load(struct pane *pane)
 	pane->sort_col = -1;	/* step order */
 }
 
-/* The mean of B values that add up to A, rounded half away from zero: a
- * sum of int64 values in __int128 cannot wrap, and their mean fits. */
-static int64_t div_round(__int128 a, uint64_t b)
-{
-	unsigned __int128 m = a < 0 ? -(unsigned __int128)a : (unsigned __int128)a;
-	unsigned __int128 q = m / b + (m % b >= (b + 1) / 2);
-
-	return a < 0 ? -(int64_t)q : (int64_t)q;
-}
-
 /* The average row: over the steps shown (a filter narrows it) that have
  * each value, as torch-tb-profiler averages over its kept steps.  One step
  * is its own average (and a format may give only that), so it gets none. */
