@@ -8,7 +8,7 @@
 # an input (exit 1 or 2) is not judged.
 . "$(dirname "$0")/../test-lib.sh"
 need_proftui
-command -v python3 >/dev/null 2>&1 || { skip "exports: no python3 to judge JSON"; test_done; }
+command -v python3 >/dev/null 2>&1 || { skip "exports: every --format json output is JSON" "no python3 to judge it"; test_done; }
 dir=$O/tests/exports
 rm -rf "$dir"
 mkdir -p "$dir/out"
