@@ -8,7 +8,8 @@
  * through struct input, keeps no tree, and hands each token over as a
  * pointer and length into its buffer.
  *
- * Tolerated, counted and reported (FORMATS.md a.2): raw control characters
+ * Tolerated, counted and reported (doc/formats/kineto.md, 'Reading
+ * the JSON'): raw control characters
  * inside strings, bare words (N/A, nan, inf, -nan, NaN, Infinity) as
  * values (token JSON_BARE), a trailing "{}" element, several top-level
  * documents one after another (json_next() returns each in turn).  Bounded:

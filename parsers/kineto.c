@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Kineto / Chrome trace JSON: what torch.profiler, export_chrome_trace()
- * and Paddle's chrome export write (FORMATS.md a.2-a.7).  The parser
+ * and Paddle's chrome export write (doc/formats/kineto.md).  The parser
  * object; the work is in kineto_read.c, kineto_link.c and kineto_steps.c,
  * and kineto_int.h says how they share it.
  */

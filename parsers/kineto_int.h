@@ -4,9 +4,9 @@
  *
  * A trace becomes a profile in three passes over one struct kineto, which
  * lives on kineto_parse()'s stack.  Each pass follows one part of torch-
- * tb-profiler's code (pytorch/kineto tb_plugin, profiler/; FORMATS.md
- * a.4-a.7) where that agrees with the trace's own events, and says so
- * where it departs (proftui(1), DIFFERENCES): launches go where they were
+ * tb-profiler's code (pytorch/kineto tb_plugin, profiler/;
+ * doc/formats/kineto.md) where that agrees with the trace's own events,
+ * and says so where it departs (proftui(1), DIFFERENCES): launches go where they were
  * made, every API's, and times keep their nanoseconds.
  *
  * kineto.c is the parser object: probe, and parse, which runs the passes

@@ -1114,8 +1114,8 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 		return NOT_USED;
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
 		/* PyTorch 2.x's device-side copy of a step: the plugin makes a
-		 * second step of it (FORMATS.md a.4), halving the average,
-		 * wherever it falls.  Steps are the host's ranges; this one
+		 * second step of it (doc/formats/kineto.md, 'Steps'),
+		 * halving the average, wherever it falls.  Steps are the host's ranges; this one
 		 * is a range on its stream, as any GPU-side annotation. */
 		k->nr_gpu_step_copies++;
 	}

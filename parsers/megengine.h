@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * megengine: what the two MegEngine parsers share (FORMATS.md e).  Private
- * to them; nothing outside parsers/megengine_*.c includes it.
+ * megengine: what the two MegEngine parsers share
+ * (doc/formats/megengine.md).  Private to them; nothing outside
+ * parsers/megengine_*.c includes it.
  *
  * The work splits by input, one file each:
  *

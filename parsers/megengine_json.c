@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * MegEngine --profile JSON (FORMATS.md e.3), parser "megengine-json":
- * what load_and_run --profile writes (to_json_full) and profile_analyze.py
- * reads.  The operators with their device and host time (the longest comp
- * node's or thread's end - start, as profile_analyze computes it), FLOPs,
- * memory and shapes, grouped by type in the tree, in execution order.
+ * MegEngine --profile JSON (doc/formats/megengine.md, 'The --profile
+ * JSON'), parser "megengine-json": what load_and_run --profile writes
+ * (to_json_full) and profile_analyze.py reads.  The operators with their
+ * device and host time (the longest comp node's or thread's end - start, as
+ * profile_analyze computes it), FLOPs, memory and shapes, grouped by type
+ * in the tree, in execution order.
  *
  * One streaming pass: graph_exec's operators (names, types, comp_seq) and
  * the profiler's times and footprints may come in any order, so each

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * MegEngine text (FORMATS.md e.2, e.4), parser "megengine": what
- * load_and_run prints to stdout and what profile_analyze.py prints, which
- * real files (logs, the project's own documentation) mix in any order,
- * inside prose, behind mgb_log prefixes and colour codes.  Each line is
- * recognised on its own; what no rule knows is prose and is skipped.
+ * MegEngine text (doc/formats/megengine.md, 'load_and_run output' and
+ * 'profile_analyze tables'), parser "megengine": what load_and_run prints
+ * to stdout and what profile_analyze.py prints, which real files (logs, the
+ * project's own documentation) mix in any order, inside prose, behind
+ * mgb_log prefixes and colour codes.  Each line is recognised on its own;
+ * what no rule knows is prose and is skipped.
  *
  *   - load_and_run, three generations (old mgblar.cpp, the v1.7 lite tool,
  *     the newest lite tool): every test run becomes a run of the profile,

@@ -3,7 +3,8 @@
  * PaddlePaddle: the profiler's summary tables (Profiler.summary(),
  * python/paddle/profiler/profiler_statistic.py) and the training-log lines
  * around them (PaddleDetection's "Epoch: [0] [ 19/12500] ... batch_cost:",
- * the "Perf Summary" block of paddle/profiler/timer.py); FORMATS.md c.2-c.4.
+ * the "Perf Summary" block of paddle/profiler/timer.py); see
+ * doc/formats/paddle.md.
  *
  * One line-oriented pass.  Real logs mix everything, so every line is first
  * asked whether it belongs to the table being read; if not, whether it is a
@@ -974,9 +975,9 @@ static size_t key_start(const char *s, size_t colon)
 	return w >= 2 && s[w - 1] == ' ' && s[w - 2] == ',' ? w : ks;
 }
 
-/* Cut S[0..N) into "key: value" pairs wherever they are (FORMATS.md c.4
- * suggests exactly that); "12:00:35" and "5:05:37" have no blank after the
- * colon and are no pairs. */
+/* Cut S[0..N) into "key: value" pairs wherever they are
+ * (doc/formats/paddle.md, 'Training-log lines'); "12:00:35" and "5:05:37"
+ * have no blank after the colon and are no pairs. */
 static void scan_pairs(const char *s, size_t n, struct log_line *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -1680,7 +1681,8 @@ static void check_shown_values(struct paddle *pd, struct row *r, uint64_t lineno
 }
 
 /* Whether a composite cell's Avg is its Total over CALLS, within the
- * rounding of two printed decimals (FORMATS.md: a within-file oracle).  A
+ * rounding of two printed decimals (doc/formats/paddle.md, 'Checks within
+ * the file').  A
  * row that fails was most likely cut into the wrong cells. */
 static bool avg_agrees(const struct table *t, const struct cell *c, int64_t calls)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * torch-tb-profiler JSON outputs (FORMATS.md a.5-a.7): what the TensorBoard
- * plugin's REST endpoints return, saved one document per line --
+ * torch-tb-profiler JSON outputs (doc/formats/tb-json.md): what the
+ * TensorBoard plugin's REST endpoints return, saved one document per line --
  * overview, operator pie, operator table, kernel table, kernel pie, and
  * again for the next run.  Its own test file (result_check_file.txt) and
  * the Cambricon MLU fork's dumps look like this.

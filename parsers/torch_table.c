@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * PyTorch key_averages().table() text (FORMATS.md b): the table that
- * print(prof.key_averages().table(...)) writes, usually inside a training
- * log or a Markdown page, often several times per file.
+ * PyTorch key_averages().table() text (doc/formats/torch-table.md): the
+ * table that print(prof.key_averages().table(...)) writes, usually inside
+ * a training log or a Markdown page, often several times per file.
  *
  * A table is found by its header line ("Name  ...  Self CPU  ..."); its
  * column spans come from the dash separator above or below it, with a

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trtexec: what the TensorRT parsers share (FORMATS.md d).  A benchmark of
- * one engine leaves several files behind, each read by a parser object of
- * its own; all of them add to one model of the engine, so that
- * `proftui x.graph.json x.profile.json x.timing.json` opens one profile,
- * whatever the order of the files.
+ * trtexec: what the TensorRT parsers share (doc/formats/trtexec.md).  A
+ * benchmark of one engine leaves several files behind, each read by a
+ * parser object of its own; all of them add to one model of the engine, so
+ * that `proftui x.graph.json x.profile.json x.timing.json` opens one
+ * profile, whatever the order of the files.
  *
  * The model.  The engine's layers are NODE_LAYER nodes under the root, in
  * engine order, each a row of its own (NODE_DISTINCT: names may repeat).

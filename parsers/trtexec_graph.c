@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * trtexec --exportLayerInfo (FORMATS.md d.2): the engine's layers.  The
- * simple form lists names; the detailed form (--profilingVerbosity=
- * detailed) gives each layer's type, tensors, tactic and, from TensorRT
- * 8.6, the ONNX layers it fused.  See trtexec.h for how the layers join
- * the other files of the engine.
+ * trtexec --exportLayerInfo (doc/formats/trtexec.md, 'Layer info'): the
+ * engine's layers.  The simple form lists names; the detailed form
+ * (--profilingVerbosity=detailed) gives each layer's type, tensors, tactic
+ * and, from TensorRT 8.6, the ONNX layers it fused.  See trtexec.h for how
+ * the layers join the other files of the engine.
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trtexec log (FORMATS.md d.5): blocks of "key: value" lines under
- * "=== Title ===", the --dumpProfile table, and the "&&&& PASSED" line.
- * Every line may carry a "[MM/DD/YYYY-HH:MM:SS] [I] " prefix, or "[I] "
- * alone.  Each table's layers join the engine's (trtexec.h); a second
- * table, or a second "&&&& RUNNING", starts a new run.
+ * The trtexec log (doc/formats/trtexec.md, 'The log'): blocks of
+ * "key: value" lines under "=== Title ===", the --dumpProfile table, and
+ * the "&&&& PASSED" line.  Every line may carry a
+ * "[MM/DD/YYYY-HH:MM:SS] [I] " prefix, or "[I] " alone.  Each table's
+ * layers join the engine's (trtexec.h); a second table, or a second
+ * "&&&& RUNNING", starts a new run.
  *
  * The table comes in three layouts (sampleReporting.cpp, Profiler::print):
  *   >= 8.6  "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer"

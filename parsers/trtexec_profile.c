@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * trtexec --exportProfile (FORMATS.md d.3): per-layer times over N
- * iterations, one record per layer after a record with the count.
+ * trtexec --exportProfile (doc/formats/trtexec.md, 'Layer profile'):
+ * per-layer times over N iterations, one record per layer after a record
+ * with the count.
  *
  * trtexec writes this file with plain stream output and never escapes a
  * name, so a '"' or '\' in a layer name makes it invalid JSON.  It is read

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * trtexec --exportTimes (FORMATS.md d.4): one record per inference, which
- * becomes one step of the Steps pane, split into Enqueue, H2D, Compute and
- * D2H.  Inferences of a second times file are numbered on from the first.
+ * trtexec --exportTimes (doc/formats/trtexec.md, 'Inference times'): one
+ * record per inference, which becomes one step of the Steps pane, split
+ * into Enqueue, H2D, Compute and D2H.  Inferences of a second times file
+ * are numbered on from the first.
  */
 #include <stdio.h>
 #include <string.h>

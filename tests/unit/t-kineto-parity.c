@@ -12,7 +12,8 @@
  * the events, and the rest are compared here, within the plugin's
  * rounding.  One more departure: PyTorch 2.x writes a device-side copy of
  * each ProfilerStep (cat gpu_user_annotation), which the plugin makes a
- * step of its own and proftui does not (FORMATS.md a.4, proftui(1)).  The
+ * step of its own and proftui does not (doc/formats/kineto.md,
+ * 'Steps'; proftui(1)).  The
  * plugin's step rows are therefore compared with its duplicate steps (a
  * row whose step name an earlier row had) left out.  On the two traces
  * here that carry copies -- the AMD one and the H100 one, one copy each --
