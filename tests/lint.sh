@@ -117,4 +117,19 @@ if grep -q '^tui/filter\.o .*/pcre2\.h$' "$deps" && grep -Eq "^tui/[^ ]* .*($cur
 else
 	fail "lint: $O/tui/*.d do not list curses and pcre2.h; built with -MMD instead of -MD?"
 fi
+
+# What the code cites is in a clone: the original brief's documents
+# (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
+# code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.
+if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1; then
+	skip "lint: the code cites only documents in the repository" "not a git checkout"
+else
+	cited=$(git grep -n -E '(FORMATS|DESIGN|STYLE)\.md' -- ':!tests/lint.sh' | head -n 5)
+	if [ -z "$cited" ]; then
+		pass "lint: the code cites only documents in the repository"
+	else
+		fail "lint: the code cites documents a clone does not have:"
+		echo "$cited"
+	fi
+fi
 test_done
