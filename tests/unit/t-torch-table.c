@@ -1168,8 +1168,11 @@ static void test_probe(void)
 			test_failed = 1;
 		}
 	if (!exists(SEED003))
-		SKIP("seeds not found");
+		SKIP("no seeds at ../shared/seeds");
 	CHECK(detected_as(SEED003, "torch-table"));
+	/* The seeds and the corpus come apart (PROFTUI_CORPUS). */
+	if (!exists(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt")))
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK(detected_as(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt"), "torch-table"));
 	CHECK(detected_as(corpus("chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt"), "torch-table"));
 	CHECK(detected_as(corpus("jovsa_scalify__docs_tracking_flops.md"), "torch-table"));
