@@ -110,7 +110,7 @@ static void t_seed_004(void)
 	struct agg a;
 
 	if (!exists(SEED_004))
-		SKIP("seed 004 not found");
+		SKIP("no seed 004 at ../shared/seeds");
 	CHECK_EQ(load(&p, SEED_004, NULL), 0);
 	CHECK_STR(p.format, "megengine");
 	CHECK_EQ(nr_warnings(&p), 0);
@@ -194,7 +194,7 @@ static void t_corpus(void)
 	struct agg a;
 
 	if (!exists(corpus(pages[0].name)))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	for (size_t i = 0; i < ARRAY_SIZE(pages); i++) {
 		CHECK_EQ(load(&p, corpus(pages[i].name), NULL), 0);
 		CHECK_STR(p.format, "megengine");

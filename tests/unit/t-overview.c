@@ -248,7 +248,7 @@ static void test_rows_as_tables_corpus(void)
 
 	snprintf(path, sizeof(path), "%s/pytorch-kineto-trace/%s", test_corpus_dir(), traces[0]);
 	if (!(f = fopen(path, "rb")))
-		SKIP("no corpus");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	fclose(f);
 	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
 		snprintf(path, sizeof(path), "%s/pytorch-kineto-trace/%s", test_corpus_dir(), traces[i]);

@@ -113,7 +113,7 @@ static void t_seed001(void)
 	bool cudnn = false;
 
 	if (!path)
-		SKIP("seeds not found");
+		SKIP("no seeds at ../shared/seeds (set PROFTUI_SEEDS)");
 	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK_STR(p.format, "paddle");
 	CHECK_EQ(profile_nr_runs(&p), 1);
@@ -230,7 +230,7 @@ static void t_corpus_docs(void)
 	char msg[8192];
 
 	if (!path)
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK(!strstr(msg, "error"));
 	CHECK_STR(p.format, "paddle");
@@ -276,7 +276,7 @@ static void t_corpus_fleetx(void)
 	char msg[8192];
 
 	if (!path)
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
 	CHECK(!strstr(msg, "error"));
 	CHECK_EQ(profile_nr_runs(&p), 1);

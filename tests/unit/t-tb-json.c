@@ -125,7 +125,7 @@ static void test_seed000_acceptance(void)
 	char msg[4096];
 
 	if (!exists(SEED000))
-		SKIP("seed not found");
+		SKIP("no seed 000 at ../shared/seeds");
 	CHECK_EQ(load(SEED000, NULL, &p, msg, sizeof(msg)), 0);
 	CHECK_STR(p.format, "tb-json");
 	CHECK_EQ(profile_nr_runs(&p), 2);
@@ -227,7 +227,7 @@ static void test_result_check_equals_split_files(void)
 	char msg[8192];
 
 	if (!exists(tbx("result_check_file.txt")))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK_EQ(load(tbx("result_check_file.txt"), NULL, &all, msg, sizeof(msg)), 0);
 	CHECK_EQ(profile_nr_runs(&all), 2);
 	/* The pies agree with the tables to within their rounding. */
@@ -292,7 +292,7 @@ static void test_corpus_loads(void)
 	size_t nr = 0;
 
 	if (!exists(tbx("result_check_file.txt")))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	for (size_t g = 0; g < ARRAY_SIZE(generated); g++) {
 		for (size_t e = 0; e < ARRAY_SIZE(ends); e++) {
 			char name[512], msg[8192];
@@ -476,7 +476,7 @@ static void test_bad_truncated(void)
 	profile_release(&p);
 
 	if (!exists(tbx("result_check_file.txt")))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	{
 		/* Three documents and half of the fourth of the real file. */
 		FILE *f = fopen(tbx("result_check_file.txt"), "rb");
@@ -652,7 +652,7 @@ static void test_probe(void)
 			test_failed = 1;
 		}
 	if (!exists(SEED000) || !exists(tbx("result_check_file.txt")))
-		SKIP("seeds or corpus not found");
+		SKIP("no seeds or corpus under ../shared (set PROFTUI_CORPUS)");
 	CHECK(detected_as(SEED000, "tb-json"));
 	CHECK(detected_as(tbx("result_check_file.txt"), "tb-json"));
 	for (size_t i = 0; i < ARRAY_SIZE(kind); i++) {

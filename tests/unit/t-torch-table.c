@@ -167,7 +167,7 @@ static void test_seed003_acceptance(void)
 	char msg[4096];
 
 	if (!exists(SEED003))
-		SKIP("seed not found");
+		SKIP("no seed 003 at ../shared/seeds");
 	CHECK_EQ(load(SEED003, NULL, &p, msg, sizeof(msg)), 0);
 	CHECK_STR(p.format, "torch-table");
 	CHECK_EQ(profile_nr_runs(&p), 2);
@@ -228,7 +228,7 @@ static void test_corpus_loads(void)
 	char msg[8192];
 
 	if (!exists(corpus(files[0].file)))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct profile p;
 
@@ -252,7 +252,7 @@ static void test_corpus_numbers(void)
 	const struct attr *a;
 
 	if (!exists(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt")))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	/* Clean modern table: kernels, memcpy rows, truncation, footer. */
 	load(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt"), NULL, &p, msg, sizeof(msg));
 	CHECK(kernel_row(&p, "ampere_sgemm_128x32_nn", &r));
@@ -1168,8 +1168,11 @@ static void test_probe(void)
 			test_failed = 1;
 		}
 	if (!exists(SEED003))
-		SKIP("seeds not found");
+		SKIP("no seeds at ../shared/seeds");
 	CHECK(detected_as(SEED003, "torch-table"));
+	/* The seeds and the corpus come apart (PROFTUI_CORPUS). */
+	if (!exists(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt")))
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK(detected_as(corpus("UnderOC_CS4302YOLO-Project__profile_results.txt"), "torch-table"));
 	CHECK(detected_as(corpus("chenwg2000_nanogpt-fp8-mxfp8__profile_output.txt"), "torch-table"));
 	CHECK(detected_as(corpus("jovsa_scalify__docs_tracking_flops.md"), "torch-table"));

@@ -264,7 +264,7 @@ static void t_seed_detailed(void)
 	const struct node *l;
 
 	if (!path)
-		SKIP("seed 002 not found");
+		SKIP("no seed 002 at ../shared/seeds");
 	CHECK_STR(detect(path), "trtexec-graph");
 	CHECK_EQ(load1(&p, path), 0);
 	CHECK_EQ(nr_layers(&p), 25);
@@ -306,7 +306,7 @@ static void t_seed_simple(void)
 	struct profile ps, pd;
 
 	if (!simple || !detailed)
-		SKIP("seed 002 not found");
+		SKIP("no seed 002 at ../shared/seeds");
 	CHECK_STR(detect(simple), "trtexec-graph");
 	CHECK_EQ(load1(&ps, simple), 0);
 	CHECK_EQ(load1(&pd, detailed), 0);
@@ -348,7 +348,7 @@ static void t_seed_pages_not_claimed(void)
 		}
 	}
 	if (!seen)
-		SKIP("seeds not found");
+		SKIP("no seeds at ../shared/seeds");
 }
 
 /* ---------------------------------------------------------------------
@@ -382,7 +382,7 @@ static void t_corpus_merge(void)
 	bool all_joined = true;
 
 	if (!corpus_paths(paths))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK_STR(detect(paths[0]), "trtexec-graph");
 	CHECK_STR(detect(paths[1]), "trtexec-profile");
 	CHECK_STR(detect(paths[2]), "trtexec-times");
@@ -445,7 +445,7 @@ static void t_corpus_any_order(void)
 	bool same = true;
 
 	if (!corpus_paths(paths))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	rev[0] = paths[2];
 	rev[1] = paths[1];
 	rev[2] = paths[0];
@@ -487,7 +487,7 @@ static void t_corpus_trex_metadata(void)
 		 "%s/tensorrt/trex_tests_inputs__mobilenet.qat.onnx.engine.profile.metadata.json",
 		 test_corpus_dir());
 	if (!exists(path))
-		SKIP("corpus not found");
+		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	CHECK_STR(detect(path), "trex-metadata");
 	CHECK_EQ(load1(&p, path), 0);
 	CHECK_STR(profile_meta_get(&p, "performance summary", "Throughput"), "2829.15 qps");
