@@ -93,28 +93,15 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 		row->max_ns = hi;
 }
 
-/* *ACC += D for one of A's sums: capped (model/bounds.h), and counted. */
-static void agg_sum(struct agg *a, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		a->nr_capped++;
-}
-
-static void agg_sum_calls(struct agg *a, uint64_t *acc, uint64_t d)
-{
-	if (!sum_add_u(acc, d))
-		a->nr_capped++;
-}
-
 static void add_op(const struct profile *p, struct agg *a, struct agg_row *row, const struct node *n)
 {
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
-	agg_sum_calls(a, &row->calls, node_calls(p, n));
-	agg_sum(a, &row->host_self_ns, node_host_self(p, n));
-	agg_sum(a, &row->host_total_ns, node_host_total(p, n));
-	agg_sum(a, &row->device_self_ns, node_device_self(p, n));
-	agg_sum(a, &row->device_total_ns, node_device_total(p, n));
+	sum_add_u_counted(&row->calls, node_calls(p, n), &a->nr_capped);
+	sum_add_counted(&row->host_self_ns, node_host_self(p, n), &a->nr_capped);
+	sum_add_counted(&row->host_total_ns, node_host_total(p, n), &a->nr_capped);
+	sum_add_counted(&row->device_self_ns, node_device_self(p, n), &a->nr_capped);
+	sum_add_counted(&row->device_total_ns, node_device_total(p, n), &a->nr_capped);
 	add_minmax(row, node_min_ns(p, n), node_max_ns(p, n));
 }
 
@@ -138,9 +125,9 @@ static void add_kernel_time(const struct profile *p, struct agg *a, struct agg_r
 
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
-	agg_sum_calls(a, &row->calls, calls);
-	agg_sum(a, &row->device_self_ns, dur);
-	agg_sum(a, &row->device_total_ns, dur);
+	sum_add_u_counted(&row->calls, calls, &a->nr_capped);
+	sum_add_counted(&row->device_self_ns, dur, &a->nr_capped);
+	sum_add_counted(&row->device_total_ns, dur, &a->nr_capped);
 	if (calls == 1 && min_ns < 0)
 		add_minmax(row, dur, dur);
 	else
@@ -199,12 +186,6 @@ struct tc_track {
 	uint64_t nr_capped;		/* its sums that reached the cap */
 };
 
-static void tc_sum(struct tc_track *t, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		t->nr_capped++;
-}
-
 static bool is_host(const struct node *n)
 {
 	return n->kind == NODE_OP || n->kind == NODE_STEP || n->kind == NODE_ANNOTATION ||
@@ -229,30 +210,30 @@ static void tc_finish(struct tc_track *t)
 		if (up && (tc_name_flags(&t->names, node_name(n)) & TC_NAME_KERNEL)) {
 			int64_t d = node_device_total(t->p, n);
 
-			tc_sum(t, &up->total_ns, d);
+			sum_add_counted(&up->total_ns, d, &t->nr_capped);
 			if (up->n->kind != NODE_RUNTIME)
-				tc_sum(t, &up->self_ns, d);
+				sum_add_counted(&up->self_ns, d, &t->nr_capped);
 		}
 		return;
 	}
 	if (n->kind == NODE_RUNTIME) {
 		if (up) {
-			tc_sum(t, &up->self_ns, f.total_ns);
-			tc_sum(t, &up->total_ns, f.total_ns);
+			sum_add_counted(&up->self_ns, f.total_ns, &t->nr_capped);
+			sum_add_counted(&up->total_ns, f.total_ns, &t->nr_capped);
 		}
 		return;
 	}
 	eligible = is_host(n) && ((tc_name_flags(&t->names, node_name(n)) & TC_NAME_ELIGIBLE) ||
 				  (n->kind == NODE_OP && (f.child_eligible || f.self_ns > 0)));
 	if (up) {
-		tc_sum(t, &up->total_ns, f.total_ns);
+		sum_add_counted(&up->total_ns, f.total_ns, &t->nr_capped);
 		up->child_eligible |= is_host(n) && eligible;
 	}
 	if (f.row) {
 		struct agg_row *row = &t->out->rows[f.row - 1];
 
-		tc_sum(t, &row->tc_self_ns, f.self_ns);
-		tc_sum(t, &row->tc_total_ns, f.total_ns);
+		sum_add_counted(&row->tc_self_ns, f.self_ns, &t->nr_capped);
+		sum_add_counted(&row->tc_total_ns, f.total_ns, &t->nr_capped);
 		row->tc_eligible |= eligible;
 	}
 	if (t->fn && node_is_op_row(n))
@@ -305,9 +286,9 @@ static void tc_from_attrs(struct agg *out, struct agg_row *row, const struct nod
 	const struct attr *elig = attr_find(a, ATTR_FILE_TC_ELIGIBLE);
 
 	if (self && attr_type(self) == ATTR_NS)
-		agg_sum(out, &row->tc_self_ns, self->v.i);
+		sum_add_counted(&row->tc_self_ns, self->v.i, &out->nr_capped);
 	if (total && attr_type(total) == ATTR_NS)
-		agg_sum(out, &row->tc_total_ns, total->v.i);
+		sum_add_counted(&row->tc_total_ns, total->v.i, &out->nr_capped);
 	if (elig && attr_type(elig) == ATTR_INT)
 		row->tc_eligible |= elig->v.i != 0;
 }
@@ -417,7 +398,7 @@ static bool visit_drill_op(struct node *n, void *ctx)
 		return true;
 	/* The op's whole subtree, once: a matching op nested inside is
 	 * already counted, so do not descend again. */
-	agg_sum(w->out, &w->out->scope_device_ns, node_device_total(w->p, n));
+	sum_add_counted(&w->out->scope_device_ns, node_device_total(w->p, n), &w->out->nr_capped);
 	node_walk(n, visit_device_under_op, w);
 	return false;
 }

@@ -98,4 +98,18 @@ static inline bool sum_add_u(uint64_t *acc, uint64_t d)
 	return true;
 }
 
+/* sum_add() and sum_add_u() for a sum whose owner counts its caps into
+ * *NR_CAPPED (a view's warning): one count per sum that reached the cap. */
+static inline void sum_add_counted(int64_t *acc, int64_t d, uint64_t *nr_capped)
+{
+	if (!sum_add(acc, d))
+		++*nr_capped;
+}
+
+static inline void sum_add_u_counted(uint64_t *acc, uint64_t d, uint64_t *nr_capped)
+{
+	if (!sum_add_u(acc, d))
+		++*nr_capped;
+}
+
 #endif

@@ -324,13 +324,6 @@ static int cmp_stat(const void *a, const void *b)
  * Allocation Count / Size only the allocations.  Rows sum over the op's
  * nodes; a row is kept when any of its numbers is not zero.
  */
-/* *ACC += D for one of OUT's sums: capped (model/bounds.h), and counted. */
-static void stat_sum(struct mem_stats *out, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		out->nr_capped++;
-}
-
 void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_stats *out)
 {
 	uint8_t *holds = xcalloc(p->nr_nodes + 1, 1);
@@ -358,14 +351,14 @@ void mem_stats(const struct profile *p, const struct mem_range *r, struct mem_st
 			if (!is_op(n))
 				continue;
 			row = stat_row(&ix, node_name(n), m->device);
-			stat_sum(out, &row->size_increase, m->bytes);
-			stat_sum(out, &row->alloc_count, is_alloc);
-			stat_sum(out, &row->alloc_size, is_alloc ? m->bytes : 0);
+			sum_add_counted(&row->size_increase, m->bytes, &out->nr_capped);
+			sum_add_counted(&row->alloc_count, is_alloc, &out->nr_capped);
+			sum_add_counted(&row->alloc_size, is_alloc ? m->bytes : 0, &out->nr_capped);
 			if (n != m->op)
 				continue;
-			stat_sum(out, &row->self_size_increase, m->bytes);
-			stat_sum(out, &row->self_alloc_count, is_alloc);
-			stat_sum(out, &row->self_alloc_size, is_alloc ? m->bytes : 0);
+			sum_add_counted(&row->self_size_increase, m->bytes, &out->nr_capped);
+			sum_add_counted(&row->self_alloc_count, is_alloc, &out->nr_capped);
+			sum_add_counted(&row->self_alloc_size, is_alloc ? m->bytes : 0, &out->nr_capped);
 		}
 	}
 	count_calls(p, holds, r, &calls);

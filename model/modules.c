@@ -49,13 +49,6 @@ struct stats_table {
 	uint64_t nr_capped;		/* its sums that reached the cap */
 };
 
-/* *ACC += D for one of T's sums: capped (model/bounds.h), and counted. */
-static void stats_sum(struct stats_table *t, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		t->nr_capped++;
-}
-
 static size_t key_hash(const char *name, int64_t id)
 {
 	return (size_t)hash_u64((uint64_t)(uintptr_t)name ^ hash_u64((uint64_t)id));
@@ -107,12 +100,12 @@ static void count_call(const struct profile *p, struct stats_table *t, const str
 	if (!s->first)
 		s->first = m;
 	s->occurrences++;
-	stats_sum(t, &s->host_total_ns, node_host_total(p, m));
-	stats_sum(t, &s->host_self_ns, node_host_self(p, m));
-	stats_sum(t, &s->device_total_ns, node_device_total(p, m));
+	sum_add_counted(&s->host_total_ns, node_host_total(p, m), &t->nr_capped);
+	sum_add_counted(&s->host_self_ns, node_host_self(p, m), &t->nr_capped);
+	sum_add_counted(&s->device_total_ns, node_device_total(p, m), &t->nr_capped);
 	for (const struct node *c = node_first_child(m); c; c = node_next(c)) {
 		if (c->kind != NODE_MODULE)
-			stats_sum(t, &s->device_self_ns, node_device_total(p, c));
+			sum_add_counted(&s->device_self_ns, node_device_total(p, c), &t->nr_capped);
 		if (is_op(c))
 			s->operators++;
 	}

@@ -107,13 +107,6 @@ static double file_share(const struct row_sum *row, const char *file_key)
 	return a && attr_type(a) == ATTR_DOUBLE ? a->v.d : NAN;
 }
 
-/* *ACC += D for one of O's sums: capped (model/bounds.h), and counted. */
-static void ov_sum(struct overview *o, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		o->nr_capped++;
-}
-
 /* The five rows with the most time, most first; on equal times the row
  * seen first stays ahead.  FILE_KEY: where a row's stated share is. */
 static void top_five(struct overview *o, const struct row_sums *t, const char *file_key,
@@ -126,7 +119,7 @@ static void top_five(struct overview *o, const struct row_sums *t, const char *f
 		int64_t v = t->rows[i].ns;
 		size_t j = n < max ? n++ : max;
 
-		ov_sum(o, &top->total_ns, v);
+		sum_add_counted(&top->total_ns, v, &o->nr_capped);
 		for (; j > 0 && t->rows[idx[j - 1]].ns < v; j--)
 			if (j < max)
 				idx[j] = idx[j - 1];
@@ -483,8 +476,8 @@ static void add_precision(struct walk *w, const struct node *n)
 			return;
 		o->precisions[o->nr_precisions++] = (struct precision_share){ a->v.s, 0 };
 	}
-	ov_sum(o, &o->precisions[k].ns, t);
-	ov_sum(o, &o->precision_total_ns, t);
+	sum_add_counted(&o->precisions[k].ns, t, &o->nr_capped);
+	sum_add_counted(&o->precision_total_ns, t, &o->nr_capped);
 }
 
 /*
@@ -503,7 +496,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if (!(n->flags & NODE_NOT_A_ROW)) {
 		struct row_sum *row = row_of(&w->kernels, &w->memo, n);
 
-		ov_sum(w->o, &row->ns, dur);
+		sum_add_counted(&row->ns, dur, &w->o->nr_capped);
 		tc = row->name_flags & TC_NAME_KERNEL;
 		w->ks.all_ns += (double)dur;
 		if (tc)
@@ -517,7 +510,7 @@ static void visit_kernel(struct walk *w, const struct node *n, size_t depth)
 	if (depth >= 2 && node_parent(n)->kind == NODE_RUNTIME) {
 		struct frame *f = &w->frames[depth - 2];
 
-		ov_sum(w->o, &f->own_ns, dur);
+		sum_add_counted(&f->own_ns, dur, &w->o->nr_capped);
 		if (dur > 0 && tc)
 			f->own_tc = true;
 	}
@@ -592,8 +585,8 @@ static void enter(struct walk *w, const struct node *n, size_t depth)
 	if (f->op_row) {
 		struct row_sum *row = row_of(&w->ops, &w->memo, n);
 
-		ov_sum(w->o, &row->ns, w->p->has_device_time ? node_device_self(w->p, n)
-							     : node_host_self(w->p, n));
+		sum_add_counted(&row->ns, w->p->has_device_time ? node_device_self(w->p, n)
+							     : node_host_self(w->p, n), &w->o->nr_capped);
 		f->name_flags = row->name_flags;
 		if (w->precision_key)
 			add_precision(w, n);

@@ -260,19 +260,6 @@ struct walk {
 	uint64_t nr_capped;		/* row sums stopped at SUM_CAP */
 };
 
-/* *ACC += D, capped (bounds.h), counted into W's warning. */
-static void add(struct walk *w, int64_t *acc, int64_t d)
-{
-	if (!sum_add(acc, d))
-		w->nr_capped++;
-}
-
-static void add_calls(struct walk *w, uint64_t *acc, uint64_t d)
-{
-	if (!sum_add_u(acc, d))
-		w->nr_capped++;
-}
-
 /* The step a node started in (node_in_step()'s rule), or -1. */
 static long bucket_of(const struct profile *p, const struct node *n)
 {
@@ -304,11 +291,11 @@ static bool visit(struct node *n, void *ctx)
 		r = group_for(&w->ops, n, b);
 		r->nr_nodes++;
 		r->flags |= n->flags;
-		add_calls(w, &r->calls, node_calls(w->p, n));
-		add(w, &r->host_self, node_host_self(w->p, n));
-		add(w, &r->host_total, node_host_total(w->p, n));
-		add(w, &r->dev_self, node_device_self(w->p, n));
-		add(w, &r->dev_total, node_device_total(w->p, n));
+		sum_add_u_counted(&r->calls, node_calls(w->p, n), &w->nr_capped);
+		sum_add_counted(&r->host_self, node_host_self(w->p, n), &w->nr_capped);
+		sum_add_counted(&r->host_total, node_host_total(w->p, n), &w->nr_capped);
+		sum_add_counted(&r->dev_self, node_device_self(w->p, n), &w->nr_capped);
+		sum_add_counted(&r->dev_total, node_device_total(w->p, n), &w->nr_capped);
 		minmax(r, node_min_ns(w->p, n), node_max_ns(w->p, n));
 	} else if (n->kind == NODE_KERNEL && !(n->flags & NODE_NOT_A_ROW)) {
 		uint64_t calls = node_calls(w->p, n);
@@ -319,9 +306,9 @@ static bool visit(struct node *n, void *ctx)
 		r->nr_nodes++;
 		r->launched |= r->first == n && node_launch(n);
 		r->flags |= n->flags;
-		add_calls(w, &r->calls, calls);
-		add(w, &r->dev_self, node_device_self(w->p, n));
-		add(w, &r->dev_total, dur);
+		sum_add_u_counted(&r->calls, calls, &w->nr_capped);
+		sum_add_counted(&r->dev_self, node_device_self(w->p, n), &w->nr_capped);
+		sum_add_counted(&r->dev_total, dur, &w->nr_capped);
 		if (calls == 1 && min_ns < 0)
 			minmax(r, dur, dur);
 		else
@@ -340,8 +327,8 @@ static void add_tc(const struct node *op, int64_t self_ns, int64_t total_ns, boo
 	long b = w->by_node ? -2 - (long)node_id(op) : bucket_of(w->p, op);
 	struct group *r = group_for(&w->ops, op, b);
 
-	add(w, &r->tc_self, self_ns);
-	add(w, &r->tc_total, total_ns);
+	sum_add_counted(&r->tc_self, self_ns, &w->nr_capped);
+	sum_add_counted(&r->tc_total, total_ns, &w->nr_capped);
 	r->tc_eligible |= eligible;
 }
 

@@ -463,9 +463,9 @@ static void op_columns(struct pane *pane, bool by_shape)
 	pane->sort_desc = true;
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
-		if (!sum_add(&pane->share_base_ns, dev ? pane->agg.rows[i].device_self_ns
-						       : pane->agg.rows[i].host_self_ns))
-			pane->nr_capped++;
+		sum_add_counted(&pane->share_base_ns, dev ? pane->agg.rows[i].device_self_ns
+						  : pane->agg.rows[i].host_self_ns,
+				&pane->nr_capped);
 }
 
 void agg_op_columns(struct pane *pane)

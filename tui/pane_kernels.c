@@ -54,8 +54,8 @@ static void kernels_load(struct pane *pane)
 	}
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
-		if (!sum_add(&pane->share_base_ns, pane->agg.rows[i].device_total_ns))
-			pane->nr_capped++;
+		sum_add_counted(&pane->share_base_ns, pane->agg.rows[i].device_total_ns,
+				&pane->nr_capped);
 	free(pane->title);
 	pane->title = xstrdup(by_op(pane) ? "Kernels by op" : "Kernels");
 }
