@@ -9,6 +9,7 @@
 
 #include "model/strbuf.h"
 #include "parsers/parser.h"
+#include "claimed-by.h"
 #include "test.h"
 
 static const struct sample {
@@ -40,28 +41,6 @@ static const struct sample {
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))
-
-/* The parser that claims the head of PATH, read as proftui reads it
- * (decompressed); "(none)" when no parser does. */
-static const char *claimed_by(const char *path)
-{
-	const struct parser *p = NULL;
-	struct input in;
-	struct diag d;
-	const char *head;
-	size_t len;
-
-	diag_init(&d, path, NULL, NULL);
-	if (input_open(&in, path, &d)) {
-		diag_finish(&d);
-		return "(unreadable)";
-	}
-	len = input_head(&in, &head);
-	p = parser_detect(head, len);
-	input_close(&in);
-	diag_finish(&d);
-	return p ? p->name : "(none)";
-}
 
 /* A load of PATH without --format reads it with FORMAT and no error. */
 static void check_loads_as(const char *path, const char *format)

@@ -9,6 +9,7 @@
 #include "model/aggregate.h"
 #include "model/strbuf.h"
 #include "parsers/parser.h"
+#include "claimed-by.h"
 #include "test.h"
 
 static const struct expect {
@@ -41,30 +42,9 @@ static const struct expect {
 
 static int nr_bad;
 
-/* Which parser claims PATH, read as proftui reads it (gzip and all). */
-static const char *detect(const char *path)
-{
-	struct input in;
-	struct diag d;
-	const char *head;
-	const struct parser *p;
-	size_t len;
-
-	diag_init(&d, path, NULL, NULL);
-	if (input_open(&in, path, &d)) {
-		diag_finish(&d);
-		return "(unreadable)";
-	}
-	len = input_head(&in, &head);
-	p = parser_detect(head, len);
-	input_close(&in);
-	diag_finish(&d);
-	return p ? p->name : "(none)";
-}
-
 static void check_file(const char *path, const struct expect *e)
 {
-	const char *got = detect(path);
+	const char *got = claimed_by(path);
 
 	if (strcmp(got, e->format)) {
 		if (nr_bad++ < 20)
@@ -180,7 +160,7 @@ static void test_tb_plugin_outputs(void)
 			check_file(file, &tb);
 			nr_read++;
 		} else {
-			const char *got = detect(file);
+			const char *got = claimed_by(file);
 
 			if (strcmp(got, "(none)")) {
 				fprintf(stderr, "  %s: claimed by %s\n", file, got);
@@ -194,7 +174,7 @@ static void test_tb_plugin_outputs(void)
 	CHECK(nr_refused >= 10);
 	snprintf(file, sizeof(file), "%s/tb-plugin-expected/gpu_metrics_input.json",
 		 test_corpus_dir());
-	CHECK_STR(detect(file), "kineto");
+	CHECK_STR(claimed_by(file), "kineto");
 }
 
 /*
