@@ -16,9 +16,11 @@ WARN     = -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wformat=2 -Wvla
 PKG_CONFIG ?= pkg-config
 # Debian packages: libncurses-dev libpcre2-dev zlib1g-dev pkg-config.
-# parsers/ reads gzip through zlib; only tui/ sees curses and PCRE2.
+# parsers/ reads gzip through zlib; view/ (its filter) PCRE2; only tui/
+# sees curses.
 ZLIB_PKGS = zlib
-TUI_PKGS  = ncursesw libpcre2-8
+VIEW_PKGS = libpcre2-8
+TUI_PKGS  = ncursesw
 
 # Without pkg-config or a package the compiler would fail later, on a
 # missing header, far from the cause: stop here and name it.  `make deps`
@@ -27,7 +29,7 @@ ifneq ($(filter-out deps clean uninstall,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
 $(error '$(PKG_CONFIG)' not found: install pkg-config ('make deps' does, on Debian) or set PKG_CONFIG to one)
 endif
-PKGS_MISSING := $(shell for p in $(ZLIB_PKGS) $(TUI_PKGS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
+PKGS_MISSING := $(shell for p in $(ZLIB_PKGS) $(VIEW_PKGS) $(TUI_PKGS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
 ifneq ($(PKGS_MISSING),)
 $(error $(PKG_CONFIG) finds no $(PKGS_MISSING): install the development packages ('make deps' does, on Debian))
 endif
@@ -44,6 +46,8 @@ ZLIB_CFLAGS += -DHAVE_ISAL $(shell $(PKG_CONFIG) --cflags libisal)
 ZLIB_LIBS   += $(shell $(PKG_CONFIG) --libs libisal)
 endif
 endif
+VIEW_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(VIEW_PKGS) 2>/dev/null)
+VIEW_LIBS   := $(shell $(PKG_CONFIG) --libs $(VIEW_PKGS) 2>/dev/null)
 TUI_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(TUI_PKGS) 2>/dev/null)
 TUI_LIBS    := $(shell $(PKG_CONFIG) --libs $(TUI_PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
@@ -57,12 +61,16 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 MODEL_SRC   = $(sort $(wildcard model/*.c))
 PARSERS_SRC = $(sort $(wildcard parsers/*.c))
+VIEW_SRC    = $(sort $(wildcard view/*.c))
 TUI_SRC     = $(sort $(wildcard tui/*.c))
+CLI_SRC     = $(sort $(wildcard cli/*.c))
 CORE_OBJ    = $(MODEL_SRC:%.c=$(O)/%.o) $(PARSERS_SRC:%.c=$(O)/%.o)
-TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(if $(wildcard keymaps/default.keys),$(O)/keymaps/builtin.o)
-# The terminal-free part of tui/ (panes, formats, exports), for unit tests.
-TUI_LIB_OBJ = $(filter-out $(O)/tui/main.o $(O)/tui/ui.o $(O)/tui/draw.o $(O)/tui/loading.o,$(TUI_SRC:%.c=$(O)/%.o)) \
-              $(O)/keymaps/builtin.o
+VIEW_OBJ    = $(VIEW_SRC:%.c=$(O)/%.o)
+TUI_OBJ     = $(TUI_SRC:%.c=$(O)/%.o) $(O)/keymaps/builtin.o
+CLI_OBJ     = $(CLI_SRC:%.c=$(O)/%.o)
+# What unit tests and benchmarks link: everything but the command line.
+LIB_OBJ     = $(CORE_OBJ) $(VIEW_OBJ) $(TUI_OBJ)
+LIBS        = $(TUI_LIBS) $(VIEW_LIBS) $(ZLIB_LIBS) -lm
 UNIT_SRC    = $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BIN    = $(UNIT_SRC:%.c=$(O)/%)
 FUZZ_TARGETS = $(patsubst fuzz/%.c,%,$(sort $(wildcard fuzz/fuzz-*.c)))
@@ -70,12 +78,14 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/fuzz/%)
 
 all: $(O)/$(PROG)
 
-$(O)/$(PROG): $(CORE_OBJ) $(TUI_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(TUI_LIBS) $(ZLIB_LIBS) -lm
+$(O)/$(PROG): $(CLI_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # Each layer is compiled with its own libraries' flags and no others.
 $(O)/parsers/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
-$(O)/tui/%.o: LAYER_CFLAGS = $(TUI_CFLAGS)
+$(O)/view/%.o: LAYER_CFLAGS = $(VIEW_CFLAGS)
+$(O)/tui/%.o: LAYER_CFLAGS = $(TUI_CFLAGS) $(VIEW_CFLAGS)
+$(O)/cli/%.o: LAYER_CFLAGS = $(TUI_CFLAGS) $(VIEW_CFLAGS) $(ZLIB_CFLAGS)
 $(O)/fuzz/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
 
 # Objects depend on the Makefile too: new flags (-MD for tests/lint.sh,
@@ -92,11 +102,12 @@ $(O)/keymaps/builtin.c: keymaps/default.keys keymaps/vi.keys keymaps/emacs.keys 
 $(O)/keymaps/builtin.o: $(O)/keymaps/builtin.c Makefile
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-# Unit tests link model/, parsers/ and the terminal-free part of tui/;
-# tests of tui/ code see its headers (and so PCRE2's and curses' flags).
-$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(CORE_OBJ) $(TUI_LIB_OBJ) Makefile
+# Unit tests link every layer but the command line; they see every
+# layer's headers (and so PCRE2's and curses' flags).
+TEST_CFLAGS = $(TUI_CFLAGS) $(VIEW_CFLAGS) $(ZLIB_CFLAGS)
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
@@ -152,14 +163,14 @@ golden: $(O)/$(PROG)
 		tests/golden/run.sh $(sort $(wildcard tests/tui/*-test.sh))
 
 # The pane engine on a million rows (sort and filter times).
-$(O)/bench/panes: bench/panes.c $(CORE_OBJ) $(TUI_LIB_OBJ)
+$(O)/bench/panes: bench/panes.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 # Per-key latencies on a loaded trace.
-$(O)/bench/keys: bench/keys.c $(CORE_OBJ) $(TUI_LIB_OBJ)
+$(O)/bench/keys: bench/keys.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(TUI_CFLAGS) $(ZLIB_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(TUI_LIB_OBJ) $(TUI_LIBS) $(ZLIB_LIBS) -lm
+	$(CC) $(ALL_CPPFLAGS) $(TEST_CFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 # How soon the TUI shows its loading screen, then the panes, through a
 # pseudo-terminal (forkpty(): -lutil).

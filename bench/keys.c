@@ -23,8 +23,8 @@
 #include <time.h>
 
 #include "parsers/parser.h"
-#include "tui/canvas.h"
-#include "tui/pane.h"
+#include "view/canvas.h"
+#include "view/pane.h"
 
 #define MAX_RUNS 15
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/pane.h"
+#include "view/pane.h"
 
 static double now_ms(void)
 {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Lint what is not C: the man pages (groff warnings, every action and
-# every input format named), and the layering (tui/ -> parsers/ -> model/;
-# only tui/ sees curses, only tui/filter.c sees PCRE2).
+# every input format named), and the layering (cli/ -> tui/ -> view/ ->
+# parsers/ -> model/; only tui/ sees curses, only view/filter.c sees PCRE2).
 . "$(dirname "$0")/test-lib.sh"
 need_proftui
 
@@ -52,7 +52,7 @@ done
 # One "OBJECT HEADER" line per dependency, headers with ./ and ../ resolved.
 deps=$O/tests/lint-deps
 dfiles=
-for src in model/*.c parsers/*.c tui/*.c fuzz/fuzz-*.c; do
+for src in model/*.c parsers/*.c view/*.c tui/*.c cli/*.c fuzz/fuzz-*.c; do
 	[ -f "$src" ] || continue
 	d=$O/${src%.c}.d
 	if [ -f "$d" ]; then
@@ -105,17 +105,19 @@ layer_check() {
 	fi
 }
 curses='(^|/)(n?curses[^/]*|term|unctrl)\.h$|/ncursesw?/'
-layer_check "model/ depends on nothing above it" '^model/[^ ]* (parsers|tui)/'
-layer_check "parsers/ does not depend on tui/" '^parsers/[^ ]* tui/'
-layer_check "fuzz targets depend on model/ and parsers/ only" '^fuzz/[^ ]* tui/'
-layer_check "only tui/ includes curses" "^(model|parsers|fuzz)/[^ ]* .*($curses)"
-layer_check "only tui/filter.c includes PCRE2" '^[^ ]* .*pcre2\.h$' '^tui/filter\.o '
+layer_check "model/ depends on nothing above it" '^model/[^ ]* (parsers|view|tui|cli)/'
+layer_check "parsers/ depends on model/ only" '^parsers/[^ ]* (view|tui|cli)/'
+layer_check "view/ depends on parsers/ and model/ only" '^view/[^ ]* (tui|cli)/'
+layer_check "tui/ does not depend on cli/" '^tui/[^ ]* cli/'
+layer_check "fuzz targets depend on model/ and parsers/ only" '^fuzz/[^ ]* (view|tui|cli)/'
+layer_check "only tui/ includes curses" "^(model|parsers|view|cli|fuzz)/[^ ]* .*($curses)"
+layer_check "only view/filter.c includes PCRE2" '^[^ ]* .*pcre2\.h$' '^view/filter\.o '
 # The rules above pass vacuously on dependency files without system
 # headers (-MMD): make sure the ones read list what tui/ really includes.
-if grep -q '^tui/filter\.o .*/pcre2\.h$' "$deps" && grep -Eq "^tui/[^ ]* .*($curses)" "$deps"; then
+if grep -q '^view/filter\.o .*/pcre2\.h$' "$deps" && grep -Eq "^tui/[^ ]* .*($curses)" "$deps"; then
 	pass "lint: the dependency files list system headers (curses, pcre2.h)"
 else
-	fail "lint: $O/tui/*.d do not list curses and pcre2.h; built with -MMD instead of -MD?"
+	fail "lint: $O/tui/*.d and $O/view/filter.d do not list curses and pcre2.h; built with -MMD instead of -MD?"
 fi
 
 # What the code cites is in a clone: the original brief's documents

@@ -6,7 +6,7 @@
 # chunks, as the corpus traces are below the size that starts them), the
 # second thread of its link (parsers/kineto_link.c; forced on for every
 # load here, and in t-kineto-link), and
-# the second thread that makes --print's lines (tui/export.c), the two
+# the second thread that makes --print's lines (view/export.c), the two
 # that make the Timeline's index (model/timeline.c, in t-timeline) and
 # those of the Tree's keys and lists (in t-pane).  Every
 # profile of the shared corpus loads as it is and, when it
@@ -102,10 +102,10 @@ run_unit t-strtab "numbers"
 run_unit t-kineto-par "traded"
 # The table of a profile's wide node times, written from two threads.
 run_unit t-node-times "two threads"
-# The Tree's keys and child lists made on two threads (tui/pane.c,
-# tui/pane_tree.c).
+# The Tree's keys and child lists made on two threads (view/pane.c,
+# view/pane_tree.c).
 run_unit t-pane "two threads"
-# Tables made on two threads (tui/export.c), forced on with batches of a
+# Tables made on two threads (view/export.c), forced on with batches of a
 # few rows, in the panes whose getters differ most.
 for pane in tree ops kernels timeline steps; do
 	run_clean "--print $pane, rows on two threads" env PROFTUI_EXPORT_BATCH=3 "$PROFTUI" \

@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "columns.h"
-#include "panes.h"
+#include "../view/columns.h"
+#include "../view/panes.h"
 
 struct config_sort {
 	char *key;			/* heap; NULL: the pane's own default */

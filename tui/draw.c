@@ -18,8 +18,8 @@
 
 #include "../model/strbuf.h"
 #include "../model/util.h"
-#include "columns.h"
-#include "shortnames.h"
+#include "../view/columns.h"
+#include "../view/shortnames.h"
 #include "ui_int.h"
 
 #define MIN_COLS 40

@@ -13,19 +13,10 @@
 
 #include "../model/strbuf.h"
 #include "../model/util.h"
-#include "format.h"
+#include "../view/format.h"
 #include "keymap.h"
 
 #define FN(k) KEY_FN(k)
-
-static const struct {
-	const char *name;
-	const char *help;
-} actions[] = {
-#define X(e, name, help) { name, help },
-	ACTIONS(X)
-#undef X
-};
 
 static const char *const sections[] = {
 	"global",
@@ -33,24 +24,6 @@ static const char *const sections[] = {
 	PANES(X)
 #undef X
 };
-
-const char *action_name(enum action act)
-{
-	return (size_t)act < ARRAY_SIZE(actions) ? actions[act].name : "?";
-}
-
-const char *action_help(enum action act)
-{
-	return (size_t)act < ARRAY_SIZE(actions) ? actions[act].help : "";
-}
-
-int action_find(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
-		if (!strcmp(actions[i].name, name))
-			return (int)i;
-	return -1;
-}
 
 const char *section_name(enum keymap_section s)
 {

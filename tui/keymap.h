@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "actions.h"
-#include "panes.h"
+#include "../view/actions.h"
+#include "../view/panes.h"
 
 /* Sections: "global", then one per pane type, named as the pane
  * (panes.h); KS_PANE(id) is pane ID's. */
@@ -88,9 +88,6 @@ size_t keymap_keys_of(const struct keymap *km, enum keymap_section section, enum
 int keymap_words(char *line, char **w, int max);
 
 /* Names. */
-const char *action_name(enum action act);
-const char *action_help(enum action act);
-int action_find(const char *name);		/* -1: none */
 const char *section_name(enum keymap_section s);
 int section_find(const char *name);		/* -1: none */
 /* "<Enter>", "s", "<C-l>" -> key code, or -1; and back. */

@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "format.h"
+#include "../view/format.h"
 #include "keymap.h"
 #include "lineedit.h"
 

@@ -20,7 +20,7 @@
 
 #include "../model/strbuf.h"
 #include "../model/util.h"
-#include "format.h"
+#include "../view/format.h"
 #include "keymap.h"
 #include "loading.h"
 #include "ui.h"

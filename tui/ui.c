@@ -22,10 +22,10 @@
 
 #include "../model/profset.h"
 #include "../model/util.h"
-#include "detail.h"
-#include "export.h"
-#include "pane_multi.h"
-#include "shortnames.h"
+#include "../view/detail.h"
+#include "../view/export.h"
+#include "../view/pane_multi.h"
+#include "../view/shortnames.h"
 #include "term.h"
 #include "ui_int.h"
 
@@ -688,10 +688,25 @@ static void switch_tab(struct ui *ui, int tab)
 	ui_tab_pane(ui, ui->tab);
 }
 
+/* The help pane's question, answered from the keymap of the pane it
+ * helps with. */
+struct help_keys {
+	const struct keymap *km;
+	enum keymap_section section;
+};
+
+static size_t help_keys_of(const void *ctx, enum action act, char *buf, size_t size)
+{
+	const struct help_keys *hk = ctx;
+
+	return keymap_keys_of(hk->km, hk->section, act, buf, size);
+}
+
 static void open_help(struct ui *ui)
 {
 	struct pane *of = ui_pane(ui);
-	struct help_arg ha = { &ui->km, section_of(of), of };
+	struct help_keys hk = { &ui->km, section_of(of) };
+	struct help_arg ha = { help_keys_of, &hk, of };
 	struct pane_scope scope = { .arg = &ha };
 
 	if (ui->help) {

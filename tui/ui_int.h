@@ -9,12 +9,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "canvas.h"
-#include "columns.h"
+#include "../view/canvas.h"
+#include "../view/columns.h"
 #include "config.h"
 #include "keymap.h"
 #include "lineedit.h"
-#include "pane.h"
+#include "../view/pane.h"
 #include "ui.h"
 
 #define MAX_DRILL 32		/* drill-downs nest this deep at most */

@@ -7,7 +7,7 @@
 # UPDATE_GOLDEN=1 (make golden) rewrites the .out files for review in
 # git diff.  Each case runs twice: as it is, and with the rows of its
 # tables made on two threads in batches of one row
-# (PROFTUI_EXPORT_BATCH=1, tui/export.c), which must write the same bytes.
+# (PROFTUI_EXPORT_BATCH=1, view/export.c), which must write the same bytes.
 . "$(dirname "$0")/../test-lib.sh"
 need_proftui
 out=$O/tests/golden

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The memory chart (tui/chart.c) without a terminal: which values each
+ * The memory chart (view/chart.c) without a terminal: which values each
  * column shows, the area and the reserved line, the peak mark, the cursor
  * column, the axes and the readout; ASCII when the locale cannot do
  * better.
  */
-#include "tui/chart.h"
+#include "view/chart.h"
 #include "test.h"
 
 /* 0..1 ms: 100 B from 0, a 400 B spike at 500 us for 10 us, 200 B from

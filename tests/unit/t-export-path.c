@@ -17,8 +17,8 @@
 
 #include "parsers/parser.h"
 #include "test.h"
-#include "tui/export.h"
-#include "tui/pane.h"
+#include "view/export.h"
+#include "view/pane.h"
 
 static const char trace[] = "tests/golden/kineto/two-steps.json";
 

@@ -3,8 +3,8 @@
  * without end an error (never "no match"), a pass can be stopped from
  * outside, and patterns have a bounded length. */
 #include "test.h"
-#include "tui/filter.h"
-#include "tui/pane.h"
+#include "view/filter.h"
+#include "view/pane.h"
 
 /* N a's then TAIL: (a+)+ tries 2^N ways to split the run. */
 static char *run_of_a(size_t n, const char *tail)

@@ -7,7 +7,7 @@
 #include "test.h"
 #include "model/bounds.h"
 #include "model/strbuf.h"
-#include "tui/format.h"
+#include "view/format.h"
 
 static void test_times(void)
 {

@@ -8,7 +8,7 @@
  * allocates on both too.
  */
 #include "test.h"
-#include "tui/pane.h"
+#include "view/pane.h"
 
 #define FIX "tests/golden/memory/cpu-gpu.json"
 

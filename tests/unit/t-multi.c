@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Panes over several profiles (tui/pane_multi.c): in a diff, every m_base
+ * Panes over several profiles (view/pane_multi.c): in a diff, every m_base
  * and m_new of the JSON equals what --print gives for that file alone (the
  * number m of the same row), and m_delta and m_delta_pct follow from them;
  * across ranks, a row's mean, least and greatest are those of the ranks'
@@ -11,8 +11,8 @@
 #include "model/profset.h"
 #include "parsers/parser.h"
 #include "test.h"
-#include "tui/export.h"
-#include "tui/pane_multi.h"
+#include "view/export.h"
+#include "view/pane_multi.h"
 #include "jsonval.h"
 
 static void load_json(struct pane *pane, struct jv *out)

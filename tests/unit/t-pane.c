@@ -2,7 +2,7 @@
 /* The pane engine: stable sorts, missing values last, the filter, the
  * tree's view, the cursor kept on its row. */
 #include "test.h"
-#include "tui/pane.h"
+#include "view/pane.h"
 
 /* Ops with ties: equal device self, in a known model order. */
 static void build(struct profile *p)

@@ -17,8 +17,8 @@
 #include "model/summary.h"
 #include "parsers/parser.h"
 #include "test.h"
-#include "tui/export.h"
-#include "tui/pane_multi.h"
+#include "view/export.h"
+#include "view/pane_multi.h"
 
 /* PANE as --print NAME --format json would write it. */
 static char *as_json(struct pane *pane)

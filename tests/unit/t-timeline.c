@@ -3,9 +3,9 @@
  * picture a window makes, the pane's keys, --print timeline's rows. */
 #include "test.h"
 #include "model/timeline.h"
-#include "tui/canvas.h"
-#include "tui/pane.h"
-#include "tui/tlview.h"
+#include "view/canvas.h"
+#include "view/pane.h"
+#include "view/tlview.h"
 
 static struct node *add(struct profile *p, struct node *parent, enum node_kind kind,
 			const char *name, int64_t start_us, int64_t dur_us)

@@ -2,11 +2,11 @@
 /* The terminal-free parts of the UI: short names numbered apart, column
  * choices, the config file, the detail view, the column chooser. */
 #include "test.h"
-#include "tui/columns.h"
+#include "view/columns.h"
 #include "tui/config.h"
-#include "tui/detail.h"
-#include "tui/pane.h"
-#include "tui/shortnames.h"
+#include "view/detail.h"
+#include "view/pane.h"
+#include "view/shortnames.h"
 
 static struct node *kernel(struct profile *p, struct node *parent, const char *name, int64_t ns)
 {

@@ -26,14 +26,14 @@
 #include "../model/util.h"
 #include "../parsers/gunzip.h"
 #include "../parsers/parser.h"
-#include "export.h"
-#include "keymap.h"
-#include "loading.h"
-#include "outfile.h"
-#include "pane.h"
-#include "pane_multi.h"
-#include "shortnames.h"
-#include "ui.h"
+#include "../view/export.h"
+#include "../tui/keymap.h"
+#include "../tui/loading.h"
+#include "../view/outfile.h"
+#include "../view/pane.h"
+#include "../view/pane_multi.h"
+#include "../view/shortnames.h"
+#include "../tui/ui.h"
 
 #define EXIT_USAGE 1
 #define EXIT_INPUT 2

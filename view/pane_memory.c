@@ -2,7 +2,7 @@
 /*
  * The Memory pane: torch-tb-profiler's Memory view for traces recorded
  * with profile_memory=True.  Above, the curve of one device's allocated
- * and reserved memory over time (tui/chart.c), with its peak, a cursor
+ * and reserved memory over time (view/chart.c), with its peak, a cursor
  * whose values the top line reads (h, l), and a zoom (+, -, z) that, as
  * the plugin's drag-to-zoom, narrows the table to the time shown; [ and ]
  * pick the device.  Below, the statistics per operator (model/memory.c):

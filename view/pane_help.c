@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../model/util.h"
-#include "keymap.h"
+#include "actions.h"
 #include "pane.h"
 
 struct help_row {
@@ -69,8 +69,7 @@ static void help_load(struct pane *pane)
 	for (int a = 1; a < NR_ACTIONS; a++) {
 		char keys[256];
 
-		if (!keymap_keys_of(ha->km, (enum keymap_section)ha->section, (enum action)a, keys,
-				    sizeof(keys)))
+		if (!ha->keys_of(ha->ctx, (enum action)a, keys, sizeof(keys)))
 			continue;
 		GROW(hp->rows, alloc, hp->nr + 1);
 		hp->rows[hp->nr].what = "key";

@@ -5,8 +5,8 @@
  * and the man-page check are generated from it, so they cannot drift
  * (tig's REQ_INFO).
  */
-#ifndef TUI_ACTIONS_H
-#define TUI_ACTIONS_H
+#ifndef VIEW_ACTIONS_H
+#define VIEW_ACTIONS_H
 
 #include "panes.h"
 
@@ -84,5 +84,11 @@ enum action {
 #undef X
 	NR_ACTIONS
 };
+
+/* An action's name in key files ("sort-name"), its line of help, and the
+ * action a name means (-1: none). */
+const char *action_name(enum action act);
+const char *action_help(enum action act);
+int action_find(const char *name);
 
 #endif

@@ -22,7 +22,7 @@
  *      with the hooks below it needs (most need only load and row_name:
  *      the generic view filters and sorts).  Its columns carry their help
  *      text; it is the help screen's and the man page's description.
- *   2. Add its line to PANES in tui/panes.h.  That gives it its id, its
+ *   2. Add its line to PANES in view/panes.h.  That gives it its id, its
  *      keymap section, its --print name, and (with a tab) its place in
  *      the tab order and a pane-NAME action.
  *   3. Bind a key to pane-NAME in keymaps/default.keys if it has a tab,
@@ -304,12 +304,13 @@ const struct pane_ops *pane_ops_find(const char *name);
 /* "ops, kernels, steps, tree, info": what --print accepts, into BUF. */
 const char *pane_print_names(char *buf, size_t size);
 
-/* What the help pane is made from (scope.arg): the live keymap, the
- * section of the pane it helps with, and that pane (for its columns). */
-struct keymap;
+/* What the help pane is made from (scope.arg): the keys bound to each
+ * action in the pane it helps with, as text into BUF ("s, <F4>"; returns
+ * its length, 0: none) -- the terminal layer's keymap answers, so the
+ * view never sees it -- and that pane (for its columns). */
 struct help_arg {
-	const struct keymap *km;
-	int section;			/* enum keymap_section */
+	size_t (*keys_of)(const void *ctx, enum action act, char *buf, size_t size);
+	const void *ctx;
 	const struct pane *of;
 };
 
