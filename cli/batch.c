@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Batch output: --print's pane with its scope checked (a step, a drill
+ * target, a sort column that exists, with the nearest names offered when
+ * not), --summary's file and --print runs' list.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../model/escape.h"
+#include "../model/profset.h"
+#include "../model/strbuf.h"
+#include "../model/summary.h"
+#include "../model/util.h"
+#include "../parsers/parser.h"
+#include "../view/export.h"
+#include "../view/outfile.h"
+#include "../view/pane_multi.h"
+#include "batch.h"
+
+static const struct step *find_step(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_steps; i++)
+		if (!strcmp(p->steps[i].name, name))
+			return &p->steps[i];
+	return NULL;
+}
+
+static int no_such_step(const struct profile *p, const char *name)
+{
+	escape_fprintf(stderr, "proftui: no step '%s' in this profile", name);
+	if (!p->nr_steps) {
+		fputs(" (it has no steps)\n", stderr);
+	} else {
+		fputs(" (steps:", stderr);
+		for (size_t i = 0; i < p->nr_steps && i < 12; i++)
+			escape_fprintf(stderr, " %s", p->steps[i].name);
+		fputs(p->nr_steps > 12 ? " ...)\n" : ")\n", stderr);
+	}
+	return EXIT_USAGE;
+}
+
+static int no_such_column(const struct pane *pane, const char *name)
+{
+	char key[128];
+
+	escape_fprintf(stderr, "proftui: no column '%s' in the %s pane (columns:", name,
+		       pane_name(pane->ops));
+	for (size_t i = 0; i < pane->nr_cols; i++)
+		if (pane->cols[i].kind != COL_BAR)
+			escape_fprintf(stderr, " %s",
+				       column_json_key(&pane->cols[i], key, sizeof(key)));
+	fputs(")\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* The edit distance of A and B, case ignored, up to a cap (names can be
+ * long; only the near ones matter). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), *row, best;
+
+	if (n > 256)
+		n = 256;
+	if (m > 256)
+		m = 256;
+	row = xmalloc((m + 1) * sizeof(*row));
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j], cost = tolower((unsigned char)a[i - 1]) !=
+						   tolower((unsigned char)b[j - 1]);
+			size_t v = diag + cost;
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+		}
+	}
+	best = row[m];
+	free(row);
+	return best;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return !n;
+}
+
+/*
+ * "no op named 'NAME'" and the names of PANE's rows nearest to it: the
+ * ones that hold it (case ignored) first, then by edit distance; exit 2,
+ * as for a file that does not hold what was asked.
+ */
+static int no_such_name(const struct pane *pane, const char *name, const char *what,
+			const struct step *step)
+{
+	enum { NR_CLOSE = 5 };
+	const char *close[NR_CLOSE];
+	size_t score[NR_CLOSE], nr = 0;
+
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		const char *cand = pane_row_name(pane, pane_row(pane, i));
+		size_t d = distance(name, cand), k;
+
+		/* Holding it beats any distance (which is at most 256). */
+		if (!contains_nocase(cand, name) && !contains_nocase(name, cand))
+			d += 1000;
+		if (nr == NR_CLOSE && d >= score[nr - 1])
+			continue;
+		if (nr < NR_CLOSE)
+			nr++;
+		for (k = nr - 1; k > 0 && score[k - 1] > d; k--) {
+			score[k] = score[k - 1];
+			close[k] = close[k - 1];
+		}
+		score[k] = d;
+		close[k] = cand;
+	}
+	escape_fprintf(stderr, "proftui: no %s named '%s'", what, name);
+	if (step)
+		escape_fprintf(stderr, " in step %s", step->name);
+	if (!nr) {
+		fputs(" (there are none)\n", stderr);
+	} else {
+		fputs(" (closest:", stderr);
+		for (size_t i = 0; i < nr; i++)
+			escape_fprintf(stderr, "%s '%s'", i ? "," : "", close[i]);
+		fputs(")\n", stderr);
+	}
+	return EXIT_INPUT;
+}
+
+
+/* Whether PCRE2 gave up on a name F was asked about: then the rows are
+ * undecided, an error rather than a table that passes for "no match". */
+static bool pattern_failed(const char *option, const char *pattern, const struct filter *f)
+{
+	const char *why = filter_error(f);
+
+	if (!why)
+		return false;
+	escape_fprintf(stderr, "proftui: error: %s '%s': %s", option, pattern, why);
+	fputc('\n', stderr);
+	return true;
+}
+
+
+/* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
+ * (compiled before the load, so a bad pattern costs no wait) are the
+ * pane's to free. */
+int print_pane(const struct pane_scope *shown, const struct profile *p, const struct options *o,
+		      const char *label, struct filter *filter, struct filter *drill_re)
+{
+	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
+	struct pane_scope scope = *shown;
+	struct pane *pane;
+	char err[512], caption[1024];
+	int rc = 0;
+
+	if (o->step && !(scope.step = find_step(p, o->step))) {
+		rc = no_such_step(p, o->step);
+		goto out_filters;
+	}
+	if (o->step && !p->has_timeline && ops->follows_step) {
+		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
+			       "--step %s cannot narrow them; all rows are shown", o->step);
+		fputc('\n', stderr);
+	}
+	if (o->drill && ops->drill_is_scope) {
+		scope.drill_name = o->drill;
+	} else if (o->drill || o->drill_re) {
+		if (!ops->print_drill) {
+			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
+					 "--print ops (a kernel's ops) or --print call-stacks (an op's "
+					 "call stacks)");
+			goto out_filters;
+		}
+		scope.drill_to = ops->print_drill;
+		scope.drill_name = o->drill;
+		if (o->drill) {
+			/* The op (or kernel) must be there: an empty table
+			 * would pass for "it launched nothing". */
+			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
+			struct pane *names = pane_open(is_op ? &ops_pane_ops : &kernels_pane_ops, p,
+						       &scope);
+
+			if (!pane_seek(names, o->drill)) {
+				rc = no_such_name(names, o->drill, is_op ? "op" : "kernel", scope.step);
+				pane_free(names);
+				goto out_filters;
+			}
+			pane_free(names);
+		}
+		ops = &drill_pane_ops;
+	}
+	scope.expand_all = true;	/* print every row of a tree */
+	scope.drill_re = drill_re;
+	scope.group = o->group;
+	pane = pane_open(ops, p, &scope);
+	if (pattern_failed("--drill-re", o->drill_re, drill_re)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (pane->ops->needs_trace && pane->ops->needs_trace(pane)) {
+		/* An empty table would pass for "none": say why, and fail. */
+		char why[512] = "this view needs the trace";
+
+		if (pane->ops->empty_text)
+			pane->ops->empty_text(pane, why, sizeof(why));
+		escape_fprintf(stderr, "proftui: %s", why);
+		fputc('\n', stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (o->sort) {
+		int col = pane_column(pane, o->sort);
+
+		if (col < 0) {
+			rc = no_such_column(pane, o->sort);
+			goto out;
+		}
+		pane->sort_col = col;
+		pane->sort_desc = column_default_desc(&pane->cols[col]);
+	}
+	if (o->reverse)
+		pane->sort_desc = !pane->sort_desc;
+	pane->filter = filter;
+	/* pane_open() made the view in the pane's own order: again only when
+	 * the order or the filter differ (a view of a tree is millions of
+	 * rows). */
+	if (o->sort || o->reverse || filter)
+		pane_rebuild(pane);
+	filter = NULL;
+	if (pattern_failed("--filter", o->filter, pane->filter)) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	export_caption(pane, label, o->limit, caption, sizeof(caption));
+	if (o->output && strcmp(o->output, "-")) {
+		if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
+				   sizeof(err)) < 0) {
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
+			rc = EXIT_INPUT;
+		}
+	} else if (export_pane(pane, stdout, o->format, o->limit, caption) < 0) {
+		fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
+		rc = EXIT_INPUT;
+	}
+	if (pane->nr_capped) {
+		/* The pane's own sums past the cap, as its status line says. */
+		escape_fprintf(stderr, "proftui: warning: %" PRIu64 " sum%s in the %s pane passed "
+			       "73 years (2305843009.214 s, or as many bytes) and %s capped there; "
+			       "shown as >=", pane->nr_capped, pane->nr_capped == 1 ? "" : "s",
+			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
+		fputc('\n', stderr);
+	}
+	if (!pane->nr_rows && pane->ops->empty_text) {
+		/* Why the table is empty, as the TUI's bar would say. */
+		char why[512] = "";
+
+		pane->ops->empty_text(pane, why, sizeof(why));
+		if (why[0]) {
+			escape_fprintf(stderr, "proftui: %s", why);
+			fputc('\n', stderr);
+		}
+	}
+out:
+	if (FREE_AT_EXIT)
+		pane_free(pane);
+out_filters:
+	filter_free(filter);
+	filter_free(drill_re);
+	return rc;
+}
+
+static long fill_summary(FILE *out, void *ctx)
+{
+	const struct strbuf *b = ctx;
+
+	if (fwrite(b->s, 1, b->len, out) != b->len || fflush(out))
+		return -1;
+	return 0;
+}
+
+/* --summary: P's summary (model/summary.h) into -o FILE, as every output
+ * goes to a path (outfile.h), or to standard output for "-". */
+int write_summary(const struct profset *set, const struct profile *p, const struct options *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	char err[512];
+	int rc = 0;
+
+	if (set->kind != PROFSET_ONE) {
+		rc = usage_error("--summary summarises one profile: give it one trace");
+		goto out;
+	}
+	summary_write(p, &b);
+	if (!strcmp(o->output, "-")) {
+		if (fill_summary(stdout, &b) < 0) {
+			fprintf(stderr, "proftui: standard output: %s\n", strerror(errno));
+			rc = EXIT_INPUT;
+		}
+	} else if (outfile_write(o->output, fill_summary, &b, err, sizeof(err)) < 0) {
+		escape_fprintf(stderr, "proftui: %s", err);
+		fputc('\n', stderr);
+		rc = EXIT_INPUT;
+	}
+out:
+	strbuf_release(&b);
+	return rc;
+}
+
+/* --print runs DIR...: each log dir's runs, as torch-tb-profiler's home
+ * lists them, with their files and directory. */
+int print_runs(const char *const *dirs, size_t nr)
+{
+	int rc = 0;
+
+	for (size_t d = 0; d < nr; d++) {
+		struct profset_run *runs;
+		size_t n, width = 4;
+		char err[1024];
+
+		if (profset_list_runs(dirs[d], &runs, &n, err, sizeof(err))) {
+			escape_fprintf(stderr, "proftui: %s", err);
+			fputc('\n', stderr);
+			rc = EXIT_INPUT;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (strlen(runs[i].name) > width)
+				width = strlen(runs[i].name);
+		escape_fprintf(stdout, "# Runs of %s: %zu", dirs[d], n);
+		printf("\n%-*s  Files  Directory\n", (int)width, "Name");
+		for (size_t i = 0; i < width; i++)
+			putchar('-');
+		fputs("  -----  ---------\n", stdout);
+		for (size_t i = 0; i < n; i++) {
+			escape_fprintf(stdout, "%-*s  %5zu  %s", (int)width, runs[i].name,
+				       runs[i].nr_files, runs[i].dir);
+			putchar('\n');
+			free(runs[i].name);
+			free(runs[i].dir);
+		}
+		free(runs);
+		if (!n) {
+			escape_fprintf(stderr, "proftui: %s: no runs (no *.pt.trace.json[.gz] or "
+				       "*.summary files under it)", dirs[d]);
+			fputc('\n', stderr);
+			rc = EXIT_INPUT;
+		}
+	}
+	return rc;
+}
+
