@@ -59,29 +59,6 @@ static void say(struct ui *ui, bool is_error, const char *fmt, ...)
 	ui->msg_is_error = is_error;
 }
 
-struct pane *ui_pane(const struct ui *ui)
-{
-	if (ui->help)
-		return ui->help;
-	return ui->stack[ui->tab][ui->depth[ui->tab] - 1];
-}
-
-const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii)
-{
-	return ui->utf8 ? utf8 : ascii;
-}
-
-void ui_path(const struct ui *ui, char *buf, size_t size)
-{
-	size_t n = (size_t)snprintf(buf, size, "%s", ui->stack[ui->tab][0]->title);
-
-	for (int d = 1; d < ui->depth[ui->tab] && n < size; d++)
-		n += (size_t)snprintf(buf + n, size - n, " %s %s", ui_glyph(ui, "\xe2\x80\xba", ">"),
-				      ui->stack[ui->tab][d]->title);
-	if (ui->help && n < size)
-		snprintf(buf + n, size - n, " %s help", ui_glyph(ui, "\xe2\x80\xba", ">"));
-}
-
 static const struct step *current_step(const struct ui *ui)
 {
 	return ui->step >= 0 ? &ui->prof->steps[ui->step] : NULL;
