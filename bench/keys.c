@@ -257,11 +257,11 @@ int main(int argc, char **argv)
 		printf("(keys in CPU time of this thread)\n");
 	}
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab &&
-		    (!only || !strcmp(only, pane_name(pane_types[i].ops)))) {
-			bench_pane(&p, pane_types[i].ops, runs);
-			if (pane_types[i].ops->canvas)
-				bench_picture(&p, pane_types[i].ops, runs);
+		if (pane_infos[i].has_tab &&
+		    (!only || !strcmp(only, pane_name(pane_types[i])))) {
+			bench_pane(&p, pane_types[i], runs);
+			if (pane_types[i]->canvas)
+				bench_picture(&p, pane_types[i], runs);
 		}
 	printf("slowest key (median): %.1f ms\n", worst_median);
 	profile_release(&p);

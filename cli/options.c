@@ -160,8 +160,8 @@ static void list_formats(void)
 static void list_panes(void)
 {
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_types[i].has_tab || pane_types[i].ops->printable)
-			printf("%-16s %s\n", pane_print_name(pane_types[i].ops), pane_types[i].title);
+		if (pane_infos[i].has_tab || pane_types[i]->printable)
+			printf("%-16s %s\n", pane_print_name(pane_types[i]), pane_infos[i].title);
 }
 
 static void list_actions(void)

@@ -115,9 +115,9 @@ static void make_tabs(struct ui *ui)
 	ui->nr_tabs = 0;
 	ui->tab = 0;
 	for (size_t i = 0; i < NR_PANES; i++) {
-		const struct pane_ops *ops = pane_types[i].ops;
+		const struct pane_ops *ops = pane_types[i];
 
-		if (!pane_types[i].has_tab || (ops->available && !ops->available(ui->prof, &scope)))
+		if (!pane_infos[i].has_tab || (ops->available && !ops->available(ui->prof, &scope)))
 			continue;
 		if (ops == was)
 			ui->tab = ui->nr_tabs;

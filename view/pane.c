@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The generic half of every pane: the table of pane types, columns, the
- * filtered and sorted view, the cursor kept on its row across rebuilds.
- * Pane types live in pane_NAME.c, one file each.
+ * The generic half of every pane: columns, the filtered and sorted view,
+ * the cursor kept on its row across rebuilds.  Pane types live in
+ * pane_NAME.c, one file each, and panes.c lists them: this file names
+ * none of them, so that each can call it and none is called back.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,41 +14,11 @@
 #include "../model/util.h"
 #include "pane.h"
 
-const struct pane_type pane_types[NR_PANES] = {
-#define X(id, name, title, tab) [PANE_##id] = { #name, title, tab, &name##_pane_ops },
+const struct pane_info pane_infos[NR_PANES] = {
+#define X(id, name, title, tab) [PANE_##id] = { #name, title, tab },
 	PANES(X)
 #undef X
 };
-
-const struct pane_ops *pane_ops_find(const char *name)
-{
-	for (size_t i = 0; i < NR_PANES; i++) {
-		const struct pane_ops *ops = pane_types[i].ops;
-
-		/* Panes opened from another are not reached by name, but
-		 * for those --print takes. */
-		if (!pane_types[i].has_tab && !ops->printable)
-			continue;
-		if (!strcasecmp(pane_types[i].name, name))
-			return ops;
-		for (const char *const *a = ops->aliases; a && *a; a++)
-			if (!strcasecmp(*a, name))
-				return ops;
-	}
-	return NULL;
-}
-
-const char *pane_print_names(char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < NR_PANES && n < size; i++)
-		if (pane_types[i].has_tab || pane_types[i].ops->printable)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-					      pane_print_name(pane_types[i].ops));
-	return buf;
-}
 
 /* The pane type's load(), and the count of the sums it capped. */
 static void load(struct pane *pane)

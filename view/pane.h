@@ -271,18 +271,21 @@ struct pane {
 PANES(X)
 #undef X
 
-/* Every pane type, indexed by enum pane_id. */
-struct pane_type {
+/* What names a pane type, indexed by enum pane_id (pane.c): plain data,
+ * so that naming a pane calls no pane file. */
+struct pane_info {
 	const char *name;		/* "ops": --print, keymap section */
 	const char *title;		/* "Operators" */
 	bool has_tab;
-	const struct pane_ops *ops;
 };
-extern const struct pane_type pane_types[NR_PANES];
+extern const struct pane_info pane_infos[NR_PANES];
+/* Every pane type's hooks, indexed by enum pane_id: the registry
+ * (panes.c), which only what opens panes by id or name reads. */
+extern const struct pane_ops *const pane_types[NR_PANES];
 
 static inline const char *pane_name(const struct pane_ops *ops)
 {
-	return pane_types[ops->id].name;
+	return pane_infos[ops->id].name;
 }
 
 /* The name --print knows a pane by: its own, or for a printable pane
@@ -291,12 +294,12 @@ static inline const char *pane_print_name(const struct pane_ops *ops)
 {
 	if (ops->printable && ops->aliases && ops->aliases[0])
 		return ops->aliases[0];
-	return pane_types[ops->id].name;
+	return pane_infos[ops->id].name;
 }
 
 static inline const char *pane_title(const struct pane_ops *ops)
 {
-	return pane_types[ops->id].title;
+	return pane_infos[ops->id].title;
 }
 
 /* The pane type called NAME (its name or an alias, any case), or NULL. */

@@ -56,6 +56,10 @@ struct multi_priv {
 };
 
 #define ROW(r) ((const struct mrow *)(r))
+/* The type each form wraps, by id: multi_load() opens its inner panes
+ * with it, so that this file needs no registry of pane types. */
+static const struct pane_ops *inner_of[NR_PANES];
+
 #define PRIV(p) ((struct multi_priv *)(p)->priv)
 
 const struct profile *pane_diff_base(const struct pane_scope *scope)
@@ -587,7 +591,7 @@ static const struct step *step_in(const struct profile *p, const struct profile 
 
 static void multi_load(struct pane *pane)
 {
-	const struct pane_ops *inner_ops = pane_types[pane->ops->id].ops;
+	const struct pane_ops *inner_ops = inner_of[pane->ops->id];
 	const struct profset *set = pane->scope.set;
 	struct multi_priv *mp = xcalloc(1, sizeof(*mp));
 	const void ***rows_of, ***foot_of;
@@ -855,6 +859,7 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		f->export_name = multi_export_name;
 		f->hints = ops->hints;
 		f->release = multi_release;
+		inner_of[ops->id] = ops;
 		made[which][ops->id] = true;
 	}
 	return &forms[which][ops->id];
