@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The command line's options: --help's text, the long options, and their
- * reading into struct options with every usage error said once.
+ * The command line's options: one table of them, from which getopt_long()'s
+ * lists and --help are made, and their reading into struct options with
+ * every usage error said once.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,64 +18,189 @@
 #include "../view/pane.h"
 #include "options.h"
 
+/*
+ * Every option, in --help's order: X(ID, "long", 'x', "ARG", "help").
+ * ID makes OPT_ID, the case that says what the option does in
+ * take_option(); 'x' is its short letter (0: none); "ARG" names the value
+ * it takes ("": none); "help" is its --help text, a line per \n.  A new
+ * option is a line here, its case, its field in struct options, and its
+ * entry in man/proftui.1's OPTIONS, which tests/lint.sh checks against
+ * --help both ways.
+ */
+#define OPTIONS(X) \
+	X(PRINT, "print", 'p', "PANE", "print a pane and exit (see --list-panes)") \
+	X(SORT, "sort", 's', "COL", "sort by column COL (its key or title)") \
+	X(REVERSE, "reverse", 'r', "", "reverse the sort") \
+	X(FILTER, "filter", 'f', "RE", \
+	  "only rows whose name matches the PCRE2 pattern RE\n" \
+	  "(smart case; a leading ! inverts)") \
+	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
+	X(DRILL, "drill", 0, "NAME", \
+	  "with --print kernels: the kernels op NAME launched;\n" \
+	  "with --print ops: the ops that launched kernel NAME;\n" \
+	  "with --print stacks: the call stacks of op NAME") \
+	X(DRILL_RE, "drill-re", 0, "RE", "the same for every name RE matches") \
+	X(GROUP, "group", 0, "G", \
+	  "group Operators by name and input shape (G: shape),\n" \
+	  "Kernels by kernel, launching op and launch (G: op)") \
+	X(RUN, "run", 0, "N|NAME", \
+	  "the Nth run of a file or log dir that holds several\n" \
+	  "(from 1), or the run called NAME (--print runs DIR\n" \
+	  "lists a log dir's)") \
+	X(LIMIT, "limit", 'n', "N", "print at most N rows (0: all, the default)") \
+	X(FORMAT, "format", 0, "FMT", "output format: txt, csv, tsv, json, md") \
+	X(OUTPUT, "output", 'o', "FILE", \
+	  "write to FILE (replaced whole, never half-written;\n" \
+	  "a device or FIFO written in place)") \
+	X(KEEP_GOING, "keep-going", 'k', "", \
+	  "print what a file that failed to load kept (the\n" \
+	  "rows before a cut, the other files); the exit\n" \
+	  "status is still 2") \
+	X(MERGE, "merge", 0, "", \
+	  "sum whole profiles given together (files of one run\n" \
+	  "always merge)") \
+	X(DIFF, "diff", 0, "", \
+	  "compare two profiles: BASE, then NEW (two whole\n" \
+	  "profiles given together are a diff anyway, unless\n" \
+	  "they are ranks of one job)") \
+	X(RANKS, "ranks", 0, "", \
+	  "read the files as the ranks (workers) of one job\n" \
+	  "(traces with one world size and distinct ranks,\n" \
+	  "or a log directory, are read so anyway)") \
+	X(RANK, "rank", 0, "R", "with ranks: the panes of rank R (or worker R) alone") \
+	X(SUMMARY, "summary", 0, "", \
+	  "write a summary of one trace to -o FILE: its tables,\n" \
+	  "for opening with many others (proftui-summary(5))") \
+	X(JOBS, "jobs", 'j', "N", "load N files at a time (default: one per core)") \
+	X(INPUT_FORMAT, "input-format", 'F', "NAME", \
+	  "read the files as NAME (see --list-formats)") \
+	X(LIST_FORMATS, "list-formats", 0, "", "list the input formats and exit") \
+	X(LIST_PANES, "list-panes", 0, "", "list the panes --print takes and exit") \
+	X(LIST_ACTIONS, "list-actions", 0, "", "list the actions key files can bind and exit") \
+	X(KEYMAP, "keymap", 0, "MAP", "key bindings: vi, emacs, or a key file") \
+	X(KEYS, "keys", 0, "FILE", \
+	  "a key file read after the keymap (default:\n" \
+	  "$XDG_CONFIG_HOME/proftui/keys)") \
+	X(SHORT_NAMES, "short-names", 0, "", \
+	  "show names short (C++ template arguments, parameters\n" \
+	  "and long namespaces elided); with --print, write\n" \
+	  "them short") \
+	X(NO_MOUSE, "no-mouse", 0, "", "leave the mouse to the terminal") \
+	X(ASCII, "ascii", 0, "", "draw with ASCII only") \
+	X(NO_COLOR, "no-color", 0, "", "no colours (also: NO_COLOR set)") \
+	X(HELP, "help", 'h', "", "show this help") \
+	X(VERSION, "version", 'V', "", "show the version")
+
+/* Other long names of an option, left out of --help: X(ID, "long"). */
+#define OPTION_ALIASES(X) \
+	X(NO_COLOR, "no-colour")
+
+enum option_id {
+#define X(id, name, letter, arg, help) OPT_##id,
+	OPTIONS(X)
+#undef X
+};
+
+static const struct option_def {
+	const char *name;
+	char letter;
+	const char *arg;
+	const char *help;
+} option_defs[] = {
+#define X(id, name, letter, arg, help) { name, letter, arg, help },
+	OPTIONS(X)
+#undef X
+};
+
+static const struct option_alias {
+	enum option_id id;
+	const char *name;
+} option_aliases[] = {
+#define X(id, name) { OPT_##id, name },
+	OPTION_ALIASES(X)
+#undef X
+};
+
+#define NR_OPTIONS ARRAY_SIZE(option_defs)
+#define NR_ALIASES ARRAY_SIZE(option_aliases)
+/* getopt_long() returns a long option as OPT_LONG + its ID: above every
+ * short letter. */
+#define OPT_LONG 256
+/* Where --help's texts start; a longer option is followed by two spaces. */
+#define HELP_COLUMN 24
+
+static void usage_option(FILE *out, const struct option_def *d)
+{
+	int n;
+
+	if (d->letter)
+		n = fprintf(out, "  -%c, --%s", d->letter, d->name);
+	else
+		n = fprintf(out, "      --%s", d->name);
+	if (*d->arg)
+		n += fprintf(out, " %s", d->arg);
+	fprintf(out, "%*s", n < HELP_COLUMN - 2 ? HELP_COLUMN - n : 2, "");
+	for (const char *s = d->help; *s; s++) {
+		fputc(*s, out);
+		if (*s == '\n')
+			fprintf(out, "%*s", HELP_COLUMN, "");
+	}
+	fputc('\n', out);
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: proftui [OPTION]... FILE...\n"
 	      "Explore deep-learning profiler output in the terminal: PyTorch/Kineto traces,\n"
 	      "torch-tb-profiler outputs, key_averages tables, Paddle, TensorRT, MegEngine.\n"
-	      "\n"
-	      "  -p, --print PANE      print a pane and exit (see --list-panes)\n"
-	      "  -s, --sort COL        sort by column COL (its key or title)\n"
-	      "  -r, --reverse         reverse the sort\n"
-	      "  -f, --filter RE       only rows whose name matches the PCRE2 pattern RE\n"
-	      "                        (smart case; a leading ! inverts)\n"
-	      "      --step NAME       only what ran in step NAME (as the profile names it)\n"
-	      "      --drill NAME      with --print kernels: the kernels op NAME launched;\n"
-	      "                        with --print ops: the ops that launched kernel NAME;\n"
-	      "                        with --print stacks: the call stacks of op NAME\n"
-	      "      --drill-re RE     the same for every name RE matches\n"
-	      "      --group G         group Operators by name and input shape (G: shape),\n"
-	      "                        Kernels by kernel, launching op and launch (G: op)\n"
-	      "      --run N|NAME      the Nth run of a file or log dir that holds several\n"
-	      "                        (from 1), or the run called NAME (--print runs DIR\n"
-	      "                        lists a log dir's)\n"
-	      "  -n, --limit N         print at most N rows (0: all, the default)\n"
-	      "      --format FMT      output format: txt, csv, tsv, json, md\n"
-	      "  -o, --output FILE     write to FILE (replaced whole, never half-written;\n"
-	      "                        a device or FIFO written in place)\n"
-	      "  -k, --keep-going      print what a file that failed to load kept (the\n"
-	      "                        rows before a cut, the other files); the exit\n"
-	      "                        status is still 2\n"
-	      "      --merge           sum whole profiles given together (files of one run\n"
-	      "                        always merge)\n"
-	      "      --diff            compare two profiles: BASE, then NEW (two whole\n"
-	      "                        profiles given together are a diff anyway, unless\n"
-	      "                        they are ranks of one job)\n"
-	      "      --ranks           read the files as the ranks (workers) of one job\n"
-	      "                        (traces with one world size and distinct ranks,\n"
-	      "                        or a log directory, are read so anyway)\n"
-	      "      --rank R          with ranks: the panes of rank R (or worker R) alone\n"
-	      "      --summary         write a summary of one trace to -o FILE: its tables,\n"
-	      "                        for opening with many others (proftui-summary(5))\n"
-	      "  -j, --jobs N          load N files at a time (default: one per core)\n"
-	      "  -F, --input-format NAME  read the files as NAME (see --list-formats)\n"
-	      "      --list-formats    list the input formats and exit\n"
-	      "      --list-panes      list the panes --print takes and exit\n"
-	      "      --list-actions    list the actions key files can bind and exit\n"
-	      "      --keymap MAP      key bindings: vi, emacs, or a key file\n"
-	      "      --keys FILE       a key file read after the keymap (default:\n"
-	      "                        $XDG_CONFIG_HOME/proftui/keys)\n"
-	      "      --short-names     show names short (C++ template arguments, parameters\n"
-	      "                        and long namespaces elided); with --print, write\n"
-	      "                        them short\n"
-	      "      --no-mouse        leave the mouse to the terminal\n"
-	      "      --ascii           draw with ASCII only\n"
-	      "      --no-color        no colours (also: NO_COLOR set)\n"
-	      "  -h, --help            show this help\n"
-	      "  -V, --version         show the version\n"
-	      "\n"
+	      "\n",
+	      out);
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		usage_option(out, &option_defs[i]);
+	fputs("\n"
 	      "Exit status: 0 ok, 1 usage error, 2 input error.  See proftui(1).\n",
 	      out);
+}
+
+/* getopt_long()'s lists, from the table: LONGS has every long name and
+ * alias, an alias returning its option's value (so that an abbreviation
+ * of both, --no-col, is no ambiguity), and ends with a zeroed entry;
+ * SHORTS starts with ':' so that a missing value is told from an unknown
+ * option. */
+static void getopt_lists(struct option longs[NR_OPTIONS + NR_ALIASES + 1],
+			 char shorts[2 * NR_OPTIONS + 2])
+{
+	size_t n = 0;
+
+	shorts[n++] = ':';
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		const struct option_def *d = &option_defs[i];
+
+		longs[i] = (struct option){ d->name, *d->arg ? required_argument : no_argument,
+					    NULL, OPT_LONG + (int)i };
+		if (d->letter) {
+			shorts[n++] = d->letter;
+			if (*d->arg)
+				shorts[n++] = ':';
+		}
+	}
+	for (size_t i = 0; i < NR_ALIASES; i++) {
+		longs[NR_OPTIONS + i] = longs[option_aliases[i].id];
+		longs[NR_OPTIONS + i].name = option_aliases[i].name;
+	}
+	longs[NR_OPTIONS + NR_ALIASES] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[n] = '\0';
+}
+
+/* The option getopt_long() returned C for, or -1 for an unknown one. */
+static int option_of(int c)
+{
+	if (c >= OPT_LONG)
+		return c - OPT_LONG;
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if (option_defs[i].letter && c == option_defs[i].letter)
+			return (int)i;
+	return -1;
 }
 
 /* Messages quote arguments, file names and names from the files: all of
@@ -106,46 +232,6 @@ static bool parse_count(const char *s, size_t *out)
 	return true;
 }
 
-enum { OPT_STEP = 256, OPT_DRILL, OPT_DRILL_RE, OPT_RUN, OPT_FORMAT, OPT_LIST, OPT_LIST_PANES,
-       OPT_LIST_ACTIONS, OPT_KEYMAP, OPT_KEYS, OPT_ASCII, OPT_NO_COLOR, OPT_MERGE, OPT_DIFF,
-       OPT_RANKS, OPT_RANK, OPT_SUMMARY, OPT_SHORT_NAMES, OPT_NO_MOUSE, OPT_GROUP };
-
-static const struct option long_options[] = {
-	{ "print", required_argument, NULL, 'p' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "reverse", no_argument, NULL, 'r' },
-	{ "filter", required_argument, NULL, 'f' },
-	{ "step", required_argument, NULL, OPT_STEP },
-	{ "drill", required_argument, NULL, OPT_DRILL },
-	{ "drill-re", required_argument, NULL, OPT_DRILL_RE },
-	{ "group", required_argument, NULL, OPT_GROUP },
-	{ "run", required_argument, NULL, OPT_RUN },
-	{ "limit", required_argument, NULL, 'n' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "keep-going", no_argument, NULL, 'k' },
-	{ "merge", no_argument, NULL, OPT_MERGE },
-	{ "diff", no_argument, NULL, OPT_DIFF },
-	{ "ranks", no_argument, NULL, OPT_RANKS },
-	{ "rank", required_argument, NULL, OPT_RANK },
-	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "input-format", required_argument, NULL, 'F' },
-	{ "list-formats", no_argument, NULL, OPT_LIST },
-	{ "list-panes", no_argument, NULL, OPT_LIST_PANES },
-	{ "list-actions", no_argument, NULL, OPT_LIST_ACTIONS },
-	{ "keymap", required_argument, NULL, OPT_KEYMAP },
-	{ "keys", required_argument, NULL, OPT_KEYS },
-	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-	{ "short-names", no_argument, NULL, OPT_SHORT_NAMES },
-	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static void list_formats(void)
 {
 	size_t n;
@@ -170,149 +256,166 @@ static void list_actions(void)
 		printf("%-20s %s\n", action_name((enum action)a), action_help((enum action)a));
 }
 
+/* What option ID with its value ARG (NULL: none) does.  Returns -1 to go
+ * on, else an exit status.  No default: every option in the table has
+ * its case (-Wswitch). */
+static int take_option(enum option_id id, const char *arg, struct options *o)
+{
+	switch (id) {
+	case OPT_PRINT:
+		if (!strcmp(arg, "runs")) {
+			o->print_runs = true;
+			break;
+		}
+		if (!pane_ops_find(arg)) {
+			char names[256];
+
+			return usage_error("unknown pane '%s' (%s)", arg,
+					   pane_print_names(names, sizeof(names)));
+		}
+		o->print = arg;
+		break;
+	case OPT_SORT:
+		o->sort = arg;
+		break;
+	case OPT_REVERSE:
+		o->reverse = true;
+		break;
+	case OPT_FILTER:
+		o->filter = arg;
+		break;
+	case OPT_STEP:
+		o->step = arg;
+		break;
+	case OPT_DRILL:
+		o->drill = arg;
+		break;
+	case OPT_DRILL_RE:
+		o->drill_re = arg;
+		break;
+	case OPT_GROUP:
+		if (strcmp(arg, "shape") && strcmp(arg, "op"))
+			return usage_error("--group wants shape (Operators) or op (Kernels), "
+					   "not '%s'", arg);
+		o->group = arg;
+		break;
+	case OPT_RUN:
+		/* A number is the Nth run; anything else a run's name. */
+		if (parse_count(arg, &o->run) && o->run > 0)
+			break;
+		if (!*arg || parse_count(arg, &o->run))
+			return usage_error("--run wants a run number from 1 or a run's name, "
+					   "not '%s'", arg);
+		o->run = 0;
+		o->run_name = arg;
+		break;
+	case OPT_LIMIT:
+		if (!parse_count(arg, &o->limit))
+			return usage_error("--limit wants a number of rows, not '%s'", arg);
+		break;
+	case OPT_FORMAT:
+		/* --format names the output; a parser's name is taken
+		 * as --input-format, so both readings of it work. */
+		if (!export_format_parse(arg, &o->format)) {
+			if (!parser_find(arg))
+				return usage_error("unknown format '%s' (output: txt, csv, "
+						   "tsv, json, md; input: see --list-formats)",
+						   arg);
+			o->input_format = arg;
+		}
+		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_KEEP_GOING:
+		o->keep_going = true;
+		break;
+	case OPT_MERGE:
+		o->merge = true;
+		break;
+	case OPT_DIFF:
+		o->diff = true;
+		break;
+	case OPT_RANKS:
+		o->ranks = true;
+		break;
+	case OPT_RANK:
+		o->rank = arg;
+		break;
+	case OPT_SUMMARY:
+		o->summary = true;
+		break;
+	case OPT_JOBS: {
+		size_t n;
+
+		if (!parse_count(arg, &n) || n == 0 || n > 4096)
+			return usage_error("--jobs wants a number of threads, not '%s'", arg);
+		o->jobs = (unsigned)n;
+		break;
+	}
+	case OPT_INPUT_FORMAT:
+		if (!parser_find(arg))
+			return usage_error("unknown input format '%s' (see --list-formats)",
+					   arg);
+		o->input_format = arg;
+		break;
+	case OPT_LIST_FORMATS:
+		list_formats();
+		return 0;
+	case OPT_LIST_PANES:
+		list_panes();
+		return 0;
+	case OPT_LIST_ACTIONS:
+		list_actions();
+		return 0;
+	case OPT_KEYMAP:
+		o->keymap = arg;
+		break;
+	case OPT_KEYS:
+		o->keys = arg;
+		break;
+	case OPT_ASCII:
+		o->ascii = true;
+		break;
+	case OPT_NO_COLOR:
+		o->no_color = true;
+		break;
+	case OPT_SHORT_NAMES:
+		o->short_names = true;
+		break;
+	case OPT_NO_MOUSE:
+		o->no_mouse = true;
+		break;
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
+		return 0;
+	}
+	return -1;
+}
+
 /* Returns -1 to go on, else an exit status. */
 int parse_args(int argc, char **argv, struct options *o)
 {
+	struct option longs[NR_OPTIONS + NR_ALIASES + 1];
+	char shorts[2 * NR_OPTIONS + 2];
 	int c;
 
+	getopt_lists(longs, shorts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:s:rf:n:o:kF:j:hV", long_options, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (!strcmp(optarg, "runs")) {
-				o->print_runs = true;
-				break;
-			}
-			if (!pane_ops_find(optarg)) {
-				char names[256];
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		int id = option_of(c);
+		int rc;
 
-				return usage_error("unknown pane '%s' (%s)", optarg,
-						   pane_print_names(names, sizeof(names)));
-			}
-			o->print = optarg;
-			break;
-		case 's':
-			o->sort = optarg;
-			break;
-		case 'r':
-			o->reverse = true;
-			break;
-		case 'f':
-			o->filter = optarg;
-			break;
-		case OPT_STEP:
-			o->step = optarg;
-			break;
-		case OPT_DRILL:
-			o->drill = optarg;
-			break;
-		case OPT_DRILL_RE:
-			o->drill_re = optarg;
-			break;
-		case OPT_GROUP:
-			if (strcmp(optarg, "shape") && strcmp(optarg, "op"))
-				return usage_error("--group wants shape (Operators) or op (Kernels), "
-						   "not '%s'", optarg);
-			o->group = optarg;
-			break;
-		case OPT_RUN:
-			/* A number is the Nth run; anything else a run's name. */
-			if (parse_count(optarg, &o->run) && o->run > 0)
-				break;
-			if (!*optarg || parse_count(optarg, &o->run))
-				return usage_error("--run wants a run number from 1 or a run's name, "
-						   "not '%s'", optarg);
-			o->run = 0;
-			o->run_name = optarg;
-			break;
-		case 'n':
-			if (!parse_count(optarg, &o->limit))
-				return usage_error("--limit wants a number of rows, not '%s'", optarg);
-			break;
-		case OPT_FORMAT:
-			/* --format names the output; a parser's name is taken
-			 * as --input-format, so both readings of it work. */
-			if (!export_format_parse(optarg, &o->format)) {
-				if (!parser_find(optarg))
-					return usage_error("unknown format '%s' (output: txt, csv, "
-							   "tsv, json, md; input: see --list-formats)",
-							   optarg);
-				o->input_format = optarg;
-			}
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'k':
-			o->keep_going = true;
-			break;
-		case OPT_MERGE:
-			o->merge = true;
-			break;
-		case OPT_DIFF:
-			o->diff = true;
-			break;
-		case OPT_RANKS:
-			o->ranks = true;
-			break;
-		case OPT_RANK:
-			o->rank = optarg;
-			break;
-		case OPT_SUMMARY:
-			o->summary = true;
-			break;
-		case 'j': {
-			size_t n;
-
-			if (!parse_count(optarg, &n) || n == 0 || n > 4096)
-				return usage_error("--jobs wants a number of threads, not '%s'", optarg);
-			o->jobs = (unsigned)n;
-			break;
-		}
-		case 'F':
-			if (!parser_find(optarg))
-				return usage_error("unknown input format '%s' (see --list-formats)",
-						   optarg);
-			o->input_format = optarg;
-			break;
-		case OPT_LIST:
-			list_formats();
-			return 0;
-		case OPT_LIST_PANES:
-			list_panes();
-			return 0;
-		case OPT_LIST_ACTIONS:
-			list_actions();
-			return 0;
-		case OPT_KEYMAP:
-			o->keymap = optarg;
-			break;
-		case OPT_KEYS:
-			o->keys = optarg;
-			break;
-		case OPT_ASCII:
-			o->ascii = true;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = true;
-			break;
-		case OPT_SHORT_NAMES:
-			o->short_names = true;
-			break;
-		case OPT_NO_MOUSE:
-			o->no_mouse = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
-			return 0;
-		case ':':
+		if (c == ':')
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
+		if (id < 0)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+		rc = take_option((enum option_id)id, optarg, o);
+		if (rc >= 0)
+			return rc;
 	}
 	if (optind >= argc)
 		return usage_error("no file to read");

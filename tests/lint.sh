@@ -46,6 +46,29 @@ done
 [ -z "$missing" ] && pass "lint: every input format is in the man page" ||
 	fail "lint: formats missing from the man page:$missing"
 
+# Options, both ways: every option --help lists has an entry in the man
+# page's OPTIONS, and every entry there is one --help lists, each as
+# "-x --long ARG" (--help's "  -x, --long ARG  text" or "      --long ARG
+# text"; a .TP tag such as .BR \-x ", " \-\-long " \fIARG\fR").
+help_options=$("$PROFTUI" --help | awk '/^  (-[A-Za-z], |    )--[a-z]/ {
+	tag = $0; sub(/^ +/, "", tag); sub(/  .*/, "", tag); sub(/,/, "", tag)
+	print tag }')
+man_options=$(awk '/^\.SH/ { in_options = ($0 == ".SH OPTIONS") }
+	in_options && tag { tag = 0; if (/^\.B/) print }
+	in_options && /^\.TP/ { tag = 1 }' man/proftui.1 |
+	sed -e 's/^\.B[IR]* //' -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/[",]//g' \
+		-e 's/  */ /g' -e 's/ $//' | grep '^-')
+if [ -z "$help_options" ] || [ -z "$man_options" ]; then
+	fail "lint: found no options in --help or in man/proftui.1's OPTIONS"
+else
+	missing=$(echo "$help_options" | grep -vxF -e "$man_options" | tr '\n' ';')
+	[ -z "$missing" ] && pass "lint: every option of --help is in the man page's OPTIONS" ||
+		fail "lint: options of --help missing from man/proftui.1's OPTIONS: $missing"
+	missing=$(echo "$man_options" | grep -vxF -e "$help_options" | tr '\n' ';')
+	[ -z "$missing" ] && pass "lint: every option in the man page's OPTIONS is in --help" ||
+		fail "lint: options in man/proftui.1's OPTIONS that --help does not list: $missing"
+fi
+
 # The layering, from what the compiler read rather than how an #include is
 # spelled ("tui/x.h", "../tui/x.h" and a header that includes another all
 # count): the dependency files that -MD wrote beside each object in $O.

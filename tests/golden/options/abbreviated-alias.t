@@ -1,0 +1,1 @@
+-p ops -n1 --no-co tests/golden/kineto/two-steps.json

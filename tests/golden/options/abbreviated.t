@@ -1,0 +1,1 @@
+--print=ops --lim 1 -rn1 tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--no tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+-rx tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+-x tests/golden/kineto/two-steps.json

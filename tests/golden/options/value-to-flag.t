@@ -1,0 +1,1 @@
+--reverse=1 tests/golden/kineto/two-steps.json
