@@ -397,6 +397,22 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 }
 
 /* Returns -1 to go on, else an exit status. */
+/* The usage error for an option getopt did not know.  WORD is the word it
+ * was reading (optind before the call): getopt stays on a cluster of
+ * short options until its last letter, so a bad letter before another
+ * ("-xV") leaves optind there, and argv[optind - 1] is the word before. */
+static int unknown_option(char **argv, int optind_now, int word)
+{
+	const char *w = optind_now == word ? argv[word] : argv[optind_now - 1];
+
+	if (optopt && strncmp(w, "--", 2)) {
+		char letter[3] = { '-', (char)optopt, '\0' };
+
+		return usage_error("unknown option '%s'", letter);
+	}
+	return usage_error("unknown option '%s'", w);
+}
+
 int parse_args(int argc, char **argv, struct options *o)
 {
 	struct option longs[NR_OPTIONS + NR_ALIASES + 1];
@@ -405,14 +421,15 @@ int parse_args(int argc, char **argv, struct options *o)
 
 	getopt_lists(longs, shorts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	for (int word = optind; (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1;
+	     word = optind) {
 		int id = option_of(c);
 		int rc;
 
 		if (c == ':')
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		if (id < 0)
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return unknown_option(argv, optind, word);
 		rc = take_option((enum option_id)id, optarg, o);
 		if (rc >= 0)
 			return rc;

@@ -1,0 +1,1 @@
+-xV tests/golden/kineto/two-steps.json
