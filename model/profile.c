@@ -179,6 +179,7 @@ static void init_run(struct profile *p, const char *path, const struct profile *
 		p->pool = pool_new(p->names);
 		p->owns_names_and_pool = true;
 	}
+	call_stacks_init(&p->stacks, &p->arena, p->names);
 	p->path = arena_strdup(&p->arena, path ? path : "");
 	pthread_mutex_init(&p->wide_lock, NULL);
 	p->root = node_new(p, NULL, NODE_ROOT, "<all>", 5);

@@ -1315,8 +1315,8 @@ static const struct call_stack *frame_stack(struct profile *p, const struct call
 					    const char *name)
 {
 	if (strchr(name, ';'))
-		return call_stack_parse(p, below, name, strlen(name));
-	return call_stack_intern(p, below, name);
+		return call_stack_parse(&p->stacks, below, name, strlen(name));
+	return call_stack_intern(&p->stacks, below, name);
 }
 
 /* The stack node N ran under.  Nodes come in start order: open the

@@ -1364,7 +1364,7 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	if (kind == NODE_OP && e->dims)
 		attr_set_interned(k->p, &n->attrs, "input_shapes", e->dims);
 	if (kind == NODE_OP && e->stack)
-		attr_set_stack(k->p, &n->attrs, call_stack_parse(k->p, NULL, e->stack, strlen(e->stack)));
+		attr_set_stack(k->p, &n->attrs, call_stack_parse(&k->p->stacks, NULL, e->stack, strlen(e->stack)));
 	/* The Module view keys a module by its name and module id. */
 	if (kind == NODE_MODULE && e->module_id >= 0)
 		attr_set_int(k->p, &n->attrs, "module_id", e->module_id);

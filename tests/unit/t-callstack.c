@@ -166,7 +166,7 @@ static void test_frames_of_text(void)
 		uint32_t list = 0;
 		const struct attr *a;
 
-		attr_set_stack(&p, &list, call_stack_parse(&p, NULL, texts[i], strlen(texts[i])));
+		attr_set_stack(&p, &list, call_stack_parse(&p.stacks, NULL, texts[i], strlen(texts[i])));
 		a = attr_first(p.pool, list);
 		stack_attr_frames(a, add_piece, &got);
 		CHECK_STR(got.s ? got.s : "", frames[i]);
@@ -187,7 +187,7 @@ static void test_compare_as_text(void)
 
 	profile_init(&p, "stacks");
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
-		attr_set_stack(&p, &lists[i], call_stack_parse(&p, NULL, texts[i], strlen(texts[i])));
+		attr_set_stack(&p, &lists[i], call_stack_parse(&p.stacks, NULL, texts[i], strlen(texts[i])));
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		for (size_t j = 0; j < ARRAY_SIZE(texts); j++) {
 			int want = strcmp(texts[i], texts[j]);
