@@ -321,6 +321,12 @@ static inline struct attr *pool_attr_at(const struct node_pool *pool, uint32_t r
  * The API's inline accessors, declared and documented in profile.h.
  */
 
+/* node_by_handle()'s, for profile.h: a handle is a reference. */
+static inline struct node *pool_node_by_handle(const struct node_pool *pool, uint32_t handle)
+{
+	return pool_node_at(pool, handle);
+}
+
 static inline uint32_t node_id(const struct node *n)
 {
 	return node_slab_ids(node_slab_of(n))[node_place(n)];

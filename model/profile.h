@@ -605,10 +605,10 @@ void node_walk(struct node *from, bool (*fn)(struct node *n, void *ctx), void *c
 void node_walk_starting(const struct profile *p, int64_t lo, int64_t hi,
 			bool (*fn)(struct node *n, void *ctx), void *ctx);
 
-/* The pool's accessor: named here, where struct profile is whole. */
+/* Defined here, where struct profile is whole. */
 static inline struct node *node_by_handle(const struct profile *p, uint32_t handle)
 {
-	return pool_node_at(p->pool, handle);
+	return pool_node_by_handle(p->pool, handle);
 }
 
 #endif
