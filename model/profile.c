@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <inttypes.h>
 #include <math.h>
 #include <stdalign.h>
 #include <stdlib.h>
