@@ -120,7 +120,7 @@ check: tests
 asan:
 	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
 
-# Every node time stored in the profile's table (model/profile.h): a read
+# Every node time stored in the profile's table (model/node_pool.h): a read
 # of a node's time through a profile that did not make it dies, where a
 # normal build would read it right by luck unless the time were wide.
 wide:

@@ -2,9 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "callstack.h"
 #include "profile.h"
 #include "strbuf.h"
+#include "strtab.h"
 #include "util.h"
 
 static size_t stack_slot(const struct call_stacks *t, const struct call_stack *below,
@@ -32,10 +34,16 @@ static void stacks_grow(struct call_stacks *t)
 	t->alloc = bigger.alloc;
 }
 
-const struct call_stack *call_stack_intern(struct profile *p, const struct call_stack *below,
+void call_stacks_init(struct call_stacks *t, struct arena *arena, struct strtab *names)
+{
+	memset(t, 0, sizeof(*t));
+	t->arena = arena;
+	t->names = names;
+}
+
+const struct call_stack *call_stack_intern(struct call_stacks *t, const struct call_stack *below,
 					   const char *frame)
 {
-	struct call_stacks *t = &p->stacks;
 	struct call_stack *s;
 	size_t i;
 
@@ -44,7 +52,7 @@ const struct call_stack *call_stack_intern(struct profile *p, const struct call_
 	i = stack_slot(t, below, frame);
 	if (t->slots[i])
 		return t->slots[i];
-	s = arena_alloc(&p->arena, sizeof(*s));
+	s = arena_alloc(t->arena, sizeof(*s));
 	s->below = below;
 	s->frame = frame;
 	atomic_init(&s->text, NULL);
@@ -52,7 +60,7 @@ const struct call_stack *call_stack_intern(struct profile *p, const struct call_
 	return t->slots[i] = s;
 }
 
-const struct call_stack *call_stack_parse(struct profile *p, const struct call_stack *below,
+const struct call_stack *call_stack_parse(struct call_stacks *t, const struct call_stack *below,
 					  const char *s, size_t n)
 {
 	size_t end = n;
@@ -61,10 +69,10 @@ const struct call_stack *call_stack_parse(struct profile *p, const struct call_s
 	for (size_t i = n; i-- > 0;) {
 		if (s[i] != ';')
 			continue;
-		below = call_stack_intern(p, below, profile_intern(p, s + i + 1, end - i - 1));
+		below = call_stack_intern(t, below, strtab_intern(t->names, s + i + 1, end - i - 1));
 		end = i;
 	}
-	return call_stack_intern(p, below, profile_intern(p, s, end));
+	return call_stack_intern(t, below, strtab_intern(t->names, s, end));
 }
 
 void call_stacks_release(struct call_stacks *t)
@@ -73,7 +81,8 @@ void call_stacks_release(struct call_stacks *t)
 		if (t->slots[k])
 			free(atomic_load(&t->slots[k]->text));
 	free(t->slots);
-	memset(t, 0, sizeof(*t));
+	t->slots = NULL;
+	t->nr = t->alloc = 0;
 }
 
 void call_stack_append_text(const struct call_stack *s, struct strbuf *out)

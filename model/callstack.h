@@ -16,8 +16,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-struct profile;
+struct arena;
 struct strbuf;
+struct strtab;
 struct attr;
 
 struct call_stack {
@@ -28,21 +29,28 @@ struct call_stack {
 	_Atomic(char *) text;
 };
 
-/* A profile's stacks by (below, frame): the interning table. */
+/* A profile's stacks by (below, frame): the interning table.  It is
+ * given the arena its stacks are carved from and the names their frames
+ * are interned in (call_stacks_init()), so that it needs nothing else of
+ * the profile that holds it (profile.h: p->stacks). */
 struct call_stacks {
 	struct call_stack **slots;
 	size_t nr, alloc;
+	struct arena *arena;
+	struct strtab *names;
 };
 
-/* The stack of frame FRAME (interned in P) called from BELOW (NULL: the
- * outermost frame): P's one node for the pair. */
-const struct call_stack *call_stack_intern(struct profile *p, const struct call_stack *below,
+/* An empty table whose stacks live in ARENA, their frames in NAMES. */
+void call_stacks_init(struct call_stacks *t, struct arena *arena, struct strtab *names);
+/* The stack of frame FRAME (interned in T's names) called from BELOW
+ * (NULL: the outermost frame): T's one node for the pair. */
+const struct call_stack *call_stack_intern(struct call_stacks *t, const struct call_stack *below,
 					   const char *frame);
 /* The stack of the text S (N bytes, frames innermost first, ';' between
  * them) called from BELOW.  A stack holds no ';' in a frame: equal
  * texts are one stack, whether a file wrote them whole or frame by
  * frame. */
-const struct call_stack *call_stack_parse(struct profile *p, const struct call_stack *below,
+const struct call_stack *call_stack_parse(struct call_stacks *t, const struct call_stack *below,
 					  const char *s, size_t n);
 /* Free the texts made and the table. */
 void call_stacks_release(struct call_stacks *t);

@@ -513,7 +513,7 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		for (size_t k = 0; k < p->nr_step_cats; k++)
 			strbuf_addf(b, "\t%" PRId64, s->cat_ns[k]);
 		name_eol(b, s->name);
-		write_attrs(b, "stepattr", attr_first(p->pool, s->attrs));
+		write_attrs(b, "stepattr", attr_list_first(p, &s->attrs));
 	}
 
 	rank_local_of(p, &rl);

@@ -53,8 +53,8 @@
  * ranges carved by priority into each step's categories.  It owns the
  * meaning of struct ranges and of the collective ids.
  *
- * Records refer to their nodes (a host record by its 32-bit reference,
- * host_node()); nodes live in the profile's pool of slabs, records
+ * Records refer to their nodes (a host record by its 32-bit handle,
+ * host_node()); nodes live in the profile's pool (profile.h), records
  * in heap arrays of struct kineto that kineto_link() frees as soon as its
  * last pass over each is done (kineto_release(), what a failed load left).
  */
@@ -136,7 +136,7 @@ struct wide_ids {
  * host total, which nothing changes for an event's node (host_end()).
  */
 struct host_rec {
-	uint32_t node;			/* its node's reference: host_node() */
+	uint32_t node;			/* its node's handle: host_node() */
 	/* Its External id, in 32 bits (EXT_NONE...): what the link reads
 	 * where no op encloses a runtime call, and tells apart in Info. */
 	uint32_t ext;
@@ -153,7 +153,7 @@ _Static_assert(sizeof(struct host_rec) == 12, "a host record is 12 bytes");
 /* H's node; P is the profile the records' nodes are of. */
 static inline struct node *host_node(const struct profile *p, const struct host_rec *h)
 {
-	return node_at(p->pool, h->node);
+	return node_by_handle(p, h->node);
 }
 
 /* A runtime call; its end as a host event's (rt_end()). */

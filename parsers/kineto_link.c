@@ -46,7 +46,7 @@ void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 static void prefetch_times(const struct node *n)
 {
 	PREFETCH(&n->start_ns);
-	PREFETCH(&n->time32[NODE_HOST_TOTAL]);
+	node_prefetch_time(n, NODE_HOST_TOTAL);
 }
 
 /* A hash map from int64 keys to record indices, open addressing. */
@@ -602,9 +602,9 @@ static void claim_by_external_id(struct kineto *k, struct claims *c)
 		at = k->rts[i].node->start_ns;
 		/* Out of the tree (dropped), or not running then: the id
 		 * names something else. */
-		if (!n->parent_ref || n->kind != NODE_OP || at < n->start_ns || at > end_of(k->p, n))
+		if (!node_has_parent(n) || n->kind != NODE_OP || at < n->start_ns || at > end_of(k->p, n))
 			continue;
-		*owner_of(k, i) = node_ref(n);
+		*owner_of(k, i) = node_handle(n);
 		c->no_op[i / 64] &= ~((uint64_t)1 << (i % 64));
 		if (n->flags & NODE_COLLECTIVE)
 			bit_set(c->in_comm, i);
@@ -782,7 +782,7 @@ static void claim(struct kineto *k, struct claims *c, const struct tree_stack *t
 	if (depth && ts->in_comm[depth - 1])
 		bit_set(c->in_comm, i);
 	if (op) {
-		*owner_of(k, i) = node_ref(op);
+		*owner_of(k, i) = node_handle(op);
 		return;
 	}
 	*owner_of(k, i) = depth ? k->hosts[ts->rec[depth - 1]].node : OWNER_THREAD;
@@ -896,10 +896,10 @@ static void build_thread_tree(struct kineto *k, struct thread *t, struct claims 
 }
 
 /* A node and the runtime calls that join it once the other walks of the
- * tree are done (hang_all_runtimes()): references, 12 bytes, for the
+ * tree are done (hang_all_runtimes()): handles, 12 bytes, for the
  * quarter of a million of a big trace. */
 struct hang {
-	uint32_t node;			/* node_ref() */
+	uint32_t node;			/* node_handle() */
 	uint32_t last;			/* its last child's; 0: none */
 	uint32_t runtimes;		/* ref to k->rts */
 };
@@ -908,7 +908,7 @@ struct build {
 	struct kineto *k;
 	struct claims claims;
 	/* The runtimes of the host nodes that claimed some, by node
-	 * reference: a bit for each such node, and its chain's first (a
+	 * handle: a bit for each such node, and its chain's first (a
 	 * ref to k->rts) by its rank among them -- a table as long as
 	 * the claims, not the tree. */
 	struct ranked_bits claimers;
@@ -926,7 +926,7 @@ struct build {
 /* The runtimes of N; a node made in the link (a thread's) has none. */
 static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
 {
-	uint32_t ref = node_ref(n);
+	uint32_t ref = node_handle(n);
 	size_t at = rb_rank(&b->claimers, ref);
 
 	if (at != SIZE_MAX)
@@ -941,7 +941,7 @@ static struct rt_rec *runtimes_of(const struct build *b, const struct node *n)
 
 static void set_runtimes_of(struct build *b, const struct node *n, struct rt_rec *r)
 {
-	uint32_t ref = node_ref(n), chain = r ? rec_ref((size_t)(r - b->k->rts)) : 0;
+	uint32_t ref = node_handle(n), chain = r ? rec_ref((size_t)(r - b->k->rts)) : 0;
 	size_t at = rb_rank(&b->claimers, ref);
 
 	if (at != SIZE_MAX)
@@ -961,7 +961,7 @@ static struct node *lone_dup_child(const struct node *n)
 {
 	struct node *child = n->kind == NODE_OP ? node_first_child(n) : NULL;
 
-	if (!child || child->next_ref || child->kind != NODE_OP || node_name(child) != node_name(n))
+	if (!child || node_has_next(child) || child->kind != NODE_OP || node_name(child) != node_name(n))
 		return NULL;
 	return child;
 }
@@ -984,10 +984,7 @@ static void remove_dup(struct build *b, struct node *n)
 			last->next_of_op = mine ? rec_ref((size_t)(mine - b->k->rts)) : 0;
 			set_runtimes_of(b, n, theirs);
 		}
-		n->child_ref = child->child_ref;
-		for (struct node *c = node_first_child(n); c; c = node_next(c))
-			c->parent_ref = node_ref(n);
-		child->parent_ref = child->child_ref = 0;	/* out of the tree */
+		node_fold_only_child(n);	/* CHILD leaves the tree */
 	}
 }
 
@@ -1073,8 +1070,8 @@ static void fill_stats(struct build *b, struct node *root)
 		}
 		if (rts) {
 			GROW(b->hangs, b->alloc_hangs, b->nr_hangs + 1);
-			b->hangs[b->nr_hangs].node = node_ref(n);
-			b->hangs[b->nr_hangs].last = node_ref(last ? last : node_last_child(p, n));
+			b->hangs[b->nr_hangs].node = node_handle(n);
+			b->hangs[b->nr_hangs].last = node_handle(last ? last : node_last_child(p, n));
 			b->hangs[b->nr_hangs++].runtimes = rec_ref((size_t)(rts - b->k->rts));
 		}
 		if (n == root)
@@ -1097,16 +1094,16 @@ static void fill_stats(struct build *b, struct node *root)
  * tree has to tell them apart from those any more. */
 static void hang_all_runtimes(struct build *b)
 {
-	const struct node_pool *pool = b->k->p->pool;
+	const struct profile *p = b->k->p;
 
 	for (size_t i = 0; i < b->nr_hangs; i++) {
 		if (i + AHEAD < b->nr_hangs) {
-			PREFETCH(node_at(pool, b->hangs[i + AHEAD].node));
+			PREFETCH(node_by_handle(p, b->hangs[i + AHEAD].node));
 			PREFETCH(rt_at(b->k, b->hangs[i + AHEAD].runtimes));
 			PREFETCH(rt_at(b->k, b->hangs[i + AHEAD / 2].runtimes)->node);
 		}
-		struct node *n = node_at(pool, b->hangs[i].node);
-		struct node *last = node_at(pool, b->hangs[i].last);
+		struct node *n = node_by_handle(p, b->hangs[i].node);
+		struct node *last = node_by_handle(p, b->hangs[i].last);
 
 		for (struct rt_rec *r = rt_at(b->k, b->hangs[i].runtimes); r;
 		     r = rt_at(b->k, r->next_of_op))
@@ -1147,7 +1144,7 @@ static void hang_unclaimed(struct kineto *k, struct threads *th, const struct cl
 		struct dev_rec *d = &k->devs[i];
 
 		if (i + AHEAD < k->nr_devs)
-			PREFETCH(&k->devs[i + AHEAD].node->parent_ref);
+			node_prefetch(k->devs[i + AHEAD].node);
 		if (node_parent(d->node))
 			continue;
 		node_append(k->p, unlinked_group(k, unlinked), d->node);
@@ -1315,8 +1312,8 @@ static const struct call_stack *frame_stack(struct profile *p, const struct call
 					    const char *name)
 {
 	if (strchr(name, ';'))
-		return call_stack_parse(p, below, name, strlen(name));
-	return call_stack_intern(p, below, name);
+		return call_stack_parse(&p->stacks, below, name, strlen(name));
+	return call_stack_intern(&p->stacks, below, name);
 }
 
 /* The stack node N ran under.  Nodes come in start order: open the
@@ -1349,7 +1346,7 @@ static void frames_walk(struct frame_walk *w, struct node *top)
 
 		if (n->kind == NODE_OP && stack && !attr_find(node_attrs(n), "call_stack") &&
 		    !(depth && node_parent(n)->kind == NODE_OP && w->stack_at[depth - 1] == stack))
-			attr_set_stack(w->k->p, &n->attrs, stack);
+			attr_set_stack(w->k->p, node_attr_list(n), stack);
 		if (node_first_child(n)) {
 			GROW(w->stack_at, w->alloc_stack_at, depth + 1);
 			w->stack_at[depth++] = stack;
@@ -1490,8 +1487,8 @@ static bool is_node_owner(uint32_t owner)
 static void table_claims(struct kineto *k, struct build *b)
 {
 	struct claims *c = &b->claims;
-	/* Every node's reference is below its slabs' end. */
-	uint64_t bound = (uint64_t)k->p->pool->nodes.nr_slabs << NODE_SLAB_SHIFT;
+	/* Every node's handle is below the bound. */
+	uint64_t bound = node_handle_bound(k->p);
 	uint32_t *host_of;
 
 	rb_init(&b->claimers, bound + 1);
@@ -1563,7 +1560,7 @@ static void report_claims(struct kineto *k, const struct claims *c)
 }
 
 /* GPU-side ranges by device, stream, start, then file order (their
- * nodes' references grow in it). */
+ * nodes' handles grow in it). */
 static int cmp_gpu_range(const void *a, const void *b)
 {
 	const struct node *x = *(struct node *const *)a, *y = *(struct node *const *)b;
@@ -1575,7 +1572,7 @@ static int cmp_gpu_range(const void *a, const void *b)
 		return lx->stream < ly->stream ? -1 : 1;
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
-	return node_ref(x) < node_ref(y) ? -1 : node_ref(x) > node_ref(y);
+	return node_handle(x) < node_handle(y) ? -1 : node_handle(x) > node_handle(y);
 }
 
 /*

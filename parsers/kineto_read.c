@@ -1175,7 +1175,7 @@ static struct host_rec *add_host(struct kineto *k, struct raw_event *e, enum nod
 	n->start_ns = e->ts;
 	node_set_calls(k->p, n, 1);
 	node_set_host_total(k->p, n, e->dur);
-	h->node = node_ref(n);
+	h->node = node_handle(n);
 	h->ext = kineto_ext_narrow(&k->wide_hosts, k->nr_hosts - 1, e->ext_id);
 	h->t.thread = kineto_thread_number(&k->threads, e->tid);
 	return h;
@@ -1227,7 +1227,7 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	node_set_device_self(k->p, n, e->dur);
 	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
-		attr_set_launch(k->p, &n->attrs, launch_of(k, &e->ka));
+		attr_set_launch(k->p, node_attr_list(n), launch_of(k, &e->ka));
 	d->node = n;
 	if (i % 64 == 0) {
 		GROW(k->kernel_bits, k->alloc_kernel_bits, i / 64 + 1);
@@ -1257,7 +1257,7 @@ static void add_gpu_range(struct kineto *k, const struct raw_event *e)
 		l.device = (int32_t)e->pid;
 	if (e->tid >= 0 && e->tid <= INT32_MAX)
 		l.stream = (int32_t)e->tid;
-	attr_set_launch(k->p, &n->attrs, profile_launch(k->p, &l));
+	attr_set_launch(k->p, node_attr_list(n), profile_launch(k->p, &l));
 	GROW(k->gpu_ranges, k->alloc_gpu_ranges, k->nr_gpu_ranges + 1);
 	k->gpu_ranges[k->nr_gpu_ranges++] = n;
 }
@@ -1308,15 +1308,15 @@ static bool add_step(struct kineto *k, struct raw_event *e)
 static void add_comms_args(struct kineto *k, const struct raw_event *e, struct node *n)
 {
 	if (e->coll)
-		attr_set_interned(k->p, &n->attrs, "collective_name", e->coll);
+		attr_set_interned(k->p, node_attr_list(n), "collective_name", e->coll);
 	if (e->dtype)
-		attr_set_interned(k->p, &n->attrs, "dtype", e->dtype);
+		attr_set_interned(k->p, node_attr_list(n), "dtype", e->dtype);
 	if (e->op.has_nelems & 1)
-		attr_set_int(k->p, &n->attrs, "in_msg_nelems", e->op.in_nelems);
+		attr_set_int(k->p, node_attr_list(n), "in_msg_nelems", e->op.in_nelems);
 	if (e->op.has_nelems & 2)
-		attr_set_int(k->p, &n->attrs, "out_msg_nelems", e->op.out_nelems);
+		attr_set_int(k->p, node_attr_list(n), "out_msg_nelems", e->op.out_nelems);
 	if (e->op.has_nelems & 4)
-		attr_set_int(k->p, &n->attrs, "group_size", e->op.group_size);
+		attr_set_int(k->p, node_attr_list(n), "group_size", e->op.group_size);
 }
 
 /* Host tree nodes (node.py's create_operator_node and friends). */
@@ -1362,14 +1362,14 @@ static void add_tree_node(struct kineto *k, struct raw_event *e, enum ev_type ty
 	 * shape share one string) and show their stack, made of frames as
 	 * with_stack's are (model/callstack.h, kineto_link.c). */
 	if (kind == NODE_OP && e->dims)
-		attr_set_interned(k->p, &n->attrs, "input_shapes", e->dims);
+		attr_set_interned(k->p, node_attr_list(n), "input_shapes", e->dims);
 	if (kind == NODE_OP && e->stack)
-		attr_set_stack(k->p, &n->attrs, call_stack_parse(k->p, NULL, e->stack, strlen(e->stack)));
+		attr_set_stack(k->p, node_attr_list(n), call_stack_parse(&k->p->stacks, NULL, e->stack, strlen(e->stack)));
 	/* The Module view keys a module by its name and module id. */
 	if (kind == NODE_MODULE && e->module_id >= 0)
-		attr_set_int(k->p, &n->attrs, "module_id", e->module_id);
+		attr_set_int(k->p, node_attr_list(n), "module_id", e->module_id);
 	if (lib && e->comm_bytes >= 0)
-		attr_set_int(k->p, &n->attrs, "comm_bytes", e->comm_bytes);
+		attr_set_int(k->p, node_attr_list(n), "comm_bytes", e->comm_bytes);
 	if (kind == NODE_OP && !strcmp(name, "record_param_comms"))
 		add_comms_args(k, e, n);
 }

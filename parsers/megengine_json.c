@@ -544,24 +544,24 @@ static void json_op_node(struct mjson *mj, const struct opr *o, int64_t totals[2
 		sum_add(&totals[1], o->host_ns);
 	}
 	if (o->type)
-		attr_set_str(p, &n->attrs, MGE_ATTR_TYPE, o->type, strlen(o->type));
-	attr_set_str(p, &n->attrs, MGE_ATTR_ID, o->id, strlen(o->id));
+		attr_set_str(p, node_attr_list(n), MGE_ATTR_TYPE, o->type, strlen(o->type));
+	attr_set_str(p, node_attr_list(n), MGE_ATTR_ID, o->id, strlen(o->id));
 	if (o->has_computation) {
-		attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS, o->computation);
+		attr_set_double(p, node_attr_list(n), MGE_ATTR_FLOPS, o->computation);
 		if (o->has_device && o->device_ns > 0)
-			attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS_PER_S,
+			attr_set_double(p, node_attr_list(n), MGE_ATTR_FLOPS_PER_S,
 					o->computation / ((double)o->device_ns / 1e9));
 	}
 	if (o->has_memory) {
-		attr_set_int(p, &n->attrs, MGE_ATTR_MEMORY, o->memory);
+		attr_set_int(p, node_attr_list(n), MGE_ATTR_MEMORY, o->memory);
 		if (o->has_device && o->device_ns > 0)
-			attr_set_double(p, &n->attrs, MGE_ATTR_BANDWIDTH,
+			attr_set_double(p, node_attr_list(n), MGE_ATTR_BANDWIDTH,
 					(double)o->memory / ((double)o->device_ns / 1e9));
 	}
 	if (o->in_shapes && *o->in_shapes)
-		attr_set_str(p, &n->attrs, MGE_ATTR_IN_SHAPES, o->in_shapes, strlen(o->in_shapes));
+		attr_set_str(p, node_attr_list(n), MGE_ATTR_IN_SHAPES, o->in_shapes, strlen(o->in_shapes));
 	if (o->out_shapes && *o->out_shapes)
-		attr_set_str(p, &n->attrs, MGE_ATTR_OUT_SHAPES, o->out_shapes, strlen(o->out_shapes));
+		attr_set_str(p, node_attr_list(n), MGE_ATTR_OUT_SHAPES, o->out_shapes, strlen(o->out_shapes));
 }
 
 /* The comp nodes seen, "gpu0:0, cpu0:0", for the Info pane. */

@@ -46,7 +46,7 @@
 static void set_shapes(struct profile *p, struct node *n, const char *key, const struct strbuf *b)
 {
 	if (b->len)
-		attr_set_str(p, &n->attrs, key, b->s, b->len);
+		attr_set_str(p, node_attr_list(n), key, b->s, b->len);
 }
 
 enum phase {
@@ -1038,33 +1038,33 @@ static struct node *pa_add(struct mge *m, struct pa_row *r, bool is_host)
 		node_set_minmax(p, n, r->time_ns, r->time_ns);
 	}
 	if (r->type.len)
-		attr_set_str(p, &n->attrs, MGE_ATTR_TYPE, r->type.s, r->type.len);
+		attr_set_str(p, node_attr_list(n), MGE_ATTR_TYPE, r->type.s, r->type.len);
 	if (r->count.len) {
 		int64_t c;
 
 		if (num_int(r->count.s, r->count.len, &c))
-			attr_set_int(p, &n->attrs, "nr_oprs", c);
+			attr_set_int(p, node_attr_list(n), "nr_oprs", c);
 	}
 	if (r->id.len)
-		attr_set_str(p, &n->attrs, MGE_ATTR_ID, r->id.s, r->id.len);
+		attr_set_str(p, node_attr_list(n), MGE_ATTR_ID, r->id.s, r->id.len);
 	/* shares and rates of a host table are of host time: they would
 	 * read as device figures in these columns */
 	if (!is_host) {
 		if (r->has_cum)
-			attr_set_ns(p, &n->attrs, "cumulative_ns", r->cum_ns);
+			attr_set_ns(p, node_attr_list(n), "cumulative_ns", r->cum_ns);
 		if (r->has_cum_pct)
-			attr_set_double(p, &n->attrs, "cumulative_pct", r->cum_pct);
+			attr_set_double(p, node_attr_list(n), "cumulative_pct", r->cum_pct);
 		if (r->has_time_pct)
-			attr_set_double(p, &n->attrs, "time_pct", r->time_pct);
+			attr_set_double(p, node_attr_list(n), "time_pct", r->time_pct);
 	}
 	if (r->has_flops)
-		attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS, r->flops);
+		attr_set_double(p, node_attr_list(n), MGE_ATTR_FLOPS, r->flops);
 	if (r->has_flops_per_s && !is_host)
-		attr_set_double(p, &n->attrs, MGE_ATTR_FLOPS_PER_S, r->flops_per_s);
+		attr_set_double(p, node_attr_list(n), MGE_ATTR_FLOPS_PER_S, r->flops_per_s);
 	if (r->has_memory)
-		attr_set_int(p, &n->attrs, MGE_ATTR_MEMORY, r->memory);
+		attr_set_int(p, node_attr_list(n), MGE_ATTR_MEMORY, r->memory);
 	if (r->has_bandwidth && !is_host)
-		attr_set_double(p, &n->attrs, MGE_ATTR_BANDWIDTH, r->bandwidth);
+		attr_set_double(p, node_attr_list(n), MGE_ATTR_BANDWIDTH, r->bandwidth);
 	set_shapes(p, n, MGE_ATTR_IN_SHAPES, &r->in_shapes);
 	set_shapes(p, n, MGE_ATTR_OUT_SHAPES, &r->out_shapes);
 	return n;

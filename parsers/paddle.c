@@ -384,7 +384,7 @@ static void move_steps(struct paddle *pd, struct profile *from, size_t start, st
 		t->total_ns = s->total_ns;
 		for (size_t c = 0; c < to->nr_step_cats && c < from->nr_step_cats; c++)
 			t->cat_ns[c] = s->cat_ns[c];
-		for (const struct attr *a = attr_first(from->pool, s->attrs); a; a = attr_next(a)) {
+		for (const struct attr *a = attr_list_first(from, &s->attrs); a; a = attr_next(a)) {
 			if (attr_type(a) == ATTR_INT)
 				attr_set_int(to, &t->attrs, attr_key(a), a->v.i);
 			else if (attr_type(a) == ATTR_NS)
@@ -782,7 +782,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 		bool several = false;
 
 		for (size_t i = r->first_step; i < p->nr_steps; i++) {
-			const struct attr *a = attr_find(attr_first(p->pool, p->steps[i].attrs), "epoch");
+			const struct attr *a = attr_find(attr_list_first(p, &p->steps[i].attrs), "epoch");
 
 			if (!a)
 				continue;
@@ -792,7 +792,7 @@ static void finish_run(struct paddle *pd, struct run *r)
 		}
 		for (size_t i = r->first_step; several && i < p->nr_steps; i++) {
 			struct step *s = &p->steps[i];
-			const struct attr *a = attr_find(attr_first(p->pool, s->attrs), "epoch");
+			const struct attr *a = attr_find(attr_list_first(p, &s->attrs), "epoch");
 			char name[96];
 			int n;
 
@@ -1969,11 +1969,11 @@ static void file_values(struct paddle *pd, struct node *n, const struct cell *hc
 	struct profile *p = pd->cur->p;
 
 	if (hc && hc->avg_ns >= 0)
-		attr_set_ns(p, &n->attrs, ATTR_FILE_HOST_MEAN, hc->avg_ns);
+		attr_set_ns(p, node_attr_list(n), ATTR_FILE_HOST_MEAN, hc->avg_ns);
 	if (dc && dc->avg_ns >= 0)
-		attr_set_ns(p, &n->attrs, ATTR_FILE_DEVICE_MEAN, dc->avg_ns);
+		attr_set_ns(p, node_attr_list(n), ATTR_FILE_DEVICE_MEAN, dc->avg_ns);
 	if (pd->t.sec == SEC_KERNEL && dc && dc->has_ratio)
-		attr_set_double(p, &n->attrs, ATTR_FILE_DEVICE_TOTAL_PCT, dc->ratio);
+		attr_set_double(p, node_attr_list(n), ATTR_FILE_DEVICE_TOTAL_PCT, dc->ratio);
 }
 
 /*
@@ -2028,9 +2028,9 @@ static void timed_row(struct paddle *pd, const struct row *r, struct node *n, in
 	}
 	if (flops >= 0 && r->cells[flops].present) {
 		if (r->cells[flops].is_int)
-			attr_set_int(p, &n->attrs, "flops", r->cells[flops].i);
+			attr_set_int(p, node_attr_list(n), "flops", r->cells[flops].i);
 		else
-			attr_set_double(p, &n->attrs, "flops", r->cells[flops].d);
+			attr_set_double(p, node_attr_list(n), "flops", r->cells[flops].d);
 	}
 	file_values(pd, n, hc, dc);
 }
@@ -2049,9 +2049,9 @@ static void memory_row(struct paddle *pd, const struct row *r, struct node *n)
 		if (!*key)
 			continue;
 		if (t->cols[c].kind == COL_TEXT)
-			attr_set_str(p, &n->attrs, key, cell->s, cell->len);
+			attr_set_str(p, node_attr_list(n), key, cell->s, cell->len);
 		else if (cell->present && (t->cols[c].kind == COL_COUNT || t->cols[c].kind == COL_BYTES))
-			attr_set_int(p, &n->attrs, key, cell->i);
+			attr_set_int(p, node_attr_list(n), key, cell->i);
 	}
 }
 
@@ -2091,7 +2091,7 @@ static bool tree_row(struct paddle *pd, const struct row *r, int level, uint64_t
 	 * so they stay rows of their own with a thread column. */
 	if (level == 0 && t->thread[0]) {
 		n->flags |= NODE_DISTINCT;
-		attr_set_str(p, &n->attrs, "thread", t->thread, strlen(t->thread));
+		attr_set_str(p, node_attr_list(n), "thread", t->thread, strlen(t->thread));
 	}
 	timed_row(pd, r, n, level);
 	if (t->sec == SEC_MEMORY)

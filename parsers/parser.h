@@ -33,7 +33,7 @@ struct parser {
 	bool anywhere;
 	/* Its nodes are pre-aggregated rows, nearly every one with calls
 	 * and extremes of its own: the profile makes each node with room
-	 * for them beside it (profile.counts_follow_nodes). */
+	 * for them beside it (profile_set_counts_per_node()). */
 	bool counts_per_node;
 	/* How sure (0..100) that a file starting with the LEN bytes at HEAD
 	 * is this format.  HEAD is decompressed and may end mid-token. */

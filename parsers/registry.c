@@ -211,7 +211,7 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 	if (!p->format)
 		p->format = parser->name;
 	if (parser->counts_per_node)
-		p->counts_follow_nodes = true;
+		profile_set_counts_per_node(p);
 	p->sums_whole = opt->merge;
 	rc = parser->parse(p, &in, &d);
 	if (rc >= 0)

@@ -206,7 +206,7 @@ static int enter(struct sum *s, enum stage stage, const char *record)
  */
 #define MAX_RECORD_ATTRS 256
 
-static int read_attr(struct sum *s, uint32_t *list)
+static int read_attr(struct sum *s, struct attr_list *list)
 {
 	size_t klen, vlen;
 	const char *key;
@@ -253,9 +253,9 @@ static int read_attr(struct sum *s, uint32_t *list)
 		struct launch l;
 
 		launch_init(&l);
-		if ((a = attr_find(attr_first(s->p->pool, *list), "blocks_per_sm")) && attr_type(a) == ATTR_DOUBLE)
+		if ((a = attr_find(attr_list_first(s->p, list), "blocks_per_sm")) && attr_type(a) == ATTR_DOUBLE)
 			l.blocks_per_sm = a->v.d;
-		if ((a = attr_find(attr_first(s->p->pool, *list), "occupancy_pct")) && attr_type(a) == ATTR_DOUBLE)
+		if ((a = attr_find(attr_list_first(s->p, list), "occupancy_pct")) && attr_type(a) == ATTR_DOUBLE)
 			l.occupancy_pct = a->v.d;
 		attr_set_launch(s->p, list, profile_launch(s->p, &l));
 	} else {
@@ -396,7 +396,7 @@ static int get_mean(struct sum *s, size_t f, struct node *n, const char *key)
 	 * so bounded as a count is. */
 	if (get_real(s, f, (double)BOUND_COUNT, &d))
 		return -1;
-	attr_set_double(s->p, &n->attrs, key, d);
+	attr_set_double(s->p, node_attr_list(n), key, d);
 	return 0;
 }
 
@@ -622,7 +622,7 @@ static int read_record(struct sum *s)
 			return -1;
 		if (!s->last_row)
 			return fail(s, 0, "'attr' before any 'op' or 'kernel'");
-		return read_attr(s, &s->last_row->attrs);
+		return read_attr(s, node_attr_list(s->last_row));
 	} else if (!strcmp(r, "overlap")) {
 		struct step_overlap *o;
 

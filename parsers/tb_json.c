@@ -847,14 +847,14 @@ static void add_op_row(struct tb *tb, const struct op_row *r)
 	for (int t = 0; t < NR_NODE_TIMES; t++)
 		node_set_time(tb->run, row, (enum node_time)t, r->ns[t]);
 	if (r->shape)
-		attr_set_str(tb->run, &row->attrs, "input_shapes", r->shape, strlen(r->shape));
+		attr_set_str(tb->run, node_attr_list(row), "input_shapes", r->shape, strlen(r->shape));
 	if (r->tc_eligible)
-		attr_set_str(tb->run, &row->attrs, "tc_eligible", r->tc_eligible, strlen(r->tc_eligible));
+		attr_set_str(tb->run, node_attr_list(row), "tc_eligible", r->tc_eligible, strlen(r->tc_eligible));
 	/* Already percentages: round(100 * ratio, 2) (run_generator.py). */
 	if (r->tc_self >= 0)
-		attr_set_double(tb->run, &row->attrs, "tc_self_pct", r->tc_self);
+		attr_set_double(tb->run, node_attr_list(row), "tc_self_pct", r->tc_self);
 	if (r->tc_total >= 0)
-		attr_set_double(tb->run, &row->attrs, "tc_total_pct", r->tc_total);
+		attr_set_double(tb->run, node_attr_list(row), "tc_total_pct", r->tc_total);
 }
 
 /* One {"name", "calls", "device_self_duration", ...} of the operator table. */
@@ -1198,19 +1198,19 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	node_set_device_total(tb->run, k, r.total);
 	node_set_minmax(tb->run, k, r.has_min ? r.min : -1, r.has_max ? r.max : -1);
 	if (r.tc)
-		attr_set_str(tb->run, &k->attrs, "tensor_cores_used", r.tc, strlen(r.tc));
+		attr_set_str(tb->run, node_attr_list(k), "tensor_cores_used", r.tc, strlen(r.tc));
 	if (r.op)
-		attr_set_str(tb->run, &k->attrs, "op", r.op, strlen(r.op));
+		attr_set_str(tb->run, node_attr_list(k), "op", r.op, strlen(r.op));
 	if (r.op_tc)
-		attr_set_str(tb->run, &k->attrs, "op_tc_eligible", r.op_tc, strlen(r.op_tc));
+		attr_set_str(tb->run, node_attr_list(k), "op_tc_eligible", r.op_tc, strlen(r.op_tc));
 	if (r.grid)
-		attr_set_str(tb->run, &k->attrs, "grid", r.grid, strlen(r.grid));
+		attr_set_str(tb->run, node_attr_list(k), "grid", r.grid, strlen(r.grid));
 	if (r.block)
-		attr_set_str(tb->run, &k->attrs, "block", r.block, strlen(r.block));
+		attr_set_str(tb->run, node_attr_list(k), "block", r.block, strlen(r.block));
 	if (r.has_regs)
-		attr_set_int(tb->run, &k->attrs, "registers_per_thread", r.regs);
+		attr_set_int(tb->run, node_attr_list(k), "registers_per_thread", r.regs);
 	if (r.has_smem)
-		attr_set_int(tb->run, &k->attrs, "shared_memory_bytes", r.smem);
+		attr_set_int(tb->run, node_attr_list(k), "shared_memory_bytes", r.smem);
 	/*
 	 * The plugin's blocks per SM and occupancy are already means over the
 	 * kernel's calls, weighted by duration.  agg_kernels() weights each
@@ -1221,9 +1221,9 @@ static enum json_tok read_kernel_row(struct tb *tb, const struct kcols *kc)
 	 */
 	if (r.total > 0) {
 		if (r.has_bpsm)
-			attr_set_double(tb->run, &k->attrs, "blocks_per_sm", r.bpsm);
+			attr_set_double(tb->run, node_attr_list(k), "blocks_per_sm", r.bpsm);
 		if (r.has_occ)
-			attr_set_double(tb->run, &k->attrs, "occupancy_pct", r.occ);
+			attr_set_double(tb->run, node_attr_list(k), "occupancy_pct", r.occ);
 	}
 	return t;
 }

@@ -838,7 +838,7 @@ static void continue_source(struct torch_table *tt, const struct field *frame)
 		return;
 	a = node_attr(t->last, "source_location");
 	if (!a || attr_type(a) != ATTR_STRING || !a->v.s[0]) {
-		attr_set_str(t->run, &t->last->attrs, "source_location", frame->s, frame->len);
+		attr_set_str(t->run, node_attr_list(t->last), "source_location", frame->s, frame->len);
 		return;
 	}
 	old = strlen(a->v.s);
@@ -846,7 +846,7 @@ static void continue_source(struct torch_table *tt, const struct field *frame)
 	memcpy(joined, a->v.s, old);
 	memcpy(joined + old, "; ", 2);
 	memcpy(joined + old + 2, frame->s, frame->len);
-	attr_set_str(t->run, &t->last->attrs, "source_location", joined, old + 2 + frame->len);
+	attr_set_str(t->run, node_attr_list(t->last), "source_location", joined, old + 2 + frame->len);
 	free(joined);
 }
 
@@ -1321,34 +1321,34 @@ static void add_row(struct torch_table *tt, const struct field *cells, const str
 		case COL_SELF_CPU_MEM:
 		case COL_DEV_MEM:
 		case COL_SELF_DEV_MEM:
-			attr_set_int(t->run, &n->attrs, mem_keys[c->kind], v);
+			attr_set_int(t->run, node_attr_list(n), mem_keys[c->kind], v);
 			break;
 		case COL_NODE_ID:
-			attr_set_int(t->run, &n->attrs, "node_id", v);
+			attr_set_int(t->run, node_attr_list(n), "node_id", v);
 			break;
 		case COL_OVERLOAD:
-			attr_set_str(t->run, &n->attrs, "overload_name", f->s, f->len);
+			attr_set_str(t->run, node_attr_list(n), "overload_name", f->s, f->len);
 			break;
 		case COL_SHAPES:
-			attr_set_str(t->run, &n->attrs, "input_shapes", f->s, f->len);
+			attr_set_str(t->run, node_attr_list(n), "input_shapes", f->s, f->len);
 			break;
 		case COL_SOURCE:
-			attr_set_str(t->run, &n->attrs, "source_location", f->s, f->len);
+			attr_set_str(t->run, node_attr_list(n), "source_location", f->s, f->len);
 			break;
 		case COL_FLOPS:
 			if (rv->flops >= 0)
-				attr_set_double(t->run, &n->attrs, "flops", rv->flops);
+				attr_set_double(t->run, node_attr_list(n), "flops", rv->flops);
 			break;
 		case COL_HOST_SELF_PCT:
 		case COL_HOST_TOTAL_PCT:
 		case COL_DEV_SELF_PCT:
 			if (rv->has_file[i])
-				attr_set_double(t->run, &n->attrs, file_keys[c->kind], rv->pct[i]);
+				attr_set_double(t->run, node_attr_list(n), file_keys[c->kind], rv->pct[i]);
 			break;
 		case COL_HOST_MEAN:
 		case COL_DEV_MEAN:
 			if (rv->has_file[i])
-				attr_set_ns(t->run, &n->attrs, file_keys[c->kind], v);
+				attr_set_ns(t->run, node_attr_list(n), file_keys[c->kind], v);
 			break;
 		default:
 			break;

@@ -69,7 +69,7 @@ struct layer_in {
 	struct pos at;			/* where this file gives it */
 	bool has_time;			/* the file gives times (not the graph) */
 	int64_t total_ns;		/* over every iteration */
-	uint32_t attrs;			/* a list of the profile's: mean_ns,
+	struct attr_list attrs;		/* a list of the profile's: mean_ns,
 					   layer_type, ... */
 	const char *kernel;		/* interned tactic name, or NULL */
 	const char **sources;		/* heap array of interned names */

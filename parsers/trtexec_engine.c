@@ -218,56 +218,44 @@ static size_t attr_rank(const char *key)
 	return ARRAY_SIZE(attr_order);
 }
 
-/* Stable insertion sort of the attribute list *LIST of POOL by
- * attr_rank(). */
-static void sort_attrs(const struct node_pool *pool, uint32_t *list)
+/* attr_list_sort()'s order: by attr_rank() of the keys. */
+static int cmp_attr_rank(const struct attr *a, const struct attr *b)
 {
-	uint32_t sorted = 0, ref = *list;
+	size_t ra = attr_rank(attr_key(a)), rb = attr_rank(attr_key(b));
 
-	while (ref) {
-		struct attr *a = attr_first(pool, ref);
-		uint32_t next = a->next_ref, *at = &sorted;
-		size_t r = attr_rank(attr_key(a));
-
-		while (*at && attr_rank(attr_key(attr_first(pool, *at))) <= r)
-			at = &attr_first(pool, *at)->next_ref;
-		a->next_ref = *at;
-		*at = ref;
-		ref = next;
-	}
-	*list = sorted;
+	return (ra > rb) - (ra < rb);
 }
 
 /* FROM: a list of P's, as the layer records' are. */
-static void merge_attrs(struct profile *p, struct node *n, uint32_t from)
+static void merge_attrs(struct profile *p, struct node *n, const struct attr_list *from)
 {
-	if (!n->attrs) {
-		n->attrs = from;	/* the record is done with it */
+	if (attr_list_is_empty(node_attr_list(n))) {
+		*node_attr_list(n) = *from;	/* the record is done with it */
 	} else {
-		for (struct attr *a = attr_first(p->pool, from); a; a = attr_next(a)) {
+		for (struct attr *a = attr_list_first(p, from); a; a = attr_next(a)) {
 			switch (attr_type(a)) {
 			case ATTR_INT:
-				attr_set_int(p, &n->attrs, attr_key(a), a->v.i);
+				attr_set_int(p, node_attr_list(n), attr_key(a), a->v.i);
 				break;
 			case ATTR_NS:
-				attr_set_ns(p, &n->attrs, attr_key(a), a->v.i);
+				attr_set_ns(p, node_attr_list(n), attr_key(a), a->v.i);
 				break;
 			case ATTR_DOUBLE:
-				attr_set_double(p, &n->attrs, attr_key(a), a->v.d);
+				attr_set_double(p, node_attr_list(n), attr_key(a), a->v.d);
 				break;
 			case ATTR_LAUNCH:
-				attr_set_launch(p, &n->attrs, a->v.launch);
+				attr_set_launch(p, node_attr_list(n), a->v.launch);
 				break;
 			case ATTR_STRING:
-				attr_set_str(p, &n->attrs, attr_key(a), a->v.s, strlen(a->v.s));
+				attr_set_str(p, node_attr_list(n), attr_key(a), a->v.s, strlen(a->v.s));
 				break;
 			case ATTR_STACK:
-				attr_set_stack(p, &n->attrs, a->v.stack);
+				attr_set_stack(p, node_attr_list(n), a->v.stack);
 				break;
 			}
 		}
 	}
-	sort_attrs(p->pool, &n->attrs);
+	attr_list_sort(p, node_attr_list(n), cmp_attr_rank);
 }
 
 static struct node *child_of_kind(const struct node *n, enum node_kind kind)
@@ -276,14 +264,6 @@ static struct node *child_of_kind(const struct node *n, enum node_kind kind)
 		if (c->kind == kind)
 			return c;
 	return NULL;
-}
-
-/* Make C the first child of N. */
-static void prepend_child(struct node *n, struct node *c)
-{
-	c->parent_ref = node_ref(n);
-	c->next_ref = n->child_ref;
-	n->child_ref = node_ref(c);
 }
 
 /* What record L says about layer N: times, columns, tactic, sources. */
@@ -297,15 +277,15 @@ static void apply_layer(struct profile *p, struct node *n, const struct layer_in
 		node_set_device_total(p, n, l->total_ns);
 		node_set_device_self(p, n, l->total_ns);
 	}
-	if (l->attrs)
-		merge_attrs(p, n, l->attrs);
+	if (!attr_list_is_empty(&l->attrs))
+		merge_attrs(p, n, &l->attrs);
 	if (l->kernel) {
 		k = child_of_kind(n, NODE_KERNEL);
 		if (k) {
 			node_set_name(p, k, l->kernel);
 		} else {
 			k = node_new_interned(p, NULL, NODE_KERNEL, l->kernel);
-			prepend_child(n, k);
+			node_prepend(n, k);
 		}
 	}
 	if (l->nr_sources && (l->sources_final || !child_of_kind(n, NODE_SOURCE))) {
@@ -463,7 +443,8 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 	size_t *start = xcalloc(nr_old + 2, sizeof(*start));
 	size_t *fill = xcalloc(nr_old + 2, sizeof(*fill));
 	size_t *order = xcalloc(nr + 1, sizeof(*order));
-	struct node *others = NULL, *others_tail = NULL, *c, *next;
+	struct node **others = NULL, *c;
+	size_t nr_others = 0, alloc_others = 0;
 
 	for (size_t k = 0; k < nr; k++)
 		if (match[k] == SIZE_MAX)
@@ -474,29 +455,22 @@ static void reorder(struct profile *p, struct node **old, size_t nr_old, struct 
 		if (match[k] == SIZE_MAX)
 			order[start[anchor[k]] + fill[anchor[k]]++] = k;
 
-	for (c = node_first_child(p->root); c; c = next) {
-		next = node_next(c);
-		c->parent_ref = 0;	/* out of the list until appended again */
+	for (c = node_first_child(p->root); c; c = node_next(c)) {
 		if (c->kind == NODE_LAYER)
 			continue;
-		c->next_ref = 0;
-		if (others_tail)
-			others_tail->next_ref = node_ref(c);
-		else
-			others = c;
-		others_tail = c;
+		GROW(others, alloc_others, nr_others + 1);
+		others[nr_others++] = c;
 	}
-	p->root->child_ref = 0;
+	node_detach_children(p->root);	/* each appended again below */
 	for (size_t a = 0; a <= nr_old; a++) {
 		if (a)
 			node_append(p, p->root, old[a - 1]);
 		for (size_t b = start[a]; b < start[a + 1]; b++)
 			node_append(p, p->root, to[order[b]]);
 	}
-	for (c = others; c; c = next) {
-		next = node_next(c);
-		node_append(p, p->root, c);
-	}
+	for (size_t k = 0; k < nr_others; k++)
+		node_append(p, p->root, others[k]);
+	free(others);
 	free(start);
 	free(fill);
 	free(order);

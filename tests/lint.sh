@@ -143,6 +143,42 @@ else
 	fail "lint: $O/tui/*.d and $O/view/filter.d do not list curses and pcre2.h; built with -MMD instead of -MD?"
 fi
 
+# The pool's layout is private (model/node_pool.h): outside the pool's
+# two files (and its own tests, which read the layout), no source names
+# the encoding -- a node's or attribute's fields, references, slabs,
+# records -- so that a change of layout touches those two files.  What
+# struct profile keeps of the pool (its pool and books members, and the
+# calls that open and close them) is named by profile.c and profile.h too.
+pool_words='time32|name_number|parent_ref|child_ref|next_ref|first_ref|key_number|attr_head'
+pool_words="$pool_words|calls_state|has_ids|NODE_(TIME_WIDE|ROOM|CALLS_STATE|NO_CALL|ONE_CALL|COUNTED)"
+pool_words="$pool_words|[A-Z_]*SLAB_[A-Z_]+|ATTR_HEAD_PLACES|(node|attr)_slab[a-z_]*|slab_(dir|group)[a-z_]*"
+pool_words="$pool_words|node_(place|ref|near|cursor[a-z_]*|span|wide_times|counts_in_table|counts_record)"
+pool_words="$pool_words|node_(set_)?time_wide|node_set_counted_calls|pool_(node|attr)_at"
+books_words='node_pool|pool_books|books|pool_(open_run|close_run|follow_first_run|number_tree|node_by_handle)'
+pool_sources=$(find model parsers tui view cli fuzz bench tests/unit -name '*.[ch]' 2>/dev/null | sort)
+# pool_private WHAT WORDS EXCEPT [MORE]: no line of a source outside
+# EXCEPT (an extended regex of paths) names a word of WORDS or matches
+# MORE (an extended regex).
+pool_private() {
+	bad=$( (echo "$pool_sources" | grep -Ev "$3" | xargs grep -nwE "$2" /dev/null
+		[ -z "$4" ] || echo "$pool_sources" | grep -Ev "$3" | xargs grep -nE "$4" /dev/null
+		) 2>/dev/null | head -n 10)
+	if [ -z "$bad" ]; then
+		pass "lint: $1"
+	else
+		fail "lint: $1, but"
+		echo "$bad"
+	fi
+}
+pool_tests='^tests/unit/t-(profile|node-times)\.c$'
+pool_private "only model/node_pool.[ch] name the node pool's encoding" "$pool_words" \
+	"^model/node_pool\.[ch]$|$pool_tests"
+pool_private "only model/node_pool.[ch] and profile.[ch] reach a profile's pool" "$books_words" \
+	"^model/(node_pool|profile)\.[ch]$|$pool_tests" '(->|\.)pool\b'
+bad=$(echo "$pool_sources" | grep -v '^model/profile\.h$' | xargs grep -ln '#include.*node_pool\.h' /dev/null)
+[ -z "$bad" ] && pass "lint: only model/profile.h includes model/node_pool.h" ||
+	fail "lint: model/node_pool.h included by:" $bad
+
 # What the code cites is in a clone: the original brief's documents
 # (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
 # code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.

@@ -985,13 +985,15 @@ static void *make_field_keys(void *arg)
 	const void *const *rows = (const void *const *)f->pane->rows;
 	bool is_time = f->c->get == pane_get_node_time;
 	enum node_time t = (enum node_time)f->c->arg;
-	size_t at = is_time ? offsetof(struct node, time32) + t * sizeof(int32_t) : (size_t)f->c->arg;
+	size_t at = (size_t)f->c->arg;
 
 	for (size_t i = 0; i < f->n; i++) {
 		const void *row = rows[f->which[i]];
 		int64_t v;
 
-		if (i + 16 < f->n)
+		if (i + 16 < f->n && is_time)
+			node_prefetch_time(rows[f->which[i + 16]], t);
+		else if (i + 16 < f->n)
 			PREFETCH((const char *)rows[f->which[i + 16]] + at);
 		if (is_time)
 			v = node_time(f->pane->prof, row, t);

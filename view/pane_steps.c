@@ -27,7 +27,7 @@ static const char *step_name(const struct pane *pane, const void *row)
 
 static const struct attr *step_attrs(const struct pane *pane, const void *row)
 {
-	return attr_first(pane->prof->pool, STEP(row)->attrs);
+	return attr_list_first(pane->prof, &STEP(row)->attrs);
 }
 
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)

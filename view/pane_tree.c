@@ -162,7 +162,7 @@ struct load_walk {
 	struct attr_scan *scan;		/* NULL: no attribute columns */
 	bool has_host;			/* some node has host time */
 	int64_t t0;			/* the earliest start, INT64_MAX: none */
-	const struct node_span *from, *to;	/* the top nodes a half walks */
+	size_t from, to;		/* the top nodes a half walks */
 };
 
 static bool collect(struct node *n, void *ctx)
@@ -176,7 +176,7 @@ static bool collect(struct node *n, void *ctx)
 	if (node_is_timed(n) && n->start_ns < w->t0)
 		w->t0 = n->start_ns;
 	tp->parent[id] = parent ? node_id(parent) : NO_PARENT;
-	if (n->child_ref)
+	if (node_has_children(n))
 		tp->state[id] |= TREE_HAS_KIDS;
 	if (w->starts_open(w->pane, n))
 		tp->state[id] |= TREE_UNFOLDED;
@@ -191,8 +191,8 @@ static void *collect_tops(void *arg)
 {
 	struct load_walk *w = arg;
 
-	for (const struct node_span *s = w->from; s < w->to; s++)
-		node_walk(s->top, collect, w);
+	for (size_t i = w->from; i < w->to; i++)
+		node_walk(profile_top_node(w->pane->prof, i), collect, w);
 	return NULL;
 }
 
@@ -212,21 +212,21 @@ static void collect_all(struct load_walk *w)
 	const struct profile *p = w->pane->prof;
 	struct attr_scan second_scan = { 0 };
 	struct load_walk second = *w;
-	const struct node_span *mid;
+	size_t nr_tops = profile_nr_top_nodes(p), mid;
 
-	if (p->nr_nodes < PARALLEL_WALK || p->nr_spans < 2 || !two_cpus()) {
+	if (p->nr_nodes < PARALLEL_WALK || nr_tops < 2 || !two_cpus()) {
 		node_walk(p->root, collect, w);
 		return;
 	}
-	mid = p->spans;
-	while (mid < p->spans + p->nr_spans && node_id(mid->top) < p->nr_nodes / 2)
+	mid = 0;
+	while (mid < nr_tops && node_id(profile_top_node(p, mid)) < p->nr_nodes / 2)
 		mid++;
 	collect(p->root, w);
 	for (struct node *t = node_first_child(p->root); t; t = node_next(t))
 		collect(t, w);
-	w->from = p->spans;
+	w->from = 0;
 	w->to = second.from = mid;
-	second.to = p->spans + p->nr_spans;
+	second.to = nr_tops;
 	second.scan = w->scan ? &second_scan : NULL;
 	run_pair(collect_tops, w, &second);
 	if (second.t0 < w->t0)

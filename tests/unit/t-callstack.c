@@ -163,11 +163,11 @@ static void test_frames_of_text(void)
 	profile_init(&p, "stacks");
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		struct strbuf got = STRBUF_INIT, text = STRBUF_INIT;
-		uint32_t list = 0;
+		struct attr_list list = { 0 };
 		const struct attr *a;
 
-		attr_set_stack(&p, &list, call_stack_parse(&p, NULL, texts[i], strlen(texts[i])));
-		a = attr_first(p.pool, list);
+		attr_set_stack(&p, &list, call_stack_parse(&p.stacks, NULL, texts[i], strlen(texts[i])));
+		a = attr_list_first(&p, &list);
 		stack_attr_frames(a, add_piece, &got);
 		CHECK_STR(got.s ? got.s : "", frames[i]);
 		stack_attr_append_text(a, &text);
@@ -183,15 +183,15 @@ static void test_compare_as_text(void)
 {
 	static const char *const texts[] = { "a", "a;b", "ab", "a;", "b;a", "a;a", "", "\xff" };
 	struct profile p;
-	uint32_t lists[ARRAY_SIZE(texts)] = { 0 };
+	struct attr_list lists[ARRAY_SIZE(texts)] = { 0 };
 
 	profile_init(&p, "stacks");
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
-		attr_set_stack(&p, &lists[i], call_stack_parse(&p, NULL, texts[i], strlen(texts[i])));
+		attr_set_stack(&p, &lists[i], call_stack_parse(&p.stacks, NULL, texts[i], strlen(texts[i])));
 	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		for (size_t j = 0; j < ARRAY_SIZE(texts); j++) {
 			int want = strcmp(texts[i], texts[j]);
-			int got = stack_attr_cmp(attr_first(p.pool, lists[i]), attr_first(p.pool, lists[j]));
+			int got = stack_attr_cmp(attr_list_first(&p, &lists[i]), attr_list_first(&p, &lists[j]));
 
 			CHECK((want > 0) - (want < 0) == got);
 		}

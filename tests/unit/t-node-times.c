@@ -60,7 +60,7 @@ static void test_edges(void)
 		}
 	}
 	/* One record for the node, however many of its times went there. */
-	CHECK_EQ(p.nr_wide_times, 1);
+	CHECK_EQ(p.books.nr_wide_times, 1);
 	profile_release(&p);
 }
 
@@ -158,7 +158,7 @@ static void test_many_nodes(void)
 				      i % 3 ? (int64_t)i * 10 + t : wide_value(i, t));
 	}
 	profile_finish(&p);
-	CHECK_EQ(p.nr_wide_times, kept_in_field(0) ? (NR + 2) / 3 : NR);
+	CHECK_EQ(p.books.nr_wide_times, kept_in_field(0) ? (NR + 2) / 3 : NR);
 	for (size_t i = 0; i < NR; i++) {
 		for (int t = 0; t < NR_NODE_TIMES; t++) {
 			int64_t want = i % 3 ? (int64_t)i * 10 + t : wide_value(i, t);
@@ -190,8 +190,8 @@ static void test_two_profiles(void)
 	CHECK_EQ(node_device_total(&b, y), 7000000000LL);
 	CHECK_EQ(node_device_self(&a, x), 0);
 	CHECK_EQ(node_device_self(&b, y), -7000000000LL);
-	CHECK_EQ(a.nr_wide_times, 1);
-	CHECK_EQ(b.nr_wide_times, 1);
+	CHECK_EQ(a.books.nr_wide_times, 1);
+	CHECK_EQ(b.books.nr_wide_times, 1);
 	/* A device time only in the table is device time all the same. */
 	profile_finish(&a);
 	CHECK(a.has_device_time);
@@ -202,8 +202,8 @@ static void test_two_profiles(void)
 
 		node_set_host_total(run, z, -4000000000LL);
 		CHECK_EQ(node_host_total(run, z), -4000000000LL);
-		CHECK_EQ(run->nr_wide_times, 1);
-		CHECK_EQ(a.nr_wide_times, 1);
+		CHECK_EQ(run->books.nr_wide_times, 1);
+		CHECK_EQ(a.books.nr_wide_times, 1);
 	}
 	profile_release(&a);
 	profile_release(&b);
@@ -255,7 +255,7 @@ static void test_two_threads(void)
 	else
 		write_times(&w[1]);
 	CHECK(w[0].ok && w[1].ok);
-	CHECK_EQ(p.nr_wide_times, 2 * NR);
+	CHECK_EQ(p.books.nr_wide_times, 2 * NR);
 	free(v);
 	profile_release(&p);
 }

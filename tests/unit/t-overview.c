@@ -308,7 +308,7 @@ static void test_many_devices(void)
 		k->start_ns = (int64_t)i * 1000;
 		node_set_device_total(&p, k, 500);
 		node_set_device_self(&p, k, 500);
-		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
+		attr_set_launch(&p, node_attr_list(k), profile_launch(&p, &l));
 	}
 	profile_set_step_cats(&p, cats, 1);
 	st = profile_add_step(&p, "1", 1);
@@ -350,7 +350,7 @@ static void add_kernel(struct profile *p, struct node *parent, const char *name,
 	k->start_ns = start;
 	node_set_device_total(p, k, dur);
 	node_set_device_self(p, k, dur);
-	attr_set_launch(p, &k->attrs, profile_launch(p, &l));
+	attr_set_launch(p, node_attr_list(k), profile_launch(p, &l));
 }
 
 /*

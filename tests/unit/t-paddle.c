@@ -202,10 +202,10 @@ static void t_seed001(void)
 		CHECK_EQ(s->total_ns, 9371400000);
 		CHECK_EQ(s->cat_ns[0], 900000);
 		CHECK_EQ(s->cat_ns[1], 9371400000 - 900000);
-		CHECK(attr_d(attr_first(p.pool, s->attrs), "loss") == 1.211226);
-		CHECK(attr_d(attr_first(p.pool, s->attrs), "loss_bbox_reg") == 0.293845);
-		CHECK(attr_d(attr_first(p.pool, s->attrs), "ips") == 0.2134);
-		CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "eta_ns"), (2 * 3600 + 49 * 60 + 6) * INT64_C(1000000000));
+		CHECK(attr_d(attr_list_first(&p, &s->attrs), "loss") == 1.211226);
+		CHECK(attr_d(attr_list_first(&p, &s->attrs), "loss_bbox_reg") == 0.293845);
+		CHECK(attr_d(attr_list_first(&p, &s->attrs), "ips") == 0.2134);
+		CHECK_EQ(attr_i(attr_list_first(&p, &s->attrs), "eta_ns"), (2 * 3600 + 49 * 60 + 6) * INT64_C(1000000000));
 	}
 	CHECK_STR(p.steps[0].name, "0");
 	CHECK_STR(p.steps[39].name, "39");
@@ -508,10 +508,10 @@ static void t_train_log(void)
 	CHECK_EQ(s->total_ns, 2500000000);
 	CHECK_EQ(s->cat_ns[0], 500000000);
 	CHECK_EQ(s->cat_ns[1], 2000000000);
-	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "eta_ns"), ((26 * 60 + 3) * 60 + 4) * INT64_C(1000000000));
-	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "epoch"), 0);
-	CHECK(attr_d(attr_first(p.pool, s->attrs), "loss_cls") == 1.216707);
-	CHECK(attr_d(attr_first(p.pool, s->attrs), "learning_rate") == 0.0001);
+	CHECK_EQ(attr_i(attr_list_first(&p, &s->attrs), "eta_ns"), ((26 * 60 + 3) * 60 + 4) * INT64_C(1000000000));
+	CHECK_EQ(attr_i(attr_list_first(&p, &s->attrs), "epoch"), 0);
+	CHECK(attr_d(attr_list_first(&p, &s->attrs), "loss_cls") == 1.216707);
+	CHECK(attr_d(attr_list_first(&p, &s->attrs), "learning_rate") == 0.0001);
 	s = step_named(&p, "1/1");
 	CHECK(s && s->cat_ns[0] == 1000000 && s->cat_ns[1] == 209000000);
 	CHECK_STR(profile_meta_get(&p, "perf summary", "ips"),
@@ -535,8 +535,8 @@ static void t_two_runs(void)
 	/* The iterations printed before each summary are its run's. */
 	CHECK_EQ(p.nr_steps, 3);
 	CHECK(r2 && r2->nr_steps == 3);
-	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[2].attrs), "epoch"), 0);
-	CHECK(r2 && attr_i(attr_first(r2->pool, r2->steps[0].attrs), "epoch") == 1);
+	CHECK_EQ(attr_i(attr_list_first(&p, &p.steps[2].attrs), "epoch"), 0);
+	CHECK(r2 && attr_i(attr_list_first(r2, &r2->steps[0].attrs), "epoch") == 1);
 	CHECK(r2 && !strcmp(r2->steps[0].name, "0") && r2->steps[2].total_ns == 320000000);
 	CHECK(r2 && r2->nr_step_cats == 2 && !strcmp(r2->step_cats[1], "Compute"));
 	agg_ops(r2, NULL, &a);
@@ -571,13 +571,13 @@ static void t_log_dialects(void)
 	CHECK_STR(p.steps[0].name, "1/10");
 	CHECK_EQ(p.steps[0].total_ns, 681240000);
 	CHECK_EQ(p.steps[0].cat_ns[0], 355220000);
-	CHECK(attr_d(attr_first(p.pool, p.steps[0].attrs), "avg_samples") == 12.8);
-	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[0].attrs), "eta_ns"),
+	CHECK(attr_d(attr_list_first(&p, &p.steps[0].attrs), "avg_samples") == 12.8);
+	CHECK_EQ(attr_i(attr_list_first(&p, &p.steps[0].attrs), "eta_ns"),
 		 (((3 * 24 + 1) * 60 + 14) * 60 + 38) * INT64_C(1000000000));
 	CHECK_STR(p.steps[1].name, "2/7");
 	CHECK_EQ(p.steps[1].total_ns, 2184550000);
 	CHECK_EQ(p.steps[1].cat_ns[0], 1562120000);
-	CHECK(attr_d(attr_first(p.pool, p.steps[1].attrs), "celoss") == 7.04046);
+	CHECK(attr_d(attr_list_first(&p, &p.steps[1].attrs), "celoss") == 7.04046);
 	/* No index printed: numbered in the run. */
 	CHECK_STR(p.steps[2].name, "2");
 	CHECK_EQ(p.steps[2].cat_ns[1], 400000000);
@@ -781,9 +781,9 @@ static void t_bad_huge_eta(void)
 
 	CHECK_EQ(test_load(&p, test_write("eta.log", text, sizeof(text) - 1), NULL, msg, sizeof(msg)), 0);
 	CHECK_EQ(p.nr_steps, 3);
-	CHECK(attr_find(attr_first(p.pool, p.steps[0].attrs), "eta_ns") == NULL);
-	CHECK(attr_find(attr_first(p.pool, p.steps[1].attrs), "eta_ns") == NULL);
-	CHECK_EQ(attr_i(attr_first(p.pool, p.steps[2].attrs), "eta_ns"),
+	CHECK(attr_find(attr_list_first(&p, &p.steps[0].attrs), "eta_ns") == NULL);
+	CHECK(attr_find(attr_list_first(&p, &p.steps[1].attrs), "eta_ns") == NULL);
+	CHECK_EQ(attr_i(attr_list_first(&p, &p.steps[2].attrs), "eta_ns"),
 		 ((INT64_C(10000) * 24 + 999999) * 3600 + 59 * 60 + 59) * INT64_C(1000000000));
 	profile_release(&p);
 }
@@ -948,16 +948,16 @@ static void t_fleetx_log(void)
 	/* no data cost printed: no split into data and compute either */
 	CHECK_EQ(s->cat_ns[0], -1);
 	CHECK_EQ(s->cat_ns[1], -1);
-	a = attr_find(attr_first(p.pool, s->attrs), "ips");
+	a = attr_find(attr_list_first(&p, &s->attrs), "ips");
 	CHECK(a && attr_type(a) == ATTR_INT && a->v.i == 3455);
-	a = attr_find(attr_first(p.pool, s->attrs), "ips_total");
+	a = attr_find(attr_list_first(&p, &s->attrs), "ips_total");
 	CHECK(a && attr_type(a) == ATTR_INT && a->v.i == 3455);
-	CHECK(attr_d(attr_first(p.pool, s->attrs), "loss") == 11.008216858);
-	CHECK(attr_d(attr_first(p.pool, s->attrs), "speed") == 0.84);
-	CHECK(attr_d(attr_first(p.pool, s->attrs), "learning_rate") == 5.55556e-09);
-	CHECK_EQ(attr_i(attr_first(p.pool, s->attrs), "epoch"), 0);
-	CHECK(attr_find(attr_first(p.pool, s->attrs), "batch") == NULL);
-	CHECK(attr_find(attr_first(p.pool, s->attrs), "rate") == NULL);
+	CHECK(attr_d(attr_list_first(&p, &s->attrs), "loss") == 11.008216858);
+	CHECK(attr_d(attr_list_first(&p, &s->attrs), "speed") == 0.84);
+	CHECK(attr_d(attr_list_first(&p, &s->attrs), "learning_rate") == 5.55556e-09);
+	CHECK_EQ(attr_i(attr_list_first(&p, &s->attrs), "epoch"), 0);
+	CHECK(attr_find(attr_list_first(&p, &s->attrs), "batch") == NULL);
+	CHECK(attr_find(attr_list_first(&p, &s->attrs), "rate") == NULL);
 	profile_release(&p);
 }
 

@@ -24,7 +24,7 @@ static void build(struct profile *p)
 		node_set_host_total(p, n, ops[i].host_self);
 		node_set_host_self(p, n, ops[i].host_self);
 		if (i == 1)
-			attr_set_str(p, &n->attrs, "input_shapes", "[[8, 3]]", 8);
+			attr_set_str(p, node_attr_list(n), "input_shapes", "[[8, 3]]", 8);
 	}
 	profile_finish(p);
 }
@@ -182,8 +182,8 @@ static void test_tree_sorts_each_list(void)
 		node_set_calls(&p, node_new(&p, a, NODE_OP, kids[i].name, 1), kids[i].calls);
 		node_set_calls(&p, node_new(&p, b, NODE_OP, kids[i].name, 1), kids[i].calls);
 	}
-	attr_set_str(&p, &node_next(node_first_child(a))->attrs, "input_shapes", "[[2]]", 5);
-	attr_set_str(&p, &node_first_child(a)->attrs, "input_shapes", "[[1]]", 5);
+	attr_set_str(&p, node_attr_list(node_next(node_first_child(a))), "input_shapes", "[[2]]", 5);
+	attr_set_str(&p, node_attr_list(node_first_child(a)), "input_shapes", "[[1]]", 5);
 	profile_finish(&p);
 	pane = pane_new(&tree_pane_ops, &p, NULL);
 	pane_sort(pane, pane_column(pane, "calls"), true);
@@ -269,11 +269,11 @@ static void tree_keys_sort_as_lists_do(size_t nr)
 		node_set_device_total(&p, made[i], (int64_t)((x >> 12) % 5) - 1);
 		node_set_device_self(&p, made[i], (int64_t)((x >> 12) % 5) - 1);
 		if ((x >> 24) % 3 == 0)
-			attr_set_double(&p, &made[i]->attrs, "ratio", (double)((x >> 4) % 9) / 4);
+			attr_set_double(&p, node_attr_list(made[i]), "ratio", (double)((x >> 4) % 9) / 4);
 		if ((x >> 26) % 4 == 1)
-			attr_set_int(&p, &made[i]->attrs, "mixed", (x >> 5) % 3);
+			attr_set_int(&p, node_attr_list(made[i]), "mixed", (x >> 5) % 3);
 		else if ((x >> 26) % 4 == 2)
-			attr_set_str(&p, &made[i]->attrs, "mixed", nm, strlen(nm));
+			attr_set_str(&p, node_attr_list(made[i]), "mixed", nm, strlen(nm));
 	}
 	profile_finish(&p);
 	pane = pane_new(&tree_pane_ops, &p, NULL);

@@ -40,7 +40,7 @@ static void test_launches_intern(void)
 	CHECK(profile_launch(&p, &b) == profile_launch(&p, &b));
 	k = node_new(&p, p.root, NODE_KERNEL, "k", 1);
 	CHECK(node_launch(k) == NULL);
-	attr_set_launch(&p, &k->attrs, x);
+	attr_set_launch(&p, node_attr_list(k), x);
 	CHECK(node_launch(k) == x);
 	profile_release(&p);
 }
@@ -129,12 +129,12 @@ static void test_walk_starting(void)
 			}
 		}
 		profile_finish(&p);
-		CHECK(p.nr_spans > 0);
+		CHECK(profile_nr_top_nodes(&p) > 0);
 		if (round % 2) {
 			/* The tree changed after the finish: the walk is whole. */
 			late = node_new(&p, node_first_child(p.root), NODE_OP, "late", 4);
 			late->start_ns = 2500;
-			CHECK_EQ(p.nr_spans, 0);
+			CHECK_EQ(profile_nr_top_nodes(&p), 0);
 		}
 		for (int q = 0; q < 20; q++) {
 			struct seen all = { 0 }, part = { 0 };
@@ -179,7 +179,7 @@ static void test_calls_by_flag(void)
 	node_set_calls(&p, n, 0);
 	CHECK_EQ(node_calls(&p, n), 0);
 	CHECK(n->flags == NODE_DISTINCT);
-	CHECK_EQ(p.nr_counts, 0);	/* none of it took a record */
+	CHECK_EQ(p.books.nr_counts, 0);	/* none of it took a record */
 	if (sizeof(void *) == 8)
 		CHECK_EQ(sizeof(struct node), 48);
 	profile_release(&p);
@@ -195,7 +195,8 @@ static void calls_in_record(bool room)
 	struct node *n, *m, *k;
 
 	profile_init(&p, "t");
-	p.counts_follow_nodes = room;
+	if (room)
+		profile_set_counts_per_node(&p);
 	n = node_new(&p, p.root, NODE_OP, "op", 2);
 	CHECK(!!(n->calls_state & NODE_ROOM) == room);
 	node_set_calls(&p, n, 1ULL << 40);
@@ -229,11 +230,11 @@ static void calls_in_record(bool room)
 	CHECK_EQ(node_max_ns(&p, k), 6);
 	CHECK(node_counts(&p, k).calls == 3 && node_counts(&p, k).max_ns == 6);
 	CHECK(node_counts(&p, p.root).calls == 0 && node_counts(&p, p.root).min_ns == -1);
-	CHECK_EQ(p.nr_counts, room ? 0 : 3);
+	CHECK_EQ(p.books.nr_counts, room ? 0 : 3);
 	node_set_calls(&p, p.root, 2);
 	node_set_minmax(&p, p.root, 1, 4);
 	CHECK(node_calls(&p, p.root) == 2 && node_max_ns(&p, p.root) == 4);
-	CHECK_EQ(p.nr_counts, room ? 1 : 4);
+	CHECK_EQ(p.books.nr_counts, room ? 1 : 4);
 	/* The records kept apart: n's are still its own. */
 	CHECK(node_calls(&p, n) == UINT64_MAX && node_min_ns(&p, n) == 7);
 	CHECK(node_calls(&p, k) == 3 && node_min_ns(&p, k) == 5);
@@ -280,7 +281,7 @@ static void test_many_records(void)
 		CHECK(all);
 		profile_finish(&p);
 	}
-	CHECK_EQ(p.nr_counts, NR / 4);
+	CHECK_EQ(p.books.nr_counts, NR / 4);
 	CHECK(test_cpu_s() - t0 < CPU_BOUND_S);
 	free(made);
 	profile_release(&p);
@@ -406,7 +407,7 @@ static void test_nodes_across_slabs(void)
 					      : made[k][i / 3 * (i % 3 == 1 ? 1 : 2) / 2];
 
 			if (i == NR / 2)
-				p[k].counts_follow_nodes = true;
+				profile_set_counts_per_node(&p[k]);
 			made[k][i] = node_new_interned(&p[k], parent, NODE_OP, names[k][i % 3]);
 			if (i >= NR / 2)
 				node_set_calls(&p[k], made[k][i], 1000 + i + (size_t)k);
@@ -417,7 +418,7 @@ static void test_nodes_across_slabs(void)
 		for (size_t i = 0; i < NR; i++) {
 			struct node *n = made[k][i], *parent = node_parent(n);
 
-			refs &= node_at(p[k].pool, node_ref(n)) == n &&
+			refs &= pool_node_at(p[k].pool, node_ref(n)) == n &&
 				node_slab_of(n)->pool == p[k].pool &&
 				node_name(n) == names[k][i % 3];
 			links &= parent == (i % 3 == 0 ? p[k].root
@@ -440,7 +441,7 @@ static void test_nodes_across_slabs(void)
 	CHECK(refs);
 	CHECK(links);
 	CHECK(counts);
-	CHECK(!node_ref(NULL) && !node_at(p[0].pool, 0));
+	CHECK(!node_ref(NULL) && !pool_node_at(p[0].pool, 0));
 	for (int k = 0; k < 2; k++) {
 		profile_finish(&p[k]);
 		CHECK(node_name(made[k][NR - 1]) == names[k][(NR - 1) % 3]);
@@ -473,12 +474,12 @@ static void test_attrs_across_slabs(void)
 			struct node *n = node_new(&p[k], p[k].root, NODE_OP, "op", 2);
 
 			made[k][i] = n;
-			attr_set_int(&p[k], &n->attrs, keys[0], (int64_t)(i * 2 + (size_t)k));
-			attr_set_str(&p[k], &n->attrs, keys[1], k ? "[b]" : "[a]", 3);
-			attr_set_ns(&p[k], &n->attrs, keys[2], (int64_t)i);
+			attr_set_int(&p[k], node_attr_list(n), keys[0], (int64_t)(i * 2 + (size_t)k));
+			attr_set_str(&p[k], node_attr_list(n), keys[1], k ? "[b]" : "[a]", 3);
+			attr_set_ns(&p[k], node_attr_list(n), keys[2], (int64_t)i);
 			/* Again, as a double: the same place, a new type. */
 			if (i % 2)
-				attr_set_double(&p[k], &n->attrs, keys[2], (double)i / 4);
+				attr_set_double(&p[k], node_attr_list(n), keys[2], (double)i / 4);
 		}
 	}
 	for (int k = 0; k < 2; k++) {
@@ -507,7 +508,7 @@ static void test_attrs_across_slabs(void)
 	CHECK(values);
 	CHECK(order);
 	CHECK(owners);
-	CHECK(!attr_first(p[0].pool, 0) && !node_attrs(p[0].root));
+	CHECK(!pool_attr_at(p[0].pool, 0) && !node_attrs(p[0].root));
 	for (int k = 0; k < 2; k++) {
 		profile_release(&p[k]);
 		free(made[k]);
@@ -600,7 +601,7 @@ static void test_small_profile_touches_little(void)
 	/* Attributes: 100 in the first two pages of their slab, its head's
 	 * types in the first. */
 	for (struct node *n = node_first_child(p.root); n; n = node_next(n))
-		attr_set_int(&p, &n->attrs, "flops", 1);
+		attr_set_int(&p, node_attr_list(n), "flops", 1);
 	CHECK(resident_pages((const char *)attr_slab_of(node_attrs(node_first_child(p.root))) + 2 * 4096,
 			     (const char *)attr_slab_of(node_attrs(node_first_child(p.root))) + SLAB_BYTES) == 0);
 	profile_finish(&p);
@@ -661,7 +662,7 @@ static void test_runs_cost_what_they_hold(void)
 	bool rows_ok = true;
 
 	profile_init(&first, "epochs.log");
-	first.counts_follow_nodes = true;
+	profile_set_counts_per_node(&first);
 	for (int r = 0; r < RUNS; r++) {
 		struct profile *run = r ? profile_add_run(&first, "epochs.log:12") : &first;
 		char title[32];
@@ -673,7 +674,7 @@ static void test_runs_cost_what_they_hold(void)
 
 			node_set_calls(run, n, (uint64_t)(20 + k));
 			node_set_host_self(run, n, 1000 * r + k);
-			attr_set_double(run, &n->attrs, ATTR_FILE_HOST_SELF_PCT, 12.5);
+			attr_set_double(run, node_attr_list(n), ATTR_FILE_HOST_SELF_PCT, 12.5);
 		}
 	}
 	for (struct profile *run = &first; run; run = run->next_run, nr++) {

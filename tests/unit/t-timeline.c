@@ -310,7 +310,7 @@ static void build_big(struct profile *p)
 				struct node *kn = add(p, rt, NODE_KERNEL, names[r], at + 40 + r * 10,
 						      next_rand(&seed) % 15);
 
-				attr_set_launch(p, &kn->attrs, profile_launch(p, &l));
+				attr_set_launch(p, node_attr_list(kn), profile_launch(p, &l));
 			}
 		}
 	}
@@ -564,7 +564,7 @@ static void test_many_lanes(void)
 		k->start_ns = 2000 + (int64_t)i * 10;
 		node_set_device_total(&p, k, 5);
 		node_set_device_self(&p, k, 5);
-		attr_set_launch(&p, &k->attrs, profile_launch(&p, &l));
+		attr_set_launch(&p, node_attr_list(k), profile_launch(&p, &l));
 	}
 	p.has_device_time = p.has_timeline = true;
 	profile_finish(&p);
@@ -777,7 +777,7 @@ static void test_two_threads_split_a_thread(int untimed_from, int untimed_to)
 		struct node *rt = add(&p, op, NODE_RUNTIME, "cudaLaunchKernel", at + 60, 3);
 		struct node *kn = add(&p, rt, NODE_KERNEL, "gemm", at + 70, 120);
 
-		attr_set_launch(&p, &kn->attrs, profile_launch(&p, &l));
+		attr_set_launch(&p, node_attr_list(kn), profile_launch(&p, &l));
 		add(&p, op, NODE_OP, "aten::empty", at + 5, 2);
 		if (i >= untimed_from && i < untimed_to)
 			untime(op);

@@ -663,7 +663,7 @@ static void t_times_fixture(void)
 	CHECK_EQ(p.steps[1].cat_ns[2], 102700);
 	CHECK_EQ(p.steps[1].cat_ns[3], 4300);
 	CHECK_EQ(p.steps[1].start_ns, 0);	/* pre-aggregated: no filtering */
-	CHECK_EQ(attr_find(attr_first(p.pool, p.steps[1].attrs), "start_ns")->v.i, 200275000);
+	CHECK_EQ(attr_find(attr_list_first(&p, &p.steps[1].attrs), "start_ns")->v.i, 200275000);
 	CHECK_STR(profile_meta_get(&p, "inference times", "inferences"), "4");
 	profile_release(&p);
 }
