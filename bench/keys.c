@@ -119,14 +119,14 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 		report(name, "0 (all steps again)", t_all, runs);
 	}
 	pane->cursor = 0;
-	if (pane_drill_target(pane, &scope)) {
+	if (pane_drill_target(pane, &scope) != PANE_NONE) {
 		for (int r = 0; r < runs; r++) {
-			const struct pane_ops *to;
+			enum pane_id to;
 			struct pane *next;
 			double t0 = now_ms();
 
 			to = pane_drill_target(pane, &scope);
-			next = pane_new(to, p, &scope);
+			next = pane_new(pane_types[to], p, &scope);
 			t[r] = now_ms() - t0;
 			pane_free(next);
 		}

@@ -199,7 +199,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			/* The op (or kernel) must be there: an empty table
 			 * would pass for "it launched nothing". */
 			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
-			struct pane *names = pane_open(is_op ? &ops_pane_ops : &kernels_pane_ops, p,
+			struct pane *names = pane_open(pane_types[is_op ? PANE_OPS : PANE_KERNELS], p,
 						       &scope);
 
 			if (!pane_seek(names, o->drill)) {
@@ -209,7 +209,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			}
 			pane_free(names);
 		}
-		ops = &drill_pane_ops;
+		ops = pane_types[PANE_DRILL];
 	}
 	scope.expand_all = true;	/* print every row of a tree */
 	scope.drill_re = drill_re;

@@ -120,6 +120,23 @@ else
 	fail "lint: $O/tui/*.d and $O/view/filter.d do not list curses and pcre2.h; built with -MMD instead of -MD?"
 fi
 
+# A pane names another by its id (enum pane_id), never by its hooks: only
+# the registry (view/panes.c) refers to a pane file's struct pane_ops, so
+# that no view/ file calls into a pane file through them (no cycle).
+if command -v nm >/dev/null 2>&1; then
+	named=
+	for o in "$O"/view/*.o; do
+		case $o in */panes.o) continue ;; esac
+		for sym in $(nm -u "$o" | awk '$2 ~ /_pane_ops$/ { print $2 }'); do
+			named="$named ${o##*/}:$sym"
+		done
+	done
+	[ -z "$named" ] && pass "lint: only view/panes.c refers to a pane's hooks" ||
+		fail "lint: view/ files refer to other panes' hooks (name the pane by id):$named"
+else
+	skip "lint: only view/panes.c refers to a pane's hooks" "nm is not installed"
+fi
+
 # What the code cites is in a clone: the original brief's documents
 # (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
 # code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.

@@ -338,18 +338,18 @@ static bool push(struct ui *ui, struct pane *next)
 	return true;
 }
 
-static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope);
+static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope);
 
 static void drill(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct pane_scope scope;
-	const struct pane_ops *to;
+	enum pane_id to;
 
 	if (ui->help)
 		return;
 	to = pane_drill_target(pane, &scope);
-	if (!to) {
+	if (to == PANE_NONE) {
 		say(ui, true, "nothing to drill into here");
 		return;
 	}
@@ -357,7 +357,7 @@ static void drill(struct ui *ui)
 }
 
 /* A pane of type TO in SCOPE over the one on screen, as a drill-down. */
-static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope)
+static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope)
 {
 	struct pane *next;
 
@@ -366,7 +366,7 @@ static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scop
 		return;
 	}
 	base_scope(ui, &scope);
-	next = pane_open(to, ui->prof, &scope);
+	next = pane_open(pane_types[to], ui->prof, &scope);
 	config_sort(ui, next);
 	if (!next->nr_rows) {
 		char why[512] = "nothing there";
@@ -397,7 +397,7 @@ static void inspect(struct ui *ui)
 		return;
 	}
 	scope.step = pane->scope.step;
-	push(ui, pane_new(&detail_pane_ops, ui->prof, &scope));
+	push(ui, pane_new(pane_types[PANE_DETAIL], ui->prof, &scope));
 }
 
 /* C: the column chooser for the pane on screen. */
@@ -415,7 +415,7 @@ static void choose_columns(struct ui *ui)
 		say(ui, true, "this pane is a picture: no columns to choose");
 		return;
 	}
-	if (push(ui, pane_new(&columns_pane_ops, ui->prof, &scope))) {
+	if (push(ui, pane_new(pane_types[PANE_COLUMNS], ui->prof, &scope))) {
 		ui->chooser_tab = ui->tab;
 		ui->chooser_depth = ui->depth[ui->tab] - 1;
 		say(ui, false, "<Space> shows or hides, K and J move; saved when you leave");
@@ -690,7 +690,7 @@ static void open_help(struct ui *ui)
 		close_help(ui);
 		return;
 	}
-	ui->help = pane_new(&help_pane_ops, ui->prof, &scope);
+	ui->help = pane_new(pane_types[PANE_HELP], ui->prof, &scope);
 }
 
 /* ---------------------------------------------------------------------
@@ -1019,13 +1019,13 @@ static void edit_key(struct ui *ui, int key)
  * Dispatch
  */
 
-/* Show the tab of pane type TO (its own pane) with the cursor on the row
+/* Show the tab of pane TO (its own pane) with the cursor on the row
  * called ROW: the Overview's top ops and kernels, the detail view's
  * links.  A pane that asked from over another (the detail view) has done
  * its part: it closes behind the jump. */
-static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
+static void jump(struct ui *ui, enum pane_id to, const char *row)
 {
-	int from = ui->tab, t = tab_of_pane(ui, to->id);
+	int from = ui->tab, t = tab_of_pane(ui, to);
 	struct pane *asker = ui_pane(ui);
 
 	if (!row) {
@@ -1034,7 +1034,7 @@ static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
 		return;
 	}
 	if (!show_row(ui, t, row))
-		say(ui, true, "no row '%s' in the %s pane%s", row, pane_title(to),
+		say(ui, true, "no row '%s' in the %s pane%s", row, pane_infos[to].title,
 		    ui->step >= 0 ? " in this step" : "");
 	else if (from != t && ui->depth[from] > 1 &&
 		 ui->stack[from][ui->depth[from] - 1] == asker)
@@ -1056,10 +1056,10 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
-	if (req.jump_to)
+	if (req.jump)
 		jump(ui, req.jump_to, req.jump_row);
 	if (req.open)
-		open_over(ui, req.open, req.open_scope);
+		open_over(ui, req.open_pane, req.open_scope);
 	if (req.open_rank)
 		show_member(ui, req.rank);
 	if (req.open_run && req.run < nr_runs(ui))

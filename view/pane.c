@@ -175,13 +175,13 @@ void pane_rebuild(struct pane *pane)
 		pane->top = pane->cursor;
 }
 
-const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope)
+enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope)
 {
 	const void *row = pane_row(pane, pane->cursor);
 
 	memset(scope, 0, sizeof(*scope));
 	if (!row || !pane->ops->drill)
-		return NULL;
+		return PANE_NONE;
 	return pane->ops->drill(pane, row, scope);
 }
 

@@ -76,6 +76,9 @@ struct column {
 	char *owned_json_key;
 };
 
+/* No pane: where a row leads nowhere. */
+#define PANE_NONE NR_PANES
+
 /* Which way a drill-down goes. */
 enum drill_to {
 	DRILL_NONE,
@@ -119,12 +122,16 @@ struct pane_request {
 	const struct step *step;
 	const char *message;		/* for the bar; static text */
 	bool is_error;
-	/* Show the tab of pane type JUMP_TO with the cursor on the row called
-	 * JUMP_ROW (a name the profile holds: it outlives the request). */
-	const struct pane_ops *jump_to;
+	/* JUMP: show the tab of pane JUMP_TO with the cursor on the row
+	 * called JUMP_ROW (a name the profile holds: it outlives the
+	 * request).  Panes are named by id: the layer that opens them
+	 * finds their hooks (pane_types[]), so no pane file calls another. */
+	bool jump;
+	enum pane_id jump_to;
 	const char *jump_row;
-	const struct pane_ops *open;	/* open this pane over this one, as a */
-	struct pane_scope open_scope;	/* drill-down does, in this scope */
+	bool open;			/* open pane OPEN_PANE over this one, */
+	enum pane_id open_pane;		/* as a drill-down does, in this scope */
+	struct pane_scope open_scope;
 	/* Ranks: show this member of the set alone in every pane (-1: every
 	 * rank again). */
 	bool open_rank;
@@ -169,10 +176,9 @@ struct pane_ops {
 	 * leaf, 1 open, 2 folded); NULL for flat panes. */
 	int (*row_depth)(const struct pane *pane, size_t i);
 	int (*row_fold)(const struct pane *pane, size_t i);
-	/* Where Enter on ROW goes: the pane type to open and its scope
-	 * (zeroed by the caller), or NULL: nothing to drill into. */
-	const struct pane_ops *(*drill)(const struct pane *pane, const void *row,
-					struct pane_scope *scope);
+	/* Where Enter on ROW goes: the pane to open, its scope filled in
+	 * (zeroed by the caller), or PANE_NONE: nothing to drill into. */
+	enum pane_id (*drill)(const struct pane *pane, const void *row, struct pane_scope *scope);
 	/* The actions only this pane knows (fold, unfold, pick a step):
 	 * true when it took ACT; what it asks of the UI goes in REQ. */
 	bool (*handle)(struct pane *pane, enum action act, struct pane_request *req);
@@ -265,11 +271,6 @@ struct pane {
 	uint64_t nr_capped;
 	void *priv;			/* the pane type's own state */
 };
-
-/* Pane types: NAME_pane_ops for every line of panes.h. */
-#define X(id, name, title, tab) extern const struct pane_ops name##_pane_ops;
-PANES(X)
-#undef X
 
 /* What names a pane type, indexed by enum pane_id (pane.c): plain data,
  * so that naming a pane calls no pane file. */
@@ -379,9 +380,9 @@ static inline struct cell pane_cell(const struct pane *pane, const void *row, si
 	return c->get(pane, row, c);
 }
 
-/* Where Enter on the row under the cursor goes: the pane type and its
- * scope, or NULL. */
-const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope);
+/* Where Enter on the row under the cursor goes: the pane and its scope,
+ * or PANE_NONE. */
+enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope);
 /* Put the cursor on the first row of the view called NAME; false when
  * none is. */
 bool pane_seek(struct pane *pane, const char *name);

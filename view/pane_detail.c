@@ -173,11 +173,12 @@ static bool detail_handle(struct pane *pane, enum action act, struct pane_reques
 
 	if (act != ACT_DRILL && act != ACT_UNFOLD)
 		return false;
-	if (!l || !l->go_to) {
+	if (!l || !l->is_link) {
 		req->message = "nothing to open on this line";
 		req->is_error = true;
 		return true;
 	}
+	req->jump = true;
 	req->jump_to = l->go_to;
 	req->jump_row = l->go_name;
 	return true;

@@ -64,8 +64,7 @@ static void drill_load(struct pane *pane)
 	}
 }
 
-static const struct pane_ops *drill_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id drill_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row,
 			 pane->scope.drill_to == DRILL_TO_KERNELS ? DRILL_TO_OPS : DRILL_TO_KERNELS,

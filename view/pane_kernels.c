@@ -60,8 +60,8 @@ static void kernels_load(struct pane *pane)
 	pane->title = xstrdup(by_op(pane) ? "Kernels by op" : "Kernels");
 }
 
-static const struct pane_ops *kernels_drill(const struct pane *pane, const void *row,
-					    struct pane_scope *scope)
+static enum pane_id kernels_drill(const struct pane *pane, const void *row,
+				  struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_OPS, scope);
 }

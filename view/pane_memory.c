@@ -438,20 +438,19 @@ static size_t mem_chart(const struct pane *pane, int width, int height, bool utf
 
 /* Enter: the op's allocations and releases on the row's device, in the
  * time shown. */
-static const struct pane_ops *mem_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id mem_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	const struct mem_priv *mp = pane->priv;
 
 	if (mp->key_averages)
-		return NULL;
+		return PANE_NONE;
 	scope->drill_name = STAT(row)->name;
 	scope->has_device = true;
 	scope->device = STAT(row)->device;
 	scope->has_range = mp->zoomed;
 	scope->range_start_ns = mp->t0;
 	scope->range_end_ns = mp->t1;
-	return &memory_events_pane_ops;
+	return PANE_MEMORY_EVENTS;
 }
 
 static const char *mem_row_name(const struct pane *pane, const void *row)
@@ -512,7 +511,8 @@ static bool mem_handle_all(struct pane *pane, enum action act, struct pane_reque
 		req->is_error = true;
 		return true;
 	}
-	req->open = &memory_events_pane_ops;
+	req->open = true;
+	req->open_pane = PANE_MEMORY_EVENTS;
 	req->open_scope.has_device = true;
 	req->open_scope.device = mp->devices[mp->device];
 	req->open_scope.has_range = mp->zoomed;

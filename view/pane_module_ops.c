@@ -47,8 +47,7 @@ static void mops_load(struct pane *pane)
 										: "?");
 }
 
-static const struct pane_ops *mops_drill(const struct pane *pane, const void *row,
-					 struct pane_scope *scope)
+static enum pane_id mops_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }

@@ -222,13 +222,12 @@ static bool mod_handle(struct pane *pane, enum action act, struct pane_request *
 }
 
 /* Enter: the ops called under the module (every call of it). */
-static const struct pane_ops *mod_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id mod_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	scope->step = pane->scope.step;
 	scope->drill_name = MOD(row)->name;
 	scope->drill_node = MOD(row)->first;
-	return &module_ops_pane_ops;
+	return PANE_MODULE_OPS;
 }
 
 static void mod_empty(const struct pane *pane, char *buf, size_t size)

@@ -727,16 +727,15 @@ static size_t side_for(const struct multi_priv *mp, const struct mrow *r)
 	return mp->primary;
 }
 
-static const struct pane_ops *multi_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id multi_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	const struct multi_priv *mp = PRIV(pane);
 	size_t i = side_for(mp, ROW(row));
 	const struct pane *in = mp->inner[i];
-	const struct pane_ops *to;
+	enum pane_id to;
 
 	if (!in->ops->drill || !ROW(row)->side[i])
-		return NULL;
+		return PANE_NONE;
 	to = in->ops->drill(in, ROW(row)->side[i], scope);
 	/* The step is the primary profile's, whichever side drilled. */
 	scope->step = pane->scope.step;

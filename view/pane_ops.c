@@ -106,8 +106,7 @@ static void ops_load(struct pane *pane)
 	pane->title = xstrdup(by_shape(pane) ? "Operators by input shape" : "Operators");
 }
 
-static const struct pane_ops *ops_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id ops_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }

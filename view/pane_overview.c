@@ -453,7 +453,8 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 		req->message = "Enter on a top operator or kernel shows it in its pane";
 		return true;
 	}
-	req->jump_to = r->kind == OV_TOP_OP ? &ops_pane_ops : &kernels_pane_ops;
+	req->jump = true;
+	req->jump_to = r->kind == OV_TOP_OP ? PANE_OPS : PANE_KERNELS;
 	req->jump_row = r->jump;
 	return true;
 }

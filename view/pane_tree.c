@@ -1049,8 +1049,7 @@ static void diff_load(struct pane *pane)
 }
 
 /* `o`: the ops under the node (under both sides of a diff node). */
-static const struct pane_ops *tree_drill(const struct pane *pane, const void *row,
-					 struct pane_scope *scope)
+static enum pane_id tree_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	struct tree_priv *tp = pane->priv;
 
@@ -1058,20 +1057,20 @@ static const struct pane_ops *tree_drill(const struct pane *pane, const void *ro
 		const struct diff_node *d = DNODE(pane, row);
 
 		if (!d || (!d->side[0].nr && !d->side[1].nr))
-			return NULL;
+			return PANE_NONE;
 		scope->under = d->side[1].nodes;
 		scope->nr_under = d->side[1].nr;
 		scope->base_under = d->side[0].nodes;
 		scope->nr_base_under = d->side[0].nr;
 	} else {
 		if (NODE(row)->kind == NODE_ROOT)
-			return NULL;
+			return PANE_NONE;
 		tp->drilled[0] = row;
 		scope->under = tp->drilled;
 		scope->nr_under = 1;
 	}
 	scope->step = pane->scope.step;
-	return &under_pane_ops;
+	return PANE_UNDER;
 }
 
 /* A summary holds tables, not the tree: nor does a diff against one. */

@@ -57,8 +57,7 @@ static void under_load(struct pane *pane)
 	}
 }
 
-static const struct pane_ops *under_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id under_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }

@@ -10,6 +10,13 @@
 
 #include "pane.h"
 
+/* Each pane file's hooks, declared here only: a pane names another by its
+ * id (enum pane_id), never by its hooks, so pane files do not call each
+ * other. */
+#define X(id, name, title, tab) extern const struct pane_ops name##_pane_ops;
+PANES(X)
+#undef X
+
 const struct pane_ops *const pane_types[NR_PANES] = {
 #define X(id, name, title, tab) [PANE_##id] = &name##_pane_ops,
 	PANES(X)

@@ -47,7 +47,7 @@ static void test_stable_sort(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	names(pane, got, sizeof(got));
 	/* Device self descending; the three 10s keep model order. */
 	CHECK_STR(got, "conv mm add relu Copy");
@@ -79,7 +79,7 @@ static void test_filter_keeps_cursor(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	pane->cursor = 2;	/* add */
 	pane_set_filter(pane, filter_new("^(a|c)", err, sizeof(err)));
 	names(pane, got, sizeof(got));
@@ -110,7 +110,7 @@ static void test_tree_filter_and_fold(void)
 	node_new(&p, b, NODE_KERNEL, "kern", 4);
 	node_new(&p, t, NODE_OP, "other", 5);
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer other");	/* threads open, calls folded */
 	pane->cursor = 1;
@@ -136,7 +136,7 @@ static void test_tree_filter_and_fold(void)
 	{
 		struct pane_scope scope = { .expand_all = true };
 
-		pane = pane_new(&tree_pane_ops, &p, &scope);
+		pane = pane_new(pane_types[PANE_TREE], &p, &scope);
 		names(pane, got, sizeof(got));
 		CHECK_STR(got, "thread 1 outer inner kern other");
 		/* The parent of "other" is four rows up, past a deeper subtree. */
@@ -185,7 +185,7 @@ static void test_tree_sorts_each_list(void)
 	attr_set_str(&p, &node_next(node_first_child(a))->attrs, "input_shapes", "[[2]]", 5);
 	attr_set_str(&p, &node_first_child(a)->attrs, "input_shapes", "[[1]]", 5);
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	pane_sort(pane, pane_column(pane, "calls"), true);
 	pane->cursor = 1;	/* a, shown before the sort changes */
 	CHECK(pane_handle(pane, ACT_UNFOLD, &req));
@@ -276,7 +276,7 @@ static void tree_keys_sort_as_lists_do(size_t nr)
 			attr_set_str(&p, &made[i]->attrs, "mixed", nm, strlen(nm));
 	}
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	pane->cursor = 0;	/* thread 1: all but the root under it */
 	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
@@ -343,7 +343,7 @@ static void text_sort_matches_strcmp(int nr_names)
 		node_set_calls(&p, node_new(&p, p.root, NODE_OP, name, len), 1 + (x >> 24) % 7);
 	}
 	profile_finish(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	/* Numbers: ordered, and equal ones keep the model's order (rows'
 	 * addresses rise with it). */
 	col = pane_column(pane, "calls");
