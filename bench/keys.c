@@ -132,7 +132,7 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 		}
 		report(name, "Enter (drill down)", t, runs);
 	}
-	if (pane->ops->row_fold) {
+	if (pane_is_tree(pane)) {
 		for (int r = 0; r < runs; r++) {
 			struct pane *fresh = pane_new(ops, p, NULL);
 			double t0 = now_ms();
@@ -183,7 +183,7 @@ static double key_and_frame(struct pane *pane, enum action act, struct canvas *c
 	if (act != ACT_NONE)
 		pane_handle(pane, act, &req);
 	canvas_reset(c, 46, 200);
-	pane->ops->canvas(pane, c);
+	pane_paint(pane, c);
 	return now_ms() - t0;
 }
 

@@ -187,13 +187,13 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 	if (o->drill && ops->drill_is_scope) {
 		scope.drill_name = o->drill;
 	} else if (o->drill || o->drill_re) {
-		if (!ops->print_drill) {
+		if (!pane_print_drill(ops)) {
 			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
 					 "--print ops (a kernel's ops) or --print call-stacks (an op's "
 					 "call stacks)");
 			goto out_filters;
 		}
-		scope.drill_to = ops->print_drill;
+		scope.drill_to = pane_print_drill(ops);
 		scope.drill_name = o->drill;
 		if (o->drill) {
 			/* The op (or kernel) must be there: an empty table
@@ -219,12 +219,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (pane->ops->needs_trace && pane->ops->needs_trace(pane)) {
+	if (pane_needs_trace(pane)) {
 		/* An empty table would pass for "none": say why, and fail. */
 		char why[512] = "this view needs the trace";
 
-		if (pane->ops->empty_text)
-			pane->ops->empty_text(pane, why, sizeof(why));
+		pane_empty_text(pane, why, sizeof(why));
 		escape_fprintf(stderr, "proftui: %s", why);
 		fputc('\n', stderr);
 		rc = EXIT_USAGE;
@@ -273,11 +272,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
 		fputc('\n', stderr);
 	}
-	if (!pane->nr_rows && pane->ops->empty_text) {
+	if (!pane->nr_rows) {
 		/* Why the table is empty, as the TUI's bar would say. */
 		char why[512] = "";
 
-		pane->ops->empty_text(pane, why, sizeof(why));
+		pane_empty_text(pane, why, sizeof(why));
 		if (why[0]) {
 			escape_fprintf(stderr, "proftui: %s", why);
 			fputc('\n', stderr);

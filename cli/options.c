@@ -325,7 +325,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
-		if (!ops->group_by || strcmp(ops->group_by, o->group))
+		if (!pane_group_by(ops) || strcmp(pane_group_by(ops), o->group))
 			return usage_error("--group shape goes with --print ops, --group op with "
 					   "--print kernels");
 	}

@@ -137,6 +137,19 @@ else
 	skip "lint: only view/panes.c refers to a pane's hooks" "nm is not installed"
 fi
 
+# The optional hooks of struct pane_ops are read in view/pane.c only,
+# where each has its default (pane_empty_text(), pane_status()...); the
+# forms of several profiles (view/pane_multi.c) copy them as they are made.
+hooks='available|rebuild|row_attrs|row_depth|row_fold|drill|handle|step_changed|bar|legend'
+hooks="$hooks|status|empty_text|needs_trace|export_name|detail|canvas|click|hints|chart"
+hooks="$hooks|export_json|release|print_drill|group_by|actions"
+read_at=$(grep -nE "(ops|tree|picture|print|text)->($hooks)\b" view/*.c view/*.h tui/*.c \
+	tui/*.h cli/*.c cli/*.h | grep -v '^view/pane\.[ch]:' | grep -vE '^view/pane_multi\.c:[0-9]+:\s*f->')
+[ -z "$read_at" ] && pass "lint: only view/pane.c reads a pane's optional hooks" || {
+	fail "lint: optional pane hooks read outside view/pane.c (use its pane_* functions):"
+	echo "$read_at" | head -n 10
+}
+
 # What the code cites is in a clone: the original brief's documents
 # (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
 # code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.

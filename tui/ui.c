@@ -117,7 +117,7 @@ static void make_tabs(struct ui *ui)
 	for (size_t i = 0; i < NR_PANES; i++) {
 		const struct pane_ops *ops = pane_types[i];
 
-		if (!pane_infos[i].has_tab || (ops->available && !ops->available(ui->prof, &scope)))
+		if (!pane_infos[i].has_tab || !pane_available(ops, ui->prof, &scope))
 			continue;
 		if (ops == was)
 			ui->tab = ui->nr_tabs;
@@ -371,8 +371,7 @@ static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope)
 	if (!next->nr_rows) {
 		char why[512] = "nothing there";
 
-		if (next->ops->empty_text)
-			next->ops->empty_text(next, why, sizeof(why));
+		pane_empty_text(next, why, sizeof(why));
 		say(ui, true, "%s", why);
 		pane_free(next);
 		return;
@@ -411,7 +410,7 @@ static void choose_columns(struct ui *ui)
 		say(ui, true, "the help's columns are fixed");
 		return;
 	}
-	if (pane->ops->canvas) {
+	if (pane_is_picture(pane)) {
 		say(ui, true, "this pane is a picture: no columns to choose");
 		return;
 	}
@@ -887,8 +886,7 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 		strcpy(stem, "profile");
 	if (ui->help) {
 		snprintf(what, sizeof(what), "help");
-	} else if (pane->ops->export_name) {
-		pane->ops->export_name(pane, more, sizeof(more));
+	} else if (pane_export_name(pane, more, sizeof(more))) {
 		snprintf(what, sizeof(what), "%s-%s", pane_name(ui->tab_ops[ui->tab]), more);
 	} else {
 		snprintf(what, sizeof(what), "%s", pane_name(pane->ops));
@@ -1407,7 +1405,7 @@ static void mouse_event(struct ui *ui)
 	if (line < 0 || line >= ui->map.nr_lines)
 		return;
 	if (ui->map.is_canvas) {
-		if (pane->ops->click && pane->ops->click(pane, line, ev.x, twice) && twice)
+		if (pane_click(pane, line, ev.x, twice) && twice)
 			inspect(ui);
 		return;
 	}

@@ -180,9 +180,7 @@ enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope
 	const void *row = pane_row(pane, pane->cursor);
 
 	memset(scope, 0, sizeof(*scope));
-	if (!row || !pane->ops->drill)
-		return PANE_NONE;
-	return pane->ops->drill(pane, row, scope);
+	return row ? pane_row_drill(pane, row, scope) : PANE_NONE;
 }
 
 bool pane_seek(struct pane *pane, const char *name)
@@ -1133,4 +1131,156 @@ bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope
 {
 	(void)prof;
 	return !scope->set || scope->per_rank;
+}
+
+/* ---------------------------------------------------------------------
+ * The optional hooks, each with its default
+ */
+
+enum pane_id pane_row_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
+{
+	return pane->ops->drill ? pane->ops->drill(pane, row, scope) : PANE_NONE;
+}
+
+bool pane_can_drill(const struct pane *pane)
+{
+	return pane->ops->drill != NULL;
+}
+
+bool pane_available(const struct pane_ops *ops, const struct profile *prof,
+		    const struct pane_scope *scope)
+{
+	return !ops->available || ops->available(prof, scope);
+}
+
+bool pane_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (!pane->ops->empty_text)
+		return false;
+	pane->ops->empty_text(pane, buf, size);
+	return true;
+}
+
+bool pane_needs_trace(const struct pane *pane)
+{
+	return pane->ops->needs_trace && pane->ops->needs_trace(pane);
+}
+
+bool pane_status(const struct pane *pane, char *buf, size_t size)
+{
+	if (!pane->ops->status)
+		return false;
+	pane->ops->status(pane, buf, size);
+	return true;
+}
+
+bool pane_export_name(const struct pane *pane, char *buf, size_t size)
+{
+	if (!pane->ops->export_name)
+		return false;
+	pane->ops->export_name(pane, buf, size);
+	return true;
+}
+
+bool pane_export_own_json(const struct pane *pane, FILE *out, size_t limit, long *rows)
+{
+	if (!pane->ops->export_json)
+		return false;
+	*rows = pane->ops->export_json(pane, out, limit);
+	return true;
+}
+
+void pane_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	if (pane->ops->detail)
+		pane->ops->detail(pane, row, d);
+}
+
+bool pane_has_bars(const struct pane *pane)
+{
+	return pane->ops->bar && pane->ops->legend;
+}
+
+size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max)
+{
+	return pane->ops->bar ? pane->ops->bar(pane, row, seg, max) : 0;
+}
+
+const char *const *pane_legend(const struct pane *pane, size_t *nr)
+{
+	*nr = 0;
+	return pane->ops->legend ? pane->ops->legend(pane, nr) : NULL;
+}
+
+bool pane_is_picture(const struct pane *pane)
+{
+	return pane->ops->canvas != NULL;
+}
+
+void pane_paint(struct pane *pane, struct canvas *c)
+{
+	if (pane->ops->canvas)
+		pane->ops->canvas(pane, c);
+}
+
+bool pane_click(struct pane *pane, int y, int x, bool twice)
+{
+	return pane->ops->click && pane->ops->click(pane, y, x, twice);
+}
+
+size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out)
+{
+	return pane->ops->chart ? pane->ops->chart(pane, width, height, utf8, out) : 0;
+}
+
+/* The actions the bar's hint names on a pane that names none, where
+ * they apply (hint_applies()). */
+static const enum action generic_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_INSPECT, ACT_EXPORT, ACT_BACK,
+	ACT_NONE,
+};
+
+/* Whether the generic hint's action A does something on PANE: a sort key
+ * needs its column, Enter a drill-down, i a row. */
+static bool hint_applies(const struct pane *pane, enum action a)
+{
+	switch (a) {
+	case ACT_SORT_DEVICE_SELF:
+		return pane_column(pane, "device_self") >= 0 || pane_column(pane, "total") >= 0;
+	case ACT_SORT_HOST_SELF:
+		return pane_column(pane, "host_self") >= 0;
+	case ACT_DRILL:
+		return pane_can_drill(pane) && pane->nr_view > 0;
+	case ACT_INSPECT:
+		return pane->nr_rows > 0;
+	default:
+		return true;
+	}
+}
+
+size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max)
+{
+	const enum action *own = pane->ops->hints;
+	size_t n = 0;
+
+	for (size_t i = 0; (own ? own : generic_hints)[i] != ACT_NONE && n < max; i++) {
+		enum action a = (own ? own : generic_hints)[i];
+
+		if (!own && a == ACT_SORT_DEVICE_SELF && !hint_applies(pane, a))
+			a = ACT_SORT_HOST_SELF;
+		if (!own && !hint_applies(pane, a))
+			continue;
+		acts[n++] = a;
+	}
+	return n;
+}
+
+enum drill_to pane_print_drill(const struct pane_ops *ops)
+{
+	return ops->print_drill;
+}
+
+const char *pane_group_by(const struct pane_ops *ops)
+{
+	return ops->group_by;
 }

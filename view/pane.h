@@ -389,6 +389,88 @@ bool pane_seek(struct pane *pane, const char *name);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 
+/*
+ * What a pane type may or may not do, asked through these and never
+ * through its hooks: each gives the answer for a pane type without the
+ * hook, so that the default lives here once.
+ */
+
+/* Where Enter on ROW goes (SCOPE filled in, zeroed by the caller), or
+ * PANE_NONE; pane_can_drill: whether rows of PANE may lead anywhere. */
+enum pane_id pane_row_drill(const struct pane *pane, const void *row, struct pane_scope *scope);
+bool pane_can_drill(const struct pane *pane);
+/* Whether the pane type OPS has a tab for SCOPE over PROF. */
+bool pane_available(const struct pane_ops *ops, const struct profile *prof,
+		    const struct pane_scope *scope);
+/* Why PANE has no rows: BUF holds the caller's words for it ("no rows
+ * here"), which the pane's own replace when it has some; false when the
+ * pane type has none (BUF as it was). */
+bool pane_empty_text(const struct pane *pane, char *buf, size_t size);
+/* Whether the view asked for needs the trace its summary was made from
+ * (see pane_ops.needs_trace). */
+bool pane_needs_trace(const struct pane *pane);
+/* The status line's text on the right into BUF; false when the pane has
+ * none of its own (the caller shows the generic one). */
+bool pane_status(const struct pane *pane, char *buf, size_t size);
+/* A few words for the default export file name into BUF; false (BUF as
+ * it was) when the pane's name says it all. */
+bool pane_export_name(const struct pane *pane, char *buf, size_t size);
+/* Write PANE as JSON its own way (the Overview's), its first LIMIT rows'
+ * worth, setting *ROWS; false when it has no form of its own. */
+bool pane_export_own_json(const struct pane *pane, FILE *out, size_t limit, long *rows);
+/* What the detail view shows of ROW beyond its columns and attributes. */
+void pane_detail(const struct pane *pane, const void *row, struct detail *d);
+/* Bars (COL_BAR): whether PANE draws them, ROW's segments into SEG (at
+ * most MAX) and their names, NR of them. */
+bool pane_has_bars(const struct pane *pane);
+size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max);
+const char *const *pane_legend(const struct pane *pane, size_t *nr);
+/* A picture pane (the Timeline): whether PANE is one, painting it on C,
+ * and a click at (Y, X) of it (true when it selected something). */
+bool pane_is_picture(const struct pane *pane);
+void pane_paint(struct pane *pane, struct canvas *c);
+bool pane_click(struct pane *pane, int y, int x, bool twice);
+/* The drawing above the table, HEIGHT lines of WIDTH at most: the lines
+ * made, 0 for none (see pane_ops.chart). */
+size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out);
+/* The actions the bar's hint names for PANE, into ACTS (at most MAX):
+ * its own list, or the generic one less what does nothing here. */
+size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max);
+/* --print NAME --drill X: the way pane type OPS drills (DRILL_NONE: it
+ * does not), and the --group value of its other grouping (NULL: none). */
+enum drill_to pane_print_drill(const struct pane_ops *ops);
+const char *pane_group_by(const struct pane_ops *ops);
+
+/* A row's attributes (NULL: none), and whether the pane's rows have
+ * attributes at all.  Inline, as the tree's below: an export asks for
+ * millions. */
+static inline bool pane_has_attrs(const struct pane *pane)
+{
+	return pane->ops->row_attrs != NULL;
+}
+
+static inline const struct attr *pane_row_attrs(const struct pane *pane, const void *row)
+{
+	return pane->ops->row_attrs ? pane->ops->row_attrs(pane, row) : NULL;
+}
+
+/* Hierarchical panes: whether PANE is one, and view row I's depth and
+ * fold state (0 a leaf, 1 open, 2 folded); 0 and 0 in a flat pane. */
+static inline bool pane_is_tree(const struct pane *pane)
+{
+	return pane->ops->row_depth != NULL;
+}
+
+static inline int pane_row_depth(const struct pane *pane, size_t i)
+{
+	return pane->ops->row_depth ? pane->ops->row_depth(pane, i) : 0;
+}
+
+static inline int pane_row_fold(const struct pane *pane, size_t i)
+{
+	return pane->ops->row_fold ? pane->ops->row_fold(pane, i) : 0;
+}
+
 /* For pane types: an available hook for the views of one profile (the
  * Overview, Memory, Modules): not over a diff or every rank of a job, but
  * for one rank opened from the Ranks pane. */

@@ -55,7 +55,7 @@ static const struct attr *file_value(const struct pane *pane, const void *row, c
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)c;
-	return cell_text(pane->ops->row_name(pane, row));
+	return cell_text(pane_row_name(pane, row));
 }
 
 static struct cell get_kind(const struct pane *pane, const void *row, const struct column *c)

@@ -123,7 +123,7 @@ static void detail_load(struct pane *pane)
 	const struct pane *of = da->of;
 	struct detail *d = xcalloc(1, sizeof(*d));
 	struct strbuf text = STRBUF_INIT;
-	const struct attr *attrs = of->ops->row_attrs ? of->ops->row_attrs(of, da->row) : NULL;
+	const struct attr *attrs = pane_row_attrs(of, da->row);
 	char buf[256];
 
 	pane->priv = d;
@@ -152,8 +152,7 @@ static void detail_load(struct pane *pane)
 			detail_add(d, attr_key(a), text.s ? text.s : "", "as the file gives it");
 		}
 	}
-	if (of->ops->detail)
-		of->ops->detail(of, da->row, d);
+	pane_detail(of, da->row, d);
 	strbuf_release(&text);
 
 	pane->rows = xmalloc((d->nr ? d->nr : 1) * sizeof(*pane->rows));

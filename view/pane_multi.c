@@ -290,7 +290,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 		for (size_t i = 0; i < n; i++) {
 			names[i] = xmalloc((nr_of[i] ? nr_of[i] : 1) * sizeof(**names));
 			for (size_t j = 0; j < nr_of[i]; j++)
-				names[i][j] = mp->inner[i]->ops->row_name(mp->inner[i], rows_of[i][j]);
+				names[i][j] = pane_row_name(mp->inner[i], rows_of[i][j]);
 		}
 		mp->nr_rows = diff_align((const char *const *const *)names, nr_of, n, mp->primary, &idx);
 		for (size_t i = 0; i < n; i++)
@@ -322,7 +322,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 			size_t i = o == 0 ? mp->primary : o <= mp->primary ? o - 1 : o;
 
 			if (m->side[i])
-				m->name = mp->inner[i]->ops->row_name(mp->inner[i], m->side[i]);
+				m->name = pane_row_name(mp->inner[i], m->side[i]);
 		}
 	}
 	free(idx);
@@ -734,9 +734,9 @@ static enum pane_id multi_drill(const struct pane *pane, const void *row, struct
 	const struct pane *in = mp->inner[i];
 	enum pane_id to;
 
-	if (!in->ops->drill || !ROW(row)->side[i])
+	if (!ROW(row)->side[i])
 		return PANE_NONE;
-	to = in->ops->drill(in, ROW(row)->side[i], scope);
+	to = pane_row_drill(in, ROW(row)->side[i], scope);
 	/* The step is the primary profile's, whichever side drilled. */
 	scope->step = pane->scope.step;
 	return to;
@@ -751,13 +751,13 @@ static bool multi_handle(struct pane *pane, enum action act, struct pane_request
 	const struct mrow *r = pane_row(pane, pane->cursor);
 	bool done;
 
-	if (!in->ops->handle || !r || !r->side[mp->primary])
+	if (!r || !r->side[mp->primary])
 		return false;
 	for (size_t v = 0; v < in->nr_view; v++) {
 		if (pane_row(in, v) != r->side[mp->primary])
 			continue;
 		in->cursor = v;
-		done = in->ops->handle(in, act, req);
+		done = pane_handle(in, act, req);
 		/* toggle-view regrouped the inner pane and made its rows
 		 * anew: every profile's pane, and the rows here that point
 		 * into them, are made again with the new grouping. */
@@ -785,7 +785,7 @@ static const struct pane *needing_trace(const struct pane *pane)
 	const struct multi_priv *mp = PRIV(pane);
 
 	for (size_t i = 0; i < mp->nr_inner; i++)
-		if (mp->inner[i]->ops->needs_trace && mp->inner[i]->ops->needs_trace(mp->inner[i]))
+		if (pane_needs_trace(mp->inner[i]))
 			return mp->inner[i];
 	return NULL;
 }
@@ -800,9 +800,7 @@ static void multi_empty_text(const struct pane *pane, char *buf, size_t size)
 	const struct multi_priv *mp = PRIV(pane);
 	const struct pane *in = needing_trace(pane) ? needing_trace(pane) : mp->inner[mp->primary];
 
-	if (in->ops->empty_text)
-		in->ops->empty_text(in, buf, size);
-	else
+	if (!pane_empty_text(in, buf, size))
 		snprintf(buf, size, "no rows in any profile");
 }
 
@@ -812,8 +810,7 @@ static void multi_export_name(const struct pane *pane, char *buf, size_t size)
 	const struct pane *in = mp->inner[mp->primary];
 	char inner[128] = "";
 
-	if (in->ops->export_name)
-		in->ops->export_name(in, inner, sizeof(inner));
+	pane_export_name(in, inner, sizeof(inner));
 	snprintf(buf, size, "%s%s%s", inner, *inner ? "-" : "", mp->is_diff ? "diff" : "ranks");
 }
 

@@ -126,7 +126,7 @@ static void test_tree_filter_and_fold(void)
 	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer inner kern");
-	CHECK_EQ(pane->ops->row_depth(pane, 3), 3);
+	CHECK_EQ(pane_row_depth(pane, 3), 3);
 	/* Left on a leaf goes to its parent. */
 	pane->cursor = 3;
 	CHECK(pane_handle(pane, ACT_FOLD, &req));
@@ -145,7 +145,7 @@ static void test_tree_filter_and_fold(void)
 		CHECK_EQ(pane->cursor, 0);
 		/* A row at the top has no parent row: left stays on it. */
 		pane->cursor = 0;
-		CHECK_EQ(pane->ops->row_depth(pane, 0), 0);
+		CHECK_EQ(pane_row_depth(pane, 0), 0);
 		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* folds thread 1 */
 		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* no parent */
 		CHECK_EQ(pane->cursor, 0);

@@ -229,7 +229,7 @@ static void test_pane_keys(void)
 	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
 	CHECK_EQ(pane->nr_view, 9);
 	canvas_reset(&c, 10, 116);
-	pane->ops->canvas(pane, &c);
+	pane_paint(pane, &c);
 	CHECK_STR(sel_name(pane), "ProfilerStep#1");
 	/* Down: the block of the next row nearest the step's middle. */
 	CHECK(pane_handle(pane, ACT_MOVE_DOWN, &req));
