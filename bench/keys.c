@@ -103,7 +103,7 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 		t[r] = now_ms() - t0;
 	}
 	report(name, "filter 'conv', then Esc", t, runs);
-	if (p->nr_steps && ops->follows_step) {
+	if (p->nr_steps && (ops->flags & PANE_FOLLOWS_STEP)) {
 		double t_all[MAX_RUNS];
 
 		for (int r = 0; r < runs; r++) {
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 		if (pane_infos[i].has_tab &&
 		    (!only || !strcmp(only, pane_name(pane_types[i])))) {
 			bench_pane(&p, pane_types[i], runs);
-			if (pane_types[i]->canvas)
+			if (pane_type_is_picture(pane_types[i]))
 				bench_picture(&p, pane_types[i], runs);
 		}
 	printf("slowest key (median): %.1f ms\n", worst_median);

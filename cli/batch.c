@@ -179,12 +179,12 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops->follows_step) {
+	if (o->step && !p->has_timeline && (ops->flags & PANE_FOLLOWS_STEP)) {
 		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
 			       "--step %s cannot narrow them; all rows are shown", o->step);
 		fputc('\n', stderr);
 	}
-	if (o->drill && ops->drill_is_scope) {
+	if (o->drill && (ops->flags & PANE_DRILL_IS_SCOPE)) {
 		scope.drill_name = o->drill;
 	} else if (o->drill || o->drill_re) {
 		if (!pane_print_drill(ops)) {

@@ -160,7 +160,7 @@ static void list_formats(void)
 static void list_panes(void)
 {
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_infos[i].has_tab || pane_types[i]->printable)
+		if (pane_infos[i].has_tab || (pane_types[i]->flags & PANE_PRINTABLE))
 			printf("%-16s %s\n", pane_print_name(pane_types[i]), pane_infos[i].title);
 }
 

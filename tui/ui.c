@@ -168,7 +168,7 @@ static void open_tab(struct ui *ui, int t)
 	ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
 	ui->depth[t] = 1;
 	config_sort(ui, ui->stack[t][0]);
-	if (!ui->tab_ops[t]->follows_step)
+	if (!(ui->tab_ops[t]->flags & PANE_FOLLOWS_STEP))
 		pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
 }
 
@@ -1436,7 +1436,7 @@ static void land(struct ui *ui)
 	if (ui_tab_pane(ui, ui->tab)->nr_rows)
 		return;
 	for (int t = 0; t < ui->nr_tabs; t++) {
-		if (!ui->tab_ops[t]->canvas && ui_tab_pane(ui, t)->nr_rows) {
+		if (!pane_type_is_picture(ui->tab_ops[t]) && ui_tab_pane(ui, t)->nr_rows) {
 			ui->tab = t;
 			return;
 		}

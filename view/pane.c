@@ -80,11 +80,11 @@ void pane_set_step(struct pane *pane, const struct step *step)
 {
 	/* A pane that handles the step itself (the Tree marks nodes: no
 	 * reload of 2.5 M rows), or one that does not follow steps. */
-	if (!pane->ops->follows_step || pane->ops->step_changed) {
+	if (!(pane->ops->flags & PANE_FOLLOWS_STEP) || pane->ops->step_changed) {
 		pane->scope.step = step;
 		if (pane->ops->step_changed)
 			pane->ops->step_changed(pane);
-		if (pane->ops->follows_step)
+		if (pane->ops->flags & PANE_FOLLOWS_STEP)
 			pane_rebuild(pane);
 		return;
 	}
@@ -1168,69 +1168,92 @@ bool pane_needs_trace(const struct pane *pane)
 
 bool pane_status(const struct pane *pane, char *buf, size_t size)
 {
-	if (!pane->ops->status)
+	const struct pane_text_ops *t = pane->ops->text;
+
+	if (!t || !t->status)
 		return false;
-	pane->ops->status(pane, buf, size);
+	t->status(pane, buf, size);
 	return true;
 }
 
 bool pane_export_name(const struct pane *pane, char *buf, size_t size)
 {
-	if (!pane->ops->export_name)
+	const struct pane_print_ops *p = pane->ops->print;
+
+	if (!p || !p->export_name)
 		return false;
-	pane->ops->export_name(pane, buf, size);
+	p->export_name(pane, buf, size);
 	return true;
 }
 
 bool pane_export_own_json(const struct pane *pane, FILE *out, size_t limit, long *rows)
 {
-	if (!pane->ops->export_json)
+	const struct pane_print_ops *p = pane->ops->print;
+
+	if (!p || !p->export_json)
 		return false;
-	*rows = pane->ops->export_json(pane, out, limit);
+	*rows = p->export_json(pane, out, limit);
 	return true;
 }
 
 void pane_detail(const struct pane *pane, const void *row, struct detail *d)
 {
-	if (pane->ops->detail)
-		pane->ops->detail(pane, row, d);
+	const struct pane_text_ops *t = pane->ops->text;
+
+	if (t && t->detail)
+		t->detail(pane, row, d);
 }
 
 bool pane_has_bars(const struct pane *pane)
 {
-	return pane->ops->bar && pane->ops->legend;
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->bar && p->legend;
 }
 
 size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max)
 {
-	return pane->ops->bar ? pane->ops->bar(pane, row, seg, max) : 0;
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->bar ? p->bar(pane, row, seg, max) : 0;
 }
 
 const char *const *pane_legend(const struct pane *pane, size_t *nr)
 {
+	const struct pane_picture_ops *p = pane->ops->picture;
+
 	*nr = 0;
-	return pane->ops->legend ? pane->ops->legend(pane, nr) : NULL;
+	return p && p->legend ? p->legend(pane, nr) : NULL;
+}
+
+bool pane_type_is_picture(const struct pane_ops *ops)
+{
+	return ops->picture && ops->picture->canvas;
 }
 
 bool pane_is_picture(const struct pane *pane)
 {
-	return pane->ops->canvas != NULL;
+	return pane_type_is_picture(pane->ops);
 }
 
 void pane_paint(struct pane *pane, struct canvas *c)
 {
-	if (pane->ops->canvas)
-		pane->ops->canvas(pane, c);
+	if (pane_is_picture(pane))
+		pane->ops->picture->canvas(pane, c);
 }
 
 bool pane_click(struct pane *pane, int y, int x, bool twice)
 {
-	return pane->ops->click && pane->ops->click(pane, y, x, twice);
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->click && p->click(pane, y, x, twice);
 }
 
 size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out)
 {
-	return pane->ops->chart ? pane->ops->chart(pane, width, height, utf8, out) : 0;
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->chart ? p->chart(pane, width, height, utf8, out) : 0;
 }
 
 /* The actions the bar's hint names on a pane that names none, where
@@ -1260,7 +1283,7 @@ static bool hint_applies(const struct pane *pane, enum action a)
 
 size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max)
 {
-	const enum action *own = pane->ops->hints;
+	const enum action *own = pane->ops->text ? pane->ops->text->hints : NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; (own ? own : generic_hints)[i] != ACT_NONE && n < max; i++) {
@@ -1277,10 +1300,10 @@ size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max)
 
 enum drill_to pane_print_drill(const struct pane_ops *ops)
 {
-	return ops->print_drill;
+	return ops->print ? ops->print->drill : DRILL_NONE;
 }
 
 const char *pane_group_by(const struct pane_ops *ops)
 {
-	return ops->group_by;
+	return ops->print ? ops->print->group_by : NULL;
 }

@@ -154,14 +154,87 @@ enum pane_align {
 struct detail;
 struct canvas;
 
+/* Hierarchical panes (the Tree, Modules, Ranks, the Overview, Call
+ * stacks): depth of view row I and its fold state (0 a leaf, 1 open, 2
+ * folded). */
+struct pane_tree_ops {
+	int (*row_depth)(const struct pane *pane, size_t i);
+	int (*row_fold)(const struct pane *pane, size_t i);
+};
+
+/* What a pane draws beyond cells of text. */
+struct pane_picture_ops {
+	/* A pane drawn as a picture rather than a table (the Timeline):
+	 * paint C (its size set, cleared) from the pane's state; the pane
+	 * may move its own view to keep the cursor in sight.  CLICK: a
+	 * click at cell (Y, X) of the picture, TWICE for a double click;
+	 * true when it selected something. */
+	void (*canvas)(struct pane *pane, struct canvas *c);
+	bool (*click)(struct pane *pane, int y, int x, bool twice);
+	/* A drawing above the table (the Memory curve), HEIGHT lines of
+	 * WIDTH cells at most (UTF8: may use Unicode), painted on OUT
+	 * (canvas.h; sized here); returns the lines made (0: none, the
+	 * table takes the screen). */
+	size_t (*chart)(const struct pane *pane, int width, int height, bool utf8,
+			struct canvas *out);
+	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
+	 * for none) and their names for the legend, in the same order. */
+	size_t (*bar)(const struct pane *pane, const void *row, int64_t *seg, size_t max);
+	const char *const *(*legend)(const struct pane *pane, size_t *nr);
+};
+
+/* --print and the exports, beyond the generic table. */
+struct pane_print_ops {
+	enum drill_to drill;	/* --print NAME --drill X: this way */
+	/* The --group value that gives this pane its other grouping (scope
+	 * .group holds it; toggle-view switches), or NULL. */
+	const char *group_by;
+	/* A few words for the default export file name ("aten::mm-kernels");
+	 * NULL: the pane's name. */
+	void (*export_name)(const struct pane *pane, char *buf, size_t size);
+	/* --print/export as JSON when it is not one object per row (the
+	 * Overview's contract): write the first LIMIT rows' worth (0: all)
+	 * to OUT, return the rows written or -1.  NULL: the generic form. */
+	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
+};
+
+/* What a pane says beyond its rows. */
+struct pane_text_ops {
+	/* The status line's text on the right (a legend, a count); "" for
+	 * none.  NULL: the generic one. */
+	void (*status)(const struct pane *pane, char *buf, size_t size);
+	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
+	 * NULL: the generic hint. */
+	const enum action *hints;
+	/* What the detail view (inspect) shows of ROW beyond its columns and
+	 * attributes, which it lists itself: what launched a kernel, what an
+	 * op launched, where a node sits in the tree (detail.h). */
+	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
+};
+
+/* What a pane type is, as bits of pane_ops.flags. */
+enum pane_flag {
+	PANE_FOLLOWS_STEP = 1u << 0,	/* [ and ] narrow it to a step */
+	PANE_PRINTABLE = 1u << 1,	/* without a tab, --print reaches it by
+					   name (memory-events, memory-curve) */
+	PANE_DRILL_IS_SCOPE = 1u << 2,	/* --print NAME --drill X: this pane of
+					   op X (scope.drill_name), not a
+					   drill-down pane (the call stacks) */
+};
+
+/*
+ * A pane type: the core every pane has, and sub-tables for what only some
+ * do (NULL: none of it).  Optional hooks are called through pane.c's
+ * functions (pane_empty_text(), pane_row_depth(), ...), which hold each
+ * one's default; nothing else reads them.
+ */
 struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
+	unsigned flags;		/* enum pane_flag */
 	const char *const *aliases;	/* more --print names, NULL-ended */
-	bool follows_step;	/* [ and ] narrow it to a step */
 	enum pane_align align;	/* several profiles: see enum pane_align */
 	/* Whether its tab is shown for SCOPE over PROF; NULL: always. */
 	bool (*available)(const struct profile *prof, const struct pane_scope *scope);
-	enum drill_to print_drill;	/* --print NAME --drill X: this way */
 
 	/* Fill pane->rows and pane->cols (and the default sort) from
 	 * pane->prof and pane->scope. */
@@ -172,10 +245,6 @@ struct pane_ops {
 	const char *(*row_name)(const struct pane *pane, const void *row);
 	/* The row's attributes (extra columns); NULL when rows have none. */
 	const struct attr *(*row_attrs)(const struct pane *pane, const void *row);
-	/* Hierarchical panes: depth of view row I and its fold state (0 a
-	 * leaf, 1 open, 2 folded); NULL for flat panes. */
-	int (*row_depth)(const struct pane *pane, size_t i);
-	int (*row_fold)(const struct pane *pane, size_t i);
 	/* Where Enter on ROW goes: the pane to open, its scope filled in
 	 * (zeroed by the caller), or PANE_NONE: nothing to drill into. */
 	enum pane_id (*drill)(const struct pane *pane, const void *row, struct pane_scope *scope);
@@ -186,58 +255,20 @@ struct pane_ops {
 	 * not follow steps may still point at it; one that follows steps
 	 * and has this hook narrows itself, and is rebuilt, not reloaded. */
 	void (*step_changed)(struct pane *pane);
-	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
-	 * for none) and their names for the legend, in the same order. */
-	size_t (*bar)(const struct pane *pane, const void *row, int64_t *seg, size_t max);
-	const char *const *(*legend)(const struct pane *pane, size_t *nr);
-	/* The status line's text on the right (a legend, a count); "" for
-	 * none.  NULL: the generic one. */
-	void (*status)(const struct pane *pane, char *buf, size_t size);
 	/* What to say when the pane has no rows ("no op launched 'x'");
-	 * NULL, or BUF left as it is: "no rows". */
+	 * NULL, or BUF left as it is: the caller's words. */
 	void (*empty_text)(const struct pane *pane, char *buf, size_t size);
 	/* Whether the view asked for needs the trace that the pane's
 	 * summary was made from (a summary does not hold it): the pane is
 	 * then empty, empty_text says why, and --print fails.  NULL: never. */
 	bool (*needs_trace)(const struct pane *pane);
-	/* A few words for the default export file name ("aten::mm-kernels");
-	 * NULL: the pane's name. */
-	void (*export_name)(const struct pane *pane, char *buf, size_t size);
-	/* What the detail view (inspect) shows of ROW beyond its columns and
-	 * attributes, which it lists itself: what launched a kernel, what an
-	 * op launched, where a node sits in the tree (detail.h). */
-	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
-	/* A pane drawn as a picture rather than a table (the Timeline):
-	 * paint C (its size set, cleared) from the pane's state; the pane
-	 * may move its own view to keep the cursor in sight.  NULL: a
-	 * table.  CLICK: a click at cell (Y, X) of the picture, TWICE for a
-	 * double click; true when it selected something. */
-	void (*canvas)(struct pane *pane, struct canvas *c);
-	bool (*click)(struct pane *pane, int y, int x, bool twice);
-	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
-	 * NULL: the generic hint. */
-	const enum action *hints;
-	/* A pane without a tab that --print reaches by name (memory-events,
-	 * memory-curve). */
-	bool printable;
-	/* --print NAME --drill X: this pane of op X (scope.drill_name), not
-	 * a drill-down pane (the call stacks). */
-	bool drill_is_scope;
-	/* The --group value that gives this pane its other grouping (scope
-	 * .group holds it; toggle-view switches), or NULL. */
-	const char *group_by;
-	/* A drawing above the table, HEIGHT lines of WIDTH cells at most
-	 * (UTF8: may use Unicode), painted on OUT (canvas.h; sized here);
-	 * returns the lines made (0: none, the table takes the screen).
-	 * NULL: no drawing. */
-	size_t (*chart)(const struct pane *pane, int width, int height, bool utf8,
-			struct canvas *out);
-	/* --print/export as JSON when it is not one object per row (the
-	 * Overview's contract): write the first LIMIT rows' worth (0: all)
-	 * to OUT, return the rows written or -1.  NULL: the generic form. */
-	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
 	/* Free what load() allocated in pane->priv. */
 	void (*release)(struct pane *pane);
+
+	const struct pane_tree_ops *tree;
+	const struct pane_picture_ops *picture;
+	const struct pane_print_ops *print;
+	const struct pane_text_ops *text;
 };
 
 struct pane {
@@ -293,7 +324,7 @@ static inline const char *pane_name(const struct pane_ops *ops)
  * without a tab its first alias ("memory-events"). */
 static inline const char *pane_print_name(const struct pane_ops *ops)
 {
-	if (ops->printable && ops->aliases && ops->aliases[0])
+	if ((ops->flags & PANE_PRINTABLE) && ops->aliases && ops->aliases[0])
 		return ops->aliases[0];
 	return pane_infos[ops->id].name;
 }
@@ -427,6 +458,7 @@ size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t m
 const char *const *pane_legend(const struct pane *pane, size_t *nr);
 /* A picture pane (the Timeline): whether PANE is one, painting it on C,
  * and a click at (Y, X) of it (true when it selected something). */
+bool pane_type_is_picture(const struct pane_ops *ops);
 bool pane_is_picture(const struct pane *pane);
 void pane_paint(struct pane *pane, struct canvas *c);
 bool pane_click(struct pane *pane, int y, int x, bool twice);
@@ -458,17 +490,17 @@ static inline const struct attr *pane_row_attrs(const struct pane *pane, const v
  * fold state (0 a leaf, 1 open, 2 folded); 0 and 0 in a flat pane. */
 static inline bool pane_is_tree(const struct pane *pane)
 {
-	return pane->ops->row_depth != NULL;
+	return pane->ops->tree != NULL;
 }
 
 static inline int pane_row_depth(const struct pane *pane, size_t i)
 {
-	return pane->ops->row_depth ? pane->ops->row_depth(pane, i) : 0;
+	return pane->ops->tree ? pane->ops->tree->row_depth(pane, i) : 0;
 }
 
 static inline int pane_row_fold(const struct pane *pane, size_t i)
 {
-	return pane->ops->row_fold ? pane->ops->row_fold(pane, i) : 0;
+	return pane->ops->tree ? pane->ops->tree->row_fold(pane, i) : 0;
 }
 
 /* For pane types: an available hook for the views of one profile (the

@@ -528,10 +528,13 @@ static const enum action mem_hints[] = {
 
 static const char *const mem_aliases[] = { "memory-stats", NULL };
 
+static const struct pane_picture_ops mem_picture = { .chart = mem_chart };
+static const struct pane_text_ops mem_text = { .status = mem_status, .hints = mem_hints };
+
 const struct pane_ops memory_pane_ops = {
 	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
 	.drill = mem_drill, .handle = mem_handle_all, .step_changed = mem_step_changed,
-	.chart = mem_chart, .status = mem_status, .empty_text = mem_empty, .needs_trace = pane_empty_of_summary, .hints = mem_hints,
-	.release = mem_release,
+	.empty_text = mem_empty, .needs_trace = pane_empty_of_summary,
+	.release = mem_release, .picture = &mem_picture, .text = &mem_text,
 };

@@ -64,7 +64,7 @@ static void mops_empty(const struct pane *pane, char *buf, size_t size)
 }
 
 const struct pane_ops module_ops_pane_ops = {
-	.id = PANE_MODULE_OPS, .follows_step = true,
+	.id = PANE_MODULE_OPS, .flags = PANE_FOLLOWS_STEP,
 	.load = mops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = mops_drill, .handle = mops_handle, .empty_text = mops_empty,
 };

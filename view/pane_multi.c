@@ -819,6 +819,8 @@ static void multi_export_name(const struct pane *pane, char *buf, size_t size)
  */
 
 static struct pane_ops forms[2][NR_PANES];
+static struct pane_print_ops form_print[2][NR_PANES];
+static struct pane_text_ops form_text[2][NR_PANES];
 static bool made[2][NR_PANES];
 
 const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct pane_scope *scope)
@@ -839,10 +841,16 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		return ops;
 	if (!made[which][ops->id]) {
 		struct pane_ops *f = &forms[which][ops->id];
+		struct pane_print_ops *print = &form_print[which][ops->id];
+		struct pane_text_ops *text = &form_text[which][ops->id];
 
 		f->id = ops->id;
-		f->follows_step = ops->follows_step;
-		f->print_drill = ops->print_drill;
+		f->flags = ops->flags & PANE_FOLLOWS_STEP;
+		print->drill = pane_print_drill(ops);
+		print->export_name = multi_export_name;
+		f->print = print;
+		text->hints = ops->text ? ops->text->hints : NULL;
+		f->text = text;
 		f->align = ALIGN_NONE;
 		f->available = ops->available;
 		f->load = multi_load;
@@ -852,8 +860,6 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		f->step_changed = ops->step_changed ? multi_step_changed : NULL;
 		f->empty_text = multi_empty_text;
 		f->needs_trace = ops->needs_trace ? multi_needs_trace : NULL;
-		f->export_name = multi_export_name;
-		f->hints = ops->hints;
 		f->release = multi_release;
 		inner_of[ops->id] = ops;
 		made[which][ops->id] = true;

@@ -1100,11 +1100,16 @@ static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
 
+static const struct pane_tree_ops tree_tree = {
+	.row_depth = tree_depth, .row_fold = tree_fold_state,
+};
+static const struct pane_text_ops tree_text = { .hints = tree_hints, .detail = tree_detail };
+
 const struct pane_ops tree_pane_ops = {
-	.id = PANE_TREE, .follows_step = true,
+	.id = PANE_TREE, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_SELF,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
-	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
-	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
-	.release = tree_release, .drill = tree_drill, .align = ALIGN_SELF,
-	.empty_text = tree_empty_text, .needs_trace = tree_needs_trace, .detail = tree_detail,
+	.row_attrs = tree_attrs, .drill = tree_drill, .handle = tree_handle,
+	.step_changed = tree_step_changed, .empty_text = tree_empty_text,
+	.needs_trace = tree_needs_trace, .release = tree_release,
+	.tree = &tree_tree, .text = &tree_text,
 };

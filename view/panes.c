@@ -30,7 +30,7 @@ const struct pane_ops *pane_ops_find(const char *name)
 
 		/* Panes opened from another are not reached by name, but
 		 * for those --print takes. */
-		if (!pane_infos[i].has_tab && !ops->printable)
+		if (!pane_infos[i].has_tab && !(ops->flags & PANE_PRINTABLE))
 			continue;
 		if (!strcasecmp(pane_infos[i].name, name))
 			return ops;
@@ -47,7 +47,7 @@ const char *pane_print_names(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NR_PANES && n < size; i++)
-		if (pane_infos[i].has_tab || pane_types[i]->printable)
+		if (pane_infos[i].has_tab || (pane_types[i]->flags & PANE_PRINTABLE))
 			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
 					      pane_print_name(pane_types[i]));
 	return buf;

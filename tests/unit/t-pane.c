@@ -391,7 +391,31 @@ static void test_text_sort_matches_strcmp(void)
 	text_sort_matches_strcmp(5);
 }
 
+/* Every pane type has its core, and each sub-table it has is whole:
+ * pane.c calls a tree's two hooks and a bar's legend without asking. */
+static void test_pane_types_are_whole(void)
+{
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const struct pane_ops *ops = pane_types[i];
+		const struct pane_picture_ops *pic = ops->picture;
+
+		CHECK(ops && ops->id == (enum pane_id)i);
+		if (!ops)
+			continue;
+		CHECK(ops->load && ops->row_name);
+		CHECK(!ops->tree || (ops->tree->row_depth && ops->tree->row_fold));
+		CHECK(!pic || pic->canvas || pic->chart || pic->bar);
+		CHECK(!pic || !pic->bar == !pic->legend);
+		CHECK(!pic || !pic->click || pic->canvas);
+		CHECK(!ops->print || ops->print->drill || ops->print->group_by ||
+		      ops->print->export_name || ops->print->export_json);
+		CHECK(!ops->text || ops->text->status || ops->text->hints || ops->text->detail);
+		CHECK(!(ops->flags & PANE_PRINTABLE) || !pane_infos[i].has_tab);
+	}
+}
+
 const struct test tests[] = {
+	{ "every pane type has its core, and whole sub-tables", test_pane_types_are_whole },
 	{ "text sorts agree with strcmp, both ways", test_text_sort_matches_strcmp },
 	{ "sorts are stable, text sorts by name, missing values go last", test_stable_sort },
 	{ "the filter: smart case, inversion, errors; the cursor stays", test_filter_keeps_cursor },
