@@ -142,7 +142,7 @@ fi
 # forms of several profiles (view/pane_multi.c) copy them as they are made.
 hooks='available|rebuild|row_attrs|row_depth|row_fold|drill|handle|step_changed|bar|legend'
 hooks="$hooks|status|empty_text|needs_trace|export_name|detail|canvas|click|hints|chart"
-hooks="$hooks|export_json|release|print_drill|group_by|actions"
+hooks="$hooks|export_json|release|print_drill|group_by|actions|where"
 read_at=$(grep -nE "(ops|tree|picture|print|text)(\[[^]]*\])?->($hooks)\b" view/*.c view/*.h tui/*.c \
 	tui/*.h cli/*.c cli/*.h | grep -v '^view/pane\.[ch]:' | grep -vE '^view/pane_multi\.c:[0-9]+:\s*(f|print|text)->')
 [ -z "$read_at" ] && pass "lint: only view/pane.c reads a pane's optional hooks" || {

@@ -1067,6 +1067,15 @@ static bool pane_action(struct ui *ui, enum action a)
 	return true;
 }
 
+/* A pane-only action that no pane here took: where it works. */
+static void say_elsewhere(struct ui *ui, enum action a)
+{
+	char words[256];
+
+	if (pane_action_elsewhere(a, words, sizeof(words)))
+		say(ui, true, "%s", words);
+}
+
 static void act(struct ui *ui, enum action a)
 {
 	struct pane *pane = ui_pane(ui);
@@ -1208,24 +1217,7 @@ static void act(struct ui *ui, enum action a)
 		break;
 	case ACT_TOGGLE_FOLD:
 	case ACT_UNFOLD_ALL:
-		break;
-	case ACT_TOGGLE_VIEW:
-		say(ui, true, "this pane has no other grouping");
-		break;
-	case ACT_DEVICE_PREV:
-	case ACT_DEVICE_NEXT:
-	case ACT_CHART_LEFT:
-	case ACT_CHART_RIGHT:
-		say(ui, true, "%s works in the Memory pane", action_name(a));
-		break;
-	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT:
-	case ACT_ZOOM_ALL:
-		say(ui, true, "%s works in the Memory and Timeline panes", action_name(a));
-		break;
-	case ACT_CALL_STACK:
-		say(ui, true, "call stacks are an op's: press it in Operators");
-		break;
+		break;	/* where no pane folds, nothing to do */
 	case ACT_HELP:
 		open_help(ui);
 		break;
@@ -1241,18 +1233,13 @@ static void act(struct ui *ui, enum action a)
 	case ACT_TIMELINE_JUMP:
 		timeline_jump(ui);
 		break;
-	case ACT_TOGGLE_COLUMN:
-	case ACT_COLUMN_UP:
-	case ACT_COLUMN_DOWN:
-		say(ui, true, "%s works in the column chooser (| or F2)", action_name(a));
-		break;
-	case ACT_PAN_LEFT:
-	case ACT_PAN_RIGHT:
-	case ACT_PREV_BLOCK:
-	case ACT_NEXT_BLOCK:
-	case ACT_PREV_INSTANCE:
-	case ACT_NEXT_INSTANCE:
-		say(ui, true, "%s works on the Timeline", action_name(a));
+	/* The actions only some panes carry out: where they work. */
+#define X(e, name, help)
+#define P(e, name, help) case ACT_##e:
+	ACTIONS_WITH(X, P)
+#undef P
+#undef X
+		say_elsewhere(ui, a);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);

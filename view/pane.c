@@ -200,7 +200,24 @@ bool pane_seek(struct pane *pane, const char *name)
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	memset(req, 0, sizeof(*req));
-	return pane->ops->handle && pane->ops->handle(pane, act, req);
+	return pane->ops->handle && pane_type_takes(pane->ops, act) &&
+	       pane->ops->handle(pane, act, req);
+}
+
+bool pane_type_takes(const struct pane_ops *ops, enum action act)
+{
+	for (const enum action *a = ops->actions; a && *a != ACT_NONE; a++)
+		if (*a == act)
+			return true;
+	return false;
+}
+
+void pane_type_where(const struct pane_ops *ops, char *buf, size_t size)
+{
+	if (ops->text && ops->text->where)
+		snprintf(buf, size, "%s", ops->text->where);
+	else
+		snprintf(buf, size, "in the %s pane", pane_title(ops));
 }
 
 const char *pane_row_name(const struct pane *pane, const void *row)

@@ -206,6 +206,10 @@ struct pane_text_ops {
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
+	/* Where the pane is, for "NAME works WHERE" when a pane-only action
+	 * is pressed elsewhere ("on the Timeline"); NULL: "in the TITLE
+	 * pane". */
+	const char *where;
 	/* What the detail view (inspect) shows of ROW beyond its columns and
 	 * attributes, which it lists itself: what launched a kernel, what an
 	 * op launched, where a node sits in the tree (detail.h). */
@@ -248,9 +252,12 @@ struct pane_ops {
 	/* Where Enter on ROW goes: the pane to open, its scope filled in
 	 * (zeroed by the caller), or PANE_NONE: nothing to drill into. */
 	enum pane_id (*drill)(const struct pane *pane, const void *row, struct pane_scope *scope);
-	/* The actions only this pane knows (fold, unfold, pick a step):
-	 * true when it took ACT; what it asks of the UI goes in REQ. */
+	/* The actions this pane carries out its own way (fold, unfold, pick
+	 * a step): true when it took ACT; what it asks of the UI goes in
+	 * REQ.  It is asked for the actions in ACTIONS only (ACT_NONE-ended),
+	 * which also say where a pane-only action works (actions.h, P). */
 	bool (*handle)(struct pane *pane, enum action act, struct pane_request *req);
+	const enum action *actions;
 	/* The step shown changed (scope.step holds it).  A pane that does
 	 * not follow steps may still point at it; one that follows steps
 	 * and has this hook narrows itself, and is rebuilt, not reloaded. */
@@ -419,6 +426,15 @@ enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope
 bool pane_seek(struct pane *pane, const char *name);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
+/* Whether pane type OPS carries out ACT its own way (pane_ops.actions),
+ * and where it is, for "NAME works WHERE" ("in the Memory pane"). */
+bool pane_type_takes(const struct pane_ops *ops, enum action act);
+void pane_type_where(const struct pane_ops *ops, char *buf, size_t size);
+/* What to say of the pane-only action ACT (actions.h, P) pressed where no
+ * pane took it: where it works, from the panes that list it ("zoom-in
+ * works in the Memory and Timeline panes"), into BUF.  False for an
+ * action the UI carries out itself. */
+bool pane_action_elsewhere(enum action act, char *buf, size_t size);
 
 /*
  * What a pane type may or may not do, asked through these and never

@@ -197,10 +197,15 @@ static const enum action detail_hints[] = {
 	ACT_HELP, ACT_DRILL, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action detail_actions[] = {
+	ACT_DRILL, ACT_UNFOLD, ACT_NONE,
+};
+
 static const struct pane_text_ops detail_text = { .hints = detail_hints };
 
 const struct pane_ops detail_pane_ops = {
 	.id = PANE_DETAIL,
-	.load = detail_load, .row_name = line_name, .handle = detail_handle,
+	.load = detail_load, .row_name = line_name, .handle = detail_handle, .actions = detail_actions,
 	.release = detail_release_priv, .text = &detail_text,
 };

@@ -107,6 +107,11 @@ static void kernels_release(struct pane *pane)
 
 static const char *const kernels_aliases[] = { "kernel", NULL };
 
+/* The actions handle() takes. */
+static const enum action kernels_actions[] = {
+	ACT_TOGGLE_VIEW, ACT_NONE,
+};
+
 static const struct pane_print_ops kernels_print = { .drill = DRILL_TO_KERNELS, .group_by = "op" };
 static const struct pane_text_ops kernels_text = {
 	.status = kernels_status, .detail = agg_detail,
@@ -116,7 +121,7 @@ const struct pane_ops kernels_pane_ops = {
 	.id = PANE_KERNELS, .flags = PANE_FOLLOWS_STEP, .aliases = kernels_aliases,
 	.align = ALIGN_BY_NAME,
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.drill = kernels_drill, .handle = kernels_handle,
+	.drill = kernels_drill, .handle = kernels_handle, .actions = kernels_actions,
 	.empty_text = kernels_empty_text, .needs_trace = kernels_need_trace,
 	.release = kernels_release, .print = &kernels_print, .text = &kernels_text,
 };

@@ -528,13 +528,20 @@ static const enum action mem_hints[] = {
 
 static const char *const mem_aliases[] = { "memory-stats", NULL };
 
+/* The actions handle() takes. */
+static const enum action mem_actions[] = {
+	ACT_DEVICE_PREV, ACT_DEVICE_NEXT, ACT_CHART_LEFT, ACT_CHART_RIGHT, ACT_ZOOM_IN,
+	ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_TOGGLE_VIEW, ACT_NONE,
+};
+
 static const struct pane_picture_ops mem_picture = { .chart = mem_chart };
 static const struct pane_text_ops mem_text = { .status = mem_status, .hints = mem_hints };
 
 const struct pane_ops memory_pane_ops = {
 	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
-	.drill = mem_drill, .handle = mem_handle_all, .step_changed = mem_step_changed,
+	.drill = mem_drill, .handle = mem_handle_all, .actions = mem_actions,
+	.step_changed = mem_step_changed,
 	.empty_text = mem_empty, .needs_trace = pane_empty_of_summary,
 	.release = mem_release, .picture = &mem_picture, .text = &mem_text,
 };

@@ -63,8 +63,13 @@ static void mops_empty(const struct pane *pane, char *buf, size_t size)
 									   : "?");
 }
 
+/* The actions handle() takes. */
+static const enum action mops_actions[] = {
+	ACT_CALL_STACK, ACT_NONE,
+};
+
 const struct pane_ops module_ops_pane_ops = {
 	.id = PANE_MODULE_OPS, .flags = PANE_FOLLOWS_STEP,
 	.load = mops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.drill = mops_drill, .handle = mops_handle, .empty_text = mops_empty,
+	.drill = mops_drill, .handle = mops_handle, .actions = mops_actions, .empty_text = mops_empty,
 };

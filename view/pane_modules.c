@@ -265,13 +265,18 @@ static const enum action mod_hints[] = {
 
 static const char *const mod_aliases[] = { "module", NULL };
 
+/* The actions handle() takes. */
+static const enum action mod_actions[] = {
+	ACT_UNFOLD, ACT_FOLD, ACT_TOGGLE_FOLD, ACT_UNFOLD_ALL, ACT_NONE,
+};
+
 static const struct pane_tree_ops mod_tree = { .row_depth = mod_depth, .row_fold = mod_fold };
 static const struct pane_text_ops mod_text = { .hints = mod_hints };
 
 const struct pane_ops modules_pane_ops = {
 	.id = PANE_MODULES, .aliases = mod_aliases, .available = pane_one_profile,
 	.load = mod_load, .rebuild = mod_rebuild, .row_name = mod_name,
-	.handle = mod_handle, .drill = mod_drill,
+	.handle = mod_handle, .actions = mod_actions, .drill = mod_drill,
 	.empty_text = mod_empty, .needs_trace = pane_empty_of_summary, .release = mod_release,
 	.tree = &mod_tree, .text = &mod_text,
 };

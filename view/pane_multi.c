@@ -857,6 +857,7 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		f->row_name = multi_row_name;
 		f->drill = ops->drill ? multi_drill : NULL;
 		f->handle = ops->handle ? multi_handle : NULL;
+		f->actions = ops->actions;
 		f->step_changed = ops->step_changed ? multi_step_changed : NULL;
 		f->empty_text = multi_empty_text;
 		f->needs_trace = ops->needs_trace ? multi_needs_trace : NULL;

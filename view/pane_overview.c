@@ -578,6 +578,11 @@ static const enum action ov_hints[] = {
 	ACT_HELP, ACT_DRILL, ACT_FILTER, ACT_EXPORT, ACT_NEXT_PANE, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action ov_actions[] = {
+	ACT_DRILL, ACT_UNFOLD, ACT_NONE,
+};
+
 static const struct pane_tree_ops ov_tree = { .row_depth = ov_depth, .row_fold = ov_fold };
 static const struct pane_picture_ops ov_picture = { .bar = ov_bar, .legend = ov_legend };
 static const struct pane_print_ops ov_print = { .export_json = ov_json };
@@ -586,6 +591,6 @@ static const struct pane_text_ops ov_text = { .hints = ov_hints };
 const struct pane_ops overview_pane_ops = {
 	.id = PANE_OVERVIEW, .available = pane_one_profile,
 	.load = ov_load, .rebuild = ov_rebuild, .row_name = ov_name,
-	.handle = ov_handle, .empty_text = ov_empty, .release = ov_release,
+	.handle = ov_handle, .actions = ov_actions, .empty_text = ov_empty, .release = ov_release,
 	.tree = &ov_tree, .picture = &ov_picture, .print = &ov_print, .text = &ov_text,
 };

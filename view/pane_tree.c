@@ -1100,6 +1100,11 @@ static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action tree_actions[] = {
+	ACT_UNFOLD, ACT_FOLD, ACT_TOGGLE_FOLD, ACT_UNFOLD_ALL, ACT_NONE,
+};
+
 static const struct pane_tree_ops tree_tree = {
 	.row_depth = tree_depth, .row_fold = tree_fold_state,
 };
@@ -1108,7 +1113,7 @@ static const struct pane_text_ops tree_text = { .hints = tree_hints, .detail = t
 const struct pane_ops tree_pane_ops = {
 	.id = PANE_TREE, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_SELF,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
-	.row_attrs = tree_attrs, .drill = tree_drill, .handle = tree_handle,
+	.row_attrs = tree_attrs, .drill = tree_drill, .handle = tree_handle, .actions = tree_actions,
 	.step_changed = tree_step_changed, .empty_text = tree_empty_text,
 	.needs_trace = tree_needs_trace, .release = tree_release,
 	.tree = &tree_tree, .text = &tree_text,
