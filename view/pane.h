@@ -7,7 +7,8 @@
  * which columns it has, and whatever it does beyond the generic: where
  * Enter goes, the actions only it knows (the Tree's folds, the Steps
  * pane's picking a step), its status text, its bar.  Nothing outside a
- * pane's own file asks which pane it holds.
+ * pane's own file asks which pane it holds, and panes name each other by
+ * id (enum pane_id), never by their hooks.
  *
  * The same pane renders on screen (ui.c, draw.c), in --print and in
  * exports (export.c), so what a user sees is what a script gets.
@@ -16,12 +17,13 @@
  * change it) and owns its rows, columns, view, filter and private state;
  * pane_free() frees them.
  *
- * To add a pane type:
- *   1. Write tui/pane_NAME.c ending in `const struct pane_ops
+ * To add a pane type (ARCHITECTURE.md, 'A pane'):
+ *   1. Write view/pane_NAME.c ending in `const struct pane_ops
  *      NAME_pane_ops = { .id = PANE_ID, .load = ..., .row_name = ... }`,
  *      with the hooks below it needs (most need only load and row_name:
- *      the generic view filters and sorts).  Its columns carry their help
- *      text; it is the help screen's and the man page's description.
+ *      the generic view filters and sorts) and the sub-tables it has.
+ *      Its columns carry their help text; it is the help screen's and
+ *      the man page's description.
  *   2. Add its line to PANES in view/panes.h.  That gives it its id, its
  *      keymap section, its --print name, and (with a tab) its place in
  *      the tab order and a pane-NAME action.
@@ -433,7 +435,7 @@ void pane_type_where(const struct pane_ops *ops, char *buf, size_t size);
 /* What to say of the pane-only action ACT (actions.h, P) pressed where no
  * pane took it: where it works, from the panes that list it ("zoom-in
  * works in the Memory and Timeline panes"), into BUF.  False for an
- * action the UI carries out itself. */
+ * action the UI carries out itself.  In panes.c: it reads every type. */
 bool pane_action_elsewhere(enum action act, char *buf, size_t size);
 
 /*
@@ -479,7 +481,7 @@ bool pane_is_picture(const struct pane *pane);
 void pane_paint(struct pane *pane, struct canvas *c);
 bool pane_click(struct pane *pane, int y, int x, bool twice);
 /* The drawing above the table, HEIGHT lines of WIDTH at most: the lines
- * made, 0 for none (see pane_ops.chart). */
+ * made, 0 for none (see pane_picture_ops.chart). */
 size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out);
 /* The actions the bar's hint names for PANE, into ACTS (at most MAX):
  * its own list, or the generic one less what does nothing here. */
