@@ -103,7 +103,7 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 		t[r] = now_ms() - t0;
 	}
 	report(name, "filter 'conv', then Esc", t, runs);
-	if (p->nr_steps && ops->follows_step) {
+	if (p->nr_steps && (ops->flags & PANE_FOLLOWS_STEP)) {
 		double t_all[MAX_RUNS];
 
 		for (int r = 0; r < runs; r++) {
@@ -119,20 +119,20 @@ static void bench_pane(const struct profile *p, const struct pane_ops *ops, int 
 		report(name, "0 (all steps again)", t_all, runs);
 	}
 	pane->cursor = 0;
-	if (pane_drill_target(pane, &scope)) {
+	if (pane_drill_target(pane, &scope) != PANE_NONE) {
 		for (int r = 0; r < runs; r++) {
-			const struct pane_ops *to;
+			enum pane_id to;
 			struct pane *next;
 			double t0 = now_ms();
 
 			to = pane_drill_target(pane, &scope);
-			next = pane_new(to, p, &scope);
+			next = pane_new(pane_types[to], p, &scope);
 			t[r] = now_ms() - t0;
 			pane_free(next);
 		}
 		report(name, "Enter (drill down)", t, runs);
 	}
-	if (pane->ops->row_fold) {
+	if (pane_is_tree(pane)) {
 		for (int r = 0; r < runs; r++) {
 			struct pane *fresh = pane_new(ops, p, NULL);
 			double t0 = now_ms();
@@ -183,7 +183,7 @@ static double key_and_frame(struct pane *pane, enum action act, struct canvas *c
 	if (act != ACT_NONE)
 		pane_handle(pane, act, &req);
 	canvas_reset(c, 46, 200);
-	pane->ops->canvas(pane, c);
+	pane_paint(pane, c);
 	return now_ms() - t0;
 }
 
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 		if (pane_infos[i].has_tab &&
 		    (!only || !strcmp(only, pane_name(pane_types[i])))) {
 			bench_pane(&p, pane_types[i], runs);
-			if (pane_types[i]->canvas)
+			if (pane_type_is_picture(pane_types[i]))
 				bench_picture(&p, pane_types[i], runs);
 		}
 	printf("slowest key (median): %.1f ms\n", worst_median);

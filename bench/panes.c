@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	printf("rows: %zu (built in %.0f ms)\n", rows, now_ms() - t0);
 
 	t0 = now_ms();
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	printf("%-36s %8.1f ms\n", "Operators pane: aggregate + sort", now_ms() - t0);
 	for (size_t s = 0; s < sizeof(sorts) / sizeof(sorts[0]); s++) {
 		int col = pane_column(pane, sorts[s]);

@@ -179,27 +179,27 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}
-	if (o->step && !p->has_timeline && ops->follows_step) {
+	if (o->step && !p->has_timeline && (ops->flags & PANE_FOLLOWS_STEP)) {
 		escape_fprintf(stderr, "proftui: warning: this profile's rows carry no times, so "
 			       "--step %s cannot narrow them; all rows are shown", o->step);
 		fputc('\n', stderr);
 	}
-	if (o->drill && ops->drill_is_scope) {
+	if (o->drill && (ops->flags & PANE_DRILL_IS_SCOPE)) {
 		scope.drill_name = o->drill;
 	} else if (o->drill || o->drill_re) {
-		if (!ops->print_drill) {
+		if (!pane_print_drill(ops)) {
 			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
 					 "--print ops (a kernel's ops) or --print call-stacks (an op's "
 					 "call stacks)");
 			goto out_filters;
 		}
-		scope.drill_to = ops->print_drill;
+		scope.drill_to = pane_print_drill(ops);
 		scope.drill_name = o->drill;
 		if (o->drill) {
 			/* The op (or kernel) must be there: an empty table
 			 * would pass for "it launched nothing". */
 			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
-			struct pane *names = pane_open(is_op ? &ops_pane_ops : &kernels_pane_ops, p,
+			struct pane *names = pane_open(pane_types[is_op ? PANE_OPS : PANE_KERNELS], p,
 						       &scope);
 
 			if (!pane_seek(names, o->drill)) {
@@ -209,7 +209,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			}
 			pane_free(names);
 		}
-		ops = &drill_pane_ops;
+		ops = pane_types[PANE_DRILL];
 	}
 	scope.expand_all = true;	/* print every row of a tree */
 	scope.drill_re = drill_re;
@@ -219,12 +219,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (pane->ops->needs_trace && pane->ops->needs_trace(pane)) {
+	if (pane_needs_trace(pane)) {
 		/* An empty table would pass for "none": say why, and fail. */
 		char why[512] = "this view needs the trace";
 
-		if (pane->ops->empty_text)
-			pane->ops->empty_text(pane, why, sizeof(why));
+		pane_empty_text(pane, why, sizeof(why));
 		escape_fprintf(stderr, "proftui: %s", why);
 		fputc('\n', stderr);
 		rc = EXIT_USAGE;
@@ -273,11 +272,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
 		fputc('\n', stderr);
 	}
-	if (!pane->nr_rows && pane->ops->empty_text) {
+	if (!pane->nr_rows) {
 		/* Why the table is empty, as the TUI's bar would say. */
 		char why[512] = "";
 
-		pane->ops->empty_text(pane, why, sizeof(why));
+		pane_empty_text(pane, why, sizeof(why));
 		if (why[0]) {
 			escape_fprintf(stderr, "proftui: %s", why);
 			fputc('\n', stderr);

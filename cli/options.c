@@ -246,7 +246,7 @@ static void list_formats(void)
 static void list_panes(void)
 {
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_infos[i].has_tab || pane_types[i]->printable)
+		if (pane_infos[i].has_tab || (pane_types[i]->flags & PANE_PRINTABLE))
 			printf("%-16s %s\n", pane_print_name(pane_types[i]), pane_infos[i].title);
 }
 
@@ -445,7 +445,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
-		if (!ops->group_by || strcmp(ops->group_by, o->group))
+		if (!pane_group_by(ops) || strcmp(pane_group_by(ops), o->group))
 			return usage_error("--group shape goes with --print ops, --group op with "
 					   "--print kernels");
 	}

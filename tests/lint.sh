@@ -179,6 +179,36 @@ bad=$(echo "$pool_sources" | grep -v '^model/profile\.h$' | xargs grep -ln '#inc
 [ -z "$bad" ] && pass "lint: only model/profile.h includes model/node_pool.h" ||
 	fail "lint: model/node_pool.h included by:" $bad
 
+# A pane names another by its id (enum pane_id), never by its hooks: only
+# the registry (view/panes.c) refers to a pane file's struct pane_ops, so
+# that no view/ file calls into a pane file through them (no cycle).
+if command -v nm >/dev/null 2>&1; then
+	named=
+	for o in "$O"/view/*.o; do
+		case $o in */panes.o) continue ;; esac
+		for sym in $(nm -u "$o" | awk '$2 ~ /_pane_ops$/ { print $2 }'); do
+			named="$named ${o##*/}:$sym"
+		done
+	done
+	[ -z "$named" ] && pass "lint: only view/panes.c refers to a pane's hooks" ||
+		fail "lint: view/ files refer to other panes' hooks (name the pane by id):$named"
+else
+	skip "lint: only view/panes.c refers to a pane's hooks" "nm is not installed"
+fi
+
+# The optional hooks of struct pane_ops are read in view/pane.c only,
+# where each has its default (pane_empty_text(), pane_status()...); the
+# forms of several profiles (view/pane_multi.c) copy them as they are made.
+hooks='available|rebuild|row_attrs|row_depth|row_fold|drill|handle|step_changed|bar|legend'
+hooks="$hooks|status|empty_text|needs_trace|export_name|detail|canvas|click|hints|chart"
+hooks="$hooks|export_json|release|print_drill|group_by|actions|where"
+read_at=$(grep -nE "(ops|tree|picture|print|text)(\[[^]]*\])?->($hooks)\b" view/*.c view/*.h tui/*.c \
+	tui/*.h cli/*.c cli/*.h | grep -v '^view/pane\.[ch]:' | grep -vE '^view/pane_multi\.c:[0-9]+:\s*(f|print|text)->')
+[ -z "$read_at" ] && pass "lint: only view/pane.c reads a pane's optional hooks" || {
+	fail "lint: optional pane hooks read outside view/pane.c (use its pane_* functions):"
+	echo "$read_at" | head -n 10
+}
+
 # What the code cites is in a clone: the original brief's documents
 # (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
 # code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.

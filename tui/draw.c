@@ -209,8 +209,8 @@ static int natural_name_width(const struct ui *ui, const struct pane *pane, int 
 			break;
 		s = screen_text(ui, shown_name(ui, pane_row_name(pane, pane_row(pane, i))));
 		w = (int)u8_width(s, strlen(s));
-		if (pane->ops->row_depth)
-			w += 2 * pane->ops->row_depth(pane, i) + 2;
+		if (pane_is_tree(pane))
+			w += 2 * pane_row_depth(pane, i) + 2;
 		if (w > best)
 			best = w;
 	}
@@ -402,7 +402,7 @@ static void seg_letters(const char *const *names, size_t nr, char *out, size_t m
 static int64_t bar_length(const struct pane *pane, const void *row)
 {
 	int64_t seg[MAX_CATS], sum = 0;
-	size_t n = pane->ops->bar(pane, row, seg, MAX_CATS);
+	size_t n = pane_bar(pane, row, seg, MAX_CATS);
 
 	for (size_t k = 0; k < n; k++)
 		if (seg[k] > 0)
@@ -416,7 +416,7 @@ static void bar_init(const struct pane *pane, struct layout *L)
 {
 	L->bar_scale = 0;
 	L->nr_legend = 0;
-	if (!pane->ops->bar || !pane->ops->legend)
+	if (!pane_has_bars(pane))
 		return;
 	for (size_t i = 0; i < pane->nr_rows; i++) {
 		int64_t len = bar_length(pane, pane->rows[i]);
@@ -424,7 +424,7 @@ static void bar_init(const struct pane *pane, struct layout *L)
 		if (len > L->bar_scale)
 			L->bar_scale = len;
 	}
-	L->legend = pane->ops->legend(pane, &L->nr_legend);
+	L->legend = pane_legend(pane, &L->nr_legend);
 	seg_letters(L->legend, L->nr_legend, L->letters, MAX_CATS);
 }
 
@@ -442,7 +442,7 @@ static void draw_bar(const struct ui *ui, const struct pane *pane, const struct 
 
 	if (L->bar_scale <= 0)
 		return;
-	n = pane->ops->bar(pane, row, seg, MAX_CATS);
+	n = pane_bar(pane, row, seg, MAX_CATS);
 	for (size_t k = 0; k < n; k++) {
 		chtype ch = ui->color && ui->utf8 ? ' ' : (chtype)letter_of(L, k);
 		int end;
@@ -474,8 +474,8 @@ static void draw_name(const struct ui *ui, const struct pane *pane, size_t i, co
 	char prefix[512];
 	int px = 0;
 
-	if (pane->ops->row_depth && i != SIZE_MAX) {
-		int depth = pane->ops->row_depth(pane, i), fold = pane->ops->row_fold(pane, i);
+	if (pane_is_tree(pane) && i != SIZE_MAX) {
+		int depth = pane_row_depth(pane, i), fold = pane_row_fold(pane, i);
 		const char *mark = fold == 2 ? ui_glyph(ui, "\xe2\x96\xb8 ", "+ ")
 				 : fold == 1 ? ui_glyph(ui, "\xe2\x96\xbe ", "- ")
 					     : "  ";
@@ -579,7 +579,7 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 		struct cell v;
 
 		if (col->kind == COL_BAR) {
-			if (pane->ops->bar)
+			if (pane_has_bars(pane))
 				draw_bar(ui, pane, L, row, y, L->x[k], L->w[k]);
 			if (selected)
 				attron(A_REVERSE);
@@ -831,9 +831,7 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 		/* Before the pane's own words: a capped sum is not a measure. */
 		snprintf(right, sizeof(right), " %" PRIu64 " sums capped at 73 years (>=) ",
 			 pane->nr_capped);
-	} else if (pane->ops->status) {
-		pane->ops->status(pane, right, sizeof(right));
-	} else if (L && L->nr_legend) {
+	} else if (!pane_status(pane, right, sizeof(right)) && L && L->nr_legend) {
 		size_t n = 0;
 
 		for (size_t k = 0; k < L->nr_legend && n < sizeof(right) - 40; k++)
@@ -862,18 +860,11 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 		if (pane->filter)
 			snprintf(why, sizeof(why), "no row matches the filter");
-		else if (pane->ops->empty_text)
-			pane->ops->empty_text(pane, why, sizeof(why));
+		else
+			pane_empty_text(pane, why, sizeof(why));
 		put_cut(ui, y, lw, screen_text(ui, why), COLS - lw - 1, false);
 	}
 }
-
-/* The actions the bar's hint names on a pane that names none, where
- * they apply (hint_applies()). */
-static const enum action generic_hints[] = {
-	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_INSPECT, ACT_EXPORT, ACT_BACK,
-	ACT_NONE,
-};
 
 /* The words each action goes by in the hint. */
 static const char *hint_word(enum action a)
@@ -903,41 +894,19 @@ static const char *hint_word(enum action a)
 	}
 }
 
-/* Whether the generic hint's action A does something on PANE: a sort key
- * needs its column, Enter a drill-down, i a row. */
-static bool hint_applies(const struct pane *pane, enum action a)
-{
-	switch (a) {
-	case ACT_SORT_DEVICE_SELF:
-		return pane_column(pane, "device_self") >= 0 || pane_column(pane, "total") >= 0;
-	case ACT_SORT_HOST_SELF:
-		return pane_column(pane, "host_self") >= 0;
-	case ACT_DRILL:
-		return pane->ops->drill != NULL && pane->nr_view > 0;
-	case ACT_INSPECT:
-		return pane->nr_rows > 0;
-	default:
-		return true;
-	}
-}
-
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
  * for PANE (its keymap section, its own hint list or the generic one
  * where it applies) into BUF. */
 static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size)
 {
-	const enum action *acts = pane->ops->hints ? pane->ops->hints : generic_hints;
-	size_t n = 0;
+	enum action acts[32];
+	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; acts[i] != ACT_NONE && n < size; i++) {
+	for (size_t i = 0; i < nr && n < size; i++) {
 		char keys[128], *best, *k;
 		enum action a = acts[i];
 
-		if (!pane->ops->hints && a == ACT_SORT_DEVICE_SELF && !hint_applies(pane, a))
-			a = ACT_SORT_HOST_SELF;
-		if (!pane->ops->hints && !hint_applies(pane, a))
-			continue;
 		if (!keymap_keys_of(km, KS_PANE(pane->ops->id), a, keys, sizeof(keys)))
 			continue;
 		/* The shortest of its keys: "q" rather than "<BS>". */
@@ -1083,7 +1052,7 @@ static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
 	c->ascii = !ui->utf8;
 	c->name_of = canvas_name;
 	c->name_ctx = ui;
-	pane->ops->canvas(pane, c);
+	pane_paint(pane, c);
 	paint_canvas(ui, c, y0);
 	ui->map.is_canvas = true;
 	ui->map.header_y = -1;
@@ -1101,8 +1070,8 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		return;
 	if (pane->filter)
 		snprintf(why, sizeof(why), "no row matches the filter (Esc clears it)");
-	else if (pane->ops->empty_text)
-		pane->ops->empty_text(pane, why, sizeof(why));
+	else
+		pane_empty_text(pane, why, sizeof(why));
 	put_cut(ui, y, 2, screen_text(ui, why), COLS - 3, false);
 	if (pane->filter || rows < 3)
 		return;
@@ -1130,7 +1099,7 @@ void draw_screen(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct layout L;
-	int list_top = 3, list_rows, foot_rows, y, chart_rows = 0;
+	int list_top = 3, list_rows, foot_rows, y, chart_rows = 0, room, want;
 	bool wrap;
 
 	erase();
@@ -1145,17 +1114,15 @@ void draw_screen(struct ui *ui)
 		refresh();
 		return;
 	}
-	if (pane->ops->chart) {
-		/* The drawing takes up to half of what the table would have,
-		 * and leaves the table 5 rows at least. */
-		int room = LINES - list_top - 2 - 6, want = (LINES - list_top - 2) / 2;
-
-		if (want > room)
-			want = room;
-		if (want >= 3)
-			chart_rows = (int)pane->ops->chart(pane, COLS, want, ui->utf8, &ui->canvas);
-		list_top += chart_rows;
-	}
+	/* A drawing above the table takes up to half of what the table
+	 * would have, and leaves the table 5 rows at least. */
+	room = LINES - list_top - 2 - 6;
+	want = (LINES - list_top - 2) / 2;
+	if (want > room)
+		want = room;
+	if (want >= 3)
+		chart_rows = (int)pane_chart(pane, COLS, want, ui->utf8, &ui->canvas);
+	list_top += chart_rows;
 	foot_rows = (int)pane->nr_foot;
 	list_rows = LINES - list_top - 2 - foot_rows;
 	if (list_rows < 1) {
@@ -1165,7 +1132,7 @@ void draw_screen(struct ui *ui)
 	ui->list_rows = list_rows;
 	if (pane->cursor >= pane->nr_view)
 		pane->cursor = pane->nr_view ? pane->nr_view - 1 : 0;
-	if (pane->ops->canvas) {
+	if (pane_is_picture(pane)) {
 		draw_title(ui, pane);
 		draw_tabs(ui);
 		draw_canvas(ui, pane, 2, LINES - 4);

@@ -117,7 +117,7 @@ static void make_tabs(struct ui *ui)
 	for (size_t i = 0; i < NR_PANES; i++) {
 		const struct pane_ops *ops = pane_types[i];
 
-		if (!pane_infos[i].has_tab || (ops->available && !ops->available(ui->prof, &scope)))
+		if (!pane_infos[i].has_tab || !pane_available(ops, ui->prof, &scope))
 			continue;
 		if (ops == was)
 			ui->tab = ui->nr_tabs;
@@ -168,7 +168,7 @@ static void open_tab(struct ui *ui, int t)
 	ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
 	ui->depth[t] = 1;
 	config_sort(ui, ui->stack[t][0]);
-	if (!ui->tab_ops[t]->follows_step)
+	if (!(ui->tab_ops[t]->flags & PANE_FOLLOWS_STEP))
 		pane_set_step(ui->stack[t][0], current_step(ui));	/* its cursor */
 }
 
@@ -338,18 +338,18 @@ static bool push(struct ui *ui, struct pane *next)
 	return true;
 }
 
-static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope);
+static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope);
 
 static void drill(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	struct pane_scope scope;
-	const struct pane_ops *to;
+	enum pane_id to;
 
 	if (ui->help)
 		return;
 	to = pane_drill_target(pane, &scope);
-	if (!to) {
+	if (to == PANE_NONE) {
 		say(ui, true, "nothing to drill into here");
 		return;
 	}
@@ -357,7 +357,7 @@ static void drill(struct ui *ui)
 }
 
 /* A pane of type TO in SCOPE over the one on screen, as a drill-down. */
-static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scope scope)
+static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope)
 {
 	struct pane *next;
 
@@ -366,13 +366,12 @@ static void open_over(struct ui *ui, const struct pane_ops *to, struct pane_scop
 		return;
 	}
 	base_scope(ui, &scope);
-	next = pane_open(to, ui->prof, &scope);
+	next = pane_open(pane_types[to], ui->prof, &scope);
 	config_sort(ui, next);
 	if (!next->nr_rows) {
 		char why[512] = "nothing there";
 
-		if (next->ops->empty_text)
-			next->ops->empty_text(next, why, sizeof(why));
+		pane_empty_text(next, why, sizeof(why));
 		say(ui, true, "%s", why);
 		pane_free(next);
 		return;
@@ -397,7 +396,7 @@ static void inspect(struct ui *ui)
 		return;
 	}
 	scope.step = pane->scope.step;
-	push(ui, pane_new(&detail_pane_ops, ui->prof, &scope));
+	push(ui, pane_new(pane_types[PANE_DETAIL], ui->prof, &scope));
 }
 
 /* C: the column chooser for the pane on screen. */
@@ -411,11 +410,11 @@ static void choose_columns(struct ui *ui)
 		say(ui, true, "the help's columns are fixed");
 		return;
 	}
-	if (pane->ops->canvas) {
+	if (pane_is_picture(pane)) {
 		say(ui, true, "this pane is a picture: no columns to choose");
 		return;
 	}
-	if (push(ui, pane_new(&columns_pane_ops, ui->prof, &scope))) {
+	if (push(ui, pane_new(pane_types[PANE_COLUMNS], ui->prof, &scope))) {
 		ui->chooser_tab = ui->tab;
 		ui->chooser_depth = ui->depth[ui->tab] - 1;
 		say(ui, false, "<Space> shows or hides, K and J move; saved when you leave");
@@ -690,7 +689,7 @@ static void open_help(struct ui *ui)
 		close_help(ui);
 		return;
 	}
-	ui->help = pane_new(&help_pane_ops, ui->prof, &scope);
+	ui->help = pane_new(pane_types[PANE_HELP], ui->prof, &scope);
 }
 
 /* ---------------------------------------------------------------------
@@ -887,8 +886,7 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 		strcpy(stem, "profile");
 	if (ui->help) {
 		snprintf(what, sizeof(what), "help");
-	} else if (pane->ops->export_name) {
-		pane->ops->export_name(pane, more, sizeof(more));
+	} else if (pane_export_name(pane, more, sizeof(more))) {
 		snprintf(what, sizeof(what), "%s-%s", pane_name(ui->tab_ops[ui->tab]), more);
 	} else {
 		snprintf(what, sizeof(what), "%s", pane_name(pane->ops));
@@ -1019,13 +1017,13 @@ static void edit_key(struct ui *ui, int key)
  * Dispatch
  */
 
-/* Show the tab of pane type TO (its own pane) with the cursor on the row
+/* Show the tab of pane TO (its own pane) with the cursor on the row
  * called ROW: the Overview's top ops and kernels, the detail view's
  * links.  A pane that asked from over another (the detail view) has done
  * its part: it closes behind the jump. */
-static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
+static void jump(struct ui *ui, enum pane_id to, const char *row)
 {
-	int from = ui->tab, t = tab_of_pane(ui, to->id);
+	int from = ui->tab, t = tab_of_pane(ui, to);
 	struct pane *asker = ui_pane(ui);
 
 	if (!row) {
@@ -1034,7 +1032,7 @@ static void jump(struct ui *ui, const struct pane_ops *to, const char *row)
 		return;
 	}
 	if (!show_row(ui, t, row))
-		say(ui, true, "no row '%s' in the %s pane%s", row, pane_title(to),
+		say(ui, true, "no row '%s' in the %s pane%s", row, pane_infos[to].title,
 		    ui->step >= 0 ? " in this step" : "");
 	else if (from != t && ui->depth[from] > 1 &&
 		 ui->stack[from][ui->depth[from] - 1] == asker)
@@ -1056,10 +1054,10 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
-	if (req.jump_to)
+	if (req.jump)
 		jump(ui, req.jump_to, req.jump_row);
 	if (req.open)
-		open_over(ui, req.open, req.open_scope);
+		open_over(ui, req.open_pane, req.open_scope);
 	if (req.open_rank)
 		show_member(ui, req.rank);
 	if (req.open_run && req.run < nr_runs(ui))
@@ -1067,6 +1065,15 @@ static bool pane_action(struct ui *ui, enum action a)
 	if (req.message)
 		say(ui, req.is_error, "%s", req.message);
 	return true;
+}
+
+/* A pane-only action that no pane here took: where it works. */
+static void say_elsewhere(struct ui *ui, enum action a)
+{
+	char words[256];
+
+	if (pane_action_elsewhere(a, words, sizeof(words)))
+		say(ui, true, "%s", words);
 }
 
 static void act(struct ui *ui, enum action a)
@@ -1210,24 +1217,7 @@ static void act(struct ui *ui, enum action a)
 		break;
 	case ACT_TOGGLE_FOLD:
 	case ACT_UNFOLD_ALL:
-		break;
-	case ACT_TOGGLE_VIEW:
-		say(ui, true, "this pane has no other grouping");
-		break;
-	case ACT_DEVICE_PREV:
-	case ACT_DEVICE_NEXT:
-	case ACT_CHART_LEFT:
-	case ACT_CHART_RIGHT:
-		say(ui, true, "%s works in the Memory pane", action_name(a));
-		break;
-	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT:
-	case ACT_ZOOM_ALL:
-		say(ui, true, "%s works in the Memory and Timeline panes", action_name(a));
-		break;
-	case ACT_CALL_STACK:
-		say(ui, true, "call stacks are an op's: press it in Operators");
-		break;
+		break;	/* where no pane folds, nothing to do */
 	case ACT_HELP:
 		open_help(ui);
 		break;
@@ -1243,18 +1233,13 @@ static void act(struct ui *ui, enum action a)
 	case ACT_TIMELINE_JUMP:
 		timeline_jump(ui);
 		break;
-	case ACT_TOGGLE_COLUMN:
-	case ACT_COLUMN_UP:
-	case ACT_COLUMN_DOWN:
-		say(ui, true, "%s works in the column chooser (| or F2)", action_name(a));
-		break;
-	case ACT_PAN_LEFT:
-	case ACT_PAN_RIGHT:
-	case ACT_PREV_BLOCK:
-	case ACT_NEXT_BLOCK:
-	case ACT_PREV_INSTANCE:
-	case ACT_NEXT_INSTANCE:
-		say(ui, true, "%s works on the Timeline", action_name(a));
+	/* The actions only some panes carry out: where they work. */
+#define X(e, name, help)
+#define P(e, name, help) case ACT_##e:
+	ACTIONS_WITH(X, P)
+#undef P
+#undef X
+		say_elsewhere(ui, a);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -1407,7 +1392,7 @@ static void mouse_event(struct ui *ui)
 	if (line < 0 || line >= ui->map.nr_lines)
 		return;
 	if (ui->map.is_canvas) {
-		if (pane->ops->click && pane->ops->click(pane, line, ev.x, twice) && twice)
+		if (pane_click(pane, line, ev.x, twice) && twice)
 			inspect(ui);
 		return;
 	}
@@ -1438,7 +1423,7 @@ static void land(struct ui *ui)
 	if (ui_tab_pane(ui, ui->tab)->nr_rows)
 		return;
 	for (int t = 0; t < ui->nr_tabs; t++) {
-		if (!ui->tab_ops[t]->canvas && ui_tab_pane(ui, t)->nr_rows) {
+		if (!pane_type_is_picture(ui->tab_ops[t]) && ui_tab_pane(ui, t)->nr_rows) {
 			ui->tab = t;
 			return;
 		}

@@ -11,9 +11,12 @@
 static const struct {
 	const char *name;
 	const char *help;
+	bool pane_only;
 } actions[] = {
-#define X(e, name, help) { name, help },
-	ACTIONS(X)
+#define X(e, name, help) { name, help, false },
+#define P(e, name, help) { name, help, true },
+	ACTIONS_WITH(X, P)
+#undef P
 #undef X
 };
 
@@ -25,6 +28,11 @@ const char *action_name(enum action act)
 const char *action_help(enum action act)
 {
 	return (size_t)act < ARRAY_SIZE(actions) ? actions[act].help : "";
+}
+
+bool action_is_pane_only(enum action act)
+{
+	return (size_t)act < ARRAY_SIZE(actions) && actions[act].pane_only;
 }
 
 int action_find(const char *name)

@@ -8,13 +8,20 @@
 #ifndef VIEW_ACTIONS_H
 #define VIEW_ACTIONS_H
 
+#include <stdbool.h>
+
 #include "panes.h"
 
 /* "pane-ops": one action per pane with a tab, from panes.h. */
 #define PANE_ACTION(id, name, title, tab, X) \
 	PANE_IF_TAB(tab, X(PANE_##id, "pane-" #name, "Show the " title " pane"))
 
-#define ACTIONS(X) \
+/* X(ID, "name", "help") for an action the UI knows (a pane may still
+ * carry it out its own way first); P(...) for one that only some panes
+ * carry out -- those that list it in their pane_ops.actions -- and that
+ * elsewhere says where it works (pane_action_elsewhere(), view/panes.c).
+ * ACTIONS(X) is the whole list for a 3-argument X. */
+#define ACTIONS_WITH(X, P) \
 	X(NONE, "none", "Do nothing (binding a key to none unbinds it)") \
 	X(MOVE_UP, "move-up", "Move the cursor one row up") \
 	X(MOVE_DOWN, "move-down", "Move the cursor one row down") \
@@ -53,30 +60,32 @@
 	X(FOLD, "fold", "Tree: close the node (on a closed one: go to its parent)") \
 	X(TOGGLE_FOLD, "toggle-fold", "Tree: open or close the node") \
 	X(UNFOLD_ALL, "unfold-all", "Tree: open everything under the node") \
-	X(TOGGLE_VIEW, "toggle-view", "Switch the grouping: Operators by input shape, Kernels by launching op; Memory: all its events") \
-	X(DEVICE_PREV, "device-prev", "Memory: show the previous device") \
-	X(DEVICE_NEXT, "device-next", "Memory: show the next device") \
-	X(CHART_LEFT, "chart-left", "Memory: move the chart's cursor to an earlier time") \
-	X(CHART_RIGHT, "chart-right", "Memory: move the chart's cursor to a later time") \
-	X(ZOOM_IN, "zoom-in", "Memory, Timeline: show less time, around the cursor (Memory: its tables too)") \
-	X(ZOOM_OUT, "zoom-out", "Memory, Timeline: show more time, around the cursor") \
-	X(ZOOM_ALL, "zoom-all", "Memory, Timeline: show the whole time (Timeline: of the step)") \
-	X(CALL_STACK, "call-stack", "Operators: the Python call stacks the op ran under (with_stack)") \
+	P(TOGGLE_VIEW, "toggle-view", "Switch the grouping: Operators by input shape, Kernels by launching op; Memory: all its events") \
+	P(DEVICE_PREV, "device-prev", "Memory: show the previous device") \
+	P(DEVICE_NEXT, "device-next", "Memory: show the next device") \
+	P(CHART_LEFT, "chart-left", "Memory: move the chart's cursor to an earlier time") \
+	P(CHART_RIGHT, "chart-right", "Memory: move the chart's cursor to a later time") \
+	P(ZOOM_IN, "zoom-in", "Memory, Timeline: show less time, around the cursor (Memory: its tables too)") \
+	P(ZOOM_OUT, "zoom-out", "Memory, Timeline: show more time, around the cursor") \
+	P(ZOOM_ALL, "zoom-all", "Memory, Timeline: show the whole time (Timeline: of the step)") \
+	P(CALL_STACK, "call-stack", "Operators: the Python call stacks the op ran under (with_stack)") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
 	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \
 	X(COLUMNS, "columns", "Choose the pane's columns and their order (saved in the config file)") \
-	X(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
-	X(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
-	X(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
+	P(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
+	P(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
+	P(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
 	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first block") \
-	X(PAN_LEFT, "pan-left", "Timeline: move the view half a screen earlier") \
-	X(PAN_RIGHT, "pan-right", "Timeline: move the view half a screen later") \
-	X(PREV_BLOCK, "prev-block", "Timeline: select the block before this one in its lane") \
-	X(NEXT_BLOCK, "next-block", "Timeline: select the block after this one in its lane") \
-	X(PREV_INSTANCE, "prev-instance", "Timeline: select the previous block of the same name") \
-	X(NEXT_INSTANCE, "next-instance", "Timeline: select the next block of the same name") \
+	P(PAN_LEFT, "pan-left", "Timeline: move the view half a screen earlier") \
+	P(PAN_RIGHT, "pan-right", "Timeline: move the view half a screen later") \
+	P(PREV_BLOCK, "prev-block", "Timeline: select the block before this one in its lane") \
+	P(NEXT_BLOCK, "next-block", "Timeline: select the block after this one in its lane") \
+	P(PREV_INSTANCE, "prev-instance", "Timeline: select the previous block of the same name") \
+	P(NEXT_INSTANCE, "next-instance", "Timeline: select the next block of the same name") \
 	X(REDRAW, "redraw", "Redraw the screen")
+
+#define ACTIONS(X) ACTIONS_WITH(X, X)
 
 enum action {
 #define X(e, name, help) ACT_##e,
@@ -90,5 +99,7 @@ enum action {
 const char *action_name(enum action act);
 const char *action_help(enum action act);
 int action_find(const char *name);
+/* Whether ACT is a P action: only some panes carry it out. */
+bool action_is_pane_only(enum action act);
 
 #endif

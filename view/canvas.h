@@ -2,9 +2,10 @@
 /*
  * canvas: a picture of the screen's list area as cells -- text and an
  * attribute per cell -- for panes drawn as pictures rather than tables
- * (the Timeline; pane_ops.canvas), and for drawings above a table (the
- * Memory curve; pane_ops.chart).  The pane paints it without curses, so
- * its drawing is unit-tested as text; draw.c copies it to the terminal.
+ * (the Timeline; pane_picture_ops.canvas), and for drawings above a
+ * table (the Memory curve; pane_picture_ops.chart).  The pane paints it
+ * without curses, so its drawing is unit-tested as text; draw.c copies
+ * it to the terminal.
  *
  * Text put on a canvas is escaped first (fmt_escape()): nothing from a
  * profile reaches the terminal raw.  The canvas owns its cells;

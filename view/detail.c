@@ -42,10 +42,11 @@ void detail_add(struct detail *d, const char *field, const char *value, const ch
 }
 
 void detail_add_link(struct detail *d, const char *field, const char *value, const char *meaning,
-		     const struct pane_ops *go_to, const char *name)
+		     enum pane_id go_to, const char *name)
 {
 	struct detail_line *l = add(d, field, value, meaning);
 
+	l->is_link = true;
 	l->go_to = go_to;
 	l->go_name = name;
 }
@@ -79,7 +80,7 @@ void detail_node(struct detail *d, const struct node *n)
 			op = node_parent(op);
 		if (op)
 			detail_add_link(d, "Launched by", node_name(op),
-					"the op that launched it (Enter: the op's row)", &ops_pane_ops,
+					"the op that launched it (Enter: the op's row)", PANE_OPS,
 					node_name(op));
 	}
 	strbuf_release(&path);

@@ -22,7 +22,8 @@ struct detail_line {
 	char *value;			/* "700.000 us"; heap */
 	const char *meaning;		/* static, or "" */
 	bool is_heading;		/* a section's title: "columns" */
-	const struct pane_ops *go_to;	/* Enter shows the row GO_NAME there */
+	bool is_link;			/* Enter shows the row GO_NAME in */
+	enum pane_id go_to;		/* the pane GO_TO */
 	const char *go_name;		/* a name of the profile (outlives it) */
 };
 
@@ -36,9 +37,9 @@ void detail_release(struct detail *d);
 void detail_heading(struct detail *d, const char *title);
 /* A line; FIELD and VALUE are copied. */
 void detail_add(struct detail *d, const char *field, const char *value, const char *meaning);
-/* A line that leads to the row called NAME in the pane type GO_TO. */
+/* A line that leads to the row called NAME in the pane GO_TO. */
 void detail_add_link(struct detail *d, const char *field, const char *value, const char *meaning,
-		     const struct pane_ops *go_to, const char *name);
+		     enum pane_id go_to, const char *name);
 
 /* The lines about a node of the call tree: its kind, the nodes above it,
  * and for device work the op that launched it. */

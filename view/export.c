@@ -307,11 +307,10 @@ static bool left_aligned(const struct column *c)
 /* The tree's indentation and fold mark before a name, for text forms. */
 static size_t tree_prefix(const struct pane *pane, size_t i, char *buf, size_t size)
 {
-	int depth = pane->ops->row_depth ? pane->ops->row_depth(pane, i) : 0;
-	int fold = pane->ops->row_fold ? pane->ops->row_fold(pane, i) : 0;
+	int depth = pane_row_depth(pane, i), fold = pane_row_fold(pane, i);
 	size_t n = 0;
 
-	if (!pane->ops->row_depth)
+	if (!pane_is_tree(pane))
 		return 0;
 	for (int d = 0; d < depth && n + 3 < size; d++) {
 		buf[n++] = ' ';
@@ -396,7 +395,7 @@ static void end_line(struct txt_out *o)
  * a trace's tree have none, and each getter is a call and a list walk. */
 static bool has_no_attrs(const struct pane *pane, const void *row)
 {
-	return pane->ops->row_attrs && !pane->ops->row_attrs(pane, row);
+	return pane_has_attrs(pane) && !pane_row_attrs(pane, row);
 }
 
 /* Rows to write: view rows 0..nr-1, then (FOOT) the summary rows. */
@@ -496,12 +495,12 @@ static void fetch_ahead(const struct pane *pane, size_t i, size_t to, size_t nr)
 		PREFETCH(row);
 		PREFETCH((const char *)row + 64);
 	}
-	if (!pane->ops->row_attrs)
+	if (!pane_has_attrs(pane))
 		return;
 	if (i + ATTRS_AHEAD < to && i + ATTRS_AHEAD < nr)
-		PREFETCH(pane->ops->row_attrs(pane, pane_row(pane, i + ATTRS_AHEAD)));
+		PREFETCH(pane_row_attrs(pane, pane_row(pane, i + ATTRS_AHEAD)));
 	if (i + LAUNCH_AHEAD < to && i + LAUNCH_AHEAD < nr) {
-		const struct attr *a = pane->ops->row_attrs(pane, pane_row(pane, i + LAUNCH_AHEAD));
+		const struct attr *a = pane_row_attrs(pane, pane_row(pane, i + LAUNCH_AHEAD));
 
 		if (a && attr_type(a) == ATTR_LAUNCH)
 			PREFETCH(a->v.launch);
@@ -880,9 +879,9 @@ static void csv_line(const struct pane *pane, FILE *out, const void *row, size_t
 	char key[128];
 	bool first = true;
 
-	if (pane->ops->row_depth) {
+	if (pane_is_tree(pane)) {
 		if (row)
-			fprintf(out, "%d", pane->ops->row_depth(pane, i));
+			fprintf(out, "%d", pane_row_depth(pane, i));
 		else
 			fputs("depth", out);
 		first = false;
@@ -974,8 +973,8 @@ static long export_json(const struct pane *pane, FILE *out, size_t nr)
 		bool first = true;
 
 		fputs(i ? ",\n  {" : "\n  {", out);
-		if (pane->ops->row_depth) {
-			fprintf(out, "\"depth\": %d", pane->ops->row_depth(pane, i));
+		if (pane_is_tree(pane)) {
+			fprintf(out, "\"depth\": %d", pane_row_depth(pane, i));
 			first = false;
 		}
 		for (size_t c = 0; c < pane->nr_cols; c++) {
@@ -1025,8 +1024,8 @@ long export_pane(const struct pane *pane, FILE *out, enum export_format fmt, siz
 		rows = export_csv(pane, out, nr, true);
 		break;
 	case EXPORT_JSON:
-		rows = pane->ops->export_json ? pane->ops->export_json(pane, out, nr)
-					      : export_json(pane, out, nr);
+		if (!pane_export_own_json(pane, out, nr, &rows))
+			rows = export_json(pane, out, nr);
 		break;
 	}
 	if (fflush(out) || ferror(out))

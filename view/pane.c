@@ -80,11 +80,11 @@ void pane_set_step(struct pane *pane, const struct step *step)
 {
 	/* A pane that handles the step itself (the Tree marks nodes: no
 	 * reload of 2.5 M rows), or one that does not follow steps. */
-	if (!pane->ops->follows_step || pane->ops->step_changed) {
+	if (!(pane->ops->flags & PANE_FOLLOWS_STEP) || pane->ops->step_changed) {
 		pane->scope.step = step;
 		if (pane->ops->step_changed)
 			pane->ops->step_changed(pane);
-		if (pane->ops->follows_step)
+		if (pane->ops->flags & PANE_FOLLOWS_STEP)
 			pane_rebuild(pane);
 		return;
 	}
@@ -175,14 +175,12 @@ void pane_rebuild(struct pane *pane)
 		pane->top = pane->cursor;
 }
 
-const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope)
+enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope)
 {
 	const void *row = pane_row(pane, pane->cursor);
 
 	memset(scope, 0, sizeof(*scope));
-	if (!row || !pane->ops->drill)
-		return NULL;
-	return pane->ops->drill(pane, row, scope);
+	return row ? pane_row_drill(pane, row, scope) : PANE_NONE;
 }
 
 bool pane_seek(struct pane *pane, const char *name)
@@ -202,7 +200,24 @@ bool pane_seek(struct pane *pane, const char *name)
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	memset(req, 0, sizeof(*req));
-	return pane->ops->handle && pane->ops->handle(pane, act, req);
+	return pane->ops->handle && pane_type_takes(pane->ops, act) &&
+	       pane->ops->handle(pane, act, req);
+}
+
+bool pane_type_takes(const struct pane_ops *ops, enum action act)
+{
+	for (const enum action *a = ops->actions; a && *a != ACT_NONE; a++)
+		if (*a == act)
+			return true;
+	return false;
+}
+
+void pane_type_where(const struct pane_ops *ops, char *buf, size_t size)
+{
+	if (ops->text && ops->text->where)
+		snprintf(buf, size, "%s", ops->text->where);
+	else
+		snprintf(buf, size, "in the %s pane", pane_title(ops));
 }
 
 const char *pane_row_name(const struct pane *pane, const void *row)
@@ -1135,4 +1150,179 @@ bool pane_one_profile(const struct profile *prof, const struct pane_scope *scope
 {
 	(void)prof;
 	return !scope->set || scope->per_rank;
+}
+
+/* ---------------------------------------------------------------------
+ * The optional hooks, each with its default
+ */
+
+enum pane_id pane_row_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
+{
+	return pane->ops->drill ? pane->ops->drill(pane, row, scope) : PANE_NONE;
+}
+
+bool pane_can_drill(const struct pane *pane)
+{
+	return pane->ops->drill != NULL;
+}
+
+bool pane_available(const struct pane_ops *ops, const struct profile *prof,
+		    const struct pane_scope *scope)
+{
+	return !ops->available || ops->available(prof, scope);
+}
+
+bool pane_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (!pane->ops->empty_text)
+		return false;
+	pane->ops->empty_text(pane, buf, size);
+	return true;
+}
+
+bool pane_needs_trace(const struct pane *pane)
+{
+	return pane->ops->needs_trace && pane->ops->needs_trace(pane);
+}
+
+bool pane_status(const struct pane *pane, char *buf, size_t size)
+{
+	const struct pane_text_ops *t = pane->ops->text;
+
+	if (!t || !t->status)
+		return false;
+	t->status(pane, buf, size);
+	return true;
+}
+
+bool pane_export_name(const struct pane *pane, char *buf, size_t size)
+{
+	const struct pane_print_ops *p = pane->ops->print;
+
+	if (!p || !p->export_name)
+		return false;
+	p->export_name(pane, buf, size);
+	return true;
+}
+
+bool pane_export_own_json(const struct pane *pane, FILE *out, size_t limit, long *rows)
+{
+	const struct pane_print_ops *p = pane->ops->print;
+
+	if (!p || !p->export_json)
+		return false;
+	*rows = p->export_json(pane, out, limit);
+	return true;
+}
+
+void pane_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	const struct pane_text_ops *t = pane->ops->text;
+
+	if (t && t->detail)
+		t->detail(pane, row, d);
+}
+
+bool pane_has_bars(const struct pane *pane)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->bar && p->legend;
+}
+
+size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->bar ? p->bar(pane, row, seg, max) : 0;
+}
+
+const char *const *pane_legend(const struct pane *pane, size_t *nr)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	*nr = 0;
+	return p && p->legend ? p->legend(pane, nr) : NULL;
+}
+
+bool pane_type_is_picture(const struct pane_ops *ops)
+{
+	return ops->picture && ops->picture->canvas;
+}
+
+bool pane_is_picture(const struct pane *pane)
+{
+	return pane_type_is_picture(pane->ops);
+}
+
+void pane_paint(struct pane *pane, struct canvas *c)
+{
+	if (pane_is_picture(pane))
+		pane->ops->picture->canvas(pane, c);
+}
+
+bool pane_click(struct pane *pane, int y, int x, bool twice)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->click && p->click(pane, y, x, twice);
+}
+
+size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	return p && p->chart ? p->chart(pane, width, height, utf8, out) : 0;
+}
+
+/* The actions the bar's hint names on a pane that names none, where
+ * they apply (hint_applies()). */
+static const enum action generic_hints[] = {
+	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_DRILL, ACT_INSPECT, ACT_EXPORT, ACT_BACK,
+	ACT_NONE,
+};
+
+/* Whether the generic hint's action A does something on PANE: a sort key
+ * needs its column, Enter a drill-down, i a row. */
+static bool hint_applies(const struct pane *pane, enum action a)
+{
+	switch (a) {
+	case ACT_SORT_DEVICE_SELF:
+		return pane_column(pane, "device_self") >= 0 || pane_column(pane, "total") >= 0;
+	case ACT_SORT_HOST_SELF:
+		return pane_column(pane, "host_self") >= 0;
+	case ACT_DRILL:
+		return pane_can_drill(pane) && pane->nr_view > 0;
+	case ACT_INSPECT:
+		return pane->nr_rows > 0;
+	default:
+		return true;
+	}
+}
+
+size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max)
+{
+	const enum action *own = pane->ops->text ? pane->ops->text->hints : NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; (own ? own : generic_hints)[i] != ACT_NONE && n < max; i++) {
+		enum action a = (own ? own : generic_hints)[i];
+
+		if (!own && a == ACT_SORT_DEVICE_SELF && !hint_applies(pane, a))
+			a = ACT_SORT_HOST_SELF;
+		if (!own && !hint_applies(pane, a))
+			continue;
+		acts[n++] = a;
+	}
+	return n;
+}
+
+enum drill_to pane_print_drill(const struct pane_ops *ops)
+{
+	return ops->print ? ops->print->drill : DRILL_NONE;
+}
+
+const char *pane_group_by(const struct pane_ops *ops)
+{
+	return ops->print ? ops->print->group_by : NULL;
 }

@@ -7,7 +7,8 @@
  * which columns it has, and whatever it does beyond the generic: where
  * Enter goes, the actions only it knows (the Tree's folds, the Steps
  * pane's picking a step), its status text, its bar.  Nothing outside a
- * pane's own file asks which pane it holds.
+ * pane's own file asks which pane it holds, and panes name each other by
+ * id (enum pane_id), never by their hooks.
  *
  * The same pane renders on screen (ui.c, draw.c), in --print and in
  * exports (export.c), so what a user sees is what a script gets.
@@ -16,12 +17,13 @@
  * change it) and owns its rows, columns, view, filter and private state;
  * pane_free() frees them.
  *
- * To add a pane type:
- *   1. Write tui/pane_NAME.c ending in `const struct pane_ops
+ * To add a pane type (ARCHITECTURE.md, 'A pane'):
+ *   1. Write view/pane_NAME.c ending in `const struct pane_ops
  *      NAME_pane_ops = { .id = PANE_ID, .load = ..., .row_name = ... }`,
  *      with the hooks below it needs (most need only load and row_name:
- *      the generic view filters and sorts).  Its columns carry their help
- *      text; it is the help screen's and the man page's description.
+ *      the generic view filters and sorts) and the sub-tables it has.
+ *      Its columns carry their help text; it is the help screen's and
+ *      the man page's description.
  *   2. Add its line to PANES in view/panes.h.  That gives it its id, its
  *      keymap section, its --print name, and (with a tab) its place in
  *      the tab order and a pane-NAME action.
@@ -76,6 +78,9 @@ struct column {
 	char *owned_json_key;
 };
 
+/* No pane: where a row leads nowhere. */
+#define PANE_NONE NR_PANES
+
 /* Which way a drill-down goes. */
 enum drill_to {
 	DRILL_NONE,
@@ -119,12 +124,16 @@ struct pane_request {
 	const struct step *step;
 	const char *message;		/* for the bar; static text */
 	bool is_error;
-	/* Show the tab of pane type JUMP_TO with the cursor on the row called
-	 * JUMP_ROW (a name the profile holds: it outlives the request). */
-	const struct pane_ops *jump_to;
+	/* JUMP: show the tab of pane JUMP_TO with the cursor on the row
+	 * called JUMP_ROW (a name the profile holds: it outlives the
+	 * request).  Panes are named by id: the layer that opens them
+	 * finds their hooks (pane_types[]), so no pane file calls another. */
+	bool jump;
+	enum pane_id jump_to;
 	const char *jump_row;
-	const struct pane_ops *open;	/* open this pane over this one, as a */
-	struct pane_scope open_scope;	/* drill-down does, in this scope */
+	bool open;			/* open pane OPEN_PANE over this one, */
+	enum pane_id open_pane;		/* as a drill-down does, in this scope */
+	struct pane_scope open_scope;
 	/* Ranks: show this member of the set alone in every pane (-1: every
 	 * rank again). */
 	bool open_rank;
@@ -147,14 +156,91 @@ enum pane_align {
 struct detail;
 struct canvas;
 
+/* Hierarchical panes (the Tree, Modules, Ranks, the Overview, Call
+ * stacks): depth of view row I and its fold state (0 a leaf, 1 open, 2
+ * folded). */
+struct pane_tree_ops {
+	int (*row_depth)(const struct pane *pane, size_t i);
+	int (*row_fold)(const struct pane *pane, size_t i);
+};
+
+/* What a pane draws beyond cells of text. */
+struct pane_picture_ops {
+	/* A pane drawn as a picture rather than a table (the Timeline):
+	 * paint C (its size set, cleared) from the pane's state; the pane
+	 * may move its own view to keep the cursor in sight.  CLICK: a
+	 * click at cell (Y, X) of the picture, TWICE for a double click;
+	 * true when it selected something. */
+	void (*canvas)(struct pane *pane, struct canvas *c);
+	bool (*click)(struct pane *pane, int y, int x, bool twice);
+	/* A drawing above the table (the Memory curve), HEIGHT lines of
+	 * WIDTH cells at most (UTF8: may use Unicode), painted on OUT
+	 * (canvas.h; sized here); returns the lines made (0: none, the
+	 * table takes the screen). */
+	size_t (*chart)(const struct pane *pane, int width, int height, bool utf8,
+			struct canvas *out);
+	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
+	 * for none) and their names for the legend, in the same order. */
+	size_t (*bar)(const struct pane *pane, const void *row, int64_t *seg, size_t max);
+	const char *const *(*legend)(const struct pane *pane, size_t *nr);
+};
+
+/* --print and the exports, beyond the generic table. */
+struct pane_print_ops {
+	enum drill_to drill;	/* --print NAME --drill X: this way */
+	/* The --group value that gives this pane its other grouping (scope
+	 * .group holds it; toggle-view switches), or NULL. */
+	const char *group_by;
+	/* A few words for the default export file name ("aten::mm-kernels");
+	 * NULL: the pane's name. */
+	void (*export_name)(const struct pane *pane, char *buf, size_t size);
+	/* --print/export as JSON when it is not one object per row (the
+	 * Overview's contract): write the first LIMIT rows' worth (0: all)
+	 * to OUT, return the rows written or -1.  NULL: the generic form. */
+	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
+};
+
+/* What a pane says beyond its rows. */
+struct pane_text_ops {
+	/* The status line's text on the right (a legend, a count); "" for
+	 * none.  NULL: the generic one. */
+	void (*status)(const struct pane *pane, char *buf, size_t size);
+	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
+	 * NULL: the generic hint. */
+	const enum action *hints;
+	/* Where the pane is, for "NAME works WHERE" when a pane-only action
+	 * is pressed elsewhere ("on the Timeline"); NULL: "in the TITLE
+	 * pane". */
+	const char *where;
+	/* What the detail view (inspect) shows of ROW beyond its columns and
+	 * attributes, which it lists itself: what launched a kernel, what an
+	 * op launched, where a node sits in the tree (detail.h). */
+	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
+};
+
+/* What a pane type is, as bits of pane_ops.flags. */
+enum pane_flag {
+	PANE_FOLLOWS_STEP = 1u << 0,	/* [ and ] narrow it to a step */
+	PANE_PRINTABLE = 1u << 1,	/* without a tab, --print reaches it by
+					   name (memory-events, memory-curve) */
+	PANE_DRILL_IS_SCOPE = 1u << 2,	/* --print NAME --drill X: this pane of
+					   op X (scope.drill_name), not a
+					   drill-down pane (the call stacks) */
+};
+
+/*
+ * A pane type: the core every pane has, and sub-tables for what only some
+ * do (NULL: none of it).  Optional hooks are called through pane.c's
+ * functions (pane_empty_text(), pane_row_depth(), ...), which hold each
+ * one's default; nothing else reads them.
+ */
 struct pane_ops {
 	enum pane_id id;	/* its line in panes.h: name, title, section, tab */
+	unsigned flags;		/* enum pane_flag */
 	const char *const *aliases;	/* more --print names, NULL-ended */
-	bool follows_step;	/* [ and ] narrow it to a step */
 	enum pane_align align;	/* several profiles: see enum pane_align */
 	/* Whether its tab is shown for SCOPE over PROF; NULL: always. */
 	bool (*available)(const struct profile *prof, const struct pane_scope *scope);
-	enum drill_to print_drill;	/* --print NAME --drill X: this way */
 
 	/* Fill pane->rows and pane->cols (and the default sort) from
 	 * pane->prof and pane->scope. */
@@ -165,73 +251,33 @@ struct pane_ops {
 	const char *(*row_name)(const struct pane *pane, const void *row);
 	/* The row's attributes (extra columns); NULL when rows have none. */
 	const struct attr *(*row_attrs)(const struct pane *pane, const void *row);
-	/* Hierarchical panes: depth of view row I and its fold state (0 a
-	 * leaf, 1 open, 2 folded); NULL for flat panes. */
-	int (*row_depth)(const struct pane *pane, size_t i);
-	int (*row_fold)(const struct pane *pane, size_t i);
-	/* Where Enter on ROW goes: the pane type to open and its scope
-	 * (zeroed by the caller), or NULL: nothing to drill into. */
-	const struct pane_ops *(*drill)(const struct pane *pane, const void *row,
-					struct pane_scope *scope);
-	/* The actions only this pane knows (fold, unfold, pick a step):
-	 * true when it took ACT; what it asks of the UI goes in REQ. */
+	/* Where Enter on ROW goes: the pane to open, its scope filled in
+	 * (zeroed by the caller), or PANE_NONE: nothing to drill into. */
+	enum pane_id (*drill)(const struct pane *pane, const void *row, struct pane_scope *scope);
+	/* The actions this pane carries out its own way (fold, unfold, pick
+	 * a step): true when it took ACT; what it asks of the UI goes in
+	 * REQ.  It is asked for the actions in ACTIONS only (ACT_NONE-ended),
+	 * which also say where a pane-only action works (actions.h, P). */
 	bool (*handle)(struct pane *pane, enum action act, struct pane_request *req);
+	const enum action *actions;
 	/* The step shown changed (scope.step holds it).  A pane that does
 	 * not follow steps may still point at it; one that follows steps
 	 * and has this hook narrows itself, and is rebuilt, not reloaded. */
 	void (*step_changed)(struct pane *pane);
-	/* COL_BAR columns: the row's segments into SEG (at most MAX; -1 or 0
-	 * for none) and their names for the legend, in the same order. */
-	size_t (*bar)(const struct pane *pane, const void *row, int64_t *seg, size_t max);
-	const char *const *(*legend)(const struct pane *pane, size_t *nr);
-	/* The status line's text on the right (a legend, a count); "" for
-	 * none.  NULL: the generic one. */
-	void (*status)(const struct pane *pane, char *buf, size_t size);
 	/* What to say when the pane has no rows ("no op launched 'x'");
-	 * NULL, or BUF left as it is: "no rows". */
+	 * NULL, or BUF left as it is: the caller's words. */
 	void (*empty_text)(const struct pane *pane, char *buf, size_t size);
 	/* Whether the view asked for needs the trace that the pane's
 	 * summary was made from (a summary does not hold it): the pane is
 	 * then empty, empty_text says why, and --print fails.  NULL: never. */
 	bool (*needs_trace)(const struct pane *pane);
-	/* A few words for the default export file name ("aten::mm-kernels");
-	 * NULL: the pane's name. */
-	void (*export_name)(const struct pane *pane, char *buf, size_t size);
-	/* What the detail view (inspect) shows of ROW beyond its columns and
-	 * attributes, which it lists itself: what launched a kernel, what an
-	 * op launched, where a node sits in the tree (detail.h). */
-	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
-	/* A pane drawn as a picture rather than a table (the Timeline):
-	 * paint C (its size set, cleared) from the pane's state; the pane
-	 * may move its own view to keep the cursor in sight.  NULL: a
-	 * table.  CLICK: a click at cell (Y, X) of the picture, TWICE for a
-	 * double click; true when it selected something. */
-	void (*canvas)(struct pane *pane, struct canvas *c);
-	bool (*click)(struct pane *pane, int y, int x, bool twice);
-	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
-	 * NULL: the generic hint. */
-	const enum action *hints;
-	/* A pane without a tab that --print reaches by name (memory-events,
-	 * memory-curve). */
-	bool printable;
-	/* --print NAME --drill X: this pane of op X (scope.drill_name), not
-	 * a drill-down pane (the call stacks). */
-	bool drill_is_scope;
-	/* The --group value that gives this pane its other grouping (scope
-	 * .group holds it; toggle-view switches), or NULL. */
-	const char *group_by;
-	/* A drawing above the table, HEIGHT lines of WIDTH cells at most
-	 * (UTF8: may use Unicode), painted on OUT (canvas.h; sized here);
-	 * returns the lines made (0: none, the table takes the screen).
-	 * NULL: no drawing. */
-	size_t (*chart)(const struct pane *pane, int width, int height, bool utf8,
-			struct canvas *out);
-	/* --print/export as JSON when it is not one object per row (the
-	 * Overview's contract): write the first LIMIT rows' worth (0: all)
-	 * to OUT, return the rows written or -1.  NULL: the generic form. */
-	long (*export_json)(const struct pane *pane, FILE *out, size_t limit);
 	/* Free what load() allocated in pane->priv. */
 	void (*release)(struct pane *pane);
+
+	const struct pane_tree_ops *tree;
+	const struct pane_picture_ops *picture;
+	const struct pane_print_ops *print;
+	const struct pane_text_ops *text;
 };
 
 struct pane {
@@ -266,11 +312,6 @@ struct pane {
 	void *priv;			/* the pane type's own state */
 };
 
-/* Pane types: NAME_pane_ops for every line of panes.h. */
-#define X(id, name, title, tab) extern const struct pane_ops name##_pane_ops;
-PANES(X)
-#undef X
-
 /* What names a pane type, indexed by enum pane_id (pane.c): plain data,
  * so that naming a pane calls no pane file. */
 struct pane_info {
@@ -292,7 +333,7 @@ static inline const char *pane_name(const struct pane_ops *ops)
  * without a tab its first alias ("memory-events"). */
 static inline const char *pane_print_name(const struct pane_ops *ops)
 {
-	if (ops->printable && ops->aliases && ops->aliases[0])
+	if ((ops->flags & PANE_PRINTABLE) && ops->aliases && ops->aliases[0])
 		return ops->aliases[0];
 	return pane_infos[ops->id].name;
 }
@@ -379,14 +420,106 @@ static inline struct cell pane_cell(const struct pane *pane, const void *row, si
 	return c->get(pane, row, c);
 }
 
-/* Where Enter on the row under the cursor goes: the pane type and its
- * scope, or NULL. */
-const struct pane_ops *pane_drill_target(const struct pane *pane, struct pane_scope *scope);
+/* Where Enter on the row under the cursor goes: the pane and its scope,
+ * or PANE_NONE. */
+enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope);
 /* Put the cursor on the first row of the view called NAME; false when
  * none is. */
 bool pane_seek(struct pane *pane, const char *name);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
+/* Whether pane type OPS carries out ACT its own way (pane_ops.actions),
+ * and where it is, for "NAME works WHERE" ("in the Memory pane"). */
+bool pane_type_takes(const struct pane_ops *ops, enum action act);
+void pane_type_where(const struct pane_ops *ops, char *buf, size_t size);
+/* What to say of the pane-only action ACT (actions.h, P) pressed where no
+ * pane took it: where it works, from the panes that list it ("zoom-in
+ * works in the Memory and Timeline panes"), into BUF.  False for an
+ * action the UI carries out itself.  In panes.c: it reads every type. */
+bool pane_action_elsewhere(enum action act, char *buf, size_t size);
+
+/*
+ * What a pane type may or may not do, asked through these and never
+ * through its hooks: each gives the answer for a pane type without the
+ * hook, so that the default lives here once.
+ */
+
+/* Where Enter on ROW goes (SCOPE filled in, zeroed by the caller), or
+ * PANE_NONE; pane_can_drill: whether rows of PANE may lead anywhere. */
+enum pane_id pane_row_drill(const struct pane *pane, const void *row, struct pane_scope *scope);
+bool pane_can_drill(const struct pane *pane);
+/* Whether the pane type OPS has a tab for SCOPE over PROF. */
+bool pane_available(const struct pane_ops *ops, const struct profile *prof,
+		    const struct pane_scope *scope);
+/* Why PANE has no rows: BUF holds the caller's words for it ("no rows
+ * here"), which the pane's own replace when it has some; false when the
+ * pane type has none (BUF as it was). */
+bool pane_empty_text(const struct pane *pane, char *buf, size_t size);
+/* Whether the view asked for needs the trace its summary was made from
+ * (see pane_ops.needs_trace). */
+bool pane_needs_trace(const struct pane *pane);
+/* The status line's text on the right into BUF; false when the pane has
+ * none of its own (the caller shows the generic one). */
+bool pane_status(const struct pane *pane, char *buf, size_t size);
+/* A few words for the default export file name into BUF; false (BUF as
+ * it was) when the pane's name says it all. */
+bool pane_export_name(const struct pane *pane, char *buf, size_t size);
+/* Write PANE as JSON its own way (the Overview's), its first LIMIT rows'
+ * worth, setting *ROWS; false when it has no form of its own. */
+bool pane_export_own_json(const struct pane *pane, FILE *out, size_t limit, long *rows);
+/* What the detail view shows of ROW beyond its columns and attributes. */
+void pane_detail(const struct pane *pane, const void *row, struct detail *d);
+/* Bars (COL_BAR): whether PANE draws them, ROW's segments into SEG (at
+ * most MAX) and their names, NR of them. */
+bool pane_has_bars(const struct pane *pane);
+size_t pane_bar(const struct pane *pane, const void *row, int64_t *seg, size_t max);
+const char *const *pane_legend(const struct pane *pane, size_t *nr);
+/* A picture pane (the Timeline): whether PANE is one, painting it on C,
+ * and a click at (Y, X) of it (true when it selected something). */
+bool pane_type_is_picture(const struct pane_ops *ops);
+bool pane_is_picture(const struct pane *pane);
+void pane_paint(struct pane *pane, struct canvas *c);
+bool pane_click(struct pane *pane, int y, int x, bool twice);
+/* The drawing above the table, HEIGHT lines of WIDTH at most: the lines
+ * made, 0 for none (see pane_picture_ops.chart). */
+size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out);
+/* The actions the bar's hint names for PANE, into ACTS (at most MAX):
+ * its own list, or the generic one less what does nothing here. */
+size_t pane_hint_actions(const struct pane *pane, enum action *acts, size_t max);
+/* --print NAME --drill X: the way pane type OPS drills (DRILL_NONE: it
+ * does not), and the --group value of its other grouping (NULL: none). */
+enum drill_to pane_print_drill(const struct pane_ops *ops);
+const char *pane_group_by(const struct pane_ops *ops);
+
+/* A row's attributes (NULL: none), and whether the pane's rows have
+ * attributes at all.  Inline, as the tree's below: an export asks for
+ * millions. */
+static inline bool pane_has_attrs(const struct pane *pane)
+{
+	return pane->ops->row_attrs != NULL;
+}
+
+static inline const struct attr *pane_row_attrs(const struct pane *pane, const void *row)
+{
+	return pane->ops->row_attrs ? pane->ops->row_attrs(pane, row) : NULL;
+}
+
+/* Hierarchical panes: whether PANE is one, and view row I's depth and
+ * fold state (0 a leaf, 1 open, 2 folded); 0 and 0 in a flat pane. */
+static inline bool pane_is_tree(const struct pane *pane)
+{
+	return pane->ops->tree != NULL;
+}
+
+static inline int pane_row_depth(const struct pane *pane, size_t i)
+{
+	return pane->ops->tree ? pane->ops->tree->row_depth(pane, i) : 0;
+}
+
+static inline int pane_row_fold(const struct pane *pane, size_t i)
+{
+	return pane->ops->tree ? pane->ops->tree->row_fold(pane, i) : 0;
+}
 
 /* For pane types: an available hook for the views of one profile (the
  * Overview, Memory, Modules): not over a diff or every rank of a job, but

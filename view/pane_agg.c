@@ -55,7 +55,7 @@ static const struct attr *file_value(const struct pane *pane, const void *row, c
 static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)c;
-	return cell_text(pane->ops->row_name(pane, row));
+	return cell_text(pane_row_name(pane, row));
 }
 
 static struct cell get_kind(const struct pane *pane, const void *row, const struct column *c)
@@ -565,20 +565,20 @@ void agg_kernel_columns(struct pane *pane, bool drill)
 	pane->sort_desc = true;
 }
 
-const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
-				 struct pane_scope *scope)
+enum pane_id agg_drill(const struct pane *pane, const void *row, enum drill_to to,
+		       struct pane_scope *scope)
 {
 	const struct node *first = ROW(row)->first;
 
 	/* A source layer launched nothing: nothing to drill into. */
 	if (first && first->kind == NODE_SOURCE)
-		return NULL;
+		return PANE_NONE;
 	scope->step = pane->scope.step;
 	scope->drill_to = to;
 	scope->drill_name = ROW(row)->name;
 	if (first && (first->flags & NODE_DISTINCT))
 		scope->drill_node = first;
-	return &drill_pane_ops;
+	return PANE_DRILL;
 }
 
 /* The rows of the detail's "launched" list: this name (or node). */
@@ -640,7 +640,7 @@ void agg_detail(const struct pane *pane, const void *row, struct detail *d)
 		detail_add_link(d, t, v.s,
 				is_device ? "an op that launched it (Enter: its row in Operators)"
 					  : "device work it launched (Enter: its row in Kernels)",
-				is_device ? &ops_pane_ops : &kernels_pane_ops, top[i]->name);
+				is_device ? PANE_OPS : PANE_KERNELS, top[i]->name);
 		strbuf_release(&v);
 	}
 	if (a.nr > DETAIL_TOP) {
@@ -658,7 +658,8 @@ bool agg_open_stacks(const struct pane *pane, struct pane_request *req)
 
 	if (!r)
 		return false;
-	req->open = &stacks_pane_ops;
+	req->open = true;
+	req->open_pane = PANE_STACKS;
 	memset(&req->open_scope, 0, sizeof(req->open_scope));
 	req->open_scope.step = pane->scope.step;
 	req->open_scope.drill_name = r->name;

@@ -34,10 +34,11 @@ struct kernel_op_text {
 void agg_kernel_op_columns(struct pane *pane);
 void agg_kernel_op_release(struct pane *pane);
 
-/* Where Enter on an agg row goes: the drill-down TO of the row's name (or
- * node, for a distinct row), or NULL when there is nothing to open. */
-const struct pane_ops *agg_drill(const struct pane *pane, const void *row, enum drill_to to,
-				 struct pane_scope *scope);
+/* Where Enter on an agg row goes: the Drill-down pane, its scope the
+ * drill-down TO of the row's name (or node, for a distinct row), or
+ * PANE_NONE when there is nothing to open. */
+enum pane_id agg_drill(const struct pane *pane, const void *row, enum drill_to to,
+		       struct pane_scope *scope);
 
 /* The detail view's lines for an agg row: the top kernels an op
  * launched, or the top ops that launched a kernel, each leading to its

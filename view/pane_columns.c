@@ -178,8 +178,17 @@ static const enum action chooser_hints[] = {
 	ACT_TOGGLE_COLUMN, ACT_COLUMN_UP, ACT_COLUMN_DOWN, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action chooser_actions[] = {
+	ACT_TOGGLE_COLUMN, ACT_DRILL, ACT_COLUMN_UP, ACT_COLUMN_DOWN, ACT_NONE,
+};
+
+static const struct pane_text_ops chooser_text = {
+	.hints = chooser_hints, .where = "in the column chooser (| or F2)",
+};
+
 const struct pane_ops columns_pane_ops = {
 	.id = PANE_COLUMNS,
-	.load = chooser_load, .row_name = item_name, .handle = chooser_handle,
-	.hints = chooser_hints, .release = chooser_release,
+	.load = chooser_load, .row_name = item_name, .handle = chooser_handle, .actions = chooser_actions,
+	.release = chooser_release, .text = &chooser_text,
 };

@@ -192,8 +192,10 @@ static void comm_release(struct pane *pane)
 
 static const char *const comm_aliases[] = { "comm-ops", "commops", "collectives", NULL };
 
+static const struct pane_text_ops comm_text = { .status = comm_status };
+
 const struct pane_ops comm_pane_ops = {
 	.id = PANE_COMM, .aliases = comm_aliases, .available = comm_available,
-	.load = comm_load, .row_name = comm_row_name, .status = comm_status,
-	.empty_text = comm_empty_text, .release = comm_release,
+	.load = comm_load, .row_name = comm_row_name, .empty_text = comm_empty_text,
+	.release = comm_release, .text = &comm_text,
 };

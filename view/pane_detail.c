@@ -123,7 +123,7 @@ static void detail_load(struct pane *pane)
 	const struct pane *of = da->of;
 	struct detail *d = xcalloc(1, sizeof(*d));
 	struct strbuf text = STRBUF_INIT;
-	const struct attr *attrs = of->ops->row_attrs ? of->ops->row_attrs(of, da->row) : NULL;
+	const struct attr *attrs = pane_row_attrs(of, da->row);
 	char buf[256];
 
 	pane->priv = d;
@@ -152,8 +152,7 @@ static void detail_load(struct pane *pane)
 			detail_add(d, attr_key(a), text.s ? text.s : "", "as the file gives it");
 		}
 	}
-	if (of->ops->detail)
-		of->ops->detail(of, da->row, d);
+	pane_detail(of, da->row, d);
 	strbuf_release(&text);
 
 	pane->rows = xmalloc((d->nr ? d->nr : 1) * sizeof(*pane->rows));
@@ -173,11 +172,12 @@ static bool detail_handle(struct pane *pane, enum action act, struct pane_reques
 
 	if (act != ACT_DRILL && act != ACT_UNFOLD)
 		return false;
-	if (!l || !l->go_to) {
+	if (!l || !l->is_link) {
 		req->message = "nothing to open on this line";
 		req->is_error = true;
 		return true;
 	}
+	req->jump = true;
 	req->jump_to = l->go_to;
 	req->jump_row = l->go_name;
 	return true;
@@ -197,8 +197,15 @@ static const enum action detail_hints[] = {
 	ACT_HELP, ACT_DRILL, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action detail_actions[] = {
+	ACT_DRILL, ACT_UNFOLD, ACT_NONE,
+};
+
+static const struct pane_text_ops detail_text = { .hints = detail_hints };
+
 const struct pane_ops detail_pane_ops = {
 	.id = PANE_DETAIL,
-	.load = detail_load, .row_name = line_name, .handle = detail_handle,
-	.hints = detail_hints, .release = detail_release_priv,
+	.load = detail_load, .row_name = line_name, .handle = detail_handle, .actions = detail_actions,
+	.release = detail_release_priv, .text = &detail_text,
 };

@@ -64,8 +64,7 @@ static void drill_load(struct pane *pane)
 	}
 }
 
-static const struct pane_ops *drill_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id drill_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row,
 			 pane->scope.drill_to == DRILL_TO_KERNELS ? DRILL_TO_OPS : DRILL_TO_KERNELS,
@@ -89,9 +88,12 @@ static void drill_empty_text(const struct pane *pane, char *buf, size_t size)
 		snprintf(buf, size, "no op launched '%s'", drilled(pane));
 }
 
+static const struct pane_print_ops drill_print = { .export_name = drill_export_name };
+static const struct pane_text_ops drill_text = { .detail = agg_detail };
+
 const struct pane_ops drill_pane_ops = {
-	.id = PANE_DRILL, .follows_step = true, .align = ALIGN_BY_NAME,
+	.id = PANE_DRILL, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_BY_NAME,
 	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.detail = agg_detail,
-	.drill = drill_drill, .empty_text = drill_empty_text, .export_name = drill_export_name,
+	.drill = drill_drill, .empty_text = drill_empty_text,
+	.print = &drill_print, .text = &drill_text,
 };

@@ -348,8 +348,15 @@ static void info_release(struct pane *pane)
 	free(ip);
 }
 
+/* The actions handle() takes. */
+static const enum action info_actions[] = {
+	ACT_DRILL, ACT_TOGGLE_FOLD, ACT_UNFOLD, ACT_NONE,
+};
+
+static const struct pane_text_ops info_text = { .hints = info_hints };
+
 const struct pane_ops info_pane_ops = {
 	.id = PANE_INFO,
 	.load = info_load, .rebuild = info_rebuild, .row_name = info_key,
-	.handle = info_handle, .hints = info_hints, .release = info_release,
+	.handle = info_handle, .actions = info_actions, .release = info_release, .text = &info_text,
 };

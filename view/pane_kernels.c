@@ -60,8 +60,8 @@ static void kernels_load(struct pane *pane)
 	pane->title = xstrdup(by_op(pane) ? "Kernels by op" : "Kernels");
 }
 
-static const struct pane_ops *kernels_drill(const struct pane *pane, const void *row,
-					    struct pane_scope *scope)
+static enum pane_id kernels_drill(const struct pane *pane, const void *row,
+				  struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_OPS, scope);
 }
@@ -107,12 +107,21 @@ static void kernels_release(struct pane *pane)
 
 static const char *const kernels_aliases[] = { "kernel", NULL };
 
+/* The actions handle() takes. */
+static const enum action kernels_actions[] = {
+	ACT_TOGGLE_VIEW, ACT_NONE,
+};
+
+static const struct pane_print_ops kernels_print = { .drill = DRILL_TO_KERNELS, .group_by = "op" };
+static const struct pane_text_ops kernels_text = {
+	.status = kernels_status, .detail = agg_detail,
+};
+
 const struct pane_ops kernels_pane_ops = {
-	.id = PANE_KERNELS, .aliases = kernels_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
-	.print_drill = DRILL_TO_KERNELS, .group_by = "op",
+	.id = PANE_KERNELS, .flags = PANE_FOLLOWS_STEP, .aliases = kernels_aliases,
+	.align = ALIGN_BY_NAME,
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.detail = agg_detail,
-	.drill = kernels_drill, .handle = kernels_handle, .status = kernels_status,
+	.drill = kernels_drill, .handle = kernels_handle, .actions = kernels_actions,
 	.empty_text = kernels_empty_text, .needs_trace = kernels_need_trace,
-	.release = kernels_release,
+	.release = kernels_release, .print = &kernels_print, .text = &kernels_text,
 };

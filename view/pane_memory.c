@@ -438,20 +438,19 @@ static size_t mem_chart(const struct pane *pane, int width, int height, bool utf
 
 /* Enter: the op's allocations and releases on the row's device, in the
  * time shown. */
-static const struct pane_ops *mem_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id mem_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	const struct mem_priv *mp = pane->priv;
 
 	if (mp->key_averages)
-		return NULL;
+		return PANE_NONE;
 	scope->drill_name = STAT(row)->name;
 	scope->has_device = true;
 	scope->device = STAT(row)->device;
 	scope->has_range = mp->zoomed;
 	scope->range_start_ns = mp->t0;
 	scope->range_end_ns = mp->t1;
-	return &memory_events_pane_ops;
+	return PANE_MEMORY_EVENTS;
 }
 
 static const char *mem_row_name(const struct pane *pane, const void *row)
@@ -512,7 +511,8 @@ static bool mem_handle_all(struct pane *pane, enum action act, struct pane_reque
 		req->is_error = true;
 		return true;
 	}
-	req->open = &memory_events_pane_ops;
+	req->open = true;
+	req->open_pane = PANE_MEMORY_EVENTS;
 	req->open_scope.has_device = true;
 	req->open_scope.device = mp->devices[mp->device];
 	req->open_scope.has_range = mp->zoomed;
@@ -528,10 +528,20 @@ static const enum action mem_hints[] = {
 
 static const char *const mem_aliases[] = { "memory-stats", NULL };
 
+/* The actions handle() takes. */
+static const enum action mem_actions[] = {
+	ACT_DEVICE_PREV, ACT_DEVICE_NEXT, ACT_CHART_LEFT, ACT_CHART_RIGHT, ACT_ZOOM_IN,
+	ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_TOGGLE_VIEW, ACT_NONE,
+};
+
+static const struct pane_picture_ops mem_picture = { .chart = mem_chart };
+static const struct pane_text_ops mem_text = { .status = mem_status, .hints = mem_hints };
+
 const struct pane_ops memory_pane_ops = {
 	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
-	.drill = mem_drill, .handle = mem_handle_all, .step_changed = mem_step_changed,
-	.chart = mem_chart, .status = mem_status, .empty_text = mem_empty, .needs_trace = pane_empty_of_summary, .hints = mem_hints,
-	.release = mem_release,
+	.drill = mem_drill, .handle = mem_handle_all, .actions = mem_actions,
+	.step_changed = mem_step_changed,
+	.empty_text = mem_empty, .needs_trace = pane_empty_of_summary,
+	.release = mem_release, .picture = &mem_picture, .text = &mem_text,
 };

@@ -120,6 +120,7 @@ static void pt_release(struct pane *pane)
 static const char *const pt_aliases[] = { "memory-curve", NULL };
 
 const struct pane_ops memory_curve_pane_ops = {
-	.id = PANE_MEMORY_CURVE, .aliases = pt_aliases, .printable = true,
-	.load = pt_load, .row_name = pt_name, .empty_text = pt_empty, .needs_trace = pane_empty_of_summary, .release = pt_release,
+	.id = PANE_MEMORY_CURVE, .flags = PANE_PRINTABLE, .aliases = pt_aliases,
+	.load = pt_load, .row_name = pt_name, .empty_text = pt_empty,
+	.needs_trace = pane_empty_of_summary, .release = pt_release,
 };

@@ -175,6 +175,7 @@ static void ev_release(struct pane *pane)
 static const char *const ev_aliases[] = { "memory-events", NULL };
 
 const struct pane_ops memory_events_pane_ops = {
-	.id = PANE_MEMORY_EVENTS, .aliases = ev_aliases, .printable = true,
-	.load = ev_load, .row_name = ev_name, .empty_text = ev_empty, .needs_trace = pane_empty_of_summary, .release = ev_release,
+	.id = PANE_MEMORY_EVENTS, .flags = PANE_PRINTABLE, .aliases = ev_aliases,
+	.load = ev_load, .row_name = ev_name, .empty_text = ev_empty,
+	.needs_trace = pane_empty_of_summary, .release = ev_release,
 };

@@ -47,8 +47,7 @@ static void mops_load(struct pane *pane)
 										: "?");
 }
 
-static const struct pane_ops *mops_drill(const struct pane *pane, const void *row,
-					 struct pane_scope *scope)
+static enum pane_id mops_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
@@ -64,8 +63,13 @@ static void mops_empty(const struct pane *pane, char *buf, size_t size)
 									   : "?");
 }
 
+/* The actions handle() takes. */
+static const enum action mops_actions[] = {
+	ACT_CALL_STACK, ACT_NONE,
+};
+
 const struct pane_ops module_ops_pane_ops = {
-	.id = PANE_MODULE_OPS, .follows_step = true,
+	.id = PANE_MODULE_OPS, .flags = PANE_FOLLOWS_STEP,
 	.load = mops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.drill = mops_drill, .handle = mops_handle, .empty_text = mops_empty,
+	.drill = mops_drill, .handle = mops_handle, .actions = mops_actions, .empty_text = mops_empty,
 };

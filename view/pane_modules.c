@@ -222,13 +222,12 @@ static bool mod_handle(struct pane *pane, enum action act, struct pane_request *
 }
 
 /* Enter: the ops called under the module (every call of it). */
-static const struct pane_ops *mod_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id mod_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	scope->step = pane->scope.step;
 	scope->drill_name = MOD(row)->name;
 	scope->drill_node = MOD(row)->first;
-	return &module_ops_pane_ops;
+	return PANE_MODULE_OPS;
 }
 
 static void mod_empty(const struct pane *pane, char *buf, size_t size)
@@ -266,9 +265,18 @@ static const enum action mod_hints[] = {
 
 static const char *const mod_aliases[] = { "module", NULL };
 
+/* The actions handle() takes. */
+static const enum action mod_actions[] = {
+	ACT_UNFOLD, ACT_FOLD, ACT_TOGGLE_FOLD, ACT_UNFOLD_ALL, ACT_NONE,
+};
+
+static const struct pane_tree_ops mod_tree = { .row_depth = mod_depth, .row_fold = mod_fold };
+static const struct pane_text_ops mod_text = { .hints = mod_hints };
+
 const struct pane_ops modules_pane_ops = {
 	.id = PANE_MODULES, .aliases = mod_aliases, .available = pane_one_profile,
 	.load = mod_load, .rebuild = mod_rebuild, .row_name = mod_name,
-	.row_depth = mod_depth, .row_fold = mod_fold, .handle = mod_handle, .drill = mod_drill,
-	.empty_text = mod_empty, .needs_trace = pane_empty_of_summary, .hints = mod_hints, .release = mod_release,
+	.handle = mod_handle, .actions = mod_actions, .drill = mod_drill,
+	.empty_text = mod_empty, .needs_trace = pane_empty_of_summary, .release = mod_release,
+	.tree = &mod_tree, .text = &mod_text,
 };

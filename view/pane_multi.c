@@ -290,7 +290,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 		for (size_t i = 0; i < n; i++) {
 			names[i] = xmalloc((nr_of[i] ? nr_of[i] : 1) * sizeof(**names));
 			for (size_t j = 0; j < nr_of[i]; j++)
-				names[i][j] = mp->inner[i]->ops->row_name(mp->inner[i], rows_of[i][j]);
+				names[i][j] = pane_row_name(mp->inner[i], rows_of[i][j]);
 		}
 		mp->nr_rows = diff_align((const char *const *const *)names, nr_of, n, mp->primary, &idx);
 		for (size_t i = 0; i < n; i++)
@@ -322,7 +322,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 			size_t i = o == 0 ? mp->primary : o <= mp->primary ? o - 1 : o;
 
 			if (m->side[i])
-				m->name = mp->inner[i]->ops->row_name(mp->inner[i], m->side[i]);
+				m->name = pane_row_name(mp->inner[i], m->side[i]);
 		}
 	}
 	free(idx);
@@ -727,17 +727,16 @@ static size_t side_for(const struct multi_priv *mp, const struct mrow *r)
 	return mp->primary;
 }
 
-static const struct pane_ops *multi_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id multi_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	const struct multi_priv *mp = PRIV(pane);
 	size_t i = side_for(mp, ROW(row));
 	const struct pane *in = mp->inner[i];
-	const struct pane_ops *to;
+	enum pane_id to;
 
-	if (!in->ops->drill || !ROW(row)->side[i])
-		return NULL;
-	to = in->ops->drill(in, ROW(row)->side[i], scope);
+	if (!ROW(row)->side[i])
+		return PANE_NONE;
+	to = pane_row_drill(in, ROW(row)->side[i], scope);
 	/* The step is the primary profile's, whichever side drilled. */
 	scope->step = pane->scope.step;
 	return to;
@@ -752,13 +751,13 @@ static bool multi_handle(struct pane *pane, enum action act, struct pane_request
 	const struct mrow *r = pane_row(pane, pane->cursor);
 	bool done;
 
-	if (!in->ops->handle || !r || !r->side[mp->primary])
+	if (!r || !r->side[mp->primary])
 		return false;
 	for (size_t v = 0; v < in->nr_view; v++) {
 		if (pane_row(in, v) != r->side[mp->primary])
 			continue;
 		in->cursor = v;
-		done = in->ops->handle(in, act, req);
+		done = pane_handle(in, act, req);
 		/* toggle-view regrouped the inner pane and made its rows
 		 * anew: every profile's pane, and the rows here that point
 		 * into them, are made again with the new grouping. */
@@ -786,7 +785,7 @@ static const struct pane *needing_trace(const struct pane *pane)
 	const struct multi_priv *mp = PRIV(pane);
 
 	for (size_t i = 0; i < mp->nr_inner; i++)
-		if (mp->inner[i]->ops->needs_trace && mp->inner[i]->ops->needs_trace(mp->inner[i]))
+		if (pane_needs_trace(mp->inner[i]))
 			return mp->inner[i];
 	return NULL;
 }
@@ -801,9 +800,7 @@ static void multi_empty_text(const struct pane *pane, char *buf, size_t size)
 	const struct multi_priv *mp = PRIV(pane);
 	const struct pane *in = needing_trace(pane) ? needing_trace(pane) : mp->inner[mp->primary];
 
-	if (in->ops->empty_text)
-		in->ops->empty_text(in, buf, size);
-	else
+	if (!pane_empty_text(in, buf, size))
 		snprintf(buf, size, "no rows in any profile");
 }
 
@@ -813,8 +810,7 @@ static void multi_export_name(const struct pane *pane, char *buf, size_t size)
 	const struct pane *in = mp->inner[mp->primary];
 	char inner[128] = "";
 
-	if (in->ops->export_name)
-		in->ops->export_name(in, inner, sizeof(inner));
+	pane_export_name(in, inner, sizeof(inner));
 	snprintf(buf, size, "%s%s%s", inner, *inner ? "-" : "", mp->is_diff ? "diff" : "ranks");
 }
 
@@ -823,6 +819,8 @@ static void multi_export_name(const struct pane *pane, char *buf, size_t size)
  */
 
 static struct pane_ops forms[2][NR_PANES];
+static struct pane_print_ops form_print[2][NR_PANES];
+static struct pane_text_ops form_text[2][NR_PANES];
 static bool made[2][NR_PANES];
 
 const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct pane_scope *scope)
@@ -843,21 +841,26 @@ const struct pane_ops *pane_multi_ops(const struct pane_ops *ops, const struct p
 		return ops;
 	if (!made[which][ops->id]) {
 		struct pane_ops *f = &forms[which][ops->id];
+		struct pane_print_ops *print = &form_print[which][ops->id];
+		struct pane_text_ops *text = &form_text[which][ops->id];
 
 		f->id = ops->id;
-		f->follows_step = ops->follows_step;
-		f->print_drill = ops->print_drill;
+		f->flags = ops->flags & PANE_FOLLOWS_STEP;
+		print->drill = pane_print_drill(ops);
+		print->export_name = multi_export_name;
+		f->print = print;
+		text->hints = ops->text ? ops->text->hints : NULL;
+		f->text = text;
 		f->align = ALIGN_NONE;
 		f->available = ops->available;
 		f->load = multi_load;
 		f->row_name = multi_row_name;
 		f->drill = ops->drill ? multi_drill : NULL;
 		f->handle = ops->handle ? multi_handle : NULL;
+		f->actions = ops->actions;
 		f->step_changed = ops->step_changed ? multi_step_changed : NULL;
 		f->empty_text = multi_empty_text;
 		f->needs_trace = ops->needs_trace ? multi_needs_trace : NULL;
-		f->export_name = multi_export_name;
-		f->hints = ops->hints;
 		f->release = multi_release;
 		inner_of[ops->id] = ops;
 		made[which][ops->id] = true;

@@ -106,8 +106,7 @@ static void ops_load(struct pane *pane)
 	pane->title = xstrdup(by_shape(pane) ? "Operators by input shape" : "Operators");
 }
 
-static const struct pane_ops *ops_drill(const struct pane *pane, const void *row,
-					struct pane_scope *scope)
+static enum pane_id ops_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
@@ -128,11 +127,17 @@ static bool ops_handle(struct pane *pane, enum action act, struct pane_request *
 
 static const char *const ops_aliases[] = { "operators", "op", NULL };
 
+/* The actions handle() takes. */
+static const enum action ops_actions[] = {
+	ACT_CALL_STACK, ACT_TOGGLE_VIEW, ACT_NONE,
+};
+
+static const struct pane_print_ops ops_print = { .drill = DRILL_TO_OPS, .group_by = "shape" };
+static const struct pane_text_ops ops_text = { .detail = agg_detail };
+
 const struct pane_ops ops_pane_ops = {
-	.id = PANE_OPS, .aliases = ops_aliases, .follows_step = true, .align = ALIGN_BY_NAME,
-	.print_drill = DRILL_TO_OPS, .group_by = "shape",
+	.id = PANE_OPS, .flags = PANE_FOLLOWS_STEP, .aliases = ops_aliases, .align = ALIGN_BY_NAME,
 	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.detail = agg_detail,
-	.drill = ops_drill, .handle = ops_handle, .empty_text = ops_empty_text,
-	.needs_trace = ops_need_trace,
+	.drill = ops_drill, .handle = ops_handle, .actions = ops_actions, .empty_text = ops_empty_text,
+	.needs_trace = ops_need_trace, .print = &ops_print, .text = &ops_text,
 };

@@ -453,7 +453,8 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 		req->message = "Enter on a top operator or kernel shows it in its pane";
 		return true;
 	}
-	req->jump_to = r->kind == OV_TOP_OP ? &ops_pane_ops : &kernels_pane_ops;
+	req->jump = true;
+	req->jump_to = r->kind == OV_TOP_OP ? PANE_OPS : PANE_KERNELS;
 	req->jump_row = r->jump;
 	return true;
 }
@@ -577,10 +578,19 @@ static const enum action ov_hints[] = {
 	ACT_HELP, ACT_DRILL, ACT_FILTER, ACT_EXPORT, ACT_NEXT_PANE, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action ov_actions[] = {
+	ACT_DRILL, ACT_UNFOLD, ACT_NONE,
+};
+
+static const struct pane_tree_ops ov_tree = { .row_depth = ov_depth, .row_fold = ov_fold };
+static const struct pane_picture_ops ov_picture = { .bar = ov_bar, .legend = ov_legend };
+static const struct pane_print_ops ov_print = { .export_json = ov_json };
+static const struct pane_text_ops ov_text = { .hints = ov_hints };
+
 const struct pane_ops overview_pane_ops = {
 	.id = PANE_OVERVIEW, .available = pane_one_profile,
 	.load = ov_load, .rebuild = ov_rebuild, .row_name = ov_name,
-	.row_depth = ov_depth, .row_fold = ov_fold, .handle = ov_handle,
-	.bar = ov_bar, .legend = ov_legend, .empty_text = ov_empty, .export_json = ov_json,
-	.hints = ov_hints, .release = ov_release,
+	.handle = ov_handle, .actions = ov_actions, .empty_text = ov_empty, .release = ov_release,
+	.tree = &ov_tree, .picture = &ov_picture, .print = &ov_print, .text = &ov_text,
 };

@@ -541,12 +541,22 @@ static const enum action ranks_hints[] = {
 
 static const char *const ranks_aliases[] = { "rank", "distributed", NULL };
 
+/* The actions handle() takes. */
+static const enum action ranks_actions[] = {
+	ACT_BACK, ACT_DRILL, ACT_UNFOLD, ACT_FOLD, ACT_TOGGLE_FOLD, ACT_UNFOLD_ALL, ACT_NONE,
+};
+
+static const struct pane_tree_ops ranks_tree = {
+	.row_depth = ranks_depth, .row_fold = ranks_fold,
+};
+static const struct pane_picture_ops ranks_picture = { .bar = ranks_bar, .legend = ranks_legend };
+static const struct pane_text_ops ranks_text = { .status = ranks_status, .hints = ranks_hints };
+
 const struct pane_ops ranks_pane_ops = {
-	.id = PANE_RANKS, .aliases = ranks_aliases, .follows_step = true,
+	.id = PANE_RANKS, .flags = PANE_FOLLOWS_STEP, .aliases = ranks_aliases,
 	.available = ranks_available,
 	.load = ranks_load, .rebuild = ranks_rebuild, .row_name = ranks_row_name,
-	.row_depth = ranks_depth, .row_fold = ranks_fold, .handle = ranks_handle,
-	.step_changed = ranks_step_changed, .bar = ranks_bar, .legend = ranks_legend,
-	.status = ranks_status, .empty_text = ranks_empty_text, .hints = ranks_hints,
-	.release = ranks_release,
+	.handle = ranks_handle, .actions = ranks_actions, .step_changed = ranks_step_changed,
+	.empty_text = ranks_empty_text, .release = ranks_release,
+	.tree = &ranks_tree, .picture = &ranks_picture, .text = &ranks_text,
 };

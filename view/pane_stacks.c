@@ -223,10 +223,13 @@ static void st_release(struct pane *pane)
 
 static const char *const st_aliases[] = { "call-stacks", "stack", NULL };
 
+static const struct pane_tree_ops st_tree = { .row_depth = st_depth, .row_fold = st_fold };
+static const struct pane_print_ops st_print = { .export_name = st_export_name };
+
 const struct pane_ops stacks_pane_ops = {
-	.id = PANE_STACKS, .aliases = st_aliases, .follows_step = true, .printable = true,
-	.drill_is_scope = true,
-	.load = st_load, .rebuild = st_rebuild, .row_name = st_name, .row_depth = st_depth,
-	.row_fold = st_fold, .empty_text = st_empty, .export_name = st_export_name,
-	.release = st_release,
+	.id = PANE_STACKS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_DRILL_IS_SCOPE,
+	.aliases = st_aliases,
+	.load = st_load, .rebuild = st_rebuild, .row_name = st_name,
+	.empty_text = st_empty, .release = st_release,
+	.tree = &st_tree, .print = &st_print,
 };

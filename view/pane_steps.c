@@ -210,10 +210,17 @@ static void steps_release(struct pane *pane)
 
 static const char *const steps_aliases[] = { "step", NULL };
 
+/* The actions handle() takes. */
+static const enum action steps_actions[] = {
+	ACT_DRILL, ACT_UNFOLD, ACT_NONE,
+};
+
+static const struct pane_picture_ops steps_picture = { .bar = steps_bar, .legend = steps_legend };
+
 const struct pane_ops steps_pane_ops = {
 	.id = PANE_STEPS, .aliases = steps_aliases, .align = ALIGN_BY_POSITION,
 	.load = steps_load, .rebuild = steps_rebuild, .row_name = step_name,
-	.row_attrs = step_attrs, .handle = steps_handle, .step_changed = steps_step_changed,
-	.bar = steps_bar, .legend = steps_legend,
-	.release = steps_release,
+	.row_attrs = step_attrs, .handle = steps_handle, .actions = steps_actions,
+	.step_changed = steps_step_changed,
+	.release = steps_release, .picture = &steps_picture,
 };

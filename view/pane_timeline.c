@@ -905,10 +905,23 @@ static const enum action tl_hints[] = {
 	ACT_INSPECT, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action tl_actions[] = {
+	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
+	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
+	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT, ACT_NONE,
+};
+
+static const struct pane_picture_ops tl_picture = { .canvas = tl_canvas, .click = tl_click };
+static const struct pane_text_ops tl_text = {
+	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
+};
+
 const struct pane_ops timeline_pane_ops = {
-	.id = PANE_TIMELINE, .follows_step = true, .available = tl_available,
+	.id = PANE_TIMELINE, .flags = PANE_FOLLOWS_STEP, .available = tl_available,
 	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name,
-	.row_attrs = tl_row_attrs, .handle = tl_handle, .step_changed = tl_step_changed,
-	.status = tl_status, .empty_text = tl_empty_text, .detail = tl_detail,
-	.canvas = tl_canvas, .click = tl_click, .hints = tl_hints, .release = tl_release,
+	.row_attrs = tl_row_attrs, .handle = tl_handle, .actions = tl_actions,
+	.step_changed = tl_step_changed,
+	.empty_text = tl_empty_text, .release = tl_release,
+	.picture = &tl_picture, .text = &tl_text,
 };

@@ -1049,8 +1049,7 @@ static void diff_load(struct pane *pane)
 }
 
 /* `o`: the ops under the node (under both sides of a diff node). */
-static const struct pane_ops *tree_drill(const struct pane *pane, const void *row,
-					 struct pane_scope *scope)
+static enum pane_id tree_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	struct tree_priv *tp = pane->priv;
 
@@ -1058,20 +1057,20 @@ static const struct pane_ops *tree_drill(const struct pane *pane, const void *ro
 		const struct diff_node *d = DNODE(pane, row);
 
 		if (!d || (!d->side[0].nr && !d->side[1].nr))
-			return NULL;
+			return PANE_NONE;
 		scope->under = d->side[1].nodes;
 		scope->nr_under = d->side[1].nr;
 		scope->base_under = d->side[0].nodes;
 		scope->nr_base_under = d->side[0].nr;
 	} else {
 		if (NODE(row)->kind == NODE_ROOT)
-			return NULL;
+			return PANE_NONE;
 		tp->drilled[0] = row;
 		scope->under = tp->drilled;
 		scope->nr_under = 1;
 	}
 	scope->step = pane->scope.step;
-	return &under_pane_ops;
+	return PANE_UNDER;
 }
 
 /* A summary holds tables, not the tree: nor does a diff against one. */
@@ -1101,11 +1100,21 @@ static const enum action tree_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_SORT_DEVICE_SELF, ACT_TOGGLE_FOLD, ACT_EXPORT, ACT_BACK, ACT_NONE,
 };
 
+/* The actions handle() takes. */
+static const enum action tree_actions[] = {
+	ACT_UNFOLD, ACT_FOLD, ACT_TOGGLE_FOLD, ACT_UNFOLD_ALL, ACT_NONE,
+};
+
+static const struct pane_tree_ops tree_tree = {
+	.row_depth = tree_depth, .row_fold = tree_fold_state,
+};
+static const struct pane_text_ops tree_text = { .hints = tree_hints, .detail = tree_detail };
+
 const struct pane_ops tree_pane_ops = {
-	.id = PANE_TREE, .follows_step = true,
+	.id = PANE_TREE, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_SELF,
 	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
-	.row_attrs = tree_attrs, .row_depth = tree_depth, .row_fold = tree_fold_state,
-	.handle = tree_handle, .step_changed = tree_step_changed, .hints = tree_hints,
-	.release = tree_release, .drill = tree_drill, .align = ALIGN_SELF,
-	.empty_text = tree_empty_text, .needs_trace = tree_needs_trace, .detail = tree_detail,
+	.row_attrs = tree_attrs, .drill = tree_drill, .handle = tree_handle, .actions = tree_actions,
+	.step_changed = tree_step_changed, .empty_text = tree_empty_text,
+	.needs_trace = tree_needs_trace, .release = tree_release,
+	.tree = &tree_tree, .text = &tree_text,
 };

@@ -57,8 +57,7 @@ static void under_load(struct pane *pane)
 	}
 }
 
-static const struct pane_ops *under_drill(const struct pane *pane, const void *row,
-					  struct pane_scope *scope)
+static enum pane_id under_drill(const struct pane *pane, const void *row, struct pane_scope *scope)
 {
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
@@ -83,9 +82,11 @@ static void under_release(struct pane *pane)
 	free(up);
 }
 
+static const struct pane_print_ops under_print = { .export_name = under_export_name };
+
 const struct pane_ops under_pane_ops = {
-	.id = PANE_UNDER, .follows_step = true, .align = ALIGN_BY_NAME,
+	.id = PANE_UNDER, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_BY_NAME,
 	.load = under_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
-	.drill = under_drill, .empty_text = under_empty_text, .export_name = under_export_name,
-	.release = under_release,
+	.drill = under_drill, .empty_text = under_empty_text, .release = under_release,
+	.print = &under_print,
 };

@@ -44,7 +44,7 @@ static void test_limit_is_an_error(void)
 
 	profile_init(&p, "t");
 	build_long(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	/* Every row matches b[0-9]$, but the first branch gives up first:
 	 * that is not "0 of 5 rows", it is an error. */
 	pane_set_filter(pane, filter_new("(a+)+c|b[0-9]$", err, sizeof(err)));

@@ -32,12 +32,12 @@ static void devices(const struct pane *pane, char *buf, size_t size)
 /* Enter on OP in MEM: the events pane it opens, or NULL. */
 static struct pane *drill(const struct pane *mem, const char *op, struct pane_scope *scope)
 {
-	const struct pane_ops *to;
+	enum pane_id to;
 
 	if (!pane_seek((struct pane *)mem, op))
 		return NULL;
 	to = pane_drill_target(mem, scope);
-	return to ? pane_new(to, mem->prof, scope) : NULL;
+	return to != PANE_NONE ? pane_new(pane_types[to], mem->prof, scope) : NULL;
 }
 
 static void test_drill_keeps_to_device(void)
@@ -49,7 +49,7 @@ static void test_drill_keeps_to_device(void)
 	char got[256];
 
 	CHECK_EQ(test_load(&p, FIX, NULL, msg, sizeof(msg)), 0);
-	mem = pane_new(&memory_pane_ops, &p, NULL);
+	mem = pane_new(pane_types[PANE_MEMORY], &p, NULL);
 	CHECK_STR(mem->title, "Memory of GPU0");
 	ev = drill(mem, "aten::to", &scope);
 	CHECK(ev != NULL);
@@ -72,9 +72,9 @@ static void test_drill_keeps_to_device(void)
 	/* v: every allocation of the CPU, none of GPU0's. */
 	memset(&req, 0, sizeof(req));
 	CHECK(pane_handle(mem, ACT_TOGGLE_VIEW, &req));
-	CHECK(req.open != NULL);
+	CHECK(req.open && req.open_pane == PANE_MEMORY_EVENTS);
 	if (req.open) {
-		ev = pane_new(req.open, &p, &req.open_scope);
+		ev = pane_new(pane_types[req.open_pane], &p, &req.open_scope);
 		devices(ev, got, sizeof(got));
 		CHECK_STR(got, "CPU CPU");
 		pane_free(ev);
@@ -91,7 +91,7 @@ static void test_print_lists_every_device(void)
 	char got[256];
 
 	CHECK_EQ(test_load(&p, FIX, NULL, msg, sizeof(msg)), 0);
-	ev = pane_new(&memory_events_pane_ops, &p, NULL);
+	ev = pane_new(pane_types[PANE_MEMORY_EVENTS], &p, NULL);
 	devices(ev, got, sizeof(got));
 	CHECK_STR(got, "CPU GPU0 GPU0 GPU0 CPU");
 	pane_free(ev);

@@ -173,11 +173,11 @@ static void test_across_ranks(void)
 		CHECK(test_load(&p[i], paths[i], NULL, msg, sizeof(msg)) == 0);
 		m[i].prof = &p[i];
 		m[i].rank = i;
-		pane = pane_new(&kernels_pane_ops, &p[i], NULL);
+		pane = pane_new(pane_types[PANE_KERNELS], &p[i], NULL);
 		load_json(pane, &one[i]);
 		pane_free(pane);
 	}
-	pane = pane_open(&kernels_pane_ops, &p[0], &scope);
+	pane = pane_open(pane_types[PANE_KERNELS], &p[0], &scope);
 	load_json(pane, &across);
 	row = row_named(&across, "name", "gemm_kernel");
 	CHECK(row != NULL);

@@ -47,7 +47,7 @@ static void test_stable_sort(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	names(pane, got, sizeof(got));
 	/* Device self descending; the three 10s keep model order. */
 	CHECK_STR(got, "conv mm add relu Copy");
@@ -79,7 +79,7 @@ static void test_filter_keeps_cursor(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	pane->cursor = 2;	/* add */
 	pane_set_filter(pane, filter_new("^(a|c)", err, sizeof(err)));
 	names(pane, got, sizeof(got));
@@ -110,7 +110,7 @@ static void test_tree_filter_and_fold(void)
 	node_new(&p, b, NODE_KERNEL, "kern", 4);
 	node_new(&p, t, NODE_OP, "other", 5);
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer other");	/* threads open, calls folded */
 	pane->cursor = 1;
@@ -126,7 +126,7 @@ static void test_tree_filter_and_fold(void)
 	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
 	names(pane, got, sizeof(got));
 	CHECK_STR(got, "thread 1 outer inner kern");
-	CHECK_EQ(pane->ops->row_depth(pane, 3), 3);
+	CHECK_EQ(pane_row_depth(pane, 3), 3);
 	/* Left on a leaf goes to its parent. */
 	pane->cursor = 3;
 	CHECK(pane_handle(pane, ACT_FOLD, &req));
@@ -136,7 +136,7 @@ static void test_tree_filter_and_fold(void)
 	{
 		struct pane_scope scope = { .expand_all = true };
 
-		pane = pane_new(&tree_pane_ops, &p, &scope);
+		pane = pane_new(pane_types[PANE_TREE], &p, &scope);
 		names(pane, got, sizeof(got));
 		CHECK_STR(got, "thread 1 outer inner kern other");
 		/* The parent of "other" is four rows up, past a deeper subtree. */
@@ -145,7 +145,7 @@ static void test_tree_filter_and_fold(void)
 		CHECK_EQ(pane->cursor, 0);
 		/* A row at the top has no parent row: left stays on it. */
 		pane->cursor = 0;
-		CHECK_EQ(pane->ops->row_depth(pane, 0), 0);
+		CHECK_EQ(pane_row_depth(pane, 0), 0);
 		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* folds thread 1 */
 		CHECK(pane_handle(pane, ACT_FOLD, &req));	/* no parent */
 		CHECK_EQ(pane->cursor, 0);
@@ -185,7 +185,7 @@ static void test_tree_sorts_each_list(void)
 	attr_set_str(&p, node_attr_list(node_next(node_first_child(a))), "input_shapes", "[[2]]", 5);
 	attr_set_str(&p, node_attr_list(node_first_child(a)), "input_shapes", "[[1]]", 5);
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	pane_sort(pane, pane_column(pane, "calls"), true);
 	pane->cursor = 1;	/* a, shown before the sort changes */
 	CHECK(pane_handle(pane, ACT_UNFOLD, &req));
@@ -276,7 +276,7 @@ static void tree_keys_sort_as_lists_do(size_t nr)
 			attr_set_str(&p, node_attr_list(made[i]), "mixed", nm, strlen(nm));
 	}
 	profile_finish(&p);
-	pane = pane_new(&tree_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TREE], &p, NULL);
 	pane->cursor = 0;	/* thread 1: all but the root under it */
 	CHECK(pane_handle(pane, ACT_UNFOLD_ALL, &req));
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
@@ -343,7 +343,7 @@ static void text_sort_matches_strcmp(int nr_names)
 		node_set_calls(&p, node_new(&p, p.root, NODE_OP, name, len), 1 + (x >> 24) % 7);
 	}
 	profile_finish(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	/* Numbers: ordered, and equal ones keep the model's order (rows'
 	 * addresses rise with it). */
 	col = pane_column(pane, "calls");
@@ -391,7 +391,31 @@ static void test_text_sort_matches_strcmp(void)
 	text_sort_matches_strcmp(5);
 }
 
+/* Every pane type has its core, and each sub-table it has is whole:
+ * pane.c calls a tree's two hooks and a bar's legend without asking. */
+static void test_pane_types_are_whole(void)
+{
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const struct pane_ops *ops = pane_types[i];
+		const struct pane_picture_ops *pic = ops->picture;
+
+		CHECK(ops && ops->id == (enum pane_id)i);
+		if (!ops)
+			continue;
+		CHECK(ops->load && ops->row_name);
+		CHECK(!ops->tree || (ops->tree->row_depth && ops->tree->row_fold));
+		CHECK(!pic || pic->canvas || pic->chart || pic->bar);
+		CHECK(!pic || !pic->bar == !pic->legend);
+		CHECK(!pic || !pic->click || pic->canvas);
+		CHECK(!ops->print || ops->print->drill || ops->print->group_by ||
+		      ops->print->export_name || ops->print->export_json);
+		CHECK(!ops->text || ops->text->status || ops->text->hints || ops->text->detail);
+		CHECK(!(ops->flags & PANE_PRINTABLE) || !pane_infos[i].has_tab);
+	}
+}
+
 const struct test tests[] = {
+	{ "every pane type has its core, and whole sub-tables", test_pane_types_are_whole },
 	{ "text sorts agree with strcmp, both ways", test_text_sort_matches_strcmp },
 	{ "sorts are stable, text sorts by name, missing values go last", test_stable_sort },
 	{ "the filter: smart case, inversion, errors; the cursor stays", test_filter_keeps_cursor },

@@ -146,13 +146,13 @@ static void same_groups(const char *path)
 			struct pane_scope st = { .group = groups[g] }, ss = st;
 			struct pane *ps;
 
-			if (!ops->group_by || strcmp(ops->group_by, groups[g]))
+			if (!pane_group_by(ops) || strcmp(pane_group_by(ops), groups[g]))
 				continue;	/* --group refuses it */
 			ps = pane_open(ops, &s, &ss);
-			if (ps->ops->needs_trace && ps->ops->needs_trace(ps)) {
+			if (pane_needs_trace(ps)) {
 				char why[512] = "";
 
-				ps->ops->empty_text(ps, why, sizeof(why));
+				pane_empty_text(ps, why, sizeof(why));
 				CHECK(ps->nr_rows == 0 && strstr(why, "need the trace"));
 				pane_free(ps);
 				continue;
@@ -214,8 +214,8 @@ static void test_old_shapes(void)
 
 	CHECK_EQ(test_load(&s, path, NULL, msg, sizeof(msg)), 0);
 	pane = pane_open(pane_ops_find("ops"), &s, &sc);
-	CHECK(pane->ops->needs_trace && pane->ops->needs_trace(pane));
-	pane->ops->empty_text(pane, why, sizeof(why));
+	CHECK(pane_needs_trace(pane));
+	pane_empty_text(pane, why, sizeof(why));
 	CHECK(strstr(why, "need the trace") != NULL);
 	CHECK_EQ(pane->nr_rows, 0);
 	pane_free(pane);

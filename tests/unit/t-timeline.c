@@ -226,10 +226,10 @@ static void test_pane_keys(void)
 	s = &p.steps[0];
 	p.steps[0].start_ns = 1000000000 + 50000;
 	p.steps[0].end_ns = 1000000000 + 100000;
-	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
 	CHECK_EQ(pane->nr_view, 9);
 	canvas_reset(&c, 10, 116);
-	pane->ops->canvas(pane, &c);
+	pane_paint(pane, &c);
 	CHECK_STR(sel_name(pane), "ProfilerStep#1");
 	/* Down: the block of the next row nearest the step's middle. */
 	CHECK(pane_handle(pane, ACT_MOVE_DOWN, &req));
@@ -503,7 +503,7 @@ static void test_sort_and_filter_as_generic(void)
 	s = profile_add_step(&p, "1", 1);
 	s->start_ns = 1000000000 + 9000;
 	s->end_ns = 1000000000 + 21000;
-	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
 	name = pane_column(pane, "name");
 	CHECK(pane->nr_view > 5000);
 	for (int desc = 0; desc < 2; desc++) {
@@ -712,7 +712,7 @@ static void test_big_view(void)
 	p.steps[0].end_ns = 1000000000 + 10000LL * 140000;
 	p.has_timeline = true;
 	profile_finish(&p);
-	pane = pane_new(&timeline_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
 	CHECK_EQ(pane->nr_view, N);
 	for (size_t i = 0; i < pane->nr_view; i++)
 		in_order &= pane->view[i] == i;

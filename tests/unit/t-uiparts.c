@@ -84,7 +84,7 @@ static void test_column_choice(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	pane = pane_new(&ops_pane_ops, &p, NULL);
+	pane = pane_new(pane_types[PANE_OPS], &p, NULL);
 	keys_of(pane, NULL, got, sizeof(got));
 	CHECK_STR(got, "name calls device_self device_total device_self_pct device_mean");
 	/* Shown in this order, one hidden, a key no column has ignored; the
@@ -169,12 +169,12 @@ static void test_detail(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	kernels = pane_new(&kernels_pane_ops, &p, NULL);
+	kernels = pane_new(pane_types[PANE_KERNELS], &p, NULL);
 	CHECK(pane_seek(kernels, k2));
 	da.of = kernels;
 	da.row = pane_row(kernels, kernels->cursor);
 	scope.arg = &da;
-	d = pane_new(&detail_pane_ops, &p, &scope);
+	d = pane_new(pane_types[PANE_DETAIL], &p, &scope);
 	/* The full name, every column with its unit and meaning. */
 	CHECK_STR(line_of(d, "Name")->value, k2);
 	CHECK_STR(line_of(d, "Total")->value, "0.070 us");
@@ -188,7 +188,7 @@ static void test_detail(void)
 	CHECK(l && !strncmp(l->value, "aten::add (", 11));
 	CHECK(pane_seek(d, "op 2"));
 	CHECK(pane_handle(d, ACT_DRILL, &req));
-	CHECK(req.jump_to == &ops_pane_ops);
+	CHECK(req.jump && req.jump_to == PANE_OPS);
 	CHECK_STR(req.jump_row, "aten::add");
 	pane_free(d);
 	pane_free(kernels);
@@ -207,11 +207,11 @@ static void test_chooser(void)
 
 	profile_init(&p, "t");
 	build(&p);
-	ops = pane_new(&ops_pane_ops, &p, NULL);
+	ops = pane_new(pane_types[PANE_OPS], &p, NULL);
 	ca.choice = &cc;
 	ca.of = ops;
 	scope.arg = &ca;
-	ch = pane_new(&columns_pane_ops, &p, &scope);
+	ch = pane_new(pane_types[PANE_COLUMNS], &p, &scope);
 	CHECK_EQ(ch->nr_view, ops->nr_cols);
 	/* The name cannot go; Calls can, and moves down one. */
 	CHECK(pane_handle(ch, ACT_TOGGLE_COLUMN, &req));
@@ -272,7 +272,7 @@ static void test_info_devices(void)
 	p.dist.world_size = 8;
 	p.dist.backend = "nccl";
 	profile_finish(&p);
-	info = pane_new(&info_pane_ops, &p, NULL);
+	info = pane_new(pane_types[PANE_INFO], &p, NULL);
 	/* A line with units; the raw properties folded under it. */
 	CHECK(has_row(info, "summary", "NVIDIA H100 80GB HBM3, 79.35 GiB, compute 9.0, 132 SMs"));
 	CHECK(!has_row(info, "totalGlobalMem", "85198045184"));
