@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The help screen is a pane like the others (so it scrolls, filters and
- * exports): one row per action with the keys bound to it in the pane it
- * helps with, then one row per column of that pane.  Generated from the
- * live keymap and ACTIONS, it cannot drift from what the keys do.
+ * exports): one row per action that works in the pane it helps with and
+ * has keys bound there, then one row per column of that pane.  Generated
+ * from the live keymap and ACTIONS, it cannot drift from what the keys do.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +69,11 @@ static void help_load(struct pane *pane)
 	for (int a = 1; a < NR_ACTIONS; a++) {
 		char keys[256];
 
+		/* An action only some panes take is listed where it works:
+		 * the same data that says "works in ..." elsewhere. */
+		if (action_is_pane_only((enum action)a) && ha->of &&
+		    !pane_type_takes(ha->of->ops, (enum action)a))
+			continue;
 		if (!ha->keys_of(ha->ctx, (enum action)a, keys, sizeof(keys)))
 			continue;
 		GROW(hp->rows, alloc, hp->nr + 1);

@@ -75,6 +75,46 @@ static void test_handle_takes_listed_only(void)
 	profile_release(&p);
 }
 
+/* Every action has a key here: the help then lists what works. */
+static size_t any_key(const void *ctx, enum action act, char *buf, size_t size)
+{
+	(void)ctx, (void)act;
+	return (size_t)snprintf(buf, size, "k");
+}
+
+/* Whether the help of a pane of type ID lists ACT. */
+static bool help_lists(const struct profile *p, enum pane_id id, enum action act)
+{
+	struct pane *of = pane_new(pane_types[id], p, NULL);
+	struct help_arg ha = { any_key, NULL, of };
+	struct pane_scope scope = { .arg = &ha };
+	struct pane *help = pane_new(pane_types[PANE_HELP], p, &scope);
+	bool found = false;
+
+	for (size_t i = 0; i < help->nr_rows; i++)
+		found |= !strcmp(pane_row_name(help, help->rows[i]), action_name(act));
+	pane_free(help);
+	pane_free(of);
+	return found;
+}
+
+/* The help lists a pane-only action in the panes that take it, and
+ * actions the UI carries out everywhere. */
+static void test_help_lists_what_works_here(void)
+{
+	struct profile p;
+
+	profile_init(&p, "t");
+	node_new(&p, p.root, NODE_OP, "aten::mm", 8);
+	profile_finish(&p);
+	CHECK(help_lists(&p, PANE_OPS, ACT_CALL_STACK));
+	CHECK(!help_lists(&p, PANE_KERNELS, ACT_CALL_STACK));
+	CHECK(help_lists(&p, PANE_TIMELINE, ACT_ZOOM_IN));
+	CHECK(!help_lists(&p, PANE_OPS, ACT_ZOOM_IN));
+	CHECK(help_lists(&p, PANE_KERNELS, ACT_SORT_NAME));
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "a pane-only action pressed elsewhere says where it works",
 	  test_elsewhere_words },
@@ -84,5 +124,6 @@ const struct test tests[] = {
 	  test_lists_are_whole },
 	{ "a pane's handle is asked for its listed actions only",
 	  test_handle_takes_listed_only },
+	{ "the help lists the actions that work in its pane", test_help_lists_what_works_here },
 	{ 0 },
 };
