@@ -163,6 +163,20 @@ static bool pattern_failed(const char *option, const char *pattern, const struct
 }
 
 
+/* 0 when the op (IS_OP) or kernel NAME is in P within SCOPE's step, else
+ * the exit status after a message offering the closest names. */
+static int drill_name_exists(const struct profile *p, const struct pane_scope *scope, bool is_op,
+			     const char *name)
+{
+	struct pane *names = pane_open(pane_types[is_op ? PANE_OPS : PANE_KERNELS], p, scope);
+	int rc = 0;
+
+	if (!pane_seek(names, name))
+		rc = no_such_name(names, name, is_op ? "op" : "kernel", scope->step);
+	pane_free(names);
+	return rc;
+}
+
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
@@ -185,7 +199,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		fputc('\n', stderr);
 	}
 	if (o->drill && (ops->flags & PANE_DRILL_IS_SCOPE)) {
+		/* The op must be there, as for an op's kernels: an empty
+		 * table would pass for "it has no call stacks". */
 		scope.drill_name = o->drill;
+		if ((rc = drill_name_exists(p, &scope, true, o->drill)))
+			goto out_filters;
 	} else if (o->drill || o->drill_re) {
 		if (!pane_print_drill(ops)) {
 			rc = usage_error("--drill goes with --print kernels (an op's kernels), "
@@ -195,20 +213,11 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		}
 		scope.drill_to = pane_print_drill(ops);
 		scope.drill_name = o->drill;
-		if (o->drill) {
-			/* The op (or kernel) must be there: an empty table
-			 * would pass for "it launched nothing". */
-			bool is_op = scope.drill_to == DRILL_TO_KERNELS;
-			struct pane *names = pane_open(pane_types[is_op ? PANE_OPS : PANE_KERNELS], p,
-						       &scope);
-
-			if (!pane_seek(names, o->drill)) {
-				rc = no_such_name(names, o->drill, is_op ? "op" : "kernel", scope.step);
-				pane_free(names);
-				goto out_filters;
-			}
-			pane_free(names);
-		}
+		/* The op (or kernel) must be there: an empty table would
+		 * pass for "it launched nothing". */
+		if (o->drill && (rc = drill_name_exists(p, &scope,
+							scope.drill_to == DRILL_TO_KERNELS, o->drill)))
+			goto out_filters;
 		ops = pane_types[PANE_DRILL];
 	}
 	scope.expand_all = true;	/* print every row of a tree */

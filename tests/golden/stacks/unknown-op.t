@@ -1,0 +1,1 @@
+--print call-stacks --drill aten::linea tests/golden/stacks/small.json
