@@ -52,7 +52,7 @@ done
 # One "OBJECT HEADER" line per dependency, headers with ./ and ../ resolved.
 deps=$O/tests/lint-deps
 dfiles=
-for src in model/*.c parsers/*.c tui/*.c fuzz/fuzz-*.c; do
+for src in model/*.c parsers/*.c parsers/*/*.c tui/*.c fuzz/fuzz-*.c; do
 	[ -f "$src" ] || continue
 	d=$O/${src%.c}.d
 	if [ -f "$d" ]; then

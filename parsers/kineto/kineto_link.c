@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
 
 void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

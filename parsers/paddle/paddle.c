@@ -52,11 +52,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 
 #define MAX_COLS 16
 #define MAX_DEPTH 32

@@ -15,10 +15,10 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
-#include "text.h"
+#include "../text.h"
 
 /*
  * What an op's args say beyond its ids: its input shapes (record_shapes)

@@ -34,13 +34,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../model/bounds.h"
-#include "../model/strbuf.h"
-#include "../model/util.h"
+#include "../../model/bounds.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
 #include "megengine.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 
 /* The shapes of a node, "{1,512,14,14} {512,512,3,3}". */
 static void set_shapes(struct profile *p, struct node *n, const char *key, const struct strbuf *b)

@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 #include "trtexec.h"
 
 enum col { COL_TIME, COL_AVG, COL_MEDIAN, COL_PCT, COL_OTHER };

@@ -64,10 +64,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/keyindex.h"
-#include "../model/strbuf.h"
-#include "json.h"
-#include "parser.h"
+#include "../../model/keyindex.h"
+#include "../../model/strbuf.h"
+#include "../json.h"
+#include "../parser.h"
 
 #define NO_ID INT64_MIN
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/memory.h"
+#include "../../model/memory.h"
 #include "kineto_int.h"
 
 static void kineto_release(struct kineto *k)
