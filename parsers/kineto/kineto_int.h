@@ -365,14 +365,16 @@ static inline struct dev_rec *dev_at(const struct kineto *k, uint32_t ref)
 
 /* kineto_read.c */
 
-/* Read the members of the top-level object that KINETO_PARSE has just
- * opened, events and all; *SAW_EVENTS says whether traceEvents was among
- * them.  Returns the token that ended the object (JSON_OBJ_END) or the
- * failure. */
-enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
-/* Read the events of the array just opened (traceEvents, or a legacy
- * bare array) into records.  Returns JSON_ARR_END or the failure. */
-enum json_tok kineto_read_events(struct kineto *k);
+/* Get ready to read the events of the array just opened (traceEvents,
+ * or a legacy bare array) into records: the model thread starts. */
+void kineto_events_start(struct kineto *k);
+/* Wait until the model thread has taken every event read, and end it. */
+void kineto_events_finish(struct kineto *k);
+/* A deviceProperties array just opened, into the profile's devices and
+ * Info. */
+enum json_tok kineto_read_device_props(struct kineto *k);
+/* A distributedInfo object just opened, into the profile's rank. */
+enum json_tok kineto_read_dist_info(struct kineto *k);
 /* Read the elements of traceEvents up to its end (JSON_ARR_END), a
  * failure, or k->at_boundary() saying stop (JSON_OBJ_END). */
 enum json_tok kineto_read_list(struct kineto *k);
