@@ -417,11 +417,6 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
 /* The number of TID, UINT32_MAX when it has none. */
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
-/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
- * (the model thread). */
-uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
-/* The External id of the record at INDEX, whose 32 bits are EXT. */
-int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
 /* Free the records and what the model made for the link: after the
  * link, or instead of it. */
 void kineto_records_release(struct kineto *k);
@@ -430,6 +425,14 @@ void kineto_records_release(struct kineto *k);
  * steps (kineto_plan_steps()), on a second thread when the trace is big
  * enough to pay for it: PROFTUI_LINK_THREADS=1 or 2 forces one or two. */
 void kineto_link(struct kineto *k);
+
+/* kineto_records.c */
+
+/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
+ * (the model thread). */
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
+/* The External id of the record at INDEX, whose 32 bits are EXT. */
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
 /* qsort(), but a no-op on arrays already in order -- Kineto writes each
  * thread's events sorted by start, so the check usually saves the sort --
  * and safe on empty (NULL) arrays, which qsort() is not. */
