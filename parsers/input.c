@@ -13,7 +13,7 @@
 
 #include "gunzip.h"
 #include "input.h"
-#include "parser.h"
+#include "load.h"
 
 /* Report progress every this many bytes read from disk. */
 #define PROGRESS_EVERY (8u << 20)

@@ -25,6 +25,7 @@
 #include "../model/summary.h"
 #include "../model/util.h"
 #include "../parsers/gunzip.h"
+#include "../parsers/load.h"
 #include "../parsers/parser.h"
 #include "export.h"
 #include "keymap.h"
