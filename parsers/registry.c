@@ -8,34 +8,15 @@
 
 #include "../model/util.h"
 #include "parser.h"
+#include "parsers.h"
 #include "text.h"
 
-extern const struct parser kineto_parser;
-extern const struct parser torch_table_parser;
-extern const struct parser tb_json_parser;
-extern const struct parser trtexec_graph_parser, trtexec_profile_parser, trtexec_times_parser,
-	trtexec_log_parser, trex_metadata_parser, trex_device_parser;
-extern const struct parser megengine_text_parser;
-extern const struct parser megengine_json_parser;
-extern const struct parser paddle_parser;
-extern const struct parser summary_parser;
+#define DECLARE_PARSER(object, fuzz, golden) extern const struct parser object;
+PARSERS(DECLARE_PARSER)
 
-/* One line per format.  Probe order breaks ties: a parser listed first
- * wins an equal score. */
+#define LIST_PARSER(object, fuzz, golden) &object,
 static const struct parser *const parsers[] = {
-	&kineto_parser,		/* PyTorch profiler / Kineto Chrome trace JSON */
-	&torch_table_parser,	/* PyTorch key_averages().table() text */
-	&tb_json_parser,	/* torch-tb-profiler REST outputs, one JSON per line */
-	&trtexec_graph_parser,	/* TensorRT trtexec --exportLayerInfo */
-	&trtexec_profile_parser, /* TensorRT trtexec --exportProfile */
-	&trtexec_times_parser,	/* TensorRT trtexec --exportTimes */
-	&trtexec_log_parser,	/* TensorRT trtexec log (--dumpProfile) */
-	&trex_metadata_parser,	/* trex's *.metadata.json beside the exports */
-	&trex_device_parser,	/* trex's <engine>.metadata.json: GPU properties */
-	&megengine_text_parser,	/* MegEngine load_and_run output, profile_analyze tables */
-	&megengine_json_parser,	/* MegEngine load_and_run --profile JSON */
-	&paddle_parser,		/* PaddlePaddle profiler summary and training log */
-	&summary_parser,	/* proftui --summary files */
+	PARSERS(LIST_PARSER)
 	NULL			/* end of the list */
 };
 
