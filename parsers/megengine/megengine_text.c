@@ -1291,28 +1291,11 @@ static const char BOX_BOTTOM[] = "\xe2\x95\x98";	/* ╘ */
  * (possibly more than MAX). */
 static size_t grid_cells(const char *s, size_t len, struct field *out, size_t max)
 {
-	const char *p = s, *end = s + len;
-	size_t nr = 0;
+	size_t rest;	/* text after the last bar: not a cell */
 
 	if (!text_starts(s, len, BOX_V))
 		return 0;
-	p += 3;
-	while (p < end) {
-		const char *bar = text_find(p, (size_t)(end - p), BOX_V);
-		size_t n;
-
-		if (!bar)
-			break;	/* text after the last bar: not a cell */
-		n = (size_t)(bar - p);
-		if (nr < max) {
-			out[nr].s = text_trim(p, &n);
-			out[nr].len = n;
-			out[nr].col = (size_t)(out[nr].s - s);
-		}
-		nr++;
-		p = bar + 3;
-	}
-	return nr;
+	return text_bar_cells(s, len, 0, BOX_V, out, max, &rest);
 }
 
 static void table_reset(struct table *t)
@@ -1506,25 +1489,9 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 /* Cells of an org-mode row "| a | b |"; returns how many. */
 static size_t org_cells(const char *s, size_t len, struct field *out, size_t max)
 {
-	const char *p = s + 1, *end = s + len;
-	size_t nr = 0;
+	size_t rest;	/* text after the last bar: not a cell */
 
-	while (p < end) {
-		const char *bar = memchr(p, '|', (size_t)(end - p));
-		size_t n;
-
-		if (!bar)
-			break;
-		n = (size_t)(bar - p);
-		if (nr < max) {
-			out[nr].s = text_trim(p, &n);
-			out[nr].len = n;
-			out[nr].col = (size_t)(out[nr].s - s);
-		}
-		nr++;
-		p = bar + 1;
-	}
-	return nr;
+	return text_bar_cells(s, len, 0, "|", out, max, &rest);
 }
 
 /* "{1,512,14,14}, {512,512,3,3}" -> "{1,512,14,14} {512,512,3,3}". */

@@ -1210,33 +1210,14 @@ static bool iteration_line(struct paddle *pd, const char *s, size_t n, uint64_t 
 /* "|   reader_cost   |     0.01367     |  ...  |": the trimmed cells. */
 static size_t pipe_cells(const char *s, size_t n, struct field *out, size_t max)
 {
-	size_t i = leading_blanks(s, n), nr = 0;
+	size_t i = leading_blanks(s, n), nr, rest, rest_len;
 
 	if (i >= n || s[i] != '|')
 		return 0;
-	i++;
-	while (i < n) {
-		const char *bar = memchr(s + i, '|', n - i);
-		size_t end = bar ? (size_t)(bar - s) : n;
-		struct field f;
-
-		if (!bar) {
-			size_t rest = n - i;
-
-			text_trim(s + i, &rest);
-			if (rest)
-				return 0;	/* text after the last bar */
-			break;
-		}
-		f.len = end - i;
-		f.s = text_trim(s + i, &f.len);
-		f.col = (size_t)(f.s - s);
-		if (nr < max)
-			out[nr] = f;
-		nr++;
-		i = end + 1;
-	}
-	return nr;
+	nr = text_bar_cells(s, n, i, "|", out, max, &rest);
+	rest_len = n - rest;
+	text_trim(s + rest, &rest_len);
+	return rest_len ? 0 : nr;	/* text after the last bar: no row */
 }
 
 static void copy_field(char *dst, size_t cap, const char *s, size_t n)
