@@ -177,6 +177,14 @@ size_t text_bar_cells(const char *line, size_t len, size_t at, const char *bar,
 	return nr;
 }
 
+int text_title_kind(const struct text_title *titles, size_t nr, const char *s, size_t n, int none)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (text_eq(s, n, titles[i].title))
+			return titles[i].kind;
+	return none;
+}
+
 size_t text_byte_of_col(const char *line, size_t len, size_t col)
 {
 	size_t i = 0;

@@ -80,6 +80,16 @@ struct field text_cell(const char *line, size_t len, struct span sp);
 size_t text_bar_cells(const char *line, size_t len, size_t at, const char *bar,
 		      struct field *out, size_t max, size_t *rest);
 
+/* A column title as a table prints it, and what its format makes of it
+ * (the format's own enum, as an int). */
+struct text_title {
+	const char *title;
+	int kind;
+};
+/* The kind of the header cell S[0..N) among the NR TITLES, matched whole
+ * and case-sensitively, the first that matches; NONE when none does. */
+int text_title_kind(const struct text_title *titles, size_t nr, const char *s, size_t n, int none);
+
 /*
  * Byte offset of character column COL in the UTF-8 LINE: tables are padded
  * by characters (Python's len()), so a name with non-ASCII characters

@@ -1332,10 +1332,7 @@ static void table_end(struct mge *m, bool at_eof)
 /* Column roles from header cells. */
 static enum role header_role(const char *s, size_t n)
 {
-	static const struct {
-		const char *title;
-		enum role role;
-	} roles[] = {
+	static const struct text_title roles[] = {
 		{ "device self time", R_TIME }, { "host self time", R_TIME },
 		{ "cumulative", R_CUM }, { "operator info", R_INFO },
 		{ "computation", R_COMP }, { "FLOPS", R_FLOPS }, { "memory", R_MEM },
@@ -1347,10 +1344,7 @@ static enum role header_role(const char *s, size_t n)
 		{ "memory (MB)", R_MIB }, { "bandwidth (MiB/s)", R_MIBS },
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
-		if (text_eq(s, n, roles[i].title))
-			return roles[i].role;
-	return R_NONE;
+	return (enum role)text_title_kind(roles, ARRAY_SIZE(roles), s, n, R_NONE);
 }
 
 /* A rule between two rows ("├─┼─┤") or under the last ("╘═╧═╛"): the

@@ -61,6 +61,19 @@ static void test_bar_cells(void)
 	CHECK_EQ(text_bar_cells("|", 1, 0, "|", f, 2, &rest), 0);
 }
 
+static void test_title_kind(void)
+{
+	static const struct text_title titles[] = {
+		{ "Time (ms)", 1 }, { "Time", 2 }, { "Time (ms)", 3 },
+	};
+
+	CHECK_EQ(text_title_kind(titles, 3, "Time (ms)", 9, -1), 1);	/* the first */
+	CHECK_EQ(text_title_kind(titles, 3, "Time", 4, -1), 2);
+	CHECK_EQ(text_title_kind(titles, 3, "Time (m", 7, -1), -1);	/* whole only */
+	CHECK_EQ(text_title_kind(titles, 3, "time", 4, -1), -1);	/* case counts */
+	CHECK_EQ(text_title_kind(titles, 0, "Time", 4, 7), 7);
+}
+
 static void test_byte_of_col_counts_characters(void)
 {
 	const char *s = "\xd0\x9f\xd1\x80x";	/* two Cyrillic letters, then x */
@@ -172,6 +185,7 @@ const struct test tests[] = {
 	{ "fields split on runs of two blanks", test_split2_keeps_single_spaces },
 	{ "dash separators give column spans", test_dash_spans },
 	{ "bars split a row into trimmed cells", test_bar_cells },
+	{ "a header cell's kind from a table of titles", test_title_kind },
 	{ "character columns map to bytes in UTF-8", test_byte_of_col_counts_characters },
 	{ "log prefixes of trtexec, MegEngine, glog, ppdet", test_log_prefixes },
 	{ "ANSI colour codes are stripped", test_strip_ansi },
