@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * parser: one input format.  Each format is one file in parsers/ that ends
- * in one designated-initialiser object, listed once in registry.c; content,
- * never the file name, decides which parser reads a file.
+ * parser: one input format.  Each format lives in its family's folder
+ * (parsers/FAMILY/), ends in one designated-initialiser object, and is
+ * listed once in parsers.h; content, never the file name, decides which
+ * parser reads a file (registry.c).
  */
 #ifndef PARSERS_PARSER_H
 #define PARSERS_PARSER_H
