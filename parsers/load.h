@@ -13,15 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct profile;
+#include "input.h"
 
-/* How far a load has got, for a progress bar. */
-struct load_progress {
-	uint64_t done, total;		/* bytes of the file read, of its size
-					   (0: not known, a pipe) */
-	uint64_t plain;			/* bytes of text they held: more than
-					   DONE when the file is compressed */
-};
+struct profile;
 
 struct load_options {
 	const char *format;		/* NULL: detect */
