@@ -107,6 +107,7 @@ layer_check() {
 curses='(^|/)(n?curses[^/]*|term|unctrl)\.h$|/ncursesw?/'
 layer_check "model/ depends on nothing above it" '^model/[^ ]* (parsers|tui)/'
 layer_check "parsers/ does not depend on tui/" '^parsers/[^ ]* tui/'
+layer_check "no parser depends on the loader (parsers/load.h)" '^parsers/[^ /]+/[^ ]* parsers/load\.h$'
 layer_check "fuzz targets depend on model/ and parsers/ only" '^fuzz/[^ ]* tui/'
 layer_check "only tui/ includes curses" "^(model|parsers|fuzz)/[^ ]* .*($curses)"
 layer_check "only tui/filter.c includes PCRE2" '^[^ ]* .*pcre2\.h$' '^tui/filter\.o '
