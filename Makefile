@@ -60,7 +60,7 @@ ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MD -MP
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 MODEL_SRC   = $(sort $(wildcard model/*.c))
-PARSERS_SRC = $(sort $(wildcard parsers/*.c))
+PARSERS_SRC = $(sort $(wildcard parsers/*.c parsers/*/*.c))
 VIEW_SRC    = $(sort $(wildcard view/*.c))
 TUI_SRC     = $(sort $(wildcard tui/*.c))
 CLI_SRC     = $(sort $(wildcard cli/*.c))
@@ -194,7 +194,7 @@ fuzz: $(FUZZ_TARGETS:%=build-fuzz/%)
 # target may include is a prerequisite, or a changed struct would leave a
 # fuzzer built against the old one.
 build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC) \
-		$(wildcard model/*.h parsers/*.h tests/unit/*.h)
+		$(wildcard model/*.h parsers/*.h parsers/*/*.h tests/unit/*.h)
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_DEFAULT_SOURCE -I. $(ZLIB_CFLAGS) $(FUZZ_FLAGS) -pthread -o $@ $(filter %.c,$^) $(ZLIB_LIBS) -lm
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # traceEvents read by one reader or in chunks on two threads
-# (parsers/kineto_chunks.c), side by side on the same files:
+# (parsers/kineto/kineto_chunks.c), side by side on the same files:
 # `proftui --print ops --limit 10`, the two ways interleaved, RUNS runs
 # each, the medians of wall time, user+system time and peak RSS.  Figures,
 # not a test: the machine is shared, so quote medians.

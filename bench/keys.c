@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parsers/load.h"
 #include "parsers/parser.h"
 #include "view/canvas.h"
 #include "view/pane.h"

@@ -17,7 +17,7 @@
 #include "../model/strbuf.h"
 #include "../model/summary.h"
 #include "../model/util.h"
-#include "../parsers/parser.h"
+#include "../parsers/load.h"
 #include "../view/export.h"
 #include "../view/outfile.h"
 #include "../view/pane_multi.h"

@@ -16,7 +16,7 @@
 #include "../model/escape.h"
 #include "../model/profset.h"
 #include "../model/util.h"
-#include "../parsers/parser.h"
+#include "../parsers/load.h"
 #include "../tui/loading.h"
 #include "../tui/ui.h"
 #include "../view/export.h"

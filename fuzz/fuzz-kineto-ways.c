@@ -13,7 +13,7 @@
  * header gzips the file first: chunks of a gzip file count their lines as
  * they are cut, not by reading the file again.
  *
- * One difference is allowed by design (parsers/kineto_chunks.c): one
+ * One difference is allowed by design (parsers/kineto/kineto_chunks.c): one
  * reader gives a warning the place of its current token, not its event's
  * start, when its buffer was refilled since the event began.  A plain
  * file's first refill is at 64 KB, the end of the read that looks for the

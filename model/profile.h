@@ -355,7 +355,7 @@ struct profile {
 	struct dist_info dist;
 	struct launch_index *launches;	/* profile_launch()'s interning */
 	struct call_stacks stacks;	/* call_stack_intern()'s */
-	/* A summary (parsers/summary.c) holds aggregated tables only: no call
+	/* A summary (parsers/summary/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
 	 * are stored, in the arena; NULL: worked out from the tree. */
 	bool is_summary;

@@ -8,7 +8,7 @@
  * back: two are a diff (the first is the base), the traces of one
  * distributed job are its ranks, and --merge asks for the sum (which is
  * then one profile again).  This module holds the result and makes the
- * decision; parsers/registry.c loads the files and calls it.
+ * decision; parsers/load_set.c loads the files and calls it.
  *
  * Ownership: the set owns its members' profiles (heap, each with its runs)
  * and every string in it; profset_release() frees them all.

@@ -13,7 +13,6 @@
 
 #include "gunzip.h"
 #include "input.h"
-#include "parser.h"
 
 /* Report progress every this many bytes read from disk. */
 #define PROGRESS_EVERY (8u << 20)

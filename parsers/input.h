@@ -21,7 +21,14 @@
 
 #include "diag.h"
 
-struct load_progress;
+/* How far a load has got, for a progress bar: what the input reports
+ * through its progress hook. */
+struct load_progress {
+	uint64_t done, total;		/* bytes of the file read, of its size
+					   (0: not known, a pipe) */
+	uint64_t plain;			/* bytes of text they held: more than
+					   DONE when the file is compressed */
+};
 
 #define INPUT_BUF_BYTES (256 * 1024)
 /* The longest line or token a parser may ask for at once. */

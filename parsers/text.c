@@ -153,6 +153,38 @@ struct field text_cell(const char *line, size_t len, struct span sp)
 	return f;
 }
 
+size_t text_bar_cells(const char *line, size_t len, size_t at, const char *bar,
+		      struct field *out, size_t max, size_t *rest)
+{
+	size_t bar_len = strlen(bar), i = at + bar_len, nr = 0;
+
+	while (i < len) {
+		const char *next = text_find(line + i, len - i, bar);
+		size_t n;
+
+		if (!next)
+			break;
+		n = (size_t)(next - (line + i));
+		if (nr < max) {
+			out[nr].s = text_trim(line + i, &n);
+			out[nr].len = n;
+			out[nr].col = (size_t)(out[nr].s - line);
+		}
+		nr++;
+		i = (size_t)(next - line) + bar_len;
+	}
+	*rest = i;
+	return nr;
+}
+
+int text_title_kind(const struct text_title *titles, size_t nr, const char *s, size_t n, int none)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (text_eq(s, n, titles[i].title))
+			return titles[i].kind;
+	return none;
+}
+
 size_t text_byte_of_col(const char *line, size_t len, size_t col)
 {
 	size_t i = 0;

@@ -70,6 +70,27 @@ size_t text_dash_spans(const char *line, size_t len, struct span *out, size_t ma
 struct field text_cell(const char *line, size_t len, struct span sp);
 
 /*
+ * The cells of a row drawn with BAR (a string: "|", or a box-drawing
+ * "\u2502") before, between and after them, "| a | b |": LINE[AT..]
+ * starts with BAR, and the text up to each next BAR is a cell, trimmed,
+ * its col counted from LINE.  Returns how many (possibly more than MAX;
+ * only MAX are stored); *REST gets where the text after the last BAR
+ * starts, no cell: each format says what it may hold.
+ */
+size_t text_bar_cells(const char *line, size_t len, size_t at, const char *bar,
+		      struct field *out, size_t max, size_t *rest);
+
+/* A column title as a table prints it, and what its format makes of it
+ * (the format's own enum, as an int). */
+struct text_title {
+	const char *title;
+	int kind;
+};
+/* The kind of the header cell S[0..N) among the NR TITLES, matched whole
+ * and case-sensitively, the first that matches; NONE when none does. */
+int text_title_kind(const struct text_title *titles, size_t nr, const char *s, size_t n, int none);
+
+/*
  * Byte offset of character column COL in the UTF-8 LINE: tables are padded
  * by characters (Python's len()), so a name with non-ASCII characters
  * shifts every later byte offset.  Returns LEN when the line is shorter.

@@ -75,7 +75,7 @@ fi
 # One "OBJECT HEADER" line per dependency, headers with ./ and ../ resolved.
 deps=$O/tests/lint-deps
 dfiles=
-for src in model/*.c parsers/*.c view/*.c tui/*.c cli/*.c fuzz/fuzz-*.c; do
+for src in model/*.c parsers/*.c parsers/*/*.c view/*.c tui/*.c cli/*.c fuzz/fuzz-*.c; do
 	[ -f "$src" ] || continue
 	d=$O/${src%.c}.d
 	if [ -f "$d" ]; then
@@ -130,6 +130,7 @@ layer_check() {
 curses='(^|/)(n?curses[^/]*|term|unctrl)\.h$|/ncursesw?/'
 layer_check "model/ depends on nothing above it" '^model/[^ ]* (parsers|view|tui|cli)/'
 layer_check "parsers/ depends on model/ only" '^parsers/[^ ]* (view|tui|cli)/'
+layer_check "no parser depends on the loader (parsers/load.h)" '^parsers/[^ /]+/[^ ]* parsers/load\.h$'
 layer_check "view/ depends on parsers/ and model/ only" '^view/[^ ]* (tui|cli)/'
 layer_check "tui/ does not depend on cli/" '^tui/[^ ]* cli/'
 layer_check "fuzz targets depend on model/ and parsers/ only" '^fuzz/[^ ]* (view|tui|cli)/'

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The threads under ThreadSanitizer (make tsan): the reader thread of
 # parsers/input.c, which inflates and reads ahead, Kineto's model thread,
-# its two chunk readers (parsers/kineto_chunks.c; forced on with small
+# its two chunk readers (parsers/kineto/kineto_chunks.c; forced on with small
 # chunks, as the corpus traces are below the size that starts them), the
-# second thread of its link (parsers/kineto_link.c; forced on for every
+# second thread of its link (parsers/kineto/kineto_link.c; forced on for every
 # load here, and in t-kineto-link), and
 # the second thread that makes --print's lines (view/export.c), the two
 # that make the Timeline's index (model/timeline.c, in t-timeline) and
@@ -54,7 +54,7 @@ run() {
 
 # run_traded NAME FILE: a gzip FILE in chunks the size of the reader
 # thread's own (PROFTUI_READ_CHUNK), so its buffers are traded whole
-# between the threads rather than copied (parsers/kineto_chunks.c).
+# between the threads rather than copied (parsers/kineto/kineto_chunks.c).
 run_traded() {
 	load "$1 (buffers traded)" "$2" PROFTUI_PARSE_CHUNK=65536 PROFTUI_READ_CHUNK=65536
 }
@@ -93,7 +93,7 @@ run_unit t-input
 # in t-timeline's test of it, whatever the size.  (Its other tests hold
 # CPU time to bounds that TSan's slowness would break.)
 run_unit t-timeline "two threads"
-# The link of a Kineto trace on two threads (parsers/kineto_link.c),
+# The link of a Kineto trace on two threads (parsers/kineto/kineto_link.c),
 # every part of it, and the golden fixtures.
 run_unit t-kineto-link "two threads"
 # The names' numbers read on one thread while another interns more.

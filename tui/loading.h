@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../parsers/parser.h"
+#include "../parsers/load.h"
 
 /* A load: fill what CTX says from LO (its progress and err set here);
  * returns what profile_load() does. */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "parsers/load.h"
 #include "parsers/parser.h"
 
 /* Load the NR files PATHS (as FORMAT unless NULL) into P, initialised here

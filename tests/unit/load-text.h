@@ -17,6 +17,7 @@
 #include "model/aggregate.h"
 #include "model/strbuf.h"
 #include "load-paths.h"
+#include "parsers/load.h"
 #include "parsers/parser.h"
 
 static void add(struct strbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);

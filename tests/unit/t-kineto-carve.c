@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the Kineto link and step plan keep small must still come out
- * exact (parsers/kineto_link.c, kineto_steps.c): the step breakdown
+ * exact (parsers/kineto/kineto_link.c, kineto_steps.c): the step breakdown
  * carved in one sweep, steps that overlap included; runtimes claimed by
  * the first op in time when the file gives a thread's ops out of order;
  * an op with no claim of its own that folds its child takes the child's

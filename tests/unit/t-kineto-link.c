@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The link of a Kineto trace (parsers/kineto_link.c) on two threads must
+ * The link of a Kineto trace (parsers/kineto/kineto_link.c) on two threads must
  * give what it gives on one, byte for byte: the tree and its times, the
  * tables, the steps and their categories, Info and the warnings in their
  * order.  PROFTUI_LINK_THREADS forces either, whatever the size.  And ids

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * traceEvents read in chunks on two threads (parsers/kineto_chunks.c)
+ * traceEvents read in chunks on two threads (parsers/kineto/kineto_chunks.c)
  * must give what one reader gives, byte for byte: the same events with
  * the same ordinals, warnings, counts, errors and their places.  Chunks
  * are forced small (PROFTUI_PARSE_CHUNK) so that a trace of a few hundred

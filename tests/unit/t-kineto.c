@@ -9,7 +9,7 @@
 
 #include "model/aggregate.h"
 #include "model/strbuf.h"
-#include "parsers/kineto_int.h"
+#include "parsers/kineto/kineto_int.h"
 #include "parsers/parser.h"
 #include "test.h"
 #include "decimal-ns.h"

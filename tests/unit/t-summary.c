@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Summaries (model/summary.c, parsers/summary.c): the round trip holds on
+ * Summaries (model/summary.c, parsers/summary/summary.c): the round trip holds on
  * every corpus trace -- the Operators, Kernels, Steps, Ranks and Comm ops
  * panes print the same JSON from a trace and from its summary, for all
  * steps and for each step, and so does the diff of two summaries against

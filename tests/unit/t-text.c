@@ -42,6 +42,38 @@ static void test_dash_spans(void)
 	CHECK_EQ(text_dash_spans("=== ===", 7, sp, 4, 3, true), 2);
 }
 
+static void test_bar_cells(void)
+{
+	const char *pipe = "  |  reader_cost | 0.5 |  | tail";
+	const char *box = "\xe2\x94\x82 conv \xe2\x94\x82 1.2ms \xe2\x94\x82";
+	struct field f[2];
+	size_t rest;
+
+	CHECK_EQ(text_bar_cells(pipe, strlen(pipe), 2, "|", f, 2, &rest), 3);
+	CHECK(f[0].len == 11 && !memcmp(f[0].s, "reader_cost", 11));
+	CHECK_EQ(f[0].col, 5);
+	CHECK(f[1].len == 3 && !memcmp(f[1].s, "0.5", 3));
+	CHECK_EQ(rest, 27);	/* " tail": after the last bar, no cell */
+	CHECK_EQ(text_bar_cells(box, strlen(box), 0, "\xe2\x94\x82", f, 2, &rest), 2);
+	CHECK(f[0].len == 4 && !memcmp(f[0].s, "conv", 4));
+	CHECK_EQ(f[1].col, 13);	/* bytes, not characters */
+	CHECK_EQ(rest, strlen(box));
+	CHECK_EQ(text_bar_cells("|", 1, 0, "|", f, 2, &rest), 0);
+}
+
+static void test_title_kind(void)
+{
+	static const struct text_title titles[] = {
+		{ "Time (ms)", 1 }, { "Time", 2 }, { "Time (ms)", 3 },
+	};
+
+	CHECK_EQ(text_title_kind(titles, 3, "Time (ms)", 9, -1), 1);	/* the first */
+	CHECK_EQ(text_title_kind(titles, 3, "Time", 4, -1), 2);
+	CHECK_EQ(text_title_kind(titles, 3, "Time (m", 7, -1), -1);	/* whole only */
+	CHECK_EQ(text_title_kind(titles, 3, "time", 4, -1), -1);	/* case counts */
+	CHECK_EQ(text_title_kind(titles, 0, "Time", 4, 7), 7);
+}
+
 static void test_byte_of_col_counts_characters(void)
 {
 	const char *s = "\xd0\x9f\xd1\x80x";	/* two Cyrillic letters, then x */
@@ -152,6 +184,8 @@ const struct test tests[] = {
 	{ "a line past the bound is cut, the rest skipped, numbers kept", test_long_line_is_cut_and_counted },
 	{ "fields split on runs of two blanks", test_split2_keeps_single_spaces },
 	{ "dash separators give column spans", test_dash_spans },
+	{ "bars split a row into trimmed cells", test_bar_cells },
+	{ "a header cell's kind from a table of titles", test_title_kind },
 	{ "character columns map to bytes in UTF-8", test_byte_of_col_counts_characters },
 	{ "log prefixes of trtexec, MegEngine, glog, ppdet", test_log_prefixes },
 	{ "ANSI colour codes are stripped", test_strip_ansi },

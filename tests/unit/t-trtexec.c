@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * TensorRT trtexec: the parsers of parsers/trtexec*.c and trex*.c, what
+ * TensorRT trtexec: the parsers of parsers/trtexec/trtexec*.c and trex*.c, what
  * they put in the panes, and how the files of one engine join.  Reads the
  * fixtures under tests/golden/trtexec/, seed 002 (a GitHub issue page
  * holding two --exportLayerInfo documents, extracted at test time into

@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/strbuf.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
+#include "../../model/bounds.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
 #include "trtexec.h"
 
 #define KIND_NOT_DEVICE "elements of the device list that are not devices (skipped)"

@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/strbuf.h"
-#include "../model/util.h"
-#include "json.h"
+#include "../../model/bounds.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
+#include "../json.h"
 #include "megengine.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 
 struct opr {
 	const char *id;			/* interned JSON key */

@@ -21,21 +21,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 #include "trtexec.h"
 
 enum col { COL_TIME, COL_AVG, COL_MEDIAN, COL_PCT, COL_OTHER };
 #define MAX_COLS 8
 
 /* The table's column titles, as each layout prints them. */
-static const struct {
-	const char *title;
-	enum col col;
-} col_titles[] = {
+static const struct text_title col_titles[] = {
 	{ "Time(ms)", COL_TIME },		/* >= 8.6 */
 	{ "Avg.(ms)", COL_AVG },
 	{ "Median(ms)", COL_MEDIAN },
@@ -165,10 +162,7 @@ static void end_block(struct log *lg, uint64_t lineno)
 
 static enum col col_kind(const char *s, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(col_titles); i++)
-		if (text_eq(s, n, col_titles[i].title))
-			return col_titles[i].col;
-	return COL_OTHER;
+	return (enum col)text_title_kind(col_titles, ARRAY_SIZE(col_titles), s, n, COL_OTHER);
 }
 
 static void header_line(struct log *lg, const char *s, size_t n, uint64_t lineno)

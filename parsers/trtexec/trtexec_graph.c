@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/strbuf.h"
-#include "../model/util.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
+#include "../parser.h"
+#include "../text.h"
 #include "trtexec.h"
 
 /*

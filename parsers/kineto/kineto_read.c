@@ -15,10 +15,10 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
-#include "text.h"
+#include "../text.h"
 
 /*
  * What an op's args say beyond its ids: its input shapes (record_shapes)
@@ -1998,7 +1998,7 @@ static void pipe_finish(struct kineto *k)
 }
 
 /* ---------------------------------------------------------------------
- * The event list and the top level
+ * The event list, deviceProperties and distributedInfo
  */
 
 /* Keep a copy of the name token: the buffer moves on with the next one. */
@@ -2183,20 +2183,19 @@ enum json_tok kineto_read_list(struct kineto *k)
 	return t;
 }
 
-enum json_tok kineto_read_events(struct kineto *k)
+void kineto_events_start(struct kineto *k)
 {
-	size_t chunk = kineto_chunk_bytes(k);
-	enum json_tok t;
-
 	if (!k->unused)
 		k->unused = xcalloc(1, sizeof(*k->unused));
 	/* From here on, lines are counted only for a message that needs a
 	 * place (where the file can be read again). */
 	input_lines_by_need(k->j.in);
 	pipe_start(k);
-	t = chunk ? kineto_read_chunked(k, chunk) : kineto_read_list(k);
+}
+
+void kineto_events_finish(struct kineto *k)
+{
 	pipe_finish(k);
-	return t;
 }
 
 /* One member of a deviceProperties entry into D, when it is one the
@@ -2245,7 +2244,7 @@ static void device_prop(struct device_info *d, const char *key, int64_t v)
  * device of the model (the Overview names it, the tensor-core and memory
  * rules read it) and its scalars go to Info as the file gives them.
  */
-static enum json_tok read_device_props(struct kineto *k)
+enum json_tok kineto_read_device_props(struct kineto *k)
 {
 	struct json *j = &k->j;
 	enum json_tok t;
@@ -2344,7 +2343,7 @@ static void take_dist_int(struct kineto *k, enum json_tok t, bool is_rank, uint6
  * that is not one (2.5, -1, a rank not below the world size) leaves the
  * rank unknown, with a warning: never a rank the file did not give.
  */
-static enum json_tok read_dist_info(struct kineto *k)
+enum json_tok kineto_read_dist_info(struct kineto *k)
 {
 	struct json *j = &k->j;
 	struct dist_info *di = &k->p->dist;
@@ -2432,50 +2431,4 @@ void kineto_report_unused(struct kineto *k)
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->nr_gpu_step_copies);
 		profile_meta(k->p, "events not used", "GPU-side copies of ProfilerStep (not steps)", v);
 	}
-}
-
-enum json_tok kineto_read_object(struct kineto *k, bool *saw_events)
-{
-	struct json *j = &k->j;
-	enum json_tok t;
-
-	while ((t = json_next(j)) == JSON_KEY) {
-		char key[64];
-		bool is_events = json_is(j, "traceEvents");
-		bool is_props = json_is(j, "deviceProperties");
-		bool is_dist = json_is(j, "distributedInfo");
-
-		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
-		t = json_next(j);
-		if (is_events && t == JSON_ARR_BEGIN) {
-			*saw_events = true;
-			t = kineto_read_events(k);
-			if (t != JSON_ARR_END)
-				return t;
-			continue;
-		}
-		if (is_props && t == JSON_ARR_BEGIN) {
-			t = read_device_props(k);
-			if (json_failed(t))
-				return t;
-			continue;
-		}
-		if (is_dist && t == JSON_OBJ_BEGIN) {
-			t = read_dist_info(k);
-			if (json_failed(t))
-				return t;
-			continue;
-		}
-		if (t == JSON_STRING || t == JSON_NUMBER || t == JSON_TRUE || t == JSON_FALSE) {
-			char *v = t == JSON_TRUE ? xstrdup("true") : t == JSON_FALSE ? xstrdup("false")
-										    : xstrndup(j->s, j->len);
-
-			profile_meta(k->p, "trace", key, v);
-			free(v);
-		}
-		t = json_skip(j, t);
-		if (json_failed(t))
-			return t;
-	}
-	return t;
 }

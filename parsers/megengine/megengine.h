@@ -2,7 +2,7 @@
 /*
  * megengine: what the two MegEngine parsers share
  * (doc/formats/megengine.md).  Private to them; nothing outside
- * parsers/megengine_*.c includes it.
+ * parsers/megengine/megengine_*.c includes it.
  *
  * The work splits by input, one file each:
  *

@@ -2,14 +2,16 @@
 /*
  * Kineto / Chrome trace JSON: what torch.profiler, export_chrome_trace()
  * and Paddle's chrome export write (doc/formats/kineto.md).  The parser
- * object; the work is in kineto_read.c, kineto_link.c and kineto_steps.c,
- * and kineto_int.h says how they share it.
+ * object and the file's top level: its members, and traceEvents read on
+ * one thread (kineto_read.c) or in chunks on two (kineto_chunks.c); then
+ * kineto_link.c and kineto_steps.c make the profile.  kineto_int.h says
+ * how they share the work.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/memory.h"
+#include "../../model/memory.h"
 #include "kineto_int.h"
 
 static void kineto_release(struct kineto *k)
@@ -76,6 +78,69 @@ static void report_quirks(struct kineto *k)
 			  (unsigned long long)j->nr_empty_trailing);
 }
 
+/* The events of the array just opened (traceEvents, or a legacy bare
+ * array), on this thread or in chunks on two (kineto_chunks.c).  Returns
+ * JSON_ARR_END or the failure. */
+static enum json_tok read_events(struct kineto *k)
+{
+	size_t chunk = kineto_chunk_bytes(k);
+	enum json_tok t;
+
+	kineto_events_start(k);
+	t = chunk ? kineto_read_chunked(k, chunk) : kineto_read_list(k);
+	kineto_events_finish(k);
+	return t;
+}
+
+/* The members of the top-level object just opened, events and all;
+ * *SAW_EVENTS says whether traceEvents was among them.  Returns the token
+ * that ended the object (JSON_OBJ_END) or the failure. */
+static enum json_tok read_object(struct kineto *k, bool *saw_events)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	while ((t = json_next(j)) == JSON_KEY) {
+		char key[64];
+		bool is_events = json_is(j, "traceEvents");
+		bool is_props = json_is(j, "deviceProperties");
+		bool is_dist = json_is(j, "distributedInfo");
+
+		snprintf(key, sizeof(key), "%.*s", (int)(j->len < 63 ? j->len : 63), j->s);
+		t = json_next(j);
+		if (is_events && t == JSON_ARR_BEGIN) {
+			*saw_events = true;
+			t = read_events(k);
+			if (t != JSON_ARR_END)
+				return t;
+			continue;
+		}
+		if (is_props && t == JSON_ARR_BEGIN) {
+			t = kineto_read_device_props(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (is_dist && t == JSON_OBJ_BEGIN) {
+			t = kineto_read_dist_info(k);
+			if (json_failed(t))
+				return t;
+			continue;
+		}
+		if (t == JSON_STRING || t == JSON_NUMBER || t == JSON_TRUE || t == JSON_FALSE) {
+			char *v = t == JSON_TRUE ? xstrdup("true") : t == JSON_FALSE ? xstrdup("false")
+										    : xstrndup(j->s, j->len);
+
+			profile_meta(k->p, "trace", key, v);
+			free(v);
+		}
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
 /* The top-level value: an object with traceEvents, or the legacy
  * autograd exporter's bare array of events.  *RC becomes -1 when it is
  * neither. */
@@ -85,7 +150,7 @@ static enum json_tok read_top(struct kineto *k, int *rc)
 	enum json_tok t = json_next(&k->j);
 
 	if (t == JSON_OBJ_BEGIN) {
-		t = kineto_read_object(k, &saw_events);
+		t = read_object(k, &saw_events);
 		if (t == JSON_OBJ_END && !saw_events) {
 			struct pos at = json_pos(&k->j);
 
@@ -93,7 +158,7 @@ static enum json_tok read_top(struct kineto *k, int *rc)
 			*rc = -1;
 		}
 	} else if (t == JSON_ARR_BEGIN) {
-		t = kineto_read_events(k);
+		t = read_events(k);
 	} else if (!json_failed(t)) {
 		struct pos at = json_pos(&k->j);
 

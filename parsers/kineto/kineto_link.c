@@ -20,20 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
-
-void kineto_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = base;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0)
-			break;
-	if (i < n)
-		qsort(base, n, size, cmp);
-}
 
 /*
  * Passes over records that each lead to a node, scattered in the arena:
@@ -174,37 +162,6 @@ static void threads_release(struct tid_numbers *t)
 	key_index_release(&t->map);
 	free(t->tids);
 	memset(t, 0, sizeof(*t));
-}
-
-uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext)
-{
-	if (ext >= 0 && ext < EXT_NONE)
-		return (uint32_t)ext;
-	if (ext == NO_ID)
-		return EXT_NONE;
-	GROW(w->v, w->alloc, w->nr + 1);
-	w->v[w->nr].index = (uint32_t)index;
-	w->v[w->nr++].id = ext;
-	return EXT_WIDE;
-}
-
-int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext)
-{
-	size_t lo = 0, hi = w->nr;
-
-	if (ext < EXT_NONE)
-		return ext;
-	if (ext == EXT_NONE)
-		return NO_ID;
-	while (lo < hi) {	/* it is there: the model put it */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w->v[mid].index < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return w->v[lo].id;
 }
 
 static void wide_release(struct wide_ids *w)

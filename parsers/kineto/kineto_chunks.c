@@ -40,7 +40,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../model/util.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
 
 /* A gzip file's chunks are the reading thread's buffers, taken whole.  A

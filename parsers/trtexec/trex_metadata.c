@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/strbuf.h"
-#include "../model/util.h"
-#include "parser.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
+#include "../parser.h"
 #include "trtexec.h"
 
 /* The blocks trex writes, by their names in the JSON and in the log. */

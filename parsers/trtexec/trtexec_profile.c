@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/strbuf.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 #include "trtexec.h"
 
 #define PROFILE_MAX_BYTES (256u << 20)

@@ -34,13 +34,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../model/bounds.h"
-#include "../model/strbuf.h"
-#include "../model/util.h"
+#include "../../model/bounds.h"
+#include "../../model/strbuf.h"
+#include "../../model/util.h"
 #include "megengine.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 
 /* The shapes of a node, "{1,512,14,14} {512,512,3,3}". */
 static void set_shapes(struct profile *p, struct node *n, const char *key, const struct strbuf *b)
@@ -1291,28 +1291,11 @@ static const char BOX_BOTTOM[] = "\xe2\x95\x98";	/* ╘ */
  * (possibly more than MAX). */
 static size_t grid_cells(const char *s, size_t len, struct field *out, size_t max)
 {
-	const char *p = s, *end = s + len;
-	size_t nr = 0;
+	size_t rest;	/* text after the last bar: not a cell */
 
 	if (!text_starts(s, len, BOX_V))
 		return 0;
-	p += 3;
-	while (p < end) {
-		const char *bar = text_find(p, (size_t)(end - p), BOX_V);
-		size_t n;
-
-		if (!bar)
-			break;	/* text after the last bar: not a cell */
-		n = (size_t)(bar - p);
-		if (nr < max) {
-			out[nr].s = text_trim(p, &n);
-			out[nr].len = n;
-			out[nr].col = (size_t)(out[nr].s - s);
-		}
-		nr++;
-		p = bar + 3;
-	}
-	return nr;
+	return text_bar_cells(s, len, 0, BOX_V, out, max, &rest);
 }
 
 static void table_reset(struct table *t)
@@ -1349,10 +1332,7 @@ static void table_end(struct mge *m, bool at_eof)
 /* Column roles from header cells. */
 static enum role header_role(const char *s, size_t n)
 {
-	static const struct {
-		const char *title;
-		enum role role;
-	} roles[] = {
+	static const struct text_title roles[] = {
 		{ "device self time", R_TIME }, { "host self time", R_TIME },
 		{ "cumulative", R_CUM }, { "operator info", R_INFO },
 		{ "computation", R_COMP }, { "FLOPS", R_FLOPS }, { "memory", R_MEM },
@@ -1364,10 +1344,7 @@ static enum role header_role(const char *s, size_t n)
 		{ "memory (MB)", R_MIB }, { "bandwidth (MiB/s)", R_MIBS },
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
-		if (text_eq(s, n, roles[i].title))
-			return roles[i].role;
-	return R_NONE;
+	return (enum role)text_title_kind(roles, ARRAY_SIZE(roles), s, n, R_NONE);
 }
 
 /* A rule between two rows ("├─┼─┤") or under the last ("╘═╧═╛"): the
@@ -1506,25 +1483,9 @@ static bool grid_line(struct mge *m, const char *s, size_t len)
 /* Cells of an org-mode row "| a | b |"; returns how many. */
 static size_t org_cells(const char *s, size_t len, struct field *out, size_t max)
 {
-	const char *p = s + 1, *end = s + len;
-	size_t nr = 0;
+	size_t rest;	/* text after the last bar: not a cell */
 
-	while (p < end) {
-		const char *bar = memchr(p, '|', (size_t)(end - p));
-		size_t n;
-
-		if (!bar)
-			break;
-		n = (size_t)(bar - p);
-		if (nr < max) {
-			out[nr].s = text_trim(p, &n);
-			out[nr].len = n;
-			out[nr].col = (size_t)(out[nr].s - s);
-		}
-		nr++;
-		p = bar + 1;
-	}
-	return nr;
+	return text_bar_cells(s, len, 0, "|", out, max, &rest);
 }
 
 /* "{1,512,14,14}, {512,512,3,3}" -> "{1,512,14,14} {512,512,3,3}". */

@@ -36,11 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 
 #define MAX_COLS 40
 #define TITLE_MAX 160

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/util.h"
+#include "../../model/util.h"
 #include "kineto_int.h"
 
 /* Passes over records that each read their node, scattered in the arena:

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
+#include "../text.h"
 #include "trtexec.h"
 
 enum {

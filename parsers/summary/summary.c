@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/aggregate.h"
-#include "../model/bounds.h"
-#include "../model/distributed.h"
-#include "../model/summary.h"
-#include "../model/util.h"
-#include "num.h"
-#include "parser.h"
+#include "../../model/aggregate.h"
+#include "../../model/bounds.h"
+#include "../../model/distributed.h"
+#include "../../model/summary.h"
+#include "../../model/util.h"
+#include "../num.h"
+#include "../parser.h"
 
 #define MAX_FIELDS 4096
 

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/bounds.h"
-#include "../model/util.h"
-#include "json.h"
-#include "parser.h"
-#include "text.h"
+#include "../../model/bounds.h"
+#include "../../model/util.h"
+#include "../json.h"
+#include "../parser.h"
+#include "../text.h"
 
 enum doc_kind {
 	DOC_OVERVIEW = 1 << 0,

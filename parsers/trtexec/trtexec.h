@@ -59,9 +59,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/profile.h"
-#include "diag.h"
-#include "json.h"
+#include "../../model/profile.h"
+#include "../diag.h"
+#include "../json.h"
 
 /* One layer as one file describes it, before it joins the profile. */
 struct layer_in {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/util.h"
-#include "text.h"
+#include "../../model/util.h"
+#include "../text.h"
 #include "trtexec.h"
 
 #define KIND_ONE_FILE "layers found in only one of the files (kept)"

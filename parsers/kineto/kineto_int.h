@@ -64,10 +64,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../model/keyindex.h"
-#include "../model/strbuf.h"
-#include "json.h"
-#include "parser.h"
+#include "../../model/keyindex.h"
+#include "../../model/strbuf.h"
+#include "../json.h"
+#include "../parser.h"
 
 #define NO_ID INT64_MIN
 
@@ -365,14 +365,16 @@ static inline struct dev_rec *dev_at(const struct kineto *k, uint32_t ref)
 
 /* kineto_read.c */
 
-/* Read the members of the top-level object that KINETO_PARSE has just
- * opened, events and all; *SAW_EVENTS says whether traceEvents was among
- * them.  Returns the token that ended the object (JSON_OBJ_END) or the
- * failure. */
-enum json_tok kineto_read_object(struct kineto *k, bool *saw_events);
-/* Read the events of the array just opened (traceEvents, or a legacy
- * bare array) into records.  Returns JSON_ARR_END or the failure. */
-enum json_tok kineto_read_events(struct kineto *k);
+/* Get ready to read the events of the array just opened (traceEvents,
+ * or a legacy bare array) into records: the model thread starts. */
+void kineto_events_start(struct kineto *k);
+/* Wait until the model thread has taken every event read, and end it. */
+void kineto_events_finish(struct kineto *k);
+/* A deviceProperties array just opened, into the profile's devices and
+ * Info. */
+enum json_tok kineto_read_device_props(struct kineto *k);
+/* A distributedInfo object just opened, into the profile's rank. */
+enum json_tok kineto_read_dist_info(struct kineto *k);
 /* Read the elements of traceEvents up to its end (JSON_ARR_END), a
  * failure, or k->at_boundary() saying stop (JSON_OBJ_END). */
 enum json_tok kineto_read_list(struct kineto *k);
@@ -415,11 +417,6 @@ enum json_tok kineto_read_chunked(struct kineto *k, size_t chunk_bytes);
 uint32_t kineto_thread_number(struct tid_numbers *t, int64_t tid);
 /* The number of TID, UINT32_MAX when it has none. */
 uint32_t kineto_find_thread(const struct tid_numbers *t, int64_t tid);
-/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
- * (the model thread). */
-uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
-/* The External id of the record at INDEX, whose 32 bits are EXT. */
-int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
 /* Free the records and what the model made for the link: after the
  * link, or instead of it. */
 void kineto_records_release(struct kineto *k);
@@ -428,6 +425,14 @@ void kineto_records_release(struct kineto *k);
  * steps (kineto_plan_steps()), on a second thread when the trace is big
  * enough to pay for it: PROFTUI_LINK_THREADS=1 or 2 forces one or two. */
 void kineto_link(struct kineto *k);
+
+/* kineto_records.c */
+
+/* EXT as 32 bits for the record at INDEX, kept in W when it is wide
+ * (the model thread). */
+uint32_t kineto_ext_narrow(struct wide_ids *w, size_t index, int64_t ext);
+/* The External id of the record at INDEX, whose 32 bits are EXT. */
+int64_t kineto_ext_id(const struct wide_ids *w, size_t index, uint32_t ext);
 /* qsort(), but a no-op on arrays already in order -- Kineto writes each
  * thread's events sorted by start, so the check usually saves the sort --
  * and safe on empty (NULL) arrays, which qsort() is not. */
