@@ -210,6 +210,111 @@ read_at=$(grep -nE "(ops|tree|picture|print|text)(\[[^]]*\])?->($hooks)\b" view/
 	echo "$read_at" | head -n 10
 }
 
+# The same layers and more from what the linker sees: every symbol a file
+# uses and another defines is an edge (tests/callgraph.sh).  No file calls
+# (or takes the address of) anything in a layer above its own, and no two
+# files call each other, even through others: a cycle means neither can
+# be understood, tested or moved alone.
+
+# find_cycles FILE: cycles in the graph whose edges are FILE's lines "A B
+# ...", one "a -> b -> a" line each (ten at most).  A depth-first search
+# from every node, iterative (awk has no deep recursion): a node reached
+# while still on the path closes a cycle.
+find_cycles() {
+	awk '
+
+$1 != $2 && !seen[$1 " " $2]++ { adj[$1] = adj[$1] " " $2; node[$1]; node[$2] }
+END {
+	for (start in node) {
+		if (color[start])
+			continue
+		sp = 1; path[1] = start; color[start] = 1; pos[1] = 0
+		nn[1] = split(adj[start], nb1, " ")
+		for (k = 1; k <= nn[1]; k++) kid[1, k] = nb1[k]
+		while (sp > 0) {
+			if (pos[sp] >= nn[sp]) {
+				color[path[sp]] = 2; sp--
+				continue
+			}
+			v = kid[sp, ++pos[sp]]
+			if (color[v] == 1) {
+				c = v
+				for (k = sp; k >= 1 && path[k] != v; k--)
+					c = path[k] " -> " c
+				print v " -> " c
+				if (++found >= 10)
+					exit
+			} else if (!color[v]) {
+				color[v] = 1; sp++; path[sp] = v; pos[sp] = 0
+				nn[sp] = split(adj[v], nb, " ")
+				for (k = 1; k <= nn[sp]; k++) kid[sp, k] = nb[k]
+			}
+		}
+	}
+}' "$1"
+}
+
+calls=$O/tests/lint-calls
+sh "$ROOT/tests/callgraph.sh" "$O" >"$calls"
+if [ ! -s "$calls" ]; then
+	fail "lint: no call graph from $O's objects (nm missing, or nothing built?)"
+else
+	bad=$(awk '
+	function rank(f) {
+		if (f ~ /^model\//) return 0
+		if (f ~ /^parsers\//) return 1
+		if (f ~ /^view\//) return 2
+		if (f ~ /^(tui|keymaps)\//) return 3
+		return 4
+	}
+	rank($1) < rank($2) { print $1 " calls " $2 " (" $3 ")" }' "$calls")
+	if [ -z "$bad" ]; then
+		pass "lint: no file calls into a layer above its own"
+	else
+		fail "lint: files call into a layer above their own:"
+		echo "$bad" | head -n 10
+	fi
+	cycles=$(find_cycles "$calls")
+	if [ -z "$cycles" ]; then
+		pass "lint: no call cycle between files"
+	else
+		fail "lint: files call each other in a cycle:"
+		echo "$cycles"
+	fi
+fi
+
+# Headers include each other one way too: "A B" for each #include "B" in
+# A, the path resolved from A's folder.
+includes=$O/tests/lint-includes
+for f in model/*.[ch] model/*/*.[ch] parsers/*.[ch] parsers/*/*.[ch] view/*.[ch] \
+	 tui/*.[ch] cli/*.[ch]; do
+	[ -f "$f" ] || continue
+	sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" |
+	awk -v f="$f" '
+	{
+		n = split(f, part, "/"); path = ""
+		for (i = 1; i < n; i++) path = path part[i] "/"
+		n = split(path $0, part, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (part[i] == "." || part[i] == "") continue
+			if (part[i] == ".." && k > 0) k--
+			else stack[++k] = part[i]
+		}
+		out = stack[1]
+		for (i = 2; i <= k; i++) out = out "/" stack[i]
+		print f, out
+	}'
+done >"$includes"
+cycles=$(find_cycles "$includes")
+if [ ! -s "$includes" ]; then
+	fail "lint: no #include lines found; the include graph is unchecked"
+elif [ -z "$cycles" ]; then
+	pass "lint: no include cycle between files"
+else
+	fail "lint: files include each other in a cycle:"
+	echo "$cycles"
+fi
+
 # What the code cites is in a clone: the original brief's documents
 # (FORMATS.md, DESIGN.md, STYLE.md) are not, so their notes live beside the
 # code (doc/formats/, ARCHITECTURE.md, HACKING.md) and are cited there.
