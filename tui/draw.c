@@ -866,34 +866,6 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 	}
 }
 
-/* The words each action goes by in the hint. */
-static const char *hint_word(enum action a)
-{
-	switch (a) {
-	case ACT_SORT_DEVICE_SELF:
-	case ACT_SORT_HOST_SELF:
-		return "sort";
-	case ACT_TOGGLE_FOLD:
-		return "fold";
-	case ACT_TIMELINE_JUMP:
-		return "timeline";
-	case ACT_TOGGLE_COLUMN:
-		return "show/hide";
-	case ACT_COLUMN_UP:
-		return "move up";
-	case ACT_COLUMN_DOWN:
-		return "move down";
-	case ACT_NEXT_INSTANCE:
-		return "next same";
-	case ACT_ZOOM_IN:
-		return "zoom";
-	case ACT_ZOOM_OUT:
-		return "out";
-	default:
-		return action_name(a);
-	}
-}
-
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
  * for PANE (its keymap section, its own hint list or the generic one
  * where it applies) into BUF. */
@@ -915,7 +887,7 @@ static void make_hint(const struct keymap *km, const struct pane *pane, char *bu
 			if (strlen(k) < strlen(best))
 				best = k;
 		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
-				      hint_word(a));
+				      action_hint_word(a));
 	}
 }
 

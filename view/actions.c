@@ -35,6 +35,27 @@ bool action_is_pane_only(enum action act)
 	return (size_t)act < ARRAY_SIZE(actions) && actions[act].pane_only;
 }
 
+/* The bar's word for an action whose name is too long for it. */
+static const char *const hint_words[NR_ACTIONS] = {
+	[ACT_SORT_DEVICE_SELF] = "sort",
+	[ACT_SORT_HOST_SELF] = "sort",
+	[ACT_TOGGLE_FOLD] = "fold",
+	[ACT_TIMELINE_JUMP] = "timeline",
+	[ACT_TOGGLE_COLUMN] = "show/hide",
+	[ACT_COLUMN_UP] = "move up",
+	[ACT_COLUMN_DOWN] = "move down",
+	[ACT_NEXT_INSTANCE] = "next same",
+	[ACT_ZOOM_IN] = "zoom",
+	[ACT_ZOOM_OUT] = "out",
+};
+
+const char *action_hint_word(enum action act)
+{
+	if ((size_t)act < ARRAY_SIZE(hint_words) && hint_words[act])
+		return hint_words[act];
+	return action_name(act);
+}
+
 int action_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(actions); i++)

@@ -99,6 +99,9 @@ enum action {
 const char *action_name(enum action act);
 const char *action_help(enum action act);
 int action_find(const char *name);
+/* The word the status bar's hint shows after the action's key ("sort"),
+ * its name where none shorter is set. */
+const char *action_hint_word(enum action act);
 /* Whether ACT is a P action: only some panes carry it out. */
 bool action_is_pane_only(enum action act);
 

@@ -115,6 +115,14 @@ static void test_help_lists_what_works_here(void)
 	profile_release(&p);
 }
 
+/* The bar's words: a short one where set, else the action's name. */
+static void test_hint_words(void)
+{
+	CHECK_STR(action_hint_word(ACT_ZOOM_OUT), "out");
+	CHECK_STR(action_hint_word(ACT_SORT_HOST_SELF), "sort");
+	CHECK_STR(action_hint_word(ACT_FILTER), "filter");
+}
+
 const struct test tests[] = {
 	{ "a pane-only action pressed elsewhere says where it works",
 	  test_elsewhere_words },
@@ -125,5 +133,6 @@ const struct test tests[] = {
 	{ "a pane's handle is asked for its listed actions only",
 	  test_handle_takes_listed_only },
 	{ "the help lists the actions that work in its pane", test_help_lists_what_works_here },
+	{ "the status bar's word for an action", test_hint_words },
 	{ 0 },
 };
