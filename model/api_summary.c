@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "api_summary.h"
+#include "bounds.h"
+#include "util.h"
+
+/* One runtime node as the walk finds it. */
+struct api_call {
+	const char *name;
+	int64_t dur_ns;
+	uint64_t calls;			/* > 1: a pre-aggregated row */
+	int64_t min_ns, max_ns;		/* the row's, where counted */
+};
+
+struct api_walk {
+	const struct profile *p;
+	const struct step *step;
+	struct api_call *v;
+	size_t nr, alloc;
+};
+
+static bool collect(struct node *n, void *ctx)
+{
+	struct api_walk *w = ctx;
+	struct api_call *c;
+
+	if (n->kind != NODE_RUNTIME || !node_in_step(n, w->step))
+		return true;
+	GROW(w->v, w->alloc, w->nr + 1);
+	c = &w->v[w->nr++];
+	c->name = node_name(n);
+	c->dur_ns = node_host_total(w->p, n);
+	c->calls = node_calls(w->p, n);
+	c->min_ns = c->calls == 1 ? c->dur_ns : node_min_ns(w->p, n);
+	c->max_ns = c->calls == 1 ? c->dur_ns : node_max_ns(w->p, n);
+	return true;
+}
+
+/* By name, then by duration within a name, so that each name's calls are
+ * a sorted run whose median is at its middle. */
+static int by_name_then_duration(const void *a, const void *b)
+{
+	const struct api_call *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return (x->dur_ns > y->dur_ns) - (x->dur_ns < y->dur_ns);
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct api_row *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The row of calls V[0..N), sorted by duration. */
+static void make_row(const struct api_call *v, size_t n, struct api_row *r)
+{
+	bool single = true;
+	uint64_t nr_single = 0;
+	double mean = 0, m2 = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->name = v[0].name;
+	r->min_ns = r->max_ns = -1;
+	for (size_t i = 0; i < n; i++) {
+		sum_add_u(&r->calls, v[i].calls);
+		sum_add(&r->total_ns, v[i].dur_ns);
+		single &= v[i].calls == 1;
+		if (v[i].min_ns >= 0 && (r->min_ns < 0 || v[i].min_ns < r->min_ns))
+			r->min_ns = v[i].min_ns;
+		if (v[i].max_ns > r->max_ns)
+			r->max_ns = v[i].max_ns;
+	}
+	r->capped = sum_capped(r->total_ns);
+	r->median_ns = -1;
+	r->stddev_ns = NAN;
+	if (!single)
+		return;
+	/* Every duration known: the median of the sorted run (the mean of
+	 * the middle two, rounded half away from zero, for an even count),
+	 * and Welford's running variance, which neither overflows nor loses
+	 * the small spread of large values. */
+	r->median_ns = n % 2 ? v[n / 2].dur_ns :
+		       div_round((__int128)v[n / 2 - 1].dur_ns + v[n / 2].dur_ns, 2);
+	for (size_t i = 0; i < n; i++) {
+		double d = (double)v[i].dur_ns - mean;
+
+		nr_single++;
+		mean += d / (double)nr_single;
+		m2 += d * ((double)v[i].dur_ns - mean);
+	}
+	if (n > 1)
+		r->stddev_ns = sqrt(m2 / (double)(n - 1));
+}
+
+void api_summary_make(const struct profile *p, const struct step *step, struct api_summary *out)
+{
+	struct api_walk w = { .p = p, .step = step };
+	size_t alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	node_walk(p->root, collect, &w);
+	qsort(w.v, w.nr, sizeof(*w.v), by_name_then_duration);
+	for (size_t i = 0, j; i < w.nr; i = j) {
+		for (j = i + 1; j < w.nr && !strcmp(w.v[j].name, w.v[i].name); j++)
+			;
+		GROW(out->rows, alloc, out->nr + 1);
+		make_row(&w.v[i], j - i, &out->rows[out->nr]);
+		sum_add(&out->total_ns, out->rows[out->nr].total_ns);
+		out->nr++;
+	}
+	out->capped = sum_capped(out->total_ns);
+	qsort(out->rows, out->nr, sizeof(*out->rows), by_total);
+	free(w.v);
+}
+
+void api_summary_release(struct api_summary *s)
+{
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
+}

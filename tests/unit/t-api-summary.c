@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/* The API summary (model/api_summary.h): one row per runtime call name,
+ * with the figures of nsys's cuda_api_sum, from the profile's runtime
+ * nodes; what a pre-aggregated row cannot give stays unknown. */
+#include <math.h>
+
+#include "test.h"
+#include "model/api_summary.h"
+
+/* A runtime call NAME of DUR ns starting at START under the root, one
+ * call as a trace's event is. */
+static struct node *call(struct profile *p, const char *name, int64_t start, int64_t dur)
+{
+	struct node *n = node_new(p, p->root, NODE_RUNTIME, name, strlen(name));
+
+	n->start_ns = start;
+	node_set_calls(p, n, 1);
+	node_set_host_total(p, n, dur);
+	node_set_host_self(p, n, dur);
+	return n;
+}
+
+static const struct api_row *row_of(const struct api_summary *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->rows[i].name, name))
+			return &s->rows[i];
+	return NULL;
+}
+
+static void test_figures(void)
+{
+	struct profile p;
+	struct api_summary s;
+	const struct api_row *r;
+
+	profile_init(&p, "t");
+	call(&p, "cudaLaunchKernel", 0, 1000);
+	call(&p, "cudaLaunchKernel", 10, 3000);
+	call(&p, "cudaLaunchKernel", 20, 2000);
+	call(&p, "cudaLaunchKernel", 30, 10000);
+	call(&p, "cudaMemcpyAsync", 40, 50000);
+	/* An op is not an API call. */
+	node_set_host_total(&p, node_new(&p, p.root, NODE_OP, "aten::mm", 8), 7);
+	profile_finish(&p);
+	api_summary_make(&p, NULL, &s);
+	CHECK_EQ(s.nr, 2);
+	CHECK_STR(s.rows[0].name, "cudaMemcpyAsync");	/* the longest total first */
+	CHECK_EQ(s.total_ns, 66000);
+	r = row_of(&s, "cudaLaunchKernel");
+	CHECK(r != NULL);
+	CHECK_EQ(r->calls, 4);
+	CHECK_EQ(r->total_ns, 16000);
+	CHECK_EQ(r->min_ns, 1000);
+	CHECK_EQ(r->max_ns, 10000);
+	CHECK_EQ(r->median_ns, 2500);	/* the mean of the middle two */
+	/* Sample standard deviation of 1000, 2000, 3000, 10000 ns. */
+	CHECK(fabs(r->stddev_ns - 4082.48290463863) < 1e-6);
+	r = row_of(&s, "cudaMemcpyAsync");
+	CHECK_EQ(r->median_ns, 50000);
+	CHECK(isnan(r->stddev_ns));	/* one call: no spread to speak of */
+	api_summary_release(&s);
+	profile_release(&p);
+}
+
+/* An even count whose middle two are odd apart rounds half away from
+ * zero, as every mean of proftui does. */
+static void test_median_rounds(void)
+{
+	struct profile p;
+	struct api_summary s;
+
+	profile_init(&p, "t");
+	call(&p, "cudaEventRecord", 0, 1);
+	call(&p, "cudaEventRecord", 1, 2);
+	profile_finish(&p);
+	api_summary_make(&p, NULL, &s);
+	CHECK_EQ(s.rows[0].median_ns, 2);
+	api_summary_release(&s);
+	profile_release(&p);
+}
+
+/* A key_averages row: 100 calls counted in the file, their sum and
+ * extremes; single durations are not there, so neither median nor
+ * spread is. */
+static void test_counted_row(void)
+{
+	struct profile p;
+	struct api_summary s;
+	struct node *n;
+
+	profile_init(&p, "t");
+	n = call(&p, "cudaLaunchKernel", NS_UNTIMED, 500000);
+	node_set_calls(&p, n, 100);
+	node_set_minmax(&p, n, 3000, 9000);
+	profile_finish(&p);
+	api_summary_make(&p, NULL, &s);
+	CHECK_EQ(s.rows[0].calls, 100);
+	CHECK_EQ(s.rows[0].total_ns, 500000);
+	CHECK_EQ(s.rows[0].min_ns, 3000);
+	CHECK_EQ(s.rows[0].max_ns, 9000);
+	CHECK_EQ(s.rows[0].median_ns, -1);
+	CHECK(isnan(s.rows[0].stddev_ns));
+	api_summary_release(&s);
+	profile_release(&p);
+}
+
+/* A step keeps the calls that started in it. */
+static void test_step(void)
+{
+	struct profile p;
+	struct api_summary s;
+	struct step *st;
+
+	profile_init(&p, "t");
+	call(&p, "cudaLaunchKernel", 100, 5);
+	call(&p, "cudaLaunchKernel", 200, 7);
+	call(&p, "cudaStreamSynchronize", 250, 9);
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 150;
+	st->end_ns = 300;
+	profile_finish(&p);
+	api_summary_make(&p, &p.steps[0], &s);
+	CHECK_EQ(s.nr, 2);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->calls, 1);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->total_ns, 7);
+	CHECK_EQ(s.total_ns, 16);
+	api_summary_release(&s);
+	profile_release(&p);
+}
+
+/* Sums a file makes too long saturate and say so; nothing wraps. */
+static void test_capped(void)
+{
+	struct profile p;
+	struct api_summary s;
+
+	profile_init(&p, "t");
+	for (int i = 0; i < 3000; i++)
+		call(&p, "cudaDeviceSynchronize", i, BOUND_DUR_NS);
+	profile_finish(&p);
+	api_summary_make(&p, NULL, &s);
+	CHECK(s.rows[0].capped);
+	CHECK(s.capped);
+	CHECK_EQ(s.rows[0].total_ns, SUM_CAP);
+	CHECK_EQ(s.rows[0].median_ns, BOUND_DUR_NS);
+	api_summary_release(&s);
+	profile_release(&p);
+}
+
+const struct test tests[] = {
+	{ "calls, total, extremes, median and spread per name", test_figures },
+	{ "an even count's median rounds half away from zero", test_median_rounds },
+	{ "a pre-aggregated row has no median or spread", test_counted_row },
+	{ "a step keeps the calls that started in it", test_step },
+	{ "long sums saturate, flagged", test_capped },
+	{ 0 },
+};
