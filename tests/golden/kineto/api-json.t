@@ -1,0 +1,1 @@
+--print api --format json tests/golden/kineto/two-steps.json

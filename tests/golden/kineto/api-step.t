@@ -1,0 +1,1 @@
+--print api --step 2 tests/golden/kineto/two-steps.json

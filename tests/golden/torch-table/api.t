@@ -1,0 +1,1 @@
+--print api tests/golden/torch-table/among-ops.txt
