@@ -2,19 +2,19 @@
 /*
  * The API pane: the runtime and driver calls (cudaLaunchKernel,
  * cudaMemcpyAsync...), one row per name, with the figures of Nsight
- * Systems' cuda_api_sum report (model/api_summary.h).  Printable
+ * Systems' cuda_api_sum report (model/name_stats.h).  Printable
  * (--print api); it follows the step shown.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model/api_summary.h"
+#include "../model/name_stats.h"
 #include "../model/bounds.h"
 #include "../model/util.h"
 #include "pane.h"
 
-#define AROW(r) ((const struct api_row *)(r))
+#define AROW(r) ((const struct name_row *)(r))
 
 static const char *api_row_name(const struct pane *pane, const void *row)
 {
@@ -43,8 +43,8 @@ static struct cell get_total(const struct pane *pane, const void *row, const str
 /* Of every call's time; none where a sum was capped. */
 static struct cell get_share(const struct pane *pane, const void *row, const struct column *c)
 {
-	const struct api_summary *s = pane->priv;
-	const struct api_row *r = AROW(row);
+	const struct name_stats *s = pane->priv;
+	const struct name_row *r = AROW(row);
 
 	(void)c;
 	if (r->capped || s->capped || s->total_ns <= 0)
@@ -54,7 +54,7 @@ static struct cell get_share(const struct pane *pane, const void *row, const str
 
 static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
 {
-	const struct api_row *r = AROW(row);
+	const struct name_row *r = AROW(row);
 
 	(void)pane, (void)c;
 	if (!r->calls || r->capped)
@@ -65,7 +65,7 @@ static struct cell get_mean(const struct pane *pane, const void *row, const stru
 /* c->arg: 0 median, 1 min, 2 max; -1 is unknown. */
 static struct cell get_stat(const struct pane *pane, const void *row, const struct column *c)
 {
-	const struct api_row *r = AROW(row);
+	const struct name_row *r = AROW(row);
 	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns : r->max_ns;
 
 	(void)pane;
@@ -105,10 +105,11 @@ static const struct column cols[] = {
 
 static void api_load(struct pane *pane)
 {
-	struct api_summary *s = xcalloc(1, sizeof(*s));
+	struct name_stats *s = xcalloc(1, sizeof(*s));
+	struct name_stats_scope scope = { .step = pane->scope.step };
 
 	pane->priv = s;
-	api_summary_make(pane->prof, pane->scope.step, s);
+	name_stats_make(pane->prof, NAME_STATS_API, &scope, s);
 	pane->rows = xmalloc((s->nr ? s->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < s->nr; i++)
 		pane->rows[i] = &s->rows[i];
@@ -126,11 +127,11 @@ static void api_empty_text(const struct pane *pane, char *buf, size_t size)
 
 static void api_release(struct pane *pane)
 {
-	struct api_summary *s = pane->priv;
+	struct name_stats *s = pane->priv;
 
 	if (!s)
 		return;
-	api_summary_release(s);
+	name_stats_release(s);
 	free(s);
 }
 

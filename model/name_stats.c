@@ -4,36 +4,66 @@
 #include <string.h>
 
 #include "aggregate.h"
-#include "api_summary.h"
+#include "name_stats.h"
 #include "bounds.h"
 #include "util.h"
 
 /* One runtime node as the walk finds it. */
-struct api_call {
+struct name_call {
 	const char *name;
 	int64_t dur_ns;
 	uint64_t calls;			/* > 1: a pre-aggregated row */
 	int64_t min_ns, max_ns;		/* the row's, where counted */
 };
 
-struct api_walk {
+struct name_walk {
 	const struct profile *p;
-	const struct step *step;
-	struct api_call *v;
+	enum name_stats_kind kind;
+	struct name_stats_scope scope;
+	struct name_call *v;
 	size_t nr, alloc;
 };
 
+static bool wanted(const struct node *n, enum name_stats_kind kind)
+{
+	switch (kind) {
+	case NAME_STATS_API:
+		return n->kind == NODE_RUNTIME;
+	case NAME_STATS_HOST_ANNOTATIONS:
+		return n->kind == NODE_ANNOTATION && !(n->flags & NODE_DEVICE_RANGE);
+	case NAME_STATS_GPU_ANNOTATIONS:
+		return n->kind == NODE_ANNOTATION && (n->flags & NODE_DEVICE_RANGE);
+	}
+	return false;
+}
+
+/* HTA's duration of a node from START for DUR ns: its parser rounds the
+ * start up and the end down to whole microseconds. */
+static int64_t hta_duration(int64_t start, int64_t dur)
+{
+	int64_t first_us = start / 1000 + (start % 1000 > 0);
+	int64_t end = start + dur;
+	int64_t last_us = end / 1000 - (end % 1000 < 0);
+
+	return (last_us - first_us) * 1000;
+}
+
 static bool collect(struct node *n, void *ctx)
 {
-	struct api_walk *w = ctx;
-	struct api_call *c;
+	struct name_walk *w = ctx;
+	struct name_call *c;
 
-	if (n->kind != NODE_RUNTIME || !node_in_step(n, w->step))
+	if (!wanted(n, w->kind) || !node_in_step(n, w->scope.step))
+		return true;
+	if (w->scope.before_ns && !(node_is_timed(n) && n->start_ns < w->scope.before_ns))
 		return true;
 	GROW(w->v, w->alloc, w->nr + 1);
 	c = &w->v[w->nr++];
 	c->name = node_name(n);
-	c->dur_ns = node_host_total(w->p, n);
+	c->dur_ns = w->kind == NAME_STATS_GPU_ANNOTATIONS ? node_device_total(w->p, n) :
+							     node_host_total(w->p, n);
+	if (w->scope.round_like_hta && node_is_timed(n))
+		c->dur_ns = hta_duration(n->start_ns, c->dur_ns);
 	c->calls = node_calls(w->p, n);
 	c->min_ns = c->calls == 1 ? c->dur_ns : node_min_ns(w->p, n);
 	c->max_ns = c->calls == 1 ? c->dur_ns : node_max_ns(w->p, n);
@@ -44,7 +74,7 @@ static bool collect(struct node *n, void *ctx)
  * a sorted run whose median is at its middle. */
 static int by_name_then_duration(const void *a, const void *b)
 {
-	const struct api_call *x = a, *y = b;
+	const struct name_call *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -54,7 +84,7 @@ static int by_name_then_duration(const void *a, const void *b)
 
 static int by_total(const void *a, const void *b)
 {
-	const struct api_row *x = a, *y = b;
+	const struct name_row *x = a, *y = b;
 
 	if (x->total_ns != y->total_ns)
 		return x->total_ns < y->total_ns ? 1 : -1;
@@ -62,7 +92,7 @@ static int by_total(const void *a, const void *b)
 }
 
 /* The row of calls V[0..N), sorted by duration. */
-static void make_row(const struct api_call *v, size_t n, struct api_row *r)
+static void make_row(const struct name_call *v, size_t n, struct name_row *r)
 {
 	bool single = true;
 	uint64_t nr_single = 0;
@@ -102,12 +132,15 @@ static void make_row(const struct api_call *v, size_t n, struct api_row *r)
 		r->stddev_ns = sqrt(m2 / (double)(n - 1));
 }
 
-void api_summary_make(const struct profile *p, const struct step *step, struct api_summary *out)
+void name_stats_make(const struct profile *p, enum name_stats_kind kind,
+		     const struct name_stats_scope *scope, struct name_stats *out)
 {
-	struct api_walk w = { .p = p, .step = step };
+	struct name_walk w = { .p = p, .kind = kind };
 	size_t alloc = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (scope)
+		w.scope = *scope;
 	node_walk(p->root, collect, &w);
 	qsort(w.v, w.nr, sizeof(*w.v), by_name_then_duration);
 	for (size_t i = 0, j; i < w.nr; i = j) {
@@ -123,7 +156,7 @@ void api_summary_make(const struct profile *p, const struct step *step, struct a
 	free(w.v);
 }
 
-void api_summary_release(struct api_summary *s)
+void name_stats_release(struct name_stats *s)
 {
 	free(s->rows);
 	memset(s, 0, sizeof(*s));

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The API summary (model/api_summary.h): one row per runtime call name,
+/* The API summary (model/name_stats.h): one row per runtime call name,
  * with the figures of nsys's cuda_api_sum, from the profile's runtime
  * nodes; what a pre-aggregated row cannot give stays unknown. */
 #include <math.h>
 
 #include "test.h"
-#include "model/api_summary.h"
+#include "model/name_stats.h"
 
 /* A runtime call NAME of DUR ns starting at START under the root, one
  * call as a trace's event is. */
@@ -20,7 +20,7 @@ static struct node *call(struct profile *p, const char *name, int64_t start, int
 	return n;
 }
 
-static const struct api_row *row_of(const struct api_summary *s, const char *name)
+static const struct name_row *row_of(const struct name_stats *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		if (!strcmp(s->rows[i].name, name))
@@ -31,8 +31,8 @@ static const struct api_row *row_of(const struct api_summary *s, const char *nam
 static void test_figures(void)
 {
 	struct profile p;
-	struct api_summary s;
-	const struct api_row *r;
+	struct name_stats s;
+	const struct name_row *r;
 
 	profile_init(&p, "t");
 	call(&p, "cudaLaunchKernel", 0, 1000);
@@ -43,7 +43,7 @@ static void test_figures(void)
 	/* An op is not an API call. */
 	node_set_host_total(&p, node_new(&p, p.root, NODE_OP, "aten::mm", 8), 7);
 	profile_finish(&p);
-	api_summary_make(&p, NULL, &s);
+	name_stats_make(&p, NAME_STATS_API, NULL, &s);
 	CHECK_EQ(s.nr, 2);
 	CHECK_STR(s.rows[0].name, "cudaMemcpyAsync");	/* the longest total first */
 	CHECK_EQ(s.total_ns, 66000);
@@ -59,7 +59,7 @@ static void test_figures(void)
 	r = row_of(&s, "cudaMemcpyAsync");
 	CHECK_EQ(r->median_ns, 50000);
 	CHECK(isnan(r->stddev_ns));	/* one call: no spread to speak of */
-	api_summary_release(&s);
+	name_stats_release(&s);
 	profile_release(&p);
 }
 
@@ -68,15 +68,15 @@ static void test_figures(void)
 static void test_median_rounds(void)
 {
 	struct profile p;
-	struct api_summary s;
+	struct name_stats s;
 
 	profile_init(&p, "t");
 	call(&p, "cudaEventRecord", 0, 1);
 	call(&p, "cudaEventRecord", 1, 2);
 	profile_finish(&p);
-	api_summary_make(&p, NULL, &s);
+	name_stats_make(&p, NAME_STATS_API, NULL, &s);
 	CHECK_EQ(s.rows[0].median_ns, 2);
-	api_summary_release(&s);
+	name_stats_release(&s);
 	profile_release(&p);
 }
 
@@ -86,7 +86,7 @@ static void test_median_rounds(void)
 static void test_counted_row(void)
 {
 	struct profile p;
-	struct api_summary s;
+	struct name_stats s;
 	struct node *n;
 
 	profile_init(&p, "t");
@@ -94,14 +94,14 @@ static void test_counted_row(void)
 	node_set_calls(&p, n, 100);
 	node_set_minmax(&p, n, 3000, 9000);
 	profile_finish(&p);
-	api_summary_make(&p, NULL, &s);
+	name_stats_make(&p, NAME_STATS_API, NULL, &s);
 	CHECK_EQ(s.rows[0].calls, 100);
 	CHECK_EQ(s.rows[0].total_ns, 500000);
 	CHECK_EQ(s.rows[0].min_ns, 3000);
 	CHECK_EQ(s.rows[0].max_ns, 9000);
 	CHECK_EQ(s.rows[0].median_ns, -1);
 	CHECK(isnan(s.rows[0].stddev_ns));
-	api_summary_release(&s);
+	name_stats_release(&s);
 	profile_release(&p);
 }
 
@@ -109,7 +109,7 @@ static void test_counted_row(void)
 static void test_step(void)
 {
 	struct profile p;
-	struct api_summary s;
+	struct name_stats s;
 	struct step *st;
 
 	profile_init(&p, "t");
@@ -120,12 +120,12 @@ static void test_step(void)
 	st->start_ns = 150;
 	st->end_ns = 300;
 	profile_finish(&p);
-	api_summary_make(&p, &p.steps[0], &s);
+	name_stats_make(&p, NAME_STATS_API, &(struct name_stats_scope){ .step = &p.steps[0] }, &s);
 	CHECK_EQ(s.nr, 2);
 	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->calls, 1);
 	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->total_ns, 7);
 	CHECK_EQ(s.total_ns, 16);
-	api_summary_release(&s);
+	name_stats_release(&s);
 	profile_release(&p);
 }
 
@@ -133,18 +133,60 @@ static void test_step(void)
 static void test_capped(void)
 {
 	struct profile p;
-	struct api_summary s;
+	struct name_stats s;
 
 	profile_init(&p, "t");
 	for (int i = 0; i < 3000; i++)
 		call(&p, "cudaDeviceSynchronize", i, BOUND_DUR_NS);
 	profile_finish(&p);
-	api_summary_make(&p, NULL, &s);
+	name_stats_make(&p, NAME_STATS_API, NULL, &s);
 	CHECK(s.rows[0].capped);
 	CHECK(s.capped);
 	CHECK_EQ(s.rows[0].total_ns, SUM_CAP);
 	CHECK_EQ(s.rows[0].median_ns, BOUND_DUR_NS);
-	api_summary_release(&s);
+	name_stats_release(&s);
+	profile_release(&p);
+}
+
+/* Annotations: the host's ranges by host time, their GPU copies (device
+ * ranges) by device time, each side apart. */
+static void test_annotations(void)
+{
+	struct profile p;
+	struct name_stats host, gpu;
+	struct node *n;
+
+	profile_init(&p, "t");
+	n = node_new(&p, p.root, NODE_ANNOTATION, "forward", 7);
+	n->start_ns = 0;
+	node_set_calls(&p, n, 1);
+	node_set_host_total(&p, n, 5000);
+	n = node_new(&p, p.root, NODE_ANNOTATION, "forward", 7);
+	n->start_ns = 1000400;
+	n->flags |= NODE_DEVICE_RANGE;
+	node_set_calls(&p, n, 1);
+	node_set_device_total(&p, n, 2200);
+	call(&p, "cudaLaunchKernel", 10, 3);
+	profile_finish(&p);
+	name_stats_make(&p, NAME_STATS_HOST_ANNOTATIONS, NULL, &host);
+	name_stats_make(&p, NAME_STATS_GPU_ANNOTATIONS, NULL, &gpu);
+	CHECK_EQ(host.nr, 1);
+	CHECK_EQ(host.rows[0].total_ns, 5000);
+	CHECK_EQ(gpu.nr, 1);
+	CHECK_EQ(gpu.rows[0].total_ns, 2200);
+	name_stats_release(&gpu);
+	/* HTA's parser: ceil(1000.4 us) to floor(1002.6 us), 1 us -- the
+	 * departure proftui(1) lists; the pane keeps the file's 2.2 us. */
+	name_stats_make(&p, NAME_STATS_GPU_ANNOTATIONS,
+			&(struct name_stats_scope){ .round_like_hta = true }, &gpu);
+	CHECK_EQ(gpu.rows[0].total_ns, 1000);
+	name_stats_release(&gpu);
+	/* HTA leaves out what started at or after its last step's start. */
+	name_stats_make(&p, NAME_STATS_GPU_ANNOTATIONS,
+			&(struct name_stats_scope){ .before_ns = 1000400 }, &gpu);
+	CHECK_EQ(gpu.nr, 0);
+	name_stats_release(&gpu);
+	name_stats_release(&host);
 	profile_release(&p);
 }
 
@@ -154,5 +196,6 @@ const struct test tests[] = {
 	{ "a pre-aggregated row has no median or spread", test_counted_row },
 	{ "a step keeps the calls that started in it", test_step },
 	{ "long sums saturate, flagged", test_capped },
+	{ "annotations: host and GPU sides; HTA's rounding and last step", test_annotations },
 	{ 0 },
 };

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * name_stats: the durations of one kind of node, one row per name, with
+ * the figures of Nsight Systems' summary reports (cuda_api_sum, nvtx_sum):
+ * calls, total, share, mean, median, extremes and standard deviation of
+ * one call's duration.  The kinds:
+ *
+ *   NAME_STATS_API       runtime and driver API calls (cudaLaunchKernel,
+ *                        hipMemcpyAsync...): runtime nodes, host time;
+ *   NAME_STATS_HOST_ANNOTATIONS  record_function / NVTX ranges on a CPU
+ *                        thread: annotation nodes, host time;
+ *   NAME_STATS_GPU_ANNOTATIONS   their GPU-side copies on a stream
+ *                        (Kineto's gpu_user_annotation): device time.
+ *
+ * A pre-aggregated row (a key_averages table's cudaLaunchKernel, calls
+ * counted in the file) gives its calls, total and, where the file has them,
+ * extremes, but not the single durations: its name's median and standard
+ * deviation are then unknown, never guessed.  Nested ranges of one name
+ * each count in full (no exclusive time), as the reports count them.
+ */
+#ifndef MODEL_NAME_STATS_H
+#define MODEL_NAME_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+enum name_stats_kind {
+	NAME_STATS_API,
+	NAME_STATS_HOST_ANNOTATIONS,
+	NAME_STATS_GPU_ANNOTATIONS,
+};
+
+struct name_row {
+	const char *name;		/* the profile's string */
+	uint64_t calls;
+	int64_t total_ns;		/* capped at SUM_CAP (capped: true) */
+	int64_t min_ns, max_ns;		/* -1: unknown */
+	int64_t median_ns;		/* -1: unknown (not every duration known) */
+	double stddev_ns;		/* sample (n - 1); NaN: unknown or one call */
+	bool capped;			/* total_ns reached SUM_CAP */
+};
+
+struct name_stats {
+	struct name_row *rows;		/* by total, longest first; ties by name */
+	size_t nr;
+	int64_t total_ns;		/* every call's, for the share */
+	bool capped;
+};
+
+/*
+ * Which nodes count, beyond their kind.  The panes count every node that
+ * started in STEP (NULL: all).  HTA's conditions, for tests that compare
+ * with it: BEFORE_NS keeps only nodes that started before it (HTA drops
+ * the last profiler step; 0: no bound), and ROUND_LIKE_HTA takes a
+ * node's duration as HTA's parser makes it from fractional microseconds:
+ * floor(end) - ceil(start), in whole microseconds.
+ */
+struct name_stats_scope {
+	const struct step *step;
+	int64_t before_ns;
+	bool round_like_hta;
+};
+
+/* The nodes of KIND in P within SCOPE (NULL: all), into OUT (released by
+ * name_stats_release()).  O(n log n) in the nodes counted. */
+void name_stats_make(const struct profile *p, enum name_stats_kind kind,
+		     const struct name_stats_scope *scope, struct name_stats *out);
+void name_stats_release(struct name_stats *s);
+
+#endif
