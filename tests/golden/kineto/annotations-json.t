@@ -1,0 +1,1 @@
+--print annotations --format json tests/golden/kineto/gpu-ranges.json

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Annotations pane: record_function / NVTX ranges by name, the CPU
+ * thread's ranges (host time) and their GPU-side copies on the streams
+ * (Kineto's gpu_user_annotation: device time), one row per side and name,
+ * with the figures of nsys's nvtx_sum (model/name_stats.h).  HTA's
+ * gpu_user_annotation_breakdown is the GPU side.  Printable
+ * (--print annotations); it follows the step shown.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../model/name_stats.h"
+#include "../model/util.h"
+#include "pane.h"
+
+struct anno_row {
+	const struct name_row *r;
+	bool gpu;
+};
+
+struct anno_priv {
+	struct name_stats side[2];	/* host, GPU */
+	struct anno_row *rows;
+};
+
+#define AROW(row) ((const struct anno_row *)(row))
+
+static const char *anno_row_name(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return AROW(row)->r->name;
+}
+
+static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)c;
+	return cell_text(anno_row_name(pane, row));
+}
+
+static struct cell get_side(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(AROW(row)->gpu ? "GPU" : "host");
+}
+
+static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_int((int64_t)AROW(row)->r->calls);
+}
+
+static struct cell get_total(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_int(AROW(row)->r->total_ns);
+}
+
+static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct name_row *r = AROW(row)->r;
+
+	(void)pane, (void)c;
+	if (!r->calls || r->capped)
+		return cell_none();
+	return cell_int(div_round(r->total_ns, r->calls));
+}
+
+/* c->arg: 0 median, 1 min, 2 max; -1 is unknown. */
+static struct cell get_stat(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct name_row *r = AROW(row)->r;
+	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns : r->max_ns;
+
+	(void)pane;
+	return v >= 0 ? cell_int(v) : cell_none();
+}
+
+static struct cell get_stddev(const struct pane *pane, const void *row, const struct column *c)
+{
+	double d = AROW(row)->r->stddev_ns;
+
+	(void)pane, (void)c;
+	return isnan(d) ? cell_none() : cell_int((int64_t)llround(d));
+}
+
+static const struct column cols[] = {
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	  .help = "the range's name (record_function, NVTX)" },
+	{ .key = "side", .title = "Side", .kind = COL_TEXT, .width = 5, .get = get_side,
+	  .help = "host: the ranges on CPU threads, their host time; GPU: their copies on the "
+		  "streams (gpu_user_annotation), from the first to the last GPU work in them" },
+	{ .key = "count", .title = "Count", .kind = COL_COUNT, .width = 7, .get = get_calls,
+	  .help = "how many ranges of the name started in the step shown; nested ones each count" },
+	{ .key = "sum", .title = "Total", .kind = COL_TIME, .width = 11, .get = get_total,
+	  .help = "the sum of the ranges' durations, each in full (nested ranges overlap)" },
+	{ .key = "mean", .title = "Mean", .kind = COL_TIME, .width = 11, .get = get_mean,
+	  .help = "the total over the count, rounded half away from zero to the ns" },
+	{ .key = "median", .title = "Median", .kind = COL_TIME, .width = 11, .get = get_stat,
+	  .arg = 0, .help = "the middle range's duration (the mean of the middle two for an "
+			    "even count)" },
+	{ .key = "min", .title = "Min", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 1,
+	  .help = "the shortest range" },
+	{ .key = "max", .title = "Max", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 2,
+	  .help = "the longest range" },
+	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = get_stddev,
+	  .help = "the sample standard deviation of the durations (n - 1), to the ns; empty for "
+		  "one range" },
+};
+
+static void anno_load(struct pane *pane)
+{
+	struct anno_priv *ap = xcalloc(1, sizeof(*ap));
+	struct name_stats_scope scope = { .step = pane->scope.step };
+	size_t n = 0;
+
+	pane->priv = ap;
+	name_stats_make(pane->prof, NAME_STATS_HOST_ANNOTATIONS, &scope, &ap->side[0]);
+	name_stats_make(pane->prof, NAME_STATS_GPU_ANNOTATIONS, &scope, &ap->side[1]);
+	ap->rows = xmalloc((ap->side[0].nr + ap->side[1].nr + 1) * sizeof(*ap->rows));
+	pane->rows = xmalloc((ap->side[0].nr + ap->side[1].nr + 1) * sizeof(*pane->rows));
+	/* The host's ranges, then the GPU's, each by total. */
+	for (int g = 0; g < 2; g++)
+		for (size_t i = 0; i < ap->side[g].nr; i++, n++) {
+			ap->rows[n].r = &ap->side[g].rows[i];
+			ap->rows[n].gpu = g;
+			pane->rows[n] = &ap->rows[n];
+		}
+	pane->nr_rows = n;
+	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
+		pane_add_column(pane, &cols[c]);
+	pane->sort_col = -1;
+}
+
+static void anno_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	(void)pane;
+	snprintf(buf, size, "no annotation (record_function, NVTX) in this profile");
+}
+
+static void anno_release(struct pane *pane)
+{
+	struct anno_priv *ap = pane->priv;
+
+	if (!ap)
+		return;
+	name_stats_release(&ap->side[0]);
+	name_stats_release(&ap->side[1]);
+	free(ap->rows);
+	free(ap);
+}
+
+static const char *const anno_aliases[] = { "annotations", "user-annotations", "nvtx", NULL };
+
+const struct pane_ops annotations_pane_ops = {
+	.id = PANE_ANNOTATIONS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.aliases = anno_aliases, .available = pane_one_profile, .load = anno_load,
+	.row_name = anno_row_name, .empty_text = anno_empty_text, .release = anno_release,
+};
