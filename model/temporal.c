@@ -24,15 +24,25 @@ struct collect {
 	size_t nr, alloc;
 };
 
-/* NS in whole microseconds, rounded down or up. */
-static int64_t floor_us(int64_t ns)
+/*
+ * HTA's rounding: it reads a trace's times as float64 microseconds
+ * (Python's json), then takes ceil(ts) and floor(ts + dur) of those
+ * floats.  At epoch times a float64 of µs is 0.25 µs coarse, so its
+ * floor is not always the exact one; the comparison with HTA needs the
+ * same arithmetic.  NS as the float64 nearest to NS / 1000: the whole µs
+ * are exact below 2^53, and the one rounding of their sum with the exact
+ * fraction's nearest double is the correct one.
+ */
+static double hta_us(int64_t ns)
 {
-	return ns / 1000 - (ns % 1000 < 0);
+	int64_t q = ns / 1000, r = ns % 1000;
+
+	return (double)q + (double)r / 1000.0;
 }
 
-static int64_t ceil_us(int64_t ns)
+static int64_t hta_ceil_ns(int64_t ns)
 {
-	return ns / 1000 + (ns % 1000 > 0);
+	return (int64_t)ceil(hta_us(ns)) * 1000;
 }
 
 /* Whether N is device work the options take. */
@@ -46,23 +56,27 @@ static bool taken(const struct collect *c, const struct node *n)
 	if (c->o->launched_before_ns == INT64_MAX)
 		return true;
 	up = node_has_parent(n) ? node_parent(n) : NULL;
-	return up && up->kind == NODE_RUNTIME && up->start_ns != NS_UNTIMED &&
-	       up->start_ns < c->o->launched_before_ns;
+	if (!up || up->kind != NODE_RUNTIME || up->start_ns == NS_UNTIMED)
+		return false;
+	if (c->o->round_like_hta)
+		return hta_ceil_ns(up->start_ns) < hta_ceil_ns(c->o->launched_before_ns);
+	return up->start_ns < c->o->launched_before_ns;
 }
 
 static bool take(struct node *n, void *ctx)
 {
 	struct collect *c = ctx;
-	int64_t start, end;
+	int64_t start, end, dur;
 
 	if (!taken(c, n))
 		return true;
 	/* Times are bounded (bounds.h): start + duration cannot wrap. */
 	start = n->start_ns;
-	end = start + node_device_total(c->p, n);
+	dur = node_device_total(c->p, n);
+	end = start + dur;
 	if (c->o->round_like_hta) {
-		start = ceil_us(start) * 1000;
-		end = floor_us(end) * 1000;
+		start = hta_ceil_ns(n->start_ns);
+		end = (int64_t)floor(hta_us(n->start_ns) + hta_us(dur)) * 1000;
 	}
 	GROW(c->v, c->alloc, c->nr + 1);
 	c->v[c->nr++] = (struct ival){ start, end, (uint8_t)kernel_type_of(node_name(n)) };

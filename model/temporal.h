@@ -36,8 +36,9 @@
 
 struct temporal_opts {
 	/* HTA's rounding of a trace with fractional timestamps: start' =
-	 * ceil(start), end' = floor(start + dur), in whole microseconds (an
-	 * event may come out with end' < start'). */
+	 * ceil(start), end' = floor(start + dur), in whole microseconds, in
+	 * HTA's float64 arithmetic (an event may come out with end' <
+	 * start'); the window's times are compared rounded too. */
 	bool round_like_hta;
 	/* Only device work whose launching runtime call started before this
 	 * time (ns, the profile's clock); work no runtime call launched is

@@ -175,6 +175,25 @@ static void test_fractional_departure(void)
 	CHECK_EQ(t.non_compute_ns, 0);
 }
 
+/* At epoch times HTA's float64 µs are 0.25 µs coarse: this kernel's
+ * exact floor(ts + dur) is 506186, HTA's (ts rounds down to ...185.0)
+ * ceil 506185 and floor 506186, 1 µs where the exact rounding gives 0. */
+static void test_hta_float(void)
+{
+	static const struct ev evs[] = {
+		{ "a", "kernel", "1712195495506185.032", "1.376", "1712195495506180" },
+	};
+	struct temporal t;
+	struct temporal_opts hta = TEMPORAL_OPTS_ALL;
+
+	compute(evs, NR(evs), 0, &TEMPORAL_OPTS_ALL, &t);
+	CHECK_EQ(t.kernel_ns, 1376);
+	hta.round_like_hta = true;
+	compute(evs, NR(evs), 0, &hta, &t);
+	CHECK_EQ(t.kernel_ns, 1000);
+	CHECK_EQ(t.compute_ns, 1000);
+}
+
 /* HTA's window: only work launched before the last step's start, and
  * none that no runtime call launched. */
 static void test_window(void)
@@ -252,6 +271,7 @@ const struct test tests[] = {
 	{ "temporal: touching intervals merge, three types at once", test_touching_and_all_three },
 	{ "temporal: fractional timestamps exact, HTA's rounding on request",
 	  test_fractional_departure },
+	{ "temporal: HTA's float64 rounding at epoch times", test_hta_float },
 	{ "temporal: HTA's window of launches", test_window },
 	{ "temporal: a capped kernel time", test_capped },
 	{ "temporal: 200,000 kernels in bounded time", test_big },
