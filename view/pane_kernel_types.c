@@ -5,12 +5,14 @@
  * computed by model/temporal.c from the trace's own events in
  * nanoseconds, over the whole trace.  One row per exclusive class
  * (COMPUTATION, MEMORY, "COMPUTATION overlapping MEMORY", ...) that has
- * time, the most first.  --print kernel-types.
+ * time, the most first; across the ranks of a job, each class's time
+ * summed over the ranks, as HTA sums it.  --print kernel-types.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../model/profset.h"
 #include "../model/temporal.h"
 #include "../model/util.h"
 #include "pane.h"
@@ -48,21 +50,33 @@ static const struct column kt_cols[] = {
 	  .help = "time when exactly these types run (each type's intervals merged); time with "
 		  "only OTHER work counts in no row" },
 	{ .key = "percentage", .title = "Share", .kind = COL_PCT, .width = 8, .get = get_pct,
-	  .help = "its time / the time of all rows" },
+	  .help = "its time / the time of all rows (across ranks: each summed over the ranks)" },
 };
 
 static void kt_load(struct pane *pane)
 {
 	struct kt_priv *kp = xcalloc(1, sizeof(*kp));
-	struct temporal t;
+	const struct profset *set = pane->scope.set;
+	bool across = set && set->kind == PROFSET_RANKS && !pane->scope.per_rank;
+	int64_t sum[NR_KTYPE_CLASSES] = { 0 }, total = 0;
 
 	pane->priv = kp;
-	temporal_compute(pane->prof, &TEMPORAL_OPTS_ALL, &t);
-	pane->nr_capped = t.nr_capped;
+	for (size_t i = 0; i < (across ? set->nr : 1); i++) {
+		const struct profile *p = across ? profile_run(set->members[i].prof, pane->scope.run)
+					  : pane->prof;
+		struct temporal t;
+
+		if (!p)
+			continue;
+		temporal_compute(p, &TEMPORAL_OPTS_ALL, &t);
+		pane->nr_capped += t.nr_capped;
+		for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
+			sum_add_counted(&sum[c], t.class_ns[c], &pane->nr_capped);
+		sum_add_counted(&total, t.classes_total_ns, &pane->nr_capped);
+	}
 	for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
-		if (t.class_ns[c] > 0)
-			kp->rows[kp->nr++] = (struct kt_row){ temporal_class_name(c), t.class_ns[c],
-							      t.classes_total_ns };
+		if (sum[c] > 0)
+			kp->rows[kp->nr++] = (struct kt_row){ temporal_class_name(c), sum[c], total };
 	/* The most time first; equal times in the classes' order. */
 	for (size_t i = 1; i < kp->nr; i++)
 		for (size_t j = i; j > 0 && kp->rows[j].sum_ns > kp->rows[j - 1].sum_ns; j--) {

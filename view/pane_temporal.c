@@ -3,7 +3,8 @@
  * Temporal breakdown: how the GPU spent the trace's time -- Holistic
  * Trace Analysis's get_temporal_breakdown, computed by model/temporal.c
  * from the trace's own events in nanoseconds, over the whole trace.  One
- * row (the profile's rank, when the trace names it); the Overview's
+ * row per rank, as HTA's table: the profile's (its rank when the trace
+ * names it), or across the ranks of a job every rank's.  The Overview's
  * "GPU time" rows open it.  --print temporal; JSON keys are HTA's column
  * names in snake_case, times in µs.
  */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../model/profset.h"
 #include "../model/temporal.h"
 #include "../model/util.h"
 #include "pane.h"
@@ -45,7 +47,8 @@ static struct cell get_pct(const struct pane *pane, const void *row, const struc
 
 static const struct column tb_cols[] = {
 	{ .key = "rank", .title = "Rank", .kind = COL_NAME, .get = get_rank,
-	  .help = "the trace's rank (its distributedInfo), - when it names none" },
+	  .help = "the trace's rank (its distributedInfo; across ranks, as the Ranks pane "
+		  "shows it), - when it names none" },
 	{ .key = "kernel_time", .title = "Kernel time", TIME(kernel_ns),
 	  .help = "end of the last GPU event - start of the first; GPU events: every kernel, "
 		  "memcpy and memset on any stream of any device" },
@@ -64,31 +67,53 @@ static const struct column tb_cols[] = {
 	  .help = "non-compute time / kernel time" },
 };
 
-static void tb_load(struct pane *pane)
+struct tb_priv {
+	struct tb_row *rows;
+	size_t nr;
+};
+
+/* P's row, with RANK (-1: none) at its head; false without GPU work. */
+static bool fill(struct pane *pane, const struct profile *p, long rank, struct tb_row *r)
 {
-	const struct profile *p = pane->prof;
-	struct tb_row *r = xcalloc(1, sizeof(*r));
 	struct temporal t;
 
-	pane->priv = r;
 	temporal_compute(p, &TEMPORAL_OPTS_ALL, &t);
-	pane->nr_capped = t.nr_capped;
-	for (size_t i = 0; i < ARRAY_SIZE(tb_cols); i++)
-		pane_add_column(pane, &tb_cols[i]);
-	pane->sort_col = -1;
-	pane->rows = xmalloc(sizeof(*pane->rows));
+	pane->nr_capped += t.nr_capped;
 	if (!t.nr_events)
-		return;
-	if (p->dist.present && p->dist.rank >= 0)
-		snprintf(r->rank, sizeof(r->rank), "%d", (int)p->dist.rank);
+		return false;
+	if (rank >= 0)
+		snprintf(r->rank, sizeof(r->rank), "%ld", rank);
 	else
 		snprintf(r->rank, sizeof(r->rank), "-");
 	r->kernel_ns = t.kernel_ns;
 	r->idle_ns = t.idle_ns;
 	r->compute_ns = t.compute_ns;
 	r->non_compute_ns = t.non_compute_ns;
-	pane->rows[0] = r;
-	pane->nr_rows = 1;
+	return true;
+}
+
+static void tb_load(struct pane *pane)
+{
+	const struct profile *p = pane->prof;
+	const struct profset *set = pane->scope.set;
+	struct tb_priv *tp = xcalloc(1, sizeof(*tp));
+	bool across = set && set->kind == PROFSET_RANKS && !pane->scope.per_rank;
+	size_t n = across ? set->nr : 1;
+
+	pane->priv = tp;
+	tp->rows = xcalloc(n, sizeof(*tp->rows));
+	pane->rows = xmalloc(n * sizeof(*pane->rows));
+	for (size_t i = 0; i < ARRAY_SIZE(tb_cols); i++)
+		pane_add_column(pane, &tb_cols[i]);
+	pane->sort_col = -1;	/* the ranks' order */
+	for (size_t i = 0; i < n; i++) {
+		const struct profile *q = across ? profile_run(set->members[i].prof, pane->scope.run) : p;
+		long rank = across ? profset_shown_rank(set, i)
+			    : p->dist.present && p->dist.rank >= 0 ? (long)p->dist.rank : -1;
+
+		if (q && fill(pane, q, rank, &tp->rows[tp->nr]))
+			pane->rows[pane->nr_rows++] = &tp->rows[tp->nr++];
+	}
 }
 
 static const char *tb_name(const struct pane *pane, const void *row)
@@ -105,7 +130,11 @@ static void tb_empty(const struct pane *pane, char *buf, size_t size)
 
 static void tb_release(struct pane *pane)
 {
-	free(pane->priv);
+	struct tb_priv *tp = pane->priv;
+
+	if (tp)
+		free(tp->rows);
+	free(tp);
 	pane->priv = NULL;
 }
 
