@@ -194,6 +194,25 @@ static void test_hta_float(void)
 	CHECK_EQ(t.compute_ns, 1000);
 }
 
+/* What HTA counts as GPU work and proftui does not: a cuda_sync event (a
+ * wait, with a stream) and a host op whose args carry a stream (Triton's
+ * launcher).  Only the kernel counts here. */
+static void test_not_gpu_work(void)
+{
+	static const struct ev evs[] = {
+		{ "k", "kernel", "100", "10", "90" },
+		{ "Context Sync", "cuda_sync", "100", "500", "95" },
+		{ "triton_poi_fused_0", "cpu_op", "50", "200", NULL },
+	};
+	struct temporal t;
+
+	compute(evs, NR(evs), 0, &TEMPORAL_OPTS_ALL, &t);
+	CHECK_EQ(t.nr_events, 1);
+	CHECK_EQ(t.kernel_ns, 10000);
+	CHECK_EQ(t.idle_ns, 0);
+	CHECK_EQ(t.compute_ns, 10000);
+}
+
 /* HTA's window: only work launched before the last step's start, and
  * none that no runtime call launched. */
 static void test_window(void)
@@ -272,6 +291,7 @@ const struct test tests[] = {
 	{ "temporal: fractional timestamps exact, HTA's rounding on request",
 	  test_fractional_departure },
 	{ "temporal: HTA's float64 rounding at epoch times", test_hta_float },
+	{ "temporal: sync events and host ops with a stream are not GPU work", test_not_gpu_work },
 	{ "temporal: HTA's window of launches", test_window },
 	{ "temporal: a capped kernel time", test_capped },
 	{ "temporal: 200,000 kernels in bounded time", test_big },
