@@ -74,6 +74,14 @@ static bool take(struct node *n, void *ctx)
 	start = n->start_ns;
 	dur = node_device_total(c->p, n);
 	end = start + dur;
+	if (c->o->has_window) {
+		int64_t ws = c->o->window_start_ns, we = c->o->window_end_ns;
+
+		if (we <= ws || start >= we || end < ws || (end == ws && start < end))
+			return true;
+		start = start > ws ? start : ws;
+		end = end < we ? end : we;
+	}
 	if (c->o->round_like_hta) {
 		start = hta_ceil_ns(n->start_ns);
 		end = (int64_t)floor(hta_us(n->start_ns) + hta_us(dur)) * 1000;

@@ -19,8 +19,10 @@
  * by which of them run at once.  An interval union merges touching
  * intervals; time when only OTHER work runs counts in no class.
  *
- * struct temporal_opts holds what a comparison with HTA needs and a pane
- * never uses: HTA's rounding to whole microseconds and its window (the
+ * With a window (a step), the events are clipped to it first.
+ *
+ * struct temporal_opts also holds what a comparison with HTA needs and a
+ * pane never uses: HTA's rounding to whole microseconds and its window (the
  * GPU work launched before the last ProfilerStep).  O(n log n) in the
  * device events, one walk of the tree.
  */
@@ -44,6 +46,11 @@ struct temporal_opts {
 	 * time (ns, the profile's clock); work no runtime call launched is
 	 * then left out.  INT64_MAX: all device work, linked or not. */
 	int64_t launched_before_ns;
+	/* A step picked: only the GPU work that meets [window_start_ns,
+	 * window_end_ns), clipped to it (a zero-length event counts when it
+	 * lies inside; an empty window takes nothing). */
+	bool has_window;
+	int64_t window_start_ns, window_end_ns;
 };
 
 #define TEMPORAL_OPTS_ALL ((struct temporal_opts){ .launched_before_ns = INT64_MAX })

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../model/profset.h"
 #include "../model/temporal.h"
@@ -53,6 +54,31 @@ static const struct column kt_cols[] = {
 	  .help = "its time / the time of all rows (across ranks: each summed over the ranks)" },
 };
 
+/* The whole trace, or the step picked: P's GPU work clipped to it (P's
+ * step of that name, across ranks; none: an empty window). */
+static struct temporal_opts step_opts(const struct pane *pane, const struct profile *p)
+{
+	struct temporal_opts o = TEMPORAL_OPTS_ALL;
+	const struct step *s = pane->scope.step;
+
+	if (!s)
+		return o;
+	o.has_window = true;
+	if (p != pane->prof) {
+		const struct step *same = NULL;
+
+		for (size_t i = 0; i < p->nr_steps && !same; i++)
+			if (!strcmp(p->steps[i].name, s->name))
+				same = &p->steps[i];
+		s = same;
+	}
+	if (s && s->end_ns > s->start_ns) {
+		o.window_start_ns = s->start_ns;
+		o.window_end_ns = s->end_ns;
+	}
+	return o;
+}
+
 static void kt_load(struct pane *pane)
 {
 	struct kt_priv *kp = xcalloc(1, sizeof(*kp));
@@ -61,14 +87,17 @@ static void kt_load(struct pane *pane)
 	int64_t sum[NR_KTYPE_CLASSES] = { 0 }, total = 0;
 
 	pane->priv = kp;
+	pane->nr_capped = 0;	/* a step reloads the pane */
 	for (size_t i = 0; i < (across ? set->nr : 1); i++) {
 		const struct profile *p = across ? profile_run(set->members[i].prof, pane->scope.run)
 					  : pane->prof;
 		struct temporal t;
+		struct temporal_opts o;
 
 		if (!p)
 			continue;
-		temporal_compute(p, &TEMPORAL_OPTS_ALL, &t);
+		o = step_opts(pane, p);
+		temporal_compute(p, &o, &t);
 		pane->nr_capped += t.nr_capped;
 		for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
 			sum_add_counted(&sum[c], t.class_ns[c], &pane->nr_capped);
@@ -115,6 +144,6 @@ static void kt_release(struct pane *pane)
 static const char *const kt_aliases[] = { "kernel-types", "kernel-type", NULL };
 
 const struct pane_ops kernel_types_pane_ops = {
-	.id = PANE_KERNEL_TYPES, .flags = PANE_PRINTABLE, .aliases = kt_aliases,
+	.id = PANE_KERNEL_TYPES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = kt_aliases,
 	.load = kt_load, .row_name = kt_name, .empty_text = kt_empty, .release = kt_release,
 };

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../model/profset.h"
 #include "../model/temporal.h"
@@ -67,6 +68,31 @@ static const struct column tb_cols[] = {
 	  .help = "non-compute time / kernel time" },
 };
 
+/* The whole trace, or the step picked: P's GPU work clipped to it (P's
+ * step of that name, across ranks; none: an empty window). */
+static struct temporal_opts step_opts(const struct pane *pane, const struct profile *p)
+{
+	struct temporal_opts o = TEMPORAL_OPTS_ALL;
+	const struct step *s = pane->scope.step;
+
+	if (!s)
+		return o;
+	o.has_window = true;
+	if (p != pane->prof) {
+		const struct step *same = NULL;
+
+		for (size_t i = 0; i < p->nr_steps && !same; i++)
+			if (!strcmp(p->steps[i].name, s->name))
+				same = &p->steps[i];
+		s = same;
+	}
+	if (s && s->end_ns > s->start_ns) {
+		o.window_start_ns = s->start_ns;
+		o.window_end_ns = s->end_ns;
+	}
+	return o;
+}
+
 struct tb_priv {
 	struct tb_row *rows;
 	size_t nr;
@@ -76,8 +102,9 @@ struct tb_priv {
 static bool fill(struct pane *pane, const struct profile *p, long rank, struct tb_row *r)
 {
 	struct temporal t;
+	struct temporal_opts o = step_opts(pane, p);
 
-	temporal_compute(p, &TEMPORAL_OPTS_ALL, &t);
+	temporal_compute(p, &o, &t);
 	pane->nr_capped += t.nr_capped;
 	if (!t.nr_events)
 		return false;
@@ -101,6 +128,7 @@ static void tb_load(struct pane *pane)
 	size_t n = across ? set->nr : 1;
 
 	pane->priv = tp;
+	pane->nr_capped = 0;	/* a step reloads the pane */
 	tp->rows = xcalloc(n, sizeof(*tp->rows));
 	pane->rows = xmalloc(n * sizeof(*pane->rows));
 	for (size_t i = 0; i < ARRAY_SIZE(tb_cols); i++)
@@ -141,6 +169,6 @@ static void tb_release(struct pane *pane)
 static const char *const tb_aliases[] = { "temporal", "temporal-breakdown", NULL };
 
 const struct pane_ops temporal_pane_ops = {
-	.id = PANE_TEMPORAL, .flags = PANE_PRINTABLE, .aliases = tb_aliases,
+	.id = PANE_TEMPORAL, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = tb_aliases,
 	.load = tb_load, .row_name = tb_name, .empty_text = tb_empty, .release = tb_release,
 };

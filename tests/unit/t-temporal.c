@@ -213,6 +213,34 @@ static void test_not_gpu_work(void)
 	CHECK_EQ(t.compute_ns, 10000);
 }
 
+/* A step picked: the work that meets the window, clipped to it; a
+ * zero-length event inside counts, one at the window's end does not. */
+static void test_step_window(void)
+{
+	static const struct ev evs[] = {
+		{ "a", "kernel", "50", "100", "40" },	/* clipped to [100, 150) */
+		{ "b", "kernel", "180", "40", "170" },	/* clipped to [180, 200) */
+		{ "Memset (Device)", "gpu_memset", "120", "0", "110" },
+		{ "c", "kernel", "200", "10", "190" },	/* starts at the end: out */
+		{ "d", "kernel", "10", "90", "5" },	/* ends at the start: out */
+	};
+	struct temporal t;
+	struct temporal_opts o = TEMPORAL_OPTS_ALL;
+
+	o.has_window = true;
+	o.window_start_ns = 100000;
+	o.window_end_ns = 200000;
+	compute(evs, NR(evs), 0, &o, &t);
+	CHECK_EQ(t.nr_events, 3);
+	CHECK_EQ(t.kernel_ns, 100000);
+	CHECK_EQ(t.busy_ns, 70000);
+	CHECK_EQ(t.idle_ns, 30000);
+	CHECK_EQ(t.compute_ns, 70000);
+	o.window_end_ns = o.window_start_ns;	/* an empty window: nothing */
+	compute(evs, NR(evs), 0, &o, &t);
+	CHECK_EQ(t.nr_events, 0);
+}
+
 /* HTA's window: only work launched before the last step's start, and
  * none that no runtime call launched. */
 static void test_window(void)
@@ -292,6 +320,7 @@ const struct test tests[] = {
 	  test_fractional_departure },
 	{ "temporal: HTA's float64 rounding at epoch times", test_hta_float },
 	{ "temporal: sync events and host ops with a stream are not GPU work", test_not_gpu_work },
+	{ "temporal: a step's window clips the work", test_step_window },
 	{ "temporal: HTA's window of launches", test_window },
 	{ "temporal: a capped kernel time", test_capped },
 	{ "temporal: 200,000 kernels in bounded time", test_big },
