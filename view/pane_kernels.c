@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/kernel_type.h"
 #include "../model/overview.h"
 #include "../model/util.h"
 #include "pane_agg.h"
@@ -35,6 +36,24 @@ static void kernels_empty_text(const struct pane *pane, char *buf, size_t size)
 				    "kernels by name, not which op launched each");
 }
 
+static struct cell get_kernel_type(const struct pane *pane, const void *row,
+				   const struct column *c)
+{
+	const char *name = agg_row_name(pane, row);
+
+	(void)c;
+	return cell_text(name ? kernel_type_name(kernel_type_of(name)) : NULL);
+}
+
+/* Last, after every other column, so that exports only gain one. */
+static const struct column col_kernel_type = {
+	.key = "kernel_type", .title = "Type", .kind = COL_TEXT, .width = 13,
+	.get = get_kernel_type,
+	.help = "HTA's kernel type of the name: COMMUNICATION (starts with nccl, hip or hccl, "
+		"or holds ncclKernel), MEMORY (starts with Memcpy, Memset or dma), COMPUTATION "
+		"(holds none of Memcpy, Memset, dma, Sync, ...), else OTHER",
+};
+
 static void kernels_load(struct pane *pane)
 {
 	struct agg_scope s = { .step = pane->scope.step };
@@ -52,6 +71,7 @@ static void kernels_load(struct pane *pane)
 		agg_pane_rows(pane);
 		agg_kernel_columns(pane, false);
 	}
+	pane_add_column(pane, &col_kernel_type);
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
 		sum_add_counted(&pane->share_base_ns, pane->agg.rows[i].device_total_ns,

@@ -21,6 +21,7 @@
 
 #include "../model/overview.h"
 #include "../model/strbuf.h"
+#include "../model/temporal.h"
 #include "../model/util.h"
 #include "export.h"
 #include "pane.h"
@@ -33,6 +34,8 @@ enum ov_kind {
 	OV_ADVICE,		/* a line of a recommendation */
 	OV_TOP_OP,		/* a top operator: Enter shows it in Operators */
 	OV_TOP_KERNEL,		/* a top kernel: Enter shows it in Kernels */
+	OV_TEMPORAL,		/* GPU time: Enter opens the temporal breakdown */
+	OV_KERNEL_TYPE,		/* a kernel-type class: Enter opens Kernel types */
 };
 
 struct ov_row {
@@ -316,6 +319,52 @@ static void add_top(const struct profile *p, struct ov_priv *op)
 	}
 }
 
+/* A time of the GPU breakdowns and its share of WHOLE (none when
+ * WHOLE is 0: the kernel time itself). */
+static void add_gpu_time(struct ov_priv *op, enum ov_kind kind, const char *item, int64_t ns,
+			 int64_t whole)
+{
+	struct ov_row *row = add(op, kind, xstrdup(item), time_text((double)ns));
+
+	if (whole)
+		row->share_pct = temporal_pct(ns, whole);
+}
+
+/* HTA's temporal breakdown and kernel-type table (model/temporal.h),
+ * over the whole trace: a few rows each, Enter opening their panes. */
+static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint64_t *nr_capped)
+{
+	struct temporal t;
+	size_t order[NR_KTYPE_CLASSES], n = 0;
+
+	temporal_compute(p, &TEMPORAL_OPTS_ALL, &t);
+	*nr_capped += t.nr_capped;
+	if (!t.nr_events)
+		return;
+	add(op, OV_SECTION, xstrdup("GPU time (Enter: breakdown)"), NULL);
+	add_gpu_time(op, OV_TEMPORAL, "Kernel time (first start to last end)", t.kernel_ns, 0);
+	add_gpu_time(op, OV_TEMPORAL, "Idle", t.idle_ns, t.kernel_ns);
+	add_gpu_time(op, OV_TEMPORAL, "Compute", t.compute_ns, t.kernel_ns);
+	add_gpu_time(op, OV_TEMPORAL, "Non-compute", t.non_compute_ns, t.kernel_ns);
+	for (size_t c = 1; c < NR_KTYPE_CLASSES; c++)
+		if (t.class_ns[c] > 0)
+			order[n++] = c;
+	if (!n)
+		return;
+	/* The most time first, as the pane lists them. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && t.class_ns[order[j]] > t.class_ns[order[j - 1]]; j--) {
+			size_t tmp = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	add(op, OV_SECTION, xstrdup("Kernel types (Enter: table)"), NULL);
+	for (size_t i = 0; i < n; i++)
+		add_gpu_time(op, OV_KERNEL_TYPE, temporal_class_name((unsigned)order[i]),
+			     t.class_ns[order[i]], t.classes_total_ns);
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -346,7 +395,8 @@ static struct cell get_bar(const struct pane *pane, const void *row, const struc
 
 static const struct column ov_cols[] = {
 	{ .key = "item", .title = "Overview", .kind = COL_NAME, .get = get_item,
-	  .help = "a device, a step category, a recommendation, a top op or kernel" },
+	  .help = "a device, a step category, a recommendation, a top op or kernel, a GPU time "
+		  "(the temporal breakdown and kernel types: proftui(1), PANES)" },
 	{ .key = "value", .title = "Value", .kind = COL_TEXT, .width = 17, .get = get_value,
 	  .help = "GPU: as deviceProperties gives it; steps: the average step's time in the "
 		  "category; recommendations: whose rule it is (torch-tb-profiler's, proftui's)" },
@@ -363,7 +413,9 @@ static const struct column ov_cols[] = {
 		  "Paddle Kernel Summary ratio) the file's value, as Operators and Kernels "
 		  "show it.  In no part: the step's time no category holds; Parts overlap: "
 		  "the time two categories count (a host part beside the device parts), at "
-		  "least: negative, so the shares sum to 100%" },
+		  "least: negative, so the shares sum to 100%.  GPU time: share of the kernel "
+		  "time (first start to last end of the GPU work); kernel types: share of the "
+		  "classes' time" },
 	{ .key = "bar", .title = "Breakdown", .kind = COL_BAR, .get = get_bar,
 	  .help = "the average step split into its categories, as a bar" },
 };
@@ -395,6 +447,7 @@ static void ov_load(struct pane *pane)
 				add_advice(op, op->ov.recs[i].text, op->ov.recs[i].is_plugin);
 		}
 		add_top(p, op);
+		add_gpu_breakdowns(p, op, &pane->nr_capped);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -449,8 +502,14 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 
 	if ((act != ACT_DRILL && act != ACT_UNFOLD) || !r)
 		return false;
+	if (r->kind == OV_TEMPORAL || r->kind == OV_KERNEL_TYPE) {
+		req->open = true;
+		req->open_pane = r->kind == OV_TEMPORAL ? PANE_TEMPORAL : PANE_KERNEL_TYPES;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		return true;
+	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
-		req->message = "Enter on a top operator or kernel shows it in its pane";
+		req->message = "Enter on a top operator or kernel, or a GPU time, opens its pane";
 		return true;
 	}
 	req->jump = true;

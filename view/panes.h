@@ -40,6 +40,8 @@
 	X(HELP, help, "Help", 0, A) \
 	X(DETAIL, detail, "Detail", 0, A) \
 	X(COLUMNS, columns, "Columns", 0, A) \
+	X(TEMPORAL, temporal, "Temporal breakdown", 0, A) \
+	X(KERNEL_TYPES, kernel_types, "Kernel types", 0, A) \
 	X(API, api, "API calls", 0, A) \
 	X(ANNOTATIONS, annotations, "Annotations", 0, A)
 

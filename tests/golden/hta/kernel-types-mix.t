@@ -1,0 +1,1 @@
+--print kernel-types tests/golden/hta/temporal-mix.json

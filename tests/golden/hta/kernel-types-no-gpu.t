@@ -1,0 +1,1 @@
+--print kernel-types tests/golden/kineto/shapes.json

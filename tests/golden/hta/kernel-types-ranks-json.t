@@ -1,0 +1,1 @@
+--print kernel-types --format json tests/golden/ranks/job

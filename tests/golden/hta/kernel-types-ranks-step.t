@@ -1,0 +1,1 @@
+--print kernel-types --step 2 tests/golden/ranks/job

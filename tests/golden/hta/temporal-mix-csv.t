@@ -1,0 +1,1 @@
+--print temporal --format csv tests/golden/hta/temporal-mix.json

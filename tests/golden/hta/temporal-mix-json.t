@@ -1,0 +1,1 @@
+--print temporal --format json tests/golden/hta/temporal-mix.json

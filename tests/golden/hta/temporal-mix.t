@@ -1,0 +1,1 @@
+--print temporal tests/golden/hta/temporal-mix.json

@@ -1,0 +1,1 @@
+--print temporal tests/golden/kineto/shapes.json

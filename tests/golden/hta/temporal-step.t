@@ -1,0 +1,1 @@
+--print temporal --step 2 tests/golden/kineto/two-steps.json
