@@ -183,7 +183,6 @@ bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys $(O)/bench/firstframe
 	@for f in bench/out/trace-1G.json bench/out/trace-1G.json.gz; do \
 		[ ! -f $$f ] || $(O)/bench/firstframe $(O)/$(PROG) $$f 3; done
 	@PROFTUI=$(O)/$(PROG) sh bench/print.sh
-	@PROFTUI=$(O)/$(PROG) sh bench/hta.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tbplugin.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/nested_frames.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tables.sh
