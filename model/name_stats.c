@@ -161,3 +161,32 @@ void name_stats_release(struct name_stats *s)
 	free(s->rows);
 	memset(s, 0, sizeof(*s));
 }
+
+struct count_walk {
+	const struct profile *p;
+	enum name_stats_kind kind;
+	uint64_t calls;
+	int64_t total_ns;
+};
+
+static bool count(struct node *n, void *ctx)
+{
+	struct count_walk *w = ctx;
+
+	if (!wanted(n, w->kind))
+		return true;
+	sum_add_u(&w->calls, node_calls(w->p, n));
+	sum_add(&w->total_ns, w->kind == NAME_STATS_GPU_ANNOTATIONS ? node_device_total(w->p, n) :
+								       node_host_total(w->p, n));
+	return true;
+}
+
+void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64_t *calls,
+		      int64_t *total_ns)
+{
+	struct count_walk w = { .p = p, .kind = kind };
+
+	node_walk(p->root, count, &w);
+	*calls = w.calls;
+	*total_ns = w.total_ns;
+}

@@ -69,5 +69,9 @@ struct name_stats_scope {
 void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 		     const struct name_stats_scope *scope, struct name_stats *out);
 void name_stats_release(struct name_stats *s);
+/* How many nodes of KIND P has, and their total (capped), in one walk
+ * without the rows: what the Overview says of them. */
+void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64_t *calls,
+		      int64_t *total_ns);
 
 #endif

@@ -13,12 +13,14 @@
  * overview --format json writes its own contract (overview_json()): one
  * object per GPU, one for the step breakdown and the recommendations.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/name_stats.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -36,6 +38,8 @@ enum ov_kind {
 	OV_TOP_KERNEL,		/* a top kernel: Enter shows it in Kernels */
 	OV_TEMPORAL,		/* GPU time: Enter opens the temporal breakdown */
 	OV_KERNEL_TYPE,		/* a kernel-type class: Enter opens Kernel types */
+	OV_API,			/* the API calls: Enter opens their table */
+	OV_ANNOTATIONS,		/* the annotations: Enter opens their table */
 };
 
 struct ov_row {
@@ -365,6 +369,38 @@ static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint
 			     t.class_ns[order[i]], t.classes_total_ns);
 }
 
+/* The runtime API calls and the annotations (model/name_stats.h): how
+ * many (in brackets) and how long in all, Enter opening their tables; a
+ * walk without the rows, so that the landing pane does not sort a million
+ * calls. */
+static void add_calls_and_ranges(const struct profile *p, struct ov_priv *op)
+{
+	static const struct {
+		enum name_stats_kind kind;
+		enum ov_kind row;
+		const char *item;
+	} what[] = {
+		{ NAME_STATS_API, OV_API, "API calls" },
+		{ NAME_STATS_HOST_ANNOTATIONS, OV_ANNOTATIONS, "Host annotations" },
+		{ NAME_STATS_GPU_ANNOTATIONS, OV_ANNOTATIONS, "GPU annotations" },
+	};
+	bool heading = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++) {
+		uint64_t calls;
+		int64_t total;
+
+		name_stats_count(p, what[i].kind, &calls, &total);
+		if (!calls)
+			continue;
+		if (!heading)
+			add(op, OV_SECTION, xstrdup("Calls, ranges (Enter: table)"), NULL);
+		heading = true;
+		add(op, what[i].row, xstrfmt("%s (%" PRIu64 ")", what[i].item, calls),
+		    time_text((double)total));
+	}
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -448,6 +484,7 @@ static void ov_load(struct pane *pane)
 		}
 		add_top(p, op);
 		add_gpu_breakdowns(p, op, &pane->nr_capped);
+		add_calls_and_ranges(p, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -502,14 +539,18 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 
 	if ((act != ACT_DRILL && act != ACT_UNFOLD) || !r)
 		return false;
-	if (r->kind == OV_TEMPORAL || r->kind == OV_KERNEL_TYPE) {
+	if (r->kind == OV_TEMPORAL || r->kind == OV_KERNEL_TYPE || r->kind == OV_API ||
+	    r->kind == OV_ANNOTATIONS) {
 		req->open = true;
-		req->open_pane = r->kind == OV_TEMPORAL ? PANE_TEMPORAL : PANE_KERNEL_TYPES;
+		req->open_pane = r->kind == OV_TEMPORAL	   ? PANE_TEMPORAL
+				 : r->kind == OV_KERNEL_TYPE ? PANE_KERNEL_TYPES
+				 : r->kind == OV_API	   ? PANE_API
+							   : PANE_ANNOTATIONS;
 		memset(&req->open_scope, 0, sizeof(req->open_scope));
 		return true;
 	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
-		req->message = "Enter on a top operator or kernel, or a GPU time, opens its pane";
+		req->message = "Enter on a top operator or kernel, a GPU time, or calls and ranges opens its pane";
 		return true;
 	}
 	req->jump = true;
