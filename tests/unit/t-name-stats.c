@@ -60,6 +60,15 @@ static void test_figures(void)
 	CHECK_EQ(r->median_ns, 50000);
 	CHECK(isnan(r->stddev_ns));	/* one call: no spread to speak of */
 	name_stats_release(&s);
+	/* The Overview's count: the same calls and total, without rows. */
+	{
+		uint64_t calls;
+		int64_t total;
+
+		name_stats_count(&p, NAME_STATS_API, &calls, &total);
+		CHECK_EQ(calls, 5);
+		CHECK_EQ(total, 66000);
+	}
 	profile_release(&p);
 }
 
