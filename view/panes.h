@@ -39,7 +39,8 @@
 	X(UNDER, under, "Ops under", 0, A) \
 	X(HELP, help, "Help", 0, A) \
 	X(DETAIL, detail, "Detail", 0, A) \
-	X(COLUMNS, columns, "Columns", 0, A)
+	X(COLUMNS, columns, "Columns", 0, A) \
+	X(IDLE, idle, "GPU idle", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */
