@@ -263,9 +263,13 @@ static void one_stream(const struct profile *p, const struct idle_options *o, co
 	s->nr_work = n;
 	s->first_ns = w[0].start;
 	s->first_seen = w[0].seen;
-	for (size_t i = 1; i < n; i++)
+	s->end_ns = w[0].end;
+	for (size_t i = 1; i < n; i++) {
 		if (w[i].seen < s->first_seen)
 			s->first_seen = w[i].seen;
+		if (w[i].end > s->end_ns)
+			s->end_ns = w[i].end;
+	}
 	/* Each category's gaps in turn, in SCRATCH. */
 	for (int c = 0; c < NR_IDLE_CATEGORIES; c++) {
 		for (size_t i = 1; i < n; i++) {
@@ -331,6 +335,16 @@ void idle_compute(const struct profile *p, const struct idle_options *o, struct 
 	qsort(b->streams, b->nr_streams, sizeof(*b->streams), cmp_stream);
 	free(scratch);
 	free(c.v);
+}
+
+double idle_stream_share(const struct idle_stream *s)
+{
+	int64_t span;
+
+	if (sum_capped(s->total_ns) || __builtin_sub_overflow(s->end_ns, s->first_ns, &span) ||
+	    span <= 0)
+		return NAN;
+	return (double)s->total_ns / (double)span;
 }
 
 void idle_release(struct idle_breakdown *b)

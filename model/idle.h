@@ -75,6 +75,7 @@ struct idle_stream {
 	int32_t device, stream;
 	uint64_t nr_work;		/* kernels, copies and sets counted */
 	int64_t first_ns;		/* the earliest start */
+	int64_t end_ns;			/* the latest end */
 	uint32_t first_seen;		/* the order of its first work in the
 					   file (the load makes nodes in it) */
 	int64_t idle_ns[NR_IDLE_CATEGORIES];	/* sums, capped (bounds.h) */
@@ -91,6 +92,11 @@ struct idle_breakdown {
 	size_t nr_streams;
 	uint64_t nr_capped;		/* sums that reached SUM_CAP */
 };
+
+/* S's idle time over its span, from its first work's start to its last
+ * work's end, 0 to 1 (negative gaps count against it); NaN without a
+ * span or with a capped sum. */
+double idle_stream_share(const struct idle_stream *s);
 
 /* Fill B (release with idle_release()); O options: NULL for the default. */
 void idle_compute(const struct profile *p, const struct idle_options *o, struct idle_breakdown *b);

@@ -97,6 +97,9 @@ static void t_categories(void)
 	CHECK_EQ(s->idle_ns[IDLE_KERNEL_WAIT], 0);
 	CHECK_EQ(s->idle_ns[IDLE_OTHER], 100 * US);
 	CHECK_EQ(s->total_ns, 150 * US);
+	CHECK_EQ(s->first_ns, 100 * US);
+	CHECK_EQ(s->end_ns, 650 * US);
+	CHECK(near(idle_stream_share(s), 150.0 / 550));
 	CHECK(near(s->ratio[IDLE_HOST_WAIT], 1.0 / 3));
 	CHECK(near(s->ratio[IDLE_KERNEL_WAIT], 0));
 	CHECK(near(s->ratio[IDLE_OTHER], 2.0 / 3));
@@ -176,6 +179,7 @@ static void t_unlaunched_and_single(void)
 		CHECK(isnan(s->stats[c].mean) && isnan(s->stats[c].max));
 	}
 	CHECK_EQ(s->nr_top, 0);
+	CHECK(near(idle_stream_share(s), 0));
 	idle_release(&b);
 	profile_release(&p);
 }
@@ -252,6 +256,36 @@ static void t_hta_conditions(void)
 	profile_release(&p);
 }
 
+/* Stream 7 of GPU 0 and stream 7 of GPU 1 are two queues (HTA: one). */
+static void t_two_gpus(void)
+{
+	struct profile p;
+	struct idle_breakdown b;
+	struct launch l;
+	struct node *k;
+
+	launch_init(&l);
+	l.device = 1;
+	l.stream = 7;
+	profile_init(&p, "mem");
+	kernel(&p, NULL, 7, 0, 10 * US);
+	k = node_new(&p, p.root, NODE_KERNEL, "k", 1);
+	k->start_ns = 5 * US;
+	node_set_device_total(&p, k, 10 * US);
+	attr_set_launch(&p, node_attr_list(k), profile_launch(&p, &l));
+	kernel(&p, NULL, 7, 40 * US, 10 * US);
+	profile_finish(&p);
+	idle_compute(&p, NULL, &b);
+	CHECK_EQ(b.nr_streams, 2);
+	CHECK_EQ(b.streams[0].device, 0);
+	CHECK_EQ(b.streams[0].nr_work, 2);
+	CHECK_EQ(b.streams[0].idle_ns[IDLE_OTHER], 30 * US);	/* not -5 then 25 */
+	CHECK_EQ(b.streams[1].device, 1);
+	CHECK_EQ(b.streams[1].nr_work, 1);
+	idle_release(&b);
+	profile_release(&p);
+}
+
 /* No device work: no stream. */
 static void t_cpu_only(void)
 {
@@ -285,6 +319,7 @@ static void t_capped(void)
 	CHECK_EQ(b.streams[0].idle_ns[IDLE_OTHER], SUM_CAP);
 	CHECK(b.nr_capped >= 1);
 	CHECK_EQ(b.streams[0].stats[IDLE_OTHER].count, 2);
+	CHECK(isnan(idle_stream_share(&b.streams[0])));
 	idle_release(&b);
 	profile_release(&p);
 }
@@ -357,6 +392,7 @@ const struct test tests[] = {
 	{ "unlaunched kernel, one-kernel stream", t_unlaunched_and_single },
 	{ "streams in file order, copies", t_streams_and_copies },
 	{ "HTA's rounding and window as options", t_hta_conditions },
+	{ "two GPUs' stream 7", t_two_gpus },
 	{ "cpu only", t_cpu_only },
 	{ "capped sum", t_capped },
 	{ "300k kernels", t_many },
