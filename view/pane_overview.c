@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/idle.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
@@ -33,6 +34,7 @@ enum ov_kind {
 	OV_ADVICE,		/* a line of a recommendation */
 	OV_TOP_OP,		/* a top operator: Enter shows it in Operators */
 	OV_TOP_KERNEL,		/* a top kernel: Enter shows it in Kernels */
+	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
 };
 
 struct ov_row {
@@ -316,6 +318,39 @@ static void add_top(const struct profile *p, struct ov_priv *op)
 	}
 }
 
+/* GPU idle by stream (model/idle.h): each stream's idle time, the sum of
+ * the gaps between its kernels, copies and sets, and its share of the
+ * stream's span. */
+static void add_idle(const struct profile *p, struct ov_priv *op)
+{
+	struct idle_breakdown b;
+
+	idle_compute(p, NULL, &b);
+	if (b.nr_streams)
+		add(op, OV_SECTION, xstrdup("GPU idle by stream (Enter: GPU idle)"), NULL);
+	for (size_t i = 0; i < b.nr_streams; i++) {
+		const struct idle_stream *s = &b.streams[i];
+		struct ov_row *row = add(op, OV_IDLE_STREAM,
+					 s->device >= 0 ? xstrfmt("GPU %d stream %d", (int)s->device,
+								  (int)s->stream)
+							: xstrfmt("Stream %d", (int)s->stream),
+					 time_text((double)s->total_ns));
+
+		row->share_pct = 100 * idle_stream_share(s);
+	}
+	idle_release(&b);
+}
+
+/* Enter on a stream's idle time: the GPU idle pane. */
+static bool idle_handle(struct pane *pane, struct pane_request *req)
+{
+	req->open = true;
+	req->open_pane = PANE_IDLE;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	return true;
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -395,6 +430,7 @@ static void ov_load(struct pane *pane)
 				add_advice(op, op->ov.recs[i].text, op->ov.recs[i].is_plugin);
 		}
 		add_top(p, op);
+		add_idle(p, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -449,6 +485,8 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 
 	if ((act != ACT_DRILL && act != ACT_UNFOLD) || !r)
 		return false;
+	if (r->kind == OV_IDLE_STREAM)
+		return idle_handle(pane, req);
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
 		req->message = "Enter on a top operator or kernel shows it in its pane";
 		return true;
