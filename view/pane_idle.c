@@ -4,8 +4,9 @@
  * Holistic Trace Analysis's get_idle_time_breakdown()), one row per
  * stream and category -- host wait, kernel wait, other -- with the gaps'
  * sum, share and statistics, over the whole trace, and printed by
- * --print idle.  Times in the JSON are microseconds under HTA's column
- * names (p25, p50, p75 for its 25%, 50%, 75%).
+ * --print idle; Enter opens GPU idle gaps, where the biggest gaps are.
+ * Times in the JSON are microseconds under HTA's column names (p25, p50,
+ * p75 for its 25%, 50%, 75%).
  */
 #include <math.h>
 #include <stddef.h>
@@ -140,6 +141,18 @@ static const char *idle_name(const struct pane *pane, const void *row)
 	return idle_category_name(IR(row)->cat);
 }
 
+/* Enter on a row: where the streams' biggest gaps are. */
+static bool idle_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	if (act != ACT_DRILL || !pane_row(pane, pane->cursor))
+		return false;
+	req->open = true;
+	req->open_pane = PANE_IDLE_GAPS;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	return true;
+}
+
 static void idle_empty(const struct pane *pane, char *buf, size_t size)
 {
 	if (pane_empty_of_summary(pane))
@@ -159,8 +172,11 @@ static void idle_release_pane(struct pane *pane)
 	free(ip);
 }
 
+static const enum action idle_actions[] = { ACT_DRILL, ACT_NONE };
+
 const struct pane_ops idle_pane_ops = {
 	.id = PANE_IDLE, .flags = PANE_PRINTABLE,
 	.load = idle_load, .row_name = idle_name, .empty_text = idle_empty,
+	.handle = idle_handle, .actions = idle_actions,
 	.needs_trace = pane_empty_of_summary, .release = idle_release_pane,
 };

@@ -40,7 +40,8 @@
 	X(HELP, help, "Help", 0, A) \
 	X(DETAIL, detail, "Detail", 0, A) \
 	X(COLUMNS, columns, "Columns", 0, A) \
-	X(IDLE, idle, "GPU idle", 0, A)
+	X(IDLE, idle, "GPU idle", 0, A) \
+	X(IDLE_GAPS, idle_gaps, "GPU idle gaps", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */
