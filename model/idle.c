@@ -32,6 +32,15 @@ void idle_options_default(struct idle_options *o)
 	o->launched_before_ns = INT64_MAX;
 }
 
+void idle_options_for_step(struct idle_options *o, const struct step *s)
+{
+	idle_options_default(o);
+	if (s && s->end_ns > s->start_ns) {
+		o->lo_ns = s->start_ns;
+		o->hi_ns = s->end_ns;
+	}
+}
+
 /* One piece of device work on a stream. */
 struct work {
 	int32_t device, stream;

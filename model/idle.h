@@ -50,6 +50,9 @@ struct idle_options {
 };
 
 void idle_options_default(struct idle_options *o);
+/* The default, narrowed to the work that starts in step S's span (NULL,
+ * or a step without one: all). */
+void idle_options_for_step(struct idle_options *o, const struct step *s);
 
 /* describe() of a category's gaps; every figure NaN when COUNT is 0, STD
  * NaN when it is 1.  Nanoseconds. */

@@ -3,7 +3,8 @@
  * GPU idle: the idle-time breakdown of each GPU stream (model/idle.c,
  * Holistic Trace Analysis's get_idle_time_breakdown()), one row per
  * stream and category -- host wait, kernel wait, other -- with the gaps'
- * sum, share and statistics, over the whole trace, and printed by
+ * sum, share and statistics, over the whole trace or the step chosen
+ * (the work that starts in its span), and printed by
  * --print idle; Enter opens GPU idle gaps, where the biggest gaps are.
  * Times in the JSON are microseconds under HTA's column names (p25, p50,
  * p75 for its 25%, 50%, 75%).
@@ -115,11 +116,13 @@ static const struct column idle_cols[] = {
 
 static void idle_load(struct pane *pane)
 {
+	struct idle_options o;
 	struct idle_priv *ip = xcalloc(1, sizeof(*ip));
 	size_t n = 0;
 
 	pane->priv = ip;
-	idle_compute(pane->prof, NULL, &ip->b);
+	idle_options_for_step(&o, pane->scope.step);
+	idle_compute(pane->prof, &o, &ip->b);
 	ip->rows = xcalloc(ip->b.nr_streams * NR_IDLE_CATEGORIES + 1, sizeof(*ip->rows));
 	pane->rows = xmalloc((ip->b.nr_streams * NR_IDLE_CATEGORIES + 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < ip->b.nr_streams; i++)
@@ -175,7 +178,7 @@ static void idle_release_pane(struct pane *pane)
 static const enum action idle_actions[] = { ACT_DRILL, ACT_NONE };
 
 const struct pane_ops idle_pane_ops = {
-	.id = PANE_IDLE, .flags = PANE_PRINTABLE,
+	.id = PANE_IDLE, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
 	.load = idle_load, .row_name = idle_name, .empty_text = idle_empty,
 	.handle = idle_handle, .actions = idle_actions,
 	.needs_trace = pane_empty_of_summary, .release = idle_release_pane,

@@ -110,11 +110,13 @@ static const struct column gap_cols[] = {
 
 static void gap_load(struct pane *pane)
 {
+	struct idle_options o;
 	struct gap_priv *gp = xcalloc(1, sizeof(*gp));
 	size_t n = 0, cap;
 
 	pane->priv = gp;
-	idle_compute(pane->prof, NULL, &gp->b);
+	idle_options_for_step(&o, pane->scope.step);
+	idle_compute(pane->prof, &o, &gp->b);
 	cap = gp->b.nr_streams * IDLE_TOP_GAPS + 1;
 	gp->rows = xcalloc(cap, sizeof(*gp->rows));
 	pane->rows = xmalloc(cap * sizeof(*pane->rows));
@@ -161,7 +163,7 @@ static void gap_release(struct pane *pane)
 static const char *const gap_aliases[] = { "idle-gaps", NULL };
 
 const struct pane_ops idle_gaps_pane_ops = {
-	.id = PANE_IDLE_GAPS, .flags = PANE_PRINTABLE, .aliases = gap_aliases,
+	.id = PANE_IDLE_GAPS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = gap_aliases,
 	.load = gap_load, .row_name = gap_name, .empty_text = gap_empty,
 	.needs_trace = pane_empty_of_summary, .release = gap_release,
 };
