@@ -10,7 +10,8 @@
  *
  *   build/bench/keys FILE [RUNS [PANE]]
  *
- * PANE (a pane's name, as in --print) times that pane alone.
+ * PANE (a pane's name, as in --print) times that pane alone, with a tab
+ * or not (GPU idle).
  * BENCH_CLOCK=cpu times the keys in this thread's CPU time (user and
  * system, page faults included) rather than the wall clock: on a shared
  * machine, the cost of a key without the time other work held the core.
@@ -258,8 +259,7 @@ int main(int argc, char **argv)
 		printf("(keys in CPU time of this thread)\n");
 	}
 	for (size_t i = 0; i < NR_PANES; i++)
-		if (pane_infos[i].has_tab &&
-		    (!only || !strcmp(only, pane_name(pane_types[i])))) {
+		if (only ? !strcmp(only, pane_name(pane_types[i])) : pane_infos[i].has_tab) {
 			bench_pane(&p, pane_types[i], runs);
 			if (pane_type_is_picture(pane_types[i]))
 				bench_picture(&p, pane_types[i], runs);

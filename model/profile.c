@@ -65,6 +65,7 @@ void profile_release(struct profile *p)
 	free(p->steps);
 	free(p->devices);
 	free(p->mem_events);
+	free(p->copy_streams);
 	launch_index_free(p->launches);
 	call_stacks_release(&p->stacks);
 	/* The first run's, after its later runs: the names' strings lie
@@ -329,9 +330,52 @@ void profile_warn(struct profile *p, const char *text, uint64_t count)
 	p->warnings_tail = w;
 }
 
+static int cmp_copy_stream(const void *a, const void *b)
+{
+	const struct copy_stream *x = a, *y = b;
+
+	return (x->handle > y->handle) - (x->handle < y->handle);
+}
+
+void profile_set_copy_stream(struct profile *p, const struct node *n, int32_t device,
+			     int32_t stream)
+{
+	struct copy_stream *c;
+
+	GROW(p->copy_streams, p->alloc_copy_streams, p->nr_copy_streams + 1);
+	c = &p->copy_streams[p->nr_copy_streams++];
+	c->handle = node_handle(n);
+	c->device = device;
+	c->stream = stream;
+	if (p->nr_copy_streams > 1 && c[-1].handle > c->handle)
+		p->copy_streams_unsorted = true;
+}
+
+bool profile_copy_stream(const struct profile *p, const struct node *n, int32_t *device,
+			 int32_t *stream)
+{
+	struct copy_stream key = { .handle = node_handle(n) };
+	const struct copy_stream *c;
+
+	if (!p->nr_copy_streams)
+		return false;
+	c = bsearch(&key, p->copy_streams, p->nr_copy_streams, sizeof(key), cmp_copy_stream);
+	if (!c)
+		return false;
+	*device = c->device;
+	*stream = c->stream;
+	return true;
+}
+
 void profile_finish(struct profile *p)
 {
 	bool device = p->has_device_time, timeline = p->has_timeline;
+
+	if (p->copy_streams_unsorted) {
+		qsort(p->copy_streams, p->nr_copy_streams, sizeof(*p->copy_streams),
+		      cmp_copy_stream);
+		p->copy_streams_unsorted = false;
+	}
 
 	strtab_settle(p->names);	/* the parser's threads are done */
 	pool_number_tree(p);

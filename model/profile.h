@@ -354,6 +354,11 @@ struct profile {
 	size_t nr_mem_events, alloc_mem_events;
 	struct dist_info dist;
 	struct launch_index *launches;	/* profile_launch()'s interning */
+	/* The device and stream of each copy and set that the file gives
+	 * them for (a kernel's are its launch): profile_copy_stream(). */
+	struct copy_stream *copy_streams;	/* heap, by node handle */
+	size_t nr_copy_streams, alloc_copy_streams;
+	bool copy_streams_unsorted;
 	struct call_stacks stacks;	/* call_stack_intern()'s */
 	/* A summary (parsers/summary/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
@@ -563,6 +568,21 @@ void attr_set_stack(struct profile *p, struct attr_list *list, const struct call
 /* Set KEY to S, a string already interned in P (no copy: the many ops of
  * one input shape share it). */
 void attr_set_interned(struct profile *p, struct attr_list *list, const char *key, const char *s);
+
+/* Copies and sets: where they ran, kept beside the tree (a launch
+ * attribute would give them Timeline lanes and Tree columns of their
+ * own).  The loader sets it; profile_finish() sorts the table. */
+struct copy_stream {
+	uint32_t handle;		/* node_handle() of the copy or set */
+	int32_t device, stream;
+};
+
+void profile_set_copy_stream(struct profile *p, const struct node *n, int32_t device,
+			     int32_t stream);
+/* Whether finished P knows copy or set N's stream: then *DEVICE (-1:
+ * unknown) and *STREAM.  O(log copies). */
+bool profile_copy_stream(const struct profile *p, const struct node *n, int32_t *device,
+			 int32_t *stream);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
  * -1, device -1, no address), appended. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../model/name_stats.h"
+#include "../model/idle.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -40,6 +41,7 @@ enum ov_kind {
 	OV_KERNEL_TYPE,		/* a kernel-type class: Enter opens Kernel types */
 	OV_API,			/* the API calls: Enter opens their table */
 	OV_ANNOTATIONS,		/* the annotations: Enter opens their table */
+	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
 };
 
 struct ov_row {
@@ -401,6 +403,39 @@ static void add_calls_and_ranges(const struct profile *p, struct ov_priv *op)
 	}
 }
 
+/* GPU idle by stream (model/idle.h): each stream's idle time, the sum of
+ * the gaps between its kernels, copies and sets, and its share of the
+ * stream's span. */
+static void add_idle(const struct profile *p, struct ov_priv *op)
+{
+	struct idle_breakdown b;
+
+	idle_compute(p, NULL, &b);
+	if (b.nr_streams)
+		add(op, OV_SECTION, xstrdup("GPU idle by stream (Enter: GPU idle)"), NULL);
+	for (size_t i = 0; i < b.nr_streams; i++) {
+		const struct idle_stream *s = &b.streams[i];
+		struct ov_row *row = add(op, OV_IDLE_STREAM,
+					 s->device >= 0 ? xstrfmt("GPU %d stream %d", (int)s->device,
+								  (int)s->stream)
+							: xstrfmt("Stream %d", (int)s->stream),
+					 time_text((double)s->total_ns));
+
+		row->share_pct = 100 * idle_stream_share(s);
+	}
+	idle_release(&b);
+}
+
+/* Enter on a stream's idle time: the GPU idle pane. */
+static bool idle_handle(struct pane *pane, struct pane_request *req)
+{
+	req->open = true;
+	req->open_pane = PANE_IDLE;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	return true;
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -484,6 +519,7 @@ static void ov_load(struct pane *pane)
 		}
 		add_top(p, op);
 		add_gpu_breakdowns(p, op, &pane->nr_capped);
+		add_idle(p, op);
 		add_calls_and_ranges(p, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
@@ -549,8 +585,10 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 		memset(&req->open_scope, 0, sizeof(req->open_scope));
 		return true;
 	}
+	if (r->kind == OV_IDLE_STREAM)
+		return idle_handle(pane, req);
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
-		req->message = "Enter on a top operator or kernel, a GPU time, or calls and ranges opens its pane";
+		req->message = "Enter on a top op or kernel, or on a row of the sections after them, opens its pane";
 		return true;
 	}
 	req->jump = true;

@@ -1228,6 +1228,9 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	d->end_ns = e->ts + e->dur;
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, node_attr_list(n), launch_of(k, &e->ka));
+	else if (type != EV_KERNEL && (e->ka.has & KA_STREAM))
+		profile_set_copy_stream(k->p, n, e->ka.has & KA_DEVICE ? e->ka.device : -1,
+					e->ka.stream);
 	d->node = n;
 	if (i % 64 == 0) {
 		GROW(k->kernel_bits, k->alloc_kernel_bits, i / 64 + 1);

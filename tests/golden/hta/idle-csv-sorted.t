@@ -1,0 +1,1 @@
+--print idle --format csv --sort idle_time tests/golden/hta/idle-streams.json

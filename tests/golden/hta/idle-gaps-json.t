@@ -1,0 +1,1 @@
+--print idle-gaps --format json tests/golden/hta/idle-streams.json

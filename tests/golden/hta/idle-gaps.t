@@ -1,0 +1,1 @@
+--print idle-gaps tests/golden/hta/idle-streams.json

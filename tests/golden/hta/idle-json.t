@@ -1,0 +1,1 @@
+--print idle --format json tests/golden/hta/idle-streams.json

@@ -1,0 +1,1 @@
+--print idle --step 1 tests/golden/hta/idle-streams.json

@@ -1,0 +1,1 @@
+--print idle tests/golden/hta/idle-streams.json
