@@ -142,7 +142,9 @@ void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 	if (scope)
 		w.scope = *scope;
 	node_walk(p->root, collect, &w);
-	qsort(w.v, w.nr, sizeof(*w.v), by_name_then_duration);
+	/* qsort()'s array may not be NULL, even empty. */
+	if (w.nr)
+		qsort(w.v, w.nr, sizeof(*w.v), by_name_then_duration);
 	for (size_t i = 0, j; i < w.nr; i = j) {
 		for (j = i + 1; j < w.nr && !strcmp(w.v[j].name, w.v[i].name); j++)
 			;
@@ -152,7 +154,8 @@ void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 		out->nr++;
 	}
 	out->capped = sum_capped(out->total_ns);
-	qsort(out->rows, out->nr, sizeof(*out->rows), by_total);
+	if (out->nr)
+		qsort(out->rows, out->nr, sizeof(*out->rows), by_total);
 	free(w.v);
 }
 
