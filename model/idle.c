@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hta_time.h"
 #include "idle.h"
 #include "util.h"
 
@@ -57,16 +58,6 @@ struct collect {
 	size_t nr, alloc;
 };
 
-/* NS in microseconds as a double, as HTA (Python's json) reads the
- * trace's decimal: the nearest double to the exact value, which at epoch
- * magnitudes is a multiple of 0.25 us. */
-static double us_double(int64_t ns)
-{
-	int64_t q = ns / 1000, r = ns % 1000;
-
-	return (double)q + (double)r / 1e3;
-}
-
 static bool visit(struct node *n, void *ctx)
 {
 	struct collect *c = ctx;
@@ -102,18 +93,16 @@ static bool visit(struct node *n, void *ctx)
 	if (w.start < o->lo_ns || w.start >= o->hi_ns)
 		return true;
 	if (o->round_like_hta) {
-		double ts = us_double(w.start);
-
-		w.start = (int64_t)ceil(ts) * 1000;
-		w.end = (int64_t)floor(ts + (double)dur / 1e3) * 1000;
+		w.end = hta_end_ns(w.start, dur);
+		w.start = hta_start_ns(w.start);
 		if (w.launch != NO_LAUNCH)
-			w.launch = (int64_t)ceil(us_double(w.launch)) * 1000;
+			w.launch = hta_start_ns(w.launch);
 	}
 	if (o->launched_before_ns != INT64_MAX) {
 		int64_t bound = o->launched_before_ns;
 
 		if (o->round_like_hta)
-			bound = (int64_t)ceil(us_double(bound)) * 1000;
+			bound = hta_start_ns(bound);
 		if (w.launch == NO_LAUNCH || w.launch >= bound)
 			return true;
 	}

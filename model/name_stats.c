@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "hta_time.h"
 #include "name_stats.h"
 #include "bounds.h"
 #include "util.h"
@@ -37,15 +38,13 @@ static bool wanted(const struct node *n, enum name_stats_kind kind)
 	return false;
 }
 
-/* HTA's duration of a node from START for DUR ns: its parser rounds the
- * start up and the end down to whole microseconds. */
-static int64_t hta_duration(int64_t start, int64_t dur)
+/* Whether START is before the scope's bound, compared as HTA compares
+ * them when rounding like it. */
+static bool before(const struct name_stats_scope *s, int64_t start)
 {
-	int64_t first_us = start / 1000 + (start % 1000 > 0);
-	int64_t end = start + dur;
-	int64_t last_us = end / 1000 - (end % 1000 < 0);
-
-	return (last_us - first_us) * 1000;
+	if (s->round_like_hta)
+		return hta_start_ns(start) < hta_start_ns(s->before_ns);
+	return start < s->before_ns;
 }
 
 static bool collect(struct node *n, void *ctx)
@@ -55,7 +54,7 @@ static bool collect(struct node *n, void *ctx)
 
 	if (!wanted(n, w->kind) || !node_in_step(n, w->scope.step))
 		return true;
-	if (w->scope.before_ns && !(node_is_timed(n) && n->start_ns < w->scope.before_ns))
+	if (w->scope.before_ns && !(node_is_timed(n) && before(&w->scope, n->start_ns)))
 		return true;
 	GROW(w->v, w->alloc, w->nr + 1);
 	c = &w->v[w->nr++];
@@ -63,7 +62,7 @@ static bool collect(struct node *n, void *ctx)
 	c->dur_ns = w->kind == NAME_STATS_GPU_ANNOTATIONS ? node_device_total(w->p, n) :
 							     node_host_total(w->p, n);
 	if (w->scope.round_like_hta && node_is_timed(n))
-		c->dur_ns = hta_duration(n->start_ns, c->dur_ns);
+		c->dur_ns = hta_end_ns(n->start_ns, c->dur_ns) - hta_start_ns(n->start_ns);
 	c->calls = node_calls(w->p, n);
 	c->min_ns = c->calls == 1 ? c->dur_ns : node_min_ns(w->p, n);
 	c->max_ns = c->calls == 1 ? c->dur_ns : node_max_ns(w->p, n);

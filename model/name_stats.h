@@ -55,8 +55,8 @@ struct name_stats {
  * started in STEP (NULL: all).  HTA's conditions, for tests that compare
  * with it: BEFORE_NS keeps only nodes that started before it (HTA drops
  * the last profiler step; 0: no bound), and ROUND_LIKE_HTA takes a
- * node's duration as HTA's parser makes it from fractional microseconds:
- * floor(end) - ceil(start), in whole microseconds.
+ * node's duration as HTA's parser makes it from fractional microseconds
+ * (model/hta_time.h), and compares its start with BEFORE_NS so too.
  */
 struct name_stats_scope {
 	const struct step *step;

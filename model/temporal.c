@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "hta_time.h"
 #include "temporal.h"
 #include "util.h"
 
@@ -24,27 +25,6 @@ struct collect {
 	size_t nr, alloc;
 };
 
-/*
- * HTA's rounding: it reads a trace's times as float64 microseconds
- * (Python's json), then takes ceil(ts) and floor(ts + dur) of those
- * floats.  At epoch times a float64 of µs is 0.25 µs coarse, so its
- * floor is not always the exact one; the comparison with HTA needs the
- * same arithmetic.  NS as the float64 nearest to NS / 1000: the whole µs
- * are exact below 2^53, and the one rounding of their sum with the exact
- * fraction's nearest double is the correct one.
- */
-static double hta_us(int64_t ns)
-{
-	int64_t q = ns / 1000, r = ns % 1000;
-
-	return (double)q + (double)r / 1000.0;
-}
-
-static int64_t hta_ceil_ns(int64_t ns)
-{
-	return (int64_t)ceil(hta_us(ns)) * 1000;
-}
-
 /* Whether N is device work the options take. */
 static bool taken(const struct collect *c, const struct node *n)
 {
@@ -59,7 +39,7 @@ static bool taken(const struct collect *c, const struct node *n)
 	if (!up || up->kind != NODE_RUNTIME || up->start_ns == NS_UNTIMED)
 		return false;
 	if (c->o->round_like_hta)
-		return hta_ceil_ns(up->start_ns) < hta_ceil_ns(c->o->launched_before_ns);
+		return hta_start_ns(up->start_ns) < hta_start_ns(c->o->launched_before_ns);
 	return up->start_ns < c->o->launched_before_ns;
 }
 
@@ -83,8 +63,8 @@ static bool take(struct node *n, void *ctx)
 		end = end < we ? end : we;
 	}
 	if (c->o->round_like_hta) {
-		start = hta_ceil_ns(n->start_ns);
-		end = (int64_t)floor(hta_us(n->start_ns) + hta_us(dur)) * 1000;
+		start = hta_start_ns(n->start_ns);
+		end = hta_end_ns(n->start_ns, dur);
 	}
 	GROW(c->v, c->alloc, c->nr + 1);
 	c->v[c->nr++] = (struct ival){ start, end, (uint8_t)kernel_type_of(node_name(n)) };
