@@ -23,14 +23,6 @@
 #include "../view/pane_multi.h"
 #include "batch.h"
 
-static const struct step *find_step(const struct profile *p, const char *name)
-{
-	for (size_t i = 0; i < p->nr_steps; i++)
-		if (!strcmp(p->steps[i].name, name))
-			return &p->steps[i];
-	return NULL;
-}
-
 static int no_such_step(const struct profile *p, const char *name)
 {
 	escape_fprintf(stderr, "proftui: no step '%s' in this profile", name);
@@ -189,7 +181,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 	char err[512], caption[1024];
 	int rc = 0;
 
-	if (o->step && !(scope.step = find_step(p, o->step))) {
+	if (o->step && !(scope.step = profile_step_named(p, o->step))) {
 		rc = no_such_step(p, o->step);
 		goto out_filters;
 	}

@@ -288,6 +288,14 @@ int profile_step_cat(const struct profile *p, const char *name)
 	return -1;
 }
 
+const struct step *profile_step_named(const struct profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->nr_steps; i++)
+		if (!strcmp(p->steps[i].name, name))
+			return &p->steps[i];
+	return NULL;
+}
+
 void profile_meta(struct profile *p, const char *section, const char *key, const char *value)
 {
 	struct meta *m = arena_alloc(&p->arena, sizeof(*m));

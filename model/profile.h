@@ -597,6 +597,8 @@ void profile_set_step_cats(struct profile *p, const char *const *names, size_t n
 struct step *profile_add_step(struct profile *p, const char *name, size_t name_len);
 /* The index of the category called NAME, or -1. */
 int profile_step_cat(const struct profile *p, const char *name);
+/* P's step called NAME (as the file names it), or NULL. */
+const struct step *profile_step_named(const struct profile *p, const char *name);
 
 /* Metadata lines, copied, shown in insertion order. */
 void profile_meta(struct profile *p, const char *section, const char *key, const char *value);

@@ -223,3 +223,25 @@ const char *temporal_class_name(unsigned bits)
 
 	return bits < NR_KTYPE_CLASSES && names[bits] ? names[bits] : "";
 }
+
+struct temporal_opts temporal_opts_for_step(const struct profile *p, const struct step *picked)
+{
+	struct temporal_opts o = TEMPORAL_OPTS_ALL;
+	const struct step *s;
+
+	if (!picked)
+		return o;
+	o.has_window = true;
+	/* PICKED itself when it is one of P's (names may repeat; compared
+	 * as addresses, as pointers into two arrays may not be), else P's
+	 * step of its name. */
+	if ((uintptr_t)picked - (uintptr_t)p->steps < p->nr_steps * sizeof(*p->steps))
+		s = picked;
+	else
+		s = profile_step_named(p, picked->name);
+	if (s && s->end_ns > s->start_ns) {
+		o.window_start_ns = s->start_ns;
+		o.window_end_ns = s->end_ns;
+	}
+	return o;
+}

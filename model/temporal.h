@@ -55,6 +55,12 @@ struct temporal_opts {
 
 #define TEMPORAL_OPTS_ALL ((struct temporal_opts){ .launched_before_ns = INT64_MAX })
 
+/* The options of a pane over P with step PICKED (NULL: the whole trace):
+ * P's GPU work clipped to P's step of PICKED's name (the ranks of a job
+ * each have their own); a name P lacks, or a step without an interval,
+ * is an empty window. */
+struct temporal_opts temporal_opts_for_step(const struct profile *p, const struct step *picked);
+
 /* The classes of the kernel-types table: a set of enum kernel_type bits
  * (1..7), COMPUTATION | COMMUNICATION | MEMORY. */
 #define NR_KTYPE_CLASSES 8

@@ -54,31 +54,6 @@ static const struct column kt_cols[] = {
 	  .help = "its time / the time of all rows (across ranks: each summed over the ranks)" },
 };
 
-/* The whole trace, or the step picked: P's GPU work clipped to it (P's
- * step of that name, across ranks; none: an empty window). */
-static struct temporal_opts step_opts(const struct pane *pane, const struct profile *p)
-{
-	struct temporal_opts o = TEMPORAL_OPTS_ALL;
-	const struct step *s = pane->scope.step;
-
-	if (!s)
-		return o;
-	o.has_window = true;
-	if (p != pane->prof) {
-		const struct step *same = NULL;
-
-		for (size_t i = 0; i < p->nr_steps && !same; i++)
-			if (!strcmp(p->steps[i].name, s->name))
-				same = &p->steps[i];
-		s = same;
-	}
-	if (s && s->end_ns > s->start_ns) {
-		o.window_start_ns = s->start_ns;
-		o.window_end_ns = s->end_ns;
-	}
-	return o;
-}
-
 static void kt_load(struct pane *pane)
 {
 	struct kt_priv *kp = xcalloc(1, sizeof(*kp));
@@ -96,7 +71,7 @@ static void kt_load(struct pane *pane)
 
 		if (!p)
 			continue;
-		o = step_opts(pane, p);
+		o = temporal_opts_for_step(p, pane->scope.step);
 		temporal_compute(p, &o, &t);
 		pane->nr_capped += t.nr_capped;
 		for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)

@@ -68,31 +68,6 @@ static const struct column tb_cols[] = {
 	  .help = "non-compute time / kernel time" },
 };
 
-/* The whole trace, or the step picked: P's GPU work clipped to it (P's
- * step of that name, across ranks; none: an empty window). */
-static struct temporal_opts step_opts(const struct pane *pane, const struct profile *p)
-{
-	struct temporal_opts o = TEMPORAL_OPTS_ALL;
-	const struct step *s = pane->scope.step;
-
-	if (!s)
-		return o;
-	o.has_window = true;
-	if (p != pane->prof) {
-		const struct step *same = NULL;
-
-		for (size_t i = 0; i < p->nr_steps && !same; i++)
-			if (!strcmp(p->steps[i].name, s->name))
-				same = &p->steps[i];
-		s = same;
-	}
-	if (s && s->end_ns > s->start_ns) {
-		o.window_start_ns = s->start_ns;
-		o.window_end_ns = s->end_ns;
-	}
-	return o;
-}
-
 struct tb_priv {
 	struct tb_row *rows;
 	size_t nr;
@@ -102,7 +77,7 @@ struct tb_priv {
 static bool fill(struct pane *pane, const struct profile *p, long rank, struct tb_row *r)
 {
 	struct temporal t;
-	struct temporal_opts o = step_opts(pane, p);
+	struct temporal_opts o = temporal_opts_for_step(p, pane->scope.step);
 
 	temporal_compute(p, &o, &t);
 	pane->nr_capped += t.nr_capped;
