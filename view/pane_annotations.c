@@ -7,104 +7,51 @@
  * gpu_user_annotation_breakdown is the GPU side.  Printable
  * (--print annotations); it follows the step shown.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model/name_stats.h"
 #include "../model/util.h"
-#include "pane.h"
-
-struct anno_row {
-	const struct name_row *r;
-	bool gpu;
-};
+#include "name_cells.h"
 
 struct anno_priv {
 	struct name_stats side[2];	/* host, GPU */
-	struct anno_row *rows;
 };
 
-#define AROW(row) ((const struct anno_row *)(row))
-
-static const char *anno_row_name(const struct pane *pane, const void *row)
+/* Whether ROW is one of the GPU side's (rows are the two sides' own). */
+static bool is_gpu(const struct pane *pane, const void *row)
 {
-	(void)pane;
-	return AROW(row)->r->name;
-}
+	const struct name_stats *gpu = &((const struct anno_priv *)pane->priv)->side[1];
 
-static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)c;
-	return cell_text(anno_row_name(pane, row));
+	/* Addresses: pointers into two arrays may not be compared. */
+	return (uintptr_t)row - (uintptr_t)gpu->rows < gpu->nr * sizeof(*gpu->rows);
 }
 
 static struct cell get_side(const struct pane *pane, const void *row, const struct column *c)
 {
-	(void)pane, (void)c;
-	return cell_text(AROW(row)->gpu ? "GPU" : "host");
-}
-
-static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int((int64_t)AROW(row)->r->calls);
-}
-
-static struct cell get_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(AROW(row)->r->total_ns);
-}
-
-static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
-{
-	const struct name_row *r = AROW(row)->r;
-
-	(void)pane, (void)c;
-	if (!r->calls || r->capped)
-		return cell_none();
-	return cell_int(div_round(r->total_ns, r->calls));
-}
-
-/* c->arg: 0 median, 1 min, 2 max; -1 is unknown. */
-static struct cell get_stat(const struct pane *pane, const void *row, const struct column *c)
-{
-	const struct name_row *r = AROW(row)->r;
-	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns : r->max_ns;
-
-	(void)pane;
-	return v >= 0 ? cell_int(v) : cell_none();
-}
-
-static struct cell get_stddev(const struct pane *pane, const void *row, const struct column *c)
-{
-	double d = AROW(row)->r->stddev_ns;
-
-	(void)pane, (void)c;
-	return isnan(d) ? cell_none() : cell_int((int64_t)llround(d));
+	(void)c;
+	return cell_text(is_gpu(pane, row) ? "GPU" : "host");
 }
 
 static const struct column cols[] = {
-	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = name_cell_name,
 	  .help = "the range's name (record_function, NVTX)" },
 	{ .key = "side", .title = "Side", .kind = COL_TEXT, .width = 5, .get = get_side,
 	  .help = "host: the ranges on CPU threads, their host time; GPU: their copies on the "
 		  "streams (gpu_user_annotation), from the first to the last GPU work in them" },
-	{ .key = "count", .title = "Count", .kind = COL_COUNT, .width = 7, .get = get_calls,
+	{ .key = "count", .title = "Count", .kind = COL_COUNT, .width = 7, .get = name_cell_calls,
 	  .help = "how many ranges of the name started in the step shown; nested ones each count" },
-	{ .key = "sum", .title = "Total", .kind = COL_TIME, .width = 11, .get = get_total,
+	{ .key = "sum", .title = "Total", .kind = COL_TIME, .width = 11, .get = name_cell_total,
 	  .help = "the sum of the ranges' durations, each in full (nested ranges overlap)" },
-	{ .key = "mean", .title = "Mean", .kind = COL_TIME, .width = 11, .get = get_mean,
+	{ .key = "mean", .title = "Mean", .kind = COL_TIME, .width = 11, .get = name_cell_mean,
 	  .help = "the total over the count, rounded half away from zero to the ns" },
-	{ .key = "median", .title = "Median", .kind = COL_TIME, .width = 11, .get = get_stat,
+	{ .key = "median", .title = "Median", .kind = COL_TIME, .width = 11, .get = name_cell_stat,
 	  .arg = 0, .help = "the middle range's duration (the mean of the middle two for an "
 			    "even count)" },
-	{ .key = "min", .title = "Min", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 1,
+	{ .key = "min", .title = "Min", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 1,
 	  .help = "the shortest range" },
-	{ .key = "max", .title = "Max", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 2,
+	{ .key = "max", .title = "Max", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 2,
 	  .help = "the longest range" },
-	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = get_stddev,
+	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = name_cell_stddev,
 	  .help = "the sample standard deviation of the durations (n - 1), to the ns; empty for "
 		  "one range" },
 };
@@ -118,15 +65,11 @@ static void anno_load(struct pane *pane)
 	pane->priv = ap;
 	name_stats_make(pane->prof, NAME_STATS_HOST_ANNOTATIONS, &scope, &ap->side[0]);
 	name_stats_make(pane->prof, NAME_STATS_GPU_ANNOTATIONS, &scope, &ap->side[1]);
-	ap->rows = xmalloc((ap->side[0].nr + ap->side[1].nr + 1) * sizeof(*ap->rows));
 	pane->rows = xmalloc((ap->side[0].nr + ap->side[1].nr + 1) * sizeof(*pane->rows));
 	/* The host's ranges, then the GPU's, each by total. */
 	for (int g = 0; g < 2; g++)
-		for (size_t i = 0; i < ap->side[g].nr; i++, n++) {
-			ap->rows[n].r = &ap->side[g].rows[i];
-			ap->rows[n].gpu = g;
-			pane->rows[n] = &ap->rows[n];
-		}
+		for (size_t i = 0; i < ap->side[g].nr; i++)
+			pane->rows[n++] = &ap->side[g].rows[i];
 	pane->nr_rows = n;
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		pane_add_column(pane, &cols[c]);
@@ -147,7 +90,6 @@ static void anno_release(struct pane *pane)
 		return;
 	name_stats_release(&ap->side[0]);
 	name_stats_release(&ap->side[1]);
-	free(ap->rows);
 	free(ap);
 }
 
@@ -156,5 +98,5 @@ static const char *const anno_aliases[] = { "annotations", "user-annotations", "
 const struct pane_ops annotations_pane_ops = {
 	.id = PANE_ANNOTATIONS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
 	.aliases = anno_aliases, .available = pane_one_profile, .load = anno_load,
-	.row_name = anno_row_name, .empty_text = anno_empty_text, .release = anno_release,
+	.row_name = name_row_name, .empty_text = anno_empty_text, .release = anno_release,
 };

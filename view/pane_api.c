@@ -5,40 +5,13 @@
  * Systems' cuda_api_sum report (model/name_stats.h).  Printable
  * (--print api); it follows the step shown.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model/name_stats.h"
-#include "../model/bounds.h"
 #include "../model/util.h"
-#include "pane.h"
+#include "name_cells.h"
 
 #define AROW(r) ((const struct name_row *)(r))
-
-static const char *api_row_name(const struct pane *pane, const void *row)
-{
-	(void)pane;
-	return AROW(row)->name;
-}
-
-static struct cell get_name(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)c;
-	return cell_text(api_row_name(pane, row));
-}
-
-static struct cell get_calls(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int((int64_t)AROW(row)->calls);
-}
-
-static struct cell get_total(const struct pane *pane, const void *row, const struct column *c)
-{
-	(void)pane, (void)c;
-	return cell_int(AROW(row)->total_ns);
-}
 
 /* Of every call's time; none where a sum was capped. */
 static struct cell get_share(const struct pane *pane, const void *row, const struct column *c)
@@ -52,53 +25,25 @@ static struct cell get_share(const struct pane *pane, const void *row, const str
 	return cell_real(100.0 * (double)r->total_ns / (double)s->total_ns);
 }
 
-static struct cell get_mean(const struct pane *pane, const void *row, const struct column *c)
-{
-	const struct name_row *r = AROW(row);
-
-	(void)pane, (void)c;
-	if (!r->calls || r->capped)
-		return cell_none();
-	return cell_int(div_round(r->total_ns, r->calls));
-}
-
-/* c->arg: 0 median, 1 min, 2 max; -1 is unknown. */
-static struct cell get_stat(const struct pane *pane, const void *row, const struct column *c)
-{
-	const struct name_row *r = AROW(row);
-	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns : r->max_ns;
-
-	(void)pane;
-	return v >= 0 ? cell_int(v) : cell_none();
-}
-
-static struct cell get_stddev(const struct pane *pane, const void *row, const struct column *c)
-{
-	double d = AROW(row)->stddev_ns;
-
-	(void)pane, (void)c;
-	return isnan(d) ? cell_none() : cell_int((int64_t)llround(d));
-}
-
 static const struct column cols[] = {
-	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = get_name,
+	{ .key = "name", .title = "Name", .kind = COL_NAME, .get = name_cell_name,
 	  .help = "the runtime or driver API call (a runtime event of the trace)" },
-	{ .key = "num_calls", .title = "Calls", .kind = COL_COUNT, .width = 8, .get = get_calls,
+	{ .key = "num_calls", .title = "Calls", .kind = COL_COUNT, .width = 8, .get = name_cell_calls,
 	  .help = "how many calls of it started in the step shown (all steps: the whole trace)" },
 	{ .key = "time_pct", .title = "Time %", .kind = COL_PCT, .width = 8, .get = get_share,
 	  .help = "its total, of the total of every API call shown" },
-	{ .key = "total_time", .title = "Total", .kind = COL_TIME, .width = 11, .get = get_total,
+	{ .key = "total_time", .title = "Total", .kind = COL_TIME, .width = 11, .get = name_cell_total,
 	  .help = "the sum of its calls' durations (host time)" },
-	{ .key = "avg", .title = "Mean", .kind = COL_TIME, .width = 11, .get = get_mean,
+	{ .key = "avg", .title = "Mean", .kind = COL_TIME, .width = 11, .get = name_cell_mean,
 	  .help = "the total over the calls, rounded half away from zero to the ns" },
-	{ .key = "med", .title = "Median", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 0,
+	{ .key = "med", .title = "Median", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 0,
 	  .help = "the middle call's duration (the mean of the middle two for an even count); "
 		  "empty where the file gives only sums (a key_averages row)" },
-	{ .key = "min", .title = "Min", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 1,
+	{ .key = "min", .title = "Min", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 1,
 	  .help = "the shortest call; empty where the file does not say" },
-	{ .key = "max", .title = "Max", .kind = COL_TIME, .width = 11, .get = get_stat, .arg = 2,
+	{ .key = "max", .title = "Max", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 2,
 	  .help = "the longest call; empty where the file does not say" },
-	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = get_stddev,
+	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = name_cell_stddev,
 	  .help = "the sample standard deviation of the durations (n - 1), to the ns; "
 		  "empty for one call or where the file gives only sums" },
 };
@@ -139,6 +84,6 @@ static const char *const api_aliases[] = { "api", "cuda-api", "api-calls", NULL 
 
 const struct pane_ops api_pane_ops = {
 	.id = PANE_API, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = api_aliases,
-	.available = pane_one_profile, .load = api_load, .row_name = api_row_name,
+	.available = pane_one_profile, .load = api_load, .row_name = name_row_name,
 	.empty_text = api_empty_text, .release = api_release,
 };

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * name_cells: the cells of a model/name_stats.h row, for the panes whose
+ * rows are struct name_row (API calls, Annotations): their column tables
+ * name these getters.  c->arg of name_cell_stat(): 0 median, 1 min, 2 max.
+ */
+#ifndef VIEW_NAME_CELLS_H
+#define VIEW_NAME_CELLS_H
+
+#include "../model/name_stats.h"
+#include "pane.h"
+
+const char *name_row_name(const struct pane *pane, const void *row);
+struct cell name_cell_name(const struct pane *pane, const void *row, const struct column *c);
+struct cell name_cell_calls(const struct pane *pane, const void *row, const struct column *c);
+struct cell name_cell_total(const struct pane *pane, const void *row, const struct column *c);
+/* The total over the calls, rounded half away from zero; none when a sum
+ * was capped. */
+struct cell name_cell_mean(const struct pane *pane, const void *row, const struct column *c);
+struct cell name_cell_stat(const struct pane *pane, const void *row, const struct column *c);
+/* To the ns; none for one call or where the file gives only sums. */
+struct cell name_cell_stddev(const struct pane *pane, const void *row, const struct column *c);
+
+#endif
