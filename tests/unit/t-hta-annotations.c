@@ -13,44 +13,16 @@
 #include "test.h"
 #include "parity.h"
 #include "jsonval.h"
+#include "hta-step.h"
 #include "model/name_stats.h"
 
-/* What HTA's loading looks at: whether the file had fractional
- * microseconds (its parser rounds every event then: ts is a float
- * column), and its ProfilerStep ranges on the CPU -- not proftui's steps,
- * which follow torch-tb-profiler's (they reach to the step's last GPU
- * work). */
-struct hta_look {
-	bool frac;
-	size_t nr_steps;
-	int64_t last_step_ns;
-};
-
-static bool hta_visit(struct node *n, void *ctx)
-{
-	struct hta_look *h = ctx;
-
-	if (node_is_timed(n) && n->start_ns % 1000)
-		h->frac = true;
-	if (n->kind == NODE_STEP && node_is_timed(n)) {
-		h->nr_steps++;
-		if (h->nr_steps == 1 || n->start_ns > h->last_step_ns)
-			h->last_step_ns = n->start_ns;
-	}
-	return true;
-}
-
-/* HTA's scope for P: without its last ProfilerStep when it has two or
- * more, rounded when the file's times have fractions. */
+/* HTA's conditions for P: its rounding (nothing to round in a trace of
+ * whole microseconds), and its last-step filter. */
 static struct name_stats_scope hta_scope(const struct profile *p)
 {
-	struct name_stats_scope s = { 0 };
-	struct hta_look h = { 0 };
+	struct name_stats_scope s = { .round_like_hta = true };
 
-	node_walk(p->root, hta_visit, &h);
-	if (h.nr_steps >= 2)
-		s.before_ns = h.last_step_ns;
-	s.round_like_hta = h.frac;
+	hta_last_step(p, &s.before_ns);
 	return s;
 }
 

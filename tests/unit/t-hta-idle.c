@@ -17,6 +17,7 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-step.h"
 
 struct hta_case {
 	const char *trace;		/* under the corpus */
@@ -176,25 +177,8 @@ static void check_stats(const struct idle_breakdown *b, const struct jv *f)
 	}
 }
 
-struct find_steps {
-	size_t nr;
-	int64_t last_ns;
-};
-
-static bool find_steps(struct node *n, void *ctx)
-{
-	struct find_steps *fs = ctx;
-
-	if (n->kind == NODE_STEP && node_is_timed(n)) {
-		if (!fs->nr++ || n->start_ns > fs->last_ns)
-			fs->last_ns = n->start_ns;
-	}
-	return true;
-}
-
 static void check_case(size_t i)
 {
-	struct find_steps fs = { 0 };
 	char trace[1024], path[1200];
 	const char *corpus = test_corpus_dir();
 	const char *paths[1];
@@ -218,10 +202,8 @@ static void check_case(size_t i)
 	idle_options_default(&o);
 	o.round_like_hta = true;
 	/* HTA drops the last ProfilerStep (the host range) and what was
-	 * launched in it when there are two or more. */
-	node_walk(p.root, find_steps, &fs);
-	if (fs.nr >= 2)
-		o.launched_before_ns = fs.last_ns;
+	 * launched in it. */
+	hta_last_step(&p, &o.launched_before_ns);
 	idle_compute(&p, &o, &b);
 	CHECK_EQ(jv_load(path, &doc), 0);
 	result = jv_get(&doc, "result");

@@ -28,41 +28,18 @@
 #include "model/temporal.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-step.h"
 
 static char msg[8192];
-
-struct step_scan {
-	int64_t last_start;
-	const char *first_name;
-	bool two_names;
-};
-
-static bool scan_step(struct node *n, void *ctx)
-{
-	struct step_scan *s = ctx;
-
-	if (n->kind != NODE_STEP)
-		return true;
-	if (!s->first_name)
-		s->first_name = node_name(n);
-	else if (strcmp(s->first_name, node_name(n)))
-		s->two_names = true;
-	if (n->start_ns > s->last_start)
-		s->last_start = n->start_ns;
-	return true;
-}
 
 /* HTA's conditions for P: its rounding, and its window when P has two or
  * more ProfilerSteps (README §0, the last-step filter). */
 static struct temporal_opts hta_opts(const struct profile *p)
 {
 	struct temporal_opts o = TEMPORAL_OPTS_ALL;
-	struct step_scan s = { INT64_MIN, NULL, false };
 
-	node_walk(p->root, scan_step, &s);
 	o.round_like_hta = true;
-	if (s.two_names)
-		o.launched_before_ns = s.last_start;
+	hta_last_step(p, &o.launched_before_ns);
 	return o;
 }
 
