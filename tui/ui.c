@@ -231,6 +231,29 @@ static void move_cursor(struct ui *ui, long delta)
 	pane->cursor = (size_t)c;
 }
 
+/*
+ * PgDn, PgUp, ^D, ^U: the page moves with the cursor, as in less, vim and
+ * htop, so the first PgDn shows new rows (moving the cursor alone only
+ * took it to the page's last row).  Near an end the page stops and the
+ * cursor goes on to the first or last row.
+ */
+static void page_by(struct ui *ui, long delta)
+{
+	struct pane *pane = ui_pane(ui);
+	long n = (long)pane->nr_view, rows = ui->list_rows > 0 ? ui->list_rows : 1;
+	long top_max = n > rows ? n - rows : 0;
+	long top = (long)pane->top + delta;
+
+	if (!n)
+		return;
+	if (top < 0)
+		top = 0;
+	if (top > top_max)
+		top = top_max;
+	pane->top = (size_t)top;
+	move_cursor(ui, delta);
+}
+
 /* One column left or right, if the last frame hid one there. */
 static void scroll_columns(struct ui *ui, int delta)
 {
@@ -1098,16 +1121,16 @@ static void act(struct ui *ui, enum action a)
 		move_cursor(ui, 1);
 		break;
 	case ACT_PAGE_UP:
-		move_cursor(ui, -page);
+		page_by(ui, -page);
 		break;
 	case ACT_PAGE_DOWN:
-		move_cursor(ui, page);
+		page_by(ui, page);
 		break;
 	case ACT_HALF_UP:
-		move_cursor(ui, -(page + 1) / 2);
+		page_by(ui, -(page + 1) / 2);
 		break;
 	case ACT_HALF_DOWN:
-		move_cursor(ui, (page + 1) / 2);
+		page_by(ui, (page + 1) / 2);
 		break;
 	case ACT_FIRST_ROW:
 		pane->cursor = 0;

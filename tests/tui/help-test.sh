@@ -7,6 +7,10 @@ tui_wait 'sort: Dev self'
 tui_keys '?'
 check "? opens the help" tui_wait 'Operators › help'
 check "keys from the keymap" tui_wait '<Down> j         move-down'
+tui_keys NPage
+check "the first PgDn scrolls the help" tui_gone '<Down> j         move-down'
+tui_keys PPage
+check "and PgUp back" tui_wait '<Down> j         move-down'
 tui_keys / '^Dev' Enter
 check "the columns are explained" tui_wait "device time of the work this op launched"
 check "the help, filtered" tui_expect help-columns
