@@ -221,7 +221,7 @@ int config_save(const struct config *c, const char *path, char *err, size_t err_
 	bool ok;
 	int fd;
 
-	strbuf_addstr(&text, "# proftui config: written by the column chooser; see proftui-config(5)\n");
+	strbuf_addstr(&text, "# proftui config: written by save-config (W); see proftui-config(5)\n");
 	if (c->short_names >= 0)
 		strbuf_addstr(&text, c->short_names ? "set short-names on\n" : "set short-names off\n");
 	if (c->mouse >= 0)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * config: the user's settings, in $XDG_CONFIG_HOME/proftui/config (else
- * ~/.config/proftui/config), read when the UI starts and written by the
- * column chooser.  proftui-config(5) describes the file:
+ * ~/.config/proftui/config), read when the UI starts and written only by
+ * save-config (W).  proftui-config(5) describes the file:
  *
  *	# comment
  *	set short-names on|off

@@ -77,7 +77,6 @@ static void close_help(struct ui *ui)
 
 static void free_panes(struct ui *ui)
 {
-	ui->chooser_depth = -1;
 	close_help(ui);
 	for (int t = 0; t < ui->nr_tabs; t++) {
 		for (int d = 0; d < ui->depth[t]; d++)
@@ -147,6 +146,9 @@ static void find_pane_keys(struct ui *ui)
 			key[0] = '\0';
 		key[strcspn(key, " ")] = '\0';
 	}
+	if (!keymap_keys_of(&ui->km, KS_GLOBAL, ACT_SAVE_CONFIG, ui->key_save, sizeof(ui->key_save)))
+		ui->key_save[0] = '\0';
+	ui->key_save[strcspn(ui->key_save, " ")] = '\0';
 }
 
 /* The sort the config file gives PANE's type, if it has that column. */
@@ -333,19 +335,12 @@ static void sort_step(struct ui *ui, int dir)
  */
 
 static void set_step(struct ui *ui, ssize_t step);
-static void save_config(struct ui *ui);
 static void switch_tab(struct ui *ui, int tab);
 
-/* Close the top pane of tab T's stack (the chooser saves its choice). */
+/* Close the top pane of tab T's stack. */
 static void pop(struct ui *ui, int t)
 {
-	bool is_chooser = t == ui->chooser_tab && ui->depth[t] - 1 == ui->chooser_depth;
-
 	pane_free(ui->stack[t][--ui->depth[t]]);
-	if (is_chooser) {
-		ui->chooser_depth = -1;
-		save_config(ui);
-	}
 }
 
 /* Open a pane over the current one; false (and a message) when the
@@ -437,22 +432,29 @@ static void choose_columns(struct ui *ui)
 		say(ui, true, "this pane is a picture: no columns to choose");
 		return;
 	}
-	if (push(ui, pane_new(pane_types[PANE_COLUMNS], ui->prof, &scope))) {
-		ui->chooser_tab = ui->tab;
-		ui->chooser_depth = ui->depth[ui->tab] - 1;
-		say(ui, false, "<Space> shows or hides, K and J move; saved when you leave");
-	}
+	if (push(ui, pane_new(pane_types[PANE_COLUMNS], ui->prof, &scope)))
+		say(ui, false, "<Space> shows or hides, K and J move; %s saves the choice",
+		    ui->key_save[0] ? ui->key_save : "save-config");
 }
 
-/* What the chooser leaves: its columns, the sort of the pane it chose
- * for, short names; written to the config file. */
+/*
+ * save-config (W): what this session chose, written to the config file
+ * only when asked -- every pane's columns, the sort of the pane on screen
+ * and short names -- and where it went.  Nothing else writes the file, so
+ * a toggle tried once never outlives the run.
+ */
 static void save_config(struct ui *ui)
 {
-	struct pane *of = ui->stack[ui->chooser_tab][ui->depth[ui->chooser_tab] - 1];
+	struct pane *of = ui_pane(ui);
 	enum pane_id id = of->ops->id;
 	char path[4096], err[4200];
 
-	col_choice_copy(&ui->cfg.cols[id], &ui->cols[id]);
+	if (ui->help) {
+		say(ui, true, "close the help first: the sort saved is the pane's");
+		return;
+	}
+	for (size_t i = 0; i < NR_PANES; i++)
+		col_choice_copy(&ui->cfg.cols[i], &ui->cols[i]);
 	if (of->sort_col >= 0) {
 		free(ui->cfg.sort[id].key);
 		ui->cfg.sort[id].key = xstrdup(of->cols[of->sort_col].key);
@@ -467,7 +469,8 @@ static void save_config(struct ui *ui)
 	if (config_save(&ui->cfg, path, err, sizeof(err)))
 		say(ui, true, "cannot save the config: %s", err);
 	else
-		say(ui, false, "saved to %s", path);
+		say(ui, false, "saved to %s: columns, the sort of %s, short names %s", path,
+		    pane_infos[id].title, ui->short_names ? "on" : "off");
 }
 
 static void toggle_short_names(struct ui *ui)
@@ -1253,6 +1256,9 @@ static void act(struct ui *ui, enum action a)
 	case ACT_COLUMNS:
 		choose_columns(ui);
 		break;
+	case ACT_SAVE_CONFIG:
+		save_config(ui);
+		break;
 	case ACT_TIMELINE_JUMP:
 		timeline_jump(ui);
 		break;
@@ -1481,7 +1487,6 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	ui.prof = run_of(ui.first, ui.run);
 	ui.opt = opt;
 	ui.step = -1;
-	ui.chooser_depth = -1;
 	make_tabs(&ui);
 	set_label(&ui);
 	/* The ranks of a job open on the Ranks pane (by name: the UI knows
@@ -1542,6 +1547,11 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		else if (opt->message)
 			say(&ui, false, "%s", opt->message);
 	}
+	/* A setting from the file says so once: else the user sees short
+	 * names and does not know why. */
+	if (!opt->short_names && ui.cfg.short_names == 1 && !ui.msg[0])
+		say(&ui, false, "short names, as %s sets (~ shows full names)",
+		    config_path(path, sizeof(path)) ? path : "the config file");
 
 	if (ui_term_start()) {
 		fprintf(stderr, "proftui: cannot use this terminal (TERM=%s)\n",

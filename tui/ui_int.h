@@ -42,6 +42,7 @@ struct ui {
 	const struct pane_ops *tab_ops[NR_PANES];
 	int nr_tabs;
 	char pane_key[NR_PANES][24];	/* find_pane_keys(): a tab's key */
+	char key_save[24];		/* and save-config's, for the bar */
 	struct pane *stack[NR_PANES][MAX_DRILL];	/* each tab: its pane, then drill-downs */
 	int depth[NR_PANES];
 	int tab;
@@ -58,7 +59,6 @@ struct ui {
 	struct col_choice cols[NR_PANES];	/* the columns each pane type shows */
 	struct shortnames *short_names;	/* names shown short; NULL: full */
 	struct config cfg;		/* the config file as read (and saved) */
-	int chooser_tab, chooser_depth;	/* where the column chooser is open */
 	bool mouse;			/* mouse events are asked for */
 	struct canvas canvas;		/* a picture pane's screen */
 

@@ -72,7 +72,8 @@
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
 	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \
-	X(COLUMNS, "columns", "Choose the pane's columns and their order (saved in the config file)") \
+	X(COLUMNS, "columns", "Choose the pane's columns and their order (for this run; save-config keeps them)") \
+	X(SAVE_CONFIG, "save-config", "Write the columns, the pane's sort and short names to the config file") \
 	P(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
 	P(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
 	P(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
