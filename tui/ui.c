@@ -548,6 +548,12 @@ static void back(struct ui *ui)
 		pop(ui, ui->tab);
 		return;
 	}
+	/* Esc left a view and q came next: the user meant to go back once
+	 * more, not to lose the place (it happened twice); a second q quits. */
+	if (ui->esc_left_view) {
+		say(ui, false, "at the top: q again quits");
+		return;
+	}
 	ui->quit = true;
 }
 
@@ -1601,8 +1607,14 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 		a = keymap_lookup(&ui.km, section_of(ui_pane(&ui)), key);
 		if (a == ACT_NONE && key == 27 && ui.help)
 			a = ACT_BACK;
-		if (!needs_view(a) || finish_filtering(&ui, ui_pane(&ui)))
+		if (!needs_view(a) || finish_filtering(&ui, ui_pane(&ui))) {
+			int depth = ui.depth[ui.tab] + (ui.help != NULL);
+
 			act(&ui, a);
+			ui.esc_left_view = key == 27 && ui.depth[ui.tab] + (ui.help != NULL) < depth;
+		} else {
+			ui.esc_left_view = false;
+		}
 	}
 	ui_term_end();
 	/* What the files said, now that the screen is the shell's again. */

@@ -42,6 +42,7 @@ struct ui {
 	const struct pane_ops *tab_ops[NR_PANES];
 	int nr_tabs;
 	char pane_key[NR_PANES][24];	/* find_pane_keys(): a tab's key */
+	bool esc_left_view;		/* the last key was Esc and it left a view */
 	char key_save[24];		/* and save-config's, for the bar */
 	struct pane *stack[NR_PANES][MAX_DRILL];	/* each tab: its pane, then drill-downs */
 	int depth[NR_PANES];
