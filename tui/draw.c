@@ -895,14 +895,16 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 {
 	move(y, 0);
 	clrtoeol();
-	if (ui->mode == MODE_FILTER || ui->mode == MODE_EXPORT) {
-		const char *label = ui->mode == MODE_FILTER ? "filter: " : "export to: ";
+	if (ui->mode == MODE_FILTER || ui->mode == MODE_SEARCH || ui->mode == MODE_EXPORT) {
+		const char *label = ui->mode == MODE_FILTER   ? "filter: "
+				    : ui->mode == MODE_SEARCH ? "search: "
+							      : "export to: ";
 		int lw = (int)strlen(label), cur;
 		char note[300] = "";
 
 		/* PCRE2's complaint (quoting a name from the file), else a key
 		 * that did not fit. */
-		if (ui->mode == MODE_FILTER && ui->edit_error[0])
+		if ((ui->mode == MODE_FILTER || ui->mode == MODE_SEARCH) && ui->edit_error[0])
 			snprintf(note, sizeof(note), "%s", ui->edit_error);
 		else if (ui->edit_full)
 			snprintf(note, sizeof(note), "the line holds %d bytes at most",

@@ -535,7 +535,7 @@ static void timeline_jump(struct ui *ui)
 		    ui->step >= 0 ? " in this step" : "");
 		return;
 	}
-	say(ui, false, "its first block; n and N: the next and previous");
+	say(ui, false, "its first block; * and #: the next and previous of the name");
 }
 
 static void back(struct ui *ui)
@@ -882,6 +882,8 @@ static bool refilter(struct ui *ui, struct pane *pane)
 	return true;
 }
 
+static void search_live(struct ui *ui);
+
 /*
  * The work put off while keys came: the pattern typed in the bar, and the
  * filter passes a key stopped.  A waiting key stops them again, so a paste
@@ -891,6 +893,8 @@ static void settle(struct ui *ui)
 {
 	if (ui->filter_typed && !key_waiting())
 		filter_live(ui);
+	if (ui->search_typed && !key_waiting())
+		search_live(ui);
 	for (int t = 0; t < ui->nr_tabs; t++)
 		for (int d = 0; d < ui->depth[t]; d++)
 			if (!refilter(ui, ui->stack[t][d]))
@@ -961,11 +965,125 @@ static void do_export(struct ui *ui)
 		say(ui, false, "wrote %ld rows to %s (%s)", rows, path, export_format_name(fmt));
 }
 
+/* ---------------------------------------------------------------------
+ * Search: rows stay, the cursor moves (less, vim, htop's F3); the filter
+ * narrows rows instead.  One pattern for every pane, so n goes on in the
+ * next pane as in the last.
+ */
+
+static void search_start(struct ui *ui)
+{
+	ui->search_origin = ui_pane(ui)->cursor;
+	filter_free(ui->search_edit);
+	ui->search_edit = NULL;
+	ui->search_typed = false;
+	edit_start(ui, MODE_SEARCH, ui->search ? filter_pattern(ui->search) : "");
+}
+
+/* The pattern being typed: the cursor goes to its first match from where
+ * it was when the bar opened (back there when nothing matches). */
+static void search_live(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	char err[256];
+	struct filter *f = filter_new(ui->edit.text, err, sizeof(err));
+	bool wrapped;
+	long i;
+
+	ui->search_typed = false;
+	ui->edit_error[0] = '\0';
+	filter_free(ui->search_edit);
+	ui->search_edit = f;
+	pane->cursor = ui->search_origin < pane->nr_view ? ui->search_origin : 0;
+	if (!f) {
+		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s", err);
+		return;
+	}
+	if (filter_is_inverted(f)) {
+		snprintf(ui->edit_error, sizeof(ui->edit_error),
+			 "a search finds rows: '!' is for the filter (/)");
+		return;
+	}
+	i = pane_find(pane, f, pane->cursor, 1, true, &wrapped);
+	if (i >= 0)
+		pane->cursor = (size_t)i;
+	else
+		snprintf(ui->edit_error, sizeof(ui->edit_error), "%s",
+			 filter_error(f) ? filter_error(f) : "no row matches");
+}
+
+static void search_done(struct ui *ui, bool accept)
+{
+	struct pane *pane = ui_pane(ui);
+
+	if (!accept) {
+		pane->cursor = ui->search_origin < pane->nr_view ? ui->search_origin : 0;
+		filter_free(ui->search_edit);
+		ui->search_edit = NULL;
+		say(ui, false, "search cancelled");
+		return;
+	}
+	if (ui->search_typed)
+		search_live(ui);
+	if (!ui->edit.len) {
+		filter_free(ui->search);
+		filter_free(ui->search_edit);
+		ui->search = ui->search_edit = NULL;
+		say(ui, false, "search cleared");
+		return;
+	}
+	if (!ui->search_edit || filter_is_inverted(ui->search_edit)) {
+		say(ui, true, "search not changed: %s", ui->edit_error);
+		filter_free(ui->search_edit);
+		ui->search_edit = NULL;
+		return;
+	}
+	filter_free(ui->search);
+	ui->search = ui->search_edit;
+	ui->search_edit = NULL;
+	if (ui->edit_error[0])
+		say(ui, true, "%s: '%s'", ui->edit_error, filter_pattern(ui->search));
+	else
+		say(ui, false, "n and N: the next and previous match");
+}
+
+/* n, N: the next match of the search in the pane on screen, round its
+ * rows; the Timeline without a search goes to the next block of the
+ * selected block's name, as before there was a search. */
+static bool pane_action(struct ui *ui, enum action a);
+
+static void search_step(struct ui *ui, int dir)
+{
+	struct pane *pane = ui_pane(ui);
+	bool wrapped;
+	long i;
+
+	if (!ui->search) {
+		if (!pane_action(ui, dir > 0 ? ACT_NEXT_INSTANCE : ACT_PREV_INSTANCE))
+			say(ui, true, "no search yet: f or F3 starts one");
+		return;
+	}
+	i = pane_find(pane, ui->search, pane->cursor, dir, false, &wrapped);
+	if (i < 0) {
+		say(ui, true, "%s: '%s'",
+		    filter_error(ui->search) ? filter_error(ui->search) : "no row matches",
+		    filter_pattern(ui->search));
+		return;
+	}
+	pane->cursor = (size_t)i;
+	if (wrapped)
+		say(ui, false, dir > 0 ? "search went on from the top" : "search went on from the bottom");
+}
+
 static void edit_done(struct ui *ui, bool accept)
 {
 	enum ui_mode mode = ui->mode;
 
 	ui->mode = MODE_NORMAL;
+	if (mode == MODE_SEARCH) {
+		search_done(ui, accept);
+		return;
+	}
 	if (mode == MODE_FILTER) {
 		if (!accept) {
 			set_filter_text(ui, ui->filter_before ? ui->filter_before : "");
@@ -1026,6 +1144,8 @@ static void edit_key(struct ui *ui, int key)
 		/* Enter came before the text had been applied. */
 		if (ui->filter_typed)
 			filter_live(ui);
+		if (ui->search_typed)
+			search_live(ui);
 		edit_done(ui, true);
 		break;
 	case LINEEDIT_CANCEL:
@@ -1034,6 +1154,7 @@ static void edit_key(struct ui *ui, int key)
 	case LINEEDIT_CHANGED:
 		/* Applied once no key waits (settle()), not per key. */
 		ui->filter_typed = ui->mode == MODE_FILTER;
+		ui->search_typed = ui->mode == MODE_SEARCH;
 		ui->edit_full = false;
 		break;
 	case LINEEDIT_FULL:
@@ -1212,6 +1333,15 @@ static void act(struct ui *ui, enum action a)
 		ui->filter_good = xstrdup(ui->filter_before);
 		edit_start(ui, MODE_FILTER, ui->filter_before);
 		break;
+	case ACT_SEARCH:
+		search_start(ui);
+		break;
+	case ACT_SEARCH_NEXT:
+		search_step(ui, 1);
+		break;
+	case ACT_SEARCH_PREV:
+		search_step(ui, -1);
+		break;
 	case ACT_CLEAR_FILTER:
 		if (pane->filter) {
 			pane_set_filter(pane, NULL);
@@ -1309,6 +1439,8 @@ static void ui_free(struct ui *ui)
 	free_panes(ui);
 	free(ui->filter_before);
 	free(ui->filter_good);
+	filter_free(ui->search);
+	filter_free(ui->search_edit);
 	keymap_release(&ui->km);
 	config_release(&ui->cfg);
 	for (size_t i = 0; i < NR_PANES; i++)

@@ -24,6 +24,7 @@
 enum ui_mode {
 	MODE_NORMAL,
 	MODE_FILTER,		/* the bar edits the filter, applied as typed */
+	MODE_SEARCH,		/* the bar edits the search, the cursor follows */
 	MODE_EXPORT,		/* the bar edits the export path */
 	MODE_CONFIRM,		/* "overwrite PATH? (y/n)" */
 };
@@ -80,6 +81,12 @@ struct ui {
 	char *filter_before;		/* the pattern when the editor opened */
 	char *filter_good;		/* the last one typed that filtered */
 	bool filter_typed;		/* the text changed, not yet applied */
+	/* Search: the pattern n and N go to, in every pane; while the bar
+	 * edits it, SEARCH_EDIT is the one typed (NULL: none valid yet) and
+	 * the cursor was at SEARCH_ORIGIN. */
+	struct filter *search, *search_edit;
+	size_t search_origin;
+	bool search_typed;
 	char edit_error[256];		/* PCRE2's complaint about the text */
 	bool edit_full;			/* a key did not fit in the line */
 	bool quit;

@@ -49,6 +49,9 @@
 	X(SORT_NEXT, "sort-next", "Sort by the column to the right") \
 	X(SORT_REVERSE, "sort-reverse", "Reverse the sort") \
 	X(FILTER, "filter", "Show only rows whose name matches a PCRE2 pattern, as you type") \
+	X(SEARCH, "search", "Search the names: the cursor goes to the first row the pattern matches (PCRE2, smart case); rows stay") \
+	X(SEARCH_NEXT, "search-next", "The next row the search matches (Timeline without a search: the next block of the name)") \
+	X(SEARCH_PREV, "search-prev", "The previous row the search matches (Timeline without a search: the previous block of the name)") \
 	X(CLEAR_FILTER, "clear-filter", "Clear the filter") \
 	X(EXPORT, "export", "Write the pane to a file (.txt .csv .tsv .json .md)") \
 	X(STEP_PREV, "step-prev", "Show only the previous step") \

@@ -225,6 +225,33 @@ const char *pane_row_name(const struct pane *pane, const void *row)
 	return row ? pane->ops->row_name(pane, row) : "";
 }
 
+long pane_find(const struct pane *pane, const struct filter *f, size_t from, int dir,
+	       bool is_inclusive, bool *wrapped)
+{
+	size_t n = pane->nr_view;
+
+	*wrapped = false;
+	if (!n || !f || filter_is_inverted(f))
+		return -1;
+	if (from >= n)
+		from = n - 1;
+	for (size_t k = is_inclusive ? 0 : 1; k <= n; k++) {
+		/* K steps from FROM, round the view (K = N: FROM again, once). */
+		size_t i = dir > 0 ? (from + k) % n : (from + n - k % n) % n;
+		const char *name = pane_row_name(pane, pane_row(pane, i));
+
+		if (k == n && is_inclusive)
+			break;
+		if (filter_match(f, name, strlen(name))) {
+			*wrapped = dir > 0 ? i < from || (k && i == from) : i > from || (k && i == from);
+			return (long)i;
+		}
+		if (filter_error(f))
+			return -1;
+	}
+	return -1;
+}
+
 /* Names compare with '-' and ' ' as '_', case ignored. */
 static bool same_name(const char *a, const char *b)
 {

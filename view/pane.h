@@ -404,6 +404,16 @@ static inline const void *pane_row(const struct pane *pane, size_t i)
 }
 
 const char *pane_row_name(const struct pane *pane, const void *row);
+/*
+ * Search (rows stay, the cursor moves; the filter narrows instead): the
+ * view index of the first row from FROM on (DIR 1) or back (DIR -1)
+ * whose name F matches, going round the view once; FROM itself counts
+ * when IS_INCLUSIVE (a pattern being typed), else the search starts
+ * beside it (n, N).  -1 when no row matches.  *WRAPPED: whether it passed
+ * an end of the view.
+ */
+long pane_find(const struct pane *pane, const struct filter *f, size_t from, int dir,
+	       bool is_inclusive, bool *wrapped);
 
 static inline struct cell pane_cell(const struct pane *pane, const void *row, size_t col)
 {

@@ -16,8 +16,8 @@ tui_keys t
 check "t sorts by device total" tui_wait 'sort: Dev total ▼'
 tui_keys c
 check "c sorts by calls" tui_wait 'sort: Calls ▼'
-tui_keys n
-check "n sorts by name, ascending" tui_wait 'sort: Name ▲'
+tui_keys a
+check "a sorts by name, ascending" tui_wait 'sort: Name ▲'
 check "names in order" sh -c "$T capture-pane -p -t t | sed -n 4,6p | cut -c1-24 | tr -s ' ' | tr '\n' '|' | grep -q '^aten::add |aten::conv2d |aten::cudnn_convolution |'"
 tui_keys r
 check "r reverses" tui_wait 'sort: Name ▼'

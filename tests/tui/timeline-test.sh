@@ -1,7 +1,7 @@
 #!/bin/sh
 # The Timeline: a lane per thread and stream under a ruler, blocks named
 # where they fit; j/k rows, h/l blocks, +/- zoom around the selection,
-# H/L pan, n/N the same name, Enter the detail, w from a row of another
+# H/L pan, n/N (no search) and * # the same name, Enter the detail, w from a row of another
 # pane, [ a step.  At 80x24 and 120x35.
 . "$(dirname "$0")/lib.sh"
 for size in 80x24 120x35; do
@@ -29,6 +29,10 @@ for size in 80x24 120x35; do
 	check "$size: n: the same kernel in the next step" tui_wait ' 17/20 void at::native::vectorized'
 	tui_keys N
 	check "$size: N: back" tui_wait ' 7/20 void at::native::vectorized'
+	tui_keys '*'
+	check "$size: *: the next of the name, search or not" tui_wait ' 17/20 void at::native::vectorized'
+	tui_keys '#'
+	check "$size: #: the previous" tui_wait ' 7/20 void at::native::vectorized'
 	tui_keys z
 	check "$size: z: all of it" tui_wait '0 - 2 ms of 2 ms'
 	tui_keys L
