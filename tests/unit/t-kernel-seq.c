@@ -172,8 +172,7 @@ static void t_nested(void)
 	/* X > X(a, b, c): the outer one. */
 	outer = host(&p, th, NODE_OP, "X", 0, 500 * US);
 	op_with(&p, outer, "X", 10, abc);
-	/* X with two kernels at depth 0 is no instance, and does not make
-	 * depth 0 the instances' (a step above the next ones). */
+	/* X with two kernels at depth 0 is no instance. */
 	op_with(&p, th, "X", 1000, ab);
 	step = host(&p, th, NODE_STEP, "ProfilerStep#1", 2000 * US, 5000 * US);
 	op_with(&p, step, "X", 2000, abc);
@@ -193,6 +192,7 @@ static void t_nested(void)
 static void t_depth(void)
 {
 	static const char *const abc[] = { "a", "b", "c", NULL };
+	static const char *const ab[] = { "a", "b", NULL };
 	struct profile p;
 	struct kseq_result r;
 	struct node *th, *step;
@@ -207,6 +207,23 @@ static void t_depth(void)
 	CHECK_EQ(r.depth, 0);
 	CHECK_EQ(r.nr_instances, 1);
 	CHECK_EQ(r.patterns[0].first->start_ns, 6000 * US);
+	kseq_release(&r);
+	profile_release(&p);
+
+	/* The smallest depth among the calls that launched 3: a shallower
+	 * call of two kernels does not hide the deeper one of three (HTA
+	 * takes the smallest depth of all the calls of the name, and would
+	 * count none). */
+	profile_init(&p, "mem");
+	th = thread(&p);
+	op_with(&p, th, "X", 0, ab);
+	step = host(&p, th, NODE_STEP, "ProfilerStep#1", 1000 * US, 5000 * US);
+	op_with(&p, step, "X", 1000, abc);
+	profile_finish(&p);
+	kseq_compute(&p, "X", NULL, &r);
+	CHECK_EQ(r.depth, 1);
+	CHECK_EQ(r.nr_instances, 1);
+	CHECK_STR(text(&r.patterns[0]), "X|a|b|c");
 	kseq_release(&r);
 	profile_release(&p);
 }
