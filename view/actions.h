@@ -72,6 +72,7 @@
 	P(ZOOM_OUT, "zoom-out", "Memory, Timeline: show more time, around the cursor") \
 	P(ZOOM_ALL, "zoom-all", "Memory, Timeline: show the whole time (Timeline: of the step)") \
 	P(CALL_STACK, "call-stack", "Operators: the Python call stacks the op ran under (with_stack)") \
+	P(SEQUENCES, "sequences", "Operators: the frequent kernel sequences the op launched (HTA's)") \
 	X(HELP, "help", "Show the keys and what the columns mean") \
 	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
 	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \

@@ -111,12 +111,29 @@ static enum pane_id ops_drill(const struct pane *pane, const void *row, struct p
 	return agg_drill(pane, row, DRILL_TO_KERNELS, scope);
 }
 
+/* The row's op in Kernel sequences. */
+static bool open_sequences(const struct pane *pane, struct pane_request *req)
+{
+	const struct agg_row *r = pane->nr_view ? pane_row(pane, pane->cursor) : NULL;
+
+	if (!r)
+		return false;
+	req->open = true;
+	req->open_pane = PANE_SEQUENCES;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	req->open_scope.drill_name = r->name;
+	return true;
+}
+
 /* toggle-view: by name, or by name and input shape; call-stack: the
- * op's call stacks. */
+ * op's call stacks; sequences: the kernel sequences it launched. */
 static bool ops_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	if (act == ACT_CALL_STACK)
 		return agg_open_stacks(pane, req);
+	if (act == ACT_SEQUENCES)
+		return open_sequences(pane, req);
 	if (act != ACT_TOGGLE_VIEW)
 		return false;
 	pane->scope.group = by_shape(pane) ? NULL : "shape";
@@ -129,7 +146,7 @@ static const char *const ops_aliases[] = { "operators", "op", NULL };
 
 /* The actions handle() takes. */
 static const enum action ops_actions[] = {
-	ACT_CALL_STACK, ACT_TOGGLE_VIEW, ACT_NONE,
+	ACT_CALL_STACK, ACT_SEQUENCES, ACT_TOGGLE_VIEW, ACT_NONE,
 };
 
 static const struct pane_print_ops ops_print = { .drill = DRILL_TO_OPS, .group_by = "shape" };

@@ -1,0 +1,1 @@
+--print sequences --format csv tests/golden/hta/seq.json

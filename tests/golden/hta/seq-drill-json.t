@@ -1,0 +1,1 @@
+--print sequences --drill aten::block --format json tests/golden/hta/seq.json

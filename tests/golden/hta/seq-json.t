@@ -1,0 +1,1 @@
+--print sequences --format json tests/golden/hta/seq.json

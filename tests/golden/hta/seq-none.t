@@ -1,0 +1,1 @@
+--print sequences --drill aten::relu tests/golden/hta/seq.json

@@ -1,0 +1,1 @@
+--print sequences --step 2 tests/golden/hta/seq.json

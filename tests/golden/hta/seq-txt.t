@@ -1,0 +1,1 @@
+--print sequences tests/golden/hta/seq.json

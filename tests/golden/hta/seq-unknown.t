@@ -1,0 +1,1 @@
+--print sequences --drill aten::nope tests/golden/hta/seq.json
