@@ -71,15 +71,15 @@ static const struct column dist_cols[] = {
 	{ .key = "count", .title = "Count", .kind = COL_COUNT, .width = 8, .get = get_count,
 	  .help = "the launches: runtime or driver calls linked to a kernel, copy or set, one "
 		  "per piece of work" },
-	STAT("mean", "Mean", mean, "the mean"),
-	STAT("std", "Std", std, "the standard deviation (n - 1; empty for one launch)"),
-	STAT("min", "Min", min, "the least"),
 	STAT("p50", "Median", p50, "the median (linear interpolation between the two nearest)"),
 	STAT("p90", "P90", p90,
 	     "the 90th percentile: the value at rank 0.9 x (count - 1) from 0, linearly "
 	     "interpolated between the two nearest (numpy's and pandas' default)"),
 	STAT("p99", "P99", p99, "the 99th percentile (as P90, at 0.99)"),
 	STAT("max", "Max", max, "the greatest"),
+	STAT("mean", "Mean", mean, "the mean"),
+	STAT("std", "Std", std, "the standard deviation (n - 1; empty for one launch)"),
+	STAT("min", "Min", min, "the least"),
 	{ .key = "outliers", .title = "Outliers", .kind = COL_COUNT, .width = 8, .get = get_outliers,
 	  .help = "cpu_duration: the runtime outliers (> 50 us); launch_delay: the delay "
 		  "outliers (> 100 us); HTA's cutoffs" },

@@ -69,19 +69,19 @@ static const struct column launch_cols[] = {
 	  .get = get_kernel,
 	  .help = "the kernel, copy or set the call launched (linked by the trace's correlation "
 		  "id); a call that launched several is a row for each" },
-	{ .key = "launch_call", .title = "Launch call", .kind = COL_TEXT, .width = 16,
-	  .get = get_call,
-	  .help = "the runtime or driver call that launched it: any the trace links "
-		  "(cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, cudaMemcpyAsync...)" },
-	FIG("cpu_duration", "CPU time", cpu_ns, "the launch call's duration (host time)"),
-	FIG("gpu_duration", "GPU time", gpu_ns, "the kernel's, copy's or set's duration"),
 	FIG("launch_delay", "Delay", delay_ns,
 	    "the work's start less the end of the call that launched it; 0 when the work "
 	    "started before the call ended"),
+	FIG("cpu_duration", "CPU time", cpu_ns, "the launch call's duration (host time)"),
+	FIG("gpu_duration", "GPU time", gpu_ns, "the kernel's, copy's or set's duration"),
 	{ .key = "class", .title = "Class", .kind = COL_TEXT, .width = 15, .get = get_class,
 	  .help = "short: CPU time <= 50 us and GPU time < CPU time; runtime outlier: CPU "
 		  "time > 50 us; delay outlier: delay > 100 us (HTA's cutoffs); a launch may "
 		  "be in two; empty: none" },
+	{ .key = "launch_call", .title = "Launch call", .kind = COL_TEXT, .width = 16,
+	  .get = get_call,
+	  .help = "the runtime or driver call that launched it: any the trace links "
+		  "(cudaLaunchKernel, cuLaunchKernel, hipLaunchKernel, cudaMemcpyAsync...)" },
 	{ .key = "start", .json_key = "start", .title = "Start", .kind = COL_TIME, .width = 11,
 	  .get = get_start, .help = "when the kernel, copy or set started, since the profile started" },
 };
