@@ -13,9 +13,11 @@
  * gpu_duration and launch_delay within 1 us; the derived counts (short
  * kernels, runtime outliers, launch-delay outliers) exactly.
  *
- * The load keeps no correlation id, so rows are matched as the sorted
- * lists of their three figures: a row of ours with no row of HTA's of the
- * same figures (or the other way) fails.
+ * The load keeps no correlation id: the test reads the trace's events
+ * itself (an event at a time) for each correlation's host and GPU start,
+ * gives each of our rows the correlation of its call's and work's starts,
+ * and matches the rows by correlation (a correlation with several GPU
+ * events, as cudaGraphLaunch makes, by their figures in order).
  *
  * Where HTA's frame is empty (the ROCm trace launches with hip* calls,
  * the Triton example with cuLaunchKernel, the CPU-only trace has no GPU),
@@ -26,10 +28,12 @@
 #include <math.h>
 
 #include "model/launch_stats.h"
+#include "parsers/input.h"
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
 #include "hta-step.h"
+#include "decimal-ns.h"
 
 struct hta_case {
 	const char *trace;		/* under the corpus */
@@ -68,8 +72,14 @@ static const struct hta_case cases[] = {
 	  "hta-expected/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace" },
 };
 
-/* A row's three figures, in microseconds. */
+static double jnum(const struct jv *v)
+{
+	return v && v->type == JV_NUM ? v->num : NAN;
+}
+
+/* A row: its correlation and three figures, in microseconds. */
 struct fig {
+	double corr;
 	double v[3];			/* cpu_duration, gpu_duration, launch_delay */
 };
 
@@ -77,15 +87,139 @@ static int cmp_fig(const void *a, const void *b)
 {
 	const struct fig *x = a, *y = b;
 
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
 	for (int k = 0; k < 3; k++)
 		if (x->v[k] != y->v[k])
 			return x->v[k] < y->v[k] ? -1 : 1;
 	return 0;
 }
 
-static double jnum(const struct jv *v)
+/* A pair of the trace's events of one correlation: the host call's start
+ * and the GPU event's (ns). */
+struct pair {
+	int64_t cpu_ns, gpu_ns;
+	double corr;
+};
+
+struct side {
+	double corr;
+	int64_t ns;
+};
+
+static int cmp_side(const void *a, const void *b)
 {
-	return v && v->type == JV_NUM ? v->num : NAN;
+	const struct side *x = a, *y = b;
+
+	return (x->corr > y->corr) - (x->corr < y->corr);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->cpu_ns != y->cpu_ns)
+		return x->cpu_ns < y->cpu_ns ? -1 : 1;
+	return (x->gpu_ns > y->gpu_ns) - (x->gpu_ns < y->gpu_ns);
+}
+
+static const char *jstr(const struct jv *v)
+{
+	return v && (v->type == JV_STR || v->type == JV_NUM) ? v->str : NULL;
+}
+
+/* Whether category CAT is a host API's (cuda_runtime, cuda_driver, old
+ * traces' Runtime...), in any case. */
+static bool is_api_cat(const char *cat)
+{
+	char low[64];
+	size_t n = strlen(cat);
+
+	if (n >= sizeof(low))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)(cat[i] >= 'A' && cat[i] <= 'Z' ? cat[i] - 'A' + 'a' : cat[i]);
+	return !strcmp(low, "runtime") || (n > 8 && !strcmp(low + n - 8, "_runtime")) ||
+	       (n > 7 && !strcmp(low + n - 7, "_driver"));
+}
+
+/* The trace PATH's pairs of a host API call and a GPU event (args.stream
+ * set and not -1) sharing args.correlation, into *OUT sorted by starts. */
+static size_t trace_pairs(const char *path, struct pair **out)
+{
+	struct side *cpu = NULL, *gpu = NULL;
+	size_t nr_cpu = 0, nr_gpu = 0, a_cpu = 0, a_gpu = 0, n = 0, alloc = 0;
+	struct input in;
+	struct diag d;
+	struct json j;
+	enum json_tok t;
+
+	*out = NULL;
+	diag_init(&d, path, stderr, NULL);
+	if (input_open(&in, path, &d))
+		return 0;
+	json_init(&j, &in, &d);
+	t = json_next(&j);
+	while (t != JSON_EOF && t != JSON_ERROR) {
+		t = json_next(&j);
+		if (t == JSON_KEY && json_is(&j, "traceEvents"))
+			break;
+		if (t == JSON_KEY)
+			t = json_skip(&j, json_next(&j));
+	}
+	if (t == JSON_KEY && json_next(&j) == JSON_ARR_BEGIN)
+		while ((t = json_next(&j)) != JSON_ARR_END && t != JSON_EOF && t != JSON_ERROR) {
+			struct jv e;
+			const struct jv *args;
+			const char *cat, *ts, *stream;
+			double corr;
+
+			if (jv_read(&j, t, &e))
+				break;
+			args = jv_get(&e, "args");
+			cat = jstr(jv_get(&e, "cat"));
+			ts = jstr(jv_get(&e, "ts"));
+			corr = args ? jnum(jv_get(args, "correlation")) : NAN;
+			stream = args ? jstr(jv_get(args, "stream")) : NULL;
+			if (cat && ts && jv_get(&e, "dur") && !isnan(corr)) {
+				if (stream && strcmp(stream, "-1")) {
+					GROW(gpu, a_gpu, nr_gpu + 1);
+					gpu[nr_gpu++] = (struct side){ corr, decimal_ns(ts) };
+				} else if (!stream && is_api_cat(cat)) {
+					GROW(cpu, a_cpu, nr_cpu + 1);
+					cpu[nr_cpu++] = (struct side){ corr, decimal_ns(ts) };
+				}
+			}
+			jv_free(&e);
+		}
+	json_release(&j);
+	input_close(&in);
+	qsort(cpu, nr_cpu, sizeof(*cpu), cmp_side);
+	qsort(gpu, nr_gpu, sizeof(*gpu), cmp_side);
+	for (size_t c = 0, g = 0; c < nr_cpu && g < nr_gpu;) {
+		if (cpu[c].corr < gpu[g].corr) {
+			c++;
+		} else if (gpu[g].corr < cpu[c].corr) {
+			g++;
+		} else {
+			GROW(*out, alloc, n + 1);
+			(*out)[n++] = (struct pair){ cpu[c].ns, gpu[g].ns, cpu[c].corr };
+			g++;
+		}
+	}
+	free(cpu);
+	free(gpu);
+	qsort(*out, n, sizeof(**out), cmp_pair);
+	return n;
+}
+
+/* The correlation of the pair of PAIRS[0..N) with these starts; NaN. */
+static double find_corr(const struct pair *pairs, size_t n, int64_t cpu_ns, int64_t gpu_ns)
+{
+	struct pair key = { cpu_ns, gpu_ns, 0 };
+	const struct pair *hit = bsearch(&key, pairs, n, sizeof(*pairs), cmp_pair);
+
+	return hit ? hit->corr : NAN;
 }
 
 /* The column called NAME of the frame F, or -1. */
@@ -109,14 +243,15 @@ static const struct jv *only_rank(const struct jv *obj)
 	return &obj->items[0];
 }
 
-/* HTA's rows of frame F against ours, S. */
-static void check_rows(const struct launch_stats *s, const struct jv *f)
+/* HTA's rows of frame F against ours, S, of the trace at TRACE. */
+static void check_rows(const struct launch_stats *s, const struct jv *f, const char *trace)
 {
 	static const char *const names[3] = { "cpu_duration", "gpu_duration", "launch_delay" };
 	const struct jv *data = f ? jv_get(f, "data") : NULL;
 	struct fig *ours, *ref;
-	size_t n = data ? data->nr : 0, nr_bad = 0;
-	int cols[3];
+	struct pair *pairs;
+	size_t n = data ? data->nr : 0, nr_bad = 0, nr_pairs;
+	int cols[3], c_corr;
 
 	CHECK(data != NULL);
 	CHECK_EQ(s->nr, n);
@@ -124,11 +259,20 @@ static void check_rows(const struct launch_stats *s, const struct jv *f)
 		return;
 	for (int k = 0; k < 3; k++)
 		cols[k] = column(f, names[k]);
+	c_corr = column(f, "correlation");
+	nr_pairs = trace_pairs(trace, &pairs);
 	ours = xcalloc(n + 1, sizeof(*ours));
 	ref = xcalloc(n + 1, sizeof(*ref));
 	for (size_t i = 0; i < n; i++) {
 		const struct jv *row = &data->items[i];
 
+		ours[i].corr = find_corr(pairs, nr_pairs, node_parent(s->rows[i].work)->start_ns,
+					 s->rows[i].work->start_ns);
+		if (isnan(ours[i].corr) && nr_bad++ < 10) {
+			fprintf(stderr, "  no correlation of the trace for launch %zu\n", i);
+			test_failed = 1;
+		}
+		ref[i].corr = c_corr >= 0 && (size_t)c_corr < row->nr ? jnum(&row->items[c_corr]) : NAN;
 		ours[i].v[0] = s->rows[i].cpu_ns / 1e3;
 		ours[i].v[1] = s->rows[i].gpu_ns / 1e3;
 		ours[i].v[2] = s->rows[i].delay_ns / 1e3;
@@ -139,14 +283,23 @@ static void check_rows(const struct launch_stats *s, const struct jv *f)
 	}
 	qsort(ours, n, sizeof(*ours), cmp_fig);
 	qsort(ref, n, sizeof(*ref), cmp_fig);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (ours[i].corr != ref[i].corr) {
+			if (nr_bad++ < 10)
+				fprintf(stderr, "  sorted row %zu: proftui's correlation %.17g, HTA's %.17g\n",
+					i, ours[i].corr, ref[i].corr);
+			test_failed = 1;
+			continue;
+		}
 		for (int k = 0; k < 3; k++)
 			if (!(fabs(ours[i].v[k] - ref[i].v[k]) <= 1.0)) {
 				if (nr_bad++ < 10)
-					fprintf(stderr, "  sorted row %zu %s: proftui %.17g, HTA %.17g\n",
-						i, names[k], ours[i].v[k], ref[i].v[k]);
+					fprintf(stderr, "  correlation %.17g %s: proftui %.17g, HTA %.17g\n",
+						ours[i].corr, names[k], ours[i].v[k], ref[i].v[k]);
 				test_failed = 1;
 			}
+	}
+	free(pairs);
 	free(ours);
 	free(ref);
 }
@@ -208,7 +361,10 @@ static void check_case(size_t i)
 	result = jv_get(&doc, "result");
 	CHECK(result != NULL);
 	if (result) {
-		check_rows(&s, only_rank(jv_get(result, "per_rank")));
+		char trace[1024];
+
+		snprintf(trace, sizeof(trace), "%s/%s", test_corpus_dir(), cases[i].trace);
+		check_rows(&s, only_rank(jv_get(result, "per_rank")), trace);
 		check_counts(&s, only_rank(jv_get(result, "derived_counts")));
 	}
 	jv_free(&doc);
