@@ -22,6 +22,7 @@
 
 #include "../model/name_stats.h"
 #include "../model/idle.h"
+#include "../model/launch_stats.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -42,6 +43,8 @@ enum ov_kind {
 	OV_API,			/* the API calls: Enter opens their table */
 	OV_ANNOTATIONS,		/* the annotations: Enter opens their table */
 	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
+	OV_LAUNCHES,		/* the launches: Enter opens Kernel launches */
+	OV_LAUNCH_DIST,		/* a launch figure: Enter opens Launch distribution */
 };
 
 struct ov_row {
@@ -436,6 +439,45 @@ static bool idle_handle(struct pane *pane, struct pane_request *req)
 	return true;
 }
 
+/* Launches (model/launch_stats.h): how many, the median and 99th
+ * percentile of their launch delay, and the three outlier classes, each
+ * with its share of the launches; Enter opens Kernel launches (the delay:
+ * Launch distribution). */
+static void add_launches(const struct profile *p, struct ov_priv *op)
+{
+	struct launch_summary s;
+	const struct launch_dist *d = &s.dist[LAUNCH_DELAY];
+
+	launch_summary_make(p, NULL, &s);
+	if (!s.nr_launches)
+		return;
+	const struct {
+		const char *item;
+		uint64_t n;
+	} classes[] = {
+		{ "Short kernels (GPU < CPU time <= 50 us)", s.nr_short },
+		{ "Runtime outliers (CPU time > 50 us)", s.nr_runtime_outliers },
+		{ "Delay outliers (delay > 100 us)", s.nr_delay_outliers },
+	};
+	add(op, OV_SECTION, xstrdup("Launches (Enter: table)"), NULL);
+	add(op, OV_LAUNCHES, xstrdup("Launches"), xstrfmt("%" PRIu64, s.nr_launches));
+	add(op, OV_LAUNCH_DIST, xstrdup("Launch delay, median"), time_text(d->p50));
+	add(op, OV_LAUNCH_DIST, xstrdup("Launch delay, p99"), time_text(d->p99));
+	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+		add(op, OV_LAUNCHES, xstrdup(classes[i].item), xstrfmt("%" PRIu64, classes[i].n))
+			->share_pct = 100.0 * (double)classes[i].n / (double)s.nr_launches;
+}
+
+/* Enter on a launch row: Kernel launches, or the delay's distribution. */
+static bool launches_handle(struct pane *pane, const struct ov_row *r, struct pane_request *req)
+{
+	req->open = true;
+	req->open_pane = r->kind == OV_LAUNCH_DIST ? PANE_LAUNCH_DIST : PANE_LAUNCHES;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	return true;
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -521,6 +563,7 @@ static void ov_load(struct pane *pane)
 		add_gpu_breakdowns(p, op, &pane->nr_capped);
 		add_idle(p, op);
 		add_calls_and_ranges(p, op);
+		add_launches(p, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -587,6 +630,8 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 	}
 	if (r->kind == OV_IDLE_STREAM)
 		return idle_handle(pane, req);
+	if (r->kind == OV_LAUNCHES || r->kind == OV_LAUNCH_DIST)
+		return launches_handle(pane, r, req);
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
 		req->message = "Enter on a top op or kernel, or on a row of the sections after them, opens its pane";
 		return true;

@@ -1,0 +1,1 @@
+--print launches --format csv --sort cpu_duration tests/golden/hta/launch.json

@@ -1,0 +1,1 @@
+--print launch-dist --format json tests/golden/hta/launch.json

@@ -1,0 +1,1 @@
+--print launch-dist tests/golden/hta/launch.json

@@ -1,0 +1,1 @@
+--print launches --format json tests/golden/hta/launch.json

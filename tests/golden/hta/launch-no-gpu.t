@@ -1,0 +1,1 @@
+--print launches tests/golden/kineto/shapes.json

@@ -1,0 +1,1 @@
+--print launches --step 2 tests/golden/hta/launch.json

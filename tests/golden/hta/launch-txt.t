@@ -1,0 +1,1 @@
+--print launches tests/golden/hta/launch.json
