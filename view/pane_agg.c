@@ -670,6 +670,12 @@ void agg_detail(const struct pane *pane, const void *row, struct detail *d)
 
 	if (!r->first || r->first->kind == NODE_SOURCE)
 		return;
+	if (pane->dist) {
+		size_t n;
+		const int64_t *v = dist_rows_values(pane->dist, (size_t)(r - pane->agg.rows), &n);
+
+		detail_histogram(d, v, n);
+	}
 	if (is_device)
 		agg_kernel_ops(pane->prof, &s, &a);
 	else
