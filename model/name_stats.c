@@ -153,6 +153,47 @@ void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 	free(w.v);
 }
 
+struct name_durations {
+	struct name_walk w;
+	const char *name;
+	bool unknown;
+};
+
+static bool collect_named(struct node *n, void *ctx)
+{
+	struct name_durations *nd = ctx;
+
+	if (node_name(n) != nd->name && strcmp(node_name(n), nd->name))
+		return true;
+	if (!wanted(n, nd->w.kind))
+		return true;
+	collect(n, &nd->w);
+	if (nd->w.nr && nd->w.v[nd->w.nr - 1].calls != 1)
+		nd->unknown = true;
+	return true;
+}
+
+size_t name_stats_durations(const struct profile *p, enum name_stats_kind kind,
+			    const struct name_stats_scope *scope, const char *name, int64_t **out)
+{
+	struct name_durations nd = { .w = { .p = p, .kind = kind }, .name = name };
+	size_t n = 0;
+
+	*out = NULL;
+	if (scope)
+		nd.w.scope = *scope;
+	node_walk(p->root, collect_named, &nd);
+	if (nd.w.nr && !nd.unknown) {
+		*out = xmalloc(nd.w.nr * sizeof(**out));
+		for (size_t i = 0; i < nd.w.nr; i++)
+			(*out)[i] = nd.w.v[i].dur_ns;
+		n = nd.w.nr;
+		dist_sort(*out, n, NULL);
+	}
+	free(nd.w.v);
+	return n;
+}
+
 void name_stats_release(struct name_stats *s)
 {
 	free(s->rows);

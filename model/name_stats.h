@@ -71,6 +71,12 @@ struct name_stats_scope {
 void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 		     const struct name_stats_scope *scope, struct name_stats *out);
 void name_stats_release(struct name_stats *s);
+/* The durations of the nodes of KIND called NAME within SCOPE (NULL:
+ * all), as name_stats_make() counts them, ascending into *OUT (heap, the
+ * caller frees it); returns how many.  0 and NULL when there are none or
+ * one is pre-aggregated (its calls' durations unknown). */
+size_t name_stats_durations(const struct profile *p, enum name_stats_kind kind,
+			    const struct name_stats_scope *scope, const char *name, int64_t **out);
 /* How many nodes of KIND P has, and their total (capped), in one walk
  * without the rows: what the Overview says of them. */
 void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64_t *calls,

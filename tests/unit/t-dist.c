@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "model/dist.h"
+#include "model/name_stats.h"
 #include "test.h"
 
 static void test_empty_and_one(void)
@@ -465,6 +466,47 @@ static void test_no_rows(void)
 	profile_release(&p);
 }
 
+/* An annotation row's durations (the Annotations pane's histogram): its
+ * name's ranges on its side, ascending; P90 and P99 as the rows give
+ * them; none when one range is pre-aggregated. */
+static void test_annotation_durations(void)
+{
+	static const int64_t durs[4] = { 400, 100, 300, 200 };
+	struct profile p;
+	struct name_stats s;
+	int64_t *v;
+	size_t n;
+
+	profile_init(&p, "t");
+	for (int i = 0; i < 4; i++) {
+		struct node *a = node_new(&p, p.root, NODE_ANNOTATION, "fwd", 3);
+
+		a->start_ns = i * 1000;
+		node_set_calls(&p, a, 1);
+		node_set_host_total(&p, a, durs[i]);
+	}
+	node_set_calls(&p, node_new(&p, p.root, NODE_ANNOTATION, "bwd", 3), 5);
+	profile_finish(&p);
+	n = name_stats_durations(&p, NAME_STATS_HOST_ANNOTATIONS, NULL, "fwd", &v);
+	CHECK_EQ(n, 4);
+	CHECK(v && v[0] == 100 && v[3] == 400);
+	free(v);
+	CHECK_EQ(name_stats_durations(&p, NAME_STATS_GPU_ANNOTATIONS, NULL, "fwd", &v), 0);
+	CHECK(v == NULL);
+	CHECK_EQ(name_stats_durations(&p, NAME_STATS_HOST_ANNOTATIONS, NULL, "bwd", &v), 0);
+	CHECK(v == NULL);
+	name_stats_make(&p, NAME_STATS_HOST_ANNOTATIONS, NULL, &s);
+	for (size_t i = 0; i < s.nr; i++) {
+		if (strcmp(s.rows[i].name, "fwd"))
+			continue;
+		CHECK_EQ(s.rows[i].median_ns, 250);
+		CHECK_EQ(s.rows[i].p90_ns, 370);	/* rank 2.7: 300 + 0.7 * 100 */
+		CHECK_EQ(s.rows[i].p99_ns, 397);
+	}
+	name_stats_release(&s);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "no duration, one duration", test_empty_and_one },
 	{ "two durations: numpy's linear interpolation", test_two },
@@ -481,5 +523,6 @@ const struct test tests[] = {
 	{ "ops by host time and by device total", test_ops },
 	{ "a capped total, an exact distribution", test_capped_total },
 	{ "no kernels", test_no_rows },
+	{ "an annotation's durations and percentiles", test_annotation_durations },
 	{ 0 },
 };
