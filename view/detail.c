@@ -133,7 +133,7 @@ void detail_histogram(struct detail *d, const int64_t *v, size_t n)
 	fmt_time(st.p90_ns, t[1], sizeof(t[1]));
 	fmt_time(st.p99_ns, t[2], sizeof(t[2]));
 	snprintf(value, sizeof(value), "%s / %s / %s", t[0], t[1], t[2]);
-	detail_add(d, "Median / P90 / P99", value,
+	detail_add(d, "Median, P90, P99", value,
 		   "percentiles of the calls' durations: linear interpolation between the closest "
 		   "ranks (numpy's default)");
 	for (size_t b = 0; b < nb; b++)
