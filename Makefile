@@ -187,6 +187,7 @@ bench: $(O)/$(PROG) $(O)/bench/panes $(O)/bench/keys $(O)/bench/firstframe
 	@PROFTUI=$(O)/$(PROG) sh bench/nested_frames.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/tables.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/analyses.sh
+	@PROFTUI=$(O)/$(PROG) sh bench/dist.sh
 	@PROFTUI=$(O)/$(PROG) sh bench/idle.sh
 	@$(O)/bench/panes
 

@@ -213,6 +213,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		ops = pane_types[PANE_DRILL];
 	}
 	scope.expand_all = true;	/* print every row of a tree */
+	scope.all_columns = o->stats;	/* the distributions */
 	scope.drill_re = drill_re;
 	scope.group = o->group;
 	pane = pane_open(ops, p, &scope);

@@ -48,6 +48,9 @@
 	  "(from 1), or the run called NAME (--print runs DIR\n" \
 	  "lists a log dir's)") \
 	X(LIMIT, "limit", 'n', "N", "print at most N rows (0: all, the default)") \
+	X(STATS, "stats", 0, "", \
+	  "print the distribution columns too: Median, P90,\n" \
+	  "P99 and StdDev of Kernels, Operators, Annotations") \
 	X(FORMAT, "format", 0, "FMT", "output format: txt, csv, tsv, json, md") \
 	X(OUTPUT, "output", 'o', "FILE", \
 	  "write to FILE (replaced whole, never half-written;\n" \
@@ -280,6 +283,9 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 		break;
 	case OPT_REVERSE:
 		o->reverse = true;
+		break;
+	case OPT_STATS:
+		o->stats = true;
 		break;
 	case OPT_FILTER:
 		o->filter = arg;

@@ -25,6 +25,7 @@ struct options {
 	const char *print;		/* pane name, NULL: interactive */
 	const char *sort;
 	bool reverse;
+	bool stats;			/* --stats: hidden columns too */
 	const char *filter;
 	const char *step;
 	size_t limit;

@@ -93,8 +93,20 @@ static void add_minmax(struct agg_row *row, int64_t lo, int64_t hi)
 		row->max_ns = hi;
 }
 
+/* OUT emptied for a fill with scope S (NULL: none). */
+static void agg_start(struct agg *out, const struct agg_scope *s)
+{
+	memset(out, 0, sizeof(*out));
+	if (s) {
+		out->each = s->each;
+		out->each_ctx = s->each_ctx;
+	}
+}
+
 static void add_op(const struct profile *p, struct agg *a, struct agg_row *row, const struct node *n)
 {
+	if (a->each)
+		a->each((size_t)(row - a->rows), n, node_device_total(p, n), a->each_ctx);
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
 	sum_add_u_counted(&row->calls, node_calls(p, n), &a->nr_capped);
@@ -123,6 +135,8 @@ static void add_kernel_time(const struct profile *p, struct agg *a, struct agg_r
 	uint64_t calls = node_calls(p, n);
 	int64_t min_ns = node_min_ns(p, n);
 
+	if (a->each)
+		a->each((size_t)(row - a->rows), n, dur, a->each_ctx);
 	row->nr_nodes++;
 	row->node_flags |= n->flags;
 	sum_add_u_counted(&row->calls, calls, &a->nr_capped);
@@ -357,7 +371,7 @@ void agg_ops(const struct profile *p, const struct agg_scope *s, struct agg *out
 	struct tc_track tc = { .p = p, .out = out };
 	struct walk w = { .p = p, .scope = s, .out = out, .tc = agg_has_tc(p) ? &tc : NULL };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	scope_walk(p, s, visit_op, &w);
 	tc_done(&tc);
 	index_release(&w.ix);
@@ -376,7 +390,7 @@ void agg_kernels(const struct profile *p, const struct agg_scope *s, struct agg 
 {
 	struct walk w = { .p = p, .scope = s, .out = out };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	scope_walk(p, s, visit_kernel, &w);
 	index_release(&w.ix);
 }
@@ -407,7 +421,7 @@ void agg_op_kernels(const struct profile *p, const struct agg_scope *s, struct a
 {
 	struct walk w = { .p = p, .scope = s, .out = out };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	scope_walk(p, s, visit_drill_op, &w);
 	index_release(&w.ix);
 }
@@ -432,7 +446,7 @@ void agg_kernel_ops(const struct profile *p, const struct agg_scope *s, struct a
 {
 	struct walk w = { .p = p, .scope = s, .out = out };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	w.marked = xcalloc(p->nr_nodes + 1, 1);
 	scope_walk(p, s, visit_launching_op, &w);
 	free(w.marked);
@@ -560,7 +574,7 @@ void agg_ops_by_shape(const struct profile *p, const struct agg_scope *s, struct
 	struct tc_track tc = { .p = p, .out = out };
 	struct group_walk w = { .p = p, .scope = s, .out = out, .tc = agg_has_tc(p) ? &tc : NULL };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	scope_walk(p, s, visit_op_shape, &w);
 	tc_done(&tc);
 	group_release(&w.ix);
@@ -593,7 +607,7 @@ void agg_op_stacks(const struct profile *p, const struct agg_scope *s, struct ag
 {
 	struct group_walk w = { .p = p, .scope = s, .out = out };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	scope_walk(p, s, visit_op_stack, &w);
 	group_release(&w.ix);
 }
@@ -650,7 +664,7 @@ void agg_kernels_by_op(const struct profile *p, const struct agg_scope *s, struc
 {
 	struct group_walk w = { .p = p, .scope = s, .out = out };
 
-	memset(out, 0, sizeof(*out));
+	agg_start(out, s);
 	node_walk(p->root, visit_step, &w.has_steps);
 	scope_walk(p, s, visit_kernel_op, &w);
 	group_release(&w.ix);

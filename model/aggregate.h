@@ -17,11 +17,16 @@
 #include "profile.h"
 
 typedef bool agg_pred(const struct node *n, void *ctx);
+/* Told of each node counted into a row: the row's index in out->rows and
+ * the device time the node adds to it (model/dist.c's distributions). */
+typedef void agg_each_fn(size_t row, const struct node *n, int64_t device_ns, void *ctx);
 
 struct agg_scope {
 	const struct step *step;	/* NULL: the whole profile */
 	agg_pred *want;			/* NULL: every node */
 	void *ctx;			/* passed to want */
+	agg_each_fn *each;		/* NULL: nobody asks */
+	void *each_ctx;			/* passed to each */
 };
 
 struct agg_row {
@@ -57,6 +62,8 @@ struct agg {
 					   ops drilled into, for shares */
 	uint64_t nr_capped;		/* sums that reached SUM_CAP and hold
 					   it (model/bounds.h): panes warn */
+	agg_each_fn *each;		/* the scope's, while it is filled */
+	void *each_ctx;
 };
 
 void agg_release(struct agg *a);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "dist.h"
 #include "hta_time.h"
 #include "name_stats.h"
 #include "bounds.h"
@@ -90,12 +91,10 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The row of calls V[0..N), sorted by duration. */
-static void make_row(const struct name_call *v, size_t n, struct name_row *r)
+/* The row of calls V[0..N), sorted by duration; BUF: room for N. */
+static void make_row(const struct name_call *v, size_t n, struct name_row *r, int64_t *buf)
 {
 	bool single = true;
-	uint64_t nr_single = 0;
-	double mean = 0, m2 = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->name = v[0].name;
@@ -110,25 +109,18 @@ static void make_row(const struct name_call *v, size_t n, struct name_row *r)
 			r->max_ns = v[i].max_ns;
 	}
 	r->capped = sum_capped(r->total_ns);
-	r->median_ns = -1;
+	r->median_ns = r->p90_ns = r->p99_ns = -1;
 	r->stddev_ns = NAN;
 	if (!single)
 		return;
-	/* Every duration known: the median of the sorted run (the mean of
-	 * the middle two, rounded half away from zero, for an even count),
-	 * and Welford's running variance, which neither overflows nor loses
-	 * the small spread of large values. */
-	r->median_ns = n % 2 ? v[n / 2].dur_ns :
-		       div_round((__int128)v[n / 2 - 1].dur_ns + v[n / 2].dur_ns, 2);
-	for (size_t i = 0; i < n; i++) {
-		double d = (double)v[i].dur_ns - mean;
-
-		nr_single++;
-		mean += d / (double)nr_single;
-		m2 += d * ((double)v[i].dur_ns - mean);
-	}
-	if (n > 1)
-		r->stddev_ns = sqrt(m2 / (double)(n - 1));
+	/* Every duration known: the percentiles and the standard deviation
+	 * of model/dist.h. */
+	for (size_t i = 0; i < n; i++)
+		buf[i] = v[i].dur_ns;
+	r->median_ns = dist_percentile(buf, n, 50);
+	r->p90_ns = dist_percentile(buf, n, 90);
+	r->p99_ns = dist_percentile(buf, n, 99);
+	r->stddev_ns = dist_stddev(buf, n);
 }
 
 void name_stats_make(const struct profile *p, enum name_stats_kind kind,
@@ -136,6 +128,7 @@ void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 {
 	struct name_walk w = { .p = p, .kind = kind };
 	size_t alloc = 0;
+	int64_t *buf;
 
 	memset(out, 0, sizeof(*out));
 	if (scope)
@@ -144,18 +137,61 @@ void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 	/* qsort()'s array may not be NULL, even empty. */
 	if (w.nr)
 		qsort(w.v, w.nr, sizeof(*w.v), by_name_then_duration);
+	buf = xmalloc((w.nr ? w.nr : 1) * sizeof(*buf));
 	for (size_t i = 0, j; i < w.nr; i = j) {
 		for (j = i + 1; j < w.nr && !strcmp(w.v[j].name, w.v[i].name); j++)
 			;
 		GROW(out->rows, alloc, out->nr + 1);
-		make_row(&w.v[i], j - i, &out->rows[out->nr]);
+		make_row(&w.v[i], j - i, &out->rows[out->nr], buf);
 		sum_add(&out->total_ns, out->rows[out->nr].total_ns);
 		out->nr++;
 	}
 	out->capped = sum_capped(out->total_ns);
 	if (out->nr)
 		qsort(out->rows, out->nr, sizeof(*out->rows), by_total);
+	free(buf);
 	free(w.v);
+}
+
+struct name_durations {
+	struct name_walk w;
+	const char *name;
+	bool unknown;
+};
+
+static bool collect_named(struct node *n, void *ctx)
+{
+	struct name_durations *nd = ctx;
+
+	if (node_name(n) != nd->name && strcmp(node_name(n), nd->name))
+		return true;
+	if (!wanted(n, nd->w.kind))
+		return true;
+	collect(n, &nd->w);
+	if (nd->w.nr && nd->w.v[nd->w.nr - 1].calls != 1)
+		nd->unknown = true;
+	return true;
+}
+
+size_t name_stats_durations(const struct profile *p, enum name_stats_kind kind,
+			    const struct name_stats_scope *scope, const char *name, int64_t **out)
+{
+	struct name_durations nd = { .w = { .p = p, .kind = kind }, .name = name };
+	size_t n = 0;
+
+	*out = NULL;
+	if (scope)
+		nd.w.scope = *scope;
+	node_walk(p->root, collect_named, &nd);
+	if (nd.w.nr && !nd.unknown) {
+		*out = xmalloc(nd.w.nr * sizeof(**out));
+		for (size_t i = 0; i < nd.w.nr; i++)
+			(*out)[i] = nd.w.v[i].dur_ns;
+		n = nd.w.nr;
+		dist_sort(*out, n, NULL);
+	}
+	free(nd.w.v);
+	return n;
 }
 
 void name_stats_release(struct name_stats *s)

@@ -3,7 +3,8 @@
  * name_stats: the durations of one kind of node, one row per name, with
  * the figures of Nsight Systems' summary reports (cuda_api_sum, nvtx_sum):
  * calls, total, share, mean, median, extremes and standard deviation of
- * one call's duration.  The kinds:
+ * one call's duration, and its 90th and 99th percentiles (model/dist.h
+ * defines the percentiles and the deviation).  The kinds:
  *
  *   NAME_STATS_API       runtime and driver API calls (cudaLaunchKernel,
  *                        hipMemcpyAsync...): runtime nodes, host time;
@@ -39,6 +40,7 @@ struct name_row {
 	int64_t total_ns;		/* capped at SUM_CAP (capped: true) */
 	int64_t min_ns, max_ns;		/* -1: unknown */
 	int64_t median_ns;		/* -1: unknown (not every duration known) */
+	int64_t p90_ns, p99_ns;		/* the same; model/dist.h's percentiles */
 	double stddev_ns;		/* sample (n - 1); NaN: unknown or one call */
 	bool capped;			/* total_ns reached SUM_CAP */
 };
@@ -69,6 +71,12 @@ struct name_stats_scope {
 void name_stats_make(const struct profile *p, enum name_stats_kind kind,
 		     const struct name_stats_scope *scope, struct name_stats *out);
 void name_stats_release(struct name_stats *s);
+/* The durations of the nodes of KIND called NAME within SCOPE (NULL:
+ * all), as name_stats_make() counts them, ascending into *OUT (heap, the
+ * caller frees it); returns how many.  0 and NULL when there are none or
+ * one is pre-aggregated (its calls' durations unknown). */
+size_t name_stats_durations(const struct profile *p, enum name_stats_kind kind,
+			    const struct name_stats_scope *scope, const char *name, int64_t **out);
 /* How many nodes of KIND P has, and their total (capped), in one walk
  * without the rows: what the Overview says of them. */
 void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64_t *calls,

@@ -60,7 +60,7 @@ size_t columns_all(const struct col_choice *cc, const struct pane *pane, int *ou
 			continue;
 		out[n] = (int)c;
 		if (shown)
-			shown[n] = true;
+			shown[n] = !pane->cols[c].hidden;
 		n++;
 	}
 	free(placed);

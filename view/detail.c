@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/aggregate.h"
+#include "../model/dist.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "detail.h"
@@ -84,4 +86,77 @@ void detail_node(struct detail *d, const struct node *n)
 					node_name(op));
 	}
 	strbuf_release(&path);
+}
+
+/* An edge of a bin: a round time ("20 us"), the last one's end "max". */
+static void edge_text(int64_t ns, char *buf, size_t size)
+{
+	static const struct {
+		int64_t per;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+
+	if (ns == INT64_MAX) {
+		snprintf(buf, size, "max");
+		return;
+	}
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++) {
+		if (ns >= units[u].per && ns % units[u].per == 0) {
+			snprintf(buf, size, "%lld %s", (long long)(ns / units[u].per), units[u].unit);
+			return;
+		}
+	}
+	fmt_time(ns, buf, size);
+}
+
+#define BAR_WIDTH 20
+
+void detail_histogram(struct detail *d, const int64_t *v, size_t n)
+{
+	/* Which of median, P90, P99 (bits 0, 1, 2) a bin holds. */
+	static const char *const marks[8] = {
+		"", "<- median", "<- P90", "<- median, P90", "<- P99", "<- median, P99",
+		"<- P90, P99", "<- median, P90, P99",
+	};
+	struct dist_bin bins[DIST_MAX_BINS];
+	struct dist st;
+	size_t nb;
+	uint64_t most = 0;
+	char field[160], value[256], t[3][64];
+
+	if (!v || !n)
+		return;
+	dist_of_sorted(v, n, &st);
+	nb = dist_histogram(v, n, bins);
+	detail_heading(d, "-- durations --");
+	fmt_time(st.median_ns, t[0], sizeof(t[0]));
+	fmt_time(st.p90_ns, t[1], sizeof(t[1]));
+	fmt_time(st.p99_ns, t[2], sizeof(t[2]));
+	snprintf(value, sizeof(value), "%s / %s / %s", t[0], t[1], t[2]);
+	detail_add(d, "Median, P90, P99", value,
+		   "percentiles of the calls' durations: linear interpolation between the closest "
+		   "ranks (numpy's default)");
+	for (size_t b = 0; b < nb; b++)
+		if (bins[b].count > most)
+			most = bins[b].count;
+	for (size_t b = 0; b < nb; b++) {
+		const struct dist_bin *o = &bins[b];
+		bool last = b + 1 == nb && o->hi_ns == INT64_MAX;
+		int bar = (int)((o->count * BAR_WIDTH + most - 1) / most), m = 0;
+		int64_t pct[3] = { st.median_ns, st.p90_ns, st.p99_ns };
+
+		for (int k = 0; k < 3; k++)
+			if (pct[k] >= o->lo_ns && (pct[k] < o->hi_ns || last))
+				m |= 1 << k;
+		if (o->lo_ns <= 0 && o->hi_ns == 1) {
+			snprintf(field, sizeof(field), "below 1 ns");
+		} else {
+			edge_text(o->lo_ns, t[0], sizeof(t[0]));
+			edge_text(o->hi_ns, t[1], sizeof(t[1]));
+			snprintf(field, sizeof(field), "%s - %s", t[0], t[1]);
+		}
+		snprintf(value, sizeof(value), "%8llu %.*s", (unsigned long long)o->count, bar,
+			 "####################");
+		detail_add(d, field, value, marks[m]);
+	}
 }

@@ -45,6 +45,12 @@ void detail_add_link(struct detail *d, const char *field, const char *value, con
  * and for device work the op that launched it. */
 void detail_node(struct detail *d, const struct node *n);
 
+/* The distribution of a row's durations, V[0..N) ascending (none when N
+ * is 0): its percentiles, then its histogram (model/dist.h's 1-2-5
+ * bins), a line per bin with its count and a bar, the bins that hold the
+ * median, P90 and P99 marked. */
+void detail_histogram(struct detail *d, const int64_t *v, size_t n);
+
 /* What the detail view shows (its scope.arg): ROW of the pane OF. */
 struct detail_arg {
 	const struct pane *of;

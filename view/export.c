@@ -294,9 +294,11 @@ static const char *cell_str(const struct pane *pane, const void *row, size_t col
 	return cell_str_wl(pane, row, col, st, raw, esc, NULL, NULL, &len);
 }
 
+/* A hidden column is in an export only when the pane was opened with
+ * every column (pane_add_column() then clears the flag). */
 static bool exported(const struct column *c)
 {
-	return c->kind != COL_BAR;
+	return c->kind != COL_BAR && !c->hidden;
 }
 
 static bool left_aligned(const struct column *c)

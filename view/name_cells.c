@@ -43,7 +43,8 @@ struct cell name_cell_mean(const struct pane *pane, const void *row, const struc
 struct cell name_cell_stat(const struct pane *pane, const void *row, const struct column *c)
 {
 	const struct name_row *r = NROW(row);
-	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns : r->max_ns;
+	int64_t v = c->arg == 0 ? r->median_ns : c->arg == 1 ? r->min_ns :
+		    c->arg == 2 ? r->max_ns : c->arg == 3 ? r->p90_ns : r->p99_ns;
 
 	(void)pane;
 	return v >= 0 ? cell_int(v) : cell_none();

@@ -2,7 +2,8 @@
 /*
  * name_cells: the cells of a model/name_stats.h row, for the panes whose
  * rows are struct name_row (API calls, Annotations): their column tables
- * name these getters.  c->arg of name_cell_stat(): 0 median, 1 min, 2 max.
+ * name these getters.  c->arg of name_cell_stat(): 0 median, 1 min, 2 max,
+ * 3 P90, 4 P99.
  */
 #ifndef VIEW_NAME_CELLS_H
 #define VIEW_NAME_CELLS_H

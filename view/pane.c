@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../model/dist.h"
 #include "../model/util.h"
 #include "pane.h"
 
@@ -59,6 +60,8 @@ static void unload(struct pane *pane)
 	free(pane->rows);
 	free(pane->foot);
 	agg_release(&pane->agg);
+	dist_rows_free(pane->dist);
+	pane->dist = NULL;
 	pane->cols = NULL;
 	pane->rows = pane->foot = NULL;
 	pane->nr_cols = pane->nr_rows = pane->nr_foot = 0;
@@ -318,6 +321,8 @@ size_t pane_add_column(struct pane *pane, const struct column *c)
 {
 	pane->cols = xrealloc(pane->cols, (pane->nr_cols + 1) * sizeof(*pane->cols));
 	pane->cols[pane->nr_cols] = *c;
+	if (pane->scope.all_columns)
+		pane->cols[pane->nr_cols].hidden = false;
 	return pane->nr_cols++;
 }
 

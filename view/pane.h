@@ -51,6 +51,7 @@
 struct pane;
 struct column;
 struct profset;
+struct dist_rows;
 
 typedef struct cell col_get(const struct pane *pane, const void *row, const struct column *col);
 
@@ -68,6 +69,11 @@ struct column {
 	int arg;		/* a getter's parameter (a field's offset) */
 	bool wrap;		/* text: on screen, wrapped onto more lines
 				   rather than cut (the help's Meaning) */
+	bool hidden;		/* not shown unless asked: the screen shows
+				   it once the column chooser does, --print
+				   and exports with --stats (the scope's
+				   all_columns); sorting and the detail view
+				   have it always */
 	char *owned;		/* heap key/title of a generated column, or NULL */
 	char *owned_title;
 	/* Several profiles (pane_multi.c): the JSON/CSV key when it is not
@@ -97,6 +103,7 @@ struct pane_scope {
 	const struct filter *drill_re;	/* ...or the names this pattern matches */
 	const struct profile *first_run;	/* Info lists every run from here */
 	bool expand_all;		/* hierarchical panes: nothing folded (--print) */
+	bool all_columns;		/* hidden columns too (--print --stats) */
 	const void *arg;		/* a pane type's own argument (help) */
 	const char *group;		/* --group: a pane's other grouping
 					   (Operators: "shape", Kernels: "op") */
@@ -304,6 +311,8 @@ struct pane {
 					   screen at the left */
 
 	struct agg agg;			/* the rows of aggregate panes */
+	struct dist_rows *dist;		/* their distributions (model/dist.h),
+					   made when first asked; NULL: none */
 	int64_t share_base_ns;		/* 100% for the share column */
 	/* The pane's sums that reached SUM_CAP (model/bounds.h) and hold
 	 * it, its agg's and its own: --print warns, the status line says.

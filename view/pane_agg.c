@@ -6,11 +6,13 @@
  * key_averages table, a Paddle summary: ATTR_FILE_* in profile.h), that
  * value is shown rather than one recomputed from rounded cells.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/dist.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
@@ -194,6 +196,25 @@ static struct cell get_op_tc(const struct pane *pane, const void *row, const str
 	return cell_text(ROW(row)->group && op_tensor_core_eligible(ROW(row)->group) ? "Yes" : "No");
 }
 
+/* A figure of the row's distribution (model/dist.h; the column's arg: 0
+ * median, 1 P90, 2 P99, 3 standard deviation), made when first asked. */
+static struct cell get_dist(const struct pane *pane, const void *row, const struct column *c)
+{
+	struct dist d;
+
+	if (!dist_rows_get(pane->dist, (size_t)(ROW(row) - pane->agg.rows), &d))
+		return cell_none();
+	switch (c->arg) {
+	case 0:
+		return cell_int(d.median_ns);
+	case 1:
+		return cell_int(d.p90_ns);
+	case 2:
+		return cell_int(d.p99_ns);
+	}
+	return isnan(d.stddev_ns) ? cell_none() : cell_int((int64_t)llround(d.stddev_ns));
+}
+
 #define I64(field) .get = pane_get_i64, .arg = offsetof(struct agg_row, field)
 
 static const struct column col_name = {
@@ -339,6 +360,40 @@ static const struct column col_note = {
 	.help = "what is odd about the row: a time that came out negative (overlapping calls in "
 		"the trace; counted in Info's warnings), or a name the file cut short",
 };
+
+/* The distribution columns, hidden until asked (the column chooser,
+ * --stats): of a kernel's calls' durations, of an op's calls' Dev total
+ * (Host total without device time). */
+#define DIST_RANKS "linear interpolation between the closest ranks (numpy's default), to the ns"
+#define DIST_EMPTY "; empty where the file gives only sums"
+#define DIST_COLUMNS(name, of)                                                               \
+	static const struct column name[4] = {                                              \
+		{ .key = "median", .title = "Median", .kind = COL_TIME, .width = 10,         \
+		  .get = get_dist, .arg = 0, .hidden = true,                                 \
+		  .help = "the median of " of ": the middle one, or the mean of the middle " \
+			  "two rounded half away from zero" DIST_EMPTY },                    \
+		{ .key = "p90", .title = "P90", .kind = COL_TIME, .width = 10,               \
+		  .get = get_dist, .arg = 1, .hidden = true,                                 \
+		  .help = "the 90th percentile of " of ": " DIST_RANKS DIST_EMPTY },         \
+		{ .key = "p99", .title = "P99", .kind = COL_TIME, .width = 10,               \
+		  .get = get_dist, .arg = 2, .hidden = true,                                 \
+		  .help = "the 99th percentile of " of ": " DIST_RANKS DIST_EMPTY },         \
+		{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 10,         \
+		  .get = get_dist, .arg = 3, .hidden = true,                                 \
+		  .help = "the sample standard deviation (n - 1) of " of ", to the ns; "     \
+			  "empty for one call" DIST_EMPTY },                                 \
+	}
+DIST_COLUMNS(col_k_dist, "the calls' durations");
+DIST_COLUMNS(col_op_dist, "the calls' Dev total (Host total in a profile without device time)");
+
+void agg_dist_columns(struct pane *pane, dist_agg_fn *fill, const struct agg_scope *s, bool ops)
+{
+	enum dist_measure m = ops && !pane->prof->has_device_time ? DIST_HOST : DIST_DEVICE;
+
+	pane->dist = dist_rows_new(pane->prof, fill, s, &pane->agg, m);
+	for (size_t i = 0; i < 4; i++)
+		pane_add_column(pane, ops ? &col_op_dist[i] : &col_k_dist[i]);
+}
 
 void agg_pane_rows(struct pane *pane)
 {
@@ -615,6 +670,12 @@ void agg_detail(const struct pane *pane, const void *row, struct detail *d)
 
 	if (!r->first || r->first->kind == NODE_SOURCE)
 		return;
+	if (pane->dist) {
+		size_t n;
+		const int64_t *v = dist_rows_values(pane->dist, (size_t)(r - pane->agg.rows), &n);
+
+		detail_histogram(d, v, n);
+	}
 	if (is_device)
 		agg_kernel_ops(pane->prof, &s, &a);
 	else

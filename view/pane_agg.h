@@ -8,11 +8,18 @@
 #ifndef TUI_PANE_AGG_H
 #define TUI_PANE_AGG_H
 
+#include "../model/dist.h"
 #include "pane.h"
 
 /* pane_ops hooks for agg_row rows. */
 const char *agg_row_name(const struct pane *pane, const void *row);
 const struct attr *agg_row_attrs(const struct pane *pane, const void *row);
+
+/* The distribution columns (Median, P90, P99, StdDev; hidden until
+ * asked) after the others, their figures from pane->dist, which this
+ * makes: the rows as FILL made them with the scope S, of an op's calls
+ * (OPS) or a kernel's. */
+void agg_dist_columns(struct pane *pane, dist_agg_fn *fill, const struct agg_scope *s, bool ops);
 
 /* pane->rows from pane->agg, in the model's order. */
 void agg_pane_rows(struct pane *pane);

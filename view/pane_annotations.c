@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../model/util.h"
+#include "detail.h"
 #include "name_cells.h"
 
 struct anno_priv {
@@ -54,6 +55,13 @@ static const struct column cols[] = {
 	{ .key = "stddev", .title = "StdDev", .kind = COL_TIME, .width = 11, .get = name_cell_stddev,
 	  .help = "the sample standard deviation of the durations (n - 1), to the ns; empty for "
 		  "one range" },
+	{ .key = "p90", .title = "P90", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 3,
+	  .hidden = true,
+	  .help = "the 90th percentile of the ranges' durations: linear interpolation between the "
+		  "closest ranks (numpy's default), to the ns" },
+	{ .key = "p99", .title = "P99", .kind = COL_TIME, .width = 11, .get = name_cell_stat, .arg = 4,
+	  .hidden = true,
+	  .help = "the 99th percentile of the ranges' durations, the same way" },
 };
 
 static void anno_load(struct pane *pane)
@@ -82,6 +90,20 @@ static void anno_empty_text(const struct pane *pane, char *buf, size_t size)
 	snprintf(buf, size, "no annotation (record_function, NVTX) in this profile");
 }
 
+/* The detail view: the histogram of the row's ranges' durations. */
+static void anno_detail(const struct pane *pane, const void *row, struct detail *d)
+{
+	struct name_stats_scope scope = { .step = pane->scope.step };
+	int64_t *v;
+	size_t n = name_stats_durations(pane->prof,
+					is_gpu(pane, row) ? NAME_STATS_GPU_ANNOTATIONS
+							  : NAME_STATS_HOST_ANNOTATIONS,
+					&scope, name_row_name(pane, row), &v);
+
+	detail_histogram(d, v, n);
+	free(v);
+}
+
 static void anno_release(struct pane *pane)
 {
 	struct anno_priv *ap = pane->priv;
@@ -95,8 +117,11 @@ static void anno_release(struct pane *pane)
 
 static const char *const anno_aliases[] = { "annotations", "user-annotations", "nvtx", NULL };
 
+static const struct pane_text_ops anno_text = { .detail = anno_detail };
+
 const struct pane_ops annotations_pane_ops = {
 	.id = PANE_ANNOTATIONS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
 	.aliases = anno_aliases, .available = pane_one_profile, .load = anno_load,
 	.row_name = name_row_name, .empty_text = anno_empty_text, .release = anno_release,
+	.text = &anno_text,
 };

@@ -72,6 +72,8 @@ static void kernels_load(struct pane *pane)
 		agg_kernel_columns(pane, false);
 	}
 	pane_add_column(pane, &col_kernel_type);
+	if (!kernels_need_trace(pane))
+		agg_dist_columns(pane, by_op(pane) ? agg_kernels_by_op : agg_kernels, &s, false);
 	pane->share_base_ns = 0;
 	for (size_t i = 0; i < pane->agg.nr; i++)
 		sum_add_counted(&pane->share_base_ns, pane->agg.rows[i].device_total_ns,

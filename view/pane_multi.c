@@ -352,7 +352,9 @@ static void make_groups(struct multi_priv *mp)
 			const struct column *col = &in->cols[c];
 			size_t g;
 
-			if (col->kind == COL_BAR)
+			/* Hidden columns (distributions) have no diff
+			 * or across-ranks form. */
+			if (col->kind == COL_BAR || col->hidden)
 				continue;
 			for (g = 0; g < mp->nr_groups && strcmp(mp->groups[g].key, col->key); g++)
 				;

@@ -102,6 +102,8 @@ static void ops_load(struct pane *pane)
 		agg_op_columns(pane);
 	}
 	add_tc_columns(pane);
+	if (!ops_need_trace(pane))
+		agg_dist_columns(pane, by_shape(pane) ? agg_ops_by_shape : agg_ops, &s, true);
 	free(pane->title);
 	pane->title = xstrdup(by_shape(pane) ? "Operators by input shape" : "Operators");
 }

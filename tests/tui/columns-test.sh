@@ -46,7 +46,7 @@ check "the pane without it" tui_line 3 'Dev self  Dev total▼'
 check "leaving does not write the config" test ! -e "$cfg/proftui/config"
 tui_keys W
 check "W saves, and says where" tui_wait "saved to $cfg/proftui/config"
-check "the file has the columns" grep -qx 'columns ops name device_self -calls device_total host_self host_total device_self_pct device_mean tc_eligible tc_self_pct tc_total_pct' "$cfg/proftui/config"
+check "the file has the columns" grep -qx 'columns ops name device_self -calls device_total host_self host_total device_self_pct device_mean tc_eligible tc_self_pct tc_total_pct -median -p90 -p99 -stddev' "$cfg/proftui/config"
 check "and the sort" grep -qx 'sort ops device_total descending' "$cfg/proftui/config"
 tui_start -x 120 -y 35 "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
 tui_wait 'proftui · Overview'

@@ -1,0 +1,1 @@
+--print annotations --stats tests/golden/kineto/gpu-ranges.json

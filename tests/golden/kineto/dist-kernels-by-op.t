@@ -1,0 +1,1 @@
+--print kernels --group op --stats tests/golden/kineto/dist.json

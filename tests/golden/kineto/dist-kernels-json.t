@@ -1,0 +1,1 @@
+--print kernels --stats --format json tests/golden/kineto/dist.json

@@ -1,0 +1,1 @@
+--print kernels --sort p90 --reverse tests/golden/kineto/dist.json

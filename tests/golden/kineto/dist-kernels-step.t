@@ -1,0 +1,1 @@
+--print kernels --stats --step 2 tests/golden/kineto/dist.json

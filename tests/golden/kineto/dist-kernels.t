@@ -1,0 +1,1 @@
+--print kernels --stats tests/golden/kineto/dist.json

@@ -1,0 +1,1 @@
+--print ops --stats --group shape --format csv tests/golden/kineto/dist.json

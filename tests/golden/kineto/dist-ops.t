@@ -1,0 +1,1 @@
+--print ops --stats tests/golden/kineto/dist.json
