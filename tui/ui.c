@@ -495,9 +495,18 @@ static int tab_of_pane(const struct ui *ui, enum pane_id id)
 
 static bool finish_filtering(struct ui *ui, struct pane *pane);
 
-/* Show tab T's own pane (no drill-down) with the cursor on the row
- * called NAME, clearing its filter if that hides the row. */
-static bool show_row(struct ui *ui, int t, const char *name)
+/* Put PANE's cursor on the row of NODE if given and there, else on the
+ * first row called NAME (a diff's base node is not on the new run's
+ * Timeline; its name may be). */
+static bool seek(struct pane *pane, const char *name, const struct node *node)
+{
+	return (node && pane_seek_node(pane, node)) || pane_seek(pane, name);
+}
+
+/* Show tab T's own pane (no drill-down) with the cursor on the row of
+ * NODE, or else the first called NAME, clearing its filter if that hides
+ * the row. */
+static bool show_row(struct ui *ui, int t, const char *name, const struct node *node)
 {
 	struct pane *pane;
 
@@ -505,11 +514,11 @@ static bool show_row(struct ui *ui, int t, const char *name)
 		return false;
 	pane = ui_tab_pane(ui, t);
 	finish_filtering(ui, pane);
-	if (!pane_seek(pane, name)) {
+	if (!seek(pane, name, node)) {
 		if (!pane->filter)
 			return false;
 		pane_set_filter(pane, NULL);
-		if (!pane_seek(pane, name))
+		if (!seek(pane, name, node))
 			return false;
 	}
 	while (ui->depth[t] > 1)
@@ -523,6 +532,7 @@ static void timeline_jump(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
 	const void *row = pane_row(pane, pane->cursor);
+	const struct node *node;
 	const char *name;
 
 	if (!row || ui->help) {
@@ -530,12 +540,16 @@ static void timeline_jump(struct ui *ui)
 		return;
 	}
 	name = pane_row_name(pane, row);
-	if (!show_row(ui, tab_of_pane(ui, PANE_TIMELINE), name)) {
+	node = pane_row_node(pane, row);
+	if (!show_row(ui, tab_of_pane(ui, PANE_TIMELINE), name, node)) {
 		say(ui, true, "no block of '%s' on the timeline%s", name,
 		    ui->step >= 0 ? " in this step" : "");
 		return;
 	}
-	say(ui, false, "its first block; * and #: the next and previous of the name");
+	pane = ui_pane(ui);
+	say(ui, false, node && pane_row_node(pane, pane_row(pane, pane->cursor)) == node
+			       ? "its block; * and #: the next and previous of the name"
+			       : "its first block; * and #: the next and previous of the name");
 }
 
 static void back(struct ui *ui)
@@ -1174,17 +1188,19 @@ static void edit_key(struct ui *ui, int key)
  * called ROW: the Overview's top ops and kernels, the detail view's
  * links.  A pane that asked from over another (the detail view) has done
  * its part: it closes behind the jump. */
-static void jump(struct ui *ui, enum pane_id to, const char *row)
+static void jump(struct ui *ui, enum pane_id to, const char *row, const struct node *node)
 {
 	int from = ui->tab, t = tab_of_pane(ui, to);
 	struct pane *asker = ui_pane(ui);
 
+	if (node && !row)
+		row = node_name(node);
 	if (!row) {
 		if (t >= 0)
 			switch_tab(ui, t);
 		return;
 	}
-	if (!show_row(ui, t, row))
+	if (!show_row(ui, t, row, node))
 		say(ui, true, "no row '%s' in the %s pane%s", row, pane_infos[to].title,
 		    ui->step >= 0 ? " in this step" : "");
 	else if (from != t && ui->depth[from] > 1 &&
@@ -1208,7 +1224,7 @@ static bool pane_action(struct ui *ui, enum action a)
 			set_step(ui, -1);
 	}
 	if (req.jump)
-		jump(ui, req.jump_to, req.jump_row);
+		jump(ui, req.jump_to, req.jump_row, req.jump_node);
 	if (req.open)
 		open_over(ui, req.open_pane, req.open_scope);
 	if (req.open_rank)

@@ -81,7 +81,7 @@
 	P(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
 	P(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \
 	P(COLUMN_DOWN, "column-down", "Column chooser: move the column right (down the list)") \
-	X(TIMELINE_JUMP, "timeline-jump", "Show the row's op or kernel on the Timeline, at its first block") \
+	X(TIMELINE_JUMP, "timeline-jump", "Show the row on the Timeline: its own block (else the first of its name), zoomed to be read") \
 	P(PAN_LEFT, "pan-left", "Timeline: move the view half a screen earlier") \
 	P(PAN_RIGHT, "pan-right", "Timeline: move the view half a screen later") \
 	P(PREV_BLOCK, "prev-block", "Timeline: select the block before this one in its lane") \

@@ -194,6 +194,28 @@ bool pane_seek(struct pane *pane, const char *name)
 		/* Names of the profile are interned: most compare by address. */
 		if (n == name || !strcmp(n, name)) {
 			pane->cursor = i;
+			if (pane->ops->picture && pane->ops->picture->reveal)
+				pane->ops->picture->reveal(pane);
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct node *pane_row_node(const struct pane *pane, const void *row)
+{
+	return row && pane->ops->row_node ? pane->ops->row_node(pane, row) : NULL;
+}
+
+bool pane_seek_node(struct pane *pane, const struct node *n)
+{
+	if (!n || !pane->ops->row_node)
+		return false;
+	for (size_t i = 0; i < pane->nr_view; i++) {
+		if (pane->ops->row_node(pane, pane_row(pane, i)) == n) {
+			pane->cursor = i;
+			if (pane->ops->picture && pane->ops->picture->reveal)
+				pane->ops->picture->reveal(pane);
 			return true;
 		}
 	}

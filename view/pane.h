@@ -138,6 +138,8 @@ struct pane_request {
 	bool jump;
 	enum pane_id jump_to;
 	const char *jump_row;
+	const struct node *jump_node;	/* rather than JUMP_ROW: the row of
+					   this node (a block on the Timeline) */
 	bool open;			/* open pane OPEN_PANE over this one, */
 	enum pane_id open_pane;		/* as a drill-down does, in this scope */
 	struct pane_scope open_scope;
@@ -180,6 +182,9 @@ struct pane_picture_ops {
 	 * true when it selected something. */
 	void (*canvas)(struct pane *pane, struct canvas *c);
 	bool (*click)(struct pane *pane, int y, int x, bool twice);
+	/* The cursor was put on a row from elsewhere (a jump, w): show it
+	 * at a scale where it can be read, not only somewhere in view. */
+	void (*reveal)(struct pane *pane);
 	/* A drawing above the table (the Memory curve), HEIGHT lines of
 	 * WIDTH cells at most (UTF8: may use Unicode), painted on OUT
 	 * (canvas.h; sized here); returns the lines made (0: none, the
@@ -256,6 +261,10 @@ struct pane_ops {
 	 * filter and stable sort (pane_view_flat). */
 	void (*rebuild)(struct pane *pane);
 	const char *(*row_name)(const struct pane *pane, const void *row);
+	/* The node of the trace ROW stands for (a block, a launch's kernel,
+	 * a gap's next kernel), so that w and jumps find that very one on
+	 * the Timeline; NULL (or no hook): the first of its name. */
+	const struct node *(*row_node)(const struct pane *pane, const void *row);
 	/* The row's attributes (extra columns); NULL when rows have none. */
 	const struct attr *(*row_attrs)(const struct pane *pane, const void *row);
 	/* Where Enter on ROW goes: the pane to open, its scope filled in
@@ -443,8 +452,13 @@ static inline struct cell pane_cell(const struct pane *pane, const void *row, si
  * or PANE_NONE. */
 enum pane_id pane_drill_target(const struct pane *pane, struct pane_scope *scope);
 /* Put the cursor on the first row of the view called NAME; false when
- * none is. */
+ * none is.  A picture pane reveals it (pane_picture_ops.reveal). */
 bool pane_seek(struct pane *pane, const char *name);
+/* The node ROW stands for (pane_ops.row_node), or NULL. */
+const struct node *pane_row_node(const struct pane *pane, const void *row);
+/* The cursor on the row of node N (false: none in the view), revealed as
+ * pane_seek() reveals a row. */
+bool pane_seek_node(struct pane *pane, const struct node *n);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
 /* Whether pane type OPS carries out ACT its own way (pane_ops.actions),

@@ -29,6 +29,13 @@ struct gap_priv {
 
 #define GR(r) ((const struct gap_row *)(r))
 
+/* w: the work after the gap, on the Timeline; the gap ends at its start. */
+static const struct node *gap_node(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return GR(row)->g->next;
+}
+
 static struct cell get_device(const struct pane *pane, const void *row, const struct column *c)
 {
 	(void)pane, (void)c;
@@ -164,6 +171,6 @@ static const char *const gap_aliases[] = { "idle-gaps", NULL };
 
 const struct pane_ops idle_gaps_pane_ops = {
 	.id = PANE_IDLE_GAPS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = gap_aliases,
-	.load = gap_load, .row_name = gap_name, .empty_text = gap_empty,
+	.load = gap_load, .row_name = gap_name, .row_node = gap_node, .empty_text = gap_empty,
 	.needs_trace = pane_empty_of_summary, .release = gap_release,
 };

@@ -111,8 +111,8 @@ static const char *launches_name(const struct pane *pane, const void *row)
 	return node_name(LR(row)->work);
 }
 
-/* Enter on a row: its kernel on the Timeline (its first block of that
- * name, as w). */
+/* Enter on a row: its kernel on the Timeline (this very launch's block,
+ * as w). */
 static bool launches_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	const void *row = pane_row(pane, pane->cursor);
@@ -121,8 +121,14 @@ static bool launches_handle(struct pane *pane, enum action act, struct pane_requ
 		return false;
 	req->jump = true;
 	req->jump_to = PANE_TIMELINE;
-	req->jump_row = node_name(LR(row)->work);
+	req->jump_node = LR(row)->work;
 	return true;
+}
+
+static const struct node *launches_node(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return LR(row)->work;
 }
 
 static void launches_empty(const struct pane *pane, char *buf, size_t size)
@@ -147,7 +153,7 @@ static const enum action launches_actions[] = { ACT_DRILL, ACT_NONE };
 
 const struct pane_ops launches_pane_ops = {
 	.id = PANE_LAUNCHES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
-	.load = launches_load, .row_name = launches_name, .empty_text = launches_empty,
+	.load = launches_load, .row_name = launches_name, .row_node = launches_node, .empty_text = launches_empty,
 	.handle = launches_handle, .actions = launches_actions,
 	.needs_trace = pane_empty_of_summary, .release = launches_release,
 };

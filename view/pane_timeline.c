@@ -29,6 +29,8 @@ struct tl_priv {
 	struct timeline tl;
 	struct tlview view;
 	const struct tl_block *shown_sel;	/* the block the window last went to */
+	bool is_revealing;		/* the selection came from a jump: the
+					   next picture zooms to it (reveal) */
 	/* The filter's verdict per name: names are interned, so each goes
 	 * through PCRE2 once per filter, not once per block. */
 	const char **names;
@@ -845,11 +847,28 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 
 	tp->view.rows_shown = c->rows - 1;
 	tp->view.cols_shown = c->cols;
-	if (sel != tp->shown_sel) {
+	if (tp->is_revealing) {
+		tlview_focus(&tp->view, sel);
+		tp->shown_sel = sel;
+		tp->is_revealing = false;
+	} else if (sel != tp->shown_sel) {
 		tlview_show(&tp->view, sel);
 		tp->shown_sel = sel;
 	}
 	tlview_paint(&tp->view, &st, c);
+}
+
+static const struct node *tl_row_node(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return BLOCK(row)->node;
+}
+
+static void tl_reveal(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+
+	tp->is_revealing = true;
 }
 
 static bool tl_click(struct pane *pane, int y, int x, bool twice)
@@ -912,14 +931,16 @@ static const enum action tl_actions[] = {
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT, ACT_NONE,
 };
 
-static const struct pane_picture_ops tl_picture = { .canvas = tl_canvas, .click = tl_click };
+static const struct pane_picture_ops tl_picture = {
+	.canvas = tl_canvas, .click = tl_click, .reveal = tl_reveal,
+};
 static const struct pane_text_ops tl_text = {
 	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
 };
 
 const struct pane_ops timeline_pane_ops = {
 	.id = PANE_TIMELINE, .flags = PANE_FOLLOWS_STEP, .available = tl_available,
-	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name,
+	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name, .row_node = tl_row_node,
 	.row_attrs = tl_row_attrs, .handle = tl_handle, .actions = tl_actions,
 	.step_changed = tl_step_changed,
 	.empty_text = tl_empty_text, .release = tl_release,

@@ -98,6 +98,12 @@ static const char *tree_name(const struct pane *pane, const void *row)
 	return node_name(NODE(row));
 }
 
+static const struct node *tree_node(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return NODE(row);
+}
+
 static const struct attr *tree_attrs(const struct pane *pane, const void *row)
 {
 	(void)pane;
@@ -1112,7 +1118,7 @@ static const struct pane_text_ops tree_text = { .hints = tree_hints, .detail = t
 
 const struct pane_ops tree_pane_ops = {
 	.id = PANE_TREE, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_SELF,
-	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name,
+	.load = tree_load, .rebuild = tree_rebuild, .row_name = tree_name, .row_node = tree_node,
 	.row_attrs = tree_attrs, .drill = tree_drill, .handle = tree_handle, .actions = tree_actions,
 	.step_changed = tree_step_changed, .empty_text = tree_empty_text,
 	.needs_trace = tree_needs_trace, .release = tree_release,

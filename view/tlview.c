@@ -233,6 +233,32 @@ void tlview_show(struct tlview *v, const struct tl_block *b)
 	tlview_pan(v, 0);
 }
 
+void tlview_focus(struct tlview *v, const struct tl_block *b)
+{
+	int64_t span = v->t1 - v->t0, full = v->hi - v->lo, len, want, mid;
+
+	if (!b)
+		return;
+	len = tl_block_end(v->tl->prof, b) - b->start_ns;
+	if (len < 1)
+		len = 1;
+	if (b->start_ns >= v->t0 && b->start_ns + len <= v->t1 && len * 10 >= span) {
+		tlview_show(v, b);	/* already in view and readable */
+		return;
+	}
+	/* 4 x LEN, saturating: a block near INT64_MAX long is the whole. */
+	want = len > full / 4 ? full : len * 4;
+	if (want < MIN_SPAN_NS)
+		want = MIN_SPAN_NS;
+	if (want > full)
+		want = full;
+	mid = b->start_ns + len / 2;
+	v->t0 = mid - want / 2;
+	v->t1 = v->t0 + want;
+	tlview_pan(v, 0);	/* back within lo..hi */
+	tlview_show(v, b);	/* its row on screen */
+}
+
 void tlview_zoom(struct tlview *v, int64_t at, double factor)
 {
 	int64_t span = v->t1 - v->t0, full = v->hi - v->lo;

@@ -46,6 +46,11 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 /* Move the window so that B is on screen (the same span, centred on B
  * when it was off it). */
 void tlview_show(struct tlview *v, const struct tl_block *b);
+/* Move and zoom the window so that B is on screen and readable: when it
+ * is out of the window, or narrower than a tenth of it, or wider than
+ * the window, the window becomes four times B's length (within lo..hi,
+ * a microsecond at least), centred on it. */
+void tlview_focus(struct tlview *v, const struct tl_block *b);
 /* Zoom by FACTOR (< 1: in) around time AT; the window stays in lo..hi
  * and at least a microsecond wide. */
 void tlview_zoom(struct tlview *v, int64_t at, double factor);

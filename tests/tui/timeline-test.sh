@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Timeline: a lane per thread and stream under a ruler, blocks named
 # where they fit; j/k rows, h/l blocks, +/- zoom around the selection,
-# H/L pan, n/N (no search) and * # the same name, Enter the detail, w from a row of another
+# H/L pan, n/N (no search) and * # the same name, w the very block of a
+# Tree row (a kernel's first block from Kernels) zoomed to be read, Enter the detail, w from a row of another
 # pane, [ a step.  At 80x24 and 120x35.
 . "$(dirname "$0")/lib.sh"
 for size in 80x24 120x35; do
@@ -44,6 +45,11 @@ for size in 80x24 120x35; do
 	tui_keys Escape 3 j w
 	check "$size: w: a kernel's first block" tui_wait ' 7/20 void at::native::vectorized'
 	check "$size: on the Timeline" tui_line 1 'proftui · Timeline · '
+	check "$size: zoomed to where it reads (4 x its 80 us)" tui_wait '220 us - 540 us of 2 ms'
+	tui_keys 5 g '*' G k k k w
+	check "$size: w from the Tree: that very block (step 2's)" tui_wait ' 17/20 void at::native::vectorized'
+	check "$size: and says so" tui_wait 'its block; * and #'
+	tui_keys 6
 	tui_keys ]
 	check "$size: ] shows a step" tui_wait '0 - 1 ms of 1 ms'
 	tui_keys / fill_ Enter
