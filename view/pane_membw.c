@@ -16,7 +16,7 @@
 
 struct membw_row {
 	const struct mem_bw_kind *k;
-	char name[64];
+	char *name;			/* heap: the kind, NUL-ended */
 };
 
 struct membw_priv {
@@ -108,12 +108,9 @@ static void membw_load(struct pane *pane)
 	pane->rows = xmalloc((mp->b.nr_kinds + 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < mp->b.nr_kinds; i++) {
 		const struct mem_bw_kind *k = &mp->b.kinds[i];
-		size_t n = k->name_len < sizeof(mp->rows[i].name) - 1 ? k->name_len
-								      : sizeof(mp->rows[i].name) - 1;
 
 		mp->rows[i].k = k;
-		memcpy(mp->rows[i].name, k->name, n);
-		mp->rows[i].name[n] = '\0';
+		mp->rows[i].name = xstrndup(k->name, k->name_len);
 		pane->rows[i] = &mp->rows[i];
 	}
 	pane->nr_rows = mp->b.nr_kinds;
@@ -142,6 +139,8 @@ static void membw_release_pane(struct pane *pane)
 
 	if (!mp)
 		return;
+	for (size_t i = 0; i < mp->b.nr_kinds; i++)
+		free(mp->rows[i].name);
 	mem_bw_release(&mp->b);
 	free(mp->rows);
 	free(mp);
