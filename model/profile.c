@@ -348,6 +348,12 @@ static int cmp_copy_stream(const void *a, const void *b)
 void profile_set_copy_stream(struct profile *p, const struct node *n, int32_t device,
 			     int32_t stream)
 {
+	profile_set_copy(p, n, device, stream, -1, NAN);
+}
+
+void profile_set_copy(struct profile *p, const struct node *n, int32_t device, int32_t stream,
+		      int64_t bytes, double gbps)
+{
 	struct copy_stream *c;
 
 	GROW(p->copy_streams, p->alloc_copy_streams, p->nr_copy_streams + 1);
@@ -355,19 +361,26 @@ void profile_set_copy_stream(struct profile *p, const struct node *n, int32_t de
 	c->handle = node_handle(n);
 	c->device = device;
 	c->stream = stream;
+	c->bytes = bytes;
+	c->gbps = gbps;
 	if (p->nr_copy_streams > 1 && c[-1].handle > c->handle)
 		p->copy_streams_unsorted = true;
+}
+
+const struct copy_stream *profile_copy(const struct profile *p, const struct node *n)
+{
+	struct copy_stream key = { .handle = node_handle(n) };
+
+	if (!p->nr_copy_streams)
+		return NULL;
+	return bsearch(&key, p->copy_streams, p->nr_copy_streams, sizeof(key), cmp_copy_stream);
 }
 
 bool profile_copy_stream(const struct profile *p, const struct node *n, int32_t *device,
 			 int32_t *stream)
 {
-	struct copy_stream key = { .handle = node_handle(n) };
-	const struct copy_stream *c;
+	const struct copy_stream *c = profile_copy(p, n);
 
-	if (!p->nr_copy_streams)
-		return false;
-	c = bsearch(&key, p->copy_streams, p->nr_copy_streams, sizeof(key), cmp_copy_stream);
 	if (!c)
 		return false;
 	*device = c->device;

@@ -575,10 +575,18 @@ void attr_set_interned(struct profile *p, struct attr_list *list, const char *ke
 struct copy_stream {
 	uint32_t handle;		/* node_handle() of the copy or set */
 	int32_t device, stream;
+	int64_t bytes;			/* its "bytes" arg; -1: not given */
+	double gbps;			/* its "memory bandwidth (GB/s)"; NaN */
 };
 
 void profile_set_copy_stream(struct profile *p, const struct node *n, int32_t device,
 			     int32_t stream);
+/* The same with the bytes moved or set and the bandwidth the file gives
+ * (-1, NaN: not given). */
+void profile_set_copy(struct profile *p, const struct node *n, int32_t device, int32_t stream,
+		      int64_t bytes, double gbps);
+/* What finished P keeps of copy or set N, or NULL.  O(log copies). */
+const struct copy_stream *profile_copy(const struct profile *p, const struct node *n);
 /* Whether finished P knows copy or set N's stream: then *DEVICE (-1:
  * unknown) and *STREAM.  O(log copies). */
 bool profile_copy_stream(const struct profile *p, const struct node *n, int32_t *device,

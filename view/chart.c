@@ -104,6 +104,15 @@ static void time_label(int64_t ns, char *buf, size_t size)
 	snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
 }
 
+/* Value V as the chart labels it: bytes, or a count. */
+static const char *value_label(const struct chart_input *in, int64_t v, char *buf, size_t size)
+{
+	if (!in->counts)
+		return chart_bytes(v, buf, size);
+	snprintf(buf, size, "%lld", (long long)v);
+	return buf;
+}
+
 size_t chart_render(const struct chart_input *in, int width, int height, bool utf8,
 		    struct canvas *out)
 {
@@ -178,14 +187,14 @@ size_t chart_render(const struct chart_input *in, int width, int height, bool ut
 	/* The y axis: the top value, the middle, 0. */
 	for (int y = 1; y <= plot_h; y++)
 		put(out, AXIS_W - 1, y, utf8 ? 0x2502 : '|', CA_AXIS);
-	snprintf(line, sizeof(line), "%10s", chart_bytes(ymax, a, sizeof(a)));
+	snprintf(line, sizeof(line), "%10s", value_label(in, ymax, a, sizeof(a)));
 	put_text(out, 0, 1, line, CA_AXIS);
 	if (plot_h >= 4) {
 		snprintf(line, sizeof(line), "%10s",
-			 chart_bytes(ymin + (ymax - ymin) / 2, a, sizeof(a)));
+			 value_label(in, ymin + (ymax - ymin) / 2, a, sizeof(a)));
 		put_text(out, 0, 1 + plot_h / 2, line, CA_AXIS);
 	}
-	snprintf(line, sizeof(line), "%10s", chart_bytes(ymin, a, sizeof(a)));
+	snprintf(line, sizeof(line), "%10s", value_label(in, ymin, a, sizeof(a)));
 	put_text(out, 0, plot_h, line, CA_AXIS);
 	/* The time axis: the window's ends (and the middle, when it fits). */
 	time_label(in->t0 - in->origin, a, sizeof(a));
@@ -202,15 +211,21 @@ size_t chart_render(const struct chart_input *in, int width, int height, bool ut
 		char t[64], p[64], pt[64];
 
 		time_label(in->cursor - in->origin, t, sizeof(t));
-		chart_bytes(peak > 0 ? peak : 0, p, sizeof(p));
+		value_label(in, peak > 0 ? peak : 0, p, sizeof(p));
 		time_label((cols[peak_col >= 0 ? peak_col : 0].t_start +
 			    cols[peak_col >= 0 ? peak_col : 0].t_end) / 2 - in->origin, pt, sizeof(pt));
-		chart_bytes(cc->y1 >= 0 ? cc->y1 : 0, a, sizeof(a));
-		chart_bytes(cc->y2 >= 0 ? cc->y2 : 0, b, sizeof(b));
+		value_label(in, cc->y1 >= 0 ? cc->y1 : 0, a, sizeof(a));
+		value_label(in, cc->y2 >= 0 ? cc->y2 : 0, b, sizeof(b));
 		/* The longest that fits: the peak's time goes first. */
 		snprintf(line, sizeof(line), "%s %s: %s %s, %s %s; peak %s at %s", in->title, t,
 			 in->y1_name, cc->y1 >= 0 ? a : "-", in->y2_name, cc->y2 >= 0 ? b : "-", p, pt);
-		if ((int)strlen(line) > width)
+		if (!in->y2)	/* one series */
+			snprintf(line, sizeof(line), "%s %s: %s %s; peak %s at %s", in->title, t,
+				 in->y1_name, cc->y1 >= 0 ? a : "-", p, pt);
+		if ((int)strlen(line) > width && !in->y2)
+			snprintf(line, sizeof(line), "%s %s: %s %s; peak %s", in->title, t,
+				 in->y1_name, cc->y1 >= 0 ? a : "-", p);
+		else if ((int)strlen(line) > width)
 			snprintf(line, sizeof(line), "%s %s: %s %s, %s %s; peak %s", in->title, t,
 				 in->y1_name, cc->y1 >= 0 ? a : "-", in->y2_name,
 				 cc->y2 >= 0 ? b : "-", p);

@@ -30,6 +30,7 @@ struct chart_input {
 	int64_t origin;			/* times are labelled since ORIGIN */
 	int64_t cursor;			/* a time in the window: its column is marked */
 	const char *y1_name, *y2_name;	/* "allocated", "reserved" */
+	bool counts;			/* the values are counts, not bytes */
 };
 
 /* The values a column shows: the largest of each series in its slice,

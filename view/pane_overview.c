@@ -23,6 +23,8 @@
 #include "../model/name_stats.h"
 #include "../model/idle.h"
 #include "../model/launch_stats.h"
+#include "../model/mem_bw.h"
+#include "../model/queue_length.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -45,6 +47,8 @@ enum ov_kind {
 	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
 	OV_LAUNCHES,		/* the launches: Enter opens Kernel launches */
 	OV_LAUNCH_DIST,		/* a launch figure: Enter opens Launch distribution */
+	OV_QUEUE,		/* a stream's queue: Enter opens Queue length */
+	OV_COPY_KIND,		/* a kind of copy: Enter opens Memory bandwidth */
 };
 
 struct ov_row {
@@ -478,6 +482,39 @@ static bool launches_handle(struct pane *pane, const struct ov_row *r, struct pa
 	return true;
 }
 
+/* Queues, copies (model/queue_length.h, model/mem_bw.h): each stream's
+ * longest queue and its mean over time, each kind of copy's GB/s. */
+static void add_queues_and_copies(const struct profile *p, struct ov_priv *op)
+{
+	struct queue_lengths q;
+	struct mem_bw b;
+	char buf[64];
+
+	queue_compute(p, NULL, &q);
+	mem_bw_compute(p, NULL, &b);
+	if (q.nr_streams || b.nr_kinds)
+		add(op, OV_SECTION, xstrdup("Queues, copies (Enter: table)"), NULL);
+	for (size_t i = 0; i < q.nr_streams; i++) {
+		const struct queue_stream *s = &q.streams[i];
+
+		fmt_cell(COL_REAL, cell_real(s->tw_mean), FMT_HUMAN, buf, sizeof(buf));
+		add(op, OV_QUEUE,
+		    s->device >= 0 ? xstrfmt("GPU %d stream %d queue max, mean over time", (int)s->device,
+					     (int)s->stream)
+				   : xstrfmt("Stream %d queue max, mean over time", (int)s->stream),
+		    xstrfmt("%.0f, %s", s->summary.max, buf[0] ? buf : "-"));
+	}
+	for (size_t i = 0; i < b.nr_kinds; i++) {
+		const struct mem_bw_kind *k = &b.kinds[i];
+
+		fmt_cell(COL_REAL, cell_real(k->gbps), FMT_HUMAN, buf, sizeof(buf));
+		add(op, OV_COPY_KIND, xstrfmt("%.*s (%" PRIu64 ")", (int)k->name_len, k->name, k->count),
+		    buf[0] ? xstrfmt("%s GB/s", buf) : xstrdup("no bytes"));
+	}
+	mem_bw_release(&b);
+	queue_release(&q);
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -564,6 +601,7 @@ static void ov_load(struct pane *pane)
 		add_idle(p, op);
 		add_calls_and_ranges(p, op);
 		add_launches(p, op);
+		add_queues_and_copies(p, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -632,6 +670,12 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 		return idle_handle(pane, req);
 	if (r->kind == OV_LAUNCHES || r->kind == OV_LAUNCH_DIST)
 		return launches_handle(pane, r, req);
+	if (r->kind == OV_QUEUE || r->kind == OV_COPY_KIND) {
+		req->open = true;
+		req->open_pane = r->kind == OV_QUEUE ? PANE_QUEUE_LENGTH : PANE_MEMORY_BANDWIDTH;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		return true;
+	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
 		req->message = "Enter on a top op or kernel, or on a row of the sections after them, opens its pane";
 		return true;

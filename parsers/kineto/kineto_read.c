@@ -65,6 +65,15 @@ struct mem_args {
 	uint64_t addr;
 };
 
+/* A copy's or set's "bytes" and "memory bandwidth (GB/s)". */
+enum { CA_BYTES = 1 << 0, CA_GBPS = 1 << 1 };
+
+struct copy_args {
+	uint8_t has;			/* CA_* bits */
+	int64_t bytes;
+	double gbps;
+};
+
 /* One event's fields as they arrive, in any order. */
 struct raw_event {
 	bool is_complete;		/* ph == "X" */
@@ -89,6 +98,7 @@ struct raw_event {
 	int64_t module_id;		/* "Python module id"; -1 not a number */
 	struct kernel_args ka;
 	struct mem_args mem;
+	struct copy_args copy;
 	struct op_args op;
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
@@ -468,7 +478,7 @@ enum arg {
 	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
 	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
 	A_BLOCK, A_REGS, A_SMEM, A_STACK, A_DEV_TYPE, A_DEV_ID, A_ADDR, A_BYTES, A_ALLOCATED,
-	A_RESERVED,
+	A_RESERVED, A_COPY_BYTES, A_COPY_GBPS,
 };
 
 /* Which of the args the model uses the current key names. */
@@ -494,6 +504,8 @@ static enum arg arg_of(const struct json *j)
 			return A_BPSM;
 		if (json_is(j, "block"))
 			return A_BLOCK;
+		if (json_is(j, "bytes"))
+			return A_COPY_BYTES;
 		break;
 	case 's':
 		if (json_is(j, "stream"))
@@ -552,6 +564,10 @@ static enum arg arg_of(const struct json *j)
 	case 'B':
 		if (json_is(j, "Bytes"))
 			return A_BYTES;
+		break;
+	case 'm':
+		if (json_is(j, "memory bandwidth (GB/s)"))
+			return A_COPY_GBPS;
 		break;
 	case 'T':
 		if (json_is(j, "Total Allocated"))
@@ -876,6 +892,16 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			e->mem.has |= bit[which];
 			break;
 		}
+		case A_COPY_BYTES:
+			if (read_int(k, t, &e->copy.bytes) && bound_bytes_ok(e->copy.bytes) &&
+			    e->copy.bytes >= 0)
+				e->copy.has |= CA_BYTES;
+			break;
+		case A_COPY_GBPS:
+			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->copy.gbps) &&
+			    isfinite(e->copy.gbps))
+				e->copy.has |= CA_GBPS;
+			break;
 		case A_GRID:
 		case A_BLOCK:
 			t = read_dim3(k, t, which == A_GRID ? e->ka.grid : e->ka.block);
@@ -1229,8 +1255,9 @@ static void add_device(struct kineto *k, struct raw_event *e, enum ev_type type)
 	if (type == EV_KERNEL && (e->ka.has || e->ka.grid[0] || e->ka.block[0]))
 		attr_set_launch(k->p, node_attr_list(n), launch_of(k, &e->ka));
 	else if (type != EV_KERNEL && (e->ka.has & KA_STREAM))
-		profile_set_copy_stream(k->p, n, e->ka.has & KA_DEVICE ? e->ka.device : -1,
-					e->ka.stream);
+		profile_set_copy(k->p, n, e->ka.has & KA_DEVICE ? e->ka.device : -1, e->ka.stream,
+				 e->copy.has & CA_BYTES ? e->copy.bytes : -1,
+				 e->copy.has & CA_GBPS ? e->copy.gbps : NAN);
 	d->node = n;
 	if (i % 64 == 0) {
 		GROW(k->kernel_bits, k->alloc_kernel_bits, i / 64 + 1);
@@ -1564,6 +1591,7 @@ enum {
 	PART_MODULE = 1 << 4,		/* int64_t module_id; else 0 */
 	PART_TEXTS = 1 << 5,		/* struct msg_texts; else no text */
 	PART_PID = 1 << 6,		/* int64_t pid: a GPU-side range's */
+	PART_COPY = 1 << 7,		/* struct copy_args: a copy's or set's */
 };
 
 struct msg_op {
@@ -1645,6 +1673,8 @@ static void take_block(struct kineto *k, struct block *b)
 			at = get_part(at, &e.module_id, sizeof(e.module_id));
 		if (m->parts & PART_PID)
 			at = get_part(at, &e.pid, sizeof(e.pid));
+		if (m->parts & PART_COPY)
+			at = get_part(at, &e.copy, sizeof(e.copy));
 		if (m->parts & PART_TEXTS)
 			at = get_part(at, &lens, sizeof(lens));
 		e.name = profile_intern(k->p, at, m->name_len);
@@ -1901,6 +1931,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_MODULE;
 	if (e->cat == CAT_GPU_ANNOTATION)
 		parts |= PART_PID;
+	if (e->copy.has && (e->cat == CAT_MEMCPY || e->cat == CAT_MEMSET))
+		parts |= PART_COPY;
 	if (parts & PART_EXT_LOWER)
 		size += part_room(sizeof(e->ext_id_lower));
 	if (parts & PART_KERNEL)
@@ -1913,6 +1945,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		size += part_room(sizeof(e->module_id));
 	if (parts & PART_PID)
 		size += part_room(sizeof(e->pid));
+	if (parts & PART_COPY)
+		size += part_room(sizeof(e->copy));
 	if (parts & PART_TEXTS)
 		size += part_room(sizeof(lens));
 	size = (size + 7) & ~(size_t)7;
@@ -1959,6 +1993,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		at = put_part(at, &e->module_id, sizeof(e->module_id));
 	if (parts & PART_PID)
 		at = put_part(at, &e->pid, sizeof(e->pid));
+	if (parts & PART_COPY)
+		at = put_part(at, &e->copy, sizeof(e->copy));
 	if (parts & PART_TEXTS)
 		at = put_part(at, &lens, sizeof(lens));
 	memcpy(at, e->name_text, e->name_len);

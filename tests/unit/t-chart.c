@@ -99,8 +99,27 @@ static void test_render(void)
 	canvas_release(&cv);
 }
 
+/* One series of counts (the queue-length chart): no second series in the
+ * readout, and numbers without a unit. */
+static void test_counts(void)
+{
+	struct chart_input in = input();
+	struct canvas cv = { 0 };
+
+	in.y2 = NULL;
+	in.y1_name = "queued";
+	in.counts = true;
+	CHECK_EQ(chart_render(&in, 60, 8, true, &cv), 8);
+	CHECK(strstr(line(&cv, 0), "GPU0 0.505 ms: queued 400; peak 400") != NULL);
+	CHECK(strstr(line(&cv, 0), "reserved") == NULL);
+	CHECK(strstr(line(&cv, 1), "400") != NULL);
+	CHECK(strstr(line(&cv, 1), " B") == NULL);
+	canvas_release(&cv);
+}
+
 const struct test tests[] = {
 	{ "each column shows the largest value in its time", test_columns },
 	{ "the area, the reserved line, the peak, the cursor, the axes", test_render },
+	{ "one series of counts", test_counts },
 	{ 0 },
 };

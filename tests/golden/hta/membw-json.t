@@ -1,0 +1,1 @@
+--print memory-bandwidth --format json tests/golden/hta/queue-membw.json

@@ -1,0 +1,1 @@
+--print memory-bandwidth tests/golden/hta/queue-membw.json

@@ -1,0 +1,1 @@
+--print memory-bandwidth --format csv tests/golden/hta/idle-streams.json

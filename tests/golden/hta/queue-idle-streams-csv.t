@@ -1,0 +1,1 @@
+--print queue-length --format csv tests/golden/hta/idle-streams.json

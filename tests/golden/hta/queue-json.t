@@ -1,0 +1,1 @@
+--print queue-length --format json tests/golden/hta/queue-membw.json

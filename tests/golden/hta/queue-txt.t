@@ -1,0 +1,1 @@
+--print queue-length tests/golden/hta/queue-membw.json
