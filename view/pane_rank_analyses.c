@@ -119,6 +119,19 @@ static const struct column ra_cols[] = {
 	{ .key = "rank", .title = "Rank", .kind = COL_NAME, .get = get_rank,
 	  .help = "the trace's rank (its distributedInfo; across ranks, as the Ranks pane "
 		  "shows it), - when it names none" },
+	{ .key = "comp_comm_overlap_pctg", .title = "Overlap %", PCT(get_overlap, 0),
+	  .help = "HTA's comm/comp overlap: the time COMMUNICATION and COMPUTATION work run "
+		  "at once / the time COMMUNICATION work runs (unions over all streams); none "
+		  "without communication" },
+	{ .key = "hta_straggler", .title = "HTA straggler", .kind = COL_TEXT, .width = 13,
+	  .get = get_straggler,
+	  .help = "HTA's straggler test: of the ncclKernel kernels (stream > 0, step "
+		  "ProfilerStep#N with N > 0, at least 1% of the mean step), the one whose "
+		  "duration over the mean step varies most across the ranks; per step, the two "
+		  "ranks that start it latest are marked; straggler: the two marked most often" },
+	{ .key = "hta_marked", .title = "Marked", .kind = COL_COUNT, .width = 6, .get = get_marked,
+	  .help = "the steps in which HTA's straggler test marked the rank; none when no kernel "
+		  "could be tested (no ncclKernel of 1% of the mean step on two ranks)" },
 	{ .key = "idle_time_pctg", .title = "Idle %", PCT(get_temporal, 0),
 	  .help = "the temporal breakdown's idle time / kernel time, over the whole trace "
 		  "(the Temporal breakdown pane)" },
@@ -142,19 +155,6 @@ static const struct column ra_cols[] = {
 	  .help = "the idle-time breakdown's kernel wait summed over the streams" },
 	{ .key = "other", .title = "Other idle", TIME(IDLE_OTHER),
 	  .help = "the idle-time breakdown's other idle time summed over the streams" },
-	{ .key = "comp_comm_overlap_pctg", .title = "Overlap %", PCT(get_overlap, 0),
-	  .help = "HTA's comm/comp overlap: the time COMMUNICATION and COMPUTATION work run "
-		  "at once / the time COMMUNICATION work runs (unions over all streams); none "
-		  "without communication" },
-	{ .key = "hta_straggler", .title = "HTA straggler", .kind = COL_TEXT, .width = 13,
-	  .get = get_straggler,
-	  .help = "HTA's straggler test: of the ncclKernel kernels (stream > 0, step "
-		  "ProfilerStep#N with N > 0, at least 1% of the mean step), the one whose "
-		  "duration over the mean step varies most across the ranks; per step, the two "
-		  "ranks that start it latest are marked; straggler: the two marked most often" },
-	{ .key = "hta_marked", .title = "Marked", .kind = COL_COUNT, .width = 6, .get = get_marked,
-	  .help = "the steps in which HTA's straggler test marked the rank; none when no kernel "
-		  "could be tested (no ncclKernel of 1% of the mean step on two ranks)" },
 };
 
 static void ra_load(struct pane *pane)
@@ -162,7 +162,9 @@ static void ra_load(struct pane *pane)
 	const struct profile *p = pane->prof;
 	const struct profset *set = pane->scope.set;
 	struct ra_priv *rp = xcalloc(1, sizeof(*rp));
-	bool across = set && set->kind == PROFSET_RANKS && !pane->scope.per_rank;
+	/* Every rank of a job, even with one shown alone: the straggler test
+	 * is across them. */
+	bool across = set && set->kind == PROFSET_RANKS;
 	size_t n = across ? set->nr : 1;
 	const struct strag_rank **sr = xcalloc(n, sizeof(*sr));
 	size_t *at = xcalloc(n, sizeof(*at));
