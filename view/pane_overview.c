@@ -22,6 +22,7 @@
 
 #include "../model/name_stats.h"
 #include "../model/idle.h"
+#include "../model/overlap.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -42,6 +43,7 @@ enum ov_kind {
 	OV_API,			/* the API calls: Enter opens their table */
 	OV_ANNOTATIONS,		/* the annotations: Enter opens their table */
 	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
+	OV_OVERLAP,		/* comm/comp overlap: Enter opens Rank analyses */
 };
 
 struct ov_row {
@@ -336,6 +338,23 @@ static void add_gpu_time(struct ov_priv *op, enum ov_kind kind, const char *item
 		row->share_pct = temporal_pct(ns, whole);
 }
 
+/* HTA's comm/comp overlap (model/overlap.h) of the temporal breakdown T:
+ * the communication time and how much of it computation overlapped; none
+ * without communication. */
+static void add_comm_overlap(const struct temporal *t, struct ov_priv *op)
+{
+	struct overlap o;
+	struct ov_row *row;
+
+	overlap_of(t, &o);
+	if (o.comm_ns <= 0)
+		return;
+	add(op, OV_SECTION, xstrdup("Comm/comp overlap (Enter: rank analyses)"), NULL);
+	add(op, OV_OVERLAP, xstrdup("Communication"), time_text((double)o.comm_ns));
+	row = add(op, OV_OVERLAP, xstrdup("Under computation"), time_text((double)o.both_ns));
+	row->share_pct = overlap_pct(&o);
+}
+
 /* HTA's temporal breakdown and kernel-type table (model/temporal.h),
  * over the whole trace: a few rows each, Enter opening their panes. */
 static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint64_t *nr_capped)
@@ -369,6 +388,7 @@ static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint
 	for (size_t i = 0; i < n; i++)
 		add_gpu_time(op, OV_KERNEL_TYPE, temporal_class_name((unsigned)order[i]),
 			     t.class_ns[order[i]], t.classes_total_ns);
+	add_comm_overlap(&t, op);
 }
 
 /* The runtime API calls and the annotations (model/name_stats.h): how
@@ -587,6 +607,12 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 	}
 	if (r->kind == OV_IDLE_STREAM)
 		return idle_handle(pane, req);
+	if (r->kind == OV_OVERLAP) {
+		req->open = true;
+		req->open_pane = PANE_RANK_ANALYSES;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		return true;
+	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
 		req->message = "Enter on a top op or kernel, or on a row of the sections after them, opens its pane";
 		return true;
