@@ -42,6 +42,18 @@ void rank_analysis_of(const struct profile *p, struct rank_analysis *out)
 	strag_rank_of(p, &out->strag);
 }
 
+void rank_analysis_strag(const struct profile *p, struct strag_rank *out, bool *owned)
+{
+	*owned = false;
+	memset(out, 0, sizeof(*out));
+	if (p->rank_analysis) {
+		*out = p->rank_analysis->strag;
+	} else if (!p->is_summary) {
+		strag_rank_of(p, out);
+		*owned = true;
+	}
+}
+
 void rank_analysis_release(struct rank_analysis *a)
 {
 	if (a->owned)

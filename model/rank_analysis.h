@@ -47,6 +47,11 @@ struct rank_analysis {
 void rank_analysis_of(const struct profile *p, struct rank_analysis *out);
 void rank_analysis_release(struct rank_analysis *a);
 
+/* Only the straggler test's inputs of P (cheaper than rank_analysis_of()
+ * for a trace): a summary's stored ones (none before version 4), or its
+ * tree's.  *OWNED: release OUT with strag_rank_release(). */
+void rank_analysis_strag(const struct profile *p, struct strag_rank *out, bool *owned);
+
 /* The GPU's busy time: kernel time - idle time. */
 int64_t rank_analysis_busy(const struct rank_analysis *a);
 /* The time some work of kernel type TYPE (one bit) runs: the classes with

@@ -296,6 +296,13 @@ static void test_job_analyses(void)
 	nr_bad = 0;
 	same_pane("job", "ranks", &t[0], &s[0], &st, &sc);
 	same_pane("job", "rank-analyses", &t[0], &s[0], &st, &sc);
+	pane = pane_open(pane_ops_find("ranks"), &s[0], &sc);
+	json = as_json(pane);
+	/* Ranks marks HTA's two stragglers (on their all rows) from the
+	 * summaries too. */
+	CHECK(strstr(json, "\"straggler\": \"HTA\"") != NULL);
+	free(json);
+	pane_free(pane);
 	pane = pane_open(pane_ops_find("rank-analyses"), &s[0], &sc);
 	json = as_json(pane);
 	CHECK(strstr(json, "\"hta_straggler\": \"straggler\", \"hta_marked\": 3") != NULL);
