@@ -65,6 +65,8 @@ static int load_rank(struct profile *p, int rank, const struct k *ks, size_t n, 
  *   rank 3    505   520   505    (it 2: a first all-reduce at 100, then this)
  * so the two latest (metric >= the 2nd largest) are ranks 2 and 1, then
  * 2 and 3, then 2 and 1: marked 0, 2, 3, 1 times; stragglers 2 and 1.
+ * Every step counts, the last one too (the departure from HTA, which
+ * leaves it out and would count 0, 1, 2, 1).
  * Durations 300, 290, 200, 295: their spread across ranks is the
  * largest.  The broadcast on stream 21 lasts 50 everywhere (no spread) but
  * starts late on rank 0: tested instead, it would mark rank 0.  The
