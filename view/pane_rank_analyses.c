@@ -167,7 +167,6 @@ static void ra_load(struct pane *pane)
 	bool across = set && set->kind == PROFSET_RANKS;
 	size_t n = across ? set->nr : 1;
 	const struct strag_rank **sr = xcalloc(n, sizeof(*sr));
-	size_t *at = xcalloc(n, sizeof(*at));
 
 	pane->priv = rp;
 	rp->rows = xcalloc(n, sizeof(*rp->rows));
@@ -191,7 +190,6 @@ static void ra_load(struct pane *pane)
 		if (!r->a.present)
 			rp->nr_old++;
 		sr[rp->nr] = &r->a.strag;
-		at[rp->nr] = rp->nr;
 		pane->rows[pane->nr_rows++] = r;
 		rp->nr++;
 	}
@@ -202,7 +200,6 @@ static void ra_load(struct pane *pane)
 		rp->rows[i].straggler = rp->tested && rp->s.is_straggler[i];
 	}
 	free(sr);
-	free(at);
 }
 
 static const char *ra_name(const struct pane *pane, const void *row)
