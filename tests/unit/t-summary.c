@@ -325,6 +325,39 @@ static void test_job_analyses(void)
 	profile_release(&s[0]);
 }
 
+/* The job of tests/golden/ranks/job (three workers, collectives that
+ * line up): Ranks, Comm ops and Rank analyses from its traces and from
+ * their summaries. */
+static void test_job_fixture(void)
+{
+	struct profile t[3], s[3];
+	struct profset ts = { .kind = PROFSET_RANKS, .nr = 3 }, ss = { .kind = PROFSET_RANKS, .nr = 3 };
+	struct profset_member tm[3] = { { 0 } }, sm[3] = { { 0 } };
+	struct pane_scope st = { .set = &ts }, sc = { .set = &ss };
+	char path[256], msg[8192], name[32];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "tests/golden/ranks/job/worker%d.pt.trace.json", i);
+		CHECK(test_load(&t[i], path, NULL, msg, sizeof(msg)) >= 0);
+		snprintf(name, sizeof(name), "worker%d.summary", i);
+		round_trip(&t[i], name, &s[i]);
+		tm[i].prof = &t[i];
+		sm[i].prof = &s[i];
+		tm[i].rank = sm[i].rank = i;
+		tm[i].label = sm[i].label = (char *)"worker";
+	}
+	ts.members = tm;
+	ss.members = sm;
+	nr_bad = 0;
+	same_pane("ranks/job", "ranks", &t[0], &s[0], &st, &sc);
+	same_pane("ranks/job", "comm", &t[0], &s[0], &st, &sc);
+	same_pane("ranks/job", "rank-analyses", &t[0], &s[0], &st, &sc);
+	for (int i = 0; i < 3; i++) {
+		profile_release(&t[i]);
+		profile_release(&s[i]);
+	}
+}
+
 /* The message of loading TEXT as a summary (its first line). */
 static const char *refused(const char *text)
 {
@@ -551,6 +584,7 @@ const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
 	{ "a job's rank analyses from summaries are its traces'", test_job_analyses },
+	{ "the ranks/job fixture from summaries is its traces'", test_job_fixture },
 	{ "every --group on a summary is the trace's, or needs the trace", test_groups },
 	{ "a summary without shapes says shapes need the trace", test_old_shapes },
 	{ "bad summaries are refused with their place", test_bad },
