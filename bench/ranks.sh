@@ -90,6 +90,8 @@ printf '%-44s %s KB each, %s MB in all\n' "summaries" \
 	"$(($(stat -c %s "$DIR/made/worker0.summary") / 1024))" "$(du -sm "$DIR/summaries" | cut -f1)"
 cat "$DIR"/summaries/* >/dev/null
 report "$NR_SUMMARIES summaries: the Ranks pane" "$PROFTUI" --print ranks -o /dev/null "$DIR/summaries"
+report "$NR_SUMMARIES summaries: Rank analyses" "$PROFTUI" --print rank-analyses -o /dev/null \
+	"$DIR/summaries"
 report "$NR_SUMMARIES summaries: Operators across ranks" "$PROFTUI" --print ops -o /dev/null "$DIR/summaries"
 report "$NR_SUMMARIES summaries: one rank's Kernels" "$PROFTUI" --print kernels --rank 500 -o /dev/null \
 	"$DIR/summaries"

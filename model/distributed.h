@@ -121,6 +121,9 @@ enum {
 	STRAGGLER_SLOW_STEP = 1 << 0,
 	STRAGGLER_SLOW_COMPUTE = 1 << 1,
 	STRAGGLER_WAITED_FOR = 1 << 2,
+	/* Not rank_stragglers()'s: HTA's test across the ranks
+	 * (straggler.h), on a rank's all row. */
+	STRAGGLER_HTA = 1 << 3,
 };
 #define STRAGGLER_PCT 10
 void rank_stragglers(const int64_t *step_ns, const int64_t *compute_ns, const int64_t *sync_ns,

@@ -103,6 +103,7 @@ enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH, ATTR_
 
 struct launch;
 struct rank_local;
+struct rank_analysis;
 
 /*
  * An extra attribute of a node or a step: input shapes, FLOPs,
@@ -368,6 +369,10 @@ struct profile {
 	 * on): the Operators pane grouped by shape is the trace's. */
 	bool summary_has_shapes;
 	struct rank_local *rank_local;
+	/* A summary's per-rank analyses (model/rank_analysis.h), in the
+	 * arena; NULL: worked out from the tree (or a summary before
+	 * version 4, which has none). */
+	struct rank_analysis *rank_analysis;
 	/* Sums of times that passed SUM_CAP (model/bounds.h) and hold the
 	 * cap: the loader warns of them (profile_note_capped()).  Atomic:
 	 * the link sums on two threads. */

@@ -9,6 +9,7 @@
 #include "aggregate.h"
 #include "bounds.h"
 #include "distributed.h"
+#include "rank_analysis.h"
 #include "summary.h"
 #include "util.h"
 
@@ -440,11 +441,43 @@ static size_t name_id(struct names *t, const char *name)
 	return t->nr - 1;
 }
 
+/* The Rank analyses pane's figures (rank_analysis.h): none for a
+ * profile without them (a summary of an old summary). */
+static void write_analysis(struct strbuf *b, const struct rank_analysis *a, struct names *names)
+{
+	if (!a->present)
+		return;
+	strbuf_addf(b, "temporal\t%" PRIu64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+		    "\t%d\n", a->nr_gpu_events, a->kernel_ns, a->idle_ns, a->compute_ns,
+		    a->non_compute_ns, a->capped);
+	strbuf_addstr(b, "ktypes");
+	for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
+		strbuf_addf(b, "\t%" PRId64, a->class_ns[c]);
+	strbuf_addch(b, '\n');
+	strbuf_addf(b, "idle\t%" PRIu64, a->nr_idle_streams);
+	for (int c = 0; c < NR_IDLE_CATEGORIES; c++)
+		strbuf_addf(b, "\t%" PRId64, a->idle_by_cat_ns[c]);
+	strbuf_addch(b, '\n');
+	for (size_t i = 0; i < a->strag.nr_iters; i++) {
+		const struct strag_iter *it = &a->strag.iters[i];
+
+		strbuf_addf(b, "iter\t%d\t%" PRId64 "\t%" PRId64 "\n", (int)it->iteration,
+			    it->start_ns, it->end_ns);
+	}
+	for (size_t i = 0; i < a->strag.nr_kernels; i++) {
+		const struct strag_kernel *k = &a->strag.kernels[i];
+
+		strbuf_addf(b, "nccl\t%d\t%d\t%" PRId64 "\t%" PRId64 "\t%zu\n", (int)k->stream,
+			    (int)k->iteration, k->start_ns, k->dur_ns, name_id(names, k->name));
+	}
+}
+
 void summary_write(const struct profile *p, struct strbuf *b)
 {
 	struct walk w = { .p = p };
 	struct names names = { 0 };
 	struct rank_local rl;
+	struct rank_analysis ra;
 
 	const char *cut = profile_meta_get(p, "load", "stopped at");
 
@@ -517,6 +550,7 @@ void summary_write(const struct profile *p, struct strbuf *b)
 	}
 
 	rank_local_of(p, &rl);
+	rank_analysis_of(p, &ra);
 	/* Every name once, then rows that number them (a kernel's name is
 	 * often longer than all its numbers). */
 	for (size_t i = 0; i < w.ops.nr; i++)
@@ -525,6 +559,8 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		w.kernels.v[i].name = name_id(&names, node_name(w.kernels.v[i].first));
 	for (size_t i = 0; i < rl.nr_calls; i++)
 		name_id(&names, rl.calls[i].name);
+	for (size_t i = 0; i < ra.strag.nr_kernels; i++)
+		name_id(&names, ra.strag.kernels[i].name);
 	for (size_t i = 0; i < names.nr; i++) {
 		strbuf_addstr(b, "name");
 		name_eol(b, names.v[i]);
@@ -553,6 +589,8 @@ void summary_write(const struct profile *p, struct strbuf *b)
 		strbuf_addf(b, "\t%zu\n", name_id(&names, c->name));
 	}
 	rank_local_release(&rl);
+	write_analysis(b, &ra, &names);
+	rank_analysis_release(&ra);
 	free(names.v);
 	free(names.slots);
 	strbuf_addstr(b, "end\n");

@@ -11,14 +11,15 @@
  * distributed info, the metadata and the warnings.  Opened, it is a
  * profile whose panes print what the trace's print, number for number.
  *
- * The format, version 3 (proftui-summary(5) documents it for readers):
+ * The format, version 4 (proftui-summary(5) documents it for readers):
  * UTF-8 text, one record per line, fields separated by a tab; text
  * fields have backslash, tab, newline and other control bytes escaped as
  * \\, \t, \n, \r and \xNN; times are integer nanoseconds; a name, when a
  * record has one, is its last field.  The first line is
- * "proftui-summary<TAB>3"; the last line is "end".  Version 2 lacks the
- * input shapes (its op records sum the shapes of a name), version 1 the
- * cut record too; both are still read.  Records, in this order:
+ * "proftui-summary<TAB>4"; the last line is "end".  Version 3 lacks the
+ * analyses (the Rank analyses pane's row of its rank is empty), version 2
+ * the input shapes too (its op records sum the shapes of a name), version
+ * 1 the cut record too; all are still read.  Records, in this order:
  *
  *   source  PATH                     the trace it summarises
  *   format  NAME                     the parser that read it
@@ -44,6 +45,18 @@
  *   overlap STEP COMPUTATION OVERLAP COMMUNICATION OTHER
  *   comm    HAS_COMMUNICATION
  *   call    STEP BYTES START END N S1 E1 ... SN EN NAMENR
+ *   temporal EVENTS KERNEL IDLE COMPUTE NONCOMPUTE CAPPED
+ *                                    the temporal breakdown (version 4 on:
+ *                                    this and the records below are the
+ *                                    analyses, model/rank_analysis.h;
+ *                                    none, or all of temporal, ktypes and
+ *                                    idle)
+ *   ktypes  C1 ... C7                the time of each kernel-type class,
+ *                                    by its bits (temporal.h)
+ *   idle    STREAMS HOST KERNEL OTHER  the idle totals over the streams
+ *   iter    N START END              the span of ProfilerStep#N's events
+ *                                    (straggler.h), by N
+ *   nccl    STREAM N START DUR NAMENR  an ncclKernel of step N > 0
  *   end
  *
  * An op or kernel record is the sum of the trace's nodes of one name (an
@@ -63,10 +76,12 @@
 #include "strbuf.h"
 
 #define SUMMARY_MAGIC "proftui-summary"
-/* Version 2 added the cut record, version 3 the input shapes. */
-#define SUMMARY_VERSION 3
+/* Version 2 added the cut record, version 3 the input shapes, version 4
+ * the analyses. */
+#define SUMMARY_VERSION 4
 #define SUMMARY_VERSION_CUT 2
 #define SUMMARY_VERSION_SHAPES 3
+#define SUMMARY_VERSION_ANALYSES 4
 
 /* The warning of a summary whose row sums stopped at SUM_CAP (bounds.h). */
 #define SUMMARY_CAPPED "summary rows whose sums reached the cap (2.3e18 ns, 73 years) and stopped there"

@@ -25,6 +25,7 @@
 #include "../model/launch_stats.h"
 #include "../model/mem_bw.h"
 #include "../model/queue_length.h"
+#include "../model/overlap.h"
 #include "../model/overview.h"
 #include "../model/strbuf.h"
 #include "../model/temporal.h"
@@ -49,6 +50,7 @@ enum ov_kind {
 	OV_LAUNCH_DIST,		/* a launch figure: Enter opens Launch distribution */
 	OV_QUEUE,		/* a stream's queue: Enter opens Queue length */
 	OV_COPY_KIND,		/* a kind of copy: Enter opens Memory bandwidth */
+	OV_OVERLAP,		/* comm/comp overlap: Enter opens Rank analyses */
 };
 
 struct ov_row {
@@ -343,6 +345,23 @@ static void add_gpu_time(struct ov_priv *op, enum ov_kind kind, const char *item
 		row->share_pct = temporal_pct(ns, whole);
 }
 
+/* HTA's comm/comp overlap (model/overlap.h) of the temporal breakdown T:
+ * the communication time and how much of it computation overlapped; none
+ * without communication. */
+static void add_comm_overlap(const struct temporal *t, struct ov_priv *op)
+{
+	struct overlap o;
+	struct ov_row *row;
+
+	overlap_of(t, &o);
+	if (o.comm_ns <= 0)
+		return;
+	add(op, OV_SECTION, xstrdup("Comm/comp overlap (Enter: rank analyses)"), NULL);
+	add(op, OV_OVERLAP, xstrdup("Communication"), time_text((double)o.comm_ns));
+	row = add(op, OV_OVERLAP, xstrdup("Under computation"), time_text((double)o.both_ns));
+	row->share_pct = overlap_pct(&o);
+}
+
 /* HTA's temporal breakdown and kernel-type table (model/temporal.h),
  * over the whole trace: a few rows each, Enter opening their panes. */
 static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint64_t *nr_capped)
@@ -376,6 +395,7 @@ static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint
 	for (size_t i = 0; i < n; i++)
 		add_gpu_time(op, OV_KERNEL_TYPE, temporal_class_name((unsigned)order[i]),
 			     t.class_ns[order[i]], t.classes_total_ns);
+	add_comm_overlap(&t, op);
 }
 
 /* The runtime API calls and the annotations (model/name_stats.h): how
@@ -673,6 +693,12 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 	if (r->kind == OV_QUEUE || r->kind == OV_COPY_KIND) {
 		req->open = true;
 		req->open_pane = r->kind == OV_QUEUE ? PANE_QUEUE_LENGTH : PANE_MEMORY_BANDWIDTH;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		return true;
+	}
+	if (r->kind == OV_OVERLAP) {
+		req->open = true;
+		req->open_pane = PANE_RANK_ANALYSES;
 		memset(&req->open_scope, 0, sizeof(req->open_scope));
 		return true;
 	}

@@ -15,6 +15,7 @@
 
 #include "../model/distributed.h"
 #include "../model/profset.h"
+#include "../model/rank_analysis.h"
 #include "../model/util.h"
 #include "pane_ranks.h"
 
@@ -85,10 +86,14 @@ static struct cell get_marks(const struct pane *pane, const void *row, const str
 		"slow compute",			"slow step, slow compute",
 		"waited for",			"slow step, waited for",
 		"slow compute, waited for",	"slow step, slow compute, waited for",
+		"HTA",				"slow step, HTA",
+		"slow compute, HTA",		"slow step, slow compute, HTA",
+		"waited for, HTA",		"slow step, waited for, HTA",
+		"slow compute, waited for, HTA", "slow step, slow compute, waited for, HTA",
 	};
 
 	(void)pane, (void)c;
-	return cell_text(text[RROW(row)->marks & 7]);
+	return cell_text(text[RROW(row)->marks & 15]);
 }
 
 static struct cell get_bar(const struct pane *pane, const void *row, const struct column *c)
@@ -133,7 +138,9 @@ static const struct column cols[] = {
 	{ .key = "straggler", .title = "Straggler", .kind = COL_TEXT, .width = 12, .get = get_marks,
 	  .help = "slow step, slow compute: 10% or more above the median of the ranks; waited "
 		  "for: the rank with the least synchronizing time, when the median is at least "
-		  "twice it -- the one the others wait for" },
+		  "twice it -- the one the others wait for; HTA (on a rank's all row): one of the "
+		  "two stragglers of Holistic Trace Analysis's test across the ranks, the Rank "
+		  "analyses pane's HTA straggler" },
 	{ .key = "bar", .title = "Split", .kind = COL_BAR, .get = get_bar,
 	  .help = "computation, overlapping, communication and other as a bar, scaled to the "
 		  "longest" },
@@ -211,6 +218,33 @@ static void mark_all_stragglers(struct ranks_priv *rp)
 	}
 	free(which);
 	free(by_name);
+}
+
+/* HTA's straggler test across the ranks (model/straggler.h): its two
+ * stragglers' all rows get STRAGGLER_HTA. */
+static void mark_hta_stragglers(struct ranks_priv *rp)
+{
+	size_t n = rp->rs.nr;
+	struct strag_rank *sr = xcalloc(n ? n : 1, sizeof(*sr));
+	const struct strag_rank **p = xcalloc(n ? n : 1, sizeof(*p));
+	bool *owned = xcalloc(n ? n : 1, sizeof(*owned));
+	struct stragglers s;
+
+	for (size_t m = 0; m < n; m++) {
+		rank_analysis_strag(rp->rs.profs[m], &sr[m], &owned[m]);
+		p[m] = &sr[m];
+	}
+	if (stragglers_compute(p, n, STRAG_NUM_CANDIDATES, &s))
+		for (size_t m = 0; m < n; m++)
+			if (s.is_straggler[m])
+				rp->rows[rp->first_of[m]].marks |= STRAGGLER_HTA;
+	stragglers_release(&s);
+	for (size_t m = 0; m < n; m++)
+		if (owned[m])
+			strag_rank_release(&sr[m]);
+	free(owned);
+	free(p);
+	free(sr);
 }
 
 static void fill(struct rank_row *r, const struct step_overlap *o, int64_t step_ns)
@@ -300,6 +334,7 @@ static void ranks_load(struct pane *pane)
 		}
 	}
 	mark_all_stragglers(rp);
+	mark_hta_stragglers(rp);
 	for (size_t m = 0; m < n; m++) {
 		rank_dist_release(&dist[m]);
 		rank_local_release(&local[m]);

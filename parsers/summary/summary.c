@@ -14,6 +14,7 @@
 #include "../../model/aggregate.h"
 #include "../../model/bounds.h"
 #include "../../model/distributed.h"
+#include "../../model/rank_analysis.h"
 #include "../../model/summary.h"
 #include "../../model/util.h"
 #include "../num.h"
@@ -22,7 +23,10 @@
 #define MAX_FIELDS 4096
 
 /* Records in the order they must come. */
-enum stage { S_HEAD, S_META, S_CATS, S_STEPS, S_NAMES, S_ROWS, S_OVERLAP, S_COMM, S_END };
+enum stage {
+	S_HEAD, S_META, S_CATS, S_STEPS, S_NAMES, S_ROWS, S_OVERLAP, S_COMM,
+	S_TEMPORAL, S_KTYPES, S_IDLE, S_ITERS, S_NCCL, S_END
+};
 
 struct sum {
 	struct profile *p;
@@ -45,7 +49,11 @@ struct sum {
 	int64_t after_steps;		/* the start "-" means */
 	bool after_known;
 	int version;			/* 1; 2: it may say the trace was cut;
-					   3: its op records carry input shapes */
+					   3: its op records carry input shapes;
+					   4: it may carry the analyses */
+	struct rank_analysis ra;	/* the analyses read (present: some) */
+	bool seen_ktypes, seen_idle;
+	size_t alloc_iters, alloc_nccl;	/* ra.strag's, heap */
 	const char **warnings;		/* the warning texts read (interned),
 					   open addressing, NULL: free */
 	size_t nr_warnings, nr_warning_slots;
@@ -501,6 +509,94 @@ static int read_call(struct sum *s)
 	return 0;
 }
 
+/* The analyses' records (version 4 on): temporal, ktypes, idle, then
+ * the straggler test's iter and nccl. */
+static int read_analysis(struct sum *s, const char *r)
+{
+	struct rank_analysis *a = &s->ra;
+	int64_t v[8];
+
+	if (!strcmp(r, "temporal")) {
+		if (enter(s, S_TEMPORAL, r) || want_fields(s, 7, r))
+			return -1;
+		if (a->present)
+			return fail(s, 0, "a second 'temporal'");
+		if (get_range(s, 1, 0, INT64_MAX, &v[0]))
+			return -1;
+		for (size_t i = 0; i < 4; i++)
+			if (get_sum(s, 2 + i, false, &v[1 + i]))
+				return -1;
+		if (get_range(s, 6, 0, 1, &v[5]))
+			return -1;
+		a->present = true;
+		a->nr_gpu_events = (uint64_t)v[0];
+		a->kernel_ns = v[1];
+		a->idle_ns = v[2];
+		a->compute_ns = v[3];
+		a->non_compute_ns = v[4];
+		a->capped = v[5];
+		return 0;
+	}
+	if (!a->present)
+		return fail(s, 0, "analyses without 'temporal' first");
+	if (!strcmp(r, "ktypes")) {
+		if (enter(s, S_KTYPES, r) || want_fields(s, NR_KTYPE_CLASSES, r))
+			return -1;
+		if (s->seen_ktypes)
+			return fail(s, 0, "a second 'ktypes'");
+		for (size_t c = 1; c < NR_KTYPE_CLASSES; c++)
+			if (get_sum(s, c, false, &a->class_ns[c]))
+				return -1;
+		s->seen_ktypes = true;
+	} else if (!strcmp(r, "idle")) {
+		if (enter(s, S_IDLE, r) || want_fields(s, 2 + NR_IDLE_CATEGORIES, r))
+			return -1;
+		if (!s->seen_ktypes)
+			return fail(s, 0, "'idle' without 'ktypes' before it");
+		if (s->seen_idle)
+			return fail(s, 0, "a second 'idle'");
+		if (get_range(s, 1, 0, INT64_MAX, &v[0]))
+			return -1;
+		a->nr_idle_streams = (uint64_t)v[0];
+		/* Gaps may be negative (overlapping work): kernel wait too. */
+		for (size_t c = 0; c < NR_IDLE_CATEGORIES; c++)
+			if (get_sum(s, 2 + c, true, &a->idle_by_cat_ns[c]))
+				return -1;
+		s->seen_idle = true;
+	} else if (!s->seen_idle) {
+		return fail(s, 0, "straggler records without 'idle' before them");
+	} else if (!strcmp(r, "iter")) {
+		struct strag_iter *it;
+
+		if (enter(s, S_ITERS, r) || want_fields(s, 4, r) ||
+		    get_range(s, 1, 0, INT32_MAX, &v[0]) || get_span(s, 2, &v[1], &v[2]))
+			return -1;
+		if (a->strag.nr_iters && v[0] <= a->strag.iters[a->strag.nr_iters - 1].iteration)
+			return fail(s, 1, "steps out of order (each N once, ascending)");
+		GROW(a->strag.iters, s->alloc_iters, a->strag.nr_iters + 1);
+		it = &a->strag.iters[a->strag.nr_iters++];
+		*it = (struct strag_iter){ (int32_t)v[0], v[1], v[2] };
+	} else {
+		struct strag_kernel *k;
+		const char *name;
+
+		if (enter(s, S_NCCL, r) || want_fields(s, 6, r) ||
+		    get_range(s, 1, 1, INT32_MAX, &v[0]) || get_range(s, 2, 1, INT32_MAX, &v[1]) ||
+		    get_ts(s, 3, &v[2]) || get_dur(s, 4, false, &v[3]) || get_name(s, 5, &name))
+			return -1;
+		GROW(a->strag.kernels, s->alloc_nccl, a->strag.nr_kernels + 1);
+		k = &a->strag.kernels[a->strag.nr_kernels++];
+		*k = (struct strag_kernel){ name, v[2], v[3], (int32_t)v[0], (int32_t)v[1] };
+	}
+	return 0;
+}
+
+static bool is_analysis(const char *r)
+{
+	return !strcmp(r, "temporal") || !strcmp(r, "ktypes") || !strcmp(r, "idle") ||
+	       !strcmp(r, "iter") || !strcmp(r, "nccl");
+}
+
 static int read_record(struct sum *s)
 {
 	struct profile *p = s->p;
@@ -647,9 +743,13 @@ static int read_record(struct sum *s)
 		if (enter(s, S_COMM, r))
 			return -1;
 		return read_call(s);
+	} else if (s->version >= SUMMARY_VERSION_ANALYSES && is_analysis(r)) {
+		return read_analysis(s, r);
 	} else if (!strcmp(r, "end")) {
 		if (want_fields(s, 1, r))
 			return -1;
+		if (s->ra.present && !s->seen_idle)
+			return fail(s, 0, "analyses without 'ktypes' and 'idle'");
 		s->stage = S_END;
 	} else {
 		char msg[160];
@@ -678,6 +778,29 @@ static void store_rank_local(struct sum *s)
 	p->rank_local = rl;
 }
 
+/* The analyses the file stored (version 4 on), into the profile's arena;
+ * none: the pane shows an empty row. */
+static void store_rank_analysis(struct sum *s)
+{
+	struct profile *p = s->p;
+	struct rank_analysis *a;
+	struct strag_rank *r = &s->ra.strag;
+
+	if (!s->ra.present)
+		return;
+	a = arena_alloc(&p->arena, sizeof(*a));
+	*a = s->ra;
+	a->owned = false;
+	a->strag.iters = arena_alloc(&p->arena, (r->nr_iters ? r->nr_iters : 1) * sizeof(*r->iters));
+	if (r->nr_iters)
+		memcpy(a->strag.iters, r->iters, r->nr_iters * sizeof(*r->iters));
+	a->strag.kernels =
+		arena_alloc(&p->arena, (r->nr_kernels ? r->nr_kernels : 1) * sizeof(*r->kernels));
+	if (r->nr_kernels)
+		memcpy(a->strag.kernels, r->kernels, r->nr_kernels * sizeof(*r->kernels));
+	p->rank_analysis = a;
+}
+
 static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	struct sum s = { .p = p, .in = in, .d = d };
@@ -698,7 +821,7 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 		return -1;
 	}
 	s.version = !strcmp(s.field[1], "1") ? 1 : !strcmp(s.field[1], "2") ? 2
-		  : !strcmp(s.field[1], "3") ? 3 : 0;
+		  : !strcmp(s.field[1], "3") ? 3 : !strcmp(s.field[1], "4") ? 4 : 0;
 	if (!s.version) {
 		struct pos at = { in->lineno, (uint64_t)(s.field[1] - s.line) + 1 };
 
@@ -735,8 +858,12 @@ static int summary_parse(struct profile *p, struct input *in, struct diag *d)
 		diag_error(d, &at, "the summary ends early (no 'end' line): a cut file?");
 		rc = -1;
 	}
-	if (!rc)
+	if (!rc) {
 		store_rank_local(&s);
+		store_rank_analysis(&s);
+	}
+	free(s.ra.strag.iters);
+	free(s.ra.strag.kernels);
 	free(s.overlap);
 	free(s.calls);
 	free(s.names);

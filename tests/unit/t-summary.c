@@ -58,7 +58,7 @@ static void same_pane(const char *what, const char *pane_name, const struct prof
 	pane_free(pb);
 }
 
-static const char *const panes[] = { "ops", "kernels", "steps", "ranks", "comm" };
+static const char *const panes[] = { "ops", "kernels", "steps", "ranks", "comm", "rank-analyses" };
 
 /* Write P's summary to a file and load it into S. */
 static void round_trip(const struct profile *p, const char *name, struct profile *s)
@@ -258,7 +258,101 @@ static void test_diff(void)
 	same_pane("ranks", "ranks", &t[0], &s[0], &st, &sc);
 	same_pane("ranks", "comm", &t[0], &s[0], &st, &sc);
 	same_pane("ranks", "ops", &t[0], &s[0], &st, &sc);
+	same_pane("ranks", "rank-analyses", &t[0], &s[0], &st, &sc);
 	for (int i = 0; i < 2; i++) {
+		profile_release(&t[i]);
+		profile_release(&s[i]);
+	}
+}
+
+/*
+ * The four-rank job of tests/golden/hta/strag-job (its stragglers worked
+ * out in gen-strag-job.py), from its traces and from their summaries:
+ * the Ranks and Rank analyses panes print the same, straggler marks and
+ * all; and a version 3 summary's row has no analyses.
+ */
+static void test_job_analyses(void)
+{
+	struct profile t[4], s[4];
+	struct profset ts = { .kind = PROFSET_RANKS, .nr = 4 }, ss = { .kind = PROFSET_RANKS, .nr = 4 };
+	struct profset_member tm[4] = { { 0 } }, sm[4] = { { 0 } };
+	struct pane_scope st = { .set = &ts }, sc = { .set = &ss };
+	char path[256], msg[8192], name[32];
+	struct pane *pane;
+	char *json;
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "tests/golden/hta/strag-job/rank%d.pt.trace.json", i);
+		CHECK(test_load(&t[i], path, NULL, msg, sizeof(msg)) == 0);
+		snprintf(name, sizeof(name), "rank%d.summary", i);
+		round_trip(&t[i], name, &s[i]);
+		tm[i].prof = &t[i];
+		sm[i].prof = &s[i];
+		tm[i].rank = sm[i].rank = i;
+		tm[i].label = sm[i].label = (char *)"rank";
+	}
+	ts.members = tm;
+	ss.members = sm;
+	nr_bad = 0;
+	same_pane("job", "ranks", &t[0], &s[0], &st, &sc);
+	same_pane("job", "rank-analyses", &t[0], &s[0], &st, &sc);
+	pane = pane_open(pane_ops_find("ranks"), &s[0], &sc);
+	json = as_json(pane);
+	/* Ranks marks HTA's two stragglers (on their all rows) from the
+	 * summaries too. */
+	CHECK(strstr(json, "\"straggler\": \"HTA\"") != NULL);
+	free(json);
+	pane_free(pane);
+	pane = pane_open(pane_ops_find("rank-analyses"), &s[0], &sc);
+	json = as_json(pane);
+	CHECK(strstr(json, "\"hta_straggler\": \"straggler\", \"hta_marked\": 3") != NULL);
+	CHECK(strstr(json, "\"comp_comm_overlap_pctg\": 8,") != NULL);
+	free(json);
+	pane_free(pane);
+	for (int i = 0; i < 4; i++) {
+		profile_release(&t[i]);
+		profile_release(&s[i]);
+	}
+	/* Version 3: read, its analyses empty. */
+	CHECK(test_load(&s[0], "tests/golden/summary/shapes.summary", NULL, msg, sizeof(msg)) == 0);
+	CHECK(s[0].rank_analysis == NULL);
+	pane = pane_open(pane_ops_find("rank-analyses"), &s[0], NULL);
+	json = as_json(pane);
+	CHECK(strstr(json, "\"idle_time_pctg\": null") != NULL);
+	CHECK(strstr(json, "\"comp_comm_overlap_pctg\": null") != NULL);
+	free(json);
+	pane_free(pane);
+	profile_release(&s[0]);
+}
+
+/* The job of tests/golden/ranks/job (three workers, collectives that
+ * line up): Ranks, Comm ops and Rank analyses from its traces and from
+ * their summaries. */
+static void test_job_fixture(void)
+{
+	struct profile t[3], s[3];
+	struct profset ts = { .kind = PROFSET_RANKS, .nr = 3 }, ss = { .kind = PROFSET_RANKS, .nr = 3 };
+	struct profset_member tm[3] = { { 0 } }, sm[3] = { { 0 } };
+	struct pane_scope st = { .set = &ts }, sc = { .set = &ss };
+	char path[256], msg[8192], name[32];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "tests/golden/ranks/job/worker%d.pt.trace.json", i);
+		CHECK(test_load(&t[i], path, NULL, msg, sizeof(msg)) >= 0);
+		snprintf(name, sizeof(name), "worker%d.summary", i);
+		round_trip(&t[i], name, &s[i]);
+		tm[i].prof = &t[i];
+		sm[i].prof = &s[i];
+		tm[i].rank = sm[i].rank = i;
+		tm[i].label = sm[i].label = (char *)"worker";
+	}
+	ts.members = tm;
+	ss.members = sm;
+	nr_bad = 0;
+	same_pane("ranks/job", "ranks", &t[0], &s[0], &st, &sc);
+	same_pane("ranks/job", "comm", &t[0], &s[0], &st, &sc);
+	same_pane("ranks/job", "rank-analyses", &t[0], &s[0], &st, &sc);
+	for (int i = 0; i < 3; i++) {
 		profile_release(&t[i]);
 		profile_release(&s[i]);
 	}
@@ -280,8 +374,36 @@ static const char *refused(const char *text)
 
 static void test_bad(void)
 {
-	CHECK_STR(refused("proftui-summary\t4\nend\n"),
-		  "bad.summary:1:17: error: a summary of version '4'; this proftui reads versions 1 to 3");
+	CHECK_STR(refused("proftui-summary\t5\nend\n"),
+		  "bad.summary:1:17: error: a summary of version '5'; this proftui reads versions 1 to 4");
+	/* The analyses: version 4 on, in their order, checked. */
+	CHECK_STR(refused("proftui-summary\t3\ntemporal\t0\t0\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:2:1: error: unknown record 'temporal'");
+	CHECK_STR(refused("proftui-summary\t4\nktypes\t0\t0\t0\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:2:1: error: analyses without 'temporal' first");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t-1\t0\t0\t0\nend\n"),
+		  "bad.summary:2:14: error: a sum out of range (0 to INT64_MAX/4)");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:3:1: error: analyses without 'ktypes' and 'idle'");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "iter\t2\t0\t10\niter\t1\t0\t10\nend\n"),
+		  "bad.summary:6:6: error: steps out of order (each N once, ascending)");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "iter\t1\t10\t0\nend\n"),
+		  "bad.summary:5:11: error: it ends before it starts");
+	CHECK_STR(refused("proftui-summary\t4\nname\tncclKernel_x\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "nccl\t0\t1\t0\t5\t0\nend\n"),
+		  "bad.summary:6:6: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t4\nname\tncclKernel_x\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "nccl\t1\t1\t0\t5\t1\nend\n"),
+		  "bad.summary:6:14: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "idle\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:3:1: error: 'idle' without 'ktypes' before it");
 	/* A version 1 summary has no cut record: one that says so is not
 	 * version 1. */
 	CHECK_STR(refused("proftui-summary\t1\ncut\t1:5: x\nend\n"),
@@ -330,7 +452,7 @@ static void test_cut(void)
 
 		CHECK_EQ(rc, whole ? 0 : 1);
 		summary_write(&t, &b);
-		CHECK(!strncmp(b.s, "proftui-summary\t3\n", 18));
+		CHECK(!strncmp(b.s, "proftui-summary\t4\n", 18));
 		CHECK((strstr(b.s, "\ncut\t") == NULL) == whole);
 		rc = test_load(&s, test_write("cut.summary", b.s, b.len), NULL, msg, sizeof(msg));
 		CHECK_EQ(rc, 0);
@@ -461,6 +583,8 @@ static void test_many_attrs(void)
 const struct test tests[] = {
 	{ "every corpus trace prints the same from its summary", test_corpus },
 	{ "a diff and ranks of summaries print as of their traces", test_diff },
+	{ "a job's rank analyses from summaries are its traces'", test_job_analyses },
+	{ "the ranks/job fixture from summaries is its traces'", test_job_fixture },
 	{ "every --group on a summary is the trace's, or needs the trace", test_groups },
 	{ "a summary without shapes says shapes need the trace", test_old_shapes },
 	{ "bad summaries are refused with their place", test_bad },

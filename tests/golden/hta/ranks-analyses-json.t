@@ -1,0 +1,1 @@
+--print rank-analyses --format json tests/golden/hta/strag-job

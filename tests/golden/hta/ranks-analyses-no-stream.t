@@ -1,0 +1,1 @@
+--print rank-analyses tests/golden/ranks/job

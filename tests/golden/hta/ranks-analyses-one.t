@@ -1,0 +1,1 @@
+--print rank-analyses tests/golden/hta/strag-job/rank2.pt.trace.json

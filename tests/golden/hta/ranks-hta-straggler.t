@@ -1,0 +1,1 @@
+--print ranks tests/golden/hta/strag-job

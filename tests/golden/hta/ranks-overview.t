@@ -1,0 +1,1 @@
+--print overview tests/golden/hta/strag-job/rank0.pt.trace.json
