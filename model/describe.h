@@ -3,8 +3,8 @@
  * describe: pandas' describe() of a set of numbers -- count, mean,
  * standard deviation (n - 1), minimum, quartiles by linear interpolation
  * between the two nearest ranks, maximum -- as Holistic Trace Analysis
- * summarises its series with it.  The queue-length and memory-bandwidth
- * summaries share it.
+ * summarises its series with it.  The idle-time, queue-length and
+ * memory-bandwidth summaries share it.
  */
 #ifndef MODEL_DESCRIBE_H
 #define MODEL_DESCRIBE_H

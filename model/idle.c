@@ -126,13 +126,6 @@ static int cmp_work(const void *a, const void *b)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int cmp_stream(const void *a, const void *b)
 {
 	const struct idle_stream *x = a, *y = b;
@@ -142,42 +135,6 @@ static int cmp_stream(const void *a, const void *b)
 	if (x->device != y->device)
 		return x->device < y->device ? -1 : 1;
 	return (x->stream > y->stream) - (x->stream < y->stream);
-}
-
-/* The value at quantile Q of the N sorted values V, by linear
- * interpolation between the two nearest ranks (pandas' default). */
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t lo = (size_t)floor(pos);
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (v[lo + 1] - v[lo]) * (pos - (double)lo);
-}
-
-/* describe() of the N gaps V (sorted here). */
-static void describe(double *v, size_t n, struct idle_stats *s)
-{
-	double sum = 0, sq = 0;
-
-	s->count = n;
-	s->mean = s->std = s->min = s->p25 = s->p50 = s->p75 = s->max = NAN;
-	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	s->mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		sq += (v[i] - s->mean) * (v[i] - s->mean);
-	if (n > 1)
-		s->std = sqrt(sq / (double)(n - 1));
-	s->min = v[0];
-	s->max = v[n - 1];
-	s->p25 = quantile(v, n, 0.25);
-	s->p50 = quantile(v, n, 0.50);
-	s->p75 = quantile(v, n, 0.75);
 }
 
 static bool is_host_range(const struct node *n)
@@ -288,7 +245,7 @@ static void one_stream(const struct profile *p, const struct idle_options *o, co
 			keep_top(s, &(struct idle_gap){ .start_ns = prev_end, .len_ns = gap,
 							.category = cat, .next = w[i].n });
 		}
-		describe(scratch, nr[c], &s->stats[c]);
+		describe_values(scratch, nr[c], &s->stats[c]);
 	}
 	for (int c = 0; c < NR_IDLE_CATEGORIES; c++)
 		if (!sum_add(&s->total_ns, s->idle_ns[c]))

@@ -26,6 +26,7 @@
 #ifndef MODEL_IDLE_H
 #define MODEL_IDLE_H
 
+#include "describe.h"
 #include "profile.h"
 
 enum idle_category { IDLE_HOST_WAIT, IDLE_KERNEL_WAIT, IDLE_OTHER, NR_IDLE_CATEGORIES };
@@ -54,13 +55,6 @@ void idle_options_default(struct idle_options *o);
  * or a step without one: all). */
 void idle_options_for_step(struct idle_options *o, const struct step *s);
 
-/* describe() of a category's gaps; every figure NaN when COUNT is 0, STD
- * NaN when it is 1.  Nanoseconds. */
-struct idle_stats {
-	uint64_t count;
-	double mean, std, min, p25, p50, p75, max;
-};
-
 #define IDLE_TOP_GAPS 5
 
 struct idle_gap {
@@ -84,7 +78,9 @@ struct idle_stream {
 	int64_t idle_ns[NR_IDLE_CATEGORIES];	/* sums, capped (bounds.h) */
 	int64_t total_ns;		/* their sum */
 	double ratio[NR_IDLE_CATEGORIES];	/* idle_ns / total_ns; NaN when 0 */
-	struct idle_stats stats[NR_IDLE_CATEGORIES];
+	/* describe() of each category's gaps, in ns (describe.h: NaN
+	 * where there are none; STD NaN for one). */
+	struct describe stats[NR_IDLE_CATEGORIES];
 	struct idle_gap top[IDLE_TOP_GAPS];	/* the longest, longest first */
 	size_t nr_top;
 };

@@ -67,11 +67,11 @@ static struct cell get_count(const struct pane *pane, const void *row, const str
 	return cell_int((int64_t)IR(row)->s->stats[IR(row)->cat].count);
 }
 
-/* A statistic of the category's gaps, by its offset in struct idle_stats:
+/* A statistic of the category's gaps, by its offset in struct describe:
  * nanoseconds, to the nearest. */
 static struct cell get_stat(const struct pane *pane, const void *row, const struct column *c)
 {
-	const struct idle_stats *st = &IR(row)->s->stats[IR(row)->cat];
+	const struct describe *st = &IR(row)->s->stats[IR(row)->cat];
 	double v;
 
 	(void)pane;
@@ -81,7 +81,7 @@ static struct cell get_stat(const struct pane *pane, const void *row, const stru
 
 #define STAT(k, t, field, what)                                                           \
 	{ .key = k, .json_key = k, .title = t, .kind = COL_TIME, .width = 11, .get = get_stat, \
-	  .arg = (int)offsetof(struct idle_stats, field),                                 \
+	  .arg = (int)offsetof(struct describe, field),                                 \
 	  .help = what " of the category's gaps (empty without a gap)" }
 
 static const struct column idle_cols[] = {

@@ -157,7 +157,7 @@ static void check_stats(const struct idle_breakdown *b, const struct jv *f)
 		double stream = jnum(cell(row, c_stream));
 		const struct idle_stream *s = find_stream(b, stream);
 		int c = index->items[i].type == JV_STR ? category_of(index->items[i].str) : -1;
-		const struct idle_stats *st;
+		const struct describe *st;
 		double ours[7];
 		char where[64];
 

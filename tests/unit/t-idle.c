@@ -74,7 +74,7 @@ static void t_categories(void)
 	struct idle_breakdown b;
 	struct node *th, *fwd, *k4;
 	const struct idle_stream *s;
-	const struct idle_stats *kw;
+	const struct describe *kw;
 
 	profile_init(&p, "mem");
 	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
