@@ -17,41 +17,9 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-cases.h"
 #include "hta-step.h"
 
-struct hta_case {
-	const char *trace;		/* under the corpus */
-	const char *expected;		/* under the corpus, without the suffix */
-};
-
-static const struct hta_case cases[] = {
-	{ "pytorch-kineto-trace/hta_amd_trace_mi250_minitoy_train_ROCm6_2_kineto.json.gz",
-	  "hta-expected/hta_amd_trace_mi250_minitoy_train_ROCm6_2_kineto" },
-	{ "pytorch-kineto-trace/hta_critical_path_simple_add_benchmark_result_493459_1694039959_trace"
-	  ".json.gz",
-	  "hta-expected/hta_critical_path_simple_add_benchmark_result_493459_1694039959_trace" },
-	{ "pytorch-kineto-trace/hta_ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
-	  "hta-expected/hta_ns_resolution_trace_rank-0.Apr_03_18_51_38.1102.pt.trace" },
-	{ "pytorch-kineto-trace/hta_triton_example_triton_example.json.gz",
-	  "hta-expected/hta_triton_example_triton_example" },
-	{ "pytorch-kineto-trace/tbplugin_resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz",
-	  "hta-expected/tbplugin_resnet50_num_workers_0__worker0.1623143089861.pt.trace" },
-	{ "pytorch-kineto-trace/tbplugin_resnet50_num_workers_4__worker0.1623212756351.pt.trace.json.gz",
-	  "hta-expected/tbplugin_resnet50_num_workers_4__worker0.1623212756351.pt.trace" },
-	{ "pytorch-kineto-trace/tracelens_h100_bert-small-uncased__1016001.json.gz",
-	  "hta-expected/tracelens_h100_bert-small-uncased__1016001" },
-	{ "pytorch-kineto-multi/hta_trace_diff/control.json.gz",
-	  "hta-expected-multi/hta_trace_diff/control" },
-	{ "pytorch-kineto-multi/hta_trace_diff/test.json.gz", "hta-expected-multi/hta_trace_diff/test" },
-	{ "pytorch-kineto-multi/tbplugin_resnet50_workers0_vs_4/"
-	  "resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz",
-	  "hta-expected-multi/tbplugin_resnet50_workers0_vs_4/"
-	  "resnet50_num_workers_0__worker0.1623143089861.pt.trace" },
-	{ "pytorch-kineto-multi/tbplugin_resnet50_workers0_vs_4/"
-	  "resnet50_num_workers_4__worker0.1623212756351.pt.trace.json.gz",
-	  "hta-expected-multi/tbplugin_resnet50_workers0_vs_4/"
-	  "resnet50_num_workers_4__worker0.1623212756351.pt.trace" },
-};
 
 static int nr_bad;
 
@@ -64,11 +32,6 @@ static void near(const char *what, const char *where, double ours, double ref, d
 			fprintf(stderr, "  %s %s: proftui %.17g, HTA %.17g\n", where, what, ours, ref);
 		test_failed = 1;
 	}
-}
-
-static double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
 }
 
 static const struct idle_stream *find_stream(const struct idle_breakdown *b, double stream)
@@ -190,8 +153,8 @@ static void check_case(size_t i)
 	const struct jv *result;
 	FILE *f;
 
-	snprintf(trace, sizeof(trace), "%s/%s", corpus, cases[i].trace);
-	snprintf(path, sizeof(path), "%s/%s__hta_idle_time_breakdown.json", corpus, cases[i].expected);
+	snprintf(trace, sizeof(trace), "%s/%s", corpus, hta_cases[i].trace);
+	snprintf(path, sizeof(path), "%s/%s__hta_idle_time_breakdown.json", corpus, hta_cases[i].expected);
 	if (!(f = fopen(trace, "rb")))
 		SKIP("no corpus at ../shared/corpus (set PROFTUI_CORPUS)");
 	fclose(f);
