@@ -417,6 +417,46 @@ static void inspect(struct ui *ui)
 	push(ui, pane_new(pane_types[PANE_DETAIL], ui->prof, &scope));
 }
 
+/* F6: the list of the pane's columns to sort by (htop's). */
+static void open_sort_menu(struct ui *ui)
+{
+	struct pane *pane = ui_pane(ui);
+	struct pane_scope scope = { .arg = pane };
+
+	if (ui->help) {
+		say(ui, true, "the help keeps its order");
+		return;
+	}
+	if (pane_is_picture(pane) || pane->ops->id == PANE_SORT_BY) {
+		say(ui, true, "nothing to sort here");
+		return;
+	}
+	if (!push(ui, pane_new(pane_types[PANE_SORT_BY], ui->prof, &scope)))
+		return;
+	if (pane->sort_col >= 0)	/* the cursor on the current sort */
+		pane_seek(ui_pane(ui), pane->cols[pane->sort_col].title);
+	say(ui, false, "<Enter> sorts by the column; again on the current one: reversed");
+}
+
+/* Sort by (F6) chose column COL of the pane under it: close the list and
+ * sort, as the sort keys do. */
+static void sort_from_menu(struct ui *ui, int col)
+{
+	struct pane *pane;
+
+	pop(ui, ui->tab);
+	pane = ui_pane(ui);
+	if (col < 0 || (size_t)col >= pane->nr_cols)
+		return;
+	if (col == pane->sort_col)
+		pane_sort(pane, col, !pane->sort_desc);
+	else
+		pane_sort(pane, col, column_default_desc(&pane->cols[col]));
+	ui->reveal_sort = true;
+	say(ui, false, "sorted by %s %s", pane->cols[col].title,
+	    pane->sort_desc ? "(descending)" : "(ascending)");
+}
+
 /* C: the column chooser for the pane on screen. */
 static void choose_columns(struct ui *ui)
 {
@@ -1223,6 +1263,8 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
+	if (req.sort)
+		sort_from_menu(ui, req.sort_col);
 	if (req.jump)
 		jump(ui, req.jump_to, req.jump_row, req.jump_node);
 	if (req.open)
@@ -1410,6 +1452,9 @@ static void act(struct ui *ui, enum action a)
 		break;
 	case ACT_SAVE_CONFIG:
 		save_config(ui);
+		break;
+	case ACT_SORT_MENU:
+		open_sort_menu(ui);
 		break;
 	case ACT_TIMELINE_JUMP:
 		timeline_jump(ui);

@@ -77,6 +77,7 @@
 	X(INSPECT, "inspect", "Show all of the row: full name, columns and their meaning, attributes, what launched it") \
 	X(SHORT_NAMES, "short-names", "Show names short (C++ templates, parameters, namespaces elided) or full") \
 	X(COLUMNS, "columns", "Choose the pane's columns and their order (for this run; save-config keeps them)") \
+	X(SORT_MENU, "sort-menu", "Choose the column to sort by from a list (htop's F6)") \
 	X(SAVE_CONFIG, "save-config", "Write the columns, the pane's sort and short names to the config file") \
 	P(TOGGLE_COLUMN, "toggle-column", "Column chooser: show or hide the column") \
 	P(COLUMN_UP, "column-up", "Column chooser: move the column left (up the list)") \

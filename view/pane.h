@@ -147,6 +147,10 @@ struct pane_request {
 	 * rank again). */
 	bool open_rank;
 	long rank;
+	/* Close this pane and sort the one under it by its column SORT_COL
+	 * (the column's own direction; the current sort column: reversed). */
+	bool sort;
+	int sort_col;
 	/* Show run RUN (0-based) of the profiles: Info's list of runs. */
 	bool open_run;
 	size_t run;

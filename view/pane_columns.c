@@ -4,8 +4,8 @@
  * pane it was opened from, in screen order, each shown or hidden.  Space
  * shows or hides the column under the cursor, K and J move it up and
  * down the list (left and right on screen).  Every change goes at once
- * into the choice the UI keeps for that pane type (columns.h); the UI
- * saves it in the config file when the chooser closes.
+ * into the choice the UI keeps for that pane type (columns.h), for the
+ * run; save-config (W) writes it to the config file.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -28,4 +28,21 @@ check "> moves the sort one column right" tui_wait 'sort: Dev total ▼'
 tui_keys '<' '<'
 check "< moves it left" tui_wait 'sort: Calls ▼'
 check "after the sort keys" tui_expect sort-calls
+# htop's F6: a list of the columns; Enter sorts by one, again reverses.
+for size in 80x24 120x40; do
+	tui_start -x "${size%x*}" -y "${size#*x}" "$PROFTUI tests/golden/kineto/two-steps.json"
+	tui_keys 2
+	tui_wait 'sort: Dev self'
+	tui_keys F6
+	check "$size: F6 lists the columns" tui_line 1 'Operators › sort by'
+	check "$size: the current sort marked" tui_wait 'desc  Dev self'
+	tui_keys g j Enter
+	check "$size: Enter sorts by the column" tui_wait 'sort: Calls ▼'
+	check "$size: and closes the list" tui_gone '› sort by'
+	tui_keys F6 Enter
+	check "$size: again on the current one: reversed" tui_wait 'sort: Calls ▲'
+	tui_keys F6 Escape
+	check "$size: Esc leaves it unchanged" tui_gone '› sort by'
+	check "$size: still by calls" tui_wait 'sort: Calls ▲'
+done
 tui_done
