@@ -45,7 +45,8 @@
 	X(API, api, "API calls", 0, A) \
 	X(ANNOTATIONS, annotations, "Annotations", 0, A) \
 	X(IDLE, idle, "GPU idle", 0, A) \
-	X(IDLE_GAPS, idle_gaps, "GPU idle gaps", 0, A)
+	X(IDLE_GAPS, idle_gaps, "GPU idle gaps", 0, A) \
+	X(CRITICAL_PATH, critical_path, "Critical path", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */
