@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/critical_path.h"
 #include "../model/name_stats.h"
 #include "../model/idle.h"
 #include "../model/overview.h"
@@ -42,6 +43,7 @@ enum ov_kind {
 	OV_API,			/* the API calls: Enter opens their table */
 	OV_ANNOTATIONS,		/* the annotations: Enter opens their table */
 	OV_IDLE_STREAM,		/* a stream's idle time: Enter opens GPU idle */
+	OV_CPATH,		/* the critical path: Enter opens its pane */
 };
 
 struct ov_row {
@@ -57,6 +59,7 @@ struct ov_priv {
 	struct overview ov;
 	struct ov_row *rows;
 	size_t nr, alloc;
+	const struct step *cpath_step;	/* the critical path's step; NULL: all */
 };
 
 #define ROW(r) ((const struct ov_row *)(r))
@@ -436,6 +439,55 @@ static bool idle_handle(struct pane *pane, struct pane_request *req)
 	return true;
 }
 
+/* The critical path (model/critical_path.h) of the step shown, else of
+ * the longest step, else of the whole trace: its length, then its three
+ * biggest bounds with their shares. */
+static void add_critical_path(const struct pane *pane, struct ov_priv *op)
+{
+	const struct profile *p = pane->prof;
+	const struct step *s = NULL;
+	struct cpath_options o;
+	struct critical_path c;
+	int order[NR_CPATH_BOUNDS], n = 0;
+
+	if (pane->scope.step) {
+		s = pane->scope.step;
+		if ((uintptr_t)s - (uintptr_t)p->steps >= p->nr_steps * sizeof(*p->steps))
+			s = profile_step_named(p, s->name);
+		if (!s)
+			return;
+	} else {
+		for (size_t i = 0; i < p->nr_steps; i++)
+			if (p->steps[i].end_ns > p->steps[i].start_ns &&
+			    (!s || p->steps[i].end_ns - p->steps[i].start_ns > s->end_ns - s->start_ns))
+				s = &p->steps[i];
+	}
+	cpath_options_for_step(&o, s);
+	cpath_compute(p, &o, &c);
+	if (c.nr_links && c.total_ns > 0) {
+		op->cpath_step = s;
+		add(op, OV_SECTION, xstrdup("Critical path (Enter: path)"), NULL);
+		add(op, OV_CPATH, s ? xstrfmt("Path of step %s", s->name) : xstrdup("Path of the trace"),
+		    time_text((double)c.total_ns))->share_pct = cpath_share(&c, c.total_ns);
+		for (int b = 0; b < NR_CPATH_BOUNDS; b++)
+			if (b != CPATH_NONE && c.bound_ns[b] > 0)
+				order[n++] = b;
+		/* The most time first. */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && c.bound_ns[order[j]] > c.bound_ns[order[j - 1]]; j--) {
+				int tmp = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = tmp;
+			}
+		for (int i = 0; i < n && i < 3; i++)
+			add(op, OV_CPATH, xstrdup(cpath_bound_name(order[i])),
+			    time_text((double)c.bound_ns[order[i]]))->share_pct =
+				cpath_share(&c, c.bound_ns[order[i]]);
+	}
+	cpath_release(&c);
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -521,6 +573,7 @@ static void ov_load(struct pane *pane)
 		add_gpu_breakdowns(p, op, &pane->nr_capped);
 		add_idle(p, op);
 		add_calls_and_ranges(p, op);
+		add_critical_path(pane, op);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -587,6 +640,13 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 	}
 	if (r->kind == OV_IDLE_STREAM)
 		return idle_handle(pane, req);
+	if (r->kind == OV_CPATH) {
+		req->open = true;
+		req->open_pane = PANE_CRITICAL_PATH;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		req->open_scope.step = ((const struct ov_priv *)pane->priv)->cpath_step;
+		return true;
+	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {
 		req->message = "Enter on a top op or kernel, or on a row of the sections after them, opens its pane";
 		return true;
