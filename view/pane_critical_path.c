@@ -101,7 +101,8 @@ static struct cell get_lane(const struct pane *pane, const void *row, const stru
 static const struct column cp_cols[] = {
 	{ .key = "link", .title = "#", .kind = COL_COUNT, .width = 5, .get = get_link,
 	  .help = "the link's place on the path, from its first; empty on the summary rows "
-		  "(the whole path, then each bound_by)" },
+		  "(the whole path, then each bound_by).  The path is the longest of the step "
+		  "chosen ([ and ]), else of the whole trace (proftui(1), PANES)" },
 	{ .key = "start", .json_key = "start", .title = "Start", .kind = COL_TIME, .width = 11,
 	  .get = get_start,
 	  .help = "when the link begins (its first node: an event's start or end), since the "
