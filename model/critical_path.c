@@ -51,6 +51,17 @@ void cpath_options_for_step(struct cpath_options *o, const struct step *s)
 	}
 }
 
+const struct step *cpath_default_step(const struct profile *p)
+{
+	const struct step *s = NULL;
+
+	for (size_t i = 0; i < p->nr_steps; i++)
+		if (p->steps[i].end_ns > p->steps[i].start_ns &&
+		    (!s || p->steps[i].end_ns - p->steps[i].start_ns > s->end_ns - s->start_ns))
+			s = &p->steps[i];
+	return s;
+}
+
 double cpath_share(const struct critical_path *c, int64_t ns)
 {
 	if (c->total_ns <= 0 || c->nr_capped || sum_capped(ns))
@@ -101,6 +112,14 @@ struct qev {
 	uint32_t seq;
 };
 
+/* A stream's queue before the window: the launches less the starts. */
+struct qbase {
+	int32_t device, stream;
+	int64_t count;
+};
+
+#define MAX_QBASE 64
+
 struct build {
 	const struct profile *p;
 	const struct cpath_options *o;
@@ -108,6 +127,11 @@ struct build {
 	size_t nr_ev, alloc_ev;
 	struct qev *q;
 	size_t nr_q, alloc_q;
+	/* Launches and starts before Q_FROM (the window's start) only count:
+	 * per stream, in QBASE (when the streams are few). */
+	int64_t q_from;
+	struct qbase qbase[MAX_QBASE];
+	size_t nr_qbase;
 	const struct node *thread;
 	const struct node *last_rt;	/* the last runtime call walked */
 	int32_t last_rt_ev;		/* its ev, -1: not taken */
@@ -206,6 +230,19 @@ static void visit_host(struct build *b, const struct node *n)
 static void add_q(struct build *b, int32_t device, int32_t stream, int64_t ts, int32_t delta,
 		  int32_t ev, uint32_t seq)
 {
+	if (ev < 0 && ts < b->q_from) {
+		size_t i;
+
+		for (i = 0; i < b->nr_qbase; i++)
+			if (b->qbase[i].device == device && b->qbase[i].stream == stream)
+				break;
+		if (i < MAX_QBASE) {
+			if (i == b->nr_qbase)
+				b->qbase[b->nr_qbase++] = (struct qbase){ device, stream, 0 };
+			b->qbase[i].count += delta;
+			return;
+		}
+	}
 	GROW(b->q, b->alloc_q, b->nr_q + 1);
 	b->q[b->nr_q++] = (struct qev){ device, stream, ts, delta, ev, seq };
 }
@@ -509,14 +546,27 @@ static int cmp_q(const void *a, const void *b)
  * starts so far, over the whole trace. */
 static void queue_lengths(struct build *b)
 {
-	int64_t q = 0;
+	int64_t q = 0, last = INT64_MIN;
+	size_t n = 0;
 
+	/* What comes after the window's last start changes nothing in it. */
+	for (size_t i = 0; i < b->nr_q; i++)
+		if (b->q[i].ev >= 0 && b->q[i].ts > last)
+			last = b->q[i].ts;
+	for (size_t i = 0; i < b->nr_q; i++)
+		if (b->q[i].ts <= last)
+			b->q[n++] = b->q[i];
+	b->nr_q = n;
 	qsort(b->q, b->nr_q, sizeof(*b->q), cmp_q);
 	for (size_t i = 0; i < b->nr_q; i++) {
 		const struct qev *x = &b->q[i];
 
-		if (i == 0 || x->device != b->q[i - 1].device || x->stream != b->q[i - 1].stream)
+		if (i == 0 || x->device != b->q[i - 1].device || x->stream != b->q[i - 1].stream) {
 			q = 0;
+			for (size_t k = 0; k < b->nr_qbase; k++)
+				if (b->qbase[k].device == x->device && b->qbase[k].stream == x->stream)
+					q = b->qbase[k].count;
+		}
 		q += x->delta;
 		if (x->ev < 0)
 			continue;
@@ -655,6 +705,7 @@ void cpath_compute(const struct profile *p, const struct cpath_options *o, struc
 		o = &def;
 	}
 	b.o = o;
+	b.q_from = o->lo_ns == INT64_MIN ? INT64_MIN : round_start(o, o->lo_ns);
 	memset(c, 0, sizeof(*c));
 	node_walk(p->root, visit, &b);
 	if (b.nr_ev) {

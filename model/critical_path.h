@@ -91,6 +91,10 @@ void cpath_options_default(struct cpath_options *o);
  * trace). */
 void cpath_options_for_step(struct cpath_options *o, const struct step *s);
 
+/* The step a pane shows when none is chosen: P's longest (the first of
+ * the longest), or NULL when P has no step with a span. */
+const struct step *cpath_default_step(const struct profile *p);
+
 /* One link of the path: an edge of the graph. */
 struct cpath_link {
 	int64_t start_ns;		/* its first node's time */

@@ -2,10 +2,11 @@
 /*
  * Critical path: the longest chain of dependent host ops, runtime calls,
  * launch delays, kernels and gaps between kernels (model/critical_path.c,
- * which states the graph), over the step chosen or the whole trace.
+ * which states the graph), over the step chosen, else the longest step, else the whole trace.
  * First one row per bound_by with the path's time in it and its share
  * (after a row for the whole path), then the path's links in order, each
- * with its start, weight, share, bound_by, event and lane; w shows a
+ * with its start, weight, share, bound_by, event and lane, over the step
+ * chosen, else the longest step, else the whole trace; w shows a
  * link's op or kernel on the Timeline.  The Overview's "Critical path"
  * rows open it.  --print critical-path; JSON keys are HTA's names in
  * snake_case, times in µs.
@@ -102,7 +103,8 @@ static const struct column cp_cols[] = {
 	{ .key = "link", .title = "#", .kind = COL_COUNT, .width = 5, .get = get_link,
 	  .help = "the link's place on the path, from its first; empty on the summary rows "
 		  "(the whole path, then each bound_by).  The path is the longest of the step "
-		  "chosen ([ and ]), else of the whole trace (proftui(1), PANES)" },
+		  "chosen ([ and ]), else of the longest step, else of the whole trace when "
+		  "there is no step (proftui(1), PANES)" },
 	{ .key = "start", .json_key = "start", .title = "Start", .kind = COL_TIME, .width = 11,
 	  .get = get_start,
 	  .help = "when the link begins (its first node: an event's start or end), since the "
@@ -141,7 +143,8 @@ static void cp_load(struct pane *pane)
 {
 	struct cp_priv *cp = xcalloc(1, sizeof(*cp));
 	struct cpath_options o;
-	const struct step *s = step_of(pane->prof, pane->scope.step);
+	const struct step *s = pane->scope.step ? step_of(pane->prof, pane->scope.step)
+						 : cpath_default_step(pane->prof);
 	size_t n = 0, cap;
 
 	pane->priv = cp;

@@ -457,10 +457,7 @@ static void add_critical_path(const struct pane *pane, struct ov_priv *op)
 		if (!s)
 			return;
 	} else {
-		for (size_t i = 0; i < p->nr_steps; i++)
-			if (p->steps[i].end_ns > p->steps[i].start_ns &&
-			    (!s || p->steps[i].end_ns - p->steps[i].start_ns > s->end_ns - s->start_ns))
-				s = &p->steps[i];
+		s = cpath_default_step(p);
 	}
 	cpath_options_for_step(&o, s);
 	cpath_compute(p, &o, &c);

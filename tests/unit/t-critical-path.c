@@ -370,6 +370,53 @@ static void t_communication(void)
 	profile_release(&p);
 }
 
+/* A window [50, 300] us: kernel A, launched at 10 (before it), runs
+ * [100, 200); B, launched at 60, runs [210, 300).  At B's launch A was
+ * still queued, so B's start has no launch edge (and A, outside the
+ * window, no kernel-kernel edge to it): the path is B alone. */
+static void t_queue_before_window(void)
+{
+	struct profile p;
+	struct critical_path c;
+	struct cpath_options o;
+	struct node *th;
+
+	profile_init(&p, "mem");
+	th = thread(&p, "thread 1");
+	launch(&p, th, 10, 7, 100, 200);
+	launch(&p, th, 60, 7, 210, 300);
+	cpath_options_default(&o);
+	o.lo_ns = 50 * US;
+	o.hi_ns = 300 * US;
+	run(&p, &o, &c);
+	CHECK_EQ(c.nr_events, 2);
+	CHECK_EQ(c.total_ns, 90 * US);
+	CHECK_EQ(c.bound_ns[CPATH_LAUNCH], 0);
+	cpath_release(&c);
+	profile_release(&p);
+}
+
+/* The longest step is the default window. */
+static void t_default_step(void)
+{
+	struct profile p;
+	struct step *s;
+
+	profile_init(&p, "mem");
+	CHECK(cpath_default_step(&p) == NULL);
+	s = profile_add_step(&p, "1", 1);
+	s->start_ns = 0;
+	s->end_ns = 10;
+	s = profile_add_step(&p, "2", 1);
+	s->start_ns = 10;
+	s->end_ns = 30;
+	s = profile_add_step(&p, "3", 1);
+	s->start_ns = 30;
+	s->end_ns = 50;
+	CHECK(!strcmp(cpath_default_step(&p)->name, "2"));
+	profile_release(&p);
+}
+
 /* Ops whose sum passes SUM_CAP: capped, no share. */
 static void t_capped(void)
 {
@@ -431,6 +478,8 @@ const struct test tests[] = {
 	{ "nested ops' attribution", t_nested },
 	{ "HTA's rounding, last work per launch", t_hta_options },
 	{ "communication kernel", t_communication },
+	{ "a queue from before the window", t_queue_before_window },
+	{ "the longest step by default", t_default_step },
 	{ "capped sum", t_capped },
 	{ "200k launches", t_many },
 	{ 0 },
