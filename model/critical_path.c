@@ -354,43 +354,33 @@ static int32_t attribute(uint32_t from, uint32_t to, int32_t src_parent)
 	return src_parent;
 }
 
-/* The starts and ends of host events, HTA's order per thread. */
+/* The starts and ends of host events, HTA's order per thread: each
+ * carries its keys, so that the sort needs nothing else. */
 struct tok {
-	uint32_t ev;
+	int64_t time, dur;
+	uint32_t thread, seq, ev;
 	bool end;
 };
-
-static const struct ev *sort_ev;
-
-static int64_t tok_time(const struct tok *t)
-{
-	return t->end ? sort_ev[t->ev].end : sort_ev[t->ev].start;
-}
 
 static int cmp_tok(const void *a, const void *b)
 {
 	const struct tok *x = a, *y = b;
-	const struct ev *ex = &sort_ev[x->ev], *ey = &sort_ev[y->ev];
-	uint32_t tx = ex->thread ? node_handle(ex->thread) : 0;
-	uint32_t ty = ey->thread ? node_handle(ey->thread) : 0;
-	int64_t mx = tok_time(x), my = tok_time(y);
-	int64_t dx = ex->end - ex->start, dy = ey->end - ey->start;
 
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	if (mx != my)
-		return mx < my ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
 	if (x->end != y->end)
 		return x->end ? -1 : 1;	/* ends first */
-	if (dx != dy) {
+	if (x->dur != y->dur) {
 		if (!x->end)
-			return dx > dy ? -1 : 1;	/* the longer start first */
-		return dx < dy ? -1 : 1;		/* the shorter end first */
+			return x->dur > y->dur ? -1 : 1;	/* the longer start first */
+		return x->dur < y->dur ? -1 : 1;		/* the shorter end first */
 	}
-	if (ex->seq != ey->seq) {
+	if (x->seq != y->seq) {
 		if (!x->end)
-			return ex->seq < ey->seq ? -1 : 1;
-		return ex->seq > ey->seq ? -1 : 1;
+			return x->seq < y->seq ? -1 : 1;
+		return x->seq > y->seq ? -1 : 1;
 	}
 	return 0;
 }
@@ -408,12 +398,17 @@ static void host_edges(struct build *b)
 	if (!nr_host)
 		return;
 	tok = xmalloc(2 * nr_host * sizeof(*tok));
-	for (size_t i = 0; i < b->nr_ev; i++)
-		if (!b->ev[i].is_device) {
-			tok[nr_tok++] = (struct tok){ (uint32_t)i, false };
-			tok[nr_tok++] = (struct tok){ (uint32_t)i, true };
-		}
-	sort_ev = b->ev;
+	for (size_t i = 0; i < b->nr_ev; i++) {
+		const struct ev *e = &b->ev[i];
+		uint32_t th = e->thread ? node_handle(e->thread) : 0;
+
+		if (e->is_device)
+			continue;
+		tok[nr_tok++] = (struct tok){ e->start, e->end - e->start, th, e->seq, (uint32_t)i,
+					      false };
+		tok[nr_tok++] = (struct tok){ e->end, e->end - e->start, th, e->seq, (uint32_t)i,
+					      true };
+	}
 	qsort(tok, nr_tok, sizeof(*tok), cmp_tok);
 	first_child = xmalloc(b->nr_ev * sizeof(*first_child));
 	next_sib = xmalloc(b->nr_ev * sizeof(*next_sib));
@@ -577,9 +572,16 @@ static void queue_lengths(struct build *b)
 	}
 }
 
+/* Device work, by stream and start, with its keys. */
+struct dev_key {
+	int32_t device, stream;
+	int64_t start;
+	uint32_t seq, ev;
+};
+
 static int cmp_dev(const void *a, const void *b)
 {
-	const struct ev *x = &sort_ev[*(const uint32_t *)a], *y = &sort_ev[*(const uint32_t *)b];
+	const struct dev_key *x = a, *y = b;
 
 	if (x->device != y->device)
 		return x->device < y->device ? -1 : 1;
@@ -594,25 +596,28 @@ static int cmp_dev(const void *a, const void *b)
 static void device_edges(struct build *b)
 {
 	size_t nr = 0;
-	uint32_t *idx;
+	struct dev_key *key;
 	int32_t last = -1;
 
 	for (size_t i = 0; i < b->nr_ev; i++)
 		nr += b->ev[i].is_device;
 	if (!nr)
 		return;
-	idx = xmalloc(nr * sizeof(*idx));
+	key = xmalloc(nr * sizeof(*key));
 	nr = 0;
-	for (size_t i = 0; i < b->nr_ev; i++)
-		if (b->ev[i].is_device)
-			idx[nr++] = (uint32_t)i;
-	sort_ev = b->ev;
-	qsort(idx, nr, sizeof(*idx), cmp_dev);
+	for (size_t i = 0; i < b->nr_ev; i++) {
+		const struct ev *e = &b->ev[i];
+
+		if (e->is_device)
+			key[nr++] = (struct dev_key){ e->device, e->stream, e->start, e->seq,
+						      (uint32_t)i };
+	}
+	qsort(key, nr, sizeof(*key), cmp_dev);
 	for (size_t i = 0; i < nr; i++) {
-		uint32_t k = idx[i];
+		uint32_t k = key[i].ev;
 		const struct ev *e = &b->ev[k], *rt = &b->ev[e->rt];
 
-		if (i && (e->device != b->ev[idx[i - 1]].device || e->stream != b->ev[idx[i - 1]].stream))
+		if (i && (key[i].device != key[i - 1].device || key[i].stream != key[i - 1].stream))
 			last = -1;
 		if (e->qr == 1 && e->qk == 0 && (last < 0 || b->ev[last].end < rt->start))
 			add_edge(b, 2 * (uint32_t)e->rt, 2 * k, CPATH_EDGE_LAUNCH, false, (int32_t)k);
@@ -623,7 +628,7 @@ static void device_edges(struct build *b)
 		add_edge(b, 2 * k, 2 * k + 1, CPATH_EDGE_OP, false, (int32_t)k);
 		last = (int32_t)k;
 	}
-	free(idx);
+	free(key);
 }
 
 static enum cpath_bound bound_of(const struct build *b, enum cpath_edge type, int32_t attr)
