@@ -445,6 +445,7 @@ static void host_edges(struct build *b)
 		}
 		stack[sp++] = e;
 	}
+	free(tok);	/* the stack is made: what follows needs the tree only */
 	/* Depth first over each thread's roots, in order. */
 	thread = NULL;
 	{
@@ -514,7 +515,6 @@ static void host_edges(struct build *b)
 			}
 		}
 	}
-	free(tok);
 	free(first_child);
 	free(next_sib);
 	free(last_child);
@@ -721,6 +721,8 @@ void cpath_compute(const struct profile *p, const struct cpath_options *o, struc
 		for (size_t i = 0; i < b.nr_ev; i++)
 			c->nr_events += b.ev[i].has_node;
 		queue_lengths(&b);
+		free(b.q);
+		b.q = NULL;
 		host_edges(&b);
 		device_edges(&b);
 		trace_back(&b, c);
