@@ -6,8 +6,8 @@
  * First one row per bound_by with the path's time in it and its share
  * (after a row for the whole path), then the path's links in order, each
  * with its start, weight, share, bound_by, event and lane, over the step
- * chosen, else the longest step, else the whole trace; w shows a
- * link's op or kernel on the Timeline.  The Overview's "Critical path"
+ * chosen, else the longest step, else the whole trace; Enter or w shows
+ * a link's op or kernel on the Timeline (its first block of that name).  The Overview's "Critical path"
  * rows open it.  --print critical-path; JSON keys are HTA's names in
  * snake_case, times in µs.
  */
@@ -224,10 +224,31 @@ static void cp_release(struct pane *pane)
 	free(cp);
 }
 
+/* Enter on a link: its event on the Timeline (its first block of that
+ * name), as w does. */
+static bool cp_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	const struct cp_row *r = pane_row(pane, pane->cursor);
+
+	if (act != ACT_DRILL || !r)
+		return false;
+	if (!r->link || !r->link->event) {
+		req->message = "Enter on a link shows its op or kernel on the Timeline";
+		return true;
+	}
+	req->jump = true;
+	req->jump_to = PANE_TIMELINE;
+	req->jump_row = node_name(r->link->event);
+	return true;
+}
+
+static const enum action cp_actions[] = { ACT_DRILL, ACT_NONE };
+
 static const char *const cp_aliases[] = { "critical-path", NULL };
 
 const struct pane_ops critical_path_pane_ops = {
 	.id = PANE_CRITICAL_PATH, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
 	.aliases = cp_aliases, .load = cp_load, .row_name = cp_name, .empty_text = cp_empty,
+	.handle = cp_handle, .actions = cp_actions,
 	.needs_trace = pane_empty_of_summary, .release = cp_release,
 };
