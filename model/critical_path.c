@@ -119,6 +119,7 @@ struct qbase {
 };
 
 #define MAX_QBASE 64
+#define RT_RING 8
 
 struct build {
 	const struct profile *p;
@@ -133,10 +134,16 @@ struct build {
 	struct qbase qbase[MAX_QBASE];
 	size_t nr_qbase;
 	const struct node *thread;
-	const struct node *last_rt;	/* the last runtime call walked */
-	int32_t last_rt_ev;		/* its ev, -1: not taken */
-	int64_t last_rt_start;
-	bool last_rt_launches;
+	/* The last runtime calls walked (a call may hold another, a driver
+	 * call, before the work it launched): a ring, searched for a piece
+	 * of work's parent. */
+	struct rt_seen {
+		const struct node *n;
+		int32_t ev;		/* -1: not taken */
+		int64_t start;
+		bool launches;
+	} rt[RT_RING];
+	unsigned nr_rt;
 	/* The graph: per node, the longest distance to it and the edge that
 	 * gives it. */
 	int64_t *dist;
@@ -196,17 +203,17 @@ static void visit_host(struct build *b, const struct node *n)
 	int64_t dur = node_host_total(b->p, n), start, end;
 	struct ev *e;
 
-	if (n->kind == NODE_RUNTIME) {
-		b->last_rt = n;
-		b->last_rt_ev = -1;
-		b->last_rt_launches = in_list(node_name(n), launch_calls, ARRAY_SIZE(launch_calls));
-	}
+	struct rt_seen *rt = NULL;
+
 	if (dur == NS_UNTIMED || dur < 0)
 		dur = 0;
 	start = round_start(b->o, n->start_ns);
 	end = round_end(b->o, n->start_ns, dur);
-	if (n->kind == NODE_RUNTIME)
-		b->last_rt_start = start;
+	if (n->kind == NODE_RUNTIME) {
+		rt = &b->rt[b->nr_rt++ % RT_RING];
+		*rt = (struct rt_seen){ n, -1, start,
+					in_list(node_name(n), launch_calls, ARRAY_SIZE(launch_calls)) };
+	}
 	if (end - start <= 0 || !in_window(b, start))
 		return;
 	GROW(b->ev, b->alloc_ev, b->nr_ev + 1);
@@ -222,8 +229,8 @@ static void visit_host(struct build *b, const struct node *n)
 	e->has_node = n->kind == NODE_OP || n->kind == NODE_RUNTIME;
 	e->blocking = n->kind == NODE_RUNTIME &&
 		      in_list(node_name(n), blocking_calls, ARRAY_SIZE(blocking_calls));
-	if (n->kind == NODE_RUNTIME)
-		b->last_rt_ev = (int32_t)b->nr_ev;
+	if (rt)
+		rt->ev = (int32_t)b->nr_ev;
 	b->nr_ev++;
 }
 
@@ -253,8 +260,14 @@ static void visit_device(struct build *b, const struct node *n)
 	const struct node *up = node_has_parent(n) ? node_parent(n) : NULL;
 	int32_t device, stream, idx = -1;
 	int64_t dur = node_device_total(b->p, n);
+	const struct rt_seen *rt = NULL;
 
-	if (!up || up != b->last_rt)
+	for (unsigned k = 1; up && k <= RT_RING && k <= b->nr_rt; k++)
+		if (b->rt[(b->nr_rt - k) % RT_RING].n == up) {
+			rt = &b->rt[(b->nr_rt - k) % RT_RING];
+			break;
+		}
+	if (!rt)
 		return;
 	if (b->o->last_work_only && node_has_next(n) && node_kind_is_device(node_next(n)->kind))
 		return;
@@ -268,7 +281,7 @@ static void visit_device(struct build *b, const struct node *n)
 		return;
 	if (dur == NS_UNTIMED || dur < 0)
 		dur = 0;
-	if (b->last_rt_ev >= 0) {
+	if (rt->ev >= 0) {
 		struct ev *e;
 
 		GROW(b->ev, b->alloc_ev, b->nr_ev + 1);
@@ -280,15 +293,15 @@ static void visit_device(struct build *b, const struct node *n)
 		e->end = round_end(b->o, n->start_ns, dur);
 		e->seq = node_handle(n);
 		e->parent = -1;
-		e->rt = b->last_rt_ev;
+		e->rt = rt->ev;
 		e->device = device;
 		e->stream = stream;
 		e->qr = e->qk = NO_QUEUE;
 		e->is_device = e->has_node = true;
 		idx = (int32_t)b->nr_ev++;
 	}
-	if (b->last_rt_launches) {
-		add_q(b, device, stream, b->last_rt_start, 1, idx, node_handle(up));
+	if (rt->launches) {
+		add_q(b, device, stream, rt->start, 1, idx, node_handle(up));
 		add_q(b, device, stream, round_start(b->o, n->start_ns), -1, idx, node_handle(n));
 	}
 }
@@ -703,7 +716,7 @@ static void trace_back(struct build *b, struct critical_path *c)
 void cpath_compute(const struct profile *p, const struct cpath_options *o, struct critical_path *c)
 {
 	struct cpath_options def;
-	struct build b = { .p = p, .last_rt_ev = -1 };
+	struct build b = { .p = p };
 
 	if (!o) {
 		cpath_options_default(&def);

@@ -353,6 +353,28 @@ static void t_hta_options(void)
 	profile_release(&p);
 }
 
+/* cudaLaunchKernel [0, 10) holds the driver call it made, cuLaunchKernel
+ * [1, 3), before the kernel [20, 70) it launched: the kernel is still
+ * the outer call's, with its launch delay. */
+static void t_call_in_call(void)
+{
+	struct profile p;
+	struct critical_path c;
+	struct node *th, *rt;
+
+	profile_init(&p, "mem");
+	th = thread(&p, "thread 1");
+	rt = host(&p, th, NODE_RUNTIME, "cudaLaunchKernel", 0, 10 * US);
+	host(&p, rt, NODE_RUNTIME, "cuLaunchKernel", 1 * US, 2 * US);
+	kernel(&p, rt, "k", 7, 20 * US, 50 * US);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.nr_events, 3);
+	CHECK_EQ(c.total_ns, 70 * US);
+	CHECK_EQ(c.bound_ns[CPATH_LAUNCH], 20 * US);
+	cpath_release(&c);
+	profile_release(&p);
+}
+
 /* Communication kernels are gpu_communication_bound. */
 static void t_communication(void)
 {
@@ -477,6 +499,7 @@ const struct test tests[] = {
 	{ "kernel-kernel gap limit", t_kk_limit },
 	{ "nested ops' attribution", t_nested },
 	{ "HTA's rounding, last work per launch", t_hta_options },
+	{ "a call within the launching call", t_call_in_call },
 	{ "communication kernel", t_communication },
 	{ "a queue from before the window", t_queue_before_window },
 	{ "the longest step by default", t_default_step },
