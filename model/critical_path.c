@@ -565,6 +565,8 @@ static void queue_lengths(struct build *b)
 		if (b->q[i].ts <= last)
 			b->q[n++] = b->q[i];
 	b->nr_q = n;
+	if (!n)
+		return;	/* (and no NULL to qsort(), for UBSan) */
 	qsort(b->q, b->nr_q, sizeof(*b->q), cmp_q);
 	for (size_t i = 0; i < b->nr_q; i++) {
 		const struct qev *x = &b->q[i];
