@@ -24,7 +24,7 @@ trap 'rm -rf "$DIR"' EXIT
 . "$(dirname "$0")/lib.sh"
 if [ -z "${ANALYSES:-}" ]; then
 	ANALYSES=
-	for p in api annotations temporal kernel-types idle launches launch-dist sequences queue-length memory-bandwidth rank-analyses; do
+	for p in api annotations temporal kernel-types idle launches launch-dist sequences queue-length memory-bandwidth rank-analyses critical-path; do
 		"$PROFTUI" --list-panes | grep -q "^$p " && ANALYSES="$ANALYSES $p"
 	done
 fi

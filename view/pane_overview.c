@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/critical_path.h"
 #include "../model/name_stats.h"
 #include "../model/idle.h"
 #include "../model/launch_stats.h"
@@ -52,6 +53,7 @@ enum ov_kind {
 	OV_QUEUE,		/* a stream's queue: Enter opens Queue length */
 	OV_COPY_KIND,		/* a kind of copy: Enter opens Memory bandwidth */
 	OV_OVERLAP,		/* comm/comp overlap: Enter opens Rank analyses */
+	OV_CPATH,		/* the critical path: Enter opens its pane */
 };
 
 struct ov_row {
@@ -68,6 +70,7 @@ struct ov_priv {
 	struct ov_row *rows;
 	size_t nr, alloc;
 	uint64_t nr_capped;		/* of a section made apart (ov_load) */
+	const struct step *cpath_step;	/* the critical path's step; NULL: all */
 };
 
 #define ROW(r) ((const struct ov_row *)(r))
@@ -537,6 +540,52 @@ static void add_queues_and_copies(const struct profile *p, struct ov_priv *op)
 	queue_release(&q);
 }
 
+/* The critical path (model/critical_path.h) of the step shown, else of
+ * the longest step, else of the whole trace: its length, then its three
+ * biggest bounds with their shares. */
+static void add_critical_path(const struct pane *pane, struct ov_priv *op)
+{
+	const struct profile *p = pane->prof;
+	const struct step *s = NULL;
+	struct cpath_options o;
+	struct critical_path c;
+	int order[NR_CPATH_BOUNDS], n = 0;
+
+	if (pane->scope.step) {
+		s = pane->scope.step;
+		if ((uintptr_t)s - (uintptr_t)p->steps >= p->nr_steps * sizeof(*p->steps))
+			s = profile_step_named(p, s->name);
+		if (!s)
+			return;
+	} else {
+		s = cpath_default_step(p);
+	}
+	cpath_options_for_step(&o, s);
+	cpath_compute(p, &o, &c);
+	if (c.nr_links && c.total_ns > 0) {
+		op->cpath_step = s;
+		add(op, OV_SECTION, xstrdup("Critical path (Enter: path)"), NULL);
+		add(op, OV_CPATH, s ? xstrfmt("Path of step %s", s->name) : xstrdup("Path of the trace"),
+		    time_text((double)c.total_ns))->share_pct = cpath_share(&c, c.total_ns);
+		for (int b = 0; b < NR_CPATH_BOUNDS; b++)
+			if (b != CPATH_NONE && c.bound_ns[b] > 0)
+				order[n++] = b;
+		/* The most time first. */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && c.bound_ns[order[j]] > c.bound_ns[order[j - 1]]; j--) {
+				int tmp = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = tmp;
+			}
+		for (int i = 0; i < n && i < 3; i++)
+			add(op, OV_CPATH, xstrdup(cpath_bound_name(order[i])),
+			    time_text((double)c.bound_ns[order[i]]))->share_pct =
+				cpath_share(&c, c.bound_ns[order[i]]);
+	}
+	cpath_release(&c);
+}
+
 /* ---------------------------------------------------------------------
  * The pane
  */
@@ -598,9 +647,31 @@ static const char *ov_name(const struct pane *pane, const void *row)
 	return ROW(row)->item;
 }
 
-static void add_gpu_sections(const struct profile *p, struct ov_priv *op)
+/* The sections, each of the pane's profile (the critical path: of its
+ * step too). */
+static void gpu_section(const struct pane *pane, struct ov_priv *op)
 {
-	add_gpu_breakdowns(p, op, &op->nr_capped);
+	add_gpu_breakdowns(pane->prof, op, &op->nr_capped);
+}
+
+static void idle_section(const struct pane *pane, struct ov_priv *op)
+{
+	add_idle(pane->prof, op);
+}
+
+static void calls_section(const struct pane *pane, struct ov_priv *op)
+{
+	add_calls_and_ranges(pane->prof, op);
+}
+
+static void launches_section(const struct pane *pane, struct ov_priv *op)
+{
+	add_launches(pane->prof, op);
+}
+
+static void queues_section(const struct pane *pane, struct ov_priv *op)
+{
+	add_queues_and_copies(pane->prof, op);
 }
 
 /*
@@ -610,13 +681,14 @@ static void add_gpu_sections(const struct profile *p, struct ov_priv *op)
  * other, as long as the rest of the Overview's load; side by side the
  * landing waits for the longest (about 0.3 s) where there are cores.
  */
-static void (*const analysis_sections[])(const struct profile *p, struct ov_priv *op) = {
-	add_gpu_sections, add_idle, add_calls_and_ranges, add_launches, add_queues_and_copies,
+static void (*const analysis_sections[])(const struct pane *pane, struct ov_priv *op) = {
+	gpu_section, idle_section, calls_section, add_critical_path, launches_section,
+	queues_section,
 };
 
 struct section_job {
-	void (*fill)(const struct profile *p, struct ov_priv *op);
-	const struct profile *p;
+	void (*fill)(const struct pane *pane, struct ov_priv *op);
+	const struct pane *pane;
 	struct ov_priv part;
 	pthread_t thread;
 	bool is_threaded;
@@ -626,11 +698,11 @@ static void *run_section(void *arg)
 {
 	struct section_job *j = arg;
 
-	j->fill(j->p, &j->part);
+	j->fill(j->pane, &j->part);
 	return NULL;
 }
 
-static void add_analyses(const struct profile *p, struct ov_priv *op, uint64_t *nr_capped)
+static void add_analyses(const struct pane *pane, struct ov_priv *op, uint64_t *nr_capped)
 {
 	enum { N = ARRAY_SIZE(analysis_sections) };
 	struct section_job jobs[N];
@@ -642,7 +714,7 @@ static void add_analyses(const struct profile *p, struct ov_priv *op, uint64_t *
 	if (has_attr)
 		pthread_attr_setstacksize(&attr, 1u << 20);
 	for (size_t i = 0; i < N; i++) {
-		jobs[i] = (struct section_job){ .fill = analysis_sections[i], .p = p };
+		jobs[i] = (struct section_job){ .fill = analysis_sections[i], .pane = pane };
 		/* The first runs here, and any that cannot get a thread. */
 		jobs[i].is_threaded = i > 0 && has_attr &&
 				      !pthread_create(&jobs[i].thread, &attr, run_section, &jobs[i]);
@@ -663,6 +735,8 @@ static void add_analyses(const struct profile *p, struct ov_priv *op, uint64_t *
 		memcpy(op->rows + op->nr, part->rows, part->nr * sizeof(*part->rows));
 		op->nr += part->nr;
 		*nr_capped += part->nr_capped;
+		if (part->cpath_step)
+			op->cpath_step = part->cpath_step;
 		free(part->rows);
 	}
 }
@@ -688,7 +762,7 @@ static void ov_load(struct pane *pane)
 				add_advice(op, op->ov.recs[i].text, op->ov.recs[i].is_plugin);
 		}
 		add_top(p, op);
-		add_analyses(p, op, &pane->nr_capped);
+		add_analyses(pane, op, &pane->nr_capped);
 	}
 	pane->rows = xmalloc((op->nr ? op->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < op->nr; i++)
@@ -767,6 +841,13 @@ static bool ov_handle(struct pane *pane, enum action act, struct pane_request *r
 		req->open = true;
 		req->open_pane = PANE_RANK_ANALYSES;
 		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		return true;
+	}
+	if (r->kind == OV_CPATH) {
+		req->open = true;
+		req->open_pane = PANE_CRITICAL_PATH;
+		memset(&req->open_scope, 0, sizeof(req->open_scope));
+		req->open_scope.step = ((const struct ov_priv *)pane->priv)->cpath_step;
 		return true;
 	}
 	if (r->kind != OV_TOP_OP && r->kind != OV_TOP_KERNEL) {

@@ -1,0 +1,1 @@
+--print critical-path --format json tests/golden/hta/cpath.json

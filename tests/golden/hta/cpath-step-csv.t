@@ -1,0 +1,1 @@
+--print critical-path --step 2 --format csv tests/golden/hta/cpath.json

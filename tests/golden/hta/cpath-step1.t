@@ -1,0 +1,1 @@
+--print critical-path --step 1 tests/golden/hta/cpath.json

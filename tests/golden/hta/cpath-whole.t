@@ -1,0 +1,1 @@
+--print critical-path tests/golden/hta/cpath-nosteps.json
