@@ -271,7 +271,7 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 			break;
 		}
 		if (!pane_ops_find(arg)) {
-			char names[256];
+			char names[PANE_PRINT_NAMES_MAX];
 
 			return usage_error("unknown pane '%s' (%s)", arg,
 					   pane_print_names(names, sizeof(names)));

@@ -367,7 +367,9 @@ static inline const char *pane_title(const struct pane_ops *ops)
 
 /* The pane type called NAME (its name or an alias, any case), or NULL. */
 const struct pane_ops *pane_ops_find(const char *name);
-/* "ops, kernels, steps, tree, info": what --print accepts, into BUF. */
+/* "ops, kernels, steps, tree, info": what --print accepts, into BUF
+ * (cut short when SIZE is too small: PANE_PRINT_NAMES_MAX holds all). */
+#define PANE_PRINT_NAMES_MAX (NR_PANES * 32)
 const char *pane_print_names(char *buf, size_t size);
 
 /* What the help pane is made from (scope.arg): the keys bound to each

@@ -414,7 +414,38 @@ static void test_pane_types_are_whole(void)
 	}
 }
 
+/* The list --print's error gives names every printable pane, whole (it
+ * was cut at 256 bytes, mid-name, once there were 26 panes). */
+static void test_print_names_whole(void)
+{
+	char names[PANE_PRINT_NAMES_MAX];
+	size_t nr = 0;
+
+	pane_print_names(names, sizeof(names));
+	CHECK(strlen(names) + 1 < sizeof(names));
+	for (size_t i = 0; i < NR_PANES; i++) {
+		const char *name;
+		size_t len;
+		const char *at;
+
+		if (!pane_infos[i].has_tab && !(pane_types[i]->flags & PANE_PRINTABLE))
+			continue;
+		name = pane_print_name(pane_types[i]);
+		len = strlen(name);
+		CHECK(len < 32);
+		/* A whole item: after the start or ", ", before "," or the end. */
+		at = names;
+		while ((at = strstr(at, name)) &&
+		       !((at == names || at[-1] == ' ') && (at[len] == ',' || !at[len])))
+			at++;
+		CHECK(at != NULL);
+		nr++;
+	}
+	CHECK(nr > 20);
+}
+
 const struct test tests[] = {
+	{ "--print's list of panes is whole", test_print_names_whole },
 	{ "every pane type has its core, and whole sub-tables", test_pane_types_are_whole },
 	{ "text sorts agree with strcmp, both ways", test_text_sort_matches_strcmp },
 	{ "sorts are stable, text sorts by name, missing values go last", test_stable_sort },
