@@ -731,9 +731,11 @@ static void add_analyses(const struct pane *pane, struct ov_priv *op, uint64_t *
 	for (size_t i = 0; i < N; i++) {
 		struct ov_priv *part = &jobs[i].part;
 
-		GROW(op->rows, op->alloc, op->nr + part->nr);
-		memcpy(op->rows + op->nr, part->rows, part->nr * sizeof(*part->rows));
-		op->nr += part->nr;
+		if (part->nr) {	/* a section without rows has no array */
+			GROW(op->rows, op->alloc, op->nr + part->nr);
+			memcpy(op->rows + op->nr, part->rows, part->nr * sizeof(*part->rows));
+			op->nr += part->nr;
+		}
 		*nr_capped += part->nr_capped;
 		if (part->cpath_step)
 			op->cpath_step = part->cpath_step;
