@@ -40,6 +40,7 @@ void rank_analysis_of(const struct profile *p, struct rank_analysis *out)
 		out->capped = true;
 	idle_release(&b);
 	strag_rank_of(p, &out->strag);
+	launch_summary_make(p, NULL, &out->launch);
 }
 
 void rank_analysis_strag(const struct profile *p, struct strag_rank *out, bool *owned)

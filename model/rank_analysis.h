@@ -10,7 +10,9 @@
  *    overlap (overlap.h) follow;
  *  - the idle-time breakdown (idle.h) summed over the streams: host wait,
  *    kernel wait, other;
- *  - the straggler test's inputs (straggler.h).
+ *  - the straggler test's inputs (straggler.h);
+ *  - the launch statistics (launch_stats.h): launch_summary_make() over
+ *    the whole trace, proftui's own launch set, the default cutoffs.
  * A summary (model/summary.h, version 4 on) stores them; a profile from
  * an older summary has none.
  *
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "idle.h"
+#include "launch_stats.h"
 #include "overlap.h"
 #include "straggler.h"
 #include "temporal.h"
@@ -39,6 +42,7 @@ struct rank_analysis {
 	uint64_t nr_idle_streams;	/* streams the idle breakdown found (0: none) */
 	bool capped;			/* a sum reached SUM_CAP */
 	struct strag_rank strag;
+	struct launch_summary launch;
 	bool owned;			/* rank_analysis_release() frees */
 };
 

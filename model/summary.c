@@ -441,6 +441,37 @@ static size_t name_id(struct names *t, const char *name)
 	return t->nr - 1;
 }
 
+/* A distribution's statistic: "%.17g" reads back bit-exact; NaN (none)
+ * is "-". */
+static void write_stat(struct strbuf *b, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(b, "\t-");
+	else
+		strbuf_addf(b, "\t%.17g", v);
+}
+
+/* The launch statistics: the counts, then each figure's distribution. */
+static void write_launch(struct strbuf *b, const struct launch_summary *l)
+{
+	strbuf_addf(b, "launch\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+		    l->nr_launches, l->nr_short, l->nr_runtime_outliers, l->nr_delay_outliers);
+	for (int f = 0; f < NR_LAUNCH_FIGURES; f++) {
+		const struct launch_dist *d = &l->dist[f];
+
+		strbuf_addf(b, "launchdist\t%s\t%" PRIu64 "\t%" PRId64 "\t%d",
+			    launch_figure_name((enum launch_figure)f), d->count, d->total_ns, d->capped);
+		write_stat(b, d->mean);
+		write_stat(b, d->std);
+		write_stat(b, d->min);
+		write_stat(b, d->p50);
+		write_stat(b, d->p90);
+		write_stat(b, d->p99);
+		write_stat(b, d->max);
+		strbuf_addch(b, '\n');
+	}
+}
+
 /* The Rank analyses pane's figures (rank_analysis.h): none for a
  * profile without them (a summary of an old summary). */
 static void write_analysis(struct strbuf *b, const struct rank_analysis *a, struct names *names)
@@ -458,6 +489,7 @@ static void write_analysis(struct strbuf *b, const struct rank_analysis *a, stru
 	for (int c = 0; c < NR_IDLE_CATEGORIES; c++)
 		strbuf_addf(b, "\t%" PRId64, a->idle_by_cat_ns[c]);
 	strbuf_addch(b, '\n');
+	write_launch(b, &a->launch);
 	for (size_t i = 0; i < a->strag.nr_iters; i++) {
 		const struct strag_iter *it = &a->strag.iters[i];
 

@@ -49,11 +49,20 @@
  *                                    the temporal breakdown (version 4 on:
  *                                    this and the records below are the
  *                                    analyses, model/rank_analysis.h;
- *                                    none, or all of temporal, ktypes and
- *                                    idle)
+ *                                    none, or all of temporal, ktypes,
+ *                                    idle, launch and its launchdists)
  *   ktypes  C1 ... C7                the time of each kernel-type class,
  *                                    by its bits (temporal.h)
  *   idle    STREAMS HOST KERNEL OTHER  the idle totals over the streams
+ *   launch  COUNT SHORT RUNTIME DELAY  the launches and their classes
+ *                                    (launch_stats.h)
+ *   launchdist FIGURE COUNT TOTAL CAPPED MEAN STD MIN P50 P90 P99 MAX
+ *                                    a figure's distribution, one record
+ *                                    per figure in launch_stats.h's order
+ *                                    (cpu_duration, gpu_duration,
+ *                                    launch_delay); the statistics "%.17g"
+ *                                    (they read back bit-exact), "-" where
+ *                                    none (NaN)
  *   iter    N START END              the span of ProfilerStep#N's events
  *                                    (straggler.h), by N
  *   nccl    STREAM N START DUR NAMENR  an ncclKernel of step N > 0

@@ -8,7 +8,8 @@
  * of each rank, in ns from its own events; opened from summaries, the
  * figures they stored (version 4 on).  A pane of its own beside Ranks:
  * the Ranks pane's rows are steps and their means, these are over the
- * whole trace, and its twelve columns already fill 80 columns.
+ * whole trace, and its twelve columns already fill 80 columns (the launch
+ * columns come last, to scroll to).
  * --print rank-analyses; JSON keys are HTA's column names in snake_case,
  * times in µs.
  */
@@ -112,8 +113,38 @@ static struct cell get_marked(const struct pane *pane, const void *row, const st
 	return ROW(row)->tested ? cell_int(ROW(row)->marked) : cell_none();
 }
 
+/* The launch counts: arg 0 all, 1 short, 2 runtime outliers, 3 delay
+ * outliers. */
+static struct cell get_launches(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct launch_summary *l = &ROW(row)->a.launch;
+	uint64_t v = c->arg == 0 ? l->nr_launches : c->arg == 1 ? l->nr_short
+		     : c->arg == 2 ? l->nr_runtime_outliers : l->nr_delay_outliers;
+
+	(void)pane;
+	if (!ROW(row)->a.present)
+		return cell_none();
+	return cell_int((int64_t)v);
+}
+
+/* A launch figure's quantile: arg 0 the delay's median, 1 its p99, 2 the
+ * CPU duration's median, 3 the GPU duration's; none without a launch. */
+static struct cell get_launch_stat(const struct pane *pane, const void *row, const struct column *c)
+{
+	const struct launch_summary *l = &ROW(row)->a.launch;
+	double v = c->arg == 0 ? l->dist[LAUNCH_DELAY].p50 : c->arg == 1 ? l->dist[LAUNCH_DELAY].p99
+		   : c->arg == 2 ? l->dist[LAUNCH_CPU].p50 : l->dist[LAUNCH_GPU].p50;
+
+	(void)pane;
+	if (!ROW(row)->a.present || isnan(v))
+		return cell_none();
+	return cell_int(llround(v));
+}
+
 #define PCT(fn, a) .kind = COL_PCT, .width = 8, .get = fn, .arg = a
 #define TIME(a) .kind = COL_TIME, .width = 10, .get = get_idle, .arg = a
+#define LCOUNT(a) .kind = COL_COUNT, .width = 8, .get = get_launches, .arg = a
+#define LSTAT(a) .kind = COL_TIME, .width = 10, .get = get_launch_stat, .arg = a
 
 static const struct column ra_cols[] = {
 	{ .key = "rank", .title = "Rank", .kind = COL_NAME, .get = get_rank,
@@ -155,6 +186,29 @@ static const struct column ra_cols[] = {
 	  .help = "the idle-time breakdown's kernel wait summed over the streams" },
 	{ .key = "other", .title = "Other idle", TIME(IDLE_OTHER),
 	  .help = "the idle-time breakdown's other idle time summed over the streams" },
+	{ .key = "launches", .title = "Launches", LCOUNT(0),
+	  .help = "the launches over the whole trace (the Kernel launches pane): runtime or "
+		  "driver calls linked to a kernel, copy or set, one per piece of work" },
+	{ .key = "launch_delay_p50", .title = "Delay p50", LSTAT(0),
+	  .help = "the median launch delay (the work's start less its call's end, 0 when it "
+		  "started before), linearly interpolated between the two nearest; none "
+		  "without a launch" },
+	{ .key = "launch_delay_p99", .title = "Delay p99", LSTAT(1),
+	  .help = "the 99th percentile of the launch delay: the value at rank 0.99 x "
+		  "(launches - 1) from 0, linearly interpolated between the two nearest" },
+	{ .key = "short_launches", .title = "Short", LCOUNT(1),
+	  .help = "the short launches: the call takes at most 50 us and its work less time "
+		  "than the call" },
+	{ .key = "runtime_outliers", .title = "Runtime outl", .kind = COL_COUNT, .width = 12,
+	  .get = get_launches, .arg = 2,
+	  .help = "the runtime outliers: launches whose call takes over 50 us (HTA's cutoff)" },
+	{ .key = "launch_delay_outliers", .title = "Delay outl", .kind = COL_COUNT, .width = 10,
+	  .get = get_launches, .arg = 3,
+	  .help = "the delay outliers: launches whose delay is over 100 us (HTA's cutoff)" },
+	{ .key = "cpu_duration_p50", .title = "CPU p50", LSTAT(2),
+	  .help = "the median duration of the launch calls" },
+	{ .key = "gpu_duration_p50", .title = "GPU p50", LSTAT(3),
+	  .help = "the median duration of the launched work (kernel, copy or set)" },
 };
 
 static void ra_load(struct pane *pane)

@@ -25,7 +25,7 @@
 /* Records in the order they must come. */
 enum stage {
 	S_HEAD, S_META, S_CATS, S_STEPS, S_NAMES, S_ROWS, S_OVERLAP, S_COMM,
-	S_TEMPORAL, S_KTYPES, S_IDLE, S_ITERS, S_NCCL, S_END
+	S_TEMPORAL, S_KTYPES, S_IDLE, S_LAUNCH, S_ITERS, S_NCCL, S_END
 };
 
 struct sum {
@@ -52,7 +52,8 @@ struct sum {
 					   3: its op records carry input shapes;
 					   4: it may carry the analyses */
 	struct rank_analysis ra;	/* the analyses read (present: some) */
-	bool seen_ktypes, seen_idle;
+	bool seen_ktypes, seen_idle, seen_launch;
+	int nr_launchdists;		/* read so far, in their order */
 	size_t alloc_iters, alloc_nccl;	/* ra.strag's, heap */
 	const char **warnings;		/* the warning texts read (interned),
 					   open addressing, NULL: free */
@@ -509,8 +510,87 @@ static int read_call(struct sum *s)
 	return 0;
 }
 
-/* The analyses' records (version 4 on): temporal, ktypes, idle, then
- * the straggler test's iter and nccl. */
+/* A launch statistic at field F: "-" (none: NaN) where NONE allows it,
+ * else a finite number of ns within INT64_MAX of 0. */
+static int get_stat(struct sum *s, size_t f, bool none, double *d)
+{
+	if (!strcmp(s->field[f], "-")) {
+		if (!none)
+			return fail(s, f, "a statistic missing ('-') where it has a value");
+		*d = NAN;
+		return 0;
+	}
+	if (none)
+		return fail(s, f, "a statistic where it has none ('-')");
+	return get_real(s, f, (double)INT64_MAX, d);
+}
+
+/* The launch record: the counts, each class at most all launches. */
+static int read_launch(struct sum *s)
+{
+	struct launch_summary *l = &s->ra.launch;
+	int64_t v[4];
+
+	if (want_fields(s, 5, "launch"))
+		return -1;
+	if (s->seen_launch)
+		return fail(s, 0, "a second 'launch'");
+	for (size_t i = 0; i < 4; i++)
+		if (get_range(s, 1 + i, 0, INT64_MAX, &v[i]))
+			return -1;
+	for (size_t i = 1; i < 4; i++)
+		if (v[i] > v[0])
+			return fail(s, 1 + i, "more launches of a class than launches");
+	l->nr_launches = (uint64_t)v[0];
+	l->nr_short = (uint64_t)v[1];
+	l->nr_runtime_outliers = (uint64_t)v[2];
+	l->nr_delay_outliers = (uint64_t)v[3];
+	s->seen_launch = true;
+	return 0;
+}
+
+/* A launchdist record: the next figure's distribution, of every launch;
+ * none of its statistics where there is no launch, no deviation of one;
+ * the quantiles in order. */
+static int read_launchdist(struct sum *s)
+{
+	struct launch_summary *l = &s->ra.launch;
+	struct launch_dist *d;
+	double q[7];		/* mean, std, min, p50, p90, p99, max */
+	int64_t v[3];
+	char msg[96];
+
+	if (want_fields(s, 12, "launchdist"))
+		return -1;
+	if (!s->seen_launch)
+		return fail(s, 0, "'launchdist' without 'launch' before it");
+	if (s->nr_launchdists == NR_LAUNCH_FIGURES)
+		return fail(s, 0, "a fourth 'launchdist'");
+	if (strcmp(s->field[1], launch_figure_name((enum launch_figure)s->nr_launchdists))) {
+		snprintf(msg, sizeof(msg), "expected the figure '%s' (cpu_duration, gpu_duration, "
+			 "launch_delay in order)", launch_figure_name((enum launch_figure)s->nr_launchdists));
+		return fail(s, 1, msg);
+	}
+	if (get_range(s, 2, 0, INT64_MAX, &v[0]) || get_sum(s, 3, false, &v[1]) ||
+	    get_range(s, 4, 0, 1, &v[2]))
+		return -1;
+	if ((uint64_t)v[0] != l->nr_launches)
+		return fail(s, 2, "a count other than the launches'");
+	for (size_t i = 0; i < 7; i++)
+		if (get_stat(s, 5 + i, v[0] == 0 || (i == 1 && v[0] == 1), &q[i]))
+			return -1;
+	if (v[0] && q[1] < 0)
+		return fail(s, 6, "a negative deviation");
+	for (size_t i = 3; v[0] && i < 7; i++)
+		if (q[i] < q[i - 1])
+			return fail(s, 5 + i, "statistics out of order (min <= p50 <= p90 <= p99 <= max)");
+	d = &l->dist[s->nr_launchdists++];
+	*d = (struct launch_dist){ (uint64_t)v[0], v[1], v[2], q[0], q[1], q[2], q[3], q[4], q[5], q[6] };
+	return 0;
+}
+
+/* The analyses' records (version 4 on): temporal, ktypes, idle, the
+ * launch statistics, then the straggler test's iter and nccl. */
 static int read_analysis(struct sum *s, const char *r)
 {
 	struct rank_analysis *a = &s->ra;
@@ -564,7 +644,11 @@ static int read_analysis(struct sum *s, const char *r)
 				return -1;
 		s->seen_idle = true;
 	} else if (!s->seen_idle) {
-		return fail(s, 0, "straggler records without 'idle' before them");
+		return fail(s, 0, "launch and straggler records without 'idle' before them");
+	} else if (!strcmp(r, "launch") || !strcmp(r, "launchdist")) {
+		if (enter(s, S_LAUNCH, r))
+			return -1;
+		return !strcmp(r, "launch") ? read_launch(s) : read_launchdist(s);
 	} else if (!strcmp(r, "iter")) {
 		struct strag_iter *it;
 
@@ -594,7 +678,8 @@ static int read_analysis(struct sum *s, const char *r)
 static bool is_analysis(const char *r)
 {
 	return !strcmp(r, "temporal") || !strcmp(r, "ktypes") || !strcmp(r, "idle") ||
-	       !strcmp(r, "iter") || !strcmp(r, "nccl");
+	       !strcmp(r, "launch") || !strcmp(r, "launchdist") || !strcmp(r, "iter") ||
+	       !strcmp(r, "nccl");
 }
 
 static int read_record(struct sum *s)
@@ -750,6 +835,8 @@ static int read_record(struct sum *s)
 			return -1;
 		if (s->ra.present && !s->seen_idle)
 			return fail(s, 0, "analyses without 'ktypes' and 'idle'");
+		if (s->ra.present && s->nr_launchdists < NR_LAUNCH_FIGURES)
+			return fail(s, 0, "analyses without 'launch' and its three 'launchdist'");
 		s->stage = S_END;
 	} else {
 		char msg[160];

@@ -3,8 +3,8 @@
  * One rank's analyses (model/rank_analysis.c) on small traces written
  * here: a CPU-only trace, work on two streams (the idle totals are the
  * streams' sums, the type shares are of the busy time, the overlap the
- * temporal classes'), a summary without analyses, and the straggler
- * inputs alone.
+ * temporal classes', the launch statistics), a summary without
+ * analyses, and the straggler inputs alone.
  */
 #include <math.h>
 
@@ -50,6 +50,10 @@ static void test_cpu_only(void)
 	CHECK_EQ(a.strag.nr_iters, 1);
 	rank_analysis_overlap(&a, &o);
 	CHECK(isnan(overlap_pct(&o)));
+	/* No launch: a count of 0, no distribution. */
+	CHECK_EQ(a.launch.nr_launches, 0);
+	CHECK_EQ(a.launch.dist[LAUNCH_DELAY].count, 0);
+	CHECK(isnan(a.launch.dist[LAUNCH_DELAY].p50));
 	rank_analysis_release(&a);
 	profile_release(&p);
 }
@@ -93,6 +97,23 @@ static void test_two_streams(void)
 	CHECK_EQ(a.strag.nr_kernels, 1);
 	CHECK_EQ(a.strag.kernels[0].stream, 20);
 	CHECK_EQ(a.strag.iters[0].end_ns, 1000000);
+	/*
+	 * The launches: three calls of 1 us, each of one piece of work.
+	 * Delays 100 - 11, 400 - 21 and 250 - 31 us: 89, 379, 219; two over
+	 * 100 us; none short (the work outlasts its call).  The delay's p99
+	 * lies between the two largest: 219 + 0.98 * (379 - 219) = 375.8.
+	 */
+	CHECK_EQ(a.launch.nr_launches, 3);
+	CHECK_EQ(a.launch.nr_short, 0);
+	CHECK_EQ(a.launch.nr_runtime_outliers, 0);
+	CHECK_EQ(a.launch.nr_delay_outliers, 2);
+	CHECK_EQ(a.launch.dist[LAUNCH_DELAY].count, 3);
+	CHECK_EQ(a.launch.dist[LAUNCH_DELAY].total_ns, 687000);
+	CHECK(a.launch.dist[LAUNCH_DELAY].p50 == 219000.0);
+	CHECK(fabs(a.launch.dist[LAUNCH_DELAY].p99 - 375800.0) < 1e-6);
+	CHECK(a.launch.dist[LAUNCH_CPU].p50 == 1000.0);
+	CHECK(a.launch.dist[LAUNCH_GPU].p50 == 100000.0);
+	CHECK(a.launch.dist[LAUNCH_GPU].max == 200000.0);
 	rank_analysis_release(&a);
 	profile_release(&p);
 }

@@ -4,15 +4,18 @@
  * every corpus trace -- the Operators, Kernels, Steps, Ranks and Comm ops
  * panes print the same JSON from a trace and from its summary, for all
  * steps and for each step, and so does the diff of two summaries against
- * the diff of their traces -- and a summary that is cut, out of order, of
+ * the diff of their traces, and each rank's launch statistics read back
+ * bit for bit -- and a summary that is cut, out of order, of
  * another version or garbled is refused with its line and column.
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <unistd.h>
 
 #include "model/bounds.h"
 #include "model/profset.h"
+#include "model/rank_analysis.h"
 #include "model/strbuf.h"
 #include "model/summary.h"
 #include "parsers/parser.h"
@@ -60,6 +63,42 @@ static void same_pane(const char *what, const char *pane_name, const struct prof
 
 static const char *const panes[] = { "ops", "kernels", "steps", "ranks", "comm", "rank-analyses" };
 
+static bool same_bits(double a, double b)
+{
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+/* The launch statistics of trace T and of its summary S: the same, every
+ * double bit for bit (the pane rounds them, so this is the stricter
+ * test). */
+static void same_launch(const char *what, const struct profile *t, const struct profile *s)
+{
+	struct rank_analysis a, b;
+	const struct launch_summary *x = &a.launch, *y = &b.launch;
+	bool same;
+
+	rank_analysis_of(t, &a);
+	rank_analysis_of(s, &b);
+	same = b.present && x->nr_launches == y->nr_launches && x->nr_short == y->nr_short &&
+	       x->nr_runtime_outliers == y->nr_runtime_outliers &&
+	       x->nr_delay_outliers == y->nr_delay_outliers;
+	for (int f = 0; f < NR_LAUNCH_FIGURES; f++) {
+		const struct launch_dist *d = &x->dist[f], *e = &y->dist[f];
+
+		same = same && d->count == e->count && d->total_ns == e->total_ns &&
+		       d->capped == e->capped && same_bits(d->mean, e->mean) &&
+		       same_bits(d->std, e->std) && same_bits(d->min, e->min) &&
+		       same_bits(d->p50, e->p50) && same_bits(d->p90, e->p90) &&
+		       same_bits(d->p99, e->p99) && same_bits(d->max, e->max);
+	}
+	if (!same) {
+		fprintf(stderr, "  %s: the launch statistics differ from the summary's\n", what);
+		test_failed = 1;
+	}
+	rank_analysis_release(&a);
+	rank_analysis_release(&b);
+}
+
 /* Write P's summary to a file and load it into S. */
 static void round_trip(const struct profile *p, const char *name, struct profile *s)
 {
@@ -85,6 +124,7 @@ static void check_trace(const char *path)
 	round_trip(&t, "one.summary", &s);
 	for (size_t k = 0; k < sizeof(panes) / sizeof(panes[0]); k++)
 		same_pane(base, panes[k], &t, &s, NULL, NULL);
+	same_launch(base, &t, &s);
 	CHECK_EQ(t.nr_steps, s.nr_steps);
 	for (size_t i = 0; i < t.nr_steps && i < s.nr_steps; i++) {
 		struct pane_scope st = { .step = &t.steps[i] }, ss = { .step = &s.steps[i] };
@@ -286,6 +326,7 @@ static void test_job_analyses(void)
 		CHECK(test_load(&t[i], path, NULL, msg, sizeof(msg)) == 0);
 		snprintf(name, sizeof(name), "rank%d.summary", i);
 		round_trip(&t[i], name, &s[i]);
+		same_launch(name, &t[i], &s[i]);
 		tm[i].prof = &t[i];
 		sm[i].prof = &s[i];
 		tm[i].rank = sm[i].rank = i;
@@ -341,6 +382,7 @@ static void test_job_fixture(void)
 		CHECK(test_load(&t[i], path, NULL, msg, sizeof(msg)) >= 0);
 		snprintf(name, sizeof(name), "worker%d.summary", i);
 		round_trip(&t[i], name, &s[i]);
+		same_launch(name, &t[i], &s[i]);
 		tm[i].prof = &t[i];
 		sm[i].prof = &s[i];
 		tm[i].rank = sm[i].rank = i;
@@ -404,6 +446,98 @@ static void test_bad(void)
 	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
 			  "idle\t0\t0\t0\t0\nend\n"),
 		  "bad.summary:3:1: error: 'idle' without 'ktypes' before it");
+	/* The launch statistics: after idle, all of them, checked. */
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "end\n"),
+		  "bad.summary:5:1: error: analyses without 'launch' and its three 'launchdist'");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "iter\t1\t0\t10\nlaunch\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:6:1: error: 'launch' comes too late (records go in the documented order)");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t-1\t0\t0\t0\nend\n"),
+		  "bad.summary:5:8: error: number out of range");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t3\t0\nend\n"),
+		  "bad.summary:5:12: error: more launches of a class than launches");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tgpu_duration\t2\t2\t0\t1\t0\t1\t1\t1\t1\t1\nend\n"),
+		  "bad.summary:6:12: error: expected the figure 'cpu_duration' (cpu_duration, "
+		  "gpu_duration, launch_delay in order)");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t3\t2\t0\t1\t0\t1\t1\t1\t1\t1\nend\n"),
+		  "bad.summary:6:25: error: a count other than the launches'");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t2\t2\t0\tnan\t0\t1\t1\t1\t1\t1\nend\n"),
+		  "bad.summary:6:31: error: a number that is not finite");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t2\t2\t0\t1\t-1\t1\t1\t1\t1\t1\nend\n"),
+		  "bad.summary:6:33: error: a negative deviation");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t2\t2\t0\t1\t0\t1\t2\t1.5\t2\t2\nend\n"),
+		  "bad.summary:6:39: error: statistics out of order (min <= p50 <= p90 <= p99 <= max)");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t2\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t2\t2\t0\t1\t-\t1\t1\t1\t1\t1\nend\n"),
+		  "bad.summary:6:33: error: a statistic missing ('-') where it has a value");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launch\t0\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t0\t0\t0\t-\t-\t0\t-\t-\t-\t-\nend\n"),
+		  "bad.summary:6:35: error: a statistic where it has none ('-')");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			  "launchdist\tcpu_duration\t0\t0\t0\t-\t-\t-\t-\t-\t-\t-\nend\n"),
+		  "bad.summary:5:1: error: 'launchdist' without 'launch' before it");
+	CHECK_STR(refused("proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			  "ktypes\t0\t0\t0\t0\t0\t0\t0\nlaunch\t0\t0\t0\t0\nend\n"),
+		  "bad.summary:4:1: error: launch and straggler records without 'idle' before them");
+	{
+		static const char one[] =
+			"proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			"ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\n"
+			"launch\t1\t1\t0\t0\n"
+			"launchdist\tcpu_duration\t1\t3000\t0\t3000\t-\t3000\t3000\t3000\t3000\t3000\n"
+			"launchdist\tgpu_duration\t1\t2000\t0\t2000\t-\t2000\t2000\t2000\t2000\t2000\n"
+			"launchdist\tlaunch_delay\t1\t0\t0\t0\t-\t0\t0\t0\t0\t0\n"
+			"end\n";
+		struct profile p;
+		char m[4096];
+
+		/* One launch: no deviation, read as none. */
+		CHECK_EQ(test_load(&p, test_write("one.summary", one, strlen(one)), NULL, m,
+				   sizeof(m)), 0);
+		CHECK(p.rank_analysis && p.rank_analysis->launch.nr_short == 1);
+		CHECK(p.rank_analysis && isnan(p.rank_analysis->launch.dist[LAUNCH_CPU].std));
+		CHECK(p.rank_analysis && p.rank_analysis->launch.dist[LAUNCH_GPU].p99 == 2000.0);
+		CHECK_STR(refused(one), "");
+		profile_release(&p);
+	}
+	{
+		char four[1024];
+
+		snprintf(four, sizeof(four), "%s", "proftui-summary\t4\ntemporal\t1\t5\t0\t0\t0\t0\n"
+			 "ktypes\t0\t0\t0\t0\t0\t0\t0\nidle\t0\t0\t0\t0\nlaunch\t0\t0\t0\t0\n"
+			 "launchdist\tcpu_duration\t0\t0\t0\t-\t-\t-\t-\t-\t-\t-\n"
+			 "launchdist\tgpu_duration\t0\t0\t0\t-\t-\t-\t-\t-\t-\t-\n"
+			 "launchdist\tlaunch_delay\t0\t0\t0\t-\t-\t-\t-\t-\t-\t-\n"
+			 "launchdist\tlaunch_delay\t0\t0\t0\t-\t-\t-\t-\t-\t-\t-\nend\n");
+		CHECK_STR(refused(four), "bad.summary:9:1: error: a fourth 'launchdist'");
+	}
 	/* A version 1 summary has no cut record: one that says so is not
 	 * version 1. */
 	CHECK_STR(refused("proftui-summary\t1\ncut\t1:5: x\nend\n"),
