@@ -238,8 +238,16 @@ static bool cp_handle(struct pane *pane, enum action act, struct pane_request *r
 	}
 	req->jump = true;
 	req->jump_to = PANE_TIMELINE;
-	req->jump_row = node_name(r->link->event);
+	req->jump_node = r->link->event;
 	return true;
+}
+
+/* w and Enter: the link's own event on the Timeline, not the first of
+ * its name. */
+static const struct node *cp_node(const struct pane *pane, const void *row)
+{
+	(void)pane;
+	return CR(row)->link ? CR(row)->link->event : NULL;
 }
 
 static const enum action cp_actions[] = { ACT_DRILL, ACT_NONE };
@@ -248,7 +256,7 @@ static const char *const cp_aliases[] = { "critical-path", NULL };
 
 const struct pane_ops critical_path_pane_ops = {
 	.id = PANE_CRITICAL_PATH, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
-	.aliases = cp_aliases, .load = cp_load, .row_name = cp_name, .empty_text = cp_empty,
+	.aliases = cp_aliases, .load = cp_load, .row_name = cp_name, .row_node = cp_node, .empty_text = cp_empty,
 	.handle = cp_handle, .actions = cp_actions,
 	.needs_trace = pane_empty_of_summary, .release = cp_release,
 };

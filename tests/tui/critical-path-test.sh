@@ -1,7 +1,7 @@
 #!/bin/sh
 # Critical path: the Overview's section gives the longest step's path and
 # its biggest bounds; Enter opens the Critical path pane, the summary by
-# bound_by and then the links, and Enter or w shows a link's kernel on
+# bound_by and then the links, and Enter or w shows a link's own kernel on
 # the Timeline.
 . "$(dirname "$0")/lib.sh"
 tui_start "$PROFTUI tests/golden/hta/cpath.json"
@@ -13,7 +13,7 @@ check "Enter opens the Critical path" tui_line 1 'Critical path'
 check "a bound's share" tui_wait '65.22%'
 check "a link on a stream" tui_wait 'ncclKernel_'
 tui_keys / '^gemm_big$' Enter w
-check "w shows the link's kernel on the Timeline" tui_wait 'its first block'
+check "w shows the link's kernel on the Timeline" tui_wait 'its block;'
 tui_keys 1
 check "the Critical path is still open on the Overview's tab" tui_line 1 'Critical path'
 tui_keys / C-u '^ncclKernel_AllReduce$' Enter Enter
