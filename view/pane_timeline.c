@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/aggregate.h"
 #include "../model/timeline.h"
 #include "../model/util.h"
 #include "canvas.h"
@@ -31,6 +32,14 @@ struct tl_priv {
 	const struct tl_block *shown_sel;	/* the block the window last went to */
 	bool is_revealing;		/* the selection came from a jump: the
 					   next picture zooms to it (reveal) */
+	/* Flows: the host block whose device work o walks and the last
+	 * block the walk went to; the partners of the selection as drawn
+	 * (FLOW_SEL's: its call and op, or itself as the source). */
+	const struct node *flow_host;
+	const struct tl_block *flow_at;
+	const struct tl_block *flow_sel;
+	const struct node *flow_call, *flow_op, *flow_src;
+	char flow_mark;
 	/* The filter's verdict per name: names are interned, so each goes
 	 * through PCRE2 once per filter, not once per block. */
 	const char **names;
@@ -781,6 +790,120 @@ static void follow_window(struct pane *pane)
 		tp->shown_sel = b;
 }
 
+/* Whether host node N is where flows start: an op (an Operators row) or
+ * a runtime call; a step or an annotation is no launch. */
+static bool is_flow_host(const struct node *n)
+{
+	return node_is_op_row(n) || n->kind == NODE_RUNTIME;
+}
+
+static bool is_kept_cb(const struct tl_block *b, void *ctx)
+{
+	return kept(ctx, b);
+}
+
+/* The kept block of the host that device block B came from: its op's,
+ * else its call's; NULL: neither is in the view. */
+static const struct tl_block *flow_source(struct pane *pane, const struct tl_block *b)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct node *from[2] = { timeline_flow_op(b->node), timeline_flow_call(b->node) };
+
+	for (size_t i = 0; i < ARRAY_SIZE(from); i++) {
+		const struct tl_block *src = from[i] ? timeline_block_of(&tp->tl, from[i]) : NULL;
+
+		if (src && kept(pane, src) && view_index(pane, src) != SIZE_MAX)
+			return src;
+	}
+	return NULL;
+}
+
+/* Go along a flow: DOWN (o) from an op or call to its first kernel, and
+ * from a kernel to the next that the walk's op (else its own) launched;
+ * up (O) from a kernel to the op that launched it.  Coming back down to
+ * the op that a walk went up to resumes the walk where it was.  NULL, or
+ * why it went nowhere. */
+static const char *follow_flow(struct pane *pane, bool down)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane), *to, *after = NULL;
+	const struct node *host;
+
+	if (!sel)
+		return "no block selected";
+	if (!node_kind_is_device(sel->node->kind)) {
+		if (!down)
+			return "flows go down from an op to its kernels: o follows them";
+		if (!is_flow_host(sel->node))
+			return "only ops and runtime calls launch kernels";
+		host = sel->node;
+		if (tp->flow_host == host && tp->flow_at && kept(pane, tp->flow_at) &&
+		    select_block(pane, tp->flow_at))
+			return NULL;	/* back where the walk was */
+	} else if (tp->flow_host && timeline_flow_from(tp->flow_host, sel->node)) {
+		host = tp->flow_host;
+		after = sel;
+	} else {
+		const struct tl_block *src = flow_source(pane, sel);
+
+		if (!src)
+			return "no op or call that launched it is in the view";
+		host = src->node;
+		after = sel;
+	}
+	if (!down) {
+		to = timeline_block_of(&tp->tl, host);
+		if (!to || !kept(pane, to) || !select_block(pane, to))
+			return "no op or call that launched it is in the view";
+		tp->flow_host = host;
+		tp->flow_at = sel;
+		return NULL;
+	}
+	to = timeline_flow_next(&tp->tl, host, after, is_kept_cb, pane);
+	if (!to || !select_block(pane, to))
+		return after ? "the last kernel its op launched (O goes up to the op)"
+			     : "no kernel in the view came from it";
+	tp->flow_host = host;
+	tp->flow_at = to;
+	return NULL;
+}
+
+/* The partners of the selection, for the picture: a kernel's call and op
+ * ('^': above it), an op's or call's kernels ('v': below), made once per
+ * selection (an op without kernels costs a walk of its subtree). */
+static void find_flows(struct pane *pane, const struct tl_block *sel)
+{
+	struct tl_priv *tp = pane->priv;
+
+	if (sel == tp->flow_sel)
+		return;
+	tp->flow_sel = sel;
+	tp->flow_call = tp->flow_op = tp->flow_src = NULL;
+	tp->flow_mark = 0;
+	if (!sel)
+		return;
+	if (node_kind_is_device(sel->node->kind)) {
+		tp->flow_call = timeline_flow_call(sel->node);
+		tp->flow_op = timeline_flow_op(sel->node);
+		if ((tp->flow_call && timeline_block_of(&tp->tl, tp->flow_call)) ||
+		    (tp->flow_op && timeline_block_of(&tp->tl, tp->flow_op)))
+			tp->flow_mark = '^';
+	} else if (is_flow_host(sel->node) &&
+		   timeline_flow_next(&tp->tl, sel->node, NULL, NULL, NULL)) {
+		tp->flow_src = sel->node;
+		tp->flow_mark = 'v';
+	}
+}
+
+static bool is_flow_cb(const struct tl_block *b, void *ctx)
+{
+	const struct tl_priv *tp = ((struct pane *)ctx)->priv;
+
+	if (tp->flow_src)
+		return timeline_flow_from(tp->flow_src, b->node);
+	return b->node == tp->flow_call || b->node == tp->flow_op;
+}
+
 static bool tl_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	struct tl_priv *tp = pane->priv;
@@ -826,14 +949,13 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 		tlview_pan(&tp->view, act == ACT_PAN_LEFT ? -0.5 : 0.5);
 		follow_window(pane);
 		return true;
+	case ACT_FOLLOW_FLOW:
+	case ACT_FLOW_BACK:
+		req->message = follow_flow(pane, act == ACT_FOLLOW_FLOW);
+		return true;
 	default:
 		return false;
 	}
-}
-
-static bool is_kept_cb(const struct tl_block *b, void *ctx)
-{
-	return kept(ctx, b);
 }
 
 static void tl_canvas(struct pane *pane, struct canvas *c)
@@ -842,7 +964,7 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	const struct tl_block *sel = selected(pane);
 	struct tlview_style st = {
 		.sel = sel, .has_filter = pane->filter != NULL, .is_kept = is_kept_cb, .ctx = pane,
-		.name_of = c->name_of, .name_ctx = c->name_ctx,
+		.name_of = c->name_of, .name_ctx = c->name_ctx, .is_flow = is_flow_cb,
 	};
 
 	tp->view.rows_shown = c->rows - 1;
@@ -855,6 +977,8 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 		tlview_show(&tp->view, sel);
 		tp->shown_sel = sel;
 	}
+	find_flows(pane, sel);
+	st.flow_mark = tp->flow_mark;
 	tlview_paint(&tp->view, &st, c);
 }
 
@@ -928,7 +1052,8 @@ static const enum action tl_hints[] = {
 static const enum action tl_actions[] = {
 	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
-	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT, ACT_NONE,
+	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
+	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {

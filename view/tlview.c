@@ -117,17 +117,21 @@ static void paint_block(struct canvas *c, int y, int x, int width, const struct 
 	uint8_t attr = colour_of(node_name(b->node));
 	const char *name = st->name_of ? st->name_of(node_name(b->node), st->name_ctx) : node_name(b->node);
 
+	bool flow = b != st->sel && st->is_flow && st->is_flow(b, st->ctx);
+
 	if (st->has_filter)
 		attr = st->is_kept && st->is_kept(b, st->ctx) ? CA_MATCH : CA_DIM;
+	if (flow)
+		attr = CA_MARK;
 	if (b == st->sel)
 		attr = CA_SELECTED;
 	if (width == 1) {
-		canvas_fill(c, y, x, 1, "|", attr);
+		canvas_fill(c, y, x, 1, flow ? "*" : "|", attr);
 		return;
 	}
 	canvas_fill(c, y, x, width, " ", attr);
-	canvas_fill(c, y, x, 1, "[", attr);
-	canvas_fill(c, y, x + width - 1, 1, "]", attr);
+	canvas_fill(c, y, x, 1, flow ? "{" : "[", attr);
+	canvas_fill(c, y, x + width - 1, 1, flow ? "}" : "]", attr);
 	if (width > 2)
 		canvas_text(c, y, x + 1, name, width - 2, attr);
 }
@@ -206,6 +210,8 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 		if (row->depth == 0 || y == 1)
 			canvas_text(c, y, 0, lane->name, lw - 1, CA_LABEL);
 		paint_row(v, st, c, y, row, lw, w);
+		if (st->flow_mark && st->sel && st->sel->row == r)
+			canvas_fill(c, y, lw - 1, 1, st->flow_mark == '^' ? "^" : "v", CA_MARK);
 	}
 }
 

@@ -37,6 +37,12 @@ struct tlview_style {
 	void *ctx;
 	const char *(*name_of)(const char *name, const void *ctx);
 	const void *name_ctx;
+	/* Flows: whether B is a partner of the selected block (drawn as
+	 * {name}); NULL: none.  FLOW_MARK: the selected block has partners,
+	 * below it ('v', an op's kernels) or above ('^', a kernel's call
+	 * and op), marked before its row. */
+	bool (*is_flow)(const struct tl_block *b, void *ctx);
+	char flow_mark;
 };
 
 /* Show LO..HI of TL, all of it. */

@@ -3,6 +3,8 @@
  * launched it, from an op or a call to its device work, in time. */
 #include "test.h"
 #include "model/timeline.h"
+#include "view/canvas.h"
+#include "view/pane.h"
 
 static struct node *add(struct profile *p, struct node *parent, enum node_kind kind,
 			const char *name, int64_t start_us, int64_t dur_us)
@@ -152,9 +154,119 @@ static void test_deep_tree(void)
 	profile_release(&p);
 }
 
+static const char *sel_name(const struct pane *pane)
+{
+	return pane_row_name(pane, pane_row(pane, pane->cursor));
+}
+
+static bool sel_is(const struct pane *pane, const struct node *n)
+{
+	return pane_row_node(pane, pane_row(pane, pane->cursor)) == n;
+}
+
+/* The canvas line that holds TEXT, or -1. */
+static int line_with(const struct canvas *c, const char *text, char *line, size_t size)
+{
+	for (int y = 0; y < c->rows; y++) {
+		canvas_line(c, y, line, size);
+		if (strstr(line, text))
+			return y;
+	}
+	return -1;
+}
+
+/* o and O in the pane: down an op's kernels in time, up to the op, back
+ * down where the walk was; the partners drawn {so}, the mark before the
+ * selected row. */
+static void test_pane_keys(void)
+{
+	struct profile p;
+	struct fixture f;
+	struct pane *pane;
+	struct pane_request req = { 0 };
+	struct canvas c = { 0 };
+	char line[512], err[64];
+	int y;
+
+	profile_init(&p, "t");
+	build(&p, &f);
+	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
+	canvas_reset(&c, 12, 218);	/* a microsecond a cell */
+	c.ascii = true;
+	pane_paint(pane, &c);
+	CHECK(pane_seek_node(pane, f.mm));
+	CHECK_STR(sel_name(pane), "aten::mm");
+	/* The op selected: its kernels drawn as partners, k3 not. */
+	pane_paint(pane, &c);
+	CHECK(line_with(&c, "{k2", line, sizeof(line)) >= 0);
+	CHECK(line_with(&c, "{k1", line, sizeof(line)) >= 0);
+	CHECK(line_with(&c, "[k3", line, sizeof(line)) >= 0);
+	y = line_with(&c, "[aten::mm", line, sizeof(line));
+	CHECK(y >= 0 && line[17] == 'v');
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(!req.message);
+	CHECK(sel_is(pane, f.k2));
+	/* The kernel selected: its call and op are the partners. */
+	pane_paint(pane, &c);
+	CHECK(line_with(&c, "{aten::mm", line, sizeof(line)) >= 0);
+	CHECK(line_with(&c, "{k1", line, sizeof(line)) < 0);
+	y = line_with(&c, "[k2", line, sizeof(line));
+	CHECK(y >= 0 && line[17] == '^');
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.m1));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.k1));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(req.message != NULL);	/* mm's last */
+	CHECK(sel_is(pane, f.k1));
+	req.message = NULL;
+	CHECK(pane_handle(pane, ACT_FLOW_BACK, &req));
+	CHECK(!req.message);
+	CHECK(sel_is(pane, f.mm));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.k1));	/* where the walk was */
+	/* From a kernel not reached by a walk: its own op's. */
+	CHECK(pane_seek_node(pane, f.k3));
+	CHECK(pane_handle(pane, ACT_FLOW_BACK, &req));
+	CHECK(sel_is(pane, f.ad));
+	/* A call made outside an op: the call is the source. */
+	CHECK(pane_seek_node(pane, f.lone));
+	CHECK(pane_handle(pane, ACT_FLOW_BACK, &req));
+	CHECK(sel_is(pane, f.cp));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.lone));
+	/* Nothing launched k4; the step launches nothing. */
+	CHECK(pane_seek_node(pane, f.k4));
+	CHECK(pane_handle(pane, ACT_FLOW_BACK, &req));
+	CHECK(req.message != NULL && sel_is(pane, f.k4));
+	req.message = NULL;
+	CHECK(pane_seek_node(pane, f.step));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(req.message != NULL && sel_is(pane, f.step));
+	req.message = NULL;
+	/* A filter that leaves out the memset: the walk steps over it. */
+	pane_set_filter(pane, filter_new("^(aten::mm|k[0-9])$", err, sizeof(err)));
+	CHECK(pane_seek_node(pane, f.mm));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.k2));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.k1));	/* not the memset */
+	CHECK(pane_handle(pane, ACT_FLOW_BACK, &req));
+	CHECK(sel_is(pane, f.mm));
+	/* The walk's place is left out: o starts again. */
+	pane_set_filter(pane, filter_new("^(aten::mm|k2)$", err, sizeof(err)));
+	CHECK(pane_seek_node(pane, f.mm));
+	CHECK(pane_handle(pane, ACT_FOLLOW_FLOW, &req));
+	CHECK(sel_is(pane, f.k2));
+	canvas_release(&c);
+	pane_free(pane);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "device work's call and op; what came from an op", test_sources },
 	{ "an op's device work in time, past what is not kept", test_walk_in_time },
 	{ "a tree 100k deep is walked without a stack", test_deep_tree },
+	{ "o and O in the pane, and the partners drawn", test_pane_keys },
 	{ 0 },
 };
