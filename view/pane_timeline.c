@@ -40,6 +40,10 @@ struct tl_priv {
 	const struct tl_block *flow_sel;
 	const struct node *flow_call, *flow_op, *flow_src;
 	char flow_mark;
+	/* Lanes pinned and hidden (p, d, D): TLV_* by lane, made at the
+	 * first; the pane's own, not saved. */
+	uint8_t *lane_flags;
+	size_t nr_hidden;		/* lanes hidden */
 	/* The filter's verdict per name: names are interned, so each goes
 	 * through PCRE2 once per filter, not once per block. */
 	const char **names;
@@ -160,6 +164,8 @@ static void tl_release(struct pane *pane)
 
 	if (!tp)
 		return;
+	tlview_release(&tp->view);
+	free(tp->lane_flags);
 	timeline_release(&tp->tl);
 	free(tp->names);
 	free(tp->match);
@@ -722,13 +728,16 @@ static void move_row(struct pane *pane, int dir, int times)
 	const struct tl_block *sel = selected(pane);
 	int64_t t = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2
 			: tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
-	long r = sel ? (long)sel->row : (long)tp->view.top - dir;
+	/* Rows as drawn: pinned lanes first, hidden ones left out. */
+	long r = sel && tlview_place(&tp->view, sel->row) != SIZE_MAX
+			 ? (long)tlview_place(&tp->view, sel->row)
+			 : (long)(tp->view.nr_pinned + tp->view.top) - dir;
 
 	while (times-- > 0) {
 		const struct tl_block *b = NULL;
 
-		for (long k = r + dir; !b && k >= 0 && k < (long)tp->tl.nr_rows; k += dir) {
-			b = nearest_kept(pane, (size_t)k, t);
+		for (long k = r + dir; !b && k >= 0 && k < (long)tlview_nr_rows(&tp->view); k += dir) {
+			b = nearest_kept(pane, tlview_row_at(&tp->view, (size_t)k), t);
 			if (b)
 				r = k;
 		}
@@ -904,6 +913,75 @@ static bool is_flow_cb(const struct tl_block *b, void *ctx)
 	return b->node == tp->flow_call || b->node == tp->flow_op;
 }
 
+/* The lanes' flags, made at the first pin or hide. */
+static uint8_t *lane_flags(struct tl_priv *tp)
+{
+	if (!tp->lane_flags)
+		tp->lane_flags = xcalloc(tp->tl.nr_lanes ? tp->tl.nr_lanes : 1, 1);
+	return tp->lane_flags;
+}
+
+/* Set or clear FLAG of LANE (SIZE_MAX: of every lane) and draw the lanes
+ * anew. */
+static void set_lane_flag(struct tl_priv *tp, size_t lane, uint8_t flag, bool on)
+{
+	uint8_t *f = lane_flags(tp);
+
+	for (size_t l = 0; l < tp->tl.nr_lanes; l++)
+		if (lane == SIZE_MAX || l == lane)
+			f[l] = on ? f[l] | flag : f[l] & ~flag;
+	tp->nr_hidden = 0;
+	for (size_t l = 0; l < tp->tl.nr_lanes; l++)
+		tp->nr_hidden += !!(f[l] & TLV_HIDDEN);
+	tlview_set_lanes(&tp->view, f);
+	tp->shown_sel = NULL;	/* the selection's row is put on screen */
+}
+
+/* Pin or unpin the selected block's lane. */
+static const char *pin_lane(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	size_t lane;
+	bool pinned;
+
+	if (!sel)
+		return "no block selected: no lane to pin";
+	lane = tp->tl.rows[sel->row].lane;
+	pinned = tp->lane_flags && (tp->lane_flags[lane] & TLV_PINNED);
+	set_lane_flag(tp, lane, TLV_PINNED, !pinned);
+	return pinned ? "lane unpinned" : "lane pinned at the top (p again unpins)";
+}
+
+/* Hide the selected block's lane; the selection goes to the nearest block
+ * of the next lane shown (else the one before). */
+static const char *hide_lane(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane), *to = NULL;
+	int64_t t;
+	size_t lane, k;
+
+	if (!sel)
+		return "no block selected: no lane to hide";
+	lane = tp->tl.rows[sel->row].lane;
+	k = tlview_place(&tp->view, sel->row);
+	t = sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2;
+	for (int dir = 1; !to && dir >= -1 && k != SIZE_MAX; dir -= 2)
+		for (long i = (long)k + dir; !to && i >= 0 && i < (long)tlview_nr_rows(&tp->view);
+		     i += dir) {
+			size_t r = tlview_row_at(&tp->view, (size_t)i);
+
+			if (tp->tl.rows[r].lane != lane)
+				to = nearest_kept(pane, r, t);
+		}
+	if (!to)
+		return "no other lane shown has a block in the window: z shows all of it";
+	select_block(pane, to);
+	set_lane_flag(tp, lane, TLV_HIDDEN, true);
+	return "lane hidden (D shows every lane)";
+}
+
 static bool tl_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	struct tl_priv *tp = pane->priv;
@@ -953,6 +1031,20 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 	case ACT_FLOW_BACK:
 		req->message = follow_flow(pane, act == ACT_FOLLOW_FLOW);
 		return true;
+	case ACT_PIN_LANE:
+		req->message = pin_lane(pane);
+		return true;
+	case ACT_HIDE_LANE:
+		req->message = hide_lane(pane);
+		return true;
+	case ACT_SHOW_LANES:
+		if (!tp->nr_hidden) {
+			req->message = "no lane is hidden";
+			return true;
+		}
+		set_lane_flag(tp, SIZE_MAX, TLV_HIDDEN, false);
+		req->message = "every lane shown";
+		return true;
 	default:
 		return false;
 	}
@@ -969,6 +1061,10 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 
 	tp->view.rows_shown = c->rows - 1;
 	tp->view.cols_shown = c->cols;
+	/* A selection in a hidden lane (a jump, a flow, a search) shows
+	 * the lane again. */
+	if (sel && tlview_place(&tp->view, sel->row) == SIZE_MAX)
+		set_lane_flag(tp, tp->tl.rows[sel->row].lane, TLV_HIDDEN, false);
 	if (tp->is_revealing) {
 		tlview_focus(&tp->view, sel);
 		tp->shown_sel = sel;
@@ -1019,7 +1115,11 @@ static void tl_status(const struct pane *pane, char *buf, size_t size)
 	tlview_fmt_time(tp->view.t0 - tp->view.lo, a, sizeof(a));
 	tlview_fmt_time(tp->view.t1 - tp->view.lo, b, sizeof(b));
 	tlview_fmt_time(tp->view.hi - tp->view.lo, all, sizeof(all));
-	snprintf(buf, size, " %s - %s of %s", a, b, all);
+	if (tp->nr_hidden)
+		snprintf(buf, size, " %s - %s of %s, %zu lane%s hidden", a, b, all, tp->nr_hidden,
+			 tp->nr_hidden == 1 ? "" : "s");
+	else
+		snprintf(buf, size, " %s - %s of %s", a, b, all);
 }
 
 static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -1053,7 +1153,7 @@ static const enum action tl_actions[] = {
 	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
-	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_NONE,
+	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {
