@@ -640,10 +640,13 @@ static void tl_step_changed(struct pane *pane)
 	struct tl_priv *tp = pane->priv;
 	const struct step *s = pane->scope.step;
 
+	tlview_release(&tp->view);
 	if (s && s->end_ns > s->start_ns)
 		tlview_reset(&tp->view, &tp->tl, s->start_ns, s->end_ns);
 	else
 		tlview_reset(&tp->view, &tp->tl, tp->tl.start_ns, tp->tl.end_ns);
+	if (tp->lane_flags)
+		tlview_set_lanes(&tp->view, tp->lane_flags);	/* pins and hides stay */
 	tp->shown_sel = NULL;
 }
 

@@ -17,6 +17,9 @@ void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64
 	v->lo = v->t0 = lo;
 	v->hi = v->t1 = hi;
 	v->top = 0;
+	v->order = v->place = NULL;
+	v->nr_order = v->nr_pinned = 0;
+	v->pinned_shown = 0;
 }
 
 void tlview_release(struct tlview *v)

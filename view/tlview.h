@@ -79,7 +79,8 @@ static inline size_t tlview_place(const struct tlview *v, size_t r)
 {
 	return v->place ? v->place[r] : r;
 }
-/* Show LO..HI of TL, all of it. */
+/* Show LO..HI of TL, all of it, every lane plain (tlview_release() first
+ * a view that has lanes set). */
 void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64_t hi);
 /* The picture of the window on C (sized by the caller). */
 void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas *c);
