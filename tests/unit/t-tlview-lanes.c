@@ -10,7 +10,7 @@
 /* Lanes "thread 1".."thread 6", one op each; a stream with a kernel. */
 static void build(struct profile *p)
 {
-	char name[16];
+	char name[32];
 
 	for (int i = 1; i <= 6; i++) {
 		struct node *t, *op;
