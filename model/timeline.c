@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "aggregate.h"
 #include "keyindex.h"
 #include "timeline.h"
 #include "util.h"
@@ -1223,4 +1224,94 @@ size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b
 		return k;
 	/* The indices only grow along the row. */
 	return u32_lower_bound(row->idx, 0, row->nr, k);
+}
+
+const struct node *timeline_flow_call(const struct node *n)
+{
+	const struct node *up = node_kind_is_device(n->kind) ? node_parent(n) : NULL;
+
+	return up && up->kind == NODE_RUNTIME ? up : NULL;
+}
+
+const struct node *timeline_flow_op(const struct node *n)
+{
+	const struct node *up = node_kind_is_device(n->kind) ? node_parent(n) : NULL;
+
+	while (up && !node_is_op_row(up))
+		up = node_parent(up);
+	return up;
+}
+
+bool timeline_flow_from(const struct node *h, const struct node *n)
+{
+	if (!h || !node_kind_is_device(n->kind) || node_kind_is_device(h->kind))
+		return false;
+	for (const struct node *up = node_parent(n); up; up = node_parent(up))
+		if (up == h)
+			return true;
+	return false;
+}
+
+const struct tl_block *timeline_block_of(const struct timeline *tl, const struct node *n)
+{
+	bool dev = node_kind_is_device(n->kind);
+
+	if (!node_is_timed(n))
+		return NULL;
+	for (size_t l = 0; l < tl->nr_lanes; l++) {
+		const struct tl_lane *lane = &tl->lanes[l];
+		size_t lo = 0, hi = lane->nr_blocks;
+
+		if (lane->is_device != dev)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (lane->blocks[mid].start_ns < n->start_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < lane->nr_blocks && lane->blocks[lo].start_ns == n->start_ns; lo++)
+			if (lane->blocks[lo].node == n)
+				return &lane->blocks[lo];
+	}
+	return NULL;
+}
+
+/* Whether X comes before Y in a flow's order: by start, then the tree's. */
+static bool flow_before(const struct node *x, const struct node *y)
+{
+	return x->start_ns < y->start_ns || (x->start_ns == y->start_ns && node_id(x) < node_id(y));
+}
+
+const struct tl_block *timeline_flow_next(const struct timeline *tl, const struct node *h,
+					  const struct tl_block *after,
+					  bool (*keep)(const struct tl_block *b, void *ctx),
+					  void *ctx)
+{
+	const struct tl_block *best = NULL;
+	const struct node *n;
+
+	if (!h || node_kind_is_device(h->kind))
+		return NULL;
+	/* H's subtree, depth first, without a stack: down, else across,
+	 * else up until across. */
+	for (n = node_first_child(h); n;) {
+		if (node_kind_is_device(n->kind) && node_is_timed(n) &&
+		    (!after || flow_before(after->node, n)) && (!best || flow_before(n, best->node))) {
+			const struct tl_block *b = timeline_block_of(tl, n);
+
+			if (b && (!keep || keep(b, ctx)))
+				best = b;
+		}
+		if (node_first_child(n)) {
+			n = node_first_child(n);
+			continue;
+		}
+		while (n != h && !node_next(n))
+			n = node_parent(n);
+		n = n == h ? NULL : node_next(n);
+	}
+	return best;
 }

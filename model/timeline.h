@@ -123,4 +123,27 @@ size_t timeline_nearest(const struct tl_row *row, int64_t t);
 /* Where B is in its row (TL's row B->row). */
 size_t timeline_index_in_row(const struct timeline *tl, const struct tl_block *b);
 
+/*
+ * Flows, as Perfetto draws them: device work (a kernel, copy or set) came
+ * from the runtime call that launched it, made inside an op -- the
+ * tree's parent links, which the detail view's "Launched by" reads too.
+ */
+/* The runtime call that launched device node N (its parent, when that is
+ * a runtime call); NULL: none. */
+const struct node *timeline_flow_call(const struct node *n);
+/* The op that made the call: device node N's nearest ancestor that is an
+ * Operators row (node_is_op_row()); NULL: none. */
+const struct node *timeline_flow_op(const struct node *n);
+/* Whether device node N came from host node H: H is above it. */
+bool timeline_flow_from(const struct node *h, const struct node *n);
+/* The block of TL that draws N, or NULL (untimed, not in TL). */
+const struct tl_block *timeline_block_of(const struct timeline *tl, const struct node *n);
+/* The block of the device work that came from host node H next after
+ * AFTER (NULL: the first), in time (ties: the tree's order), among those
+ * KEEP (NULL: all) keeps; NULL when none.  A walk of H's subtree. */
+const struct tl_block *timeline_flow_next(const struct timeline *tl, const struct node *h,
+					  const struct tl_block *after,
+					  bool (*keep)(const struct tl_block *b, void *ctx),
+					  void *ctx);
+
 #endif

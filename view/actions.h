@@ -89,6 +89,11 @@
 	P(NEXT_BLOCK, "next-block", "Timeline: select the block after this one in its lane") \
 	P(PREV_INSTANCE, "prev-instance", "Timeline: select the previous block of the same name") \
 	P(NEXT_INSTANCE, "next-instance", "Timeline: select the next block of the same name") \
+	P(FOLLOW_FLOW, "follow-flow", "Timeline: follow the flow down: an op's first kernel, then its next") \
+	P(FLOW_BACK, "flow-back", "Timeline: follow the flow up: the op that launched the kernel") \
+	P(PIN_LANE, "pin-lane", "Timeline: pin the block's lane at the top, or unpin it") \
+	P(HIDE_LANE, "hide-lane", "Timeline: hide the block's lane") \
+	P(SHOW_LANES, "show-lanes", "Timeline: show every hidden lane again") \
 	X(REDRAW, "redraw", "Redraw the screen")
 
 #define ACTIONS(X) ACTIONS_WITH(X, X)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/aggregate.h"
 #include "../model/timeline.h"
 #include "../model/util.h"
 #include "canvas.h"
@@ -31,6 +32,18 @@ struct tl_priv {
 	const struct tl_block *shown_sel;	/* the block the window last went to */
 	bool is_revealing;		/* the selection came from a jump: the
 					   next picture zooms to it (reveal) */
+	/* Flows: the host block whose device work o walks and the last
+	 * block the walk went to; the partners of the selection as drawn
+	 * (FLOW_SEL's: its call and op, or itself as the source). */
+	const struct node *flow_host;
+	const struct tl_block *flow_at;
+	const struct tl_block *flow_sel;
+	const struct node *flow_call, *flow_op, *flow_src;
+	char flow_mark;
+	/* Lanes pinned and hidden (p, d, D): TLV_* by lane, made at the
+	 * first; the pane's own, not saved. */
+	uint8_t *lane_flags;
+	size_t nr_hidden;		/* lanes hidden */
 	/* The filter's verdict per name: names are interned, so each goes
 	 * through PCRE2 once per filter, not once per block. */
 	const char **names;
@@ -151,6 +164,8 @@ static void tl_release(struct pane *pane)
 
 	if (!tp)
 		return;
+	tlview_release(&tp->view);
+	free(tp->lane_flags);
 	timeline_release(&tp->tl);
 	free(tp->names);
 	free(tp->match);
@@ -625,10 +640,13 @@ static void tl_step_changed(struct pane *pane)
 	struct tl_priv *tp = pane->priv;
 	const struct step *s = pane->scope.step;
 
+	tlview_release(&tp->view);
 	if (s && s->end_ns > s->start_ns)
 		tlview_reset(&tp->view, &tp->tl, s->start_ns, s->end_ns);
 	else
 		tlview_reset(&tp->view, &tp->tl, tp->tl.start_ns, tp->tl.end_ns);
+	if (tp->lane_flags)
+		tlview_set_lanes(&tp->view, tp->lane_flags);	/* pins and hides stay */
 	tp->shown_sel = NULL;
 }
 
@@ -713,13 +731,16 @@ static void move_row(struct pane *pane, int dir, int times)
 	const struct tl_block *sel = selected(pane);
 	int64_t t = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2
 			: tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
-	long r = sel ? (long)sel->row : (long)tp->view.top - dir;
+	/* Rows as drawn: pinned lanes first, hidden ones left out. */
+	long r = sel && tlview_place(&tp->view, sel->row) != SIZE_MAX
+			 ? (long)tlview_place(&tp->view, sel->row)
+			 : (long)(tp->view.nr_pinned + tp->view.top) - dir;
 
 	while (times-- > 0) {
 		const struct tl_block *b = NULL;
 
-		for (long k = r + dir; !b && k >= 0 && k < (long)tp->tl.nr_rows; k += dir) {
-			b = nearest_kept(pane, (size_t)k, t);
+		for (long k = r + dir; !b && k >= 0 && k < (long)tlview_nr_rows(&tp->view); k += dir) {
+			b = nearest_kept(pane, tlview_row_at(&tp->view, (size_t)k), t);
 			if (b)
 				r = k;
 		}
@@ -781,6 +802,189 @@ static void follow_window(struct pane *pane)
 		tp->shown_sel = b;
 }
 
+/* Whether host node N is where flows start: an op (an Operators row) or
+ * a runtime call; a step or an annotation is no launch. */
+static bool is_flow_host(const struct node *n)
+{
+	return node_is_op_row(n) || n->kind == NODE_RUNTIME;
+}
+
+static bool is_kept_cb(const struct tl_block *b, void *ctx)
+{
+	return kept(ctx, b);
+}
+
+/* The kept block of the host that device block B came from: its op's,
+ * else its call's; NULL: neither is in the view. */
+static const struct tl_block *flow_source(struct pane *pane, const struct tl_block *b)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct node *from[2] = { timeline_flow_op(b->node), timeline_flow_call(b->node) };
+
+	for (size_t i = 0; i < ARRAY_SIZE(from); i++) {
+		const struct tl_block *src = from[i] ? timeline_block_of(&tp->tl, from[i]) : NULL;
+
+		if (src && kept(pane, src) && view_index(pane, src) != SIZE_MAX)
+			return src;
+	}
+	return NULL;
+}
+
+/* Go along a flow: DOWN (o) from an op or call to its first kernel, and
+ * from a kernel to the next that the walk's op (else its own) launched;
+ * up (O) from a kernel to the op that launched it.  Coming back down to
+ * the op that a walk went up to resumes the walk where it was.  NULL, or
+ * why it went nowhere. */
+static const char *follow_flow(struct pane *pane, bool down)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane), *to, *after = NULL;
+	const struct node *host;
+
+	if (!sel)
+		return "no block selected";
+	if (!node_kind_is_device(sel->node->kind)) {
+		if (!down)
+			return "flows go down from an op to its kernels: o follows them";
+		if (!is_flow_host(sel->node))
+			return "only ops and runtime calls launch kernels";
+		host = sel->node;
+		if (tp->flow_host == host && tp->flow_at && kept(pane, tp->flow_at) &&
+		    select_block(pane, tp->flow_at))
+			return NULL;	/* back where the walk was */
+	} else if (tp->flow_host && timeline_flow_from(tp->flow_host, sel->node)) {
+		host = tp->flow_host;
+		after = sel;
+	} else {
+		const struct tl_block *src = flow_source(pane, sel);
+
+		if (!src)
+			return "no op or call that launched it is in the view";
+		host = src->node;
+		after = sel;
+	}
+	if (!down) {
+		to = timeline_block_of(&tp->tl, host);
+		if (!to || !kept(pane, to) || !select_block(pane, to))
+			return "no op or call that launched it is in the view";
+		tp->flow_host = host;
+		tp->flow_at = sel;
+		return NULL;
+	}
+	to = timeline_flow_next(&tp->tl, host, after, is_kept_cb, pane);
+	if (!to || !select_block(pane, to))
+		return after ? "the last kernel its op launched (O goes up to the op)"
+			     : "no kernel in the view came from it";
+	tp->flow_host = host;
+	tp->flow_at = to;
+	return NULL;
+}
+
+/* The partners of the selection, for the picture: a kernel's call and op
+ * ('^': above it), an op's or call's kernels ('v': below), made once per
+ * selection (an op without kernels costs a walk of its subtree). */
+static void find_flows(struct pane *pane, const struct tl_block *sel)
+{
+	struct tl_priv *tp = pane->priv;
+
+	if (sel == tp->flow_sel)
+		return;
+	tp->flow_sel = sel;
+	tp->flow_call = tp->flow_op = tp->flow_src = NULL;
+	tp->flow_mark = 0;
+	if (!sel)
+		return;
+	if (node_kind_is_device(sel->node->kind)) {
+		tp->flow_call = timeline_flow_call(sel->node);
+		tp->flow_op = timeline_flow_op(sel->node);
+		if ((tp->flow_call && timeline_block_of(&tp->tl, tp->flow_call)) ||
+		    (tp->flow_op && timeline_block_of(&tp->tl, tp->flow_op)))
+			tp->flow_mark = '^';
+	} else if (is_flow_host(sel->node) &&
+		   timeline_flow_next(&tp->tl, sel->node, NULL, NULL, NULL)) {
+		tp->flow_src = sel->node;
+		tp->flow_mark = 'v';
+	}
+}
+
+static bool is_flow_cb(const struct tl_block *b, void *ctx)
+{
+	const struct tl_priv *tp = ((struct pane *)ctx)->priv;
+
+	if (tp->flow_src)
+		return timeline_flow_from(tp->flow_src, b->node);
+	return b->node == tp->flow_call || b->node == tp->flow_op;
+}
+
+/* The lanes' flags, made at the first pin or hide. */
+static uint8_t *lane_flags(struct tl_priv *tp)
+{
+	if (!tp->lane_flags)
+		tp->lane_flags = xcalloc(tp->tl.nr_lanes ? tp->tl.nr_lanes : 1, 1);
+	return tp->lane_flags;
+}
+
+/* Set or clear FLAG of LANE (SIZE_MAX: of every lane) and draw the lanes
+ * anew. */
+static void set_lane_flag(struct tl_priv *tp, size_t lane, uint8_t flag, bool on)
+{
+	uint8_t *f = lane_flags(tp);
+
+	for (size_t l = 0; l < tp->tl.nr_lanes; l++)
+		if (lane == SIZE_MAX || l == lane)
+			f[l] = on ? f[l] | flag : f[l] & ~flag;
+	tp->nr_hidden = 0;
+	for (size_t l = 0; l < tp->tl.nr_lanes; l++)
+		tp->nr_hidden += !!(f[l] & TLV_HIDDEN);
+	tlview_set_lanes(&tp->view, f);
+	tp->shown_sel = NULL;	/* the selection's row is put on screen */
+}
+
+/* Pin or unpin the selected block's lane. */
+static const char *pin_lane(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	size_t lane;
+	bool pinned;
+
+	if (!sel)
+		return "no block selected: no lane to pin";
+	lane = tp->tl.rows[sel->row].lane;
+	pinned = tp->lane_flags && (tp->lane_flags[lane] & TLV_PINNED);
+	set_lane_flag(tp, lane, TLV_PINNED, !pinned);
+	return pinned ? "lane unpinned" : "lane pinned at the top (p again unpins)";
+}
+
+/* Hide the selected block's lane; the selection goes to the nearest block
+ * of the next lane shown (else the one before). */
+static const char *hide_lane(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane), *to = NULL;
+	int64_t t;
+	size_t lane, k;
+
+	if (!sel)
+		return "no block selected: no lane to hide";
+	lane = tp->tl.rows[sel->row].lane;
+	k = tlview_place(&tp->view, sel->row);
+	t = sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2;
+	for (int dir = 1; !to && dir >= -1 && k != SIZE_MAX; dir -= 2)
+		for (long i = (long)k + dir; !to && i >= 0 && i < (long)tlview_nr_rows(&tp->view);
+		     i += dir) {
+			size_t r = tlview_row_at(&tp->view, (size_t)i);
+
+			if (tp->tl.rows[r].lane != lane)
+				to = nearest_kept(pane, r, t);
+		}
+	if (!to)
+		return "no other lane shown has a block in the window: z shows all of it";
+	select_block(pane, to);
+	set_lane_flag(tp, lane, TLV_HIDDEN, true);
+	return "lane hidden (D shows every lane)";
+}
+
 static bool tl_handle(struct pane *pane, enum action act, struct pane_request *req)
 {
 	struct tl_priv *tp = pane->priv;
@@ -826,14 +1030,27 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 		tlview_pan(&tp->view, act == ACT_PAN_LEFT ? -0.5 : 0.5);
 		follow_window(pane);
 		return true;
+	case ACT_FOLLOW_FLOW:
+	case ACT_FLOW_BACK:
+		req->message = follow_flow(pane, act == ACT_FOLLOW_FLOW);
+		return true;
+	case ACT_PIN_LANE:
+		req->message = pin_lane(pane);
+		return true;
+	case ACT_HIDE_LANE:
+		req->message = hide_lane(pane);
+		return true;
+	case ACT_SHOW_LANES:
+		if (!tp->nr_hidden) {
+			req->message = "no lane is hidden";
+			return true;
+		}
+		set_lane_flag(tp, SIZE_MAX, TLV_HIDDEN, false);
+		req->message = "every lane shown";
+		return true;
 	default:
 		return false;
 	}
-}
-
-static bool is_kept_cb(const struct tl_block *b, void *ctx)
-{
-	return kept(ctx, b);
 }
 
 static void tl_canvas(struct pane *pane, struct canvas *c)
@@ -842,11 +1059,15 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	const struct tl_block *sel = selected(pane);
 	struct tlview_style st = {
 		.sel = sel, .has_filter = pane->filter != NULL, .is_kept = is_kept_cb, .ctx = pane,
-		.name_of = c->name_of, .name_ctx = c->name_ctx,
+		.name_of = c->name_of, .name_ctx = c->name_ctx, .is_flow = is_flow_cb,
 	};
 
 	tp->view.rows_shown = c->rows - 1;
 	tp->view.cols_shown = c->cols;
+	/* A selection in a hidden lane (a jump, a flow, a search) shows
+	 * the lane again. */
+	if (sel && tlview_place(&tp->view, sel->row) == SIZE_MAX)
+		set_lane_flag(tp, tp->tl.rows[sel->row].lane, TLV_HIDDEN, false);
 	if (tp->is_revealing) {
 		tlview_focus(&tp->view, sel);
 		tp->shown_sel = sel;
@@ -855,6 +1076,8 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 		tlview_show(&tp->view, sel);
 		tp->shown_sel = sel;
 	}
+	find_flows(pane, sel);
+	st.flow_mark = tp->flow_mark;
 	tlview_paint(&tp->view, &st, c);
 }
 
@@ -895,7 +1118,11 @@ static void tl_status(const struct pane *pane, char *buf, size_t size)
 	tlview_fmt_time(tp->view.t0 - tp->view.lo, a, sizeof(a));
 	tlview_fmt_time(tp->view.t1 - tp->view.lo, b, sizeof(b));
 	tlview_fmt_time(tp->view.hi - tp->view.lo, all, sizeof(all));
-	snprintf(buf, size, " %s - %s of %s", a, b, all);
+	if (tp->nr_hidden)
+		snprintf(buf, size, " %s - %s of %s, %zu lane%s hidden", a, b, all, tp->nr_hidden,
+			 tp->nr_hidden == 1 ? "" : "s");
+	else
+		snprintf(buf, size, " %s - %s of %s", a, b, all);
 }
 
 static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -928,7 +1155,8 @@ static const enum action tl_hints[] = {
 static const enum action tl_actions[] = {
 	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
-	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT, ACT_NONE,
+	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
+	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../model/util.h"
@@ -15,6 +16,46 @@ void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64
 		hi = lo + MIN_SPAN_NS;
 	v->lo = v->t0 = lo;
 	v->hi = v->t1 = hi;
+	v->top = 0;
+	v->order = v->place = NULL;
+	v->nr_order = v->nr_pinned = 0;
+	v->pinned_shown = 0;
+}
+
+void tlview_release(struct tlview *v)
+{
+	free(v->order);
+	free(v->place);
+	v->order = v->place = NULL;
+	v->nr_order = v->nr_pinned = 0;
+}
+
+void tlview_set_lanes(struct tlview *v, const uint8_t *flags)
+{
+	const struct timeline *tl = v->tl;
+	size_t n = 0;
+
+	tlview_release(v);
+	if (!flags || !tl->nr_rows)
+		return;
+	v->order = xmalloc(tl->nr_rows * sizeof(*v->order));
+	v->place = xmalloc(tl->nr_rows * sizeof(*v->place));
+	for (size_t r = 0; r < tl->nr_rows; r++)
+		v->place[r] = SIZE_MAX;
+	/* The pinned lanes' rows, then the others'; each lane's in order. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t r = 0; r < tl->nr_rows; r++) {
+			uint8_t f = flags[tl->rows[r].lane];
+
+			if ((f & TLV_HIDDEN) || ((f & TLV_PINNED) != 0) != (pass == 0))
+				continue;
+			v->place[r] = n;
+			v->order[n++] = r;
+		}
+		if (!pass)
+			v->nr_pinned = n;
+	}
+	v->nr_order = n;
 	v->top = 0;
 }
 
@@ -117,17 +158,21 @@ static void paint_block(struct canvas *c, int y, int x, int width, const struct 
 	uint8_t attr = colour_of(node_name(b->node));
 	const char *name = st->name_of ? st->name_of(node_name(b->node), st->name_ctx) : node_name(b->node);
 
+	bool flow = b != st->sel && st->is_flow && st->is_flow(b, st->ctx);
+
 	if (st->has_filter)
 		attr = st->is_kept && st->is_kept(b, st->ctx) ? CA_MATCH : CA_DIM;
+	if (flow)
+		attr = CA_MARK;
 	if (b == st->sel)
 		attr = CA_SELECTED;
 	if (width == 1) {
-		canvas_fill(c, y, x, 1, "|", attr);
+		canvas_fill(c, y, x, 1, flow ? "*" : "|", attr);
 		return;
 	}
 	canvas_fill(c, y, x, width, " ", attr);
-	canvas_fill(c, y, x, 1, "[", attr);
-	canvas_fill(c, y, x + width - 1, 1, "]", attr);
+	canvas_fill(c, y, x, 1, flow ? "{" : "[", attr);
+	canvas_fill(c, y, x + width - 1, 1, flow ? "}" : "]", attr);
 	if (width > 2)
 		canvas_text(c, y, x + 1, name, width - 2, attr);
 }
@@ -187,25 +232,43 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 	const struct timeline *tl = v->tl;
 	int lw = tlview_label_width(c->cols), w = c->cols - lw;
 
+	size_t nr_scroll;
+	int pinned;
+
 	v->rows_shown = c->rows - 1;
 	v->cols_shown = c->cols;
 	if (c->rows < 1 || w < 4)
 		return;
-	if (v->top >= tl->nr_rows)
-		v->top = tl->nr_rows ? tl->nr_rows - 1 : 0;
+	/* Pinned rows leave one row at least to the rest. */
+	pinned = v->nr_pinned < (size_t)(c->rows > 2 ? c->rows - 2 : 0) ? (int)v->nr_pinned
+									   : (c->rows > 2 ? c->rows - 2 : 0);
+	v->pinned_shown = pinned;
+	nr_scroll = tlview_nr_rows(v) - v->nr_pinned;
+	if (v->top >= nr_scroll)
+		v->top = nr_scroll ? nr_scroll - 1 : 0;
 	paint_ruler(v, c, lw, w);
 	for (int y = 1; y < c->rows; y++) {
-		size_t r = v->top + (size_t)(y - 1);
+		size_t k = y - 1 < pinned ? (size_t)(y - 1)
+					  : v->nr_pinned + v->top + (size_t)(y - 1 - pinned);
+		size_t r;
 		const struct tl_row *row;
 		const struct tl_lane *lane;
 
-		if (r >= tl->nr_rows)
+		if (y - 1 >= pinned && k >= tlview_nr_rows(v))
 			break;
+		r = tlview_row_at(v, k);
 		row = &tl->rows[r];
 		lane = &tl->lanes[row->lane];
-		if (row->depth == 0 || y == 1)
+		if (y - 1 < pinned && row->depth == 0) {
+			/* A pinned lane: its name after a '=' */
+			canvas_fill(c, y, 0, 1, "=", CA_MARK);
+			canvas_text(c, y, 1, lane->name, lw - 2, CA_LABEL);
+		} else if (row->depth == 0 || y == 1 || y == pinned + 1) {
 			canvas_text(c, y, 0, lane->name, lw - 1, CA_LABEL);
+		}
 		paint_row(v, st, c, y, row, lw, w);
+		if (st->flow_mark && st->sel && st->sel->row == r)
+			canvas_fill(c, y, lw - 1, 1, st->flow_mark == '^' ? "^" : "v", CA_MARK);
 	}
 }
 
@@ -217,10 +280,17 @@ void tlview_show(struct tlview *v, const struct tl_block *b)
 	if (!b)
 		return;
 	end = tl_block_end(v->tl->prof, b);
-	if (b->row < v->top)
-		v->top = b->row;
-	else if (b->row >= v->top + (size_t)rows)
-		v->top = b->row - (size_t)rows + 1;
+	if (tlview_place(v, b->row) != SIZE_MAX && tlview_place(v, b->row) >= v->nr_pinned) {
+		size_t k = tlview_place(v, b->row) - v->nr_pinned;
+
+		rows -= v->pinned_shown;
+		if (rows < 1)
+			rows = 1;
+		if (k < v->top)
+			v->top = k;
+		else if (k >= v->top + (size_t)rows)
+			v->top = k - (size_t)rows + 1;
+	}
 	if (b->start_ns >= v->t0 && b->start_ns < v->t1)
 		return;
 	if (end > v->t0 && b->start_ns < v->t0)
@@ -290,14 +360,16 @@ void tlview_pan(struct tlview *v, double fraction)
 const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 {
 	int lw = tlview_label_width(v->cols_shown), w = v->cols_shown - lw;
-	size_t r = v->top + (size_t)(y - 1);
+	size_t k = y - 1 < v->pinned_shown
+			   ? (size_t)(y - 1)
+			   : v->nr_pinned + v->top + (size_t)(y - 1 - v->pinned_shown);
 	const struct tl_row *row;
 	int64_t from, to;
 	size_t i;
 
-	if (y < 1 || x < lw || w < 4 || r >= v->tl->nr_rows)
+	if (y < 1 || x < lw || w < 4 || k >= tlview_nr_rows(v))
 		return NULL;
-	row = &v->tl->rows[r];
+	row = &v->tl->rows[tlview_row_at(v, k)];
 	from = time_of(v, x - lw, w);
 	to = time_of(v, x - lw + 1, w);
 	i = timeline_first_after(row, from);

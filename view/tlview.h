@@ -23,9 +23,24 @@ struct tlview {
 	const struct timeline *tl;
 	int64_t lo, hi;			/* what may be shown: a step, or all */
 	int64_t t0, t1;			/* the window, lo <= t0 < t1 <= hi */
-	size_t top;			/* the first row on screen */
+	size_t top;			/* the first row on screen below the
+					   pinned ones: an index into order
+					   past them */
 	int rows_shown;			/* rows the last picture had room for */
 	int cols_shown;			/* its width */
+	/* The rows as drawn (tlview_set_lanes()): the pinned lanes' first,
+	 * then the rest, hidden lanes' left out; ORDER NULL: every row in
+	 * its order, none pinned.  PLACE: each row's index in ORDER,
+	 * SIZE_MAX when hidden. */
+	size_t *order, *place;
+	size_t nr_order, nr_pinned;	/* rows in order; pinned ones first */
+	int pinned_shown;		/* pinned rows the last picture drew */
+};
+
+/* A lane's state in the flags tlview_set_lanes() reads. */
+enum {
+	TLV_PINNED = 1 << 0,		/* drawn first, under the ruler */
+	TLV_HIDDEN = 1 << 1,		/* not drawn */
 };
 
 /* How blocks look: which is selected, which the view keeps (a filter, a
@@ -37,9 +52,35 @@ struct tlview_style {
 	void *ctx;
 	const char *(*name_of)(const char *name, const void *ctx);
 	const void *name_ctx;
+	/* Flows: whether B is a partner of the selected block (drawn as
+	 * {name}); NULL: none.  FLOW_MARK: the selected block has partners,
+	 * below it ('v', an op's kernels) or above ('^', a kernel's call
+	 * and op), marked before its row. */
+	bool (*is_flow)(const struct tl_block *b, void *ctx);
+	char flow_mark;
 };
 
-/* Show LO..HI of TL, all of it. */
+/* Draw the lanes as FLAGS (by lane, TLV_*; NULL: all plain) say: the
+ * pinned ones first, whatever the scroll, the hidden ones not at all. */
+void tlview_set_lanes(struct tlview *v, const uint8_t *flags);
+/* Free what tlview_set_lanes() made. */
+void tlview_release(struct tlview *v);
+/* The rows as drawn: how many, the row at index I, and the index of row
+ * R (SIZE_MAX: hidden). */
+static inline size_t tlview_nr_rows(const struct tlview *v)
+{
+	return v->order ? v->nr_order : v->tl->nr_rows;
+}
+static inline size_t tlview_row_at(const struct tlview *v, size_t i)
+{
+	return v->order ? v->order[i] : i;
+}
+static inline size_t tlview_place(const struct tlview *v, size_t r)
+{
+	return v->place ? v->place[r] : r;
+}
+/* Show LO..HI of TL, all of it, every lane plain (tlview_release() first
+ * a view that has lanes set). */
 void tlview_reset(struct tlview *v, const struct timeline *tl, int64_t lo, int64_t hi);
 /* The picture of the window on C (sized by the caller). */
 void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas *c);
