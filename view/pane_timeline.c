@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../model/aggregate.h"
+#include "../model/critical_path.h"
 #include "../model/timeline.h"
 #include "../model/util.h"
 #include "canvas.h"
@@ -44,6 +45,10 @@ struct tl_priv {
 	 * first; the pane's own, not saved. */
 	uint8_t *lane_flags;
 	size_t nr_hidden;		/* lanes hidden */
+	/* The critical path's events, marked <name> (c): sorted by address
+	 * for a binary search per block drawn; NULL: not shown. */
+	const struct node **path_nodes;
+	size_t nr_path_nodes;
 	/* The filter's verdict per name: names are interned, so each goes
 	 * through PCRE2 once per filter, not once per block. */
 	const char **names;
@@ -166,6 +171,7 @@ static void tl_release(struct pane *pane)
 		return;
 	tlview_release(&tp->view);
 	free(tp->lane_flags);
+	free(tp->path_nodes);
 	timeline_release(&tp->tl);
 	free(tp->names);
 	free(tp->match);
@@ -635,6 +641,52 @@ static void tl_rebuild(struct pane *pane)
 		pane_sort_indices(pane, pane->view, n, pane->sort_col, pane->sort_desc);
 }
 
+static int cmp_node_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const struct node *const *)a;
+	uintptr_t y = (uintptr_t) * (const struct node *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The critical path (model/critical_path.h) of the step shown, else of
+ * the longest step (the Critical path pane's default), as the events its
+ * links are attributed to; NULL message when there is one. */
+static const char *path_marks_make(struct pane *pane)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct step *s = pane->scope.step ? pane->scope.step : cpath_default_step(pane->prof);
+	struct cpath_options o;
+	struct critical_path c;
+	size_t n = 0;
+
+	free(tp->path_nodes);
+	tp->path_nodes = NULL;
+	tp->nr_path_nodes = 0;
+	cpath_options_for_step(&o, s);
+	cpath_compute(pane->prof, &o, &c);
+	if (!c.nr_links) {
+		cpath_release(&c);
+		return "no critical path here: no work in the step";
+	}
+	tp->path_nodes = xmalloc(c.nr_links * sizeof(*tp->path_nodes));
+	for (size_t i = 0; i < c.nr_links; i++)
+		if (c.links[i].event)
+			tp->path_nodes[n++] = c.links[i].event;
+	qsort(tp->path_nodes, n, sizeof(*tp->path_nodes), cmp_node_ptr);
+	tp->nr_path_nodes = n;
+	cpath_release(&c);
+	return NULL;
+}
+
+static bool is_on_path_cb(const struct tl_block *b, void *ctx)
+{
+	const struct tl_priv *tp = ((struct pane *)ctx)->priv;
+
+	return tp->path_nodes && bsearch(&b->node, tp->path_nodes, tp->nr_path_nodes,
+					 sizeof(*tp->path_nodes), cmp_node_ptr);
+}
+
 static void tl_step_changed(struct pane *pane)
 {
 	struct tl_priv *tp = pane->priv;
@@ -648,6 +700,8 @@ static void tl_step_changed(struct pane *pane)
 	if (tp->lane_flags)
 		tlview_set_lanes(&tp->view, tp->lane_flags);	/* pins and hides stay */
 	tp->shown_sel = NULL;
+	if (tp->path_nodes)	/* the marks follow the step */
+		path_marks_make(pane);
 }
 
 /* The view index of B, or SIZE_MAX when the view does not hold it.  In
@@ -1011,6 +1065,18 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 		if (!move_in_row(pane, act == ACT_PREV_BLOCK || act == ACT_SCROLL_LEFT ? -1 : 1))
 			req->message = "no more blocks that way in this lane";
 		return true;
+	case ACT_PATH_MARKS:
+		if (tp->path_nodes) {
+			free(tp->path_nodes);
+			tp->path_nodes = NULL;
+			req->message = "critical path marks off";
+		} else {
+			req->message = path_marks_make(pane);
+			if (!req->message)
+				req->message = "<name>: a block on the critical path of the step "
+					       "(the longest when none is chosen); c again: off";
+		}
+		return true;
 	case ACT_PREV_INSTANCE:
 	case ACT_NEXT_INSTANCE:
 		if (!next_instance(pane, act == ACT_PREV_INSTANCE ? -1 : 1))
@@ -1060,6 +1126,7 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	struct tlview_style st = {
 		.sel = sel, .has_filter = pane->filter != NULL, .is_kept = is_kept_cb, .ctx = pane,
 		.name_of = c->name_of, .name_ctx = c->name_ctx, .is_flow = is_flow_cb,
+		.is_on_path = is_on_path_cb,
 	};
 
 	tp->view.rows_shown = c->rows - 1;
@@ -1156,7 +1223,8 @@ static const enum action tl_actions[] = {
 	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
-	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_NONE,
+	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_PATH_MARKS,
+	ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {

@@ -159,6 +159,8 @@ static void paint_block(struct canvas *c, int y, int x, int width, const struct 
 	const char *name = st->name_of ? st->name_of(node_name(b->node), st->name_ctx) : node_name(b->node);
 
 	bool flow = b != st->sel && st->is_flow && st->is_flow(b, st->ctx);
+	bool path = !flow && st->is_on_path && st->is_on_path(b, st->ctx);
+	const char *open = flow ? "{" : path ? "<" : "[", *close = flow ? "}" : path ? ">" : "]";
 
 	if (st->has_filter)
 		attr = st->is_kept && st->is_kept(b, st->ctx) ? CA_MATCH : CA_DIM;
@@ -167,12 +169,12 @@ static void paint_block(struct canvas *c, int y, int x, int width, const struct 
 	if (b == st->sel)
 		attr = CA_SELECTED;
 	if (width == 1) {
-		canvas_fill(c, y, x, 1, flow ? "*" : "|", attr);
+		canvas_fill(c, y, x, 1, flow ? "*" : path ? "!" : "|", attr);
 		return;
 	}
 	canvas_fill(c, y, x, width, " ", attr);
-	canvas_fill(c, y, x, 1, flow ? "{" : "[", attr);
-	canvas_fill(c, y, x + width - 1, 1, flow ? "}" : "]", attr);
+	canvas_fill(c, y, x, 1, open, attr);
+	canvas_fill(c, y, x + width - 1, 1, close, attr);
 	if (width > 2)
 		canvas_text(c, y, x + 1, name, width - 2, attr);
 }

@@ -58,6 +58,9 @@ struct tlview_style {
 	 * and op), marked before its row. */
 	bool (*is_flow)(const struct tl_block *b, void *ctx);
 	char flow_mark;
+	/* Whether B is on the critical path shown (drawn as <name>); NULL:
+	 * none.  A flow partner's braces win. */
+	bool (*is_on_path)(const struct tl_block *b, void *ctx);
 };
 
 /* Draw the lanes as FLAGS (by lane, TLV_*; NULL: all plain) say: the
