@@ -51,7 +51,8 @@
 	X(LAUNCH_DIST, launch_dist, "Launch distribution", 0, A) \
 	X(QUEUE_LENGTH, queue_length, "Queue length", 0, A) \
 	X(MEMORY_BANDWIDTH, memory_bandwidth, "Memory bandwidth", 0, A) \
-	X(RANK_ANALYSES, rank_analyses, "Rank analyses", 0, A)
+	X(RANK_ANALYSES, rank_analyses, "Rank analyses", 0, A) \
+	X(KERNEL_BREAKDOWN, kernel_breakdown, "Kernels by type", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */
