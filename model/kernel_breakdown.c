@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel_breakdown: the GPU work by kernel (kernel_breakdown.h).  One
- * walk collects the events the temporal breakdown takes; a sort by type,
- * name (the profile's interned names: equal names are equal pointers,
- * strtab.h) and duration puts each row's durations together, ascending,
- * for model/dist.c's figures; a sort of the rows; HTA's folding on
- * request.
+ * walk collects the events the temporal breakdown takes, each given its
+ * row by a hash of its name (the profile's interned names: equal names
+ * are equal pointers, strtab.h); a counting sort puts each row's
+ * durations together for their figures (model/dist.c's standard
+ * deviation); a sort of the rows; HTA's folding on request.  O(n) in the
+ * events, O(r log r) in the rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,17 +17,60 @@
 #include "util.h"
 
 struct kev {
-	const char *name;
+	uint32_t row;
 	int64_t dur;
-	uint8_t rank;		/* kbreak_type_rank() */
 };
 
+/* Rows by name: open addressing on the name's address. */
 struct collect {
 	const struct profile *p;
 	const struct temporal_opts *o;
 	struct kev *v;
 	size_t nr, alloc;
+	const char **names;	/* by row */
+	size_t nr_rows, alloc_rows;
+	uint32_t *slots;	/* row + 1; 0: empty */
+	size_t nr_slots;	/* a power of two, > 2 nr_rows */
 };
+
+static size_t slot_of(const char *name, size_t nr_slots)
+{
+	uint64_t h = (uint64_t)(uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(h >> 32) & (nr_slots - 1);
+}
+
+static void rehash(struct collect *c)
+{
+	size_t n = c->nr_slots ? 2 * c->nr_slots : 256;
+
+	free(c->slots);
+	c->slots = xcalloc(n, sizeof(*c->slots));
+	c->nr_slots = n;
+	for (size_t r = 0; r < c->nr_rows; r++) {
+		size_t i = slot_of(c->names[r], n);
+
+		while (c->slots[i])
+			i = (i + 1) & (n - 1);
+		c->slots[i] = (uint32_t)r + 1;
+	}
+}
+
+/* NAME's row, a new one when first seen. */
+static uint32_t row_of(struct collect *c, const char *name)
+{
+	size_t i;
+
+	if (2 * (c->nr_rows + 1) >= c->nr_slots)
+		rehash(c);
+	for (i = slot_of(name, c->nr_slots); c->slots[i]; i = (i + 1) & (c->nr_slots - 1))
+		if (c->names[c->slots[i] - 1] == name)
+			return c->slots[i] - 1;
+	GROW(c->names, c->alloc_rows, c->nr_rows + 1);
+	c->names[c->nr_rows] = name;
+	c->slots[i] = (uint32_t)++c->nr_rows;
+	return (uint32_t)(c->nr_rows - 1);
+}
 
 unsigned kbreak_type_rank(enum kernel_type t)
 {
@@ -51,21 +95,8 @@ static bool take(struct node *n, void *ctx)
 		return true;
 	GROW(c->v, c->alloc, c->nr + 1);
 	/* Bounded times (bounds.h): the difference cannot wrap. */
-	c->v[c->nr++] = (struct kev){ node_name(n), end - start,
-				      (uint8_t)kbreak_type_rank(kernel_type_of(node_name(n))) };
+	c->v[c->nr++] = (struct kev){ row_of(c, node_name(n)), end - start };
 	return true;
-}
-
-static int cmp_kev(const void *a, const void *b)
-{
-	const struct kev *x = a, *y = b;
-	uintptr_t xn = (uintptr_t)x->name, yn = (uintptr_t)y->name;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	if (xn != yn)
-		return xn < yn ? -1 : 1;
-	return (x->dur > y->dur) - (x->dur < y->dur);
 }
 
 /* By type, the largest sum first, equal sums by name ("others" last). */
@@ -83,19 +114,24 @@ static int cmp_row(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void row_of_sorted(struct kbreak_row *r, const int64_t *v, size_t n, uint64_t *nr_capped)
+/* The figures of the N values V (in any order) into R. */
+static void row_of_values(struct kbreak_row *r, const int64_t *v, size_t n, uint64_t *nr_capped)
 {
-	struct dist d;
+	__int128 exact = 0;
 
-	dist_of_sorted(v, n, &d);
 	r->nr_values = n;
 	r->sum_ns = 0;
-	for (size_t i = 0; i < n; i++)
+	r->min_ns = r->max_ns = v[0];
+	for (size_t i = 0; i < n; i++) {
 		sum_add_counted(&r->sum_ns, v[i], nr_capped);
-	r->max_ns = d.max_ns;
-	r->min_ns = d.min_ns;
-	r->mean_ns = d.mean_ns;
-	r->stddev_ns = d.stddev_ns;
+		exact += v[i];	/* n < 2^64 values of 2^63: within 2^127 */
+		if (v[i] < r->min_ns)
+			r->min_ns = v[i];
+		if (v[i] > r->max_ns)
+			r->max_ns = v[i];
+	}
+	r->mean_ns = div_round(exact, n);
+	r->stddev_ns = dist_stddev(v, n);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -160,8 +196,7 @@ static size_t fold(const struct kbreak_row *r, size_t n, size_t k, unsigned pct,
 		sum_add_u_counted(&others.calls, r[i].calls, nr_capped);
 	}
 	if (nf) {
-		qsort(folded, nf, sizeof(*folded), cmp_i64);
-		row_of_sorted(&others, folded, nf, nr_capped);
+		row_of_values(&others, folded, nf, nr_capped);
 		out[nr++] = others;
 	}
 	free(folded);
@@ -174,32 +209,36 @@ void kbreak_compute(const struct profile *p, const struct kbreak_opts *o, struct
 {
 	struct collect c = { .p = p, .o = &o->t };
 	int64_t *durs;
-	size_t nr = 0;
+	size_t *at, nr;
 
 	*b = (struct kbreak){ 0 };
 	node_walk(p->root, take, &c);
 	b->nr_events = c.nr;
-	if (!c.nr) {
-		free(c.v);
-		return;
-	}
-	qsort(c.v, c.nr, sizeof(*c.v), cmp_kev);
-	durs = xmalloc(c.nr * sizeof(*durs));
+	nr = c.nr_rows;
+	if (!c.nr)
+		goto out;
+	/* A counting sort by row: each row's durations together. */
+	at = xcalloc(nr + 1, sizeof(*at));
 	for (size_t i = 0; i < c.nr; i++)
-		durs[i] = c.v[i].dur;
-	b->rows = xmalloc(c.nr * sizeof(*b->rows));
-	for (size_t i = 0, j; i < c.nr; i = j) {
-		struct kbreak_row *r = &b->rows[nr++];
+		at[c.v[i].row + 1]++;
+	for (size_t r = 0; r < nr; r++)
+		at[r + 1] += at[r];
+	durs = xmalloc(c.nr * sizeof(*durs));
+	b->rows = xcalloc(nr, sizeof(*b->rows));
+	for (size_t r = 0; r < nr; r++)
+		b->rows[r].calls = at[r + 1] - at[r];
+	for (size_t i = 0; i < c.nr; i++)
+		durs[at[c.v[i].row]++] = c.v[i].dur;
+	for (size_t r = 0, from = 0; r < nr; r++) {
+		struct kbreak_row *row = &b->rows[r];
 
-		for (j = i + 1; j < c.nr && c.v[j].rank == c.v[i].rank && c.v[j].name == c.v[i].name; j++)
-			;
-		r->type = kernel_type_of(c.v[i].name);
-		r->name = c.v[i].name;
-		r->calls = j - i;
-		row_of_sorted(r, durs + i, j - i, &b->nr_capped);
+		row->name = c.names[r];
+		row->type = kernel_type_of(row->name);
+		row_of_values(row, durs + from, row->calls, &b->nr_capped);
+		from += row->calls;
 	}
 	free(durs);
-	free(c.v);
+	free(at);
 	qsort(b->rows, nr, sizeof(*b->rows), cmp_row);
 	if (o->fold_kernels) {
 		struct kbreak_row *out = xmalloc(nr * sizeof(*out));
@@ -215,6 +254,10 @@ void kbreak_compute(const struct profile *p, const struct kbreak_opts *o, struct
 		nr = n;
 	}
 	b->nr = nr;
+out:
+	free(c.slots);
+	free(c.names);
+	free(c.v);
 }
 
 void kbreak_release(struct kbreak *b)
