@@ -4,9 +4,10 @@
  * Analysis's per-kernel tables of get_gpu_kernel_breakdown (kernel_all:
  * every kernel, nothing folded), computed by model/kernel_breakdown.c
  * from the trace's own events in nanoseconds, over the whole trace or the
- * step chosen.  One row per type and full kernel name, by type, then the
- * largest total first; opened from a row of Kernel types, only the types
- * that row names.  --print kernel-breakdown prints every type; the JSON's
+ * step chosen.  One row per rank, type and full kernel name (the
+ * profile's rank, or across the ranks of a job every rank's), by type,
+ * then the largest total first; opened from a row of Kernel types, only
+ * the types that row names.  --print kernel-breakdown prints every type; the JSON's
  * times are microseconds under HTA's column names.
  */
 #include <math.h>
@@ -16,15 +17,39 @@
 #include <string.h>
 
 #include "../model/kernel_breakdown.h"
+#include "../model/profset.h"
 #include "../model/util.h"
 #include "pane.h"
 
+struct kb_row {
+	const struct kbreak_row *r;
+	char rank[24];
+	size_t member;		/* its profile's place in the job */
+};
+
 struct kb_priv {
-	struct kbreak b;
+	struct kbreak *b;	/* per profile */
+	size_t nr_b;
+	struct kb_row *rows;
 	unsigned types;		/* the kernel_type bits shown; 0: every type */
 };
 
-#define KR(r) ((const struct kbreak_row *)(r))
+#define KR(row) (((const struct kb_row *)(row))->r)
+
+static struct cell get_rank(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(((const struct kb_row *)row)->rank);
+}
+
+static struct cell get_time(const struct pane *pane, const void *row, const struct column *c)
+{
+	int64_t v;
+
+	(void)pane;
+	memcpy(&v, (const char *)KR(row) + c->arg, sizeof(v));
+	return cell_int(v);
+}
 
 static struct cell get_type(const struct pane *pane, const void *row, const struct column *c)
 {
@@ -52,9 +77,12 @@ static struct cell get_stddev(const struct pane *pane, const void *row, const st
 
 #define TIME(k, t, field, what)                                                          \
 	{ .key = k, .json_key = k, .title = t, .kind = COL_TIME, .width = 11,            \
-	  .get = pane_get_i64, .arg = (int)offsetof(struct kbreak_row, field), .help = what }
+	  .get = get_time, .arg = (int)offsetof(struct kbreak_row, field), .help = what }
 
 static const struct column kb_cols[] = {
+	{ .key = "rank", .title = "Rank", .kind = COL_TEXT, .width = 4, .get = get_rank,
+	  .help = "the trace's rank (its distributedInfo; across ranks, as the Ranks pane "
+		  "shows it), - when it names none" },
 	{ .key = "kernel_type", .title = "Type", .kind = COL_TEXT, .width = 13, .get = get_type,
 	  .help = "the kernel's type by its full name (Kernels' Type): COMMUNICATION, "
 		  "COMPUTATION, MEMORY or OTHER" },
@@ -71,23 +99,73 @@ static const struct column kb_cols[] = {
 	  .help = "the sample standard deviation of its durations (n - 1); empty for one call" },
 };
 
+/* By type, the largest total first, equal totals by name, then rank. */
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct kb_row *x = a, *y = b;
+	unsigned xt = kbreak_type_rank(x->r->type), yt = kbreak_type_rank(y->r->type);
+	int c;
+
+	if (xt != yt)
+		return xt < yt ? -1 : 1;
+	if (x->r->sum_ns != y->r->sum_ns)
+		return x->r->sum_ns > y->r->sum_ns ? -1 : 1;
+	if ((c = strcmp(x->r->name, y->r->name)))
+		return c;
+	return (x->member > y->member) - (x->member < y->member);
+}
+
 static void kb_load(struct pane *pane)
 {
 	struct kb_priv *kp = xcalloc(1, sizeof(*kp));
-	struct kbreak_opts o = KBREAK_OPTS_ALL;
-	size_t n = 0;
+	const struct profset *set = pane->scope.set;
+	bool across = set && set->kind == PROFSET_RANKS && !pane->scope.per_rank;
+	size_t n = across ? set->nr : 1, nr = 0;
 
 	pane->priv = kp;
+	pane->nr_capped = 0;	/* a step reloads the pane */
 	if (pane->scope.arg)
 		kp->types = *(const unsigned *)pane->scope.arg;
-	o.t = temporal_opts_for_step(pane->prof, pane->scope.step);
-	kbreak_compute(pane->prof, &o, &kp->b);
-	pane->nr_capped = kp->b.nr_capped;
-	pane->rows = xmalloc((kp->b.nr + 1) * sizeof(*pane->rows));
-	for (size_t i = 0; i < kp->b.nr; i++)
-		if (!kp->types || (kp->b.rows[i].type & kp->types))
-			pane->rows[n++] = &kp->b.rows[i];
-	pane->nr_rows = n;
+	kp->b = xcalloc(n, sizeof(*kp->b));
+	kp->nr_b = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct profile *q = across ? profile_run(set->members[i].prof, pane->scope.run)
+					  : pane->prof;
+		struct kbreak_opts o = KBREAK_OPTS_ALL;
+
+		if (!q)
+			continue;
+		o.t = temporal_opts_for_step(q, pane->scope.step);
+		kbreak_compute(q, &o, &kp->b[i]);
+		pane->nr_capped += kp->b[i].nr_capped;
+		nr += kp->b[i].nr;
+	}
+	kp->rows = xcalloc(nr + 1, sizeof(*kp->rows));
+	nr = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct profile *p = pane->prof;
+		long rank = across ? profset_shown_rank(set, i)
+			    : p->dist.present && p->dist.rank >= 0 ? (long)p->dist.rank : -1;
+
+		for (size_t k = 0; k < kp->b[i].nr; k++) {
+			struct kb_row *r = &kp->rows[nr];
+
+			if (kp->types && !(kp->b[i].rows[k].type & kp->types))
+				continue;
+			r->r = &kp->b[i].rows[k];
+			r->member = i;
+			if (rank >= 0)
+				snprintf(r->rank, sizeof(r->rank), "%ld", rank);
+			else
+				snprintf(r->rank, sizeof(r->rank), "-");
+			nr++;
+		}
+	}
+	qsort(kp->rows, nr, sizeof(*kp->rows), cmp_rows);
+	pane->rows = xmalloc((nr + 1) * sizeof(*pane->rows));
+	for (size_t i = 0; i < nr; i++)
+		pane->rows[i] = &kp->rows[i];
+	pane->nr_rows = nr;
 	for (size_t i = 0; i < ARRAY_SIZE(kb_cols); i++)
 		pane_add_column(pane, &kb_cols[i]);
 	pane->sort_col = -1;	/* by type, then the largest total */
@@ -115,7 +193,10 @@ static void kb_release(struct pane *pane)
 
 	if (!kp)
 		return;
-	kbreak_release(&kp->b);
+	for (size_t i = 0; i < kp->nr_b; i++)
+		kbreak_release(&kp->b[i]);
+	free(kp->b);
+	free(kp->rows);
 	free(kp);
 	pane->priv = NULL;
 }
