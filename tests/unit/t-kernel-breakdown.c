@@ -54,14 +54,13 @@ static int load_events(struct profile *p, const struct ev *evs, size_t n, int st
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct profile prof;
+static bool loaded;
 
 /* The breakdown of EVS under O; the profile stays loaded (the rows name
- * its strings) until the next call. */
+ * its strings) until finish(). */
 static void compute(const struct ev *evs, size_t n, int steps, const struct kbreak_opts *o,
 		    struct kbreak *b)
 {
-	static bool loaded;
-
 	if (loaded)
 		profile_release(&prof);
 	loaded = load_events(&prof, evs, n, steps) == 0;
@@ -71,6 +70,14 @@ static void compute(const struct ev *evs, size_t n, int steps, const struct kbre
 		return;
 	}
 	kbreak_compute(&prof, o, b);
+}
+
+static void finish(struct kbreak *b)
+{
+	kbreak_release(b);
+	if (loaded)
+		profile_release(&prof);
+	loaded = false;
 }
 
 static const char *rname(const struct kbreak_row *r)
@@ -85,7 +92,7 @@ static void test_no_gpu(void)
 	compute(NULL, 0, 0, &KBREAK_OPTS_ALL, &b);
 	CHECK_EQ(b.nr_events, 0);
 	CHECK_EQ(b.nr, 0);
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* One event: every figure its duration; no standard deviation. */
@@ -106,7 +113,7 @@ static void test_one_kernel(void)
 		CHECK_EQ(b.rows[0].mean_ns, 40000);
 		CHECK(isnan(b.rows[0].stddev_ns));
 	}
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* Calls of one name, overlapping in time: their own durations count
@@ -150,13 +157,13 @@ static void test_figures_and_order(void)
 		CHECK_EQ(b.rows[5].sum_ns, 0);
 		CHECK_EQ(b.rows[6].type, KTYPE_OTHER);
 	}
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* N kernels k00, k01... of DUR[i] µs, folded with HTA's defaults. */
 static void fold_case(const int *dur, size_t n, struct kbreak *b)
 {
-	static char names[32][8], durs[32][16], ts[32][16];
+	static char names[32][24], durs[32][24], ts[32][24];
 	struct ev evs[32];
 	struct kbreak_opts o = KBREAK_OPTS_ALL;
 
@@ -181,7 +188,7 @@ static void test_fold_ten(void)
 	CHECK_EQ(b.nr, 10);
 	for (size_t i = 0; i < b.nr; i++)
 		CHECK(b.rows[i].name != NULL);
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* 11 names of equal sums 10: running sums 10..110, q = c[8] = 90; the
@@ -206,7 +213,7 @@ static void test_fold_eleven(void)
 		CHECK_EQ(b.rows[9].mean_ns, 10000);
 		CHECK_EQ(b.rows[9].stddev_ns, 0);
 	}
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* The quantile between two running sums: 12 names, sums 100, 50, 20,
@@ -227,7 +234,7 @@ static void test_fold_interpolated(void)
 		CHECK_EQ(b.rows[9].calls, 3);
 		CHECK_EQ(b.rows[9].sum_ns, 30000);
 	}
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* Fractional timestamps: exact durations; HTA's rounding on request
@@ -247,7 +254,7 @@ static void test_rounding(void)
 		CHECK_EQ(b.rows[0].sum_ns, 2650);
 		CHECK_EQ(b.rows[0].min_ns, 400);
 	}
-	kbreak_release(&b);
+	finish(&b);
 	o.t.round_like_hta = true;
 	compute(evs, NR(evs), 0, &o, &b);
 	CHECK_EQ(b.nr, 1);
@@ -256,7 +263,7 @@ static void test_rounding(void)
 		CHECK_EQ(b.rows[0].min_ns, -1000);	/* [21, 20) */
 		CHECK_EQ(b.rows[0].sum_ns, 0);
 	}
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* HTA's window: the work launched before the last step only. */
@@ -272,14 +279,14 @@ static void test_window(void)
 
 	compute(evs, NR(evs), 2, &KBREAK_OPTS_ALL, &b);
 	CHECK_EQ(b.nr_events, 3);
-	kbreak_release(&b);
+	finish(&b);
 	o.t.launched_before_ns = 1000 * 1000;
 	compute(evs, NR(evs), 2, &o, &b);
 	CHECK_EQ(b.nr_events, 1);
 	CHECK_EQ(b.nr, 1);
 	if (b.nr == 1)
 		CHECK_EQ(b.rows[0].calls, 1);
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* Sync events ran on no stream: not taken. */
@@ -295,7 +302,7 @@ static void test_sync_not_taken(void)
 	CHECK_EQ(b.nr, 1);
 	if (b.nr == 1)
 		CHECK_STR(b.rows[0].name, "k");
-	kbreak_release(&b);
+	finish(&b);
 }
 
 /* 2,400 calls of the longest duration a file may give (bounds.h,
