@@ -27,6 +27,7 @@ if [ -z "${ANALYSES:-}" ]; then
 	for p in api annotations temporal kernel-types idle launches launch-dist sequences queue-length memory-bandwidth rank-analyses critical-path; do
 		"$PROFTUI" --list-panes | grep -q "^$p " && ANALYSES="$ANALYSES $p"
 	done
+	"$PROFTUI" --list-panes | grep -q "^kernel-breakdown " && ANALYSES="$ANALYSES kernel-breakdown"
 fi
 size_kb=$(($(wc -c <"$TRACE") / 1024))
 printf '%-14s %8s %9s %10s %8s\n' pane wall_s extra_s extra_MiB x_file

@@ -26,46 +26,59 @@ struct collect {
 };
 
 /* Whether N is device work the options take. */
-static bool taken(const struct collect *c, const struct node *n)
+static bool taken(const struct profile *p, const struct temporal_opts *o, const struct node *n)
 {
 	const struct node *up;
 
+	(void)p;
 	if (!node_kind_is_device(n->kind) || (n->flags & NODE_DEVICE_RANGE) ||
 	    n->start_ns == NS_UNTIMED)
 		return false;
-	if (c->o->launched_before_ns == INT64_MAX)
+	if (o->launched_before_ns == INT64_MAX)
 		return true;
 	up = node_has_parent(n) ? node_parent(n) : NULL;
 	if (!up || up->kind != NODE_RUNTIME || up->start_ns == NS_UNTIMED)
 		return false;
-	if (c->o->round_like_hta)
-		return hta_start_ns(up->start_ns) < hta_start_ns(c->o->launched_before_ns);
-	return up->start_ns < c->o->launched_before_ns;
+	if (o->round_like_hta)
+		return hta_start_ns(up->start_ns) < hta_start_ns(o->launched_before_ns);
+	return up->start_ns < o->launched_before_ns;
+}
+
+bool temporal_event(const struct profile *p, const struct temporal_opts *o, const struct node *n,
+		    int64_t *startp, int64_t *endp)
+{
+	int64_t start, end, dur;
+
+	if (!taken(p, o, n))
+		return false;
+	/* Times are bounded (bounds.h): start + duration cannot wrap. */
+	start = n->start_ns;
+	dur = node_device_total(p, n);
+	end = start + dur;
+	if (o->has_window) {
+		int64_t ws = o->window_start_ns, we = o->window_end_ns;
+
+		if (we <= ws || start >= we || end < ws || (end == ws && start < end))
+			return false;
+		start = start > ws ? start : ws;
+		end = end < we ? end : we;
+	}
+	if (o->round_like_hta) {
+		start = hta_start_ns(n->start_ns);
+		end = hta_end_ns(n->start_ns, dur);
+	}
+	*startp = start;
+	*endp = end;
+	return true;
 }
 
 static bool take(struct node *n, void *ctx)
 {
 	struct collect *c = ctx;
-	int64_t start, end, dur;
+	int64_t start, end;
 
-	if (!taken(c, n))
+	if (!temporal_event(c->p, c->o, n, &start, &end))
 		return true;
-	/* Times are bounded (bounds.h): start + duration cannot wrap. */
-	start = n->start_ns;
-	dur = node_device_total(c->p, n);
-	end = start + dur;
-	if (c->o->has_window) {
-		int64_t ws = c->o->window_start_ns, we = c->o->window_end_ns;
-
-		if (we <= ws || start >= we || end < ws || (end == ws && start < end))
-			return true;
-		start = start > ws ? start : ws;
-		end = end < we ? end : we;
-	}
-	if (c->o->round_like_hta) {
-		start = hta_start_ns(n->start_ns);
-		end = hta_end_ns(n->start_ns, dur);
-	}
 	GROW(c->v, c->alloc, c->nr + 1);
 	c->v[c->nr++] = (struct ival){ start, end, (uint8_t)kernel_type_of(node_name(n)) };
 	return true;

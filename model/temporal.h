@@ -79,6 +79,13 @@ struct temporal {
 
 void temporal_compute(const struct profile *p, const struct temporal_opts *o, struct temporal *t);
 
+/* Whether the options O take node N of P as GPU work, and then its
+ * interval as they count it (clipped to the window, rounded like HTA)
+ * into *START, *END: the one rule of which events the analyses of the
+ * GPU's work see. */
+bool temporal_event(const struct profile *p, const struct temporal_opts *o, const struct node *n,
+		    int64_t *start, int64_t *end);
+
 /* 100 * PART / WHOLE; NaN when WHOLE <= 0 or either sum is capped. */
 double temporal_pct(int64_t part, int64_t whole);
 

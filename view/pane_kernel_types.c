@@ -6,7 +6,8 @@
  * nanoseconds, over the whole trace.  One row per exclusive class
  * (COMPUTATION, MEMORY, "COMPUTATION overlapping MEMORY", ...) that has
  * time, the most first; across the ranks of a job, each class's time
- * summed over the ranks, as HTA sums it.  --print kernel-types.
+ * summed over the ranks, as HTA sums it.  --print kernel-types.  Enter
+ * on a row opens Kernels by type with the kernels of the types it names.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 struct kt_row {
 	const char *name;		/* static */
+	unsigned bits;			/* its types (enum kernel_type) */
 	int64_t sum_ns, total_ns;
 };
 
@@ -80,7 +82,7 @@ static void kt_load(struct pane *pane)
 	}
 	for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
 		if (sum[c] > 0)
-			kp->rows[kp->nr++] = (struct kt_row){ temporal_class_name(c), sum[c], total };
+			kp->rows[kp->nr++] = (struct kt_row){ temporal_class_name(c), c, sum[c], total };
 	/* The most time first; equal times in the classes' order. */
 	for (size_t i = 1; i < kp->nr; i++)
 		for (size_t j = i; j > 0 && kp->rows[j].sum_ns > kp->rows[j - 1].sum_ns; j--) {
@@ -104,6 +106,23 @@ static const char *kt_name(const struct pane *pane, const void *row)
 	return ROW(row)->name;
 }
 
+/* Enter on a row: the kernels of the types it names. */
+static bool kt_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	/* The pane's argument outlives the request: static. */
+	static const unsigned bits[NR_KTYPE_CLASSES] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const struct kt_row *r = pane_row(pane, pane->cursor);
+
+	if (act != ACT_DRILL || !r || r->bits >= NR_KTYPE_CLASSES)
+		return false;
+	req->open = true;
+	req->open_pane = PANE_KERNEL_BREAKDOWN;
+	memset(&req->open_scope, 0, sizeof(req->open_scope));
+	req->open_scope.step = pane->scope.step;
+	req->open_scope.arg = &bits[r->bits];
+	return true;
+}
+
 static void kt_empty(const struct pane *pane, char *buf, size_t size)
 {
 	(void)pane;
@@ -118,7 +137,10 @@ static void kt_release(struct pane *pane)
 
 static const char *const kt_aliases[] = { "kernel-types", "kernel-type", NULL };
 
+static const enum action kt_actions[] = { ACT_DRILL, ACT_NONE };
+
 const struct pane_ops kernel_types_pane_ops = {
 	.id = PANE_KERNEL_TYPES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = kt_aliases,
 	.load = kt_load, .row_name = kt_name, .empty_text = kt_empty, .release = kt_release,
+	.handle = kt_handle, .actions = kt_actions,
 };

@@ -1,0 +1,1 @@
+--print kernel-breakdown --format json tests/golden/hta/kbreak.json

@@ -1,0 +1,1 @@
+--print kernel-breakdown --format csv tests/golden/kineto/shapes.json

@@ -1,0 +1,1 @@
+--print kernel-breakdown --format json --step 1 tests/golden/ranks/job

@@ -1,0 +1,1 @@
+--print kernel-breakdown tests/golden/ranks/job

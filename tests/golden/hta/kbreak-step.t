@@ -1,0 +1,1 @@
+--print kernel-breakdown --step 1 tests/golden/hta/kbreak.json

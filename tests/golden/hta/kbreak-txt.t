@@ -1,0 +1,1 @@
+--print kernel-breakdown tests/golden/hta/kbreak.json
