@@ -48,6 +48,10 @@
 	  "(from 1), or the run called NAME (--print runs DIR\n" \
 	  "lists a log dir's)") \
 	X(LIMIT, "limit", 'n', "N", "print at most N rows (0: all, the default)") \
+	X(WIDTH, "width", 0, "N", \
+	  "cut names so that a txt or md line fits in N\n" \
+	  "columns (from 40; 0: whole names; default: the\n" \
+	  "terminal's when printing to one, else whole)") \
 	X(STATS, "stats", 0, "", \
 	  "print the distribution columns too: Median, P90,\n" \
 	  "P99 and StdDev of Kernels, Operators, Annotations") \
@@ -318,6 +322,13 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 	case OPT_LIMIT:
 		if (!parse_count(arg, &o->limit))
 			return usage_error("--limit wants a number of rows, not '%s'", arg);
+		break;
+	case OPT_WIDTH:
+		if (!parse_count(arg, &o->width) || (o->width && o->width < WIDTH_MIN) ||
+		    o->width > WIDTH_MAX)
+			return usage_error("--width wants 0 (whole names) or a number of columns "
+					   "from %d to %d, not '%s'", WIDTH_MIN, WIDTH_MAX, arg);
+		o->width_set = true;
 		break;
 	case OPT_FORMAT:
 		/* --format names the output; a parser's name is taken
