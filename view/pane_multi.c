@@ -335,7 +335,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 static bool is_numeric_kind(enum col_kind k)
 {
 	return k == COL_COUNT || k == COL_TIME || k == COL_PCT || k == COL_REAL || k == COL_SI ||
-	       k == COL_BYTES;
+	       k == COL_BYTES || k == COL_FIXED;
 }
 
 /* Every column of the inner panes by key: the primary's in its order,

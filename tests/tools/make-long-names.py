@@ -25,6 +25,8 @@ events = [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 7, "tid": 7,
      "ts": 1000, "dur": 2000, "args": {"External id": 1}},
 ]
+# Blocks per SM of each kernel: Blk/SM's two decimals in every row.
+bpsm = [1.5, 0.61, 0.007576, 0.0039, 12.25]
 ts = 1100
 for i, name in enumerate(names):
     ext, corr = 10 + i, 100 + i
@@ -36,7 +38,7 @@ for i, name in enumerate(names):
     events.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": 7,
                    "ts": ts + 50, "dur": 100 * (len(names) - i),
                    "args": {"correlation": corr, "External id": ext,
-                            "blocks per SM": 1.5, "est. achieved occupancy %": 40}})
+                            "blocks per SM": bpsm[i], "est. achieved occupancy %": 40}})
     ts += 300
 trace = {"schemaVersion": 1,
          "deviceProperties": [{"id": 0, "name": "Test GPU 80GB",
