@@ -459,6 +459,10 @@ int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
 	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
 		return usage_error("--merge, --diff and --ranks do not go together");
+	if (o->print && pane_ops_find(o->print)->id == PANE_STACKS && !o->drill && !o->drill_re)
+		/* An empty table would read as "no stacks recorded". */
+		return usage_error("--print call-stacks lists the call stacks of one op: name it "
+				   "with --drill OP (--print ops lists the ops)");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
