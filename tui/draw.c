@@ -1034,11 +1034,40 @@ static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
 	ui->map.nr_lines = rows;
 }
 
+/* S over at most MAX lines from (Y, X), WIDTH cells each, broken at
+ * blanks; what the last line cannot hold is cut with the ellipsis.
+ * Returns the lines used. */
+static int put_wrapped(const struct ui *ui, int y, int x, const char *s, int width, int max)
+{
+	enum { NR_WRAPPED = 16 };
+	size_t span[NR_WRAPPED][2], n;
+	char buf[1024];
+
+	if (width <= 0 || max <= 0)
+		return 0;
+	if (max > NR_WRAPPED)
+		max = NR_WRAPPED;
+	n = fmt_wrap(s, (size_t)width, span, (size_t)max);
+	for (size_t i = 0; i < n && i < (size_t)max; i++) {
+		/* The last line that fits takes the rest, cut. */
+		size_t end = i + 1 == (size_t)max && n > (size_t)max ? strlen(s) : span[i][1];
+		size_t len = end - span[i][0];
+
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, s + span[i][0], len);
+		buf[len] = '\0';
+		put_cut(ui, y + (int)i, x, buf, width, false);
+	}
+	return n < (size_t)max ? (int)n : max;
+}
+
 /* Where an empty pane says where the data is: the tabs that have rows. */
 static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int rows)
 {
 	char why[512] = "no rows here", where[512];
 	size_t n = 0;
+	int used;
 
 	if (rows < 1)
 		return;
@@ -1046,8 +1075,8 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		snprintf(why, sizeof(why), "no row matches the filter (Esc clears it)");
 	else
 		pane_empty_text(pane, why, sizeof(why));
-	put_cut(ui, y, 2, screen_text(ui, why), COLS - 3, false);
-	if (pane->filter || rows < 3)
+	used = put_wrapped(ui, y, 2, screen_text(ui, why), COLS - 3, rows);
+	if (pane->filter || rows < used + 2)
 		return;
 	where[0] = '\0';
 	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
@@ -1065,7 +1094,7 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		char line[640];
 
 		snprintf(line, sizeof(line), "this profile's data is in: %s", where);
-		put_cut(ui, y + 2, 2, line, COLS - 3, false);
+		put_wrapped(ui, y + used + 1, 2, line, COLS - 3, rows - used - 1);
 	}
 }
 
