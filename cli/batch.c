@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "../model/escape.h"
 #include "../model/profset.h"
@@ -169,6 +171,34 @@ static int drill_name_exists(const struct profile *p, const struct pane_scope *s
 	return rc;
 }
 
+/*
+ * The width --print's txt and md lines are cut to (0: whole names): --width
+ * when given; else, when the lines go to a terminal, its width
+ * (TIOCGWINSZ), or $COLUMNS when the terminal does not say, or 80; else
+ * (a pipe, a file, -o FILE) whole names, so that what a script reads does
+ * not depend on the terminal it ran from.
+ */
+static size_t print_width(const struct options *o)
+{
+	struct winsize ws;
+	const char *env;
+
+	if (o->width_set)
+		return o->width;
+	if ((o->output && strcmp(o->output, "-")) || !isatty(STDOUT_FILENO))
+		return 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	if ((env = getenv("COLUMNS")) && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v > 0 && v <= WIDTH_MAX)
+			return (size_t)v;
+	}
+	return 80;
+}
+
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
@@ -255,6 +285,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		goto out;
 	}
 	export_caption(pane, label, o->limit, caption, sizeof(caption));
+	export_set_width(print_width(o), o->ascii);
 	if (o->output && strcmp(o->output, "-")) {
 		if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
 				   sizeof(err)) < 0) {

@@ -48,6 +48,10 @@
 	  "(from 1), or the run called NAME (--print runs DIR\n" \
 	  "lists a log dir's)") \
 	X(LIMIT, "limit", 'n', "N", "print at most N rows (0: all, the default)") \
+	X(WIDTH, "width", 0, "N", \
+	  "cut names so that a txt or md line fits in N\n" \
+	  "columns (from 40; 0: whole names; default: the\n" \
+	  "terminal's when printing to one, else whole)") \
 	X(STATS, "stats", 0, "", \
 	  "print the distribution columns too: Median, P90,\n" \
 	  "P99 and StdDev of Kernels, Operators, Annotations") \
@@ -319,6 +323,13 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 		if (!parse_count(arg, &o->limit))
 			return usage_error("--limit wants a number of rows, not '%s'", arg);
 		break;
+	case OPT_WIDTH:
+		if (!parse_count(arg, &o->width) || (o->width && o->width < WIDTH_MIN) ||
+		    o->width > WIDTH_MAX)
+			return usage_error("--width wants 0 (whole names) or a number of columns "
+					   "from %d to %d, not '%s'", WIDTH_MIN, WIDTH_MAX, arg);
+		o->width_set = true;
+		break;
 	case OPT_FORMAT:
 		/* --format names the output; a parser's name is taken
 		 * as --input-format, so both readings of it work. */
@@ -448,6 +459,10 @@ int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("--summary writes a file: say where with -o FILE (and no --print)");
 	if ((o->merge && (o->diff || o->ranks)) || (o->diff && o->ranks))
 		return usage_error("--merge, --diff and --ranks do not go together");
+	if (o->print && pane_ops_find(o->print)->id == PANE_STACKS && !o->drill && !o->drill_re)
+		/* An empty table would read as "no stacks recorded". */
+		return usage_error("--print call-stacks lists the call stacks of one op: name it "
+				   "with --drill OP (--print ops lists the ops)");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 

@@ -17,6 +17,10 @@
 #define EXIT_USAGE 1
 #define EXIT_INPUT 2
 
+/* --width's range: below 40 a line has no room for a name and numbers. */
+#define WIDTH_MIN 40
+#define WIDTH_MAX 100000
+
 #ifndef PROFTUI_VERSION
 #define PROFTUI_VERSION "0.1"
 #endif
@@ -29,6 +33,8 @@ struct options {
 	const char *filter;
 	const char *step;
 	size_t limit;
+	size_t width;			/* --width N: txt/md lines in N cells */
+	bool width_set;			/* (0: whole names) */
 	enum export_format format;
 	const char *input_format;
 	const char *output;

@@ -525,11 +525,92 @@ static void draw_name(const struct ui *ui, const struct pane *pane, size_t i, co
 }
 
 #define MAX_WRAP 64		/* lines a wrapped cell may take */
+#define MAX_SPILL_LINES 6	/* lines a spilling cell may wrap onto */
+
+/* The cells the tree's indentation and fold mark take before row I's
+ * name (draw_name()). */
+static int name_prefix_width(const struct pane *pane, size_t i)
+{
+	return pane_is_tree(pane) && i != SIZE_MAX ? 2 * pane_row_depth(pane, i) + 2 : 0;
+}
+
+static bool cell_is_empty(struct cell v)
+{
+	return v.type == CELL_NONE || (v.type == CELL_TEXT && !*v.v.s);
+}
+
+/*
+ * A spilling column's cell (column.spill) at layout index K of ROW: the
+ * cells it may take, its own and those of the empty cells right of it
+ * (not a bar), in *WIDTH; *LAST the layout index of the last it takes;
+ * *LINES the lines it needs: 1, or more when it does not fit and every
+ * other cell right of it is text that spills too (a recommendation
+ * beside whose rule it is), so it wraps at blanks rather than being cut
+ * mid-word; a cell beside a number (a top kernel's name) is cut as any.
+ * PREFIX: cells before the text in its column (a tree's indentation).
+ */
+static void spill_room(const struct ui *ui, const struct pane *pane, const struct layout *L,
+		       const void *row, int k, int prefix, int *width, int *last, int *lines)
+{
+	const struct column *col = &pane->cols[L->col[k]];
+	struct cell v = pane_cell(pane, row, (size_t)L->col[k]);
+	bool may_wrap = true;
+	size_t need, spans[1][2];
+	const char *s;
+
+	*width = L->w[k];
+	*last = k;
+	*lines = 1;
+	if (!col->spill || v.type != CELL_TEXT)
+		return;
+	for (int j = k + 1; j < L->nr; j++) {
+		const struct column *c = &pane->cols[L->col[j]];
+
+		if (c->kind == COL_BAR || !cell_is_empty(pane_cell(pane, row, (size_t)L->col[j])))
+			break;
+		*width = L->x[j] + L->w[j] - L->x[k];
+		*last = j;
+	}
+	for (int j = *last + 1; j < L->nr; j++) {
+		const struct column *c = &pane->cols[L->col[j]];
+		struct cell w = pane_cell(pane, row, (size_t)L->col[j]);
+
+		if (c->kind != COL_BAR && !cell_is_empty(w) && !(c->spill && w.type == CELL_TEXT))
+			may_wrap = false;
+	}
+	s = screen_text(ui, col->kind == COL_NAME ? shown_name(ui, v.v.s) : v.v.s);
+	need = u8_width(s, strlen(s));
+	if (!may_wrap || *width - prefix <= 0 || need <= (size_t)(*width - prefix))
+		return;
+	need = fmt_wrap(s, (size_t)(*width - prefix), spans, 0);
+	*lines = need > MAX_SPILL_LINES ? MAX_SPILL_LINES : (int)need;
+}
+
+/* Text S wrapped at blanks onto LINES lines of WIDTH cells from (Y, X). */
+static void put_lines(const struct ui *ui, const char *s, int y, int x, int width, int lines)
+{
+	size_t spans[MAX_SPILL_LINES][2], n;
+	char *text = xstrdup(s);
+
+	n = fmt_wrap(text, (size_t)width, spans, MAX_SPILL_LINES);
+	for (size_t j = 0; j < n && j < (size_t)lines; j++) {
+		/* The last line shown takes what is left, cut. */
+		size_t end = j + 1 == (size_t)lines && n > (size_t)lines ? strlen(text)
+									   : spans[j][1];
+		char save = text[end];
+
+		text[end] = '\0';
+		put_cut(ui, y + (int)j, x, text + spans[j][0], width, false);
+		text[end] = save;
+	}
+	free(text);
+}
 
 /* The lines ROW takes: 1, or more where a wrapping column needs them. */
 static int row_height(const struct ui *ui, const struct pane *pane, const struct layout *L,
-		      const void *row)
+		      size_t i)
 {
+	const void *row = pane_row(pane, i);
 	size_t spans[1][2];
 	int h = 1;
 
@@ -538,6 +619,16 @@ static int row_height(const struct ui *ui, const struct pane *pane, const struct
 		struct cell v;
 		size_t n;
 
+		if (col->spill) {
+			int width, last, lines;
+
+			spill_room(ui, pane, L, row, k,
+				   col->kind == COL_NAME ? name_prefix_width(pane, i) : 0, &width,
+				   &last, &lines);
+			if (lines > h)
+				h = lines;
+			continue;
+		}
 		if (!col->wrap)
 			continue;
 		v = pane_cell(pane, row, (size_t)L->col[k]);
@@ -553,7 +644,7 @@ static int row_height(const struct ui *ui, const struct pane *pane, const struct
 static bool has_wrap(const struct pane *pane, const struct layout *L)
 {
 	for (int k = 0; k < L->nr; k++)
-		if (pane->cols[L->col[k]].wrap)
+		if (pane->cols[L->col[k]].wrap || pane->cols[L->col[k]].spill)
 			return true;
 	return false;
 }
@@ -577,6 +668,7 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 	for (int k = 0; k < L->nr; k++) {
 		const struct column *col = &pane->cols[L->col[k]];
 		struct cell v;
+		int room = L->w[k], last = k, need = 1;
 
 		if (col->kind == COL_BAR) {
 			if (pane_has_bars(pane))
@@ -586,11 +678,32 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 			continue;
 		}
 		v = pane_cell(pane, row, (size_t)L->col[k]);
+		if (col->spill && !is_foot) {
+			/* Over the empty cells right of it, which are not
+			 * drawn (their blanks would cover it). */
+			int pre = col->kind == COL_NAME ? name_prefix_width(pane, i) : 0;
+
+			spill_room(ui, pane, L, row, k, pre, &room, &last, &need);
+			if (need > lines)
+				need = lines;
+			if (need > 1) {
+				if (col->kind == COL_NAME)
+					draw_name(ui, pane, i, "", y, L->x[k], room, selected);
+				if (selected)
+					attron(A_REVERSE);
+				put_lines(ui, screen_text(ui, col->kind == COL_NAME
+								 ? shown_name(ui, v.v.s) : v.v.s),
+					  y, L->x[k] + pre, room - pre, need);
+				k = last;
+				continue;
+			}
+		}
 		if (col->kind == COL_NAME) {
 			draw_name(ui, pane, is_foot ? SIZE_MAX : i, v.type == CELL_TEXT ? v.v.s : "",
-				  y, L->x[k], L->w[k], selected);
+				  y, L->x[k], room, selected);
 			if (selected)
 				attron(A_REVERSE);
+			k = last;
 			continue;
 		}
 		if (v.type == CELL_TEXT && col->wrap && lines > 1) {
@@ -609,7 +722,8 @@ static void draw_row(const struct ui *ui, const struct pane *pane, const struct 
 			continue;
 		}
 		if (v.type == CELL_TEXT) {
-			put_cut(ui, y, L->x[k], screen_text(ui, v.v.s), L->w[k], false);
+			put_cut(ui, y, L->x[k], screen_text(ui, v.v.s), room, false);
+			k = last;
 			continue;
 		}
 		fmt_cell(col->kind, v, FMT_HUMAN, buf, sizeof(buf));
@@ -1034,11 +1148,40 @@ static void draw_canvas(struct ui *ui, struct pane *pane, int y0, int rows)
 	ui->map.nr_lines = rows;
 }
 
+/* S over at most MAX lines from (Y, X), WIDTH cells each, broken at
+ * blanks; what the last line cannot hold is cut with the ellipsis.
+ * Returns the lines used. */
+static int put_wrapped(const struct ui *ui, int y, int x, const char *s, int width, int max)
+{
+	enum { NR_WRAPPED = 16 };
+	size_t span[NR_WRAPPED][2], n;
+	char buf[1024];
+
+	if (width <= 0 || max <= 0)
+		return 0;
+	if (max > NR_WRAPPED)
+		max = NR_WRAPPED;
+	n = fmt_wrap(s, (size_t)width, span, (size_t)max);
+	for (size_t i = 0; i < n && i < (size_t)max; i++) {
+		/* The last line that fits takes the rest, cut. */
+		size_t end = i + 1 == (size_t)max && n > (size_t)max ? strlen(s) : span[i][1];
+		size_t len = end - span[i][0];
+
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, s + span[i][0], len);
+		buf[len] = '\0';
+		put_cut(ui, y + (int)i, x, buf, width, false);
+	}
+	return n < (size_t)max ? (int)n : max;
+}
+
 /* Where an empty pane says where the data is: the tabs that have rows. */
 static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int rows)
 {
 	char why[512] = "no rows here", where[512];
 	size_t n = 0;
+	int used;
 
 	if (rows < 1)
 		return;
@@ -1046,8 +1189,8 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		snprintf(why, sizeof(why), "no row matches the filter (Esc clears it)");
 	else
 		pane_empty_text(pane, why, sizeof(why));
-	put_cut(ui, y, 2, screen_text(ui, why), COLS - 3, false);
-	if (pane->filter || rows < 3)
+	used = put_wrapped(ui, y, 2, screen_text(ui, why), COLS - 3, rows);
+	if (pane->filter || rows < used + 2)
 		return;
 	where[0] = '\0';
 	for (int t = 0; t < ui->nr_tabs && n < sizeof(where); t++) {
@@ -1065,7 +1208,7 @@ static void draw_empty(const struct ui *ui, const struct pane *pane, int y, int 
 		char line[640];
 
 		snprintf(line, sizeof(line), "this profile's data is in: %s", where);
-		put_cut(ui, y + 2, 2, line, COLS - 3, false);
+		put_wrapped(ui, y + used + 1, 2, line, COLS - 3, rows - used - 1);
 	}
 }
 
@@ -1153,7 +1296,7 @@ void draw_screen(struct ui *ui)
 		int used = 0;
 
 		for (size_t i = pane->cursor + 1; i-- > pane->top;) {
-			used += row_height(ui, pane, &L, pane_row(pane, i));
+			used += row_height(ui, pane, &L, i);
 			if (used > list_rows) {
 				pane->top = i + 1 <= pane->cursor ? i + 1 : pane->cursor;
 				break;
@@ -1181,7 +1324,7 @@ void draw_screen(struct ui *ui)
 	y = 0;
 	for (size_t i = pane->top; i < pane->nr_view && y < list_rows; i++) {
 		const void *row = pane_row(pane, i);
-		int h = wrap ? row_height(ui, pane, &L, row) : 1;
+		int h = wrap ? row_height(ui, pane, &L, i) : 1;
 
 		if (h > list_rows - y)
 			h = list_rows - y;

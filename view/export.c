@@ -19,6 +19,17 @@ void export_set_short_names(const struct shortnames *sn)
 	short_names = sn;
 }
 
+/* --width: the cells a txt or md line may take (0: no limit), and the
+ * mark that ends a name cut to fit. */
+static size_t line_width;
+static const char *cut_mark = "\xe2\x80\xa6";
+
+void export_set_width(size_t width, bool ascii)
+{
+	line_width = width;
+	cut_mark = ascii ? "..." : "\xe2\x80\xa6";
+}
+
 /* Cell COL of ROW, with a name short when asked. */
 static struct cell cell_of(const struct pane *pane, const void *row, size_t col)
 {
@@ -467,7 +478,8 @@ struct rows_job {
 	size_t from, to;	/* its rows, of nr + the summary rows */
 	const size_t *width;	/* the columns' widths (txt) */
 	size_t *widest;		/* what the job measured */
-	struct strbuf raw, esc;
+	size_t name_max;	/* md: the name's cells, prefix and all (0: any) */
+	struct strbuf raw, esc, cut;
 	struct cell_memo *memo;
 	struct txt_out o;	/* o.out is NULL: the lines stay in o.buf */
 };
@@ -538,6 +550,32 @@ static void *measure_rows(void *arg)
 	return NULL;
 }
 
+/* A name that does not fit in the line (--width): its longest
+ * start that leaves room for the cut mark, and the mark, in CUT, at most
+ * WIDTH cells (but never shorter than the mark and a character: a name
+ * deep in a tree keeps that much).  *W and *LEN become the result's
+ * width and length.  S (LEN bytes, *W cells) is escaped text already:
+ * an escape counts as the cells it takes. */
+static const char *cut_name(const char *s, size_t len, size_t *w, size_t *len_out,
+			    size_t width, struct strbuf *cut)
+{
+	size_t mark = u8_width(cut_mark, strlen(cut_mark)), used, keep;
+
+	if (*w <= width)
+		return s;
+	if (width < mark + 1)
+		width = mark + 1;
+	if (*w <= width)
+		return s;
+	keep = u8_fit(s, len, width - mark, &used);
+	strbuf_reset(cut);
+	strbuf_add(cut, s, keep);
+	strbuf_addstr(cut, cut_mark);
+	*w = used + mark;
+	*len_out = cut->len;
+	return cut->s;
+}
+
 /* One row of the table into the job's lines: txt cells padded to the
  * widths (md: none), the name after the tree's indentation PREFIX.  The
  * blanks of txt padding are written only when text follows them: a line
@@ -561,8 +599,15 @@ static void add_row(struct rows_job *j, const void *row, const char *prefix)
 					&len);
 		if (j->md) {
 			strbuf_addstr(line, "| ");
-			if (col->kind == COL_NAME)
+			if (col->kind == COL_NAME) {
+				size_t pre = strlen(prefix);
+
 				strbuf_addstr(line, prefix);
+				if (j->name_max)
+					s = cut_name(s, len, &w, &len,
+						     j->name_max > pre ? j->name_max - pre : 0,
+						     &j->cut);
+			}
 			md_text(line, s);
 			strbuf_addch(line, ' ');
 			continue;
@@ -579,6 +624,8 @@ static void add_row(struct rows_job *j, const void *row, const char *prefix)
 			strbuf_add(line, prefix, pre);
 			width = width > pre ? width - pre : 0;
 		}
+		if (col->kind == COL_NAME && line_width && w > width)
+			s = cut_name(s, len, &w, &len, width, &j->cut);
 		if (!left_aligned(col) && w < width)
 			blanks += width - w;
 		if (len) {
@@ -721,6 +768,7 @@ static void job_release(struct rows_job *j)
 	free(j->widest);
 	strbuf_release(&j->raw);
 	strbuf_release(&j->esc);
+	strbuf_release(&j->cut);
 	strbuf_release(&j->o.buf);
 }
 
@@ -751,6 +799,46 @@ static size_t *txt_widths(struct rows_job *job, size_t total, bool two, struct s
 	return width;
 }
 
+/* The exported name column (COL_NAME), or -1 when the pane has none. */
+static int name_column(const struct pane *pane)
+{
+	for (size_t c = 0; c < pane->nr_cols; c++)
+		if (exported(&pane->cols[c]) && pane->cols[c].kind == COL_NAME)
+			return (int)c;
+	return -1;
+}
+
+/*
+ * --width: the name column narrowed so that a line takes at most
+ * line_width cells, txt (WIDTH the columns' widths, two blanks between)
+ * or md ("| cell " each, "|" at the end; returns the cells a name may
+ * take there, tree prefix and all).  The name keeps NAME_MIN cells at
+ * least: a table whose numbers alone pass the width is wider than it.
+ * Numbers are never cut.  Returns 0 when nothing is cut.
+ */
+#define NAME_MIN 16
+static size_t fit_name(const struct pane *pane, size_t *width, bool md)
+{
+	int name = name_column(pane);
+	size_t others = md ? 1 : 0, cols = 0, room;
+
+	if (!line_width || name < 0)
+		return 0;
+	for (size_t c = 0; c < pane->nr_cols; c++) {
+		if (!exported(&pane->cols[c]))
+			continue;
+		cols++;
+		if ((int)c != name)
+			others += width[c] + (md ? 3 : 0);
+	}
+	others += md ? 3 : 2 * (cols - 1);
+	room = line_width > others + NAME_MIN ? line_width - others : NAME_MIN;
+	if (width[name] <= room)
+		return 0;
+	width[name] = room;
+	return room;
+}
+
 static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char *caption, bool md)
 {
 	struct strbuf esc = STRBUF_INIT;
@@ -763,10 +851,13 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 
 	for (int k = 0; k < 2; k++)
 		job[k] = (struct rows_job){ .pane = pane, .nr = nr, .md = md, .raw = STRBUF_INIT,
-					    .esc = STRBUF_INIT, .o.buf = STRBUF_INIT,
+					    .esc = STRBUF_INIT, .cut = STRBUF_INIT,
+					    .o.buf = STRBUF_INIT,
 					    .memo = xcalloc(1, sizeof(struct cell_memo)) };
-	if (!md)
+	if (!md || line_width)
 		width = txt_widths(job, total, batch != 0, &esc);
+	if (width)
+		job[0].name_max = job[1].name_max = fit_name(pane, width, md);
 	if (caption)
 		fprintf(out, md ? "%s\n\n" : "# %s\n", shown(caption, &esc));
 	/* Header and rule. */
@@ -785,6 +876,8 @@ static long export_txt(const struct pane *pane, FILE *out, size_t nr, const char
 
 			if (!first)
 				strbuf_addstr(line, "  ");
+			if (col->kind == COL_NAME && w > width[c])
+				t = cut_name(t, len, &w, &len, width[c], &job[0].cut);
 			add_padded(line, t, len, w, width[c], left_aligned(col));
 		}
 		first = false;

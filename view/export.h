@@ -70,4 +70,13 @@ long export_to_path(const struct pane *pane, const char *path, enum export_forma
 struct shortnames;
 void export_set_short_names(const struct shortnames *sn);
 
+/*
+ * Cut names so that a txt or md line takes at most WIDTH cells (--width;
+ * 0: whole names, the default), ending a cut name with "\u2026" ("..." when
+ * ASCII).  Only the name column is cut, and to no fewer than 16 cells: a
+ * line whose other cells pass WIDTH stays longer.  CSV, TSV and JSON are
+ * always whole.
+ */
+void export_set_width(size_t width, bool ascii);
+
 #endif

@@ -343,6 +343,11 @@ size_t fmt_cell(enum col_kind kind, struct cell v, enum fmt_style style, char *b
 			n = snprintf(buf, size, "%.2f%%", v.v.d);
 		else if (kind == COL_SI)
 			return fmt_si(v.v.d, buf, size);
+		else if (kind == COL_FIXED && v.v.d != 0 && fabs(v.v.d) < 0.005)
+			/* What two decimals would show as 0.00 is not 0. */
+			n = snprintf(buf, size, "%s", v.v.d > 0 ? "<0.01" : ">-0.01");
+		else if (kind == COL_FIXED && fabs(v.v.d) < 1e15)
+			n = snprintf(buf, size, "%.2f", v.v.d);
 		else if (fabs(v.v.d) >= 1e7 || (v.v.d != 0 && fabs(v.v.d) < 0.01))
 			n = snprintf(buf, size, "%.4g", v.v.d);
 		else

@@ -29,6 +29,8 @@ enum col_kind {
 	COL_TIME,		/* int64 ns: "45.800 ms" on screen, 45800 (us) raw */
 	COL_PCT,		/* a double 0..100: "12.34%" */
 	COL_REAL,		/* a double: "0.85" */
+	COL_FIXED,		/* a double, two decimals in every row: "0.61",
+				   "<0.01" (not 0, but less) */
 	COL_SI,			/* a double with an SI prefix on screen: "231.21 M" */
 	COL_BYTES,		/* int64 bytes: "9.48 MiB" */
 	COL_BAR,		/* a drawing (the Steps bar): screen only, never exported */

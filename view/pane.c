@@ -447,7 +447,7 @@ static void add_launch_columns(struct pane *pane)
 	static const char *const keys[] = { "blocks_per_sm", "occupancy_pct" };
 
 	for (int k = 0; k < 2; k++) {
-		struct column c = { .get = get_launch, .kind = k ? COL_PCT : COL_REAL, .width = 10,
+		struct column c = { .get = get_launch, .kind = k ? COL_PCT : COL_FIXED, .width = 10,
 				    .arg = k, .attr = "launch", .of_attrs = true };
 
 		for (size_t i = 0; i < pane->nr_cols; i++)

@@ -69,6 +69,10 @@ struct column {
 	int arg;		/* a getter's parameter (a field's offset) */
 	bool wrap;		/* text: on screen, wrapped onto more lines
 				   rather than cut (the help's Meaning) */
+	bool spill;		/* text: on screen, runs on over the empty
+				   cells to its right, and wraps at blanks
+				   where the row's other cells are text
+				   (the Overview's advice and values) */
 	bool hidden;		/* not shown unless asked: the screen shows
 				   it once the column chooser does, --print
 				   and exports with --stats (the scope's

@@ -304,7 +304,7 @@ static const struct column col_k_op_share = {
 	.help = "Total as a share of the drilled op's device total time",
 };
 static const struct column col_bpsm = {
-	.key = "blocks_per_sm", .title = "Blk/SM", .kind = COL_REAL, .width = 7, .get = get_bpsm,
+	.key = "blocks_per_sm", .title = "Blk/SM", .kind = COL_FIXED, .width = 7, .get = get_bpsm,
 	.help = "mean blocks per SM, weighted by duration (kernels without the value count as "
 		"0, as torch-tb-profiler does)",
 };

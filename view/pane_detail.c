@@ -82,18 +82,15 @@ static void attr_text(const struct attr *a, struct strbuf *out)
 		break;
 	case ATTR_LAUNCH: {
 		const struct launch *l = a->v.launch;
-		char *p = buf;
-		size_t left = sizeof(buf);
 
+		/* Into OUT as it grows: a fixed buffer cut the line's end to
+		 * a bare ", 0". */
 #define PUT(...)                                                                     \
 	do {                                                                         \
-		int k_ = snprintf(p, left, "%s", p == buf ? "" : ", ");           \
-		p += k_, left -= (size_t)k_;                                         \
-		k_ = snprintf(p, left, __VA_ARGS__);                                 \
-		if (k_ > 0 && (size_t)k_ < left)                                     \
-			p += k_, left -= (size_t)k_;                                 \
+		if (out->len)                                                        \
+			strbuf_addstr(out, ", ");                                     \
+		strbuf_addf(out, __VA_ARGS__);                                       \
 	} while (0)
-		buf[0] = '\0';
 		if (l->grid[0])
 			PUT("grid (%d, %d, %d)", l->grid[0], l->grid[1], l->grid[2]);
 		if (l->block[0])
@@ -111,7 +108,6 @@ static void attr_text(const struct attr *a, struct strbuf *out)
 		if (l->occupancy_pct == l->occupancy_pct)
 			PUT("%.2f%% est. achieved occupancy", l->occupancy_pct);
 #undef PUT
-		strbuf_addstr(out, buf);
 		break;
 	}
 	}

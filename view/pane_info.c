@@ -6,6 +6,7 @@
  * as the parser recorded them (versions, options, the file's own
  * recommendations) and the parse's warnings with their counts.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,39 @@ static int64_t meta_int(const struct profile *p, const char *section, const char
 		return -1;
 	n = strtoll(v, &end, 10);
 	return *end || n < 0 ? -1 : n;
+}
+
+/* A metadata value of bytes ("GPU0 peak_allocated_bytes": "101305344") in
+ * the units every byte cell has ("96.61 MiB"); any other value as it is. */
+static const char *bytes_value(struct info_priv *ip, const char *key, const char *value)
+{
+	size_t n = strlen(key);
+	char *end, buf[64];
+	long long v;
+
+	if (n < 6 || strcmp(key + n - 6, "_bytes") || !*value || *value == '-')
+		return value;
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (*end || errno)
+		return value;
+	fmt_cell(COL_BYTES, cell_int(v), FMT_HUMAN, buf, sizeof(buf));
+	return info_fmt(ip, "%s", buf);
+}
+
+/* The Section column as wide as its longest name ("events not used"),
+ * 14 cells at least and 24 at most: a file's own section names are text. */
+static int section_width(const struct info_priv *ip)
+{
+	size_t w = 14;
+
+	for (size_t i = 0; i < ip->nr; i++) {
+		size_t k = u8_width(ip->rows[i].section, strlen(ip->rows[i].section));
+
+		if (k > w)
+			w = k;
+	}
+	return w > 24 ? 24 : (int)w;
 }
 
 /* One line for a device: "NAME, 79.18 GiB, compute 8.0, 108 SMs". */
@@ -280,7 +314,7 @@ static void info_load(struct pane *pane)
 	add_dist(ip, p);
 	for (const struct meta *m = p->meta; m; m = m->next)
 		if (!is_device_section(m->section))
-			info_add(ip, m->section, m->key, m->value);
+			info_add(ip, m->section, m->key, bytes_value(ip, m->key, m->value));
 	for (const struct warning *w = p->warnings; w; w = w->next)
 		info_add(ip, "warnings", w->text, info_fmt(ip, "%llu", (unsigned long long)w->count));
 
@@ -288,7 +322,8 @@ static void info_load(struct pane *pane)
 	for (i = 0; i < ip->nr; i++)
 		pane->rows[i] = &ip->rows[i];
 	pane->nr_rows = ip->nr;
-	pane_add_column(pane, &col_section);
+	i = pane_add_column(pane, &col_section);
+	pane->cols[i].width = section_width(ip);
 	pane_add_column(pane, &col_key);
 	pane_add_column(pane, &col_value);
 	pane->sort_col = -1;

@@ -83,7 +83,7 @@ static struct cell get_kb(const struct pane *pane, const void *row, const struct
 	return sum_capped(v) ? cell_real_capped((double)v / 1024) : cell_real((double)v / 1024);
 }
 
-#define KB(field) .kind = COL_REAL, .width = 11, .get = get_kb, .arg = offsetof(struct mem_stat, field)
+#define KB(field) .kind = COL_FIXED, .width = 11, .get = get_kb, .arg = offsetof(struct mem_stat, field)
 #define COUNT(field) .kind = COL_COUNT, .width = 7, .get = pane_get_i64, \
 	.arg = offsetof(struct mem_stat, field)
 

@@ -70,7 +70,7 @@ static const struct column ev_cols[] = {
 	{ .key = "name", .title = "Operator", .kind = COL_NAME, .get = get_name,
 	  .help = "the op that allocated it; for aten::empty*, the op that called it, then "
 		  "aten::empty in brackets (torch-tb-profiler's naming); <unknown> outside any op" },
-	{ .key = "size_kb", .title = "Size KB", .kind = COL_REAL, .width = 11, .get = get_size,
+	{ .key = "size_kb", .title = "Size KB", .kind = COL_FIXED, .width = 11, .get = get_size,
 	  .help = "the bytes released (or, never released, allocated), in KB" },
 	{ .key = "allocation_ms", .title = "Alloc ms", .kind = COL_REAL, .width = 10,
 	  .get = get_ms, .arg = 0,

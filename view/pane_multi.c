@@ -17,6 +17,7 @@
 
 #include "../model/diff.h"
 #include "../model/profset.h"
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "pane_multi.h"
 
@@ -53,6 +54,8 @@ struct multi_priv {
 	int status_group;	/* -1: no status */
 	uint8_t *part;		/* per pane column: enum mpart */
 	size_t nr_part;
+	char **labels;		/* rows' names made here ("1 -> 7") */
+	size_t nr_labels;
 };
 
 #define ROW(r) ((const struct mrow *)(r))
@@ -324,6 +327,19 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 			if (m->side[i])
 				m->name = pane_row_name(mp->inner[i], m->side[i]);
 		}
+		/* A diff's rows paired by position (steps) whose names
+		 * differ name both: "1 -> 7", base first, not the new
+		 * run's alone. */
+		if (mp->is_diff && !by_name && !is_foot && n == 2 && m->side[0] && m->side[1]) {
+			const char *base = pane_row_name(mp->inner[0], m->side[0]);
+			const char *new = pane_row_name(mp->inner[1], m->side[1]);
+
+			if (strcmp(base, new)) {
+				mp->labels = xrealloc(mp->labels,
+						      (mp->nr_labels + 1) * sizeof(*mp->labels));
+				m->name = mp->labels[mp->nr_labels++] = xstrfmt("%s -> %s", base, new);
+			}
+		}
 	}
 	free(idx);
 }
@@ -335,7 +351,7 @@ static void line_up(struct pane *pane, bool by_name, const void **rows_of[], siz
 static bool is_numeric_kind(enum col_kind k)
 {
 	return k == COL_COUNT || k == COL_TIME || k == COL_PCT || k == COL_REAL || k == COL_SI ||
-	       k == COL_BYTES;
+	       k == COL_BYTES || k == COL_FIXED;
 }
 
 /* Every column of the inner panes by key: the primary's in its order,
@@ -714,6 +730,9 @@ static void multi_release(struct pane *pane)
 	free(mp->foot);
 	free(mp->sides);
 	free(mp->part);
+	for (size_t i = 0; i < mp->nr_labels; i++)
+		free(mp->labels[i]);
+	free(mp->labels);
 	free(mp);
 }
 

@@ -615,10 +615,11 @@ static struct cell get_bar(const struct pane *pane, const void *row, const struc
 }
 
 static const struct column ov_cols[] = {
-	{ .key = "item", .title = "Overview", .kind = COL_NAME, .get = get_item,
+	{ .key = "item", .title = "Overview", .kind = COL_NAME, .get = get_item, .spill = true,
 	  .help = "a device, a step category, a recommendation, a top op or kernel, a GPU time "
 		  "(the temporal breakdown and kernel types: proftui(1), PANES)" },
 	{ .key = "value", .title = "Value", .kind = COL_TEXT, .width = 17, .get = get_value,
+	  .spill = true,
 	  .help = "GPU: as deviceProperties gives it; steps: the average step's time in the "
 		  "category; recommendations: whose rule it is (torch-tb-profiler's, proftui's)" },
 	{ .key = "share_pct", .title = "%", .kind = COL_PCT, .width = 7, .get = get_share,

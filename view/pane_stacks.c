@@ -197,6 +197,11 @@ static void st_rebuild(struct pane *pane)
 
 static void st_empty(const struct pane *pane, char *buf, size_t size)
 {
+	if (!pane->scope.drill_node && !pane->scope.drill_name) {
+		snprintf(buf, size, "call stacks are of one op: name it (K on an Operators row, "
+			 "--drill OP)");
+		return;
+	}
 	snprintf(buf, size, "no call stack for '%s' (record with_stack=True)",
 		 pane->scope.drill_node ? node_name(pane->scope.drill_node)
 		 : pane->scope.drill_name ? pane->scope.drill_name : "?");

@@ -67,6 +67,26 @@ static void test_cells(void)
 	CHECK_STR(b, "231.21 M");
 	CHECK_EQ(fmt_cell(COL_TIME, cell_none(), FMT_HUMAN, b, sizeof(b)), 0);
 	CHECK(cell_real(0.0 / 0.0).type == CELL_NONE);
+	/* Two decimals in every row of a fixed column (Blk/SM 0.61 beside
+	 * 0.007576 was two rules in one column); what would read 0.00 but
+	 * is not 0 says so; the raw form is the value. */
+	fmt_cell(COL_FIXED, cell_real(0.61), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "0.61");
+	fmt_cell(COL_FIXED, cell_real(0.007576), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "0.01");
+	fmt_cell(COL_FIXED, cell_real(0.0039), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "<0.01");
+	fmt_cell(COL_FIXED, cell_real(-0.0039), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, ">-0.01");
+	fmt_cell(COL_FIXED, cell_real(0), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "0.00");
+	fmt_cell(COL_FIXED, cell_real(12345678.5), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "12345678.50");
+	fmt_cell(COL_FIXED, cell_real(0.007576), FMT_RAW, b, sizeof(b));
+	CHECK_STR(b, "0.007576");
+	/* A plain real keeps its significant digits (a learning rate). */
+	fmt_cell(COL_REAL, cell_real(2.778e-9), FMT_HUMAN, b, sizeof(b));
+	CHECK_STR(b, "2.778e-09");
 }
 
 static void test_escape(void)
@@ -282,7 +302,7 @@ static size_t sample_values(int64_t *v, size_t max)
 static void test_lengths(void)
 {
 	static const enum col_kind kinds[] = { COL_COUNT, COL_TIME, COL_BYTES, COL_PCT, COL_REAL,
-					       COL_SI };
+					       COL_SI, COL_FIXED };
 	int64_t v[4096];
 	size_t n = sample_values(v, 4096), bad_len = 0, bad_text = 0;
 	char b[64], want[64];

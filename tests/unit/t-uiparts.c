@@ -195,6 +195,46 @@ static void test_detail(void)
 	profile_release(&p);
 }
 
+/* A kernel's launch line whole: every part of it, however long, and no
+ * part cut to a bare number ("..., 0" where "0 B shared memory" was
+ * cut at 128 bytes). */
+static void test_detail_launch(void)
+{
+	struct profile p;
+	struct pane *tree, *d;
+	struct detail_arg da;
+	struct pane_scope scope = { 0 };
+	struct launch l = { .device = 0, .stream = 7, .grid = { 2147483647, 65535, 65535 },
+			    .block = { 1024, 1024, 64 }, .registers_per_thread = 255,
+			    .shared_memory_bytes = 0, .blocks_per_sm = 1234.5,
+			    .occupancy_pct = 100 };
+	struct node *op, *k;
+	const struct detail_line *line;
+
+	profile_init(&p, "t");
+	op = node_new(&p, p.root, NODE_OP, "aten::mm", 8);
+	node_set_calls(&p, op, 1);
+	k = kernel(&p, op, "gemm", 10);
+	attr_set_launch(&p, node_attr_list(k), profile_launch(&p, &l));
+	profile_finish(&p);
+	tree = pane_new(pane_types[PANE_TREE], &p, &(struct pane_scope){ .expand_all = true });
+	CHECK(pane_seek(tree, "gemm"));
+	da.of = tree;
+	da.row = pane_row(tree, tree->cursor);
+	scope.arg = &da;
+	d = pane_new(pane_types[PANE_DETAIL], &p, &scope);
+	line = line_of(d, "launch");
+	CHECK(line != NULL);
+	if (line)
+		CHECK_STR(line->value, "grid (2147483647, 65535, 65535), block (1024, 1024, 64), "
+				       "device 0, stream 7, 255 registers per thread, 0 B shared "
+				       "memory, 1234.50 blocks per SM, 100.00% est. achieved "
+				       "occupancy");
+	pane_free(d);
+	pane_free(tree);
+	profile_release(&p);
+}
+
 static void test_chooser(void)
 {
 	struct profile p;
@@ -291,6 +331,7 @@ const struct test tests[] = {
 	{ "a column choice orders and hides columns by key", test_column_choice },
 	{ "the config file: settings, sorts, columns; bad lines; saved and read", test_config_file },
 	{ "the detail view: name, columns with meanings, who launched it", test_detail },
+	{ "the detail view: a kernel's launch line whole", test_detail_launch },
 	{ "the column chooser shows, hides and moves columns", test_chooser },
 	{ "Info: devices in a line with units, raw ones folded; the rank", test_info_devices },
 	{ 0 },

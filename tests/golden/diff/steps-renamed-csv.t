@@ -1,0 +1,1 @@
+--print steps --format csv tests/golden/diff/base.json tests/golden/diff/later-steps.json

@@ -1,0 +1,1 @@
+--print info tests/golden/kineto/info-sections.json

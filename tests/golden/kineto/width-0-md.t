@@ -1,0 +1,1 @@
+--print kernels --width 0 --format md tests/golden/kineto/long-names.json

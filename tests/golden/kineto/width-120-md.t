@@ -1,0 +1,1 @@
+--print kernels --width 120 --format md tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print kernels --width 120 tests/golden/kineto/long-names.json

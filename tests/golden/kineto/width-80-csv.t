@@ -1,0 +1,1 @@
+--print kernels --width 80 --format csv tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print kernels --width 80 tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print overview --width 80 --ascii tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print overview --width 80 tests/golden/kineto/long-names.json

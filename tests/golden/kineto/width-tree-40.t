@@ -1,0 +1,1 @@
+--print tree --width 40 tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print kernels --width 39 tests/golden/kineto/long-names.json

@@ -1,0 +1,1 @@
+--print stack tests/golden/kineto/two-steps.json

@@ -1,0 +1,1 @@
+--print call-stacks tests/golden/stacks/small.json
