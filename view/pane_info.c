@@ -126,8 +126,10 @@ static int64_t meta_int(const struct profile *p, const char *section, const char
 	return *end || n < 0 ? -1 : n;
 }
 
-/* A metadata value of bytes ("GPU0 peak_allocated_bytes": "101305344") in
- * the units every byte cell has ("96.61 MiB"); any other value as it is. */
+/* A metadata value of bytes ("GPU0 peak_allocated_bytes": "101305344")
+ * as the file gives it, then in the units every byte cell has
+ * ("101305344 (96.61 MiB)"): the file's number stays, in every format,
+ * and reads at a glance.  Any other value as it is. */
 static const char *bytes_value(struct info_priv *ip, const char *key, const char *value)
 {
 	size_t n = strlen(key);
@@ -141,7 +143,7 @@ static const char *bytes_value(struct info_priv *ip, const char *key, const char
 	if (*end || errno)
 		return value;
 	fmt_cell(COL_BYTES, cell_int(v), FMT_HUMAN, buf, sizeof(buf));
-	return info_fmt(ip, "%s", buf);
+	return info_fmt(ip, "%s (%s)", value, buf);
 }
 
 /* The Section column as wide as its longest name ("events not used"),
