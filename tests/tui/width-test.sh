@@ -9,7 +9,8 @@ widest() { $T capture-pane -p -J -S - -t t | wc -L; }
 fits() { [ "$(widest)" -le "$1" ]; }
 wider() { [ "$(widest)" -gt "$1" ]; }
 
-tui_start -x 80 -y 24 "$PROFTUI --print overview $F"
+# Tall enough for the whole Overview: the tests keep no history.
+tui_start -x 80 -y 60 "$PROFTUI --print overview $F"
 tui_wait '[exit 0]'
 check "the Overview at 80 columns fits in 80" fits 80
 check "a long kernel name is cut with an ellipsis" on_screen \
