@@ -24,13 +24,14 @@ trap 'rm -rf "$DIR"' EXIT
 . "$(dirname "$0")/lib.sh"
 if [ -z "${ANALYSES:-}" ]; then
 	ANALYSES=
-	for p in api annotations temporal kernel-types idle launches launch-dist sequences queue-length memory-bandwidth rank-analyses critical-path; do
+	# The Overview too: it runs the analyses' sections on landing.
+	for p in overview temporal kernel-types kernel-breakdown idle launches launch-dist \
+		queue-length memory-bandwidth api annotations sequences critical-path rank-analyses; do
 		"$PROFTUI" --list-panes | grep -q "^$p " && ANALYSES="$ANALYSES $p"
 	done
-	"$PROFTUI" --list-panes | grep -q "^kernel-breakdown " && ANALYSES="$ANALYSES kernel-breakdown"
 fi
 size_kb=$(($(wc -c <"$TRACE") / 1024))
-printf '%-14s %8s %9s %10s %8s\n' pane wall_s extra_s extra_MiB x_file
+printf '%-18s %8s %9s %10s %8s\n' pane wall_s extra_s extra_MiB x_file
 for p in $ANALYSES; do
 	walls= extras= mems=
 	for i in $(seq "$RUNS"); do
@@ -42,7 +43,7 @@ for p in $ANALYSES; do
 		mems="$mems $((m - $2))"
 	done
 	mem=$(echo $mems | tr ' ' '\n' | median)
-	printf '%-14s %8s %9s %10.1f %8.3f\n' "$p" "$(echo $walls | tr ' ' '\n' | median)" \
+	printf '%-18s %8s %9s %10.1f %8.3f\n' "$p" "$(echo $walls | tr ' ' '\n' | median)" \
 		"$(echo $extras | tr ' ' '\n' | median)" "$(awk -v k="$mem" 'BEGIN { print k / 1024 }')" \
 		"$(awk -v k="$mem" -v f="$size_kb" 'BEGIN { print (f > 0 ? k / f : 0) }')"
 done
