@@ -194,8 +194,12 @@ static size_t trace_pairs(const char *path, struct pair **out)
 		}
 	json_release(&j);
 	input_close(&in);
-	qsort(cpu, nr_cpu, sizeof(*cpu), cmp_side);
-	qsort(gpu, nr_gpu, sizeof(*gpu), cmp_side);
+	/* No array at all where there is nothing: qsort and bsearch take
+	 * no NULL, even for 0 items (UBSan). */
+	if (nr_cpu)
+		qsort(cpu, nr_cpu, sizeof(*cpu), cmp_side);
+	if (nr_gpu)
+		qsort(gpu, nr_gpu, sizeof(*gpu), cmp_side);
 	for (size_t c = 0, g = 0; c < nr_cpu && g < nr_gpu;) {
 		if (cpu[c].corr < gpu[g].corr) {
 			c++;
@@ -209,7 +213,8 @@ static size_t trace_pairs(const char *path, struct pair **out)
 	}
 	free(cpu);
 	free(gpu);
-	qsort(*out, n, sizeof(**out), cmp_pair);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_pair);
 	return n;
 }
 
@@ -217,7 +222,7 @@ static size_t trace_pairs(const char *path, struct pair **out)
 static double find_corr(const struct pair *pairs, size_t n, int64_t cpu_ns, int64_t gpu_ns)
 {
 	struct pair key = { cpu_ns, gpu_ns, 0 };
-	const struct pair *hit = bsearch(&key, pairs, n, sizeof(*pairs), cmp_pair);
+	const struct pair *hit = n ? bsearch(&key, pairs, n, sizeof(*pairs), cmp_pair) : NULL;
 
 	return hit ? hit->corr : NAN;
 }
