@@ -5,6 +5,8 @@
  * times, the stream a wait-event waits on and the runtime call of their
  * correlation; never as nodes, and still counted as not used in Info.
  */
+#include <stdlib.h>
+
 #include "model/profile.h"
 #include "parsers/load.h"
 #include "test.h"
@@ -87,7 +89,51 @@ out:
 	profile_release(&p);
 }
 
+/* The table of a load in chunks (parsed on more threads) and linked on
+ * two threads is the plain load's. */
+static void t_chunks(void)
+{
+	static const char *const chunks[] = { "64", "97", "211", "512" };
+	const char *path = test_write("cuda-sync.json", trace, sizeof(trace) - 1);
+	const char *paths[1] = { path };
+	struct load_options lo = { 0 };
+	struct profile plain, p;
+
+	unsetenv("PROFTUI_PARSE_CHUNK");
+	profile_init(&plain, path);
+	CHECK(profile_load(&plain, paths, 1, &lo) == 0);
+	CHECK_EQ(plain.nr_cuda_syncs, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(chunks); i++) {
+		setenv("PROFTUI_PARSE_CHUNK", chunks[i], 1);
+		setenv("PROFTUI_LINK_THREADS", "2", 1);
+		profile_init(&p, path);
+		CHECK(profile_load(&p, paths, 1, &lo) == 0);
+		CHECK_EQ(p.nr_cuda_syncs, plain.nr_cuda_syncs);
+		for (size_t k = 0; k < p.nr_cuda_syncs && k < plain.nr_cuda_syncs; k++) {
+			const struct cuda_sync *a = &p.cuda_syncs[k], *b = &plain.cuda_syncs[k];
+			const struct node *ra = node_by_handle(&p, a->runtime);
+			const struct node *rb = node_by_handle(&plain, b->runtime);
+
+			CHECK_EQ(a->kind, b->kind);
+			CHECK_EQ(a->start_ns, b->start_ns);
+			CHECK_EQ(a->dur_ns, b->dur_ns);
+			CHECK_EQ(a->device, b->device);
+			CHECK_EQ(a->stream, b->stream);
+			CHECK_EQ(a->wait_stream, b->wait_stream);
+			CHECK_EQ(a->wait_corr, b->wait_corr);
+			CHECK_EQ(!ra, !rb);
+			if (ra && rb)
+				CHECK_EQ(ra->start_ns, rb->start_ns);
+		}
+		profile_release(&p);
+	}
+	unsetenv("PROFTUI_PARSE_CHUNK");
+	unsetenv("PROFTUI_LINK_THREADS");
+	profile_release(&plain);
+}
+
 const struct test tests[] = {
 	{ "cuda_sync events: the side table", t_side_table },
+	{ "cuda_sync events: chunked and threaded loads", t_chunks },
 	{ 0 },
 };
