@@ -156,6 +156,19 @@ struct build {
 	size_t nr_edges;
 	struct cpath_edge_rec *edges;
 	size_t alloc_edges;
+	/* Every edge, in the order made: the longest path relaxes each
+	 * node's edges in this order (longest()). */
+	struct gedge {
+		uint32_t from, to;
+		int64_t weight;
+		int32_t attr;
+		uint8_t type;
+	} *g;
+	size_t nr_g, alloc_g;
+	/* The device work by stream and start (device_edges()), and by
+	 * stream and launch (sync_edges()). */
+	struct dev_key *dkey, *lkey;
+	size_t nr_dkey;
 };
 
 static int64_t round_start(const struct cpath_options *o, int64_t t)
@@ -338,8 +351,8 @@ static int64_t node_time_of(const struct build *b, uint32_t id)
 static void add_edge(struct build *b, uint32_t from, uint32_t to, enum cpath_edge type, bool zero,
 		     int32_t attr)
 {
-	int64_t w = zero || type == CPATH_EDGE_DEPENDENCY ? 0 : node_time_of(b, to) - node_time_of(b, from);
-	int64_t d;
+	int64_t w = zero || type == CPATH_EDGE_DEPENDENCY || type == CPATH_EDGE_SYNC
+			    ? 0 : node_time_of(b, to) - node_time_of(b, from);
 
 	if (w < 0)
 		w = 0;
@@ -348,12 +361,78 @@ static void add_edge(struct build *b, uint32_t from, uint32_t to, enum cpath_edg
 		GROW(b->edges, b->alloc_edges, b->nr_edges);
 		b->edges[b->nr_edges - 1] = (struct cpath_edge_rec){ from, to, w };
 	}
-	d = b->dist[from];
-	sum_add(&d, w);
-	if (b->pred[to].from < 0 || d > b->dist[to]) {
-		b->dist[to] = d;
-		b->pred[to] = (struct pred){ (int32_t)from, (uint8_t)type, attr, w };
+	GROW(b->g, b->alloc_g, b->nr_g + 1);
+	b->g[b->nr_g++] = (struct gedge){ from, to, w, attr, (uint8_t)type };
+}
+
+/*
+ * The longest distance to each node and the edge that gives it: the
+ * nodes in a topological order (Kahn's, O(V + E)), each taking the best
+ * of its edges in the order they were made (ties: the first made).
+ * False when the edges close a cycle.
+ */
+static bool longest(struct build *b)
+{
+	size_t n = 2 * b->nr_ev, head = 0, tail = 0, done = 0;
+	uint32_t *in_at = xcalloc(n + 1, sizeof(*in_at)), *out_at = xcalloc(n + 1, sizeof(*out_at));
+	uint32_t *in = xmalloc((b->nr_g ? b->nr_g : 1) * sizeof(*in));
+	uint32_t *out = xmalloc((b->nr_g ? b->nr_g : 1) * sizeof(*out));
+	uint32_t *left = xmalloc((n ? n : 1) * sizeof(*left)), *queue = xmalloc((n ? n : 1) * sizeof(*queue));
+
+	for (size_t i = 0; i < b->nr_g; i++) {
+		in_at[b->g[i].to + 1]++;
+		out_at[b->g[i].from + 1]++;
 	}
+	for (size_t v = 0; v < n; v++) {
+		left[v] = in_at[v + 1];
+		in_at[v + 1] += in_at[v];
+		out_at[v + 1] += out_at[v];
+	}
+	/* Stable: each node's edges in the order made. */
+	{
+		uint32_t *fi = xmalloc((n ? n : 1) * sizeof(*fi)), *fo = xmalloc((n ? n : 1) * sizeof(*fo));
+
+		memcpy(fi, in_at, n * sizeof(*fi));
+		memcpy(fo, out_at, n * sizeof(*fo));
+		for (size_t i = 0; i < b->nr_g; i++) {
+			in[fi[b->g[i].to]++] = (uint32_t)i;
+			out[fo[b->g[i].from]++] = (uint32_t)i;
+		}
+		free(fi);
+		free(fo);
+	}
+	for (size_t v = 0; v < n; v++) {
+		b->dist[v] = 0;
+		b->pred[v].from = -1;
+		if (!left[v])
+			queue[tail++] = (uint32_t)v;
+	}
+	while (head < tail) {
+		uint32_t v = queue[head++];
+
+		done++;
+		for (uint32_t k = in_at[v]; k < in_at[v + 1]; k++) {
+			const struct gedge *e = &b->g[in[k]];
+			int64_t d = b->dist[e->from];
+
+			sum_add(&d, e->weight);
+			if (b->pred[v].from < 0 || d > b->dist[v]) {
+				b->dist[v] = d;
+				b->pred[v] = (struct pred){ (int32_t)e->from, e->type, e->attr,
+							    e->weight };
+			}
+		}
+		for (uint32_t k = out_at[v]; k < out_at[v + 1]; k++)
+			if (!--left[b->g[out[k]].to])
+				queue[tail++] = b->g[out[k]].to;
+	}
+	free(in_at);
+	free(out_at);
+	free(in);
+	free(out);
+	free(left);
+	free(queue);
+	return done == n;
 }
 
 /* The event HTA attributes an op edge FROM -> TO to; SRC_PARENT: the
@@ -639,11 +718,137 @@ static void device_edges(struct build *b)
 		else if (last >= 0 && e->start - b->ev[last].end < b->o->kk_max_gap_ns)
 			add_edge(b, 2 * (uint32_t)last + 1, 2 * k, CPATH_EDGE_KERNEL_KERNEL, false,
 				 last);
-		/* After the edges into its start: the order is topological. */
 		add_edge(b, 2 * k, 2 * k + 1, CPATH_EDGE_OP, false, (int32_t)k);
 		last = (int32_t)k;
 	}
-	free(key);
+	b->dkey = key;
+	b->nr_dkey = nr;
+}
+
+/* Device work by stream and its launching call's start. */
+static int cmp_launch(const void *a, const void *b)
+{
+	const struct dev_key *x = a, *y = b;
+
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The first of the N KEYS at or after (DEVICE, STREAM, START). */
+static size_t key_lower(const struct dev_key *key, size_t n, int32_t device, int32_t stream,
+			int64_t start)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dev_key *k = &key[mid];
+
+		if (k->device < device || (k->device == device && k->stream < stream) ||
+		    (k->device == device && k->stream == stream && k->start < start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The device work on (DEVICE, STREAM) launched last by a call that
+ * started before T; -1: none. */
+static int32_t launched_before(const struct build *b, int32_t device, int32_t stream, int64_t t)
+{
+	size_t i = key_lower(b->lkey, b->nr_dkey, device, stream, t);
+
+	if (i == 0 || b->lkey[i - 1].device != device || b->lkey[i - 1].stream != stream)
+		return -1;
+	return (int32_t)b->lkey[i - 1].ev;
+}
+
+struct rt_key {
+	uint32_t seq, ev;
+};
+
+static int cmp_rt_key(const void *a, const void *b)
+{
+	const struct rt_key *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * The sync edges, from Kineto's cuda_sync events (the profile's side
+ * table), each of weight 0, for a sync whose runtime call has nodes:
+ * a stream (or event) sync: from the end of the work on its stream that
+ * the last call before the sync call launched, to the sync call's end;
+ * a context sync: the same from each stream of its device.  A
+ * wait-event makes none: the work its event recorded is known only from
+ * the cudaEventRecord call, which the side table does not link.
+ */
+static void sync_edges(struct build *b)
+{
+	const struct profile *p = b->p;
+	struct rt_key *rk;
+	size_t nr_rk = 0;
+
+	if (!p->nr_cuda_syncs || !b->nr_dkey)
+		return;
+	b->lkey = xmalloc(b->nr_dkey * sizeof(*b->lkey));
+	for (size_t i = 0; i < b->nr_dkey; i++) {
+		b->lkey[i] = b->dkey[i];
+		b->lkey[i].start = b->ev[b->ev[b->dkey[i].ev].rt].start;
+	}
+	qsort(b->lkey, b->nr_dkey, sizeof(*b->lkey), cmp_launch);
+	rk = xmalloc(b->nr_ev * sizeof(*rk));
+	for (size_t i = 0; i < b->nr_ev; i++)
+		if (!b->ev[i].is_device && b->ev[i].has_node && b->ev[i].n->kind == NODE_RUNTIME)
+			rk[nr_rk++] = (struct rt_key){ b->ev[i].seq, (uint32_t)i };
+	if (nr_rk)
+		qsort(rk, nr_rk, sizeof(*rk), cmp_rt_key);
+	for (size_t i = 0; i < p->nr_cuda_syncs; i++) {
+		const struct cuda_sync *s = &p->cuda_syncs[i];
+		struct rt_key key = { s->runtime, 0 }, *r;
+		const struct ev *call;
+		int32_t w;
+
+		if (!s->runtime || !nr_rk ||
+		    !(r = bsearch(&key, rk, nr_rk, sizeof(*rk), cmp_rt_key)))
+			continue;
+		call = &b->ev[r->ev];
+		switch ((enum cuda_sync_kind)s->kind) {
+		case CUDA_SYNC_STREAM:
+		case CUDA_SYNC_EVENT:
+			if (s->stream < 0 || (w = launched_before(b, s->device, s->stream,
+								  call->start)) < 0)
+				break;
+			add_edge(b, 2 * (uint32_t)w + 1, 2 * r->ev + 1, CPATH_EDGE_SYNC, true, -1);
+			break;
+		case CUDA_SYNC_CONTEXT:
+			for (size_t k = 0; k < b->nr_dkey; k++) {
+				const struct dev_key *d = &b->lkey[k];
+
+				if (d->device != s->device ||
+				    (k + 1 < b->nr_dkey && b->lkey[k + 1].device == d->device &&
+				     b->lkey[k + 1].stream == d->stream))
+					continue;	/* not the last of its stream */
+				if ((w = launched_before(b, d->device, d->stream, call->start)) >= 0)
+					add_edge(b, 2 * (uint32_t)w + 1, 2 * r->ev + 1,
+						 CPATH_EDGE_SYNC, true, -1);
+			}
+			break;
+		case CUDA_SYNC_WAIT_EVENT:
+			/* Not made: which work the waited event recorded is the
+			 * cudaEventRecord call's, which the model does not
+			 * link (README: not done). */
+		case CUDA_SYNC_OTHER:
+			break;
+		}
+	}
+	free(rk);
 }
 
 static enum cpath_bound bound_of(const struct build *b, enum cpath_edge type, int32_t attr)
@@ -652,6 +857,7 @@ static enum cpath_bound bound_of(const struct build *b, enum cpath_edge type, in
 
 	switch (type) {
 	case CPATH_EDGE_DEPENDENCY:
+	case CPATH_EDGE_SYNC:
 		return CPATH_NONE;
 	case CPATH_EDGE_LAUNCH:
 		return CPATH_LAUNCH;
@@ -719,6 +925,7 @@ void cpath_compute(const struct profile *p, const struct cpath_options *o, struc
 {
 	struct cpath_options def;
 	struct build b = { .p = p };
+	size_t nr_base;
 
 	if (!o) {
 		cpath_options_default(&def);
@@ -740,6 +947,18 @@ void cpath_compute(const struct profile *p, const struct cpath_options *o, struc
 		b.q = NULL;
 		host_edges(&b);
 		device_edges(&b);
+		nr_base = b.nr_g;
+		sync_edges(&b);
+		c->nr_sync_edges = b.nr_g - nr_base;
+		if (!longest(&b)) {
+			/* The sync edges closed a cycle (a trace whose times
+			 * disagree): the path is the graph's without them. */
+			b.nr_edges -= b.nr_g - nr_base;
+			b.nr_g = nr_base;
+			c->nr_sync_edges = 0;
+			c->sync_dropped = true;
+			longest(&b);
+		}
 		trace_back(&b, c);
 	}
 	if (sum_capped(c->total_ns))
@@ -751,6 +970,9 @@ void cpath_compute(const struct profile *p, const struct cpath_options *o, struc
 	free(b.q);
 	free(b.dist);
 	free(b.pred);
+	free(b.g);
+	free(b.dkey);
+	free(b.lkey);
 }
 
 void cpath_release(struct critical_path *c)

@@ -30,17 +30,25 @@
  *   kernel-kernel  otherwise the end of the stream's previous kernel to
  *             the kernel's start, weight the gap (when it is below
  *             kk_max_gap_ns).
+ *   sync      from Kineto's cuda_sync events (the profile's cuda_syncs),
+ *             when the runtime call that waited has nodes, weight 0: a
+ *             Stream Sync (or Event Sync with a stream): from the end of
+ *             the work on its stream launched by the last call that
+ *             started before the waiting call, to that call's end; a
+ *             Context Sync: the same from each stream of its device.  A
+ *             Stream Wait Event makes none (which work its event recorded
+ *             is the cudaEventRecord call's, which is not linked).
  *
- * A weight below 0 (overlap) counts 0.  Every edge goes forward in one
- * order -- each thread's nodes in call-stack order, then each stream's
- * kernels by start -- so the graph is acyclic by construction, and the
- * longest path is found in that order in O(V + E) as the edges are made
- * (ties: the first edge made wins; the path ends at the first node of
- * greatest distance).  Building is O(n log n): two sorts.
- *
- * Synchronisation edges (a kernel's end to the end of the host call that
- * waited for it) are not made: the model does not keep Kineto's
- * cuda_sync events that say which stream a call waited on.
+ * A weight below 0 (overlap) counts 0.  The longest path takes the nodes
+ * in a topological order (Kahn's, O(V + E)), each relaxing its edges in
+ * the order they were made (ties: the first edge made wins; the path ends
+ * at the first node of greatest distance).  Without sync edges every edge
+ * goes forward in one order -- each thread's nodes in call-stack order,
+ * then each stream's kernels by start -- so the graph is acyclic by
+ * construction; a sync edge comes only from work launched before the
+ * waiting call started, and should the sync edges still close a cycle
+ * (times that disagree), they are all left out (sync_dropped).  Building
+ * is O(n log n): the sorts, and a binary search per sync event.
  */
 #ifndef MODEL_CRITICAL_PATH_H
 #define MODEL_CRITICAL_PATH_H
@@ -65,6 +73,7 @@ enum cpath_edge {
 	CPATH_EDGE_DEPENDENCY,
 	CPATH_EDGE_LAUNCH,
 	CPATH_EDGE_KERNEL_KERNEL,
+	CPATH_EDGE_SYNC,
 };
 
 struct cpath_options {
@@ -124,6 +133,8 @@ struct critical_path {
 	uint64_t nr_capped;		/* sums that reached SUM_CAP */
 	size_t nr_events;		/* events with nodes */
 	size_t nr_nodes, nr_edges;	/* the graph's size */
+	size_t nr_sync_edges;		/* of them, sync edges */
+	bool sync_dropped;		/* sync edges left out: they made a cycle */
 	/* keep_graph: every edge. */
 	struct cpath_edge_rec *edges;
 };

@@ -66,6 +66,7 @@ void profile_release(struct profile *p)
 	free(p->devices);
 	free(p->mem_events);
 	free(p->copy_streams);
+	free(p->cuda_syncs);
 	launch_index_free(p->launches);
 	call_stacks_release(&p->stacks);
 	/* The first run's, after its later runs: the names' strings lie
@@ -365,6 +366,12 @@ void profile_set_copy(struct profile *p, const struct node *n, int32_t device, i
 	c->gbps = gbps;
 	if (p->nr_copy_streams > 1 && c[-1].handle > c->handle)
 		p->copy_streams_unsorted = true;
+}
+
+void profile_add_cuda_sync(struct profile *p, const struct cuda_sync *s)
+{
+	GROW(p->cuda_syncs, p->alloc_cuda_syncs, p->nr_cuda_syncs + 1);
+	p->cuda_syncs[p->nr_cuda_syncs++] = *s;
 }
 
 const struct copy_stream *profile_copy(const struct profile *p, const struct node *n)

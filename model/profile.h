@@ -360,6 +360,10 @@ struct profile {
 	struct copy_stream *copy_streams;	/* heap, by node handle */
 	size_t nr_copy_streams, alloc_copy_streams;
 	bool copy_streams_unsorted;
+	/* Kineto's cuda_sync events, kept beside the tree (no node: no pane
+	 * but the critical path reads them): profile_add_cuda_sync(). */
+	struct cuda_sync *cuda_syncs;	/* heap, in the file's order */
+	size_t nr_cuda_syncs, alloc_cuda_syncs;
 	struct call_stacks stacks;	/* call_stack_intern()'s */
 	/* A summary (parsers/summary/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
@@ -596,6 +600,28 @@ const struct copy_stream *profile_copy(const struct profile *p, const struct nod
  * unknown) and *STREAM.  O(log copies). */
 bool profile_copy_stream(const struct profile *p, const struct node *n, int32_t *device,
 			 int32_t *stream);
+
+/* A synchronisation Kineto recorded on the device side (cat cuda_sync):
+ * which wait, where, when, and the runtime call that waited. */
+enum cuda_sync_kind {
+	CUDA_SYNC_STREAM,		/* "Stream Sync": cudaStreamSynchronize */
+	CUDA_SYNC_CONTEXT,		/* "Context Sync": cudaDeviceSynchronize */
+	CUDA_SYNC_EVENT,		/* "Event Sync": cudaEventSynchronize */
+	CUDA_SYNC_WAIT_EVENT,		/* "Stream Wait Event": cudaStreamWaitEvent */
+	CUDA_SYNC_OTHER,		/* another name */
+};
+
+struct cuda_sync {
+	int64_t start_ns, dur_ns;
+	int64_t wait_corr;		/* a wait-event's record correlation; -1 */
+	uint32_t runtime;		/* node_handle() of its runtime call; 0 */
+	int32_t device, stream;		/* -1: not given (a context sync's) */
+	int32_t wait_stream;		/* a wait-event's stream waited on; -1 */
+	uint8_t kind;			/* enum cuda_sync_kind */
+};
+
+/* Add a copy of S to P's cuda_syncs. */
+void profile_add_cuda_sync(struct profile *p, const struct cuda_sync *s);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
  * -1, device -1, no address), appended. */

@@ -111,8 +111,8 @@ static const struct column cp_cols[] = {
 		  "profile started" },
 	{ .key = "duration", .json_key = "duration", .title = "Duration", .kind = COL_TIME,
 	  .width = 11, .get = get_dur,
-	  .help = "the link's weight: the time between its two nodes (0 for a dependency, and "
-		  "into the end of a blocking synchronisation call; a negative gap counts 0); on a "
+	  .help = "the link's weight: the time between its two nodes (0 for a dependency or a "
+		  "sync edge, and into the end of a blocking synchronisation call; a negative gap counts 0); on a "
 		  "summary row, the sum over the path's links of that bound" },
 	{ .key = "share", .json_key = "share", .title = "Share", .kind = COL_PCT, .width = 7,
 	  .get = get_share, .help = "the duration / the path's length (the sum of all its links)" },
@@ -121,11 +121,13 @@ static const struct column cp_cols[] = {
 		  "gpu_compute_bound / gpu_communication_bound (a kernel, copy or set; "
 		  "communication by the Kernels' Type), gpu_kernel_launch_overhead (a launch "
 		  "delay), gpu_kernel_kernel_overhead (the gap after the kernel named), empty for "
-		  "a dependency" },
+		  "a dependency or a sync edge" },
 	{ .key = "name", .title = "Event", .kind = COL_NAME, .get = get_name,
 	  .help = "the event the link belongs to: an op's time between two of its children "
 		  "is the op's; a launch delay's event is the kernel launched; a gap's, the kernel "
-		  "before it; a dependency's, the op it leads to" },
+		  "before it; a dependency's, the op it leads to; a sync edge (the end of the device "
+		  "work a synchronising call waited for, from Kineto's cuda_sync events, to that "
+		  "call's end) has none" },
 	{ .key = "lane", .title = "Lane", .kind = COL_TEXT, .width = 16, .get = get_lane,
 	  .help = "the host thread of the event, or the GPU and stream of device work" },
 };

@@ -292,6 +292,10 @@ struct kineto {
 	/* The External ids of each kind of record that 32 bits do not
 	 * hold: few, or none. */
 	struct wide_ids wide_hosts, wide_rts, wide_devs;
+	/* The correlation of each of the profile's cuda_syncs, until
+	 * link_devices() finds their runtime calls. */
+	int64_t *sync_corrs;
+	size_t nr_sync_corrs, alloc_sync_corrs;
 	uint64_t *kernel_bits;		/* a bit by device record: a kernel */
 	size_t alloc_kernel_bits;
 	/* A bit by device record: launched inside a collective (an nccl: or

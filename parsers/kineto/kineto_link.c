@@ -178,6 +178,8 @@ void kineto_records_release(struct kineto *k)
 	k->rts = NULL;
 	free(k->devs);
 	k->devs = NULL;
+	free(k->sync_corrs);
+	k->sync_corrs = NULL;
 	free(k->frames);
 	k->frames = NULL;
 	free(k->gpu_ranges);
@@ -347,6 +349,17 @@ static void link_devices(struct kineto *k)
 		r->devices = rec_ref(i);
 		profile_sum(k->p, &r->u.device_ns, d->end_ns - d->node->start_ns);
 	}
+	/* The cuda_syncs' runtime calls, as device work's. */
+	for (size_t i = 0; i < k->nr_sync_corrs && i < k->p->nr_cuda_syncs; i++) {
+		int64_t corr = k->sync_corrs[i];
+		uint32_t ri = corr_missing(corr) ? UINT32_MAX : idindex_get(&m, corr);
+
+		if (ri != UINT32_MAX)
+			k->p->cuda_syncs[i].runtime = node_handle(k->rts[ri].node);
+	}
+	free(k->sync_corrs);
+	k->sync_corrs = NULL;
+	k->nr_sync_corrs = k->alloc_sync_corrs = 0;
 	idindex_release(&m);
 }
 

@@ -65,6 +65,14 @@ struct mem_args {
 	uint64_t addr;
 };
 
+/* A cuda_sync event's "wait_on_stream", "wait_on_cuda_event_record_corr_id". */
+enum { SA_WAIT_STREAM = 1 << 0, SA_WAIT_CORR = 1 << 1 };
+
+struct sync_args {
+	uint8_t has;			/* SA_* bits */
+	int64_t wait_stream, wait_corr;
+};
+
 /* A copy's or set's "bytes" and "memory bandwidth (GB/s)". */
 enum { CA_BYTES = 1 << 0, CA_GBPS = 1 << 1 };
 
@@ -99,6 +107,7 @@ struct raw_event {
 	struct kernel_args ka;
 	struct mem_args mem;
 	struct copy_args copy;
+	struct sync_args sync;
 	struct op_args op;
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
@@ -109,6 +118,7 @@ enum cat {
 	CAT_UNKNOWN, CAT_OPERATOR, CAT_PYTHON, CAT_ANNOTATION, CAT_GPU_ANNOTATION,
 	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
 	CAT_MEMORY,		/* not a category: a [memory] instant, whatever its cat */
+	CAT_SYNC,		/* cuda_sync: a side table only (profile_add_cuda_sync()) */
 };
 
 #define CAT(name, cat) { name, sizeof(name) - 1, cat }
@@ -154,7 +164,7 @@ static const struct {
 	CAT("ac2g", CAT_UNKNOWN),
 	CAT("fwdbwd", CAT_UNKNOWN),
 	CAT("async", CAT_UNKNOWN),
-	CAT("cuda_sync", CAT_UNKNOWN),
+	CAT("cuda_sync", CAT_SYNC),
 	CAT("cpu_instant_event", CAT_UNKNOWN),
 };
 
@@ -478,7 +488,7 @@ enum arg {
 	A_OTHER, A_EXT, A_EXT_LOWER, A_CORR, A_BPSM, A_OCC, A_MODULE, A_DIMS, A_DIMS_OLD, A_TYPES,
 	A_COLL, A_DTYPE, A_IN_NELEMS, A_OUT_NELEMS, A_GROUP_SIZE, A_DEVICE, A_STREAM, A_GRID,
 	A_BLOCK, A_REGS, A_SMEM, A_STACK, A_DEV_TYPE, A_DEV_ID, A_ADDR, A_BYTES, A_ALLOCATED,
-	A_RESERVED, A_COPY_BYTES, A_COPY_GBPS,
+	A_RESERVED, A_COPY_BYTES, A_COPY_GBPS, A_WAIT_STREAM, A_WAIT_CORR,
 };
 
 /* Which of the args the model uses the current key names. */
@@ -568,6 +578,12 @@ static enum arg arg_of(const struct json *j)
 	case 'm':
 		if (json_is(j, "memory bandwidth (GB/s)"))
 			return A_COPY_GBPS;
+		break;
+	case 'w':
+		if (json_is(j, "wait_on_stream"))
+			return A_WAIT_STREAM;
+		if (json_is(j, "wait_on_cuda_event_record_corr_id"))
+			return A_WAIT_CORR;
 		break;
 	case 'T':
 		if (json_is(j, "Total Allocated"))
@@ -897,6 +913,19 @@ static enum json_tok read_args(struct kineto *k, struct raw_event *e)
 			    e->copy.bytes >= 0)
 				e->copy.has |= CA_BYTES;
 			break;
+		case A_WAIT_STREAM:
+		case A_WAIT_CORR: {
+			int64_t v;
+
+			if (!read_int(k, t, &v) || v < 0 || (which == A_WAIT_STREAM && v > INT32_MAX))
+				break;
+			if (which == A_WAIT_STREAM)
+				e->sync.wait_stream = v;
+			else
+				e->sync.wait_corr = v;
+			e->sync.has |= which == A_WAIT_STREAM ? SA_WAIT_STREAM : SA_WAIT_CORR;
+			break;
+		}
 		case A_COPY_GBPS:
 			if (t == JSON_NUMBER && num_double(j->s, j->len, &e->copy.gbps) &&
 			    isfinite(e->copy.gbps))
@@ -1131,11 +1160,25 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 	/* Where the recording starts: the earliest of the events torch-tb-
 	 * profiler makes objects of (complete events of a category it
 	 * knows, [memory] instants), for times since the profiler started. */
-	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN)) &&
+	if ((is_memory || (e->is_complete && e->has_cat && e->cat != CAT_UNKNOWN &&
+			   e->cat != CAT_SYNC)) &&
 	    e->ts_state == TIME_OK && ts_in_bounds(e) && e->ts_ns < k->origin_ns)
 		k->origin_ns = e->ts_ns;
 	if (is_memory)
 		return check_memory(k, e, at);
+	if (e->has_cat && e->cat == CAT_SYNC) {
+		/* Counted as not used (no pane shows them), and kept for the
+		 * critical path's sync edges when whole: silently else, as
+		 * ever. */
+		count_unused(k->unused, e);
+		if (!e->is_complete || !name || e->ts_state != TIME_OK || !ts_in_bounds(e) ||
+		    e->dur_state == BAD_TIME || e->dur_us < 0 || e->dur_us > MAX_DUR_US ||
+		    e->dur_ns > BOUND_DUR_NS)
+			return SKIPPED;
+		if (e->dur_state == NO_TIME)
+			e->dur_us = 0, e->dur_ns = 0;
+		return TAKE;
+	}
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
 		return NOT_USED;
 	if (e->cat == CAT_GPU_ANNOTATION && name && text_starts(name, e->name_len, "ProfilerStep#")) {
@@ -1290,6 +1333,35 @@ static void add_gpu_range(struct kineto *k, const struct raw_event *e)
 	attr_set_launch(k->p, node_attr_list(n), profile_launch(k->p, &l));
 	GROW(k->gpu_ranges, k->alloc_gpu_ranges, k->nr_gpu_ranges + 1);
 	k->gpu_ranges[k->nr_gpu_ranges++] = n;
+}
+
+/* A cuda_sync event: a record of the profile's side table; its runtime
+ * call is found by correlation when the load links (link_devices()). */
+static void add_sync(struct kineto *k, const struct raw_event *e)
+{
+	static const char *const kinds[] = {
+		[CUDA_SYNC_STREAM] = "Stream Sync", [CUDA_SYNC_CONTEXT] = "Context Sync",
+		[CUDA_SYNC_EVENT] = "Event Sync", [CUDA_SYNC_WAIT_EVENT] = "Stream Wait Event",
+	};
+	struct cuda_sync s = {
+		.start_ns = e->ts, .dur_ns = e->dur, .wait_corr = -1, .device = -1, .stream = -1,
+		.wait_stream = -1, .kind = CUDA_SYNC_OTHER,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (text_eq(e->name, e->name_len, kinds[i]))
+			s.kind = (uint8_t)i;
+	if (e->ka.has & KA_DEVICE)
+		s.device = e->ka.device;
+	if (e->ka.has & KA_STREAM)
+		s.stream = e->ka.stream;
+	if (e->sync.has & SA_WAIT_STREAM)
+		s.wait_stream = (int32_t)e->sync.wait_stream;
+	if (e->sync.has & SA_WAIT_CORR)
+		s.wait_corr = e->sync.wait_corr;
+	profile_add_cuda_sync(k->p, &s);
+	GROW(k->sync_corrs, k->alloc_sync_corrs, k->nr_sync_corrs + 1);
+	k->sync_corrs[k->nr_sync_corrs++] = e->corr;
 }
 
 static void add_runtime(struct kineto *k, struct raw_event *e)
@@ -1506,6 +1578,10 @@ static void take_event(struct kineto *k, struct raw_event *e)
 		e->ext_id = e->ext_id_lower;	/* trace.py reads 'external id' first */
 	e->ts = e->ts_ns;
 	e->dur = e->dur_ns;
+	if (e->cat == CAT_SYNC) {
+		add_sync(k, e);
+		return;
+	}
 	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
 		add_frame(k, e);
 		return;
@@ -1592,6 +1668,7 @@ enum {
 	PART_TEXTS = 1 << 5,		/* struct msg_texts; else no text */
 	PART_PID = 1 << 6,		/* int64_t pid: a GPU-side range's */
 	PART_COPY = 1 << 7,		/* struct copy_args: a copy's or set's */
+	PART_SYNC = 1 << 8,		/* struct sync_args: a cuda_sync's */
 };
 
 struct msg_op {
@@ -1675,6 +1752,8 @@ static void take_block(struct kineto *k, struct block *b)
 			at = get_part(at, &e.pid, sizeof(e.pid));
 		if (m->parts & PART_COPY)
 			at = get_part(at, &e.copy, sizeof(e.copy));
+		if (m->parts & PART_SYNC)
+			at = get_part(at, &e.sync, sizeof(e.sync));
 		if (m->parts & PART_TEXTS)
 			at = get_part(at, &lens, sizeof(lens));
 		e.name = profile_intern(k->p, at, m->name_len);
@@ -1933,6 +2012,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_PID;
 	if (e->copy.has && (e->cat == CAT_MEMCPY || e->cat == CAT_MEMSET))
 		parts |= PART_COPY;
+	if (e->sync.has && e->cat == CAT_SYNC)
+		parts |= PART_SYNC;
 	if (parts & PART_EXT_LOWER)
 		size += part_room(sizeof(e->ext_id_lower));
 	if (parts & PART_KERNEL)
@@ -1947,6 +2028,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		size += part_room(sizeof(e->pid));
 	if (parts & PART_COPY)
 		size += part_room(sizeof(e->copy));
+	if (parts & PART_SYNC)
+		size += part_room(sizeof(e->sync));
 	if (parts & PART_TEXTS)
 		size += part_room(sizeof(lens));
 	size = (size + 7) & ~(size_t)7;
@@ -1995,6 +2078,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		at = put_part(at, &e->pid, sizeof(e->pid));
 	if (parts & PART_COPY)
 		at = put_part(at, &e->copy, sizeof(e->copy));
+	if (parts & PART_SYNC)
+		at = put_part(at, &e->sync, sizeof(e->sync));
 	if (parts & PART_TEXTS)
 		at = put_part(at, &lens, sizeof(lens));
 	memcpy(at, e->name_text, e->name_len);

@@ -5,9 +5,11 @@
  * blocking synchronisation, two threads, an empty window, overlapping
  * and touching kernels, the kernel-kernel gap limit, the attribution of
  * nested ops, HTA's rounding and one-work-per-launch as options, a capped
- * sum, and a long trace in O(n log n).
+ * sum, a long trace in O(n log n), and the sync edges of Kineto's
+ * cuda_sync events (a stream sync, a context sync, none).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "model/critical_path.h"
 #include "test.h"
@@ -488,6 +490,170 @@ static void t_many(void)
 	profile_release(&p);
 }
 
+/* The longest path of C's graph by relaxing every edge until nothing
+ * changes (from 0 everywhere). */
+static int64_t brute_longest(const struct critical_path *c)
+{
+	int64_t *d = calloc(c->nr_nodes + 1, sizeof(*d)), best = 0;
+	bool changed = true;
+
+	for (size_t pass = 0; changed && pass <= c->nr_nodes; pass++) {
+		changed = false;
+		for (size_t k = 0; k < c->nr_edges; k++) {
+			const struct cpath_edge_rec *e = &c->edges[k];
+
+			if (d[e->from] + e->weight_ns > d[e->to]) {
+				d[e->to] = d[e->from] + e->weight_ns;
+				changed = true;
+			}
+		}
+	}
+	CHECK(!changed);
+	for (size_t k = 0; k <= c->nr_nodes; k++)
+		if (d[k] > best)
+			best = d[k];
+	free(d);
+	return best;
+}
+
+static void add_sync(struct profile *p, enum cuda_sync_kind kind, int32_t stream,
+		     const struct node *call)
+{
+	struct cuda_sync s = {
+		.start_ns = call->start_ns + US, .dur_ns = US, .wait_corr = -1,
+		.runtime = node_handle(call), .device = 0, .stream = stream, .wait_stream = -1,
+		.kind = (uint8_t)kind,
+	};
+
+	profile_add_cuda_sync(p, &s);
+}
+
+/*
+ * Op A [0, 400) holds a launch at 10 of a kernel [20, 300) on stream 7,
+ * cudaStreamSynchronize [20, 310), and a launch at 320 of a kernel
+ * [330, 340).  Without the sync event: the device's 10 + 10 + 280 = 300.
+ * With it (Stream Sync on stream 7): the kernel's end leads to the sync's
+ * end, 0, then A's end, 90: 390; from the kernel launched before the
+ * sync only (the later one's would be 340 + 90, and a cycle).
+ */
+static void build_stream_sync(struct profile *p, bool with_sync)
+{
+	struct node *th, *a, *sync;
+
+	profile_init(p, "mem");
+	th = thread(p, "thread 1");
+	a = host(p, th, NODE_OP, "A", 0, 400 * US);
+	launch(p, a, 10, 7, 20, 300);
+	sync = host(p, a, NODE_RUNTIME, "cudaStreamSynchronize", 20 * US, 290 * US);
+	launch(p, a, 320, 7, 330, 340);
+	if (with_sync)
+		add_sync(p, CUDA_SYNC_STREAM, 7, sync);
+}
+
+static void t_sync_edge_stream(void)
+{
+	struct profile p;
+	struct critical_path c;
+	size_t nr_sync = 0;
+
+	build_stream_sync(&p, false);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.total_ns, 300 * US);
+	CHECK_EQ(c.nr_sync_edges, 0);
+	cpath_release(&c);
+	profile_release(&p);
+
+	build_stream_sync(&p, true);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.total_ns, 390 * US);
+	CHECK_EQ(c.total_ns, brute_longest(&c));
+	CHECK_EQ(c.nr_sync_edges, 1);
+	CHECK(!c.sync_dropped);
+	CHECK_EQ(c.bound_ns[CPATH_GPU_COMPUTE], 280 * US);
+	CHECK_EQ(c.bound_ns[CPATH_LAUNCH], 10 * US);
+	CHECK_EQ(c.bound_ns[CPATH_CPU], 100 * US);
+	CHECK_EQ(c.bound_ns[CPATH_NONE], 0);
+	for (size_t i = 0; i < c.nr_links; i++)
+		if (c.links[i].type == CPATH_EDGE_SYNC) {
+			nr_sync++;
+			CHECK_EQ(c.links[i].start_ns, 300 * US);
+			CHECK_EQ(c.links[i].dur_ns, 0);
+			CHECK_EQ(c.links[i].bound, CPATH_NONE);
+		}
+	CHECK_EQ(nr_sync, 1);
+	cpath_release(&c);
+	profile_release(&p);
+}
+
+/*
+ * A context sync waits for every stream of its device: op A [0, 400)
+ * launches at 10 a kernel [20, 100) on stream 7 and at 30 one [40, 350)
+ * on stream 8, then cudaDeviceSynchronize [50, 360).  Its edges come
+ * from both kernels' ends; the path goes through stream 8's:
+ * 30 + 10 + 310 + 0 + 40 = 390.  A stream sync on stream 7 alone gives
+ * the sync's end 10 + 10 + 80 = 100, and A's end 140: the path is then
+ * stream 8's, 30 + 10 + 310 = 350.
+ */
+static void build_context_sync(struct profile *p, enum cuda_sync_kind kind)
+{
+	struct node *th, *a, *sync;
+
+	profile_init(p, "mem");
+	th = thread(p, "thread 1");
+	a = host(p, th, NODE_OP, "A", 0, 400 * US);
+	launch(p, a, 10, 7, 20, 100);
+	launch(p, a, 30, 8, 40, 350);
+	sync = host(p, a, NODE_RUNTIME, "cudaDeviceSynchronize", 50 * US, 310 * US);
+	add_sync(p, kind, kind == CUDA_SYNC_CONTEXT ? -1 : 7, sync);
+}
+
+static void t_sync_edge_context(void)
+{
+	struct profile p;
+	struct critical_path c;
+
+	build_context_sync(&p, CUDA_SYNC_CONTEXT);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.nr_sync_edges, 2);
+	CHECK_EQ(c.total_ns, 390 * US);
+	CHECK_EQ(c.total_ns, brute_longest(&c));
+	CHECK_EQ(c.bound_ns[CPATH_GPU_COMPUTE], 310 * US);
+	cpath_release(&c);
+	profile_release(&p);
+
+	build_context_sync(&p, CUDA_SYNC_STREAM);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.nr_sync_edges, 1);
+	CHECK_EQ(c.total_ns, 350 * US);
+	CHECK_EQ(c.total_ns, brute_longest(&c));
+	cpath_release(&c);
+	profile_release(&p);
+}
+
+/* A sync event whose runtime call is not in the window, or that has
+ * none, or a wait-event, makes no edge. */
+static void t_sync_edge_none(void)
+{
+	struct profile p;
+	struct critical_path c;
+	struct cuda_sync s = {
+		.start_ns = 21 * US, .dur_ns = US, .wait_corr = -1, .runtime = 0, .device = 0,
+		.stream = 7, .wait_stream = -1, .kind = CUDA_SYNC_STREAM,
+	};
+
+	build_stream_sync(&p, false);
+	profile_add_cuda_sync(&p, &s);
+	s.kind = CUDA_SYNC_WAIT_EVENT;
+	s.stream = 8;
+	s.wait_stream = 7;
+	profile_add_cuda_sync(&p, &s);
+	run(&p, NULL, &c);
+	CHECK_EQ(c.nr_sync_edges, 0);
+	CHECK_EQ(c.total_ns, 300 * US);
+	cpath_release(&c);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "CPU-bound step", t_cpu_bound },
 	{ "GPU-bound kernel chain", t_gpu_bound },
@@ -505,5 +671,8 @@ const struct test tests[] = {
 	{ "the longest step by default", t_default_step },
 	{ "capped sum", t_capped },
 	{ "200k launches", t_many },
+	{ "sync edge: stream sync", t_sync_edge_stream },
+	{ "sync edge: context sync, every stream", t_sync_edge_context },
+	{ "sync edge: none without a call", t_sync_edge_none },
 	{ 0 },
 };
