@@ -673,6 +673,8 @@ struct dev_key {
 	uint32_t seq, ev;
 };
 
+/* By device, stream, START (a kernel's own start, or its launching
+ * call's), then SEQ: the one order both key arrays are sorted in. */
 static int cmp_dev(const void *a, const void *b)
 {
 	const struct dev_key *x = a, *y = b;
@@ -723,20 +725,6 @@ static void device_edges(struct build *b)
 	}
 	b->dkey = key;
 	b->nr_dkey = nr;
-}
-
-/* Device work by stream and its launching call's start. */
-static int cmp_launch(const void *a, const void *b)
-{
-	const struct dev_key *x = a, *y = b;
-
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* The first of the N KEYS at or after (DEVICE, STREAM, START). */
@@ -802,7 +790,7 @@ static void sync_edges(struct build *b)
 		b->lkey[i] = b->dkey[i];
 		b->lkey[i].start = b->ev[b->ev[b->dkey[i].ev].rt].start;
 	}
-	qsort(b->lkey, b->nr_dkey, sizeof(*b->lkey), cmp_launch);
+	qsort(b->lkey, b->nr_dkey, sizeof(*b->lkey), cmp_dev);
 	rk = xmalloc(b->nr_ev * sizeof(*rk));
 	for (size_t i = 0; i < b->nr_ev; i++)
 		if (!b->ev[i].is_device && b->ev[i].has_node && b->ev[i].n->kind == NODE_RUNTIME)
