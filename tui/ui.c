@@ -276,6 +276,19 @@ static void scroll_columns(struct ui *ui, int delta)
  * Sorting
  */
 
+/* Sort PANE by its column COL: the column's own direction, or the other
+ * way when it is the sort already; the bar says which. */
+static void sort_column(struct ui *ui, struct pane *pane, int col)
+{
+	if (col == pane->sort_col)
+		pane_sort(pane, col, !pane->sort_desc);
+	else
+		pane_sort(pane, col, column_default_desc(&pane->cols[col]));
+	ui->reveal_sort = true;
+	say(ui, false, "sorted by %s %s", pane->cols[col].title,
+	    pane->sort_desc ? "(descending)" : "(ascending)");
+}
+
 /* Sort by the first of NAMES the pane has; the active column again
  * reverses it. */
 static void sort_by(struct ui *ui, const char *const *names, const char *what)
@@ -289,13 +302,7 @@ static void sort_by(struct ui *ui, const char *const *names, const char *what)
 		say(ui, true, "no %s column in this pane", what);
 		return;
 	}
-	if (col == pane->sort_col)
-		pane_sort(pane, col, !pane->sort_desc);
-	else
-		pane_sort(pane, col, column_default_desc(&pane->cols[col]));
-	ui->reveal_sort = true;
-	say(ui, false, "sorted by %s %s", pane->cols[col].title,
-	    pane->sort_desc ? "(descending)" : "(ascending)");
+	sort_column(ui, pane, col);
 }
 
 static void sort_name(struct ui *ui)
@@ -446,15 +453,8 @@ static void sort_from_menu(struct ui *ui, int col)
 
 	pop(ui, ui->tab);
 	pane = ui_pane(ui);
-	if (col < 0 || (size_t)col >= pane->nr_cols)
-		return;
-	if (col == pane->sort_col)
-		pane_sort(pane, col, !pane->sort_desc);
-	else
-		pane_sort(pane, col, column_default_desc(&pane->cols[col]));
-	ui->reveal_sort = true;
-	say(ui, false, "sorted by %s %s", pane->cols[col].title,
-	    pane->sort_desc ? "(descending)" : "(ascending)");
+	if (col >= 0 && (size_t)col < pane->nr_cols)
+		sort_column(ui, pane, col);
 }
 
 /* C: the column chooser for the pane on screen. */
