@@ -4,15 +4,14 @@
  * made from (corpus/hta-expected/README.md), one list for every test
  * that compares an analysis with HTA's: the trace, and the stem of HTA's
  * files for it (<stem>__hta_<analysis>.json), both under the corpus.
- * And reading numbers out of those files (jsonval.h).
+ * Reading them: hta-json.h.
  */
 #ifndef TESTS_HTA_CASES_H
 #define TESTS_HTA_CASES_H
 
-#include <math.h>
 #include <stddef.h>
 
-#include "jsonval.h"
+#include "hta-json.h"
 
 struct hta_case {
 	const char *trace;		/* under the corpus */
@@ -47,17 +46,5 @@ static const struct hta_case hta_cases[] = {
 	  "hta-expected-multi/tbplugin_resnet50_workers0_vs_4/"
 	  "resnet50_num_workers_4__worker0.1623212756351.pt.trace" },
 };
-
-/* A JSON number, or NaN (HTA writes NaN as null). */
-static inline double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
-}
-
-/* Item I of an array or object, or NULL. */
-static inline const struct jv *item(const struct jv *v, size_t i)
-{
-	return v && (v->type == JV_ARR || v->type == JV_OBJ) && i < v->nr ? &v->items[i] : NULL;
-}
 
 #endif

@@ -16,6 +16,7 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-json.h"
 #include "hta-step.h"
 
 struct hta_case {
@@ -93,11 +94,6 @@ static bool hta_window(const struct profile *p, int step, struct cpath_options *
 	fprintf(stderr, "  window %zu of %zu: %lld + %lld\n", (size_t)step, s.nr,
 		(long long)o->lo_ns, (long long)(o->hi_ns - o->lo_ns));
 	return true;
-}
-
-static double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
 }
 
 static int bound_of(const char *name)

@@ -50,19 +50,6 @@ static int category_of(const char *name)
 	return -1;
 }
 
-/* The column called NAME of the frame F, or -1. */
-static int column(const struct jv *f, const char *name)
-{
-	const struct jv *cols = jv_get(f, "columns");
-
-	for (size_t i = 0; cols && i < cols->nr; i++)
-		if (cols->items[i].type == JV_STR && !strcmp(cols->items[i].str, name))
-			return (int)i;
-	fprintf(stderr, "  no column %s\n", name);
-	test_failed = 1;
-	return -1;
-}
-
 static const struct jv *cell(const struct jv *row, int col)
 {
 	return col >= 0 && (size_t)col < row->nr ? &row->items[col] : NULL;

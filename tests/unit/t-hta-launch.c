@@ -32,6 +32,7 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-json.h"
 #include "hta-step.h"
 #include "decimal-ns.h"
 
@@ -71,11 +72,6 @@ static const struct hta_case cases[] = {
 	{ "pytorch-kineto-trace/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz",
 	  "hta-expected/hta_cpu_only_rank-34.Jul_15_10_52_41.1074.pt.trace" },
 };
-
-static double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
-}
 
 /* A row: its correlation and three figures, in microseconds. */
 struct fig {
@@ -225,19 +221,6 @@ static double find_corr(const struct pair *pairs, size_t n, int64_t cpu_ns, int6
 	const struct pair *hit = n ? bsearch(&key, pairs, n, sizeof(*pairs), cmp_pair) : NULL;
 
 	return hit ? hit->corr : NAN;
-}
-
-/* The column called NAME of the frame F, or -1. */
-static int column(const struct jv *f, const char *name)
-{
-	const struct jv *cols = jv_get(f, "columns");
-
-	for (size_t i = 0; cols && i < cols->nr; i++)
-		if (cols->items[i].type == JV_STR && !strcmp(cols->items[i].str, name))
-			return (int)i;
-	fprintf(stderr, "  no column %s\n", name);
-	test_failed = 1;
-	return -1;
 }
 
 /* The one rank's member of OBJ (an object keyed by rank), or NULL. */

@@ -16,6 +16,7 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-json.h"
 #include "hta-step.h"
 
 struct hta_case {
@@ -67,16 +68,6 @@ static void near(const char *what, const char *where, double ours, double ref)
 			fprintf(stderr, "  %s %s: proftui %.17g, HTA %.17g\n", where, what, ours, ref);
 		test_failed = 1;
 	}
-}
-
-static double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
-}
-
-static const struct jv *item(const struct jv *v, size_t i)
-{
-	return v && (v->type == JV_ARR || v->type == JV_OBJ) && i < v->nr ? &v->items[i] : NULL;
 }
 
 static const struct mem_bw_kind *find_kind(const struct mem_bw *b, const char *name)

@@ -33,6 +33,7 @@
 #include "parsers/load.h"
 #include "test.h"
 #include "jsonval.h"
+#include "hta-json.h"
 #include "hta-step.h"
 
 static int nr_bad;
@@ -126,11 +127,6 @@ static const struct kseq_pattern *find(const struct kseq_result *r, const char *
 	}
 	strbuf_release(&t);
 	return found;
-}
-
-static double jnum(const struct jv *v)
-{
-	return v && v->type == JV_NUM ? v->num : NAN;
 }
 
 /* What HTA's rows sum to for one of our patterns. */
