@@ -56,22 +56,32 @@ check "120x35: Calls hidden" sh -c "! $T capture-pane -p -t t | sed -n 3p | grep
 tui_keys '|' j j Space Escape
 check "120x35: shown again, where it was moved" tui_line 3 'Dev self   Calls  Dev total▼'
 # A toggle and a pass through the chooser are not saved behind the
-# user's back (they were: the next run opened with short names).
-rm -f "$cfg/proftui/config"
-tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
-tui_wait 'proftui · Overview'
-tui_keys 3 '~'
-tui_wait 'short names'
-tui_keys '|'
-tui_wait 'Kernels › columns'
-tui_keys Escape
-tui_wait 'sort: '
-tui_keys Q
-check "~ and the chooser wrote nothing" test ! -e "$cfg/proftui/config"
-printf 'set short-names on\n' >"$cfg/proftui/config"
-tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
-check "short names from the config say where they come from" \
-	tui_wait "short names, as $cfg/proftui/config sets"
+# user's back (they were: the next run opened with short names); W saves
+# and says where; short names the file sets are announced (issue 32's
+# point 9, at both sizes).
+for size in 80x24 120x40; do
+	rm -f "$cfg/proftui/config"
+	tui_start -x "${size%x*}" -y "${size#*x}" "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+	tui_wait 'proftui · Overview'
+	tui_keys 3 '~'
+	tui_wait 'short names'
+	tui_keys '|'
+	tui_wait 'Kernels › columns'
+	tui_keys Escape
+	tui_wait 'sort: '
+	tui_keys Q
+	check "$size: ~ and the chooser wrote nothing" test ! -e "$cfg/proftui/config"
+	tui_start -x "${size%x*}" -y "${size#*x}" "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+	tui_wait 'proftui · Overview'
+	tui_keys 3 '~'
+	tui_wait 'short names'
+	tui_keys W
+	check "$size: W says where it saved" tui_wait "saved to $cfg/proftui/config"
+	check "$size: the short names with it" grep -qx 'set short-names on' "$cfg/proftui/config"
+	tui_start -x "${size%x*}" -y "${size#*x}" "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
+	check "$size: short names from the config say where they come from" \
+		tui_wait "short names, as $cfg/proftui/config sets"
+done
 printf 'set mouse maybe\nsort ops nope\n' >"$cfg/proftui/config"
 tui_start "XDG_CONFIG_HOME=$cfg $PROFTUI tests/tui/templates.json"
 check "a bad config line is named, the rest read" tui_wait "config:1: 'mouse' is on or off, not 'maybe'"

@@ -3,9 +3,9 @@
 # where they fit; j/k rows, h/l blocks, +/- zoom around the selection,
 # H/L pan, n/N (no search) and * # the same name, w the very block of a
 # Tree row (a kernel's first block from Kernels) zoomed to be read, Enter the detail, w from a row of another
-# pane, [ a step.  At 80x24 and 120x35.
+# pane, [ a step.  At 80x24 and 120x40.
 . "$(dirname "$0")/lib.sh"
-for size in 80x24 120x35; do
+for size in 80x24 120x40; do
 	tui_start -x "${size%x*}" -y "${size#*x}" "$PROFTUI tests/tui/templates.json"
 	tui_wait 'proftui · Overview'
 	tui_keys 6
