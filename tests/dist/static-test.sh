@@ -5,7 +5,8 @@
 # empty environment but TERM (and a terminfo path), it prints what the
 # dynamic build prints on every golden case and the samples, opens the
 # TUI in tmux with wide characters where the locale is UTF-8 and ASCII
-# where it is not.  Skipped only where a static library is missing, or in a build
+# where it is not, and names a terminal it has no entry for instead of
+# failing.  Skipped only where a static library is missing, or in a build
 # directory that does not build it (make asan, make wide).
 . "$(dirname "$0")/../test-lib.sh"
 need_proftui
@@ -183,5 +184,14 @@ if [ -n "$entry" ]; then
 	fi
 else
 	skip "static: \$TERMINFO_DIRS" "no xterm-256color entry to copy"
+fi
+# A terminal it has no entry for: the pane printed as to a pipe (proftui(1),
+# TERM), never a crash, after a line that says why.
+tui TERM=proftui-no-such-term LANG=C.UTF-8
+if wait_for 'TERM=proftui-no-such-term: no terminfo entry found' &&
+   wait_for '[exit 0]'; then
+	pass "static: a terminal without an entry is named, and the pane printed"
+else
+	fail "static: a terminal without an entry is named, and the pane printed"
 fi
 test_done
