@@ -144,11 +144,23 @@ tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 # Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
 # seed replays, tmux; tests/run.sh sums each suite's own count line and
 # ends with one "N passed, N failed, N skipped" line.
-# The static binary too, where its libraries are (tests/dist/static-test.sh
-# skips, saying so, where they are not); not in the asan and wide runs,
-# whose flags cannot link statically.
+# `make wheel`: that binary in a Python wheel, $(O)/proftui-VERSION-*.whl,
+# packed offline by Debian's python3-wheel (python/build-wheel.sh).  The
+# first of $(PYTHON) and Debian's own python3 that has the module.
+PYTHON ?= python3
+PYTHON_WHEEL = $(firstword $(foreach p,$(PYTHON) /usr/bin/python3,\
+	$(if $(shell $(p) -c 'import wheel' 2>/dev/null && echo y),$(p))))
+wheel: static
+	@$(if $(PYTHON_WHEEL),,echo "make wheel: no python3 with the wheel module (python3-wheel: make deps)" >&2; exit 1)
+	@PYTHON=$(PYTHON_WHEEL) sh python/build-wheel.sh $(O)/static/$(PROG) $(O)
+
+# The static binary and the wheel too, where their libraries and tools
+# are (tests/dist/ skips, saying so, where they are not); not in the asan
+# and wide runs, whose flags cannot link statically.
 CHECK_STATIC ?= yes
-check: tests $(if $(filter yes,$(CHECK_STATIC)),$(if $(strip $(STATIC_MISSING)),,static))
+CHECK_DIST = $(if $(filter yes,$(CHECK_STATIC)),$(if $(strip $(STATIC_MISSING)),,static \
+	$(if $(PYTHON_WHEEL),wheel)))
+check: tests $(CHECK_DIST)
 	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
 
 asan:
@@ -257,7 +269,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-tsan build-wide build-fuzz build-*.log
 
-.PHONY: all static tests check asan tsan wide check-all deps run golden bench fuzz install uninstall clean
+.PHONY: all static wheel tests check asan tsan wide check-all deps run golden bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
