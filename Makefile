@@ -253,18 +253,20 @@ build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC) \
 $(FUZZ_REPLAY): $(O)/fuzz/%: $(O)/fuzz/%.o $(O)/fuzz/driver.o $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(ZLIB_LIBS) -lm
 
+# `make install PREFIX=$HOME/.local` needs no root: bin/ and share/man/
+# under PREFIX (where man finds them from PATH); DESTDIR stages a package.
+# uninstall removes exactly these files (the directories may be shared).
+MAN1 = man/proftui.1
+MAN5 = man/proftui-keys.5 man/proftui-summary.5 man/proftui-config.5
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(O)/$(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
-	install -m 644 man/proftui.1 $(DESTDIR)$(MANDIR)/man1/proftui.1
-	install -m 644 man/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
-	install -m 644 man/proftui-summary.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5
-	install -m 644 man/proftui-config.5 $(DESTDIR)$(MANDIR)/man5/proftui-config.5
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/man1/proftui.1 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-config.5
+	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+	      $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 
 clean:
 	rm -rf build build-asan build-tsan build-wide build-fuzz build-*.log
