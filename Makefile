@@ -94,7 +94,7 @@ $(O)/$(PROG): $(CLI_OBJ) $(LIB_OBJ)
 # `make static`: one statically linked, stripped $(O)/static/proftui (libc,
 # ncursesw, tinfo, PCRE2, zlib; ISA-L where a libisal.a is found) from
 # objects of its own, for machines without the libraries: `make wheel`
-# packs it, tests/static-test.sh runs it.  Its `--version` names the
+# packs it, tests/dist/static-test.sh runs it.  Its `--version` names the
 # terminfo directories compiled into the static tinfo (those `infocmp -D`
 # prints: the same build of ncurses), which it searches after $TERMINFO,
 # ~/.terminfo and $TERMINFO_DIRS.
@@ -141,9 +141,6 @@ $(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) Makefile
 
 tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
-# Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
-# seed replays, tmux; tests/run.sh sums each suite's own count line and
-# ends with one "N passed, N failed, N skipped" line.
 # `make wheel`: that binary in a Python wheel, $(O)/proftui-VERSION-*.whl,
 # packed offline by Debian's python3-wheel (python/build-wheel.sh).  The
 # first of $(PYTHON) and Debian's own python3 that has the module.
@@ -154,12 +151,18 @@ wheel: static
 	@$(if $(PYTHON_WHEEL),,echo "make wheel: no python3 with the wheel module (python3-wheel: make deps)" >&2; exit 1)
 	@PYTHON=$(PYTHON_WHEEL) sh python/build-wheel.sh $(O)/static/$(PROG) $(O)
 
+# Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
+# seed replays, tmux; tests/run.sh sums each suite's own count line and
+# ends with one "N passed, N failed, N skipped" line.
 # The static binary and the wheel too, where their libraries and tools
 # are (tests/dist/ skips, saying so, where they are not); not in the asan
-# and wide runs, whose flags cannot link statically.
+# and wide runs, whose flags cannot link statically.  Looked for only
+# when check is the goal: each look runs the compiler or python.
 CHECK_STATIC ?= yes
-CHECK_DIST = $(if $(filter yes,$(CHECK_STATIC)),$(if $(strip $(STATIC_MISSING)),,static \
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+CHECK_DIST := $(if $(filter yes,$(CHECK_STATIC)),$(if $(strip $(STATIC_MISSING)),,static \
 	$(if $(PYTHON_WHEEL),wheel)))
+endif
 check: tests $(CHECK_DIST)
 	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
 

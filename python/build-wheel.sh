@@ -58,7 +58,8 @@ META
 		echo "Tag: py3-none-$platform"
 	done
 } >"$tree/$name.dist-info/WHEEL"
-rm -f "$out/$name"-*.whl
+# One wheel in OUTDIR: the one of this binary.
+rm -f "$out"/proftui-*.whl
 "$PYTHON" -m wheel pack --dest-dir "$out" "$tree" >/dev/null
 rm -rf "$out/wheel-tree"
 ls "$out/$name"-*.whl
