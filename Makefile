@@ -34,25 +34,35 @@ ifneq ($(PKGS_MISSING),)
 $(error $(PKG_CONFIG) finds no $(PKGS_MISSING): install the development packages ('make deps' does, on Debian))
 endif
 endif
+# STATIC=1 (what `make static` sets) links every library statically: the
+# libraries' own dependencies too (pkg-config --static).
+PKG_LIBS = $(PKG_CONFIG) $(if $(STATIC),--static) --libs
 ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(ZLIB_PKGS) 2>/dev/null)
-ZLIB_LIBS   := $(shell $(PKG_CONFIG) --libs $(ZLIB_PKGS) 2>/dev/null)
+ZLIB_LIBS   := $(shell $(PKG_LIBS) $(ZLIB_PKGS) 2>/dev/null)
 # ISA-L's igzip (Debian libisal-dev) inflates about three times as fast as
 # zlib; used where found, zlib otherwise (ISAL=no builds without it).
 # `proftui --version` says which.  It joins zlib's flags: the same layer.
 ISAL ?= auto
+# Debian's libisal-dev has no libisal.a: a static build uses ISA-L only
+# where the compiler finds one (built from ISA-L's source, say).
+ifneq ($(STATIC),)
+ifeq ($(filter /%,$(shell $(CC) -print-file-name=libisal.a)),)
+ISAL = no
+endif
+endif
 ifneq ($(ISAL),no)
 ifeq ($(shell $(PKG_CONFIG) --exists libisal 2>/dev/null && echo yes),yes)
 ZLIB_CFLAGS += -DHAVE_ISAL $(shell $(PKG_CONFIG) --cflags libisal)
-ZLIB_LIBS   += $(shell $(PKG_CONFIG) --libs libisal)
+ZLIB_LIBS   += $(shell $(PKG_LIBS) libisal)
 endif
 endif
 VIEW_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(VIEW_PKGS) 2>/dev/null)
-VIEW_LIBS   := $(shell $(PKG_CONFIG) --libs $(VIEW_PKGS) 2>/dev/null)
+VIEW_LIBS   := $(shell $(PKG_LIBS) $(VIEW_PKGS) 2>/dev/null)
 TUI_CFLAGS  := $(shell $(PKG_CONFIG) --cflags $(TUI_PKGS) 2>/dev/null)
-TUI_LIBS    := $(shell $(PKG_CONFIG) --libs $(TUI_PKGS) 2>/dev/null)
+TUI_LIBS    := $(shell $(PKG_LIBS) $(TUI_PKGS) 2>/dev/null)
 # Only _DEFAULT_SOURCE here: ncursesw.pc adds _XOPEN_SOURCE=600 for tui/,
 # and defining it twice with two values is an error under -Werror.
-ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(CPPFLAGS)
+ALL_CPPFLAGS = -D_DEFAULT_SOURCE -I. $(STATIC_CPPFLAGS) $(CPPFLAGS)
 # -MD, not -MMD: the dependency files list system headers too, and
 # tests/lint.sh reads them to check which layer includes curses and PCRE2.
 ALL_CFLAGS   = $(WARN) $(CFLAGS) -pthread -MD -MP
@@ -79,7 +89,27 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(O)/fuzz/%)
 all: $(O)/$(PROG)
 
 $(O)/$(PROG): $(CLI_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(STATIC_LDFLAGS) -o $@ $^ $(LIBS)
+
+# `make static`: one statically linked, stripped $(O)/static/proftui (libc,
+# ncursesw, tinfo, PCRE2, zlib; ISA-L where a libisal.a is found) from
+# objects of its own, for machines without the libraries: `make wheel`
+# packs it, tests/dist/static-test.sh runs it.  Its `--version` names the
+# terminfo directories compiled into the static tinfo (those `infocmp -D`
+# prints: the same build of ncurses), which it searches after $TERMINFO,
+# ~/.terminfo and $TERMINFO_DIRS.
+STATIC_LIBS = ncursesw tinfo pcre2-8 z c m pthread
+# Expanded only where used: a compiler run per library.
+STATIC_MISSING = $(foreach l,$(STATIC_LIBS),\
+	$(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),,lib$(l).a))
+ifneq ($(STATIC),)
+TERMINFO_DIRS_BUILTIN := $(shell infocmp -D 2>/dev/null | paste -sd: -)
+STATIC_CPPFLAGS = -DPROFTUI_STATIC='"$(or $(TERMINFO_DIRS_BUILTIN),its built-in directories)"'
+STATIC_LDFLAGS = -static -s
+endif
+static:
+	@$(if $(strip $(STATIC_MISSING)),echo "make static: no$(STATIC_MISSING) (the -dev packages: make deps)" >&2; exit 1)
+	@$(MAKE) --no-print-directory O=$(O)/static STATIC=1 $(O)/static/$(PROG)
 
 # Each layer is compiled with its own libraries' flags and no others.
 $(O)/parsers/%.o: LAYER_CFLAGS = $(ZLIB_CFLAGS)
@@ -111,20 +141,39 @@ $(O)/tests/unit/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) Makefile
 
 tests: $(O)/$(PROG) $(UNIT_BIN) $(FUZZ_REPLAY)
 
+# `make wheel`: that binary in a Python wheel, $(O)/proftui-VERSION-*.whl,
+# packed offline by Debian's python3-wheel (python/build-wheel.sh).  The
+# first of $(PYTHON) and Debian's own python3 that has the module.
+PYTHON ?= python3
+PYTHON_WHEEL = $(firstword $(foreach p,$(PYTHON) /usr/bin/python3,\
+	$(if $(shell $(p) -c 'import wheel' 2>/dev/null && echo y),$(p))))
+wheel: static
+	@$(if $(PYTHON_WHEEL),,echo "make wheel: no python3 with the wheel module (python3-wheel: make deps)" >&2; exit 1)
+	@PYTHON=$(PYTHON_WHEEL) sh python/build-wheel.sh $(O)/static/$(PROG) $(O)
+
 # Every suite: unit, golden, bad input, lint (man pages, layering), fuzz
 # seed replays, tmux; tests/run.sh sums each suite's own count line and
 # ends with one "N passed, N failed, N skipped" line.
-check: tests
+# The static binary and the wheel too, where their libraries and tools
+# are (tests/dist/ skips, saying so, where they are not); not in the asan
+# and wide runs, whose flags cannot link statically.  Looked for only
+# when check is the goal: each look runs the compiler or python.
+CHECK_STATIC ?= yes
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+CHECK_DIST := $(if $(filter yes,$(CHECK_STATIC)),$(if $(strip $(STATIC_MISSING)),,static \
+	$(if $(PYTHON_WHEEL),wheel)))
+endif
+check: tests $(CHECK_DIST)
 	@O=$(O) PROFTUI=$(O)/$(PROG) sh tests/run.sh
 
 asan:
-	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check
+	$(MAKE) O=build-asan CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" CHECK_STATIC=no check
 
 # Every node time stored in the profile's table (model/node_pool.h): a read
 # of a node's time through a profile that did not make it dies, where a
 # normal build would read it right by luck unless the time were wide.
 wide:
-	$(MAKE) O=build-wide CFLAGS="-O1 -g -DPROFTUI_TIMES_ALL_WIDE" check
+	$(MAKE) O=build-wide CFLAGS="-O1 -g -DPROFTUI_TIMES_ALL_WIDE" CHECK_STATIC=no check
 
 # The loading threads (input.c's reader, Kineto's model thread) under
 # ThreadSanitizer, on the corpus plain, gzipped and cut: tests/tsan.sh.
@@ -207,23 +256,25 @@ build-fuzz/%: fuzz/%.c fuzz/fuzz.h $(MODEL_SRC) $(PARSERS_SRC) \
 $(FUZZ_REPLAY): $(O)/fuzz/%: $(O)/fuzz/%.o $(O)/fuzz/driver.o $(CORE_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(ZLIB_LIBS) -lm
 
+# `make install PREFIX=$HOME/.local` needs no root: bin/ and share/man/
+# under PREFIX (where man finds them from PATH); DESTDIR stages a package.
+# uninstall removes exactly these files (the directories may be shared).
+MAN1 = man/proftui.1
+MAN5 = man/proftui-keys.5 man/proftui-summary.5 man/proftui-config.5
 install: $(O)/$(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(O)/$(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
-	install -m 644 man/proftui.1 $(DESTDIR)$(MANDIR)/man1/proftui.1
-	install -m 644 man/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-keys.5
-	install -m 644 man/proftui-summary.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5
-	install -m 644 man/proftui-config.5 $(DESTDIR)$(MANDIR)/man5/proftui-config.5
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(DESTDIR)$(MANDIR)/man1/proftui.1 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-keys.5 $(DESTDIR)$(MANDIR)/man5/proftui-summary.5 \
-	      $(DESTDIR)$(MANDIR)/man5/proftui-config.5
+	rm -f $(DESTDIR)$(BINDIR)/$(PROG) $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+	      $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 
 clean:
 	rm -rf build build-asan build-tsan build-wide build-fuzz build-*.log
 
-.PHONY: all tests check asan tsan wide check-all deps run golden bench fuzz install uninstall clean
+.PHONY: all static wheel tests check asan tsan wide check-all deps run golden bench fuzz install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

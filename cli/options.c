@@ -407,7 +407,13 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:
+#ifdef PROFTUI_STATIC
+		/* Where the static tinfo looks, in ncurses' order. */
+		printf("proftui %s (static; terminfo from $TERMINFO, ~/.terminfo, $TERMINFO_DIRS, "
+		       "%s; gzip: %s)\n", PROFTUI_VERSION, PROFTUI_STATIC, gunzip_backend());
+#else
 		printf("proftui %s (gzip: %s)\n", PROFTUI_VERSION, gunzip_backend());
+#endif
 		return 0;
 	}
 	return -1;

@@ -120,6 +120,10 @@ else
 	run tests/lint.sh
 	run tests/scripts/run.sh
 	run tests/harness.sh
+	# The static binary, the wheel, make install PREFIX (tests/dist).
+	for t in tests/dist/*-test.sh; do
+		[ -f "$t" ] && run "$t"
+	done
 	# The fuzz targets replay their seed corpora (crashes found stay fixed).
 	for src in fuzz/fuzz-*.c; do
 		[ -f "$src" ] || continue

@@ -18,6 +18,7 @@
 #include <term.h>		/* setupterm(): after the rest, it defines names */
 #include <unistd.h>
 
+#include "../model/escape.h"
 #include "../model/strbuf.h"
 #include "../model/util.h"
 #include "../view/format.h"
@@ -283,6 +284,13 @@ bool loading_term_usable(void)
 
 		ok = cup && cup != (char *)-1;
 		del_curterm(cur_term);
+	} else if (err == 0) {
+		/* Asked for the panes, the user would see a table and not
+		 * know why: a static build on a distribution that keeps its
+		 * terminfo elsewhere, a terminal new to this machine. */
+		escape_fprintf(stderr, "proftui: TERM=%s: no terminfo entry found (TERMINFO_DIRS can "
+			       "name the directory that has it: proftui(1)); printing the pane", term);
+		fputc('\n', stderr);
 	}
 	set_curterm(saved);
 	return ok;

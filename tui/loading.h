@@ -48,7 +48,8 @@ int loading_batch(loading_fn *load, void *ctx, const struct load_options *lo);
 
 /* Whether the terminal (TERM) can show the panes: not "dumb", known to
  * terminfo, with cursor addressing.  Where it cannot, proftui prints the
- * pane, as when stdout is not a terminal. */
+ * pane, as when stdout is not a terminal; a TERM terminfo has no entry
+ * for is named on stderr first. */
 bool loading_term_usable(void);
 
 #endif
