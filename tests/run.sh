@@ -119,6 +119,7 @@ else
 	run tests/exports/run.sh
 	run tests/lint.sh
 	run tests/scripts/run.sh
+	run tests/scripts/slurm.sh
 	run tests/harness.sh
 	# The fuzz targets replay their seed corpora (crashes found stay fixed).
 	for src in fuzz/fuzz-*.c; do
