@@ -208,7 +208,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
 	struct pane_scope scope = *shown;
 	struct pane *pane;
-	char err[512], caption[1024];
+	char err[512], *caption = NULL;
 	int rc = 0;
 
 	if (o->step && !(scope.step = profile_step_named(p, o->step))) {
@@ -284,7 +284,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	export_caption(pane, label, o->limit, caption, sizeof(caption));
+	caption = export_caption(pane, label, o->limit);
 	export_set_width(print_width(o), o->ascii);
 	if (o->output && strcmp(o->output, "-")) {
 		if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
@@ -316,6 +316,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		}
 	}
 out:
+	free(caption);
 	if (FREE_AT_EXIT)
 		pane_free(pane);
 out_filters:

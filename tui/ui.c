@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../model/profset.h"
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "../view/detail.h"
 #include "../view/export.h"
@@ -701,14 +702,15 @@ static void set_run(struct ui *ui, int dir)
 /* The title: the files, or the one rank shown alone. */
 static void set_label(struct ui *ui)
 {
+	free(ui->label);
 	if (ui->per_rank)
-		snprintf(ui->label, sizeof(ui->label), "%s (rank %ld of %zu)",
+		ui->label = xstrfmt("%s (rank %ld of %zu)",
 			 ui->set->members[ui->member].label,
 			 ui->set->members[ui->member].rank >= 0 ? (long)ui->set->members[ui->member].rank
 								 : ui->member,
 			 ui->set->nr);
 	else
-		snprintf(ui->label, sizeof(ui->label), "%s", ui->opt->label ? ui->opt->label : "");
+		ui->label = xstrdup(ui->opt->label ? ui->opt->label : "");
 }
 
 /* Ranks: show member M alone in every pane (-1: every rank again), the
@@ -991,7 +993,7 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 static void do_export(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
-	char caption[1024], err[1024], path_title[512], home[4200];
+	char *caption, err[1024], *path_title, home[4200];
 	const char *path = export_expand_home(ui->edit.text, home, sizeof(home));
 	enum export_format fmt;
 	long rows;
@@ -1003,16 +1005,18 @@ static void do_export(struct ui *ui)
 	if (!finish_filtering(ui, pane))
 		return;
 
-	ui_path(ui, path_title, sizeof(path_title));
+	path_title = ui_path(ui);
 	{
 		/* The caption names the drill path, not only the pane. */
 		char *saved = pane->title;
 
 		pane->title = path_title;
-		export_caption(pane, ui->label, 0, caption, sizeof(caption));
+		caption = export_caption(pane, ui->label, 0);
 		pane->title = saved;
 	}
+	free(path_title);
 	rows = export_to_path(pane, path, fmt, 0, caption, err, sizeof(err));
+	free(caption);
 	if (rows < 0)
 		say(ui, true, "cannot write %s", err);
 	else
@@ -1498,6 +1502,7 @@ static int read_key(void)
 static void ui_free(struct ui *ui)
 {
 	free_panes(ui);
+	free(ui->label);
 	free(ui->filter_before);
 	free(ui->filter_good);
 	filter_free(ui->search);
