@@ -305,6 +305,15 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
 		fputc('\n', stderr);
 	}
+	if (pane->nr_rows) {
+		/* Why a column is blank, as the TUI's status line says. */
+		char why[512];
+
+		if (pane_why_blank(pane, why, sizeof(why))) {
+			escape_fprintf(stderr, "proftui: %s", why);
+			fputc('\n', stderr);
+		}
+	}
 	if (!pane->nr_rows) {
 		/* Why the table is empty, as the TUI's bar would say. */
 		char why[512] = "";
