@@ -720,8 +720,18 @@ static void show_member(struct ui *ui, long m)
 	const struct step *step = current_step(ui);
 	const char *step_name = step ? step->name : NULL;
 
-	if (ui->set->kind != PROFSET_RANKS || m >= (long)ui->set->nr)
+	/* The pane shown (the Ranks pane, where Enter and q bring one here)
+	 * opens again as it was: its sort, its cursor and first row. */
+	const struct pane *was = ui->help || ui->depth[ui->tab] != 1 ? NULL : ui_pane(ui);
+	const struct pane_ops *was_ops = was ? was->ops : NULL;
+	char *sort_key = was && was->sort_col >= 0 ? xstrdup(was->cols[was->sort_col].key) : NULL;
+	bool sort_desc = was && was->sort_desc;
+	size_t cursor = was ? was->cursor : 0, top = was ? was->top : 0;
+
+	if (ui->set->kind != PROFSET_RANKS || m >= (long)ui->set->nr) {
+		free(sort_key);
 		return;
+	}
 	free_panes(ui);
 	ui->per_rank = m >= 0;
 	ui->member = m >= 0 ? m : 0;
@@ -737,6 +747,18 @@ static void show_member(struct ui *ui, long m)
 			ui->step = (ssize_t)i;
 	make_tabs(ui);
 	open_panes(ui);
+	if (was_ops && ui->tab_ops[ui->tab] == was_ops) {
+		struct pane *now = ui->stack[ui->tab][0];
+		int col = sort_key ? pane_column(now, sort_key) : -1;
+
+		if (col != now->sort_col || (col >= 0 && sort_desc != now->sort_desc))
+			pane_sort(now, col, sort_desc);
+		if (now->nr_view) {
+			now->cursor = cursor < now->nr_view ? cursor : now->nr_view - 1;
+			now->top = top <= now->cursor ? top : now->cursor;
+		}
+	}
+	free(sort_key);
 	set_label(ui);
 	if (m >= 0)
 		say(ui, false, "rank %s alone (q in the Ranks pane: every rank)",
