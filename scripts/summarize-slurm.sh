@@ -46,12 +46,22 @@ if [ -n "${SLURM_JOB_ID:-}" ]; then
 	log=${SLURM_SUBMIT_DIR:-.}/proftui-summary-${job}_$task.log
 fi
 
+# to_log: append stdin to the task's log (none by hand), its directory
+# made now, so that a task with nothing to say leaves nothing.
+to_log() {
+	if [ -z "$log" ]; then
+		cat >/dev/null
+	elif mkdir -p "${log%/*}" 2>/dev/null; then
+		cat >>"$log"
+	else
+		cat >>"${SLURM_SUBMIT_DIR:-.}/proftui-summary-${job}_$task.log"
+	fi
+}
+
 # say TEXT: to stderr and the task's log.
 say() {
 	echo "$me: $*" >&2
-	if [ -n "$log" ]; then
-		echo "$me: $*" >>"$log"
-	fi
+	echo "$me: $*" | to_log
 }
 
 if [ $# -ne 2 ]; then
@@ -60,7 +70,7 @@ if [ $# -ne 2 ]; then
 fi
 dir=$1
 out=$2
-if [ -n "$log" ] && mkdir -p "$out/log" 2>/dev/null; then
+if [ -n "$log" ]; then
 	log=$out/log/${job}_$task.log
 fi
 
@@ -137,7 +147,7 @@ while IFS= read -r trace; do
 		nr_failed=$((nr_failed + 1))
 	fi
 	if [ -s "$err" ]; then
-		[ -z "$log" ] || cat "$err" >>"$log"
+		to_log <"$err"
 		cat "$err" >&2
 	fi
 done <<EOF

@@ -207,13 +207,13 @@ else
 fi
 echo "the array job took $(($(date +%s) - t0)) s"
 same "$tmp/out" "sbatch"
-# No file in the submit directory, no empty log: a task's log holds what
-# proftui warned of, if anything.
-if [ -z "$(ls -A "$tmp/submit")" ] && [ -z "$(find "$tmp/out" -type f -empty)" ]; then
-	pass "scripts/slurm: no log file is left empty, none in the submit directory"
+# No file in the submit directory, no empty log or log directory: a
+# task's log holds what proftui warned of, if anything.
+if [ -z "$(ls -A "$tmp/submit")" ] && [ -z "$(find "$tmp/out" -empty)" ]; then
+	pass "scripts/slurm: no empty log, none in the submit directory"
 else
-	fail "scripts/slurm: no log file is left empty, none in the submit directory" \
-		"($(ls -A "$tmp/submit"; find "$tmp/out" -type f -empty))"
+	fail "scripts/slurm: no empty log, none in the submit directory" \
+		"($(ls -A "$tmp/submit"; find "$tmp/out" -empty))"
 fi
 
 # Without proftui on the job's PATH, the task fails and says so, naming
