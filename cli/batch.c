@@ -208,7 +208,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 	const struct pane_ops *ops = pane_ops_find(o->print ? o->print : "ops");
 	struct pane_scope scope = *shown;
 	struct pane *pane;
-	char err[512], caption[1024];
+	char err[512], *caption = NULL;
 	int rc = 0;
 
 	if (o->step && !(scope.step = profile_step_named(p, o->step))) {
@@ -284,7 +284,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	export_caption(pane, label, o->limit, caption, sizeof(caption));
+	caption = export_caption(pane, label, o->limit);
 	export_set_width(print_width(o), o->ascii);
 	if (o->output && strcmp(o->output, "-")) {
 		if (export_to_path(pane, o->output, o->format, o->limit, caption, err,
@@ -305,6 +305,15 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
 		fputc('\n', stderr);
 	}
+	if (pane->nr_rows) {
+		/* Why a column is blank, as the TUI's status line says. */
+		char why[512];
+
+		if (pane_why_blank(pane, why, sizeof(why))) {
+			escape_fprintf(stderr, "proftui: %s", why);
+			fputc('\n', stderr);
+		}
+	}
 	if (!pane->nr_rows) {
 		/* Why the table is empty, as the TUI's bar would say. */
 		char why[512] = "";
@@ -316,6 +325,7 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 		}
 	}
 out:
+	free(caption);
 	if (FREE_AT_EXIT)
 		pane_free(pane);
 out_filters:

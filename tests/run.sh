@@ -119,6 +119,7 @@ else
 	run tests/exports/run.sh
 	run tests/lint.sh
 	run tests/scripts/run.sh
+	run tests/scripts/slurm.sh
 	run tests/harness.sh
 	# The static binary, the wheel, make install PREFIX (tests/dist).
 	for t in tests/dist/*-test.sh; do

@@ -781,12 +781,13 @@ static void fill_line(int y, attr_t a)
 
 static void draw_title(const struct ui *ui, const struct pane *pane)
 {
-	char left[4096], right[512], raw[512], path[2048];
+	char left[4096], right[512], path[2048], *raw = ui_path(ui);
 	size_t n = 0;
 	int rw;
 
-	ui_path(ui, raw, sizeof(raw));
+	/* Cut to the screen's width below: never longer than a line. */
 	fmt_escape(raw, strlen(raw), !ui->utf8, path, sizeof(path));
+	free(raw);
 	/* The pane's path first: when the line is short, the file name is
 	 * what gets cut. */
 	snprintf(left, sizeof(left), " proftui %s %s %s %s", ui_glyph(ui, "\xc2\xb7", "-"), path,

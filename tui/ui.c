@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../model/profset.h"
+#include "../model/strbuf.h"
 #include "../model/util.h"
 #include "../view/detail.h"
 #include "../view/export.h"
@@ -701,14 +702,15 @@ static void set_run(struct ui *ui, int dir)
 /* The title: the files, or the one rank shown alone. */
 static void set_label(struct ui *ui)
 {
+	free(ui->label);
 	if (ui->per_rank)
-		snprintf(ui->label, sizeof(ui->label), "%s (rank %ld of %zu)",
+		ui->label = xstrfmt("%s (rank %ld of %zu)",
 			 ui->set->members[ui->member].label,
 			 ui->set->members[ui->member].rank >= 0 ? (long)ui->set->members[ui->member].rank
 								 : ui->member,
 			 ui->set->nr);
 	else
-		snprintf(ui->label, sizeof(ui->label), "%s", ui->opt->label ? ui->opt->label : "");
+		ui->label = xstrdup(ui->opt->label ? ui->opt->label : "");
 }
 
 /* Ranks: show member M alone in every pane (-1: every rank again), the
@@ -718,8 +720,18 @@ static void show_member(struct ui *ui, long m)
 	const struct step *step = current_step(ui);
 	const char *step_name = step ? step->name : NULL;
 
-	if (ui->set->kind != PROFSET_RANKS || m >= (long)ui->set->nr)
+	/* The pane shown (the Ranks pane, where Enter and q bring one here)
+	 * opens again as it was: its sort, its cursor and first row. */
+	const struct pane *was = ui->help || ui->depth[ui->tab] != 1 ? NULL : ui_pane(ui);
+	const struct pane_ops *was_ops = was ? was->ops : NULL;
+	char *sort_key = was && was->sort_col >= 0 ? xstrdup(was->cols[was->sort_col].key) : NULL;
+	bool sort_desc = was && was->sort_desc;
+	size_t cursor = was ? was->cursor : 0, top = was ? was->top : 0;
+
+	if (ui->set->kind != PROFSET_RANKS || m >= (long)ui->set->nr) {
+		free(sort_key);
 		return;
+	}
 	free_panes(ui);
 	ui->per_rank = m >= 0;
 	ui->member = m >= 0 ? m : 0;
@@ -735,6 +747,18 @@ static void show_member(struct ui *ui, long m)
 			ui->step = (ssize_t)i;
 	make_tabs(ui);
 	open_panes(ui);
+	if (was_ops && ui->tab_ops[ui->tab] == was_ops) {
+		struct pane *now = ui->stack[ui->tab][0];
+		int col = sort_key ? pane_column(now, sort_key) : -1;
+
+		if (col != now->sort_col || (col >= 0 && sort_desc != now->sort_desc))
+			pane_sort(now, col, sort_desc);
+		if (now->nr_view) {
+			now->cursor = cursor < now->nr_view ? cursor : now->nr_view - 1;
+			now->top = top <= now->cursor ? top : now->cursor;
+		}
+	}
+	free(sort_key);
 	set_label(ui);
 	if (m >= 0)
 		say(ui, false, "rank %s alone (q in the Ranks pane: every rank)",
@@ -991,7 +1015,7 @@ static void default_export_path(struct ui *ui, char *buf, size_t size)
 static void do_export(struct ui *ui)
 {
 	struct pane *pane = ui_pane(ui);
-	char caption[1024], err[1024], path_title[512], home[4200];
+	char *caption, err[1024], *path_title, home[4200];
 	const char *path = export_expand_home(ui->edit.text, home, sizeof(home));
 	enum export_format fmt;
 	long rows;
@@ -1003,16 +1027,18 @@ static void do_export(struct ui *ui)
 	if (!finish_filtering(ui, pane))
 		return;
 
-	ui_path(ui, path_title, sizeof(path_title));
+	path_title = ui_path(ui);
 	{
 		/* The caption names the drill path, not only the pane. */
 		char *saved = pane->title;
 
 		pane->title = path_title;
-		export_caption(pane, ui->label, 0, caption, sizeof(caption));
+		caption = export_caption(pane, ui->label, 0);
 		pane->title = saved;
 	}
+	free(path_title);
 	rows = export_to_path(pane, path, fmt, 0, caption, err, sizeof(err));
+	free(caption);
 	if (rows < 0)
 		say(ui, true, "cannot write %s", err);
 	else
@@ -1498,6 +1524,7 @@ static int read_key(void)
 static void ui_free(struct ui *ui)
 {
 	free_panes(ui);
+	free(ui->label);
 	free(ui->filter_before);
 	free(ui->filter_good);
 	filter_free(ui->search);

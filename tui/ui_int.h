@@ -34,7 +34,8 @@ struct ui {
 	long member;			/* the member of SET the panes show */
 	bool per_rank;			/* ranks: that member alone (Enter in Ranks) */
 	const struct profile *first, *prof;	/* its runs, the one shown */
-	char label[512];		/* what the title names: the files, or the rank */
+	char *label;			/* heap: what the title names: the files, or
+					   the rank */
 	size_t run;			/* index of prof among the runs */
 	const struct ui_options *opt;
 	struct keymap km;
@@ -98,8 +99,8 @@ struct pane *ui_pane(const struct ui *ui);
  * open); whether every tab's is. */
 struct pane *ui_tab_pane(struct ui *ui, int t);
 bool ui_all_tabs_open(const struct ui *ui);
-/* "Operators › aten::conv2d › kernels". */
-void ui_path(const struct ui *ui, char *buf, size_t size);
+/* "Operators › aten::conv2d › kernels", whole, on the heap: free() it. */
+char *ui_path(const struct ui *ui);
 /* Glyphs that fall back to ASCII where the locale cannot show them. */
 const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
 

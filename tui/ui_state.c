@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "../model/strbuf.h"
 #include "ui_int.h"
 
 struct pane *ui_pane(const struct ui *ui)
@@ -20,13 +21,15 @@ const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii)
 	return ui->utf8 ? utf8 : ascii;
 }
 
-void ui_path(const struct ui *ui, char *buf, size_t size)
+char *ui_path(const struct ui *ui)
 {
-	size_t n = (size_t)snprintf(buf, size, "%s", ui->stack[ui->tab][0]->title);
+	struct strbuf b = STRBUF_INIT;
 
-	for (int d = 1; d < ui->depth[ui->tab] && n < size; d++)
-		n += (size_t)snprintf(buf + n, size - n, " %s %s", ui_glyph(ui, "\xe2\x80\xba", ">"),
-				      ui->stack[ui->tab][d]->title);
-	if (ui->help && n < size)
-		snprintf(buf + n, size - n, " %s help", ui_glyph(ui, "\xe2\x80\xba", ">"));
+	strbuf_addstr(&b, ui->stack[ui->tab][0]->title);
+	for (int d = 1; d < ui->depth[ui->tab]; d++)
+		strbuf_addf(&b, " %s %s", ui_glyph(ui, "\xe2\x80\xba", ">"),
+			    ui->stack[ui->tab][d]->title);
+	if (ui->help)
+		strbuf_addf(&b, " %s help", ui_glyph(ui, "\xe2\x80\xba", ">"));
+	return b.s;
 }

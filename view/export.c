@@ -102,34 +102,29 @@ const char *export_format_name(enum export_format f)
 	return format_names[f];
 }
 
-void export_caption(const struct pane *pane, const char *label, size_t limit, char *buf,
-		    size_t size)
+char *export_caption(const struct pane *pane, const char *label, size_t limit)
 {
-	char *raw = xmalloc(size);
-	size_t n = 0;
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT;
 
-#define ADD(...)                                                           \
-	do {                                                               \
-		if (n < size)                                              \
-			n += (size_t)snprintf(raw + n, size - n, __VA_ARGS__); \
-	} while (0)
-	ADD("%s of %s", pane->title, label);
+	strbuf_addf(&raw, "%s of %s", pane->title, label);
 	if (pane->sort_col >= 0)
-		ADD(", sorted by %s (%s)", pane->cols[pane->sort_col].title,
-		    pane->sort_desc ? "descending" : "ascending");
+		strbuf_addf(&raw, ", sorted by %s (%s)", pane->cols[pane->sort_col].title,
+			    pane->sort_desc ? "descending" : "ascending");
 	if (pane->filter)
-		ADD(", filter '%s'", filter_pattern(pane->filter));
+		strbuf_addf(&raw, ", filter '%s'", filter_pattern(pane->filter));
 	if (pane->scope.step)
-		ADD(", step %s", pane->scope.step->name);
+		strbuf_addf(&raw, ", step %s", pane->scope.step->name);
 	if (limit && limit < pane->nr_view)
-		ADD(": the first %zu of %zu rows (of %zu)", limit, pane->nr_view, pane->nr_rows);
+		strbuf_addf(&raw, ": the first %zu of %zu rows (of %zu)", limit, pane->nr_view,
+			    pane->nr_rows);
 	else
-		ADD(": %zu of %zu rows", pane->nr_view, pane->nr_rows);
-#undef ADD
+		strbuf_addf(&raw, ": %zu of %zu rows", pane->nr_view, pane->nr_rows);
 	/* File names, the drill name, the step's name and the pattern all
-	 * come from outside: the caption is shown escaped as a whole. */
-	escape_text(raw, n < size ? n : size - 1, false, buf, size);
-	free(raw);
+	 * come from outside: the caption is shown escaped as a whole, and
+	 * whole, however long the names. */
+	escape_add(&out, raw.s, raw.len);
+	strbuf_release(&raw);
+	return out.s;
 }
 
 /* S escaped for a reader (controls as \xNN): S itself when nothing needs

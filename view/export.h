@@ -37,10 +37,10 @@ const char *export_expand_home(const char *path, char *buf, size_t size);
 /*
  * One line that says what the pane holds: "Operators of FILE, sorted by Dev
  * self (descending), filter 'conv', step 5: 12 of 340 rows".  LABEL names
- * the profile; LIMIT is the --limit (0: none).
+ * the profile; LIMIT is the --limit (0: none).  Escaped, whole, on the
+ * heap: free() it.
  */
-void export_caption(const struct pane *pane, const char *label, size_t limit, char *buf,
-		    size_t size);
+char *export_caption(const struct pane *pane, const char *label, size_t limit);
 
 /*
  * Write the first LIMIT rows of PANE's view (0: all) to OUT in FMT, with

@@ -1249,6 +1249,18 @@ bool pane_status(const struct pane *pane, char *buf, size_t size)
 	return true;
 }
 
+bool pane_why_blank(const struct pane *pane, char *buf, size_t size)
+{
+	const struct pane_text_ops *t = pane->ops->text;
+
+	if (size)
+		buf[0] = '\0';
+	if (!t || !t->why_blank)
+		return false;
+	t->why_blank(pane, buf, size);
+	return size && buf[0];
+}
+
 bool pane_export_name(const struct pane *pane, char *buf, size_t size)
 {
 	const struct pane_print_ops *p = pane->ops->print;

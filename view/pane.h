@@ -225,6 +225,9 @@ struct pane_text_ops {
 	/* The status line's text on the right (a legend, a count); "" for
 	 * none.  NULL: the generic one. */
 	void (*status)(const struct pane *pane, char *buf, size_t size);
+	/* Why a column is blank, in the words of the status line, for
+	 * --print to say too ("" for nothing).  NULL: never. */
+	void (*why_blank)(const struct pane *pane, char *buf, size_t size);
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
@@ -504,6 +507,8 @@ bool pane_needs_trace(const struct pane *pane);
 /* The status line's text on the right into BUF; false when the pane has
  * none of its own (the caller shows the generic one). */
 bool pane_status(const struct pane *pane, char *buf, size_t size);
+/* The pane's why_blank() text into BUF: false when it has none. */
+bool pane_why_blank(const struct pane *pane, char *buf, size_t size);
 /* A few words for the default export file name into BUF; false (BUF as
  * it was) when the pane's name says it all. */
 bool pane_export_name(const struct pane *pane, char *buf, size_t size);

@@ -493,17 +493,25 @@ static const char *const *ranks_legend(const struct pane *pane, size_t *nr)
 	return names;
 }
 
+/* Why Transfer and Sync are blank: the collectives of the ranks do not
+ * line up.  One text for the status line and --print. */
+static void ranks_why_blank(const struct pane *pane, char *buf, size_t size)
+{
+	const struct ranks_priv *rp = pane->priv;
+
+	snprintf(buf, size, "%s%s", rp->why_no_wait ? "no transfer/sync: " : "",
+		 rp->why_no_wait ? rp->why_no_wait : "");
+}
+
 /* What the figures lack (ranks the job has and no file gave), then why
  * Transfer and Sync are blank. */
 static void ranks_status(const struct pane *pane, char *buf, size_t size)
 {
-	const struct ranks_priv *rp = pane->priv;
-	char missing[256];
+	char missing[256], why[256];
 
 	profset_missing_text(pane->scope.set, missing, sizeof(missing));
-	snprintf(buf, size, "%s%s%s%s", missing, *missing && rp->why_no_wait ? "; " : "",
-		 rp->why_no_wait ? "no transfer/sync: " : "",
-		 rp->why_no_wait ? rp->why_no_wait : "");
+	ranks_why_blank(pane, why, sizeof(why));
+	snprintf(buf, size, "%s%s%s", missing, *missing && *why ? "; " : "", why);
 }
 
 static void ranks_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -585,7 +593,9 @@ static const struct pane_tree_ops ranks_tree = {
 	.row_depth = ranks_depth, .row_fold = ranks_fold,
 };
 static const struct pane_picture_ops ranks_picture = { .bar = ranks_bar, .legend = ranks_legend };
-static const struct pane_text_ops ranks_text = { .status = ranks_status, .hints = ranks_hints };
+static const struct pane_text_ops ranks_text = {
+	.status = ranks_status, .why_blank = ranks_why_blank, .hints = ranks_hints,
+};
 
 const struct pane_ops ranks_pane_ops = {
 	.id = PANE_RANKS, .flags = PANE_FOLLOWS_STEP, .aliases = ranks_aliases,

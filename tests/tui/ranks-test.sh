@@ -1,7 +1,8 @@
 #!/bin/sh
 # A log directory opens as the ranks of a job, on the Ranks pane: the
 # stragglers marked, + shows a rank's steps, ] one step's rows; Enter on a
-# rank shows it alone in every pane, q in the Ranks pane every rank again;
+# rank shows it alone in every pane, q in the Ranks pane every rank again,
+# the Ranks pane sorted and on the row it was;
 # v regroups the Kernels of every rank.
 . tests/tui/lib.sh
 tui_start "$PROFTUI tests/golden/ranks/job"
@@ -27,6 +28,20 @@ check "the Comm ops table" tui_wait 'nccl:all_reduce worker0'
 tui_keys 3 v
 check "v: the Kernels across ranks by launching op" \
 	tui_wait 'kernels by name, launching op and launch'
+# Enter on a rank and q back: the Ranks pane keeps its sort and cursor
+# (Enter again picks the same rank).
+tui_start "$PROFTUI tests/golden/ranks/job"
+tui_wait 'sort: Step' || tui_done
+tui_keys a
+tui_wait 'sort: Worker' || tui_done
+tui_keys g j Enter
+check "Enter on the second rank by name" tui_wait 'worker1 (rank 1 of 3)'
+check "the sort kept with the rank shown alone" tui_wait 'sort: Worker'
+tui_keys q
+check "q: every rank, still sorted by name" tui_line 1 'worker0, worker1, worker2 '
+check "q: still sorted by name" tui_wait 'sort: Worker'
+tui_keys Enter
+check "Enter again: the same rank" tui_wait 'worker1 (rank 1 of 3)'
 # Two ranks of a job of three: the Ranks pane says which one is missing.
 tui_start "$PROFTUI --ranks tests/golden/ranks/job/worker0.pt.trace.json tests/golden/ranks/job/worker2.pt.trace.json"
 check "the missing rank in the status line" tui_wait '1 of 3 ranks missing (1)'

@@ -1,0 +1,1 @@
+--print ranks tests/golden/ranks/long-workers
