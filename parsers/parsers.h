@@ -41,6 +41,8 @@
 	X(paddle_parser, "paddle", "paddle") \
 	/* ROCm rocprof / rocprofv3 statistics (CSV) */ \
 	X(rocprof_stats_parser, "rocprof", "rocprof") \
+	/* ROCm rocprof / rocprofv3 kernel and HIP API traces (CSV) */ \
+	X(rocprof_trace_parser, "rocprof", "rocprof") \
 	/* proftui --summary files */ \
 	X(summary_parser, "summary", "summary")
 
