@@ -223,7 +223,8 @@ static void build(struct trace *t)
 	int64_t *seen = xmalloc((t->nr + 1) * sizeof(*seen));
 	size_t nr_seen = 0;
 
-	qsort(t->v, t->nr, sizeof(*t->v), cmp_rec);
+	if (t->nr)	/* qsort()'s array may not be NULL, even empty */
+		qsort(t->v, t->nr, sizeof(*t->v), cmp_rec);
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct rec *r = &t->v[i];
 		struct node *parent = parent_of(t, r, &last_parent, &last_key);
