@@ -41,8 +41,9 @@ int rocprof_col(const struct field *hdr, int nr, const char *name);
 
 /*
  * Split the first line of HEAD (LEN bytes, possibly cut short) into its
- * header fields, copying it into BUF (CAP bytes); -1 when it is no
- * complete CSV line of a header.
+ * header fields, quoted (rocprof, rocprofv3) or not (rocprofv2's file
+ * plugin), copying it into BUF (CAP bytes); -1 when it is no complete
+ * CSV line.
  */
 int rocprof_probe_header(const char *head, size_t len, char *buf, size_t cap,
 			 struct field *out);

@@ -97,7 +97,7 @@ int rocprof_probe_header(const char *head, size_t len, char *buf, size_t cap,
 	n = (size_t)(nl - head) - at;
 	if (n && head[at + n - 1] == '\r')
 		n--;
-	if (n == 0 || n >= cap || head[at] != '"')
+	if (n == 0 || n >= cap)
 		return -1;
 	memcpy(buf, head + at, n);
 	buf[n] = '\0';

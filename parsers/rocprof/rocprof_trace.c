@@ -5,6 +5,8 @@
  *
  *   rocprof (v1) results.csv    "Index","KernelName","gpu-id","queue-id",
  *                               ...,"BeginNs","EndNs",...
+ *   rocprofv2 (file plugin)      Dispatch_ID,GPU_ID,Queue_ID,...,
+ *                               Kernel_Name,Start_Timestamp,End_Timestamp,...
  *   rocprofv3 *_kernel_trace.csv "Kind","Agent_Id","Queue_Id",...,
  *                               "Kernel_Name","Correlation_Id",
  *                               "Start_Timestamp","End_Timestamp",...
@@ -32,16 +34,19 @@
 
 enum { T_NAME, T_DEVICE, T_QUEUE, T_START, T_END, T_TID, T_CORR, NR_T };
 
-/* The columns of each layout: title per role, NULL where it has none. */
+/* The columns of each layout: title per role, NULL where it has none.
+ * The API trace first: rocprofv2's has a Kernel_Name column too. */
 static const char *const layouts[][NR_T] = {
-	{ "KernelName", "gpu-id", "queue-id", "BeginNs", "EndNs", "tid", NULL },
-	{ "Kernel_Name", "Agent_Id", "Queue_Id", "Start_Timestamp", "End_Timestamp", "Thread_Id",
-	  "Correlation_Id" },
 	{ "Function", NULL, NULL, "Start_Timestamp", "End_Timestamp", "Thread_Id",
+	  "Correlation_Id" },
+	{ "KernelName", "gpu-id", "queue-id", "BeginNs", "EndNs", "tid", NULL },
+	{ "Kernel_Name", "GPU_ID", "Queue_ID", "Start_Timestamp", "End_Timestamp", "TID",
+	  "Correlation_ID" },
+	{ "Kernel_Name", "Agent_Id", "Queue_Id", "Start_Timestamp", "End_Timestamp", "Thread_Id",
 	  "Correlation_Id" },
 };
 
-enum { L_V1_KERNEL, L_V3_KERNEL, L_V3_API, NR_L };
+enum { L_V3_API, L_V1_KERNEL, L_V2_KERNEL, L_V3_KERNEL, NR_L };
 
 /* A record, until all are read and sorted by start. */
 struct rec {
@@ -77,6 +82,9 @@ static int layout_of(const struct field *f, int nr, int *col)
 				ok = false;
 		}
 		if (ok && l == L_V3_API && rocprof_col(f, nr, "Domain") < 0)
+			ok = false;
+		/* rocprofv2's kernels are told from rocprofv3's by GPU_ID */
+		if (ok && l == L_V2_KERNEL && col[T_DEVICE] < 0)
 			ok = false;
 		if (ok)
 			return l;
@@ -284,8 +292,10 @@ static int header(struct trace *t, char *line, size_t len, uint64_t lineno)
 static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag *d)
 {
 	static const char *const formats[] = {
-		"rocprof kernel trace (results.csv)", "rocprofv3 kernel trace (CSV)",
-		"rocprofv3 HIP API trace (CSV)",
+		[L_V3_API] = "rocprofv3 HIP API trace (CSV)",
+		[L_V1_KERNEL] = "rocprof kernel trace (results.csv)",
+		[L_V2_KERNEL] = "rocprofv2 kernel trace (CSV)",
+		[L_V3_KERNEL] = "rocprofv3 kernel trace (CSV)",
 	};
 	struct trace t = { .p = p, .d = d };
 	struct field f[ROCPROF_MAX_COLS];

@@ -86,14 +86,19 @@ static void test_probe(void)
 	CHECK(probe(&rocprof_trace_parser, API_HDR "\n") > 0);
 	CHECK(probe(&rocprof_trace_parser, KT_HDR "\n") > 0);
 	CHECK(probe(&rocprof_trace_parser, "\"Guid\"," KT_HDR "\n") > 0);
+	/* rocprofv2's file plugin quotes no title */
+	CHECK(probe(&rocprof_trace_parser, "Dispatch_ID,GPU_ID,Queue_ID,TID,Kernel_Name,"
+		    "Start_Timestamp,End_Timestamp,Correlation_ID\n") > 0);
+	CHECK(probe(&rocprof_stats_parser,
+		    "Name,Calls,TotalDurationNs,AverageNs,Percentage\n") > 0);
 	CHECK_EQ(probe(&rocprof_stats_parser, API_HDR "\n"), 0);
-	/* Near misses: a column more, a column less, no line end yet, no
-	 * quotes, a header further down, a Domain-less Function table. */
+	/* Near misses: a column more, a column less, no line end yet, another
+	 * separator, a header further down, a Domain-less Function table. */
 	CHECK_EQ(probe(&rocprof_stats_parser, STATS_HDR ",\"Device\"\n"), 0);
 	CHECK_EQ(probe(&rocprof_stats_parser, "\"Name\",\"Calls\",\"TotalDurationNs\"\n"), 0);
 	CHECK_EQ(probe(&rocprof_stats_parser, STATS_HDR), 0);
 	CHECK_EQ(probe(&rocprof_stats_parser,
-		       "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"), 0);
+		       "Name;Calls;TotalDurationNs;AverageNs;Percentage\n"), 0);
 	CHECK_EQ(probe(&rocprof_stats_parser, "log line\n" STATS_HDR "\n"), 0);
 	CHECK_EQ(probe(&rocprof_trace_parser,
 		       "\"Function\",\"Start_Timestamp\",\"End_Timestamp\"\n"), 0);
