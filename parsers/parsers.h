@@ -39,6 +39,10 @@
 	X(megengine_json_parser, "megengine", "megengine") \
 	/* PaddlePaddle profiler summary and training log */ \
 	X(paddle_parser, "paddle", "paddle") \
+	/* ROCm rocprof / rocprofv3 statistics (CSV) */ \
+	X(rocprof_stats_parser, "rocprof", "rocprof") \
+	/* ROCm rocprof / rocprofv3 kernel and HIP API traces (CSV) */ \
+	X(rocprof_trace_parser, "rocprof", "rocprof") \
 	/* proftui --summary files */ \
 	X(summary_parser, "summary", "summary")
 

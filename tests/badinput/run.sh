@@ -463,6 +463,7 @@ fi
 . "$(dirname "$0")/long-sums.sh"
 
 . "$(dirname "$0")/bounds.sh"
+. "$(dirname "$0")/rocprof.sh"
 . "$(dirname "$0")/output.sh"
 . "$(dirname "$0")/ranks.sh"
 test_done

@@ -38,6 +38,12 @@ static const struct sample {
 	{ "tests/golden/paddle/summary-new.txt", "paddle", true },
 	{ "tests/golden/paddle/train-log.txt", "paddle", true },
 	{ "tests/golden/summary/shapes.summary", "summary", true },
+	{ "tests/golden/rocprof/v1-stats.csv", "rocprof-stats", true },
+	{ "tests/golden/rocprof/v3-kernel-stats.csv", "rocprof-stats", true },
+	{ "tests/golden/rocprof/bom-crlf-stats.csv", "rocprof-stats", true },
+	{ "tests/golden/rocprof/v1-trace.csv", "rocprof-trace", true },
+	{ "tests/golden/rocprof/v3-kernel-trace.csv", "rocprof-trace", true },
+	{ "tests/golden/rocprof/v3-hip-api-trace.csv", "rocprof-trace", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))

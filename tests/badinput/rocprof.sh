@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# Sourced by tests/badinput/run.sh after bounds.sh (its bounded()): the
+# rocprof CSV parsers on hostile input.  A value a sum could wrap on, a
+# quote left open, a field of a megabyte, a timestamp past its bound: an
+# error at its place and exit 2; sums of bounded values that pass int64:
+# capped and warned about, never wrapped.
+rdir=$dir/rocprof
+mkdir -p "$rdir"
+stats_hdr='"Name","Calls","TotalDurationNs","AverageNs","Percentage","MinNs","MaxNs","StdDev"'
+api_hdr='"Domain","Function","Process_Id","Thread_Id","Correlation_Id","Start_Timestamp","End_Timestamp"'
+kt_hdr='"Kind","Agent_Id","Queue_Id","Kernel_Id","Kernel_Name","Correlation_Id","Start_Timestamp","End_Timestamp"'
+
+printf '%s\n"k",1,9223372036854775807,1,1,1,1,0\n' "$stats_hdr" >"$rdir/int64-total.csv"
+bounded "rocprof: a kernel total of INT64_MAX" 2 \
+	"2:7: error: value '9223372036854775807' is not a duration within 10\\^15 ns" \
+	"$rdir/int64-total.csv" --print kernels
+printf '%s\n"k",18446744073709551615,1,1,1,1,1,0\n' "$stats_hdr" >"$rdir/huge-calls.csv"
+bounded "rocprof: calls past int64" 2 "2:5: error: value '18446744073709551615' is not an integer" \
+	"$rdir/huge-calls.csv" --print kernels
+printf '%s\n"k",1,10,10,nan,10,10,0\n' "$stats_hdr" >"$rdir/nan-pct.csv"
+bounded "rocprof: a NaN percentage" 2 "2:13: error: value 'nan' is not a number" \
+	"$rdir/nan-pct.csv" --print kernels
+printf '%s\n"k(int, float),1,10,10,100,10,10,0\n' "$stats_hdr" >"$rdir/open-quote.csv"
+bounded "rocprof: a quote left open" 2 "2:1: error: quote left open at the end of the line" \
+	"$rdir/open-quote.csv" --print kernels
+{ printf '%s\n"' "$stats_hdr"; head -c 1048576 /dev/zero | tr '\0' k; printf '",1,10,10,100,10,10,0\n'; } \
+	>"$rdir/mb-field.csv"
+bounded "rocprof: a name of 1 MB" 2 "2:2: error: a field longer than 65536 bytes" \
+	"$rdir/mb-field.csv" --print kernels
+printf '%s\n"KERNEL_DISPATCH",1,1,7,"k",1,4611686018427387904,4611686018427387905\n' "$kt_hdr" \
+	>"$rdir/ts-bound.csv"
+bounded "rocprof: a timestamp past 2^62 ns" 2 "2:[0-9]+: error: value '4611686018427387904' is not a timestamp" \
+	"$rdir/ts-bound.csv" --print timeline
+printf '%s\n"KERNEL_DISPATCH",1,1,7,"k",1,2000,1000\n"KERNEL_DISPATCH",1,1,7,"k",2,3000,3500\n' \
+	"$kt_hdr" >"$rdir/backwards.csv"
+bounded "rocprof: a dispatch that ends before it starts" 0 \
+	"2:[0-9]+: warning: 'k' ends before it starts; skipped" "$rdir/backwards.csv" --print kernels
+# 20,000 rows of the longest total a row may have: the Overview's sum of
+# kernel time passes int64 and is capped, as is the API pane's sum of
+# 20,000 calls of the longest duration.
+{
+	echo "$stats_hdr"
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "\"k%d\",1000,1000000000000000,1000000000000,0.005,1000000000000,1000000000000,0\n", i }'
+} >"$rdir/long-stats.csv"
+capped "rocprof: 20,000 kernel rows of 10^15 ns" no --print overview "$rdir/long-stats.csv"
+{
+	echo "$api_hdr"
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "\"HIP_RUNTIME_API\",\"hipMemcpy\",1,1,%d,1,1000000000000001\n", i }'
+} >"$rdir/long-api.csv"
+# The API pane marks its capped total (">="); it prints no warning of it
+# (pane_api.c, for every format), so only the mark is checked here.
+timeout 20 "$PROFTUI" --print api "$rdir/long-api.csv" >"$rdir/stdout" 2>"$rdir/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '>=[0-9]' "$rdir/stdout" && ! grep -Eq '(^|[ ,=])-[0-9]' "$rdir/stdout"; then
+	pass "badinput: rocprof: 20,000 HIP calls of 10^15 ns"
+else
+	fail "badinput: rocprof: 20,000 HIP calls of 10^15 ns (exit $rc)"
+	head -n 5 "$rdir/stdout" "$rdir/stderr"
+fi

@@ -1,0 +1,1 @@
+--print kernels tests/golden/rocprof/bom-crlf-stats.csv

@@ -1,0 +1,1 @@
+--print tree tests/golden/rocprof/v1-copy-stats.csv

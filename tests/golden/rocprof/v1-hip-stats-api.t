@@ -1,0 +1,1 @@
+--print api tests/golden/rocprof/v1-hip-stats.csv

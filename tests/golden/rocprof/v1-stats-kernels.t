@@ -1,0 +1,1 @@
+--print kernels tests/golden/rocprof/v1-stats.csv

@@ -1,0 +1,1 @@
+--print info tests/golden/rocprof/v1-trace.csv

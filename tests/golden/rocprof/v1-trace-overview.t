@@ -1,0 +1,1 @@
+--print overview tests/golden/rocprof/v1-trace.csv

@@ -1,0 +1,1 @@
+--print timeline tests/golden/rocprof/v1-trace.csv

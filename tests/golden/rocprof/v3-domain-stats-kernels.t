@@ -1,0 +1,1 @@
+--print kernels tests/golden/rocprof/v3-domain-stats.csv

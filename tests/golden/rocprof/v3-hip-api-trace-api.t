@@ -1,0 +1,1 @@
+--print api tests/golden/rocprof/v3-hip-api-trace.csv

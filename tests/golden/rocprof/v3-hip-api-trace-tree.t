@@ -1,0 +1,1 @@
+--print tree tests/golden/rocprof/v3-hip-api-trace.csv

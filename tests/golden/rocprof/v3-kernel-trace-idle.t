@@ -1,0 +1,1 @@
+--print idle tests/golden/rocprof/v3-kernel-trace.csv

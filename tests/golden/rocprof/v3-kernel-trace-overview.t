@@ -1,0 +1,1 @@
+--print overview tests/golden/rocprof/v3-kernel-trace.csv

@@ -1,0 +1,1 @@
+--print timeline tests/golden/rocprof/v3-kernel-trace-queue-addr.csv
