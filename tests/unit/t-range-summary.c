@@ -3,6 +3,7 @@
  * straddle an edge count their part inside, nested blocks each count
  * their own time, a lane or every lane; and --range's times. */
 #include "test.h"
+#include "model/aggregate.h"
 #include "model/bounds.h"
 #include "model/range_summary.h"
 #include "model/timeline.h"
@@ -223,6 +224,56 @@ static void test_cost(void)
 	profile_release(&p);
 }
 
+static const struct agg_row *agg_row_named(const struct agg *a, const char *name)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strcmp(a->rows[i].name, name))
+			return &a->rows[i];
+	return NULL;
+}
+
+/* The Operators and Kernels of a range: what started in [start, end),
+ * as a step's rule has it; with a step, what started in both. */
+static void test_aggregate_scope(void)
+{
+	struct profile p;
+	struct agg a;
+	struct agg_scope s = { .has_range = true, .range_start_ns = T0 + 10 * US,
+			       .range_end_ns = T0 + 50 * US };
+	struct step st = { .name = "1", .start_ns = T0 + 20 * US, .end_ns = T0 + 100 * US };
+
+	profile_init(&p, "t");
+	build(&p);
+	agg_ops(&p, &s, &a);
+	CHECK(agg_row_named(&a, "aten::mm"));		/* starts at the start */
+	CHECK(agg_row_named(&a, "mark"));
+	CHECK(!agg_row_named(&a, "aten::add"));	/* starts at the end */
+	CHECK(!agg_row_named(&a, "aten::relu"));	/* before, though it overlaps */
+	agg_release(&a);
+	agg_kernels(&p, &s, &a);
+	CHECK_EQ(a.nr, 2);
+	agg_release(&a);
+	s.range_start_ns = T0 + 46 * US;
+	s.range_end_ns = T0 + 200 * US;
+	agg_kernels(&p, &s, &a);
+	CHECK_EQ(a.nr, 0);		/* k2 started at 45 */
+	agg_release(&a);
+	/* A step too: both.  [20, 100) and [10, 50): mark only. */
+	s.range_start_ns = T0 + 10 * US;
+	s.range_end_ns = T0 + 50 * US;
+	s.step = &st;
+	agg_ops(&p, &s, &a);
+	CHECK_EQ(a.nr, 1);
+	CHECK(agg_row_named(&a, "mark"));
+	agg_release(&a);
+	/* Disjoint: nothing (not everything). */
+	st.start_ns = T0 + 60 * US;
+	agg_ops(&p, &s, &a);
+	CHECK_EQ(a.nr, 0);
+	agg_release(&a);
+	profile_release(&p);
+}
+
 static void test_parse_time(void)
 {
 	int64_t ns = -1;
@@ -253,5 +304,6 @@ const struct test tests[] = {
 	{ "one lane: nested blocks each count their own time", test_one_lane },
 	{ "a range over 200000 blocks costs a pass", test_cost },
 	{ "--range's times: units, bounds, no wrap", test_parse_time },
+	{ "Operators and Kernels of a range: what started in it", test_aggregate_scope },
 	{ 0 },
 };
