@@ -1,0 +1,1 @@
+--print steps --range 0:5 tests/golden/kineto/range.json
