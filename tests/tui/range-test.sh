@@ -41,6 +41,11 @@ for size in 80x24 120x40; do
 	tui_keys 2
 	check "$size: Operators count what started in the range" tui_wait ' 1/1 aten::mm'
 	check "$size: its title says the range" tui_line 1 'range 750 us–950 us'
+	tui_keys 4
+	check "$size: Steps keep those that start in it: none" \
+		tui_wait 'no step starts in the range'
+	tui_keys 2
+	tui_wait ' 1/1 aten::mm'
 	tui_keys Escape
 	check "$size: Esc clears it from any pane" tui_wait 'range cleared'
 	check "$size: every op again" tui_wait ' 1/2 aten::mm'

@@ -1,1 +1,0 @@
---print steps --range 0:5 tests/golden/kineto/range.json
