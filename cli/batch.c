@@ -18,11 +18,13 @@
 #include "../model/profset.h"
 #include "../model/strbuf.h"
 #include "../model/summary.h"
+#include "../model/timeline.h"
 #include "../model/util.h"
 #include "../parsers/load.h"
 #include "../view/export.h"
 #include "../view/outfile.h"
 #include "../view/pane_multi.h"
+#include "../view/tlview.h"
 #include "batch.h"
 
 static int no_such_step(const struct profile *p, const char *name)
@@ -199,6 +201,36 @@ static size_t print_width(const struct options *o)
 	return 80;
 }
 
+/* --range: SCOPE narrowed to it, its times made absolute from the
+ * Timeline's 0 (the trace's first event); 0, else an exit status after
+ * saying why. */
+static int range_scope(const struct profile *p, const struct options *o, struct pane_scope *scope)
+{
+	struct timeline tl;
+	char len[32];
+
+	if (!p->has_timeline) {
+		fputs("proftui: this profile's rows carry no times: --range cannot narrow them\n",
+		      stderr);
+		return EXIT_USAGE;
+	}
+	timeline_build(p, &tl);
+	if (o->range_start_ns >= tl.end_ns - tl.start_ns) {
+		tlview_fmt_time(tl.end_ns - tl.start_ns, len, sizeof(len));
+		escape_fprintf(stderr, "proftui: --range %s starts after the trace, which lasts %s",
+			       o->range, len);
+		fputc('\n', stderr);
+		timeline_release(&tl);
+		return EXIT_USAGE;
+	}
+	scope->has_range = true;
+	scope->range_origin_ns = tl.start_ns;
+	scope->range_start_ns = tl.start_ns + o->range_start_ns;
+	scope->range_end_ns = tl.start_ns + o->range_end_ns;
+	timeline_release(&tl);
+	return 0;
+}
+
 /* --print: one pane as text, to stdout or to -o FILE.  FILTER and DRILL_RE
  * (compiled before the load, so a bad pattern costs no wait) are the
  * pane's to free. */
@@ -220,6 +252,8 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       "--step %s cannot narrow them; all rows are shown", o->step);
 		fputc('\n', stderr);
 	}
+	if (o->range && (rc = range_scope(p, o, &scope)))
+		goto out_filters;
 	if (o->drill && (ops->flags & PANE_DRILL_IS_SCOPE)) {
 		/* The op must be there, as for an op's kernels: an empty
 		 * table would pass for "it has no call stacks". */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../model/escape.h"
+#include "../model/range_summary.h"
 #include "../parsers/gunzip.h"
 #include "../parsers/parser.h"
 #include "../tui/keymap.h"
@@ -35,6 +36,11 @@
 	  "only rows whose name matches the PCRE2 pattern RE\n" \
 	  "(smart case; a leading ! inverts)") \
 	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
+	X(RANGE, "range", 0, "START:END", \
+	  "with --print ops, kernels, steps, memory or range:\n" \
+	  "only what started from START to before END, times\n" \
+	  "after the trace's first event (us, or with ns, us,\n" \
+	  "ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -297,6 +303,19 @@ static int take_option(enum option_id id, const char *arg, struct options *o)
 	case OPT_STEP:
 		o->step = arg;
 		break;
+	case OPT_RANGE: {
+		const char *colon = strchr(arg, ':');
+
+		if (!colon || !range_parse_time(arg, (size_t)(colon - arg), &o->range_start_ns) ||
+		    !range_parse_time(colon + 1, strlen(colon + 1), &o->range_end_ns))
+			return usage_error("--range wants START:END, two times after the trace's "
+					   "first event (us, or with a unit: ns, us, ms, s; at most "
+					   "1000000 s), not '%s'", arg);
+		if (o->range_end_ns <= o->range_start_ns)
+			return usage_error("--range %s ends where or before it starts", arg);
+		o->range = arg;
+		break;
+	}
 	case OPT_DRILL:
 		o->drill = arg;
 		break;
@@ -469,6 +488,14 @@ int parse_args(int argc, char **argv, struct options *o)
 		/* An empty table would read as "no stacks recorded". */
 		return usage_error("--print call-stacks lists the call stacks of one op: name it "
 				   "with --drill OP (--print ops lists the ops)");
+	if (!o->range && o->print && pane_ops_find(o->print) &&
+	    pane_ops_find(o->print)->id == PANE_RANGE)
+		/* An empty table would read as "nothing ran". */
+		return usage_error("--print range sums a range of time: give it with --range "
+				   "START:END");
+	if (o->range && (!o->print || !pane_ops_find(o->print) ||
+			 !(pane_ops_find(o->print)->flags & PANE_FOLLOWS_RANGE)))
+		return usage_error("--range goes with --print ops, kernels, steps, memory or range");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 

@@ -32,6 +32,8 @@ struct options {
 	bool stats;			/* --stats: hidden columns too */
 	const char *filter;
 	const char *step;
+	const char *range;		/* --range START:END, read into: */
+	int64_t range_start_ns, range_end_ns;	/* after the trace's first event */
 	size_t limit;
 	size_t width;			/* --width N: txt/md lines in N cells */
 	bool width_set;			/* (0: whole names) */

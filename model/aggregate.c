@@ -334,6 +334,9 @@ static bool wanted(const struct agg_scope *s, const struct node *n)
 		return true;
 	if (!node_in_step(n, s->step))
 		return false;
+	if (s->has_range && !(node_is_timed(n) && n->start_ns >= s->range_start_ns &&
+			      n->start_ns < s->range_end_ns))
+		return false;
 	return !s->want || s->want(n, s->ctx);
 }
 
@@ -348,7 +351,16 @@ static void scope_walk(const struct profile *p, const struct agg_scope *s,
 {
 	const struct step *st = s ? s->step : NULL;
 
-	if (st && st->end_ns > st->start_ns)	/* as node_in_step() reads it */
+	if (s && s->has_range) {
+		int64_t a = s->range_start_ns, b = s->range_end_ns;
+
+		if (st && st->end_ns > st->start_ns) {
+			a = st->start_ns > a ? st->start_ns : a;
+			b = st->end_ns < b ? st->end_ns : b;
+		}
+		if (b > a)
+			node_walk_starting(p, a, b, fn, ctx);
+	} else if (st && st->end_ns > st->start_ns)	/* as node_in_step() reads it */
 		node_walk_starting(p, st->start_ns, st->end_ns, fn, ctx);
 	else
 		node_walk(p->root, fn, ctx);

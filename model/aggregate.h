@@ -27,6 +27,11 @@ struct agg_scope {
 	void *ctx;			/* passed to want */
 	agg_each_fn *each;		/* NULL: nobody asks */
 	void *each_ctx;			/* passed to each */
+	/* A range of time (the Timeline's selection, --range): a node
+	 * counts when it starts in [range_start_ns, range_end_ns), as a
+	 * step's rule has it; with a step too, in both. */
+	bool has_range;
+	int64_t range_start_ns, range_end_ns;
 };
 
 struct agg_row {

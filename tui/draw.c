@@ -20,6 +20,7 @@
 #include "../model/util.h"
 #include "../view/columns.h"
 #include "../view/shortnames.h"
+#include "../view/tlview.h"
 #include "ui_int.h"
 
 #define MIN_COLS 40
@@ -807,6 +808,14 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 	if (ui->step >= 0 && n < sizeof(right))
 		n += (size_t)snprintf(right + n, sizeof(right) - n, "step %s  ",
 				      screen_text(ui, ui->prof->steps[ui->step].name));
+	if (ui->has_range && n < sizeof(right)) {
+		char a[32], b[32];
+
+		tlview_fmt_time(ui->range_start_ns - ui->range_origin_ns, a, sizeof(a));
+		tlview_fmt_time(ui->range_end_ns - ui->range_origin_ns, b, sizeof(b));
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "range %s%s%s  ", a,
+				      ui_glyph(ui, "\xe2\x80\x93", "-"), b);
+	}
 	if (ui->first->next_run && n < sizeof(right))
 		snprintf(right + n, sizeof(right) - n, "run %zu/%zu  ", ui->run + 1,
 			 profile_nr_runs(ui->first));

@@ -27,6 +27,7 @@
 #include "../view/export.h"
 #include "../view/pane_multi.h"
 #include "../view/shortnames.h"
+#include "../view/tlview.h"
 #include "term.h"
 #include "ui_int.h"
 
@@ -162,12 +163,25 @@ static void config_sort(const struct ui *ui, struct pane *pane)
 		pane_sort(pane, col, cs->has_dir ? cs->is_desc : column_default_desc(&pane->cols[col]));
 }
 
+/* The Timeline's range into SCOPE, for a pane of type OPS that follows
+ * or draws one. */
+static void range_scope(const struct ui *ui, const struct pane_ops *ops, struct pane_scope *scope)
+{
+	if (!ui->has_range || !(ops->flags & (PANE_FOLLOWS_RANGE | PANE_DRAWS_RANGE)))
+		return;
+	scope->has_range = true;
+	scope->range_start_ns = ui->range_start_ns;
+	scope->range_end_ns = ui->range_end_ns;
+	scope->range_origin_ns = ui->range_origin_ns;
+}
+
 /* Open tab T's own pane, with the step, run and ranks now shown. */
 static void open_tab(struct ui *ui, int t)
 {
 	struct pane_scope scope = { .step = current_step(ui), .group = ui->opt->group };
 
 	base_scope(ui, &scope);
+	range_scope(ui, ui->tab_ops[t], &scope);
 	ui->stack[t][0] = pane_open(ui->tab_ops[t], ui->prof, &scope);
 	ui->depth[t] = 1;
 	config_sort(ui, ui->stack[t][0]);
@@ -392,6 +406,7 @@ static void open_over(struct ui *ui, enum pane_id to, struct pane_scope scope)
 		return;
 	}
 	base_scope(ui, &scope);
+	range_scope(ui, pane_types[to], &scope);
 	next = pane_open(pane_types[to], ui->prof, &scope);
 	config_sort(ui, next);
 	if (!next->nr_rows) {
@@ -634,6 +649,27 @@ static void set_step(struct ui *ui, ssize_t step)
 	} else {
 		say(ui, false, "all steps");
 	}
+}
+
+/* Narrow every pane that follows a range to [START, END) (HAS false:
+ * none), as set_step() does with a step. */
+static void set_range(struct ui *ui, bool has, int64_t start_ns, int64_t end_ns, int64_t origin_ns)
+{
+	char a[32], b[32];
+
+	ui->has_range = has;
+	ui->range_start_ns = start_ns;
+	ui->range_end_ns = end_ns;
+	ui->range_origin_ns = origin_ns;
+	for (int t = 0; t < ui->nr_tabs; t++)
+		for (int d = 0; d < ui->depth[t]; d++)
+			pane_set_range(ui->stack[t][d], has, start_ns, end_ns, origin_ns);
+	if (!has)
+		return;
+	tlview_fmt_time(start_ns - origin_ns, a, sizeof(a));
+	tlview_fmt_time(end_ns - origin_ns, b, sizeof(b));
+	say(ui, false, "range %s - %s: Operators, Kernels, Steps and Memory count what started in it",
+	    a, b);
 }
 
 static void step_by(struct ui *ui, int dir)
@@ -1289,6 +1325,9 @@ static bool pane_action(struct ui *ui, enum action a)
 		if (!req.step)
 			set_step(ui, -1);
 	}
+	if (req.pick_range)
+		set_range(ui, req.has_range, req.range_start_ns, req.range_end_ns,
+			  req.range_origin_ns);
 	if (req.sort)
 		sort_from_menu(ui, req.sort_col);
 	if (req.jump)
@@ -1430,6 +1469,19 @@ static void act(struct ui *ui, enum action a)
 		if (pane->filter) {
 			pane_set_filter(pane, NULL);
 			say(ui, false, "filter cleared");
+		} else if (ui->has_range) {
+			set_range(ui, false, 0, 0, 0);
+			say(ui, false, "range cleared");
+		}
+		break;
+	case ACT_RANGE_CLEAR:
+		/* The Timeline clears its own (pane_action()); elsewhere,
+		 * or with none, the filter goes first. */
+		if (!pane->filter && ui->has_range) {
+			set_range(ui, false, 0, 0, 0);
+			say(ui, false, "range cleared");
+		} else {
+			act(ui, ACT_CLEAR_FILTER);
 		}
 		break;
 	case ACT_EXPORT: {
@@ -1614,19 +1666,38 @@ static void click_header(struct ui *ui, int x)
 	}
 }
 
-static void mouse_event(struct ui *ui)
+static void mouse_one(struct ui *ui, MEVENT ev)
 {
 	struct pane *pane = ui_pane(ui);
 	bool twice;
-	MEVENT ev;
 	int line;
 
-	if (getmouse(&ev) != OK)
-		return;
 	ui->msg[0] = '\0';
 	if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 		for (int i = 0; i < 3; i++)
 			act(ui, ev.bstate & BUTTON4_PRESSED ? ACT_MOVE_UP : ACT_MOVE_DOWN);
+		return;
+	}
+	/* A press and a release apart (curses makes a click of the two
+	 * only in one place): a drag over a picture, the Timeline's range. */
+	if (ev.bstate & BUTTON1_PRESSED) {
+		ui->dragging = ui->map.is_canvas && ev.y - ui->map.list_y >= 0 &&
+			       ev.y - ui->map.list_y < ui->map.nr_lines;
+		ui->drag_x = ev.x;
+		return;
+	}
+	if (ev.bstate & BUTTON1_RELEASED) {
+		struct pane_request req;
+
+		if (ui->dragging && ui->map.is_canvas && ev.x != ui->drag_x &&
+		    pane_drag(pane, ui->drag_x, ev.x, &req)) {
+			if (req.pick_range)
+				set_range(ui, req.has_range, req.range_start_ns, req.range_end_ns,
+					  req.range_origin_ns);
+			if (req.message)
+				say(ui, req.is_error, "%s", req.message);
+		}
+		ui->dragging = false;
 		return;
 	}
 	if (!(ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED)))
@@ -1656,6 +1727,19 @@ static void mouse_event(struct ui *ui)
 	pane->cursor = ui->map.row_at[line];
 	if (twice)
 		act(ui, ACT_DRILL);
+}
+
+/* The events curses has: it may hold several (a press and a release
+ * apart, read together), the newest given first. */
+static void mouse_event(struct ui *ui)
+{
+	MEVENT ev[8];
+	int n = 0;
+
+	while (n < 8 && getmouse(&ev[n]) == OK)
+		n++;
+	while (n-- > 0)
+		mouse_one(ui, ev[n]);
 }
 
 /* Messages for stderr (key file, config file), a line at a time and
@@ -1789,7 +1873,8 @@ int ui_run(const struct profset *set, const struct ui_options *opt)
 	draw_init_colors(&ui);
 	if (ui.mouse)
 		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED |
-				  BUTTON4_PRESSED | BUTTON5_PRESSED,
+				  BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED |
+				  BUTTON5_PRESSED,
 			  NULL);
 
 	while (!ui.quit) {

@@ -51,6 +51,10 @@ struct ui {
 	int tab;
 	struct pane *help;		/* the help screen over the current pane */
 	ssize_t step;			/* index into prof->steps, -1: all */
+	bool has_range;			/* the Timeline's range narrows the panes: */
+	int64_t range_start_ns, range_end_ns, range_origin_ns;
+	bool dragging;			/* the mouse button is down on a picture, */
+	int drag_x;			/* where it went down */
 
 	bool utf8;			/* the locale can show Unicode */
 	bool color;

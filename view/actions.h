@@ -95,6 +95,10 @@
 	P(HIDE_LANE, "hide-lane", "Timeline: hide the block's lane") \
 	P(SHOW_LANES, "show-lanes", "Timeline: show every hidden lane again") \
 	P(PATH_MARKS, "path-marks", "Timeline: mark the critical path's blocks (<name>), or stop") \
+	P(RANGE_MARK, "range-mark", "Timeline: select the block's own span as the time range (Perfetto's m)") \
+	P(RANGE_VISUAL, "range-visual", "Timeline: start a range at the block; move to extend it, again to set it") \
+	P(RANGE_SUMMARY, "range-summary", "Timeline: what the time range holds, by name (the Range pane)") \
+	X(RANGE_CLEAR, "range-clear", "Clear the Timeline's time range, which narrows the panes (with none: clear the filter)") \
 	X(REDRAW, "redraw", "Redraw the screen")
 
 #define ACTIONS(X) ACTIONS_WITH(X, X)

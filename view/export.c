@@ -10,6 +10,7 @@
 #include "export.h"
 #include "outfile.h"
 #include "shortnames.h"
+#include "tlview.h"
 
 /* --print --short-names: the names written short. */
 static const struct shortnames *short_names;
@@ -114,6 +115,15 @@ char *export_caption(const struct pane *pane, const char *label, size_t limit)
 		strbuf_addf(&raw, ", filter '%s'", filter_pattern(pane->filter));
 	if (pane->scope.step)
 		strbuf_addf(&raw, ", step %s", pane->scope.step->name);
+	/* The Range pane says its range in its title. */
+	if (pane->scope.has_range && (pane->ops->flags & PANE_FOLLOWS_RANGE) &&
+	    pane->ops->id != PANE_RANGE) {
+		char a[32], b[32];
+
+		tlview_fmt_time(pane->scope.range_start_ns - pane->scope.range_origin_ns, a, sizeof(a));
+		tlview_fmt_time(pane->scope.range_end_ns - pane->scope.range_origin_ns, b, sizeof(b));
+		strbuf_addf(&raw, ", range %s - %s", a, b);
+	}
 	if (limit && limit < pane->nr_view)
 		strbuf_addf(&raw, ": the first %zu of %zu rows (of %zu)", limit, pane->nr_view,
 			    pane->nr_rows);

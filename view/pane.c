@@ -95,6 +95,19 @@ void pane_set_step(struct pane *pane, const struct step *step)
 	pane_reload(pane);
 }
 
+void pane_set_range(struct pane *pane, bool has, int64_t start_ns, int64_t end_ns,
+		    int64_t origin_ns)
+{
+	if (!(pane->ops->flags & (PANE_FOLLOWS_RANGE | PANE_DRAWS_RANGE)))
+		return;
+	pane->scope.has_range = has;
+	pane->scope.range_start_ns = has ? start_ns : 0;
+	pane->scope.range_end_ns = has ? end_ns : 0;
+	pane->scope.range_origin_ns = has ? origin_ns : 0;
+	if (pane->ops->flags & PANE_FOLLOWS_RANGE)
+		pane_reload(pane);
+}
+
 void pane_reload(struct pane *pane)
 {
 	char *sel = NULL, *sort_key = NULL;
@@ -1332,6 +1345,14 @@ bool pane_click(struct pane *pane, int y, int x, bool twice)
 	const struct pane_picture_ops *p = pane->ops->picture;
 
 	return p && p->click && p->click(pane, y, x, twice);
+}
+
+bool pane_drag(struct pane *pane, int x0, int x1, struct pane_request *req)
+{
+	const struct pane_picture_ops *p = pane->ops->picture;
+
+	memset(req, 0, sizeof(*req));
+	return p && p->drag && p->drag(pane, x0, x1, req);
 }
 
 size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out)

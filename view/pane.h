@@ -112,8 +112,12 @@ struct pane_scope {
 	const char *group;		/* --group: a pane's other grouping
 					   (Operators: "shape", Kernels: "op") */
 	bool has_range;			/* a time range narrows it (the Memory
-					   chart's zoom): */
-	int64_t range_start_ns, range_end_ns;	/* absolute, inclusive */
+					   chart's zoom; the Timeline's
+					   selection, --range: [start, end)): */
+	int64_t range_start_ns, range_end_ns;	/* absolute (the zoom: end in it) */
+	int64_t range_origin_ns;	/* the Timeline's 0, for saying it */
+	size_t range_lane;		/* the Range pane: lane + 1 of its
+					   first view; 0: every lane */
 	bool has_device;		/* one device's memory events only: */
 	struct mem_device device;
 	/* Several profiles (model/profset.h): a diff shows its base against
@@ -158,6 +162,12 @@ struct pane_request {
 	/* Show run RUN (0-based) of the profiles: Info's list of runs. */
 	bool open_run;
 	size_t run;
+	/* Narrow every pane that follows a range to [RANGE_START_NS,
+	 * RANGE_END_NS) (absolute; RANGE_ORIGIN_NS: the Timeline's 0), or
+	 * to none (HAS_RANGE false): the Timeline's selection. */
+	bool pick_range;
+	bool has_range;
+	int64_t range_start_ns, range_end_ns, range_origin_ns;
 };
 
 /* How a pane type's rows line up across several profiles (pane_multi.c
@@ -190,6 +200,10 @@ struct pane_picture_ops {
 	 * true when it selected something. */
 	void (*canvas)(struct pane *pane, struct canvas *c);
 	bool (*click)(struct pane *pane, int y, int x, bool twice);
+	/* A drag with the button held from column X0 to X1 of the picture
+	 * (the Timeline: a range of time); true when it took it, with what
+	 * it asks of the UI in REQ. */
+	bool (*drag)(struct pane *pane, int x0, int x1, struct pane_request *req);
 	/* The cursor was put on a row from elsewhere (a jump, w): show it
 	 * at a scale where it can be read, not only somewhere in view. */
 	void (*reveal)(struct pane *pane);
@@ -249,6 +263,8 @@ enum pane_flag {
 	PANE_DRILL_IS_SCOPE = 1u << 2,	/* --print NAME --drill X: this pane of
 					   op X (scope.drill_name), not a
 					   drill-down pane (the call stacks) */
+	PANE_FOLLOWS_RANGE = 1u << 3,	/* the Timeline's range narrows it */
+	PANE_DRAWS_RANGE = 1u << 4,	/* it shows that range (the Timeline) */
 };
 
 /*
@@ -402,6 +418,12 @@ void pane_free(struct pane *pane);
  * and (where the selected row still exists) the cursor; one that does not
  * is told (step_changed). */
 void pane_set_step(struct pane *pane, const struct step *step);
+/* Narrow PANE to the time range [START, END) (absolute; ORIGIN: the
+ * Timeline's 0), or to none (HAS false): a pane the range narrows
+ * (PANE_FOLLOWS_RANGE) loads again, one that draws it
+ * (PANE_DRAWS_RANGE) takes it; others keep their own range. */
+void pane_set_range(struct pane *pane, bool has, int64_t start_ns, int64_t end_ns,
+		    int64_t origin_ns);
 /* Take F (may be NULL: no filter; the pane frees it) and rebuild. */
 void pane_set_filter(struct pane *pane, struct filter *f);
 /* Sort by column COL (-1: model order), descending or not, and rebuild. */
@@ -528,6 +550,8 @@ bool pane_type_is_picture(const struct pane_ops *ops);
 bool pane_is_picture(const struct pane *pane);
 void pane_paint(struct pane *pane, struct canvas *c);
 bool pane_click(struct pane *pane, int y, int x, bool twice);
+/* A drag over a picture (picture->drag); false: the pane takes none. */
+bool pane_drag(struct pane *pane, int x0, int x1, struct pane_request *req);
 /* The drawing above the table, HEIGHT lines of WIDTH at most: the lines
  * made, 0 for none (see pane_picture_ops.chart). */
 size_t pane_chart(const struct pane *pane, int width, int height, bool utf8, struct canvas *out);

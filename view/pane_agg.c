@@ -663,11 +663,13 @@ void agg_detail(const struct pane *pane, const void *row, struct detail *d)
 {
 	const struct agg_row *r = row;
 	bool is_device = r->first && node_kind_is_device(r->first->kind);
-	struct agg_scope s = { .step = pane->scope.step, .want = detail_wants, .ctx = (void *)r };
+	struct agg_scope s = agg_scope_of(pane);
 	struct agg a = { 0 };
 	const struct agg_row **top;
 	char value[128], t[64];
 
+	s.want = detail_wants;
+	s.ctx = (void *)r;
 	if (!r->first || r->first->kind == NODE_SOURCE)
 		return;
 	if (pane->dist) {

@@ -11,6 +11,15 @@
 #include "../model/dist.h"
 #include "pane.h"
 
+/* What the model counts for PANE: its step, and its range of time (the
+ * Timeline's selection, --range) when it has one. */
+static inline struct agg_scope agg_scope_of(const struct pane *pane)
+{
+	return (struct agg_scope){ .step = pane->scope.step, .has_range = pane->scope.has_range,
+				   .range_start_ns = pane->scope.range_start_ns,
+				   .range_end_ns = pane->scope.range_end_ns };
+}
+
 /* pane_ops hooks for agg_row rows. */
 const char *agg_row_name(const struct pane *pane, const void *row);
 const struct attr *agg_row_attrs(const struct pane *pane, const void *row);

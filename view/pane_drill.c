@@ -39,8 +39,10 @@ static const char *drilled(const struct pane *pane)
 
 static void drill_load(struct pane *pane)
 {
-	struct agg_scope s = { .step = pane->scope.step, .want = drill_wants, .ctx = &pane->scope };
+	struct agg_scope s = agg_scope_of(pane);
 
+	s.want = drill_wants;
+	s.ctx = (void *)&pane->scope;
 	if (pane->prof->is_summary) {
 		/* Which op launched which kernel is in the tree a summary
 		 * leaves out: no rows (drill_empty_text says why). */
@@ -92,7 +94,7 @@ static const struct pane_print_ops drill_print = { .export_name = drill_export_n
 static const struct pane_text_ops drill_text = { .detail = agg_detail };
 
 const struct pane_ops drill_pane_ops = {
-	.id = PANE_DRILL, .flags = PANE_FOLLOWS_STEP, .align = ALIGN_BY_NAME,
+	.id = PANE_DRILL, .flags = PANE_FOLLOWS_STEP | PANE_FOLLOWS_RANGE, .align = ALIGN_BY_NAME,
 	.load = drill_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = drill_drill, .empty_text = drill_empty_text,
 	.print = &drill_print, .text = &drill_text,

@@ -56,7 +56,7 @@ static const struct column col_kernel_type = {
 
 static void kernels_load(struct pane *pane)
 {
-	struct agg_scope s = { .step = pane->scope.step };
+	struct agg_scope s = agg_scope_of(pane);
 
 	if (kernels_need_trace(pane)) {
 		memset(&pane->agg, 0, sizeof(pane->agg));
@@ -140,7 +140,7 @@ static const struct pane_text_ops kernels_text = {
 };
 
 const struct pane_ops kernels_pane_ops = {
-	.id = PANE_KERNELS, .flags = PANE_FOLLOWS_STEP, .aliases = kernels_aliases,
+	.id = PANE_KERNELS, .flags = PANE_FOLLOWS_STEP | PANE_FOLLOWS_RANGE, .aliases = kernels_aliases,
 	.align = ALIGN_BY_NAME,
 	.load = kernels_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = kernels_drill, .handle = kernels_handle, .actions = kernels_actions,

@@ -538,7 +538,7 @@ static const struct pane_picture_ops mem_picture = { .chart = mem_chart };
 static const struct pane_text_ops mem_text = { .status = mem_status, .hints = mem_hints };
 
 const struct pane_ops memory_pane_ops = {
-	.id = PANE_MEMORY, .aliases = mem_aliases, .available = pane_one_profile,
+	.id = PANE_MEMORY, .flags = PANE_FOLLOWS_RANGE, .aliases = mem_aliases, .available = pane_one_profile,
 	.load = mem_load, .row_name = mem_row_name, .row_attrs = mem_attrs,
 	.drill = mem_drill, .handle = mem_handle_all, .actions = mem_actions,
 	.step_changed = mem_step_changed,

@@ -86,7 +86,7 @@ static void ops_empty_text(const struct pane *pane, char *buf, size_t size)
 
 static void ops_load(struct pane *pane)
 {
-	struct agg_scope s = { .step = pane->scope.step };
+	struct agg_scope s = agg_scope_of(pane);
 
 	if (ops_need_trace(pane)) {
 		memset(&pane->agg, 0, sizeof(pane->agg));
@@ -155,7 +155,7 @@ static const struct pane_print_ops ops_print = { .drill = DRILL_TO_OPS, .group_b
 static const struct pane_text_ops ops_text = { .detail = agg_detail };
 
 const struct pane_ops ops_pane_ops = {
-	.id = PANE_OPS, .flags = PANE_FOLLOWS_STEP, .aliases = ops_aliases, .align = ALIGN_BY_NAME,
+	.id = PANE_OPS, .flags = PANE_FOLLOWS_STEP | PANE_FOLLOWS_RANGE, .aliases = ops_aliases, .align = ALIGN_BY_NAME,
 	.load = ops_load, .row_name = agg_row_name, .row_attrs = agg_row_attrs,
 	.drill = ops_drill, .handle = ops_handle, .actions = ops_actions, .empty_text = ops_empty_text,
 	.needs_trace = ops_need_trace, .print = &ops_print, .text = &ops_text,

@@ -95,9 +95,14 @@ static void steps_load(struct pane *pane)
 
 	pane->priv = sp;
 	pane->rows = xmalloc((p->nr_steps ? p->nr_steps : 1) * sizeof(*pane->rows));
+	/* A range of time (the Timeline's, --range) keeps the steps that
+	 * start in it, as Operators keeps the ops; a step without an
+	 * interval cannot be placed, and stays. */
 	for (size_t i = 0; i < p->nr_steps; i++)
-		pane->rows[i] = &p->steps[i];
-	pane->nr_rows = p->nr_steps;
+		if (!pane->scope.has_range || p->steps[i].end_ns <= p->steps[i].start_ns ||
+		    (p->steps[i].start_ns >= pane->scope.range_start_ns &&
+		     p->steps[i].start_ns < pane->scope.range_end_ns))
+			pane->rows[pane->nr_rows++] = &p->steps[i];
 
 	pane_add_column(pane, &col_step);
 	pane_add_column(pane, &col_step_total);
@@ -217,10 +222,19 @@ static const enum action steps_actions[] = {
 
 static const struct pane_picture_ops steps_picture = { .bar = steps_bar, .legend = steps_legend };
 
+/* Only a range can empty a profile's steps: say so (otherwise the
+ * default words stay). */
+static void steps_empty_text(const struct pane *pane, char *buf, size_t size)
+{
+	if (pane->scope.has_range && pane->prof->nr_steps)
+		snprintf(buf, size, "no step starts in the range");
+}
+
 const struct pane_ops steps_pane_ops = {
-	.id = PANE_STEPS, .aliases = steps_aliases, .align = ALIGN_BY_POSITION,
+	.id = PANE_STEPS, .flags = PANE_FOLLOWS_RANGE, .aliases = steps_aliases,
+	.align = ALIGN_BY_POSITION,
 	.load = steps_load, .rebuild = steps_rebuild, .row_name = step_name,
 	.row_attrs = step_attrs, .handle = steps_handle, .actions = steps_actions,
-	.step_changed = steps_step_changed,
+	.step_changed = steps_step_changed, .empty_text = steps_empty_text,
 	.release = steps_release, .picture = &steps_picture,
 };

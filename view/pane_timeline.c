@@ -23,6 +23,7 @@
 #include "canvas.h"
 #include "detail.h"
 #include "pane.h"
+#include "tl_range.h"
 #include "tlview.h"
 
 #define BLOCK(r) ((const struct tl_block *)(r))
@@ -75,6 +76,7 @@ struct tl_priv {
 					   arrays as long as the rows (40 MB
 					   for 2.5 M blocks), kept from the
 					   first */
+	struct tl_range range;		/* a range being made (v), tl_range.c */
 };
 
 static const char *tl_row_name(const struct pane *pane, const void *row)
@@ -1106,6 +1108,11 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 	case ACT_HIDE_LANE:
 		req->message = hide_lane(pane);
 		return true;
+	case ACT_RANGE_MARK:
+	case ACT_RANGE_VISUAL:
+	case ACT_RANGE_SUMMARY:
+	case ACT_RANGE_CLEAR:
+		return tl_range_act(&tp->range, &tp->tl, &pane->scope, sel, act, req);
 	case ACT_SHOW_LANES:
 		if (!tp->nr_hidden) {
 			req->message = "no lane is hidden";
@@ -1146,6 +1153,7 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	find_flows(pane, sel);
 	st.flow_mark = tp->flow_mark;
 	tlview_paint(&tp->view, &st, c);
+	tl_range_paint(&tp->range, &pane->scope, sel, &tp->view, c);
 }
 
 static const struct node *tl_row_node(const struct pane *pane, const void *row)
@@ -1173,10 +1181,19 @@ static bool tl_click(struct pane *pane, int y, int x, bool twice)
 	return true;
 }
 
+static bool tl_drag(struct pane *pane, int x0, int x1, struct pane_request *req)
+{
+	struct tl_priv *tp = pane->priv;
+
+	tp->range.anchored = false;
+	return tl_range_drag(&tp->view, tp->view.cols_shown, x0, x1, req);
+}
+
 static void tl_status(const struct pane *pane, char *buf, size_t size)
 {
 	const struct tl_priv *tp = pane->priv;
-	char a[32], b[32], all[32];
+	char a[32], b[32], all[32], range[128];
+	size_t n;
 
 	if (!tp->tl.nr_blocks) {
 		buf[0] = '\0';
@@ -1190,6 +1207,10 @@ static void tl_status(const struct pane *pane, char *buf, size_t size)
 			 tp->nr_hidden == 1 ? "" : "s");
 	else
 		snprintf(buf, size, " %s - %s of %s", a, b, all);
+	tl_range_status(&tp->range, &pane->scope, selected(pane), &tp->view, range, sizeof(range));
+	n = strlen(buf);
+	if (range[0] && n < size)
+		snprintf(buf + n, size - n, ", %s", range);
 }
 
 static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -1224,18 +1245,18 @@ static const enum action tl_actions[] = {
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
 	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_PATH_MARKS,
-	ACT_NONE,
+	ACT_RANGE_MARK, ACT_RANGE_VISUAL, ACT_RANGE_SUMMARY, ACT_RANGE_CLEAR, ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {
-	.canvas = tl_canvas, .click = tl_click, .reveal = tl_reveal,
+	.canvas = tl_canvas, .click = tl_click, .drag = tl_drag, .reveal = tl_reveal,
 };
 static const struct pane_text_ops tl_text = {
 	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
 };
 
 const struct pane_ops timeline_pane_ops = {
-	.id = PANE_TIMELINE, .flags = PANE_FOLLOWS_STEP, .available = tl_available,
+	.id = PANE_TIMELINE, .flags = PANE_FOLLOWS_STEP | PANE_DRAWS_RANGE, .available = tl_available,
 	.load = tl_load, .rebuild = tl_rebuild, .row_name = tl_row_name, .row_node = tl_row_node,
 	.row_attrs = tl_row_attrs, .handle = tl_handle, .actions = tl_actions,
 	.step_changed = tl_step_changed,

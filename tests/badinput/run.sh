@@ -246,6 +246,21 @@ hostile "a bad pattern" 1 "--filter '(n\\x1b]0;PWNED" --print ops --filter "($ev
 hostile "an unknown pane" 1 "unknown pane 'n\\x1b]0;PWNED" --print "$evil" "$hdir/t$evil.json"
 hostile "an unknown option" 1 "unknown option '--n\\x1b]0;PWNED" "--$evil" "$hdir/t$evil.json"
 hostile "a bad --limit" 1 "not 'n\\x1b]0;PWNED" --limit "$evil" "$hdir/t$evil.json"
+# --range: a time range of --print; a usage error, never a wrapped time.
+hostile "a bad --range" 1 "not 'n\\x1b]0;PWNED" --print range --range "$evil" "$hdir/t$evil.json"
+r=tests/golden/kineto/range.json
+hostile "--range without a colon" 1 "--range wants START:END" --print range --range 5 "$r"
+hostile "--range ending before it starts" 1 "ends where or before it starts" \
+	--print ops --range 9:5 "$r"
+hostile "--range past the trace" 1 "starts after the trace, which lasts 1.1 ms" \
+	--print kernels --range 1200:1300 "$r"
+hostile "--range of INT64_MAX ns" 1 "--range wants START:END" \
+	--print range --range 0:9223372036854775807ns "$r"
+hostile "--range of 2^64 + 1 us" 1 "--range wants START:END" \
+	--print range --range 0:18446744073709551617 "$r"
+hostile "--range of a negative time" 1 "--range wants START:END" --print range --range -5:10 "$r"
+hostile "--range with a pane it cannot narrow" 1 "--range goes with --print ops" \
+	--print tree --range 0:10 "$r"
 hostile "no such run, naming the file" 1 "no run 3 in $hdir/tn\\x1b]0;PWNED" \
 	--print ops --run 3 "$hdir/t$evil.json"
 hostile "an output path that cannot be written" 2 "nodirn\\x1b]0;PWNED" \

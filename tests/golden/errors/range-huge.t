@@ -1,0 +1,1 @@
+--print range --range 0:99999999999999999999999 tests/golden/kineto/range.json

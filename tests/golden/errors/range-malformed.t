@@ -1,0 +1,1 @@
+--print range --range 5-9 tests/golden/kineto/range.json

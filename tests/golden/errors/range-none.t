@@ -1,0 +1,1 @@
+--print range tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print range --range 2000:3000 tests/golden/kineto/range.json

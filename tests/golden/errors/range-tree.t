@@ -1,0 +1,1 @@
+--print tree --range 0:5 tests/golden/kineto/range.json

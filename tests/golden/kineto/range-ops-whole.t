@@ -1,0 +1,1 @@
+--print ops --range 0:1.1ms tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print steps --range 1500:1900 tests/golden/kineto/two-steps.json

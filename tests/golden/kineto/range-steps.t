@@ -1,0 +1,1 @@
+--print steps --range 500:2000 tests/golden/kineto/two-steps.json

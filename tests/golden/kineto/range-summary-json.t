@@ -1,0 +1,1 @@
+--print range --range 300us:0.8ms --format json tests/golden/kineto/range.json

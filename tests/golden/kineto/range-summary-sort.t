@@ -1,0 +1,1 @@
+--print range --range 300:800 --sort name --filter ^aten tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print memory --range 0:400 tests/golden/memory/small.json

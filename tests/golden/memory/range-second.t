@@ -1,0 +1,1 @@
+--print memory --range 400us:1ms tests/golden/memory/small.json
