@@ -23,6 +23,7 @@
 #include "canvas.h"
 #include "detail.h"
 #include "pane.h"
+#include "tl_counters.h"
 #include "tlview.h"
 
 #define BLOCK(r) ((const struct tl_block *)(r))
@@ -71,6 +72,7 @@ struct tl_priv {
 					   rows (20 MB for 2.5 M blocks), made
 					   at the first sort that needs it;
 					   it and the view swap */
+	struct tl_counters counters;	/* the counter lanes (tl_counters.c) */
 	uint64_t *sort_key[2];		/* a sort by duration's keys, two
 					   arrays as long as the rows (40 MB
 					   for 2.5 M blocks), kept from the
@@ -148,6 +150,7 @@ static void tl_load(struct pane *pane)
 
 	pane->priv = tp;
 	timeline_build(pane->prof, &tp->tl);
+	tl_counters_init(&tp->counters, pane->prof);
 	pane->nr_rows = tp->tl.nr_blocks;
 	pane->rows = timeline_by_start(&tp->tl);
 	/* The view is as long as the rows at most: made here once (a
@@ -170,6 +173,7 @@ static void tl_release(struct pane *pane)
 	if (!tp)
 		return;
 	tlview_release(&tp->view);
+	tl_counters_release(&tp->counters);
 	free(tp->lane_flags);
 	free(tp->path_nodes);
 	timeline_release(&tp->tl);
@@ -1045,7 +1049,10 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 	const struct tl_block *sel = selected(pane);
 	int64_t mid = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2 : -1;
 	int page = tp->view.rows_shown > 1 ? tp->view.rows_shown - 1 : 1;
+	bool at_top = !sel || tlview_place(&tp->view, sel->row) == 0;
 
+	if (tl_counters_handle(&tp->counters, act, at_top, tp->nr_hidden != 0, &req->message))
+		return true;
 	switch (act) {
 	case ACT_MOVE_UP:
 	case ACT_MOVE_DOWN:
@@ -1129,7 +1136,8 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 		.is_on_path = is_on_path_cb,
 	};
 
-	tp->view.rows_shown = c->rows - 1;
+	tp->view.band = tl_counters_rows(&tp->counters, c->rows);
+	tp->view.rows_shown = c->rows - 1 - tp->view.band;
 	tp->view.cols_shown = c->cols;
 	/* A selection in a hidden lane (a jump, a flow, a search) shows
 	 * the lane again. */
@@ -1146,6 +1154,7 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	find_flows(pane, sel);
 	st.flow_mark = tp->flow_mark;
 	tlview_paint(&tp->view, &st, c);
+	tl_counters_paint(&tp->counters, &tp->view, c, tp->view.band_shown);
 }
 
 static const struct node *tl_row_node(const struct pane *pane, const void *row)
@@ -1173,6 +1182,21 @@ static bool tl_click(struct pane *pane, int y, int x, bool twice)
 	return true;
 }
 
+/* On a counter lane, its value at the cursor's time (the selected
+ * block's start, else the window's middle) after the window. */
+static void counter_status(const struct pane *pane, char *buf, size_t size)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	int64_t t = sel ? sel->start_ns : tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
+	size_t len = strlen(buf);
+
+	if (!tl_counters_has_cursor(&tp->counters) || len + 3 >= size)
+		return;
+	snprintf(buf + len, size - len, ",  ");
+	tl_counters_status(&tp->counters, t, tp->view.lo, buf + len + 3, size - len - 3);
+}
+
 static void tl_status(const struct pane *pane, char *buf, size_t size)
 {
 	const struct tl_priv *tp = pane->priv;
@@ -1190,6 +1214,7 @@ static void tl_status(const struct pane *pane, char *buf, size_t size)
 			 tp->nr_hidden == 1 ? "" : "s");
 	else
 		snprintf(buf, size, " %s - %s of %s", a, b, all);
+	counter_status(pane, buf, size);
 }
 
 static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -1224,7 +1249,7 @@ static const enum action tl_actions[] = {
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
 	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_PATH_MARKS,
-	ACT_NONE,
+	ACT_COUNTER_LANES, ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {
