@@ -465,4 +465,5 @@ fi
 . "$(dirname "$0")/bounds.sh"
 . "$(dirname "$0")/output.sh"
 . "$(dirname "$0")/ranks.sh"
+. "$(dirname "$0")/counters.sh"
 test_done
