@@ -77,6 +77,39 @@ static void t_parse(void)
 	profile_release(&p);
 }
 
+/* A load in chunks (parsed on more threads) keeps the same samples, in
+ * the same order, and the same warnings. */
+static void t_chunks(void)
+{
+	static const char *const chunks[] = { "64", "97", "211", "512" };
+	struct profile plain, p;
+
+	unsetenv("PROFTUI_PARSE_CHUNK");
+	CHECK(load_text(&plain, "counters-plain.json", recorded));
+	for (size_t i = 0; i < ARRAY_SIZE(chunks); i++) {
+		const struct warning *a, *b;
+
+		setenv("PROFTUI_PARSE_CHUNK", chunks[i], 1);
+		CHECK(load_text(&p, "counters-chunks.json", recorded));
+		CHECK_EQ(p.nr_counter_recs, plain.nr_counter_recs);
+		for (size_t k = 0; k < p.nr_counter_recs && k < plain.nr_counter_recs; k++) {
+			CHECK_STR(p.counter_recs[k].name, plain.counter_recs[k].name);
+			CHECK_STR(p.counter_recs[k].key, plain.counter_recs[k].key);
+			CHECK_EQ(p.counter_recs[k].pid, plain.counter_recs[k].pid);
+			CHECK_EQ(p.counter_recs[k].ts_ns, plain.counter_recs[k].ts_ns);
+			CHECK(p.counter_recs[k].value == plain.counter_recs[k].value);
+		}
+		for (a = p.warnings, b = plain.warnings; a && b; a = a->next, b = b->next) {
+			CHECK_STR(a->text, b->text);
+			CHECK_EQ(a->count, b->count);
+		}
+		CHECK(!a && !b);
+		profile_release(&p);
+	}
+	unsetenv("PROFTUI_PARSE_CHUNK");
+	profile_release(&plain);
+}
+
 /* Each bad input has its warning kind. */
 static void t_warnings(void)
 {
@@ -464,6 +497,7 @@ static void t_linear(void)
 const struct test tests[] = {
 	{ "counter events are read into the side table", t_parse },
 	{ "bad counter events and values are warned about", t_warnings },
+	{ "counter events read in chunks", t_chunks },
 	{ "counter series and their figures", t_series },
 	{ "the utilization bucket rule", t_bucket_rule },
 	{ "GPU utilization, queue length derived", t_utilization },
