@@ -84,15 +84,19 @@ static char *fmt_name(const char *fmt, ...)
  * Recorded: the file's counter samples grouped into series
  */
 
-static const struct counter_rec *sort_recs;
+/* A sample's place in the sort: its series, time and place in the file
+ * beside it, so that the comparisons need nothing else (no global: two
+ * panes may compute at once). */
+struct sample_key {
+	const char *name, *key;		/* interned: compared as pointers */
+	int64_t pid, ts_ns;
+	size_t i;			/* in p->counter_recs */
+};
 
-/* By series (name, key, pid: interned names compare as pointers), then
- * in the file's order. */
+/* By series, then in the file's order. */
 static int cmp_by_series(const void *a, const void *b)
 {
-	const struct counter_rec *x = &sort_recs[*(const size_t *)a];
-	const struct counter_rec *y = &sort_recs[*(const size_t *)b];
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct sample_key *x = a, *y = b;
 
 	if (x->name != y->name)
 		return (uintptr_t)x->name < (uintptr_t)y->name ? -1 : 1;
@@ -100,19 +104,17 @@ static int cmp_by_series(const void *a, const void *b)
 		return (uintptr_t)x->key < (uintptr_t)y->key ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	return (i > j) - (i < j);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 /* Samples by time, then the file's order: the last at one time counts. */
 static int cmp_by_time(const void *a, const void *b)
 {
-	const struct counter_rec *x = &sort_recs[*(const size_t *)a];
-	const struct counter_rec *y = &sort_recs[*(const size_t *)b];
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct sample_key *x = a, *y = b;
 
 	if (x->ts_ns != y->ts_ns)
 		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return (i > j) - (i < j);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 struct group {
@@ -127,7 +129,7 @@ static int cmp_group_first(const void *a, const void *b)
 	return (x->first > y->first) - (x->first < y->first);
 }
 
-static bool same_series(const struct counter_rec *a, const struct counter_rec *b)
+static bool same_series(const struct sample_key *a, const struct sample_key *b)
 {
 	return a->name == b->name && a->key == b->key && a->pid == b->pid;
 }
@@ -135,21 +137,20 @@ static bool same_series(const struct counter_rec *a, const struct counter_rec *b
 /* Name the groups G[0..N) (sorted by series): the event's name, with its
  * key when the name has several keys, and its pid when several
  * processes write it. */
-static void name_groups(const struct profile *p, const size_t *idx, struct group *g, size_t n,
-			char **names)
+static void name_groups(const struct sample_key *keys, struct group *g, size_t n, char **names)
 {
 	for (size_t a = 0, b; a < n; a = b) {
-		const struct counter_rec *ra = &p->counter_recs[idx[g[a].from]];
+		const struct sample_key *ra = &keys[g[a].from];
 		bool multi_key = false, multi_pid = false;
 
-		for (b = a + 1; b < n && p->counter_recs[idx[g[b].from]].name == ra->name; b++) {
-			const struct counter_rec *rb = &p->counter_recs[idx[g[b].from]];
+		for (b = a + 1; b < n && keys[g[b].from].name == ra->name; b++) {
+			const struct sample_key *rb = &keys[g[b].from];
 
 			multi_key |= rb->key != ra->key;
 			multi_pid |= rb->pid != ra->pid;
 		}
 		for (size_t i = a; i < b; i++) {
-			const struct counter_rec *r = &p->counter_recs[idx[g[i].from]];
+			const struct sample_key *r = &keys[g[i].from];
 			char pid[40] = "";
 
 			if (multi_pid)
@@ -163,27 +164,29 @@ static void name_groups(const struct profile *p, const size_t *idx, struct group
 static void add_recorded(const struct profile *p, struct counters *c, size_t *alloc)
 {
 	size_t n = p->nr_counter_recs, nr_groups = 0;
-	size_t *idx;
+	struct sample_key *keys;
 	struct group *g;
 	char **names;
 
 	if (!n)
 		return;
-	idx = xmalloc(n * sizeof(*idx));
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	sort_recs = p->counter_recs;
-	qsort(idx, n, sizeof(*idx), cmp_by_series);
+	keys = xmalloc(n * sizeof(*keys));
+	for (size_t i = 0; i < n; i++) {
+		const struct counter_rec *r = &p->counter_recs[i];
+
+		keys[i] = (struct sample_key){ r->name, r->key, r->pid, r->ts_ns, i };
+	}
+	qsort(keys, n, sizeof(*keys), cmp_by_series);
 	g = xmalloc(n * sizeof(*g));
 	for (size_t i = 0; i < n; i++) {
-		if (i && same_series(&p->counter_recs[idx[i]], &p->counter_recs[idx[i - 1]])) {
+		if (i && same_series(&keys[i], &keys[i - 1])) {
 			g[nr_groups - 1].to = i + 1;
 			continue;
 		}
-		g[nr_groups++] = (struct group){ i, i + 1, idx[i] };
+		g[nr_groups++] = (struct group){ i, i + 1, keys[i].i };
 	}
 	names = xmalloc(nr_groups * sizeof(*names));
-	name_groups(p, idx, g, nr_groups, names);
+	name_groups(keys, g, nr_groups, names);
 	{
 		/* The names travel with their groups into file order. */
 		struct named { struct group g; char *name; } *v = xmalloc(nr_groups * sizeof(*v));
@@ -196,21 +199,18 @@ static void add_recorded(const struct profile *p, struct counters *c, size_t *al
 							      COUNTER_PLAIN);
 			size_t m = v[i].g.to - v[i].g.from;
 
-			qsort(idx + v[i].g.from, m, sizeof(*idx), cmp_by_time);
+			qsort(keys + v[i].g.from, m, sizeof(*keys), cmp_by_time);
 			s->points = xmalloc(m * sizeof(*s->points));
-			for (size_t k = v[i].g.from; k < v[i].g.to; k++) {
-				const struct counter_rec *r = &p->counter_recs[idx[k]];
-
-				s->points[s->nr++] = (struct counter_point){ r->ts_ns, r->value };
-			}
+			for (size_t k = v[i].g.from; k < v[i].g.to; k++)
+				s->points[s->nr++] = (struct counter_point){
+					keys[k].ts_ns, p->counter_recs[keys[k].i].value };
 			finish_series(s);
 		}
 		free(v);
 	}
-	sort_recs = NULL;
 	free(names);
 	free(g);
-	free(idx);
+	free(keys);
 }
 
 /* ---------------------------------------------------------------------
