@@ -364,6 +364,14 @@ struct profile {
 	 * but the critical path reads them): profile_add_cuda_sync(). */
 	struct cuda_sync *cuda_syncs;	/* heap, in the file's order */
 	size_t nr_cuda_syncs, alloc_cuda_syncs;
+	/* Counter samples ("ph":"C"), one per numeric arg, beside the tree
+	 * (no node): profile_add_counter().  model/counters.h makes series. */
+	struct counter_rec *counter_recs;	/* heap, in the file's order */
+	size_t nr_counter_recs, alloc_counter_recs;
+	/* The profiler's own span ("PyTorch Profiler (0)", cat Trace) when
+	 * the trace has one: the GPU utilization buckets' range. */
+	bool has_profiler_span;
+	int64_t profiler_start_ns, profiler_end_ns;
 	struct call_stacks stacks;	/* call_stack_intern()'s */
 	/* A summary (parsers/summary/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
@@ -622,6 +630,19 @@ struct cuda_sync {
 
 /* Add a copy of S to P's cuda_syncs. */
 void profile_add_cuda_sync(struct profile *p, const struct cuda_sync *s);
+
+/* One sample of a counter event ("ph":"C"): the event's name and pid,
+ * one of its args' keys and that arg's value, finite (the parser keeps
+ * no other). */
+struct counter_rec {
+	const char *name, *key;		/* interned */
+	int64_t pid;
+	int64_t ts_ns;
+	double value;
+};
+
+/* Add a copy of R to P's counter_recs. */
+void profile_add_counter(struct profile *p, const struct counter_rec *r);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
  * -1, device -1, no address), appended. */

@@ -481,4 +481,5 @@ fi
 . "$(dirname "$0")/rocprof.sh"
 . "$(dirname "$0")/output.sh"
 . "$(dirname "$0")/ranks.sh"
+. "$(dirname "$0")/counters.sh"
 test_done
