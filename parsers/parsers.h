@@ -39,6 +39,8 @@
 	X(megengine_json_parser, "megengine", "megengine") \
 	/* PaddlePaddle profiler summary and training log */ \
 	X(paddle_parser, "paddle", "paddle") \
+	/* Nsight Systems nsys stats reports, text or CSV */ \
+	X(nsys_stats_parser, "nsys", "nsys") \
 	/* proftui --summary files */ \
 	X(summary_parser, "summary", "summary")
 

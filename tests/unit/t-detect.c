@@ -38,6 +38,10 @@ static const struct sample {
 	{ "tests/golden/paddle/summary-new.txt", "paddle", true },
 	{ "tests/golden/paddle/train-log.txt", "paddle", true },
 	{ "tests/golden/summary/shapes.summary", "summary", true },
+	{ "tests/golden/nsys/all-table.log", "nsys-stats", true },
+	{ "tests/golden/nsys/kern.csv", "nsys-stats", true },
+	{ "tests/golden/nsys/old-2021.md", "nsys-stats", true },
+	{ "tests/golden/nsys/untitled.txt", "nsys-stats", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))
