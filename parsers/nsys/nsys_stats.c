@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "../../model/bounds.h"
+#include "../../model/keyindex.h"
 #include "../../model/util.h"
 #include "../num.h"
 #include "../parser.h"
@@ -147,6 +148,7 @@ struct nsys {
 	struct node **mem;
 	int64_t *mem_bytes;
 	size_t nr_mem, alloc_mem, alloc_mem_bytes;
+	struct key_index mem_by_name;	/* interned name -> index in mem */
 	char num[NUM_MAX + 1];
 };
 
@@ -576,6 +578,7 @@ static void flush_copies(struct nsys *ns)
 	for (size_t i = 0; i < ns->nr_mem; i++)
 		profile_set_copy(ns->run, ns->mem[i], -1, -1, ns->mem_bytes[i], NAN);
 	ns->nr_mem = 0;
+	key_index_release(&ns->mem_by_name);
 }
 
 static void start_run_if_seen(struct nsys *ns, enum report r)
@@ -613,13 +616,14 @@ static void open_group(struct nsys *ns)
 	profile_meta(p, "nsys stats", key, report_words[t->report]);
 }
 
-/* The index of the copy or set called NAME in this run, or -1. */
+/* The index of the (first) copy or set called NAME, interned, in this
+ * run, or -1: a look-up, so that a hostile report of many operations
+ * joins in linear time. */
 static long mem_node(struct nsys *ns, const char *name)
 {
-	for (size_t i = 0; i < ns->nr_mem; i++)
-		if (node_name(ns->mem[i]) == name)
-			return (long)i;
-	return -1;
+	size_t i = key_index_get(&ns->mem_by_name, (uint64_t)(uintptr_t)name);
+
+	return i == KEY_INDEX_NONE ? -1 : (long)i;
 }
 
 static bool is_memset(const char *s, size_t n)
@@ -721,6 +725,8 @@ static void add_row(struct nsys *ns, const struct row *r)
 	if (t->report == R_MEM_TIME || t->report == R_MEM_SIZE) {
 		GROW(ns->mem, ns->alloc_mem, ns->nr_mem + 1);
 		GROW(ns->mem_bytes, ns->alloc_mem_bytes, ns->nr_mem + 1);
+		if (mem_node(ns, node_name(n)) < 0)
+			key_index_put(&ns->mem_by_name, (uint64_t)(uintptr_t)node_name(n), ns->nr_mem);
 		ns->mem[ns->nr_mem] = n;
 		ns->mem_bytes[ns->nr_mem++] = -1;
 	}
@@ -978,6 +984,7 @@ out:
 	d->profile = p;
 	free(ns.mem);
 	free(ns.mem_bytes);
+	key_index_release(&ns.mem_by_name);
 	return rc;
 }
 

@@ -61,3 +61,20 @@ fi
 printf '%s\n100.0,1000,10,100.0,100.0,90,110,5.0,"k%s"\n' "$nsys_csv" "$(printf '\033]0;PWNED\007')" \
 	>"$ndir/hostile.csv"
 hostile "an nsys kernel name" 0 'k\x1b]0;PWNED\x07' --print kernels "$ndir/hostile.csv"
+# 200,000 operations by time and by size join in linear time (each size
+# row looked up, not searched for).
+awk 'BEGIN {
+	print "CUDA Memory Operation Statistics (by time):"
+	print "Time (%),Total Time (ns),Count,Avg (ns),Min (ns),Max (ns),Operation"
+	for (i = 0; i < 200000; i++) printf "0.0,10,1,10.0,10,10,op%d\n", i
+	print ""
+	print "CUDA Memory Operation Statistics (by size in KiB):"
+	print "Total,Operations,Average,Minimum,Maximum,Operation"
+	for (i = 0; i < 200000; i++) printf "1.000,1,1.000,1.000,1.000,op%d\n", i
+}' >"$ndir/many-ops.csv"
+if timeout 20 "$PROFTUI" --print memory_bandwidth --format csv "$ndir/many-ops.csv" >"$ndir/stdout" 2>"$ndir/stderr" &&
+	[ "$(grep -c '^op' "$ndir/stdout")" -eq 200000 ]; then
+	pass "badinput: nsys: 200,000 operations join in linear time"
+else
+	fail "badinput: nsys: 200,000 operations join in linear time"
+fi
