@@ -631,9 +631,29 @@ static bool is_memset(const char *s, size_t n)
 	return text_find(s, n, "memset") || text_find(s, n, "Memset");
 }
 
-static void set_times(struct profile *p, struct node *n, const struct row *r, bool device)
+/* The figures of a copy or set of cuda_gpu_mem_time_sum: as attributes
+ * of their own, since no pane of aggregated rows shows copies (the Tree
+ * shows them as columns; Memory bandwidth reads the node). */
+static void set_copy_figures(struct profile *p, struct node *n, const struct row *r)
+{
+	static const char *const keys[] = {
+		[C_AVG] = "mean_ns", [C_MED] = "median_ns", [C_MIN] = "min_ns",
+		[C_MAX] = "max_ns", [C_STDDEV] = "stddev_ns",
+	};
+
+	if (!isnan(r->pct))
+		attr_set_double(p, node_attr_list(n), "time_pct", r->pct);
+	for (int k = C_AVG; k <= C_STDDEV; k++)
+		if (r->t[k] >= 0)
+			attr_set_ns(p, node_attr_list(n), keys[k], r->t[k]);
+}
+
+/* A row of times into N: a kernel's or a copy's device time, a call's or a
+ * range's host time, and the figures printed beside it. */
+static void set_times(struct profile *p, struct node *n, const struct row *r)
 {
 	int64_t total = r->t[C_TOTAL];
+	bool device = node_kind_is_device(n->kind);
 
 	if (device) {
 		node_set_device_self(p, n, total);
@@ -645,6 +665,10 @@ static void set_times(struct profile *p, struct node *n, const struct row *r, bo
 	node_set_calls(p, n, r->count);
 	if (r->t[C_MIN] >= 0 && r->t[C_MAX] >= 0)
 		node_set_minmax(p, n, r->t[C_MIN], r->t[C_MAX]);
+	if (n->kind == NODE_MEMCPY || n->kind == NODE_MEMSET) {
+		set_copy_figures(p, n, r);
+		return;
+	}
 	if (!isnan(r->pct))
 		attr_set_double(p, node_attr_list(n), device ? ATTR_FILE_DEVICE_TOTAL_PCT
 							     : ATTR_FILE_SHARE_PCT, r->pct);
@@ -734,7 +758,7 @@ static void add_row(struct nsys *ns, const struct row *r)
 		node_set_calls(p, n, r->count);
 		set_sizes(p, n, r, &ns->mem_bytes[ns->nr_mem - 1]);
 	} else {
-		set_times(p, n, r, kind == NODE_KERNEL || kind == NODE_MEMCPY || kind == NODE_MEMSET);
+		set_times(p, n, r);
 	}
 	if (t->report == R_OSRT || t->report == R_API)
 		attr_set_str(p, node_attr_list(n), ATTR_FILE_REPORT, t->id, strlen(t->id));
