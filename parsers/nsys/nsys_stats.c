@@ -860,14 +860,21 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 		t->report = from_title;
 		snprintf(t->id, sizeof(t->id), "%s", ns->pending_id);
 	} else {
-		/* No title: the columns say which report. */
-		t->report = t->at[C_SIZE_TOTAL] >= 0 ? R_MEM_SIZE
+		/* No title: the columns say which report, when each is one
+		 * of the reports read (cuda_gpu_sum's Category is not). */
+		bool unknown = false;
+
+		for (size_t i = 0; i < nr; i++)
+			unknown |= t->cols[i].kind == C_UNKNOWN;
+		t->report = unknown ? R_OTHER
+			    : t->at[C_SIZE_TOTAL] >= 0 ? R_MEM_SIZE
 			    : t->at[C_STYLE] >= 0 || text_eq(f[t->at[C_NAME]].s, f[t->at[C_NAME]].len, "Range") ? R_NVTX
 			    : text_eq(f[t->at[C_NAME]].s, f[t->at[C_NAME]].len, "Operation") ? R_MEM_TIME
 			    : text_eq(f[t->at[C_COUNT]].s, f[t->at[C_COUNT]].len, "Instances") ? R_KERN
 			    : R_API;
 		snprintf(t->id, sizeof(t->id), "%s",
-			 t->report == R_MEM_SIZE ? "cuda_gpu_mem_size_sum"
+			 t->report == R_OTHER ? "(untitled)"
+			 : t->report == R_MEM_SIZE ? "cuda_gpu_mem_size_sum"
 			 : t->report == R_NVTX	 ? "nvtx_sum"
 			 : t->report == R_MEM_TIME ? "cuda_gpu_mem_time_sum"
 			 : t->report == R_KERN	 ? "cuda_gpu_kern_sum"
@@ -887,8 +894,13 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 	if (t->report == R_OTHER) {
 		struct pos at = { lineno, 1 };
 
-		diag_warn(ns->d, &at, "nsys reports this parser does not read, skipped",
-			  "report '%s' is not one this parser reads; skipped", t->id);
+		if (from_title == R_NONE)
+			diag_warn(ns->d, &at, "nsys reports this parser does not read, skipped",
+				  "a report without a title, with columns of none this parser "
+				  "reads; skipped");
+		else
+			diag_warn(ns->d, &at, "nsys reports this parser does not read, skipped",
+				  "report '%s' is not one this parser reads; skipped", t->id);
 		t->group = NULL;
 		return true;
 	}
