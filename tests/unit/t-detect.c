@@ -42,6 +42,7 @@ static const struct sample {
 	{ "tests/golden/nsys/kern.csv", "nsys-stats", true },
 	{ "tests/golden/nsys/old-2021.md", "nsys-stats", true },
 	{ "tests/golden/nsys/untitled.txt", "nsys-stats", true },
+	{ "tests/golden/nsys/names-2021.txt", "nsys-stats", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))
