@@ -97,6 +97,20 @@ enum {
 #define ATTR_FILE_HOST_TOTAL_PCT "file_host_total_pct"
 #define ATTR_FILE_DEVICE_MEAN "file_device_mean_ns"	/* device total per call */
 #define ATTR_FILE_HOST_MEAN "file_host_mean_ns"	/* host total per call */
+/* A row of an nsys stats report of host calls or ranges (cuda_api_sum,
+ * osrt_sum, nvtx_sum): its Time % (of its report's total), Avg, Med and
+ * StdDev as printed, to the ns, and the report's name (model/name_stats.h
+ * shows them for a row of one node). */
+#define ATTR_FILE_SHARE_PCT "file_share_pct"
+#define ATTR_FILE_MEAN "file_mean_ns"
+#define ATTR_FILE_MEDIAN "file_median_ns"
+#define ATTR_FILE_STDDEV "file_stddev_ns"
+#define ATTR_FILE_REPORT "file_report"
+/* A copy or set that is a row of a printed report (nsys stats'
+ * cuda_gpu_mem_size_sum): the least and greatest bytes of one copy, as
+ * printed (model/mem_bw.h reads them). */
+#define ATTR_COPY_MIN_BYTES "min_size_bytes"
+#define ATTR_COPY_MAX_BYTES "max_size_bytes"
 
 /* ATTR_STACK: a Python call stack (callstack.h), key "call_stack". */
 enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH, ATTR_STACK };

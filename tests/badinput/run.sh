@@ -476,6 +476,7 @@ else
 	fail "badinput: summary: 300,000 warnings load"
 fi
 . "$(dirname "$0")/long-sums.sh"
+. "$(dirname "$0")/nsys.sh"
 
 . "$(dirname "$0")/bounds.sh"
 . "$(dirname "$0")/rocprof.sh"
