@@ -53,6 +53,35 @@ static void warn_capped_sums(struct profile *p, struct diag *d)
 	profile_warn(p, kind, n - 1);
 }
 
+/*
+ * What a file no parser reads is, when it is Nsight Systems' own (nsys
+ * stats reads both, proftui neither): a report (.nsys-rep, before 2021.3
+ * .qdrep), known by its name since no public text gives its magic, or an
+ * SQLite export (nsys export --type sqlite), known by SQLite's magic and,
+ * where the schema in the head read names nsys's tables, as nsys's (an
+ * SQLite file whose schema lies further on is told it may be one).  NULL
+ * for any other file.
+ */
+static const char *nsys_file(const char *path, const char *head, size_t len)
+{
+	static const char sqlite_magic[] = "SQLite format 3";	/* and its NUL */
+	static const char *const nsys_tables[] = { "CUPTI_ACTIVITY_KIND_", "TARGET_INFO_" };
+	size_t n = strlen(path);
+
+	if (((n >= 9 && !strcmp(path + n - 9, ".nsys-rep")) || (n >= 6 && !strcmp(path + n - 6, ".qdrep"))) &&
+	    text_is_binary(head, len))
+		return "an Nsight Systems report, which proftui does not read: run "
+		       "'nsys stats --format csv REPORT.nsys-rep > REPORT.csv' and open REPORT.csv";
+	if (len < sizeof(sqlite_magic) || memcmp(head, sqlite_magic, sizeof(sqlite_magic)))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(nsys_tables); i++)
+		if (text_find(head, len, nsys_tables[i]))
+			return "an Nsight Systems SQLite export, which proftui does not read: run "
+			       "'nsys stats --format csv EXPORT.sqlite > EXPORT.csv' and open EXPORT.csv";
+	return "an SQLite database, which proftui does not read (an Nsight Systems export? run "
+	       "'nsys stats --format csv EXPORT.sqlite > EXPORT.csv' and open EXPORT.csv)";
+}
+
 static int load_one(struct profile *p, const char *path, const struct load_options *opt,
 		    struct load_state *ls)
 {
@@ -85,6 +114,12 @@ static int load_one(struct profile *p, const char *path, const struct load_optio
 			goto out_close;
 		}
 	} else if (!(parser = parser_detect(head, len))) {
+		const char *what = nsys_file(path, head, len);
+
+		if (what) {
+			diag_error(&d, NULL, "%s", what);
+			goto out_close;
+		}
 		if (text_is_binary(head, len)) {
 			diag_error(&d, NULL, "binary data, not a profile any parser knows "
 				   "(see --list-formats)");

@@ -78,3 +78,28 @@ if timeout 20 "$PROFTUI" --print memory_bandwidth --format csv "$ndir/many-ops.c
 else
 	fail "badinput: nsys: 200,000 operations join in linear time"
 fi
+# Nsight Systems' own files, which proftui does not read: the error says
+# what the file is and how to get a report proftui reads from it.
+nsys_own() {
+	what=$1 expect=$2 f=$ndir/$3
+	timeout 20 "$PROFTUI" --print kernels "$f" >"$ndir/stdout" 2>"$ndir/stderr"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(grep -c . "$ndir/stderr")" -eq 1 ] && [ ! -s "$ndir/stdout" ] &&
+		grep -qF "$f: error: $expect" "$ndir/stderr" && grep -qF "nsys stats --format csv" "$ndir/stderr"; then
+		pass "badinput: nsys: $what"
+	else
+		fail "badinput: nsys: $what (exit $rc: $(head -c 300 "$ndir/stderr"))"
+	fi
+}
+{ printf 'NSYS\001\000\000\000\377\376'; head -c 2048 /dev/zero | tr '\0' '\001'; } >"$ndir/run.nsys-rep"
+nsys_own "a .nsys-rep report says to run nsys stats" "an Nsight Systems report" run.nsys-rep
+cp "$ndir/run.nsys-rep" "$ndir/old.qdrep"
+nsys_own "a .qdrep report says to run nsys stats" "an Nsight Systems report" old.qdrep
+{
+	printf 'SQLite format 3\000\020\000\001\001'
+	head -c 200 /dev/zero
+	printf 'CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL)'
+} >"$ndir/export.sqlite"
+nsys_own "an nsys SQLite export says to run nsys stats" "an Nsight Systems SQLite export" export.sqlite
+{ printf 'SQLite format 3\000\020\000\001\001'; head -c 200 /dev/zero; } >"$ndir/other.db"
+nsys_own "another SQLite file says it may be an nsys export" "an SQLite database" other.db
