@@ -254,3 +254,52 @@ void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64
 	*calls = w.calls;
 	*total_ns = w.total_ns;
 }
+
+struct parts_walk {
+	const struct profile *p;
+	enum name_stats_kind kind;
+	struct name_stats_part *v;
+	size_t nr, alloc;
+};
+
+static bool count_part(struct node *n, void *ctx)
+{
+	struct parts_walk *w = ctx;
+	const struct attr *a = attr_find(node_attrs(n), ATTR_FILE_REPORT);
+	const char *report;
+	size_t i;
+
+	if (!wanted(n, w->kind))
+		return true;
+	report = a && attr_type(a) == ATTR_STRING ? a->v.s : NULL;
+	for (i = 0; i < w->nr; i++)
+		if (w->v[i].report == report ||
+		    (report && w->v[i].report && !strcmp(w->v[i].report, report)))
+			break;
+	if (i == w->nr && w->nr == NAME_STATS_PARTS_MAX) {
+		/* Past the cap, the rest are one part (report ""), so that
+		 * a file naming a report per row costs no quadratic scan. */
+		for (i = 0; i < w->nr && !(w->v[i].report && !w->v[i].report[0]); i++)
+			;
+		if (i == w->nr)
+			i = w->nr - 1, w->v[i].report = "";
+	}
+	if (i == w->nr) {
+		GROW(w->v, w->alloc, w->nr + 1);
+		w->v[w->nr++] = (struct name_stats_part){ .report = report };
+	}
+	sum_add_u(&w->v[i].calls, node_calls(w->p, n));
+	sum_add(&w->v[i].total_ns, w->kind == NAME_STATS_GPU_ANNOTATIONS ? node_device_total(w->p, n) :
+									    node_host_total(w->p, n));
+	return true;
+}
+
+size_t name_stats_count_parts(const struct profile *p, enum name_stats_kind kind,
+			      struct name_stats_part **out)
+{
+	struct parts_walk w = { .p = p, .kind = kind };
+
+	node_walk(p->root, count_part, &w);
+	*out = w.v;
+	return w.nr;
+}

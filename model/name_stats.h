@@ -87,5 +87,18 @@ size_t name_stats_durations(const struct profile *p, enum name_stats_kind kind,
  * without the rows: what the Overview says of them. */
 void name_stats_count(const struct profile *p, enum name_stats_kind kind, uint64_t *calls,
 		      int64_t *total_ns);
+/* The nodes of KIND counted apart by the printed report each is a row of
+ * (ATTR_FILE_REPORT: nsys stats' cuda_api_sum, osrt_sum; NULL: a node no
+ * report names), in the order first met, into *OUT (heap, the caller
+ * frees it); returns how many reports.  One walk; past
+ * NAME_STATS_PARTS_MAX reports the rest count as one, of report "". */
+#define NAME_STATS_PARTS_MAX 16
+struct name_stats_part {
+	const char *report;
+	uint64_t calls;
+	int64_t total_ns;
+};
+size_t name_stats_count_parts(const struct profile *p, enum name_stats_kind kind,
+			      struct name_stats_part **out);
 
 #endif

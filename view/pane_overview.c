@@ -403,6 +403,71 @@ static void add_gpu_breakdowns(const struct profile *p, struct ov_priv *op, uint
 	add_comm_overlap(&t, op);
 }
 
+/* What the API calls of a printed report are, by its name: nsys stats'
+ * cuda_api_sum (cudaapisum before 2021.2) and osrt_sum (osrtsum). */
+static const struct {
+	const char *report;
+	const char *item;
+	int order;
+} api_reports[] = {
+	{ "cuda_api_sum", "CUDA API calls", 0 },	{ "cudaapisum", "CUDA API calls", 0 },
+	{ "osrt_sum", "OS runtime calls", 1 },		{ "osrtsum", "OS runtime calls", 1 },
+};
+
+/* The order of REPORT's line, and its label into *ITEM (heap). */
+static int api_part_label(const char *report, char **item)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(api_reports); i++)
+		if (report && !strcmp(report, api_reports[i].report)) {
+			*item = xstrdup(api_reports[i].item);
+			return api_reports[i].order;
+		}
+	if (!report) {
+		*item = xstrdup("API calls");
+		return 3;
+	}
+	*item = report[0] ? xstrfmt("API calls of %s", report) : xstrdup("API calls of other reports");
+	return 2;
+}
+
+/*
+ * The API calls apart by the printed report they are rows of, when any
+ * is (nsys stats: CUDA's calls and the OS's are different things, and a
+ * sum of both would say neither): one line each, CUDA's first.  False,
+ * adding nothing, for a profile whose calls no report names, whose one
+ * line add_calls_and_ranges() writes as before.
+ */
+static bool add_api_parts(const struct profile *p, struct ov_priv *op, bool *heading)
+{
+	struct name_stats_part *v;
+	size_t n = name_stats_count_parts(p, NAME_STATS_API, &v);
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= v[i].report != NULL;
+	if (!any) {
+		free(v);
+		return false;
+	}
+	for (int order = 0; order <= 3; order++)
+		for (size_t i = 0; i < n; i++) {
+			char *item;
+
+			if (api_part_label(v[i].report, &item) != order || !v[i].calls) {
+				free(item);
+				continue;
+			}
+			if (!*heading)
+				add(op, OV_SECTION, xstrdup("Calls, ranges (Enter: table)"), NULL);
+			*heading = true;
+			add(op, OV_API, xstrfmt("%s (%" PRIu64 ")", item, v[i].calls),
+			    time_text((double)v[i].total_ns));
+			free(item);
+		}
+	free(v);
+	return true;
+}
+
 /* The runtime API calls and the annotations (model/name_stats.h): how
  * many (in brackets) and how long in all, Enter opening their tables; a
  * walk without the rows, so that the landing pane does not sort a million
@@ -424,6 +489,8 @@ static void add_calls_and_ranges(const struct profile *p, struct ov_priv *op)
 		uint64_t calls;
 		int64_t total;
 
+		if (what[i].kind == NAME_STATS_API && add_api_parts(p, op, &heading))
+			continue;
 		name_stats_count(p, what[i].kind, &calls, &total);
 		if (!calls)
 			continue;

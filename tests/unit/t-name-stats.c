@@ -249,7 +249,55 @@ static void test_annotations(void)
 	profile_release(&p);
 }
 
+/* The calls counted apart by the report each is a row of; past the cap,
+ * the rest are one part of report "". */
+static void test_parts(void)
+{
+	struct profile p;
+	struct name_stats_part *v;
+	char report[32];
+	size_t n;
+	struct node *c;
+
+	profile_init(&p, "t");
+	c = call(&p, "cudaLaunchKernel", 0, 1000);
+	attr_set_str(&p, node_attr_list(c), ATTR_FILE_REPORT, "cuda_api_sum", 12);
+	c = call(&p, "read", 10, 300);
+	attr_set_str(&p, node_attr_list(c), ATTR_FILE_REPORT, "osrt_sum", 8);
+	c = call(&p, "write", 20, 200);
+	attr_set_str(&p, node_attr_list(c), ATTR_FILE_REPORT, "osrt_sum", 8);
+	call(&p, "cudaFree", 30, 5);
+	profile_finish(&p);
+	n = name_stats_count_parts(&p, NAME_STATS_API, &v);
+	CHECK_EQ(n, 3);
+	CHECK_STR(v[0].report, "cuda_api_sum");
+	CHECK_EQ(v[0].calls, 1);
+	CHECK_EQ(v[0].total_ns, 1000);
+	CHECK_STR(v[1].report, "osrt_sum");
+	CHECK_EQ(v[1].calls, 2);
+	CHECK_EQ(v[1].total_ns, 500);
+	CHECK(v[2].report == NULL);
+	CHECK_EQ(v[2].total_ns, 5);
+	free(v);
+	profile_release(&p);
+
+	profile_init(&p, "t");
+	for (int i = 0; i < 40; i++) {
+		snprintf(report, sizeof(report), "r%d", i);
+		c = call(&p, "x", i, 1);
+		attr_set_str(&p, node_attr_list(c), ATTR_FILE_REPORT, report, strlen(report));
+	}
+	profile_finish(&p);
+	n = name_stats_count_parts(&p, NAME_STATS_API, &v);
+	CHECK_EQ(n, NAME_STATS_PARTS_MAX);
+	CHECK_STR(v[n - 1].report, "");
+	CHECK_EQ(v[n - 1].calls, 40 - (NAME_STATS_PARTS_MAX - 1));
+	free(v);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
+	{ "calls apart by the printed report they are rows of", test_parts },
 	{ "calls, total, extremes, median and spread per name", test_figures },
 	{ "an even count's median rounds half away from zero", test_median_rounds },
 	{ "a pre-aggregated row has no median or spread", test_counted_row },

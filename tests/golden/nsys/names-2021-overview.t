@@ -1,0 +1,1 @@
+--print overview tests/golden/nsys/names-2021.txt
