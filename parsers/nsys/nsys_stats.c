@@ -3,8 +3,9 @@
  * Nsight Systems' printed summary reports (doc/formats/nsys-stats.md): what
  * `nsys stats` and `nsys profile --stats=true` write, as column text
  * (headers over dash separators, numbers right-aligned with thousands
- * separators) or as CSV (--format csv), one report or several in one
- * output, usually inside a log or a Markdown page.
+ * separators), as CSV or TSV (--format csv, tsv) or as cells between
+ * pipes (a Markdown pipe table; a boxed table), one report or several in
+ * one output, usually inside a log or a Markdown page.
  *
  * A report is found by its header line (a name column, a count column and
  * a total of time or of size); the title line before it, when there is
@@ -116,7 +117,11 @@ struct column {
 	struct span sp;			/* table form */
 };
 
-enum form { F_TABLE, F_CSV };
+/* The formatters' layouts: nsys's column text (dash separator, cells by
+ * extent), CSV and TSV (one quoting, another separator), and tables of
+ * cells between '|' (Markdown pipe tables, with a |---| line; the same
+ * with '+' junctions and border lines). */
+enum form { F_TABLE, F_CSV, F_TSV, F_PIPE };
 
 struct table {
 	enum report report;
@@ -184,7 +189,12 @@ static enum report title_of(const char *line, size_t len, char *id, size_t id_si
 
 	s = text_trim(s, &n);
 	a = NULL;
-	if (text_starts(s, n, "** ") && text_ends(s, n, "):")) {
+	/* The same title bolded in Markdown: "**CUDA ... (cuda_api_sum)**". */
+	if (n > 4 && text_starts(s, n, "**") && text_ends(s, n, ")**")) {
+		b = s + n - 3;
+		for (a = b; a > s && a[-1] != '('; a--)
+			;
+	} else if (text_starts(s, n, "** ") && text_ends(s, n, "):")) {
 		b = s + n - 2;
 		for (a = b; a > s && a[-1] != '('; a--)
 			;
@@ -362,11 +372,11 @@ static bool header_of(struct table *t, const struct field *f, size_t n, enum rep
 /* ---- cells --------------------------------------------------------- */
 
 /*
- * Split a CSV LINE into fields, unquoting in place ("a ""b""" is a "b").
- * Returns how many (more than MAX: only MAX stored), or -1 with *BAD the
- * column of a quote left open.
+ * Split a CSV LINE (TSV when SEP is a tab) into fields, unquoting in
+ * place ("a ""b""" is a "b").  Returns how many (more than MAX: only MAX
+ * stored), or -1 with *BAD the column of a quote left open.
  */
-static long csv_split(char *line, size_t len, struct field *out, size_t max, size_t *bad)
+static long csv_split(char *line, size_t len, char sep, struct field *out, size_t max, size_t *bad)
 {
 	size_t i = 0, nr = 0;
 
@@ -394,14 +404,14 @@ static long csv_split(char *line, size_t len, struct field *out, size_t max, siz
 			f.s = line + i + 1;
 			f.len = w - (i + 1);
 			i = r + 1;
-			while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			while (i < len && line[i] != sep && (line[i] == ' ' || line[i] == '\t'))
 				i++;
-			if (i < len && line[i] != ',') {
+			if (i < len && line[i] != sep) {
 				*bad = i;
 				return -1;
 			}
 		} else {
-			const char *comma = memchr(line + i, ',', len - i);
+			const char *comma = memchr(line + i, sep, len - i);
 			size_t end = comma ? (size_t)(comma - line) : len;
 
 			f.s = line + i;
@@ -416,6 +426,89 @@ static long csv_split(char *line, size_t len, struct field *out, size_t max, siz
 			return (long)nr;
 		i++;		/* the comma */
 	}
+}
+
+/* Whether LINE is a rule of a pipe table: only '-', '=', ':', '+', '|'
+ * and blanks, with a dash. */
+static bool is_pipe_rule(const char *line, size_t len)
+{
+	bool dash = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (!strchr("-=:+| \t", line[i]) || !line[i])
+			return false;
+		dash |= line[i] == '-' || line[i] == '=';
+	}
+	return dash;
+}
+
+/*
+ * Split a pipe-table LINE ("| a | b |", or "a | b" without the outer
+ * pipes) into its trimmed cells; "\|" is a '|' inside a cell (Markdown),
+ * unescaped in place.  With REST, the MAXth cell runs to the end of the
+ * line (its last '|' off): the name, which may hold a '|'.  Returns how
+ * many cells (more than MAX: only MAX stored).
+ */
+static size_t pipe_split(char *line, size_t len, struct field *out, size_t max, bool rest)
+{
+	size_t i = 0, nr = 0, end = len;
+
+	while (i < end && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i < end && line[i] == '|')
+		i++;
+	if (end > i && line[end - 1] == '|' && !(end >= 2 && line[end - 2] == '\\'))
+		end--;
+	for (;;) {
+		size_t start = i, w;
+		struct field f;
+
+		if (rest && nr + 1 == max) {
+			i = end;
+		} else {
+			while (i < end && !(line[i] == '|' && !(i > start && line[i - 1] == '\\')))
+				i++;
+		}
+		/* The cell, "\|" made '|'. */
+		w = start;
+		for (size_t r = start; r < i; r++) {
+			if (line[r] == '\\' && r + 1 < i && line[r + 1] == '|')
+				continue;
+			line[w++] = line[r];
+		}
+		for (size_t r = w; r < i; r++)
+			line[r] = ' ';
+		f.s = line + start;
+		f.len = w - start;
+		f.col = start;
+		f.s = text_trim(f.s, &f.len);
+		f.col = (size_t)(f.s - line);
+		if (nr < max)
+			out[nr] = f;
+		nr++;
+		if (i >= end)
+			return nr;
+		i++;		/* the pipe */
+	}
+}
+
+/* The cells of a pipe table's rule ("|---|:--:|", "----+----"): how many
+ * runs of dashes between '|' or '+' (outer ones not counted). */
+static size_t pipe_rule_cells(const char *line, size_t len)
+{
+	size_t nr = 0;
+	bool in_run = false;
+
+	for (size_t i = 0; i < len; i++) {
+		bool mark = line[i] == '-' || line[i] == '=' || line[i] == ':';
+
+		if (mark && !in_run)
+			nr++;
+		in_run = mark || (in_run && (line[i] == ' ' || line[i] == '\t'));
+		if (line[i] == '|' || line[i] == '+')
+			in_run = false;
+	}
+	return nr;
 }
 
 /* The number S[0..N) without its thousands separators, into NS->num;
@@ -782,9 +875,11 @@ static bool read_row(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 		r.t[k] = -1;
 	for (size_t k = 0; k < ARRAY_SIZE(r.b); k++)
 		r.b[k] = -1;
-	if (t->form == F_CSV) {
+	if (t->form == F_PIPE) {
+		nr = pipe_split(line, len, f, t->nr_cols, t->at[C_NAME] == (int)t->nr_cols - 1);
+	} else if (t->form == F_CSV || t->form == F_TSV) {
 		size_t bad = 0;
-		long got = csv_split(line, len, f, MAX_COLS, &bad);
+		long got = csv_split(line, len, t->form == F_TSV ? '\t' : ',', f, MAX_COLS, &bad);
 
 		if (got < 0) {
 			struct pos at = { lineno, bad + 1 };
@@ -842,19 +937,20 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 
 	if (nr > MAX_COLS || !header_of(t, f, nr, from_title)) {
 		size_t bad;
-		long got;
+		long got = -1;
 
-		if (!memchr(line, ',', len))
-			return false;
-		got = csv_split(line, len, f, MAX_COLS + 1, &bad);
+		form = memchr(line, '|', len) ? F_PIPE : memchr(line, '\t', len) ? F_TSV : F_CSV;
+		if (form == F_PIPE)
+			got = (long)pipe_split(line, len, f, MAX_COLS + 1, false);
+		else if (memchr(line, form == F_TSV ? '\t' : ',', len))
+			got = csv_split(line, len, form == F_TSV ? '\t' : ',', f, MAX_COLS + 1, &bad);
 		if (got < 3 || got > MAX_COLS || !header_of(t, f, (size_t)got, from_title))
 			return false;
 		nr = (size_t)got;
-		form = F_CSV;
 	}
 	t->form = form;
 	t->header_line = lineno;
-	t->want_separator = form == F_TABLE;
+	t->want_separator = form == F_TABLE || form == F_PIPE;
 	t->nr_rows = 0;
 	if (from_title != R_NONE) {
 		t->report = from_title;
@@ -904,7 +1000,7 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 		t->group = NULL;
 		return true;
 	}
-	if (form == F_CSV)
+	if (form == F_CSV || form == F_TSV)
 		open_group(ns);
 	return true;
 }
@@ -913,7 +1009,8 @@ static bool read_separator(struct nsys *ns, const char *line, size_t len, uint64
 {
 	struct table *t = &ns->t;
 	struct span sp[MAX_COLS + 1];
-	size_t nr = text_dash_spans(line, len, sp, MAX_COLS + 1, 1, false);
+	size_t nr = t->form == F_PIPE ? is_pipe_rule(line, len) ? pipe_rule_cells(line, len) : 0
+				      : text_dash_spans(line, len, sp, MAX_COLS + 1, 1, false);
 
 	t->want_separator = false;
 	if (nr != t->nr_cols) {
@@ -923,8 +1020,9 @@ static bool read_separator(struct nsys *ns, const char *line, size_t len, uint64
 			   "not one for each of its %zu columns", t->id, nr, t->nr_cols);
 		return false;
 	}
-	for (size_t i = 0; i < nr; i++)
-		t->cols[i].sp = sp[i];
+	if (t->form == F_TABLE)
+		for (size_t i = 0; i < nr; i++)
+			t->cols[i].sp = sp[i];
 	if (t->report != R_OTHER)
 		open_group(ns);
 	return true;
@@ -952,8 +1050,8 @@ static int nsys_line(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 		return 0;
 	}
 	if (ns->in_table && !ends_table(line, len)) {
-		if (t->report == R_OTHER)
-			return 0;
+		if (t->report == R_OTHER || (t->form == F_PIPE && is_pipe_rule(line, len)))
+			return 0;	/* a border line of a boxed table */
 		return read_row(ns, line, len, lineno) ? 0 : -1;
 	}
 	ns->in_table = false;
@@ -1036,7 +1134,7 @@ static int nsys_stats_probe(const char *head, size_t len)
 {
 	size_t i = 0;
 	int score = 0;
-	bool prev_header = false;
+	bool prev_header = false, prev_pipe = false, any_header = false;
 
 	while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
 		i++;
@@ -1058,16 +1156,26 @@ static int nsys_stats_probe(const char *head, size_t len)
 		k = text_log_prefix(line, cut);
 		if (prev_header && text_dash_spans(line + k, cut - k, sp, MAX_COLS + 1, 1, false) >= 3)
 			return 90;
-		prev_header = false;
+		if (prev_pipe && is_pipe_rule(line + k, cut - k) && pipe_rule_cells(line + k, cut - k) >= 3)
+			return 90;
+		any_header |= prev_header;
+		prev_header = prev_pipe = false;
 		r = title_of(line + k, cut - k, id, sizeof(id));
 		if (r != R_NONE && r != R_OTHER && score < 70)
 			score = 70;
 		nr = text_split2(line + k, cut - k, f, MAX_COLS + 1);
 		if (nr <= MAX_COLS && header_of(&t, f, nr, R_NONE)) {
 			prev_header = true;
-		} else if (memchr(line + k, ',', cut - k) && text_find(line + k, cut - k, "Total")) {
+		} else if (memchr(line + k, '|', cut - k) && text_find(line + k, cut - k, "Total")) {
+			size_t got = pipe_split(line + k, cut - k, f, MAX_COLS + 1, false);
+
+			prev_pipe = got >= 3 && got <= MAX_COLS && header_of(&t, f, got, R_NONE);
+			any_header |= prev_pipe;
+		} else if ((memchr(line + k, ',', cut - k) || memchr(line + k, '\t', cut - k)) &&
+			   text_find(line + k, cut - k, "Total")) {
 			size_t bad;
-			long got = csv_split(line + k, cut - k, f, MAX_COLS + 1, &bad);
+			char sep = memchr(line + k, '\t', cut - k) ? '\t' : ',';
+			long got = csv_split(line + k, cut - k, sep, f, MAX_COLS + 1, &bad);
 
 			if (got >= 3 && got <= MAX_COLS && header_of(&t, f, (size_t)got, R_NONE))
 				return 90;
@@ -1076,13 +1184,13 @@ static int nsys_stats_probe(const char *head, size_t len)
 			break;
 		i += n + 1;
 	}
-	return prev_header ? 60 : score;
+	return prev_header || (any_header && score < 60) ? 60 : score;
 }
 
 const struct parser nsys_stats_parser = {
 	.counts_per_node = true,
 	.name = "nsys-stats",
-	.summary = "Nsight Systems nsys stats reports (column text or CSV), also inside logs",
+	.summary = "Nsight Systems nsys stats reports (column text, CSV, TSV, pipe tables), also inside logs",
 	.anywhere = true,	/* printed at the end of a profiling run's log */
 	.probe = nsys_stats_probe,
 	.parse = nsys_stats_parse,

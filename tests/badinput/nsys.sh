@@ -103,3 +103,21 @@ nsys_own "a .qdrep report says to run nsys stats" "an Nsight Systems report" old
 nsys_own "an nsys SQLite export says to run nsys stats" "an Nsight Systems SQLite export" export.sqlite
 { printf 'SQLite format 3\000\020\000\001\001'; head -c 200 /dev/zero; } >"$ndir/other.db"
 nsys_own "another SQLite file says it may be an nsys export" "an SQLite database" other.db
+# The TSV, Markdown pipe and boxed forms are held to the same rows.
+nsys_pipe='| Time (%) | Total Time (ns) | Instances | Avg (ns) | Med (ns) | Min (ns) | Max (ns) | StdDev (ns) | Name |'
+printf '%s\n|---|---|---|---|---|---|---|---|---|\n| 100.0 | 1,000 | 10 | 100.0 | 100.0 | 90 | 110 | 5.0 |\n' \
+	"$nsys_pipe" >"$ndir/pipe-missing.md"
+nsys_bad "a pipe row a cell short" 3 1 pipe-missing.md
+printf '%s\n|---|---|---|---|---|---|---|---|\n' "$nsys_pipe" >"$ndir/pipe-rule.md"
+nsys_bad "a pipe table whose rule has a cell too few" 2 1 pipe-rule.md
+printf '%s\n|---|---|---|---|---|---|---|---|---|\n| 100.0 | 1,000 | ten | 100.0 | 100.0 | 90 | 110 | 5.0 | k |\n' \
+	"$nsys_pipe" >"$ndir/pipe-word.md"
+nsys_bad "a word for a pipe table's count" 3 19 pipe-word.md
+printf '%s\n' "$nsys_pipe" >"$ndir/pipe-header-only.md"
+nsys_bad "a pipe table that ends at its header" 2 1 pipe-header-only.md
+printf '%s\n100.0\t1000\t10\t100.0\t100.0\t90\t110\t5.0\t"k(int\n' "$(printf '%s' "$nsys_csv" | tr ',' '\t')" \
+	>"$ndir/quote.tsv"
+nsys_bad "a TSV quote left open" 2 38 quote.tsv
+printf '%s\n100.0\t1000\t10\t100.0\t100.0\t90\t110\t5.0\n' "$(printf '%s' "$nsys_csv" | tr ',' '\t')" \
+	>"$ndir/missing.tsv"
+nsys_bad "a TSV column missing" 2 1 missing.tsv

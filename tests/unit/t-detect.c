@@ -49,6 +49,9 @@ static const struct sample {
 	{ "tests/golden/nsys/old-2021.md", "nsys-stats", true },
 	{ "tests/golden/nsys/untitled.txt", "nsys-stats", true },
 	{ "tests/golden/nsys/names-2021.txt", "nsys-stats", true },
+	{ "tests/golden/nsys/kern.tsv", "nsys-stats", true },
+	{ "tests/golden/nsys/issue.md", "nsys-stats", true },
+	{ "tests/golden/nsys/boxed.txt", "nsys-stats", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))
