@@ -131,6 +131,7 @@ struct table {
 	size_t nr_cols;
 	int at[NR_COLS];		/* the column of each kind, or -1 */
 	uint64_t header_line;
+	int bare_pow10;			/* the unit a title gives bare times, or -1 */
 	bool want_separator;		/* table form: the dash line is next */
 	struct node *group;
 	uint64_t nr_rows;
@@ -143,6 +144,7 @@ struct nsys {
 	enum report pending;
 	char pending_id[64];
 	uint64_t pending_line;
+	int pending_pow10;		/* "(nanoseconds)" in the title: 0; else -1 */
 	bool in_table;
 	struct table t;
 	unsigned seen;			/* the reports of this run, by bit */
@@ -178,6 +180,21 @@ static bool is_report_id(const char *s, size_t n)
 	return true;
 }
 
+/* Whether the title S[0..*N) states its times in nanoseconds, as nsys
+ * nvprof's "CUDA API Statistics (nanoseconds)" did (2020-2021), the
+ * words then dropped from *N. */
+static bool title_in_ns(const char *s, size_t *n)
+{
+	static const char ns_words[] = " (nanoseconds)";
+	size_t k = strlen(ns_words);
+
+	if (*n > k && !memcmp(s + *n - k, ns_words, k)) {
+		*n -= k;
+		return true;
+	}
+	return false;
+}
+
 /*
  * The report a title line names, its name into ID; R_NONE when LINE is no
  * title.  A name may carry arguments ("cuda_gpu_kern_sum:base").
@@ -210,6 +227,7 @@ static enum report title_of(const char *line, size_t len, char *id, size_t id_si
 	} else {
 		if (n && s[n - 1] == ':')
 			n--;
+		title_in_ns(s, &n);
 		for (size_t i = 0; i < ARRAY_SIZE(old_titles); i++)
 			if (text_eq(s, n, old_titles[i].title)) {
 				snprintf(id, id_size, "%s", old_titles[i].id);
@@ -361,6 +379,8 @@ static bool header_of(struct table *t, const struct field *f, size_t n, enum rep
 	t->nr_cols = n;
 	if (t->at[C_NAME] < 0 || t->at[C_COUNT] < 0 || (t->at[C_TOTAL] < 0) == (t->at[C_SIZE_TOTAL] < 0))
 		return false;
+	if (pow10 < 0 && t->at[C_TOTAL] >= 0 && t->cols[t->at[C_TOTAL]].pow10 < 0)
+		pow10 = t->bare_pow10;	/* a bare "Total Time" in the title's unit */
 	if (t->at[C_TOTAL] >= 0 && pow10 < 0)
 		return false;	/* a time without its unit */
 	for (size_t i = 0; i < n; i++)
@@ -935,6 +955,7 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 	enum report from_title = ns->pending_line ? ns->pending : R_NONE;
 	enum form form = F_TABLE;
 
+	t->bare_pow10 = from_title != R_NONE ? ns->pending_pow10 : -1;
 	if (nr > MAX_COLS || !header_of(t, f, nr, from_title)) {
 		size_t bad;
 		long got = -1;
@@ -1059,6 +1080,14 @@ static int nsys_line(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 		ns->pending = r;
 		snprintf(ns->pending_id, sizeof(ns->pending_id), "%s", id);
 		ns->pending_line = lineno;
+		{
+			size_t n = len;
+			const char *s = text_trim(line, &n);
+
+			if (n && s[n - 1] == ':')
+				n--;
+			ns->pending_pow10 = title_in_ns(s, &n) ? 0 : -1;
+		}
 		return 0;
 	}
 	try_header(ns, line, len, lineno);
@@ -1145,7 +1174,7 @@ static int nsys_stats_probe(const char *head, size_t len)
 		size_t n = nl ? (size_t)(nl - (head + i)) : len - i, k;
 		char line[512];
 		struct field f[MAX_COLS + 1];
-		struct table t;
+		struct table t = { .bare_pow10 = -1 };
 		struct span sp[MAX_COLS + 1];
 		char id[64];
 		enum report r;

@@ -52,6 +52,7 @@ static const struct sample {
 	{ "tests/golden/nsys/kern.tsv", "nsys-stats", true },
 	{ "tests/golden/nsys/issue.md", "nsys-stats", true },
 	{ "tests/golden/nsys/boxed.txt", "nsys-stats", true },
+	{ "tests/golden/nsys/nvprof-2020.log", "nsys-stats", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))

@@ -1,0 +1,1 @@
+--print api tests/golden/nsys/nvprof-2020.log
