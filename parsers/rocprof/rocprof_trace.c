@@ -48,6 +48,34 @@ static const char *const layouts[][NR_T] = {
 
 enum { L_V3_API, L_V1_KERNEL, L_V2_KERNEL, L_V3_KERNEL, NR_L };
 
+/*
+ * A kernel's resources and sizes, kept as its attributes under the keys
+ * here, each as the file gives it (doc/formats/rocprof.md): the titles
+ * of the column in rocprof (v1), rocprofv2 and rocprofv3, any of which
+ * may be absent.  Sizes of the grid are in work-items, as ROCm counts
+ * them (not CUDA's blocks), so they are not a launch's grid.
+ */
+static const struct {
+	const char *key;
+	const char *titles[3];
+} kattrs[] = {
+	{ "grid_size", { "grd", "GRD", NULL } },
+	{ "grid_size_x", { "Grid_Size_X", NULL, NULL } },
+	{ "grid_size_y", { "Grid_Size_Y", NULL, NULL } },
+	{ "grid_size_z", { "Grid_Size_Z", NULL, NULL } },
+	{ "workgroup_size", { "wgr", "WGR", NULL } },
+	{ "workgroup_size_x", { "Workgroup_Size_X", NULL, NULL } },
+	{ "workgroup_size_y", { "Workgroup_Size_Y", NULL, NULL } },
+	{ "workgroup_size_z", { "Workgroup_Size_Z", NULL, NULL } },
+	{ "lds_bytes", { "lds", "LDS", "LDS_Block_Size" } },
+	{ "scratch_bytes", { "scr", "SCR", "Scratch_Size" } },
+	{ "vgpr", { "arch_vgpr", "Arch_VGPR", "VGPR_Count" } },
+	{ "accum_vgpr", { "accum_vgpr", "ACCUM_VGPR", "Accum_VGPR_Count" } },
+	{ "sgpr", { "sgpr", "SGPR", "SGPR_Count" } },
+};
+
+#define NR_KATTRS (sizeof(kattrs) / sizeof(kattrs[0]))
+
 /* A record, until all are read and sorted by start. */
 struct rec {
 	const char *name;		/* interned */
@@ -56,6 +84,8 @@ struct rec {
 	int64_t corr;			/* -1: not given */
 	uint64_t lineno;
 	bool marker;			/* a MARKER_ domain's row: roctx */
+	int64_t *kattr;			/* a kernel's NR_KATTRS values, -1: not
+					   given; NULL when none is */
 };
 
 struct trace {
@@ -64,6 +94,8 @@ struct trace {
 	int layout;
 	int col[NR_T];
 	int domain_col;			/* the API trace's Domain */
+	int kattr_col[NR_KATTRS];	/* -1: no such column */
+	bool any_kattr;
 	int nr_cols;
 	struct rec *v;
 	size_t nr, alloc;
@@ -114,6 +146,14 @@ static int id_cell(struct trace *t, uint64_t lineno, const struct field *f, int6
 	return 0;
 }
 
+/* A kernel's size or count: a whole number, 0 or more, within 2^62. */
+static int size_cell(struct trace *t, uint64_t lineno, const struct field *f, int64_t *v)
+{
+	if (!num_int(f->s, f->len, v) || *v < 0 || *v >= BOUND_ABS_TS_NS)
+		return bad(t, lineno, f, "a size within 2^62");
+	return 0;
+}
+
 static int ts_cell(struct trace *t, uint64_t lineno, const struct field *f, int64_t *v)
 {
 	if (!num_int(f->s, f->len, v))
@@ -159,6 +199,17 @@ static int record(struct trace *t, uint64_t lineno, const struct field *f, int n
 
 		diag_error(t->d, &at, "a record without a name");
 		return -1;
+	}
+	if (t->any_kattr) {
+		r.kattr = xmalloc(NR_KATTRS * sizeof(*r.kattr));
+		for (size_t k = 0; k < NR_KATTRS; k++) {
+			r.kattr[k] = -1;
+			if (t->kattr_col[k] >= 0 &&
+			    size_cell(t, lineno, &f[t->kattr_col[k]], &r.kattr[k])) {
+				free(r.kattr);
+				return -1;
+			}
+		}
 	}
 	if (t->domain_col >= 0) {
 		const struct field *dom = &f[t->domain_col];
@@ -256,6 +307,10 @@ static void build(struct trace *t)
 			l.device = r->device >= 0 && r->device <= INT32_MAX ? (int32_t)r->device : -1;
 			l.stream = r->queue >= 0 ? lane_of(t, r->queue, seen, &nr_seen) : -1;
 			attr_set_launch(p, node_attr_list(n), profile_launch(p, &l));
+			for (size_t k = 0; r->kattr && k < NR_KATTRS; k++)
+				if (r->kattr[k] >= 0)
+					attr_set_int(p, node_attr_list(n), kattrs[k].key,
+						     r->kattr[k]);
 		}
 		node_set_calls(p, n, 1);
 	}
@@ -285,6 +340,13 @@ static int header(struct trace *t, char *line, size_t len, uint64_t lineno)
 		return -1;
 	}
 	t->domain_col = t->layout == L_V3_API ? rocprof_col(f, nr, "Domain") : -1;
+	for (size_t k = 0; k < NR_KATTRS; k++) {
+		t->kattr_col[k] = -1;
+		for (int i = 0; i < 3 && t->layout != L_V3_API && t->kattr_col[k] < 0; i++)
+			if (kattrs[k].titles[i])
+				t->kattr_col[k] = rocprof_col(f, nr, kattrs[k].titles[i]);
+		t->any_kattr |= t->kattr_col[k] >= 0;
+	}
 	t->nr_cols = nr;
 	return 0;
 }
@@ -346,6 +408,8 @@ static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag 
 				     "numbered in order of first dispatch (the file's ids "
 				     "are addresses)");
 	}
+	for (size_t i = 0; i < t.nr; i++)
+		free(t.v[i].kattr);
 	free(t.v);
 	return rc;
 }

@@ -59,3 +59,7 @@ else
 	fail "badinput: rocprof: 20,000 HIP calls of 10^15 ns (exit $rc)"
 	head -n 5 "$rdir/stdout" "$rdir/stderr"
 fi
+kta_hdr='"Kind","Agent_Id","Queue_Id","Kernel_Name","Correlation_Id","Start_Timestamp","End_Timestamp","LDS_Block_Size","VGPR_Count"'
+printf '%s\n"KERNEL_DISPATCH",1,1,"k",1,1000,2000,-8,12\n' "$kta_hdr" >"$rdir/neg-lds.csv"
+bounded "rocprof: a kernel's negative LDS size" 2 "2:[0-9]+: error: value '-8' is not a size within 2\\^62" \
+	"$rdir/neg-lds.csv" --print kernels
