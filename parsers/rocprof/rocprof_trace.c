@@ -19,10 +19,11 @@
  * device node on the Timeline, one lane per GPU (gpu-id, Agent_Id: "4"
  * or "Agent 4") and queue; the Kernels pane aggregates them by name.  A
  * HIP call becomes a runtime node on its thread, a roctx range (the
- * marker trace has the HIP trace's header) an annotation.  The files are separate:
- * a call is not linked to the kernel it launched (their Correlation_Id
- * would do it, were both in one profile).
+ * marker trace has the HIP trace's header) an annotation.  A run's
+ * kernel and HIP API traces given together make one profile, where a
+ * kernel goes under the call of its Correlation_Id (link_calls()).
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,52 @@ struct trace {
 	size_t nr, alloc;
 	bool queue_renumbered;
 };
+
+/*
+ * What the files of one run keep for each other (profile.family_state):
+ * each kernel dispatch and HIP call that has a Correlation_Id, with its
+ * node and thread, so that whichever file comes last links them.
+ */
+struct jrec {
+	struct node *n;
+	int64_t corr, tid;
+	bool call, tried;	/* tried: a kernel matched against the calls */
+};
+
+struct join {
+	struct jrec *v;
+	size_t nr, alloc;
+	size_t nr_calls, nr_kernels;
+};
+
+static void join_free(void *state)
+{
+	struct join *j = state;
+
+	free(j->v);
+	free(j);
+}
+
+static struct join *join_of(struct profile *p)
+{
+	if (!p->family_state) {
+		p->family_state = xcalloc(1, sizeof(struct join));
+		p->family_state_free = join_free;
+	}
+	return p->family_state;
+}
+
+static void join_add(struct profile *p, struct node *n, const struct rec *r, bool call)
+{
+	struct join *j = join_of(p);
+
+	GROW(j->v, j->alloc, j->nr + 1);
+	j->v[j->nr++] = (struct jrec){ .n = n, .corr = r->corr, .tid = r->tid, .call = call };
+	if (call)
+		j->nr_calls++;
+	else
+		j->nr_kernels++;
+}
 
 static int layout_of(const struct field *f, int nr, int *col)
 {
@@ -296,6 +343,8 @@ static void build(struct trace *t)
 			n->start_ns = r->start;
 			node_set_host_total(p, n, dur);
 			node_set_host_self(p, n, dur);
+			if (!r->marker && r->corr >= 0)
+				join_add(p, n, r, true);
 		} else {
 			struct launch l;
 
@@ -311,14 +360,168 @@ static void build(struct trace *t)
 				if (r->kattr[k] >= 0)
 					attr_set_int(p, node_attr_list(n), kattrs[k].key,
 						     r->kattr[k]);
+			if (r->corr >= 0)
+				join_add(p, n, r, false);
 		}
 		node_set_calls(p, n, 1);
 	}
 	free(seen);
-	if (t->nr) {
+	/* The earliest start of the run's files, whichever came first. */
+	if (t->nr && (!p->has_time_origin || t->v[0].start < p->time_origin_ns)) {
 		p->has_time_origin = true;
 		p->time_origin_ns = t->v[0].start;
 	}
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct jrec *x = *(const struct jrec *const *)a, *y = *(const struct jrec *const *)b;
+
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* A kernel to move and the call it goes under, by the kernel's node. */
+struct move {
+	const struct node *kernel;
+	struct node *call;
+};
+
+static int cmp_move(const void *a, const void *b)
+{
+	const struct move *x = a, *y = b;
+
+	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first of CALLS (NR, by id then thread) after (CORR, TID) when
+ * PAST, else at or after it. */
+static size_t lower(struct jrec **calls, size_t nr, int64_t corr, int64_t tid, bool past)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct jrec *c = calls[mid];
+
+		if (c->corr < corr || (c->corr == corr && (c->tid < tid || (past && c->tid == tid))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The call of K's Correlation_Id among CALLS (NR, by id then thread): the
+ * one call of that id, else the one of them on K's thread; NULL when
+ * none or several (*AMBIGUOUS then set).  Logarithmic, however many calls
+ * share an id. */
+static struct jrec *call_of(struct jrec **calls, size_t nr, const struct jrec *k,
+			    bool *ambiguous)
+{
+	size_t lo = lower(calls, nr, k->corr, INT64_MIN, false);
+	size_t end = lower(calls, nr, k->corr, INT64_MAX, true);
+	size_t t0, t1;
+
+	if (end - lo == 1)
+		return calls[lo];
+	if (end == lo)
+		return NULL;
+	t0 = lower(calls, nr, k->corr, k->tid, false);
+	t1 = lower(calls, nr, k->corr, k->tid, true);
+	if (t1 - t0 == 1)
+		return calls[t0];
+	*ambiguous = true;
+	return NULL;
+}
+
+/*
+ * Once a run's kernel trace and HIP API trace are both read: each kernel
+ * dispatch goes under the HIP call that has its Correlation_Id (rocprofv3
+ * gives a call and the dispatch it made one id), as a Kineto kernel
+ * under its launch, so that the call is its launch.  A dispatch whose id
+ * no call has stays under its GPU and is counted.  Linear but for the
+ * sorts: each GPU's children are walked once and appended again.
+ */
+static void link_calls(struct profile *p, struct diag *d)
+{
+	struct join *j = p->family_state;
+	struct jrec **calls;
+	struct move *moves;
+	struct node **groups;
+	size_t nr_calls = 0, nr_moves = 0, nr_groups = 0;
+	uint64_t nr_unlinked = 0, nr_ambiguous = 0;
+
+	if (!j || !j->nr_calls || !j->nr_kernels)
+		return;
+	calls = xmalloc(j->nr_calls * sizeof(*calls));
+	moves = xmalloc(j->nr_kernels * sizeof(*moves));
+	groups = xmalloc(j->nr_kernels * sizeof(*groups));
+	for (size_t i = 0; i < j->nr; i++)
+		if (j->v[i].call)
+			calls[nr_calls++] = &j->v[i];
+	qsort(calls, nr_calls, sizeof(*calls), cmp_call);
+	for (size_t i = 0; i < j->nr; i++) {
+		struct jrec *k = &j->v[i], *c;
+		bool ambiguous = false;
+
+		if (k->call || k->tried)
+			continue;
+		/* Once: the run's one API trace is read (two never join). */
+		k->tried = true;
+		c = call_of(calls, nr_calls, k, &ambiguous);
+		if (!c) {
+			nr_unlinked++;
+			nr_ambiguous += ambiguous;
+			continue;
+		}
+		moves[nr_moves++] = (struct move){ .kernel = k->n, .call = c->n };
+		groups[nr_groups++] = node_parent(k->n);
+	}
+	qsort(moves, nr_moves, sizeof(*moves), cmp_move);
+	qsort(groups, nr_groups, sizeof(*groups), cmp_ptr);
+	for (size_t g = 0; g < nr_groups; g++) {
+		struct node *group = groups[g], **kids;
+		size_t nr_kids = 0;
+
+		if (!group || (g && group == groups[g - 1]))
+			continue;
+		for (struct node *c = node_first_child(group); c; c = node_next(c))
+			nr_kids++;
+		kids = xmalloc(nr_kids * sizeof(*kids));
+		nr_kids = 0;
+		for (struct node *c = node_first_child(group); c; c = node_next(c))
+			kids[nr_kids++] = c;
+		node_detach_children(group);
+		for (size_t i = 0; i < nr_kids; i++) {
+			struct move key = { .kernel = kids[i] };
+			struct move *m = bsearch(&key, moves, nr_moves, sizeof(*moves), cmp_move);
+
+			node_append(p, m ? m->call : group, kids[i]);
+		}
+		free(kids);
+		if (!node_first_child(group))
+			node_unlink(group);	/* every dispatch found its call */
+	}
+	if (nr_unlinked) {
+		diag_warn(d, NULL, "kernel dispatches whose Correlation_Id no HIP call has (kept, unlinked)",
+			  "%" PRIu64 " kernel dispatch%s not linked to a HIP call: %" PRIu64
+			  " of an id no call of the API trace has, %" PRIu64
+			  " of an id several calls have",
+			  nr_unlinked, nr_unlinked == 1 ? "" : "es", nr_unlinked - nr_ambiguous,
+			  nr_ambiguous);
+	}
+	free(calls);
+	free(moves);
+	free(groups);
 }
 
 static int header(struct trace *t, char *line, size_t len, uint64_t lineno)
@@ -402,6 +605,7 @@ static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag 
 	}
 	if (!rc) {
 		build(&t);
+		link_calls(p, d);
 		profile_meta(p, "trace", "format", formats[t.layout]);
 		if (t.queue_renumbered)
 			profile_meta(p, "trace", "queues",
@@ -426,8 +630,17 @@ static int rocprof_trace_probe(const char *head, size_t len)
 	return layout_of(f, nr, col) >= 0 ? 95 : 0;
 }
 
+/* How rocprofv3 names the files of one run, PREFIX_<table>.csv: files so
+ * named of one prefix open together (their kernels and calls link). */
+static const char *const run_files[] = {
+	"_kernel_trace.csv", "_hip_api_trace.csv", "_marker_api_trace.csv",
+	"_memory_copy_trace.csv", NULL,
+};
+
 const struct parser rocprof_trace_parser = {
 	.name = "rocprof-trace",
+	.family = "rocprof",
+	.engine_suffixes = run_files,
 	.summary = "ROCm rocprof / rocprofv3 kernel and HIP API traces (CSV)",
 	.probe = rocprof_trace_probe,
 	.parse = rocprof_trace_parse,

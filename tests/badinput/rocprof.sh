@@ -63,3 +63,24 @@ kta_hdr='"Kind","Agent_Id","Queue_Id","Kernel_Name","Correlation_Id","Start_Time
 printf '%s\n"KERNEL_DISPATCH",1,1,"k",1,1000,2000,-8,12\n' "$kta_hdr" >"$rdir/neg-lds.csv"
 bounded "rocprof: a kernel's negative LDS size" 2 "2:[0-9]+: error: value '-8' is not a size within 2\\^62" \
 	"$rdir/neg-lds.csv" --print kernels
+# A run's kernel and HIP API traces link by Correlation_Id: an id that two
+# calls of other threads hold links nothing (warned), and 20,000 calls
+# and dispatches of one id stay linear (a look-up per dispatch).
+rrun=$rdir/run
+mkdir -p "$rrun"
+printf '%s\n"HIP_RUNTIME_API","hipLaunchKernel",1,7,5,1000,2000\n"HIP_RUNTIME_API","hipLaunchKernel",1,8,5,1500,2500\n' \
+	"$api_hdr" >"$rrun/a_hip_api_trace.csv"
+printf '%s\n"KERNEL_DISPATCH",1,1,7,"k",5,3000,4000\n"KERNEL_DISPATCH",1,1,7,"k",6,5000,6000\n' \
+	"$kt_hdr" >"$rrun/a_kernel_trace.csv"
+bounded "rocprof: a dispatch whose id two calls of other threads hold" 0 \
+	" warning: 2 kernel dispatches not linked to a HIP call: 1 of an id no call of the API trace has, 1 of an id several calls have" \
+	"$rrun/a_kernel_trace.csv" --print tree "$rrun/a_hip_api_trace.csv"
+awk -v h="$api_hdr" 'BEGIN { print h; for (i = 0; i < 20000; i++)
+	printf "\"HIP_RUNTIME_API\",\"hipLaunchKernel\",1,%d,1,%d,%d\n", i % 2, i * 10, i * 10 + 5 }' \
+	>"$rrun/b_hip_api_trace.csv"
+awk -v h="$kt_hdr" 'BEGIN { print h; for (i = 0; i < 20000; i++)
+	printf "\"KERNEL_DISPATCH\",1,1,%d,\"k\",1,%d,%d\n", i % 3, i * 10 + 6, i * 10 + 8 }' \
+	>"$rrun/b_kernel_trace.csv"
+bounded "rocprof: 20,000 calls and dispatches of one Correlation_Id" 0 \
+	" warning: 20000 kernel dispatches not linked to a HIP call: 0 of an id no call of the API trace has, 20000 of an id several calls have" \
+	"$rrun/b_kernel_trace.csv" --print launches "$rrun/b_hip_api_trace.csv"
