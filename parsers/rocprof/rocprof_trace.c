@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../../model/bounds.h"
+#include "../../model/keyindex.h"
 #include "../../model/util.h"
 #include "../num.h"
 #include "../parser.h"
@@ -275,6 +276,10 @@ static int cmp_rec(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	/* Of two marker ranges that start together the longer holds the
+	 * other: it comes first. */
+	if (x->marker && y->marker && x->end != y->end)
+		return x->end > y->end ? -1 : 1;
 	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
 }
 
@@ -321,8 +326,94 @@ static struct node *parent_of(struct trace *t, const struct rec *r, struct node 
 	return *last_parent;
 }
 
+/* A marker range still open on its thread, while later ones may nest. */
+struct open_range {
+	struct node *n;
+	int64_t start, end;
+	int64_t covered_end;		/* the end of its children so far */
+	int64_t child_ns;		/* its time its children cover */
+};
+
+struct marker_stack {
+	struct open_range *v;
+	size_t nr, alloc;
+};
+
+/* The open ranges of each thread, by Thread_Id. */
+struct marker_stacks {
+	struct key_index by_tid;
+	struct marker_stack *v;
+	size_t nr, alloc;
+	uint64_t nr_crossing;		/* ranges that outlast one they start in */
+};
+
+static struct marker_stack *stack_of(struct marker_stacks *ms, int64_t tid)
+{
+	size_t i = key_index_get(&ms->by_tid, (uint64_t)tid);
+
+	if (i == KEY_INDEX_NONE) {
+		GROW(ms->v, ms->alloc, ms->nr + 1);
+		ms->v[ms->nr] = (struct marker_stack){ 0 };
+		i = ms->nr++;
+		key_index_put(&ms->by_tid, (uint64_t)tid, i);
+	}
+	return &ms->v[i];
+}
+
+/* Whether the open range O holds R whole (a mark at O's very end does
+ * not: it comes after). */
+static bool holds(const struct open_range *o, const struct rec *r)
+{
+	return o->start <= r->start && r->end <= o->end && r->start < o->end;
+}
+
+/*
+ * A marker range's parent on its thread: the innermost open range that
+ * holds it whole, else the thread.  Ranges that ended before it are
+ * closed; one that it starts inside but outlasts (they cross: roctx
+ * ranges of two libraries, or a pop out of order) is closed too and
+ * counted, so R goes up to the nearest range that holds it whole and no
+ * range's self time counts another's.  Pushes R's node N once made.
+ */
+static struct node *marker_parent(struct marker_stacks *ms, const struct rec *r,
+				  struct node *thread, struct marker_stack **out)
+{
+	struct marker_stack *st = stack_of(ms, r->tid);
+	bool crossing = false;
+
+	while (st->nr && !holds(&st->v[st->nr - 1], r)) {
+		const struct open_range *top = &st->v[st->nr - 1];
+
+		crossing |= top->start <= r->start && r->start < top->end && top->end < r->end;
+		st->nr--;
+	}
+	ms->nr_crossing += crossing;
+	*out = st;
+	return st->nr ? st->v[st->nr - 1].n : thread;
+}
+
+/* Push R's node N on ST, and take its time out of its parent's self. */
+static void marker_push(struct profile *p, struct marker_stack *st, const struct rec *r,
+			struct node *n)
+{
+	if (st->nr) {
+		struct open_range *top = &st->v[st->nr - 1];
+		int64_t from = r->start > top->covered_end ? r->start : top->covered_end;
+
+		if (r->end > from) {
+			top->child_ns += r->end - from;
+			top->covered_end = r->end;
+		}
+		node_set_host_self(p, top->n, top->end - top->start - top->child_ns);
+	}
+	GROW(st->v, st->alloc, st->nr + 1);
+	st->v[st->nr++] = (struct open_range){ .n = n, .start = r->start, .end = r->end,
+						 .covered_end = r->start };
+}
+
 static void build(struct trace *t)
 {
+	struct marker_stacks ms = { 0 };
 	struct profile *p = t->p;
 	struct node *last_parent = NULL;
 	int64_t last_key = -2;
@@ -338,11 +429,17 @@ static void build(struct trace *t)
 		struct node *n;
 
 		if (t->layout == L_V3_API) {
+			struct marker_stack *st = NULL;
+
+			if (r->marker)
+				parent = marker_parent(&ms, r, parent, &st);
 			n = node_new_interned(p, parent, r->marker ? NODE_ANNOTATION : NODE_RUNTIME,
 					      r->name);
 			n->start_ns = r->start;
 			node_set_host_total(p, n, dur);
 			node_set_host_self(p, n, dur);
+			if (st)
+				marker_push(p, st, r, n);
 			if (!r->marker && r->corr >= 0)
 				join_add(p, n, r, true);
 		} else {
@@ -366,6 +463,21 @@ static void build(struct trace *t)
 		node_set_calls(p, n, 1);
 	}
 	free(seen);
+	for (size_t i = 0; i < ms.nr; i++)
+		free(ms.v[i].v);
+	free(ms.v);
+	key_index_release(&ms.by_tid);
+	if (ms.nr_crossing) {
+		static const char kind[] = "marker ranges that outlast a range they start in "
+					   "(placed beside it)";
+
+		diag_warn(t->d, NULL, kind, "%" PRIu64 " marker range%s outlast%s a range %s "
+			  "start%s in, so %s not nested: each lies under the nearest range that "
+			  "holds it whole", ms.nr_crossing, ms.nr_crossing == 1 ? "" : "s",
+			  ms.nr_crossing == 1 ? "s" : "", ms.nr_crossing == 1 ? "it" : "they",
+			  ms.nr_crossing == 1 ? "s" : "", ms.nr_crossing == 1 ? "is" : "are");
+		profile_warn(p, kind, ms.nr_crossing - 1);
+	}
 	/* The earliest start of the run's files, whichever came first. */
 	if (t->nr && (!p->has_time_origin || t->v[0].start < p->time_origin_ns)) {
 		p->has_time_origin = true;
