@@ -46,9 +46,13 @@ static const char *const layouts[][NR_T] = {
 	  "Correlation_ID" },
 	{ "Kernel_Name", "Agent_Id", "Queue_Id", "Start_Timestamp", "End_Timestamp", "Thread_Id",
 	  "Correlation_Id" },
+	/* rocprofv3 *_memory_copy_trace.csv: the device is the GPU end of
+	 * the copy (Destination_Agent_Id from the host, else the source). */
+	{ "Direction", "Source_Agent_Id", "Stream_Id", "Start_Timestamp", "End_Timestamp", NULL,
+	  "Correlation_Id" },
 };
 
-enum { L_V3_API, L_V1_KERNEL, L_V2_KERNEL, L_V3_KERNEL, NR_L };
+enum { L_V3_API, L_V1_KERNEL, L_V2_KERNEL, L_V3_KERNEL, L_V3_COPY, NR_L };
 
 /*
  * A kernel's resources and sizes, kept as its attributes under the keys
@@ -96,6 +100,7 @@ struct trace {
 	int layout;
 	int col[NR_T];
 	int domain_col;			/* the API trace's Domain */
+	int dst_col;			/* the copy trace's Destination_Agent_Id */
 	int kattr_col[NR_KATTRS];	/* -1: no such column */
 	bool any_kattr;
 	int nr_cols;
@@ -162,6 +167,9 @@ static int layout_of(const struct field *f, int nr, int *col)
 				ok = false;
 		}
 		if (ok && l == L_V3_API && rocprof_col(f, nr, "Domain") < 0)
+			ok = false;
+		if (ok && l == L_V3_COPY &&
+		    (col[T_DEVICE] < 0 || rocprof_col(f, nr, "Destination_Agent_Id") < 0))
 			ok = false;
 		/* rocprofv2's kernels are told from rocprofv3's by GPU_ID */
 		if (ok && l == L_V2_KERNEL && col[T_DEVICE] < 0)
@@ -234,6 +242,9 @@ static int record(struct trace *t, uint64_t lineno, const struct field *f, int n
 		return -1;
 	if (col[T_CORR] >= 0 && id_cell(t, lineno, &f[col[T_CORR]], &r.corr))
 		return -1;
+	if (t->dst_col >= 0 && text_starts(name->s, name->len, "HOST_TO_") &&
+	    id_cell(t, lineno, &f[t->dst_col], &r.device))
+		return -1;
 	if (r.end < r.start || !bound_dur_ok(r.end - r.start)) {
 		struct pos at = { lineno, f[col[T_END]].col + 1 };
 
@@ -264,7 +275,18 @@ static int record(struct trace *t, uint64_t lineno, const struct field *f, int n
 
 		r.marker = text_starts(dom->s, dom->len, "MARKER_");
 	}
-	r.name = profile_intern(t->p, name->s, name->len);
+	if (t->layout == L_V3_COPY) {
+		/* As rocprofv3's copy statistics name it: the row of the
+		 * same copies in *_memory_copy_stats.csv. */
+		char buf[160];
+		size_t n = name->len > 100 ? 100 : name->len;
+
+		memcpy(buf, "MEMORY_COPY_", 12);
+		memcpy(buf + 12, name->s, n);
+		r.name = profile_intern(t->p, buf, 12 + n);
+	} else {
+		r.name = profile_intern(t->p, name->s, name->len);
+	}
 	GROW(t->v, t->alloc, t->nr + 1);
 	t->v[t->nr++] = r;
 	return 0;
@@ -440,8 +462,18 @@ static void build(struct trace *t)
 			node_set_host_self(p, n, dur);
 			if (st)
 				marker_push(p, st, r, n);
-			if (!r->marker && r->corr >= 0)
+			if (!r->marker && r->corr > 0)
 				join_add(p, n, r, true);
+		} else if (t->layout == L_V3_COPY) {
+			n = node_new_interned(p, parent, NODE_MEMCPY, r->name);
+			n->start_ns = r->start;
+			node_set_device_total(p, n, dur);
+			node_set_device_self(p, n, dur);
+			profile_set_copy_stream(p, n,
+						r->device <= INT32_MAX ? (int32_t)r->device : -1,
+						r->queue >= 0 ? lane_of(t, r->queue, seen, &nr_seen) : 0);
+			if (r->corr > 0)
+				join_add(p, n, r, false);
 		} else {
 			struct launch l;
 
@@ -457,7 +489,7 @@ static void build(struct trace *t)
 				if (r->kattr[k] >= 0)
 					attr_set_int(p, node_attr_list(n), kattrs[k].key,
 						     r->kattr[k]);
-			if (r->corr >= 0)
+			if (r->corr > 0)
 				join_add(p, n, r, false);
 		}
 		node_set_calls(p, n, 1);
@@ -624,11 +656,13 @@ static void link_calls(struct profile *p, struct diag *d)
 			node_unlink(group);	/* every dispatch found its call */
 	}
 	if (nr_unlinked) {
-		diag_warn(d, NULL, "kernel dispatches whose Correlation_Id no HIP call has (kept, unlinked)",
-			  "%" PRIu64 " kernel dispatch%s not linked to a HIP call: %" PRIu64
+		diag_warn(d, NULL, "dispatches and copies whose Correlation_Id no HIP call has (kept, "
+			  "unlinked)",
+			  "%" PRIu64 " kernel dispatch%s or cop%s not linked to a HIP call: %" PRIu64
 			  " of an id no call of the API trace has, %" PRIu64
 			  " of an id several calls have",
-			  nr_unlinked, nr_unlinked == 1 ? "" : "es", nr_unlinked - nr_ambiguous,
+			  nr_unlinked, nr_unlinked == 1 ? "" : "es", nr_unlinked == 1 ? "y" : "ies",
+			  nr_unlinked - nr_ambiguous,
 			  nr_ambiguous);
 	}
 	free(calls);
@@ -655,6 +689,7 @@ static int header(struct trace *t, char *line, size_t len, uint64_t lineno)
 		return -1;
 	}
 	t->domain_col = t->layout == L_V3_API ? rocprof_col(f, nr, "Domain") : -1;
+	t->dst_col = t->layout == L_V3_COPY ? rocprof_col(f, nr, "Destination_Agent_Id") : -1;
 	for (size_t k = 0; k < NR_KATTRS; k++) {
 		t->kattr_col[k] = -1;
 		for (int i = 0; i < 3 && t->layout != L_V3_API && t->kattr_col[k] < 0; i++)
@@ -673,8 +708,9 @@ static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag 
 		[L_V1_KERNEL] = "rocprof kernel trace (results.csv)",
 		[L_V2_KERNEL] = "rocprofv2 kernel trace (CSV)",
 		[L_V3_KERNEL] = "rocprofv3 kernel trace (CSV)",
+		[L_V3_COPY] = "rocprofv3 memory copy trace (CSV)",
 	};
-	struct trace t = { .p = p, .d = d };
+	struct trace t = { .p = p, .d = d, .dst_col = -1 };
 	struct field f[ROCPROF_MAX_COLS];
 	bool have_header = false;
 	char *line;

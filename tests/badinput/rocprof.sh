@@ -73,7 +73,7 @@ printf '%s\n"HIP_RUNTIME_API","hipLaunchKernel",1,7,5,1000,2000\n"HIP_RUNTIME_AP
 printf '%s\n"KERNEL_DISPATCH",1,1,7,"k",5,3000,4000\n"KERNEL_DISPATCH",1,1,7,"k",6,5000,6000\n' \
 	"$kt_hdr" >"$rrun/a_kernel_trace.csv"
 bounded "rocprof: a dispatch whose id two calls of other threads hold" 0 \
-	" warning: 2 kernel dispatches not linked to a HIP call: 1 of an id no call of the API trace has, 1 of an id several calls have" \
+	" warning: 2 kernel dispatches or copies not linked to a HIP call: 1 of an id no call of the API trace has, 1 of an id several calls have" \
 	"$rrun/a_kernel_trace.csv" --print tree "$rrun/a_hip_api_trace.csv"
 awk -v h="$api_hdr" 'BEGIN { print h; for (i = 0; i < 20000; i++)
 	printf "\"HIP_RUNTIME_API\",\"hipLaunchKernel\",1,%d,1,%d,%d\n", i % 2, i * 10, i * 10 + 5 }' \
@@ -82,5 +82,5 @@ awk -v h="$kt_hdr" 'BEGIN { print h; for (i = 0; i < 20000; i++)
 	printf "\"KERNEL_DISPATCH\",1,1,%d,\"k\",1,%d,%d\n", i % 3, i * 10 + 6, i * 10 + 8 }' \
 	>"$rrun/b_kernel_trace.csv"
 bounded "rocprof: 20,000 calls and dispatches of one Correlation_Id" 0 \
-	" warning: 20000 kernel dispatches not linked to a HIP call: 0 of an id no call of the API trace has, 20000 of an id several calls have" \
+	" warning: 20000 kernel dispatches or copies not linked to a HIP call: 0 of an id no call of the API trace has, 20000 of an id several calls have" \
 	"$rrun/b_kernel_trace.csv" --print launches "$rrun/b_hip_api_trace.csv"
