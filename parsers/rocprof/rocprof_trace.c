@@ -471,7 +471,7 @@ static void build(struct trace *t)
 			node_set_device_self(p, n, dur);
 			profile_set_copy_stream(p, n,
 						r->device <= INT32_MAX ? (int32_t)r->device : -1,
-						r->queue >= 0 ? lane_of(t, r->queue, seen, &nr_seen) : 0);
+						r->queue >= 0 ? lane_of(t, r->queue, seen, &nr_seen) : -1);
 			if (r->corr > 0)
 				join_add(p, n, r, false);
 		} else {
