@@ -218,6 +218,21 @@ static void bench_picture(const struct profile *p, const struct pane_ops *ops, i
 			t[r] = key_and_frame(pane, keys[k].act, &c);
 		report(name, keys[k].what, t, runs);
 	}
+	/* The counter lanes: u makes every series (GPU utilization, queues,
+	 * memory) and the first frame each lane's tree; then a frame with
+	 * all of them, zoomed in. */
+	for (int r = 0; r < runs; r++) {
+		struct pane *fresh = pane_new(ops, p, NULL);
+
+		t[r] = key_and_frame(fresh, ACT_COUNTER_LANES, &c);
+		pane_free(fresh);
+	}
+	report(name, "u (counter lanes made), and a frame", t, runs);
+	key_and_frame(pane, ACT_COUNTER_LANES, &c);
+	for (int r = 0; r < runs; r++)
+		t[r] = key_and_frame(pane, ACT_NONE, &c);
+	report(name, "a frame with every counter lane", t, runs);
+	key_and_frame(pane, ACT_COUNTER_LANES, &c);	/* off again */
 	for (int r = 0; r < runs; r++) {
 		double t0 = now_ms();
 		const char *op = pane_row_name(pane, pane_row(pane, pane->nr_view / 2));

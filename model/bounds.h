@@ -38,6 +38,10 @@
 /* One count (calls, occurrences, instances): 2^40, 1.1e12. */
 #define BOUND_COUNT (INT64_C(1) << 40)
 
+/* One counter value ("ph":"C"), either sign: 10^18, past any
+   utilization, length or size a counter records. */
+#define BOUND_COUNTER_ABS 1e18
+
 /* Where a saturated sum stops: far from INT64_MAX, so that a difference
    or a small sum of two capped values still cannot wrap. */
 #define SUM_CAP (INT64_MAX / 4)

@@ -25,6 +25,10 @@ struct ev {
 	int64_t start, end;
 	int64_t bytes;			/* -1: not given */
 	double gbps;			/* NaN: not given */
+	/* A pre-aggregated row (an nsys stats report's): how many copies it
+	 * stands for, BYTES their sum, and the least and greatest of one. */
+	uint64_t calls;
+	int64_t min_bytes, max_bytes;
 };
 
 struct collect {
@@ -44,6 +48,49 @@ static size_t kind_len(const char *name, enum node_kind kind)
 	return paren ? (size_t)(paren - name) : strlen(name);
 }
 
+/* The size attribute KEY of N, or -1. */
+static int64_t row_bytes(const struct node *n, const char *key)
+{
+	const struct attr *a = attr_find(node_attrs(n), key);
+
+	return a && attr_type(a) == ATTR_INT ? a->v.i : -1;
+}
+
+/*
+ * A copy or set that is a pre-aggregated row (untimed: an nsys stats
+ * report's cuda_gpu_mem_*_sum): its calls, its total time and bytes, and
+ * the extremes of one copy the file gives, when the file gives it a copy
+ * record (profile_copy()).  Left out of HTA's comparison, which counts
+ * events in time.
+ */
+static bool visit_row(struct collect *c, const struct node *n)
+{
+	const struct copy_stream *cs;
+	struct ev e;
+	int64_t dur;
+
+	if (c->o->hta_summary || c->o->round_like_hta || c->o->launched_before_ns != INT64_MAX)
+		return true;
+	/* Only a row that says where it ran or what it moved: a
+	 * key_averages table's Memcpy rows stay out, as they always have. */
+	cs = profile_copy(c->p, n);
+	if (!cs)
+		return true;
+	dur = node_device_total(c->p, n);
+	e.kind = node_name(n);
+	e.kind_len = kind_len(e.kind, n->kind);
+	e.start = 0;
+	e.end = dur > 0 ? dur : 0;
+	e.bytes = cs->bytes;
+	e.gbps = NAN;
+	e.calls = node_calls(c->p, n);
+	e.min_bytes = e.bytes < 0 ? -1 : row_bytes(n, ATTR_COPY_MIN_BYTES);
+	e.max_bytes = e.bytes < 0 ? -1 : row_bytes(n, ATTR_COPY_MAX_BYTES);
+	GROW(c->v, c->alloc, c->nr + 1);
+	c->v[c->nr++] = e;
+	return true;
+}
+
 static bool visit(struct node *n, void *ctx)
 {
 	struct collect *c = ctx;
@@ -56,7 +103,7 @@ static bool visit(struct node *n, void *ctx)
 	if (n->kind != NODE_MEMCPY && n->kind != NODE_MEMSET)
 		return true;
 	if (!node_is_timed(n))
-		return true;
+		return visit_row(c, n);
 	dur = node_device_total(c->p, n);
 	if (dur == NS_UNTIMED || dur < 0)
 		dur = 0;
@@ -67,6 +114,8 @@ static bool visit(struct node *n, void *ctx)
 	cs = profile_copy(c->p, n);
 	e.bytes = cs ? cs->bytes : -1;
 	e.gbps = cs ? cs->gbps : NAN;
+	e.calls = 1;
+	e.min_bytes = e.max_bytes = e.bytes;
 	if (o->launched_before_ns != INT64_MAX) {
 		call = node_parent(n);
 		if (!call || call->kind != NODE_RUNTIME || !node_is_timed(call))
@@ -164,23 +213,23 @@ static void one_kind(const struct mem_bw_options *o, const struct ev *w, size_t 
 	memset(k, 0, sizeof(*k));
 	k->name = w[0].kind;
 	k->name_len = w[0].kind_len;
-	k->count = n;
 	k->min_bytes = k->max_bytes = -1;
 	for (size_t i = 0; i < n; i++) {
 		int64_t dur = w[i].end - w[i].start;
 
 		if (dur < 0)
 			dur = 0;
+		sum_add_u(&k->count, w[i].calls);
 		sum_add_counted(&k->time_ns, dur, capped);
 		if (w[i].bytes < 0)
 			continue;
-		k->nr_sized++;
+		sum_add_u(&k->nr_sized, w[i].calls);
 		sum_add_counted(&k->bytes, w[i].bytes, capped);
 		sum_add_counted(&k->sized_ns, dur, capped);
-		if (k->min_bytes < 0 || w[i].bytes < k->min_bytes)
-			k->min_bytes = w[i].bytes;
-		if (w[i].bytes > k->max_bytes)
-			k->max_bytes = w[i].bytes;
+		if (w[i].min_bytes >= 0 && (k->min_bytes < 0 || w[i].min_bytes < k->min_bytes))
+			k->min_bytes = w[i].min_bytes;
+		if (w[i].max_bytes > k->max_bytes)
+			k->max_bytes = w[i].max_bytes;
 	}
 	k->mean_bytes = k->nr_sized && !sum_capped(k->bytes) ? (double)k->bytes / (double)k->nr_sized
 							     : NAN;

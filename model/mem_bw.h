@@ -22,6 +22,12 @@
  * running sum in time order, and describe() of its positive values -- a
  * statistic of the changes, not of time.
  *
+ * A copy or set that is a pre-aggregated row (an nsys stats report's
+ * cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum, joined by operation)
+ * with a copy record (profile_copy()) counts as its calls, with its total
+ * time, its total bytes (the record's; -1 when only its time is known) and the least and greatest bytes of one copy the file gives
+ * (ATTR_COPY_MIN_BYTES, ATTR_COPY_MAX_BYTES in profile.h).
+ *
  * mem_bw_compute() is O(n log n) in the copies and sets.
  */
 #ifndef MODEL_MEM_BW_H

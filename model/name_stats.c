@@ -16,6 +16,7 @@ struct name_call {
 	int64_t dur_ns;
 	uint64_t calls;			/* > 1: a pre-aggregated row */
 	int64_t min_ns, max_ns;		/* the row's, where counted */
+	const struct node *node;
 };
 
 struct name_walk {
@@ -67,6 +68,7 @@ static bool collect(struct node *n, void *ctx)
 	c->calls = node_calls(w->p, n);
 	c->min_ns = c->calls == 1 ? c->dur_ns : node_min_ns(w->p, n);
 	c->max_ns = c->calls == 1 ? c->dur_ns : node_max_ns(w->p, n);
+	c->node = n;
 	return true;
 }
 
@@ -91,6 +93,26 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* What a row of a printed report (nsys stats) states of itself, into R;
+ * false when N states none of it (profile.h, ATTR_FILE_SHARE_PCT...). */
+static bool take_file_figures(const struct node *n, struct name_row *r)
+{
+	const struct attr *list = node_attrs(n), *a;
+	bool any = false;
+
+	if ((a = attr_find(list, ATTR_FILE_MEDIAN)) && attr_type(a) == ATTR_NS)
+		r->median_ns = a->v.i, any = true;
+	if ((a = attr_find(list, ATTR_FILE_STDDEV)) && attr_type(a) == ATTR_NS)
+		r->stddev_ns = (double)a->v.i, any = true;
+	if ((a = attr_find(list, ATTR_FILE_MEAN)) && attr_type(a) == ATTR_NS)
+		r->mean_ns = a->v.i, any = true;
+	if ((a = attr_find(list, ATTR_FILE_SHARE_PCT)) && attr_type(a) == ATTR_DOUBLE)
+		r->file_pct = a->v.d, any = true;
+	if ((a = attr_find(list, ATTR_FILE_REPORT)) && attr_type(a) == ATTR_STRING)
+		r->report = a->v.s, any = true;
+	return any;
+}
+
 /* The row of calls V[0..N), sorted by duration; BUF: room for N. */
 static void make_row(const struct name_call *v, size_t n, struct name_row *r, int64_t *buf)
 {
@@ -111,6 +133,10 @@ static void make_row(const struct name_call *v, size_t n, struct name_row *r, in
 	r->capped = sum_capped(r->total_ns);
 	r->median_ns = r->p90_ns = r->p99_ns = -1;
 	r->stddev_ns = NAN;
+	r->mean_ns = -1;
+	r->file_pct = NAN;
+	if (n == 1 && take_file_figures(v[0].node, r))
+		return;
 	if (!single)
 		return;
 	/* Every duration known: the percentiles and the standard deviation

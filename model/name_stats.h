@@ -43,6 +43,12 @@ struct name_row {
 	int64_t p90_ns, p99_ns;		/* the same; model/dist.h's percentiles */
 	double stddev_ns;		/* sample (n - 1); NaN: unknown or one call */
 	bool capped;			/* total_ns reached SUM_CAP */
+	/* What a row of one node of a printed report (nsys stats) states:
+	 * its Avg (the median and deviation above are then the file's too),
+	 * its Time % of its own report, and the report's name. */
+	int64_t mean_ns;		/* -1: not stated */
+	double file_pct;		/* NaN: not stated */
+	const char *report;		/* NULL: not stated */
 };
 
 struct name_stats {

@@ -77,6 +77,7 @@ void profile_release(struct profile *p)
 	free(p->mem_events);
 	free(p->copy_streams);
 	free(p->cuda_syncs);
+	free(p->counter_recs);
 	launch_index_free(p->launches);
 	call_stacks_release(&p->stacks);
 	/* The first run's, after its later runs: the names' strings lie
@@ -382,6 +383,12 @@ void profile_add_cuda_sync(struct profile *p, const struct cuda_sync *s)
 {
 	GROW(p->cuda_syncs, p->alloc_cuda_syncs, p->nr_cuda_syncs + 1);
 	p->cuda_syncs[p->nr_cuda_syncs++] = *s;
+}
+
+void profile_add_counter(struct profile *p, const struct counter_rec *r)
+{
+	GROW(p->counter_recs, p->alloc_counter_recs, p->nr_counter_recs + 1);
+	p->counter_recs[p->nr_counter_recs++] = *r;
 }
 
 const struct copy_stream *profile_copy(const struct profile *p, const struct node *n)

@@ -97,6 +97,20 @@ enum {
 #define ATTR_FILE_HOST_TOTAL_PCT "file_host_total_pct"
 #define ATTR_FILE_DEVICE_MEAN "file_device_mean_ns"	/* device total per call */
 #define ATTR_FILE_HOST_MEAN "file_host_mean_ns"	/* host total per call */
+/* A row of an nsys stats report of host calls or ranges (cuda_api_sum,
+ * osrt_sum, nvtx_sum): its Time % (of its report's total), Avg, Med and
+ * StdDev as printed, to the ns, and the report's name (model/name_stats.h
+ * shows them for a row of one node). */
+#define ATTR_FILE_SHARE_PCT "file_share_pct"
+#define ATTR_FILE_MEAN "file_mean_ns"
+#define ATTR_FILE_MEDIAN "file_median_ns"
+#define ATTR_FILE_STDDEV "file_stddev_ns"
+#define ATTR_FILE_REPORT "file_report"
+/* A copy or set that is a row of a printed report (nsys stats'
+ * cuda_gpu_mem_size_sum): the least and greatest bytes of one copy, as
+ * printed (model/mem_bw.h reads them). */
+#define ATTR_COPY_MIN_BYTES "min_size_bytes"
+#define ATTR_COPY_MAX_BYTES "max_size_bytes"
 
 /* ATTR_STACK: a Python call stack (callstack.h), key "call_stack". */
 enum attr_type { ATTR_INT, ATTR_DOUBLE, ATTR_STRING, ATTR_NS, ATTR_LAUNCH, ATTR_STACK };
@@ -364,6 +378,14 @@ struct profile {
 	 * but the critical path reads them): profile_add_cuda_sync(). */
 	struct cuda_sync *cuda_syncs;	/* heap, in the file's order */
 	size_t nr_cuda_syncs, alloc_cuda_syncs;
+	/* Counter samples ("ph":"C"), one per numeric arg, beside the tree
+	 * (no node): profile_add_counter().  model/counters.h makes series. */
+	struct counter_rec *counter_recs;	/* heap, in the file's order */
+	size_t nr_counter_recs, alloc_counter_recs;
+	/* The profiler's own span ("PyTorch Profiler (0)", cat Trace) when
+	 * the trace has one: the GPU utilization buckets' range. */
+	bool has_profiler_span;
+	int64_t profiler_start_ns, profiler_end_ns;
 	struct call_stacks stacks;	/* call_stack_intern()'s */
 	/* A summary (parsers/summary/summary.c) holds aggregated tables only: no call
 	 * tree, no timeline.  Its Distributed figures (model/distributed.h)
@@ -627,6 +649,19 @@ struct cuda_sync {
 
 /* Add a copy of S to P's cuda_syncs. */
 void profile_add_cuda_sync(struct profile *p, const struct cuda_sync *s);
+
+/* One sample of a counter event ("ph":"C"): the event's name and pid,
+ * one of its args' keys and that arg's value, finite (the parser keeps
+ * no other). */
+struct counter_rec {
+	const char *name, *key;		/* interned */
+	int64_t pid;
+	int64_t ts_ns;
+	double value;
+};
+
+/* Add a copy of R to P's counter_recs. */
+void profile_add_counter(struct profile *p, const struct counter_rec *r);
 
 /* A new device (every field unknown but ID) / memory event (zeroed, sizes
  * -1, device -1, no address), appended. */

@@ -43,6 +43,8 @@
 	X(rocprof_stats_parser, "rocprof", "rocprof") \
 	/* ROCm rocprof / rocprofv3 kernel and HIP API traces (CSV) */ \
 	X(rocprof_trace_parser, "rocprof", "rocprof") \
+	/* Nsight Systems nsys stats reports, text or CSV */ \
+	X(nsys_stats_parser, "nsys", "nsys") \
 	/* proftui --summary files */ \
 	X(summary_parser, "summary", "summary")
 

@@ -94,6 +94,7 @@
 	P(PIN_LANE, "pin-lane", "Timeline: pin the block's lane at the top, or unpin it") \
 	P(HIDE_LANE, "hide-lane", "Timeline: hide the block's lane") \
 	P(SHOW_LANES, "show-lanes", "Timeline: show every hidden lane again") \
+	P(COUNTER_LANES, "counter-lanes", "Timeline: show every counter lane (counters over time), or hide them") \
 	P(PATH_MARKS, "path-marks", "Timeline: mark the critical path's blocks (<name>), or stop") \
 	P(RANGE_MARK, "range-mark", "Timeline: select the block's own span as the time range (Perfetto's m)") \
 	P(RANGE_VISUAL, "range-visual", "Timeline: start a range at the block; move to extend it, again to set it") \

@@ -35,6 +35,8 @@ struct cell name_cell_mean(const struct pane *pane, const void *row, const struc
 	const struct name_row *r = NROW(row);
 
 	(void)pane, (void)c;
+	if (r->mean_ns >= 0)
+		return cell_int(r->mean_ns);	/* the file's (nsys stats' Avg) */
 	if (!r->calls || r->capped)
 		return cell_none();
 	return cell_int(div_round(r->total_ns, r->calls));
@@ -56,4 +58,34 @@ struct cell name_cell_stddev(const struct pane *pane, const void *row, const str
 
 	(void)pane, (void)c;
 	return isnan(d) ? cell_none() : cell_int((int64_t)llround(d));
+}
+
+struct cell name_cell_file_pct(const struct pane *pane, const void *row, const struct column *c)
+{
+	double d = NROW(row)->file_pct;
+
+	(void)pane, (void)c;
+	return isnan(d) ? cell_none() : cell_real(d);
+}
+
+struct cell name_cell_report(const struct pane *pane, const void *row, const struct column *c)
+{
+	(void)pane, (void)c;
+	return cell_text(NROW(row)->report);
+}
+
+bool name_stats_have_file_pct(const struct name_stats *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!isnan(s->rows[i].file_pct))
+			return true;
+	return false;
+}
+
+bool name_stats_have_report(const struct name_stats *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->rows[i].report)
+			return true;
+	return false;
 }

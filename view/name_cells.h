@@ -16,10 +16,17 @@ struct cell name_cell_name(const struct pane *pane, const void *row, const struc
 struct cell name_cell_calls(const struct pane *pane, const void *row, const struct column *c);
 struct cell name_cell_total(const struct pane *pane, const void *row, const struct column *c);
 /* The total over the calls, rounded half away from zero; none when a sum
- * was capped. */
+ * was capped.  A row of a printed report (nsys stats): the file's Avg. */
 struct cell name_cell_mean(const struct pane *pane, const void *row, const struct column *c);
 struct cell name_cell_stat(const struct pane *pane, const void *row, const struct column *c);
 /* To the ns; none for one call or where the file gives only sums. */
 struct cell name_cell_stddev(const struct pane *pane, const void *row, const struct column *c);
+/* What a row of a printed report states (model/name_stats.h): its Time %
+ * of its own report, the report's name; none where it states none. */
+struct cell name_cell_file_pct(const struct pane *pane, const void *row, const struct column *c);
+struct cell name_cell_report(const struct pane *pane, const void *row, const struct column *c);
+/* Whether some row of S states them: the columns are added only then. */
+bool name_stats_have_file_pct(const struct name_stats *s);
+bool name_stats_have_report(const struct name_stats *s);
 
 #endif

@@ -64,6 +64,11 @@ static const struct column cols[] = {
 	  .help = "the 99th percentile of the ranges' durations, the same way" },
 };
 
+static const struct column col_file_pct = {
+	.key = "time_pct", .title = "Time %", .kind = COL_PCT, .width = 8, .get = name_cell_file_pct,
+	.help = "a row of an nsys stats report (nvtx_sum): its Time %, of that report's total",
+};
+
 static void anno_load(struct pane *pane)
 {
 	struct anno_priv *ap = xcalloc(1, sizeof(*ap));
@@ -81,6 +86,8 @@ static void anno_load(struct pane *pane)
 	pane->nr_rows = n;
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		pane_add_column(pane, &cols[c]);
+	if (name_stats_have_file_pct(&ap->side[0]))
+		pane_add_column(pane, &col_file_pct);
 	pane->sort_col = -1;
 }
 

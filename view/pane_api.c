@@ -5,6 +5,7 @@
  * Systems' cuda_api_sum report (model/name_stats.h).  Printable
  * (--print api); it follows the step shown.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,6 +21,8 @@ static struct cell get_share(const struct pane *pane, const void *row, const str
 	const struct name_row *r = AROW(row);
 
 	(void)c;
+	if (!isnan(r->file_pct))
+		return cell_real(r->file_pct);	/* the file's, of its own report */
 	if (r->capped || s->capped || s->total_ns <= 0)
 		return cell_none();
 	return cell_real(100.0 * (double)r->total_ns / (double)s->total_ns);
@@ -31,7 +34,8 @@ static const struct column cols[] = {
 	{ .key = "num_calls", .title = "Calls", .kind = COL_COUNT, .width = 8, .get = name_cell_calls,
 	  .help = "how many calls of it started in the step shown (all steps: the whole trace)" },
 	{ .key = "time_pct", .title = "Time %", .kind = COL_PCT, .width = 8, .get = get_share,
-	  .help = "its total, of the total of every API call shown" },
+	  .help = "its total, of the total of every API call shown; a row of an nsys stats "
+		  "report: the report's Time %, of that report's total" },
 	{ .key = "total_time", .title = "Total", .kind = COL_TIME, .width = 11, .get = name_cell_total,
 	  .help = "the sum of its calls' durations (host time)" },
 	{ .key = "avg", .title = "Mean", .kind = COL_TIME, .width = 11, .get = name_cell_mean,
@@ -48,6 +52,12 @@ static const struct column cols[] = {
 		  "empty for one call or where the file gives only sums" },
 };
 
+static const struct column col_report = {
+	.key = "report", .title = "Report", .kind = COL_TEXT, .width = 13, .get = name_cell_report,
+	.help = "the nsys stats report that printed the row: cuda_api_sum for CUDA calls, "
+		"osrt_sum for the OS runtime's",
+};
+
 static void api_load(struct pane *pane)
 {
 	struct name_stats *s = xcalloc(1, sizeof(*s));
@@ -61,6 +71,8 @@ static void api_load(struct pane *pane)
 	pane->nr_rows = s->nr;
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		pane_add_column(pane, &cols[c]);
+	if (name_stats_have_report(s))
+		pane_add_column(pane, &col_report);
 	pane->sort_col = -1;	/* the model's order: by total, longest first */
 }
 

@@ -24,6 +24,7 @@
 #include "detail.h"
 #include "pane.h"
 #include "tl_range.h"
+#include "tl_counters.h"
 #include "tlview.h"
 
 #define BLOCK(r) ((const struct tl_block *)(r))
@@ -72,6 +73,7 @@ struct tl_priv {
 					   rows (20 MB for 2.5 M blocks), made
 					   at the first sort that needs it;
 					   it and the view swap */
+	struct tl_counters counters;	/* the counter lanes (tl_counters.c) */
 	uint64_t *sort_key[2];		/* a sort by duration's keys, two
 					   arrays as long as the rows (40 MB
 					   for 2.5 M blocks), kept from the
@@ -150,6 +152,7 @@ static void tl_load(struct pane *pane)
 
 	pane->priv = tp;
 	timeline_build(pane->prof, &tp->tl);
+	tl_counters_init(&tp->counters, pane->prof);
 	pane->nr_rows = tp->tl.nr_blocks;
 	pane->rows = timeline_by_start(&tp->tl);
 	/* The view is as long as the rows at most: made here once (a
@@ -172,6 +175,7 @@ static void tl_release(struct pane *pane)
 	if (!tp)
 		return;
 	tlview_release(&tp->view);
+	tl_counters_release(&tp->counters);
 	free(tp->lane_flags);
 	free(tp->path_nodes);
 	timeline_release(&tp->tl);
@@ -1047,7 +1051,10 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 	const struct tl_block *sel = selected(pane);
 	int64_t mid = sel ? sel->start_ns + (tl_block_end(pane->prof, sel) - sel->start_ns) / 2 : -1;
 	int page = tp->view.rows_shown > 1 ? tp->view.rows_shown - 1 : 1;
+	bool at_top = !sel || tlview_place(&tp->view, sel->row) == 0;
 
+	if (tl_counters_handle(&tp->counters, act, at_top, tp->nr_hidden != 0, &req->message))
+		return true;
 	switch (act) {
 	case ACT_MOVE_UP:
 	case ACT_MOVE_DOWN:
@@ -1136,7 +1143,8 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 		.is_on_path = is_on_path_cb,
 	};
 
-	tp->view.rows_shown = c->rows - 1;
+	tp->view.band = tl_counters_rows(&tp->counters, c->rows);
+	tp->view.rows_shown = c->rows - 1 - tp->view.band;
 	tp->view.cols_shown = c->cols;
 	/* A selection in a hidden lane (a jump, a flow, a search) shows
 	 * the lane again. */
@@ -1154,6 +1162,7 @@ static void tl_canvas(struct pane *pane, struct canvas *c)
 	st.flow_mark = tp->flow_mark;
 	tlview_paint(&tp->view, &st, c);
 	tl_range_paint(&tp->range, &pane->scope, sel, &tp->view, c);
+	tl_counters_paint(&tp->counters, &tp->view, c, tp->view.band_shown);
 }
 
 static const struct node *tl_row_node(const struct pane *pane, const void *row)
@@ -1189,6 +1198,21 @@ static bool tl_drag(struct pane *pane, int x0, int x1, struct pane_request *req)
 	return tl_range_drag(&tp->view, tp->view.cols_shown, x0, x1, req);
 }
 
+/* On a counter lane, its value at the cursor's time (the selected
+ * block's start, else the window's middle) after the window. */
+static void counter_status(const struct pane *pane, char *buf, size_t size)
+{
+	struct tl_priv *tp = pane->priv;
+	const struct tl_block *sel = selected(pane);
+	int64_t t = sel ? sel->start_ns : tp->view.t0 + (tp->view.t1 - tp->view.t0) / 2;
+	size_t len = strlen(buf);
+
+	if (!tl_counters_has_cursor(&tp->counters) || len + 3 >= size)
+		return;
+	snprintf(buf + len, size - len, ",  ");
+	tl_counters_status(&tp->counters, t, tp->view.lo, buf + len + 3, size - len - 3);
+}
+
 static void tl_status(const struct pane *pane, char *buf, size_t size)
 {
 	const struct tl_priv *tp = pane->priv;
@@ -1211,6 +1235,7 @@ static void tl_status(const struct pane *pane, char *buf, size_t size)
 	n = strlen(buf);
 	if (range[0] && n < size)
 		snprintf(buf + n, size - n, ", %s", range);
+	counter_status(pane, buf, size);
 }
 
 static void tl_empty_text(const struct pane *pane, char *buf, size_t size)
@@ -1245,7 +1270,8 @@ static const enum action tl_actions[] = {
 	ACT_PREV_BLOCK, ACT_NEXT_BLOCK, ACT_SCROLL_LEFT, ACT_SCROLL_RIGHT, ACT_PREV_INSTANCE,
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
 	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_PATH_MARKS,
-	ACT_RANGE_MARK, ACT_RANGE_VISUAL, ACT_RANGE_SUMMARY, ACT_RANGE_CLEAR, ACT_NONE,
+	ACT_RANGE_MARK, ACT_RANGE_VISUAL, ACT_RANGE_SUMMARY, ACT_RANGE_CLEAR, ACT_COUNTER_LANES,
+	ACT_NONE,
 };
 
 static const struct pane_picture_ops tl_picture = {

@@ -55,7 +55,8 @@
 	X(SORT_BY, sort_by, "Sort by", 0, A) \
 	X(CRITICAL_PATH, critical_path, "Critical path", 0, A) \
 	X(KERNEL_BREAKDOWN, kernel_breakdown, "Kernels by type", 0, A) \
-	X(RANGE, range, "Range", 0, A)
+	X(RANGE, range, "Range", 0, A) \
+	X(COUNTERS, counters, "Counters", 0, A)
 
 /* The same list for a 4-argument X; PANES_WITH passes one more argument
  * through to X (actions.h hands its own X macro through it). */

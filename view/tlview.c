@@ -236,20 +236,25 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 
 	size_t nr_scroll;
 	int pinned;
+	/* The counter lanes' rows under the ruler (tl_counters.c) are the
+	 * caller's: the lanes of blocks are drawn below them. */
+	int band = v->band > 0 && v->band < c->rows - 1 ? v->band : 0;
+	int rows = c->rows - band;
 
-	v->rows_shown = c->rows - 1;
+	v->band_shown = band;
+	v->rows_shown = rows - 1;
 	v->cols_shown = c->cols;
 	if (c->rows < 1 || w < 4)
 		return;
 	/* Pinned rows leave one row at least to the rest. */
-	pinned = v->nr_pinned < (size_t)(c->rows > 2 ? c->rows - 2 : 0) ? (int)v->nr_pinned
-									   : (c->rows > 2 ? c->rows - 2 : 0);
+	pinned = v->nr_pinned < (size_t)(rows > 2 ? rows - 2 : 0) ? (int)v->nr_pinned
+								 : (rows > 2 ? rows - 2 : 0);
 	v->pinned_shown = pinned;
 	nr_scroll = tlview_nr_rows(v) - v->nr_pinned;
 	if (v->top >= nr_scroll)
 		v->top = nr_scroll ? nr_scroll - 1 : 0;
 	paint_ruler(v, c, lw, w);
-	for (int y = 1; y < c->rows; y++) {
+	for (int y = 1; y < rows; y++) {
 		size_t k = y - 1 < pinned ? (size_t)(y - 1)
 					  : v->nr_pinned + v->top + (size_t)(y - 1 - pinned);
 		size_t r;
@@ -263,14 +268,14 @@ void tlview_paint(struct tlview *v, const struct tlview_style *st, struct canvas
 		lane = &tl->lanes[row->lane];
 		if (y - 1 < pinned && row->depth == 0) {
 			/* A pinned lane: its name after a '=' */
-			canvas_fill(c, y, 0, 1, "=", CA_MARK);
-			canvas_text(c, y, 1, lane->name, lw - 2, CA_LABEL);
+			canvas_fill(c, y + band, 0, 1, "=", CA_MARK);
+			canvas_text(c, y + band, 1, lane->name, lw - 2, CA_LABEL);
 		} else if (row->depth == 0 || y == 1 || y == pinned + 1) {
-			canvas_text(c, y, 0, lane->name, lw - 1, CA_LABEL);
+			canvas_text(c, y + band, 0, lane->name, lw - 1, CA_LABEL);
 		}
-		paint_row(v, st, c, y, row, lw, w);
+		paint_row(v, st, c, y + band, row, lw, w);
 		if (st->flow_mark && st->sel && st->sel->row == r)
-			canvas_fill(c, y, lw - 1, 1, st->flow_mark == '^' ? "^" : "v", CA_MARK);
+			canvas_fill(c, y + band, lw - 1, 1, st->flow_mark == '^' ? "^" : "v", CA_MARK);
 	}
 }
 
@@ -362,13 +367,14 @@ void tlview_pan(struct tlview *v, double fraction)
 const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 {
 	int lw = tlview_label_width(v->cols_shown), w = v->cols_shown - lw;
-	size_t k = y - 1 < v->pinned_shown
-			   ? (size_t)(y - 1)
-			   : v->nr_pinned + v->top + (size_t)(y - 1 - v->pinned_shown);
+	size_t k;
 	const struct tl_row *row;
 	int64_t from, to;
 	size_t i;
 
+	y -= v->band_shown;	/* the counter lanes' rows are above */
+	k = y - 1 < v->pinned_shown ? (size_t)(y - 1)
+				    : v->nr_pinned + v->top + (size_t)(y - 1 - v->pinned_shown);
 	if (y < 1 || x < lw || w < 4 || k >= tlview_nr_rows(v))
 		return NULL;
 	row = &v->tl->rows[tlview_row_at(v, k)];
@@ -378,4 +384,9 @@ const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 	if (i < row->nr && tl_row_block(row, i)->start_ns < (to > from ? to : from + 1))
 		return tl_row_block(row, i);
 	return NULL;
+}
+
+int64_t tlview_time_at(const struct tlview *v, int64_t x, int w)
+{
+	return time_of(v, x, w);
 }

@@ -35,6 +35,9 @@ struct tlview {
 	size_t *order, *place;
 	size_t nr_order, nr_pinned;	/* rows in order; pinned ones first */
 	int pinned_shown;		/* pinned rows the last picture drew */
+	int band;			/* rows under the ruler the caller draws
+					   in (counter lanes); 0: none */
+	int band_shown;			/* ...as the last picture had them */
 };
 
 /* A lane's state in the flags tlview_set_lanes() reads. */
@@ -104,6 +107,8 @@ void tlview_pan(struct tlview *v, double fraction);
 const struct tl_block *tlview_hit(const struct tlview *v, int y, int x);
 /* The width of the lane names' column for a canvas COLS wide. */
 int tlview_label_width(int cols);
+/* The first time of cell X of a time area W cells wide. */
+int64_t tlview_time_at(const struct tlview *v, int64_t x, int w);
 /* "12.5 ms": a time on the ruler, compactly, into BUF. */
 size_t tlview_fmt_time(int64_t ns, char *buf, size_t size);
 

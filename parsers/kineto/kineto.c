@@ -21,6 +21,9 @@ static void kineto_release(struct kineto *k)
 	strbuf_release(&k->coll_text);
 	strbuf_release(&k->dtype_text);
 	strbuf_release(&k->stack_text);
+	free(k->ctr);
+	strbuf_release(&k->ctr_keys);
+	strbuf_release(&k->ctr_key);
 	kineto_records_release(k);
 	free(k->steps);
 	free(k->step_cats);

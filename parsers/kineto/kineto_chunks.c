@@ -391,6 +391,9 @@ static void read_chunk(struct chunks *cs, struct chunk *c)
 	strbuf_release(&wk.coll_text);
 	strbuf_release(&wk.dtype_text);
 	strbuf_release(&wk.stack_text);
+	free(wk.ctr);
+	strbuf_release(&wk.ctr_keys);
+	strbuf_release(&wk.ctr_key);
 	json_release(&wk.j);
 	input_close(&in);
 }

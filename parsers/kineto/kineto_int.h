@@ -342,6 +342,12 @@ struct kineto {
 	struct strbuf dims_text;	/* "Input Dims" as Python's str() */
 	struct strbuf coll_text, dtype_text;	/* record_param_comms' names */
 	struct strbuf stack_text;	/* "Call stack" */
+	/* A counter event's args (kineto_read.c, read_counter_args()):
+	 * their keys one after another in ctr_keys, and the key being
+	 * passed on in ctr_key. */
+	struct ctr_arg *ctr;
+	size_t nr_ctr, alloc_ctr;
+	struct strbuf ctr_keys, ctr_key;
 	int64_t in_elems[64];		/* each input's element count ("Input Dims") */
 	uint8_t in_size[64];		/* each input's element size ("Input type") */
 	struct pipe *pipe;		/* events from the reading to the model thread */

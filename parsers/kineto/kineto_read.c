@@ -109,6 +109,8 @@ struct raw_event {
 	struct copy_args copy;
 	struct sync_args sync;
 	struct op_args op;
+	bool ctr_read;			/* a counter's args were read (read_counter_args()) */
+	double ctr_value;		/* a counter sample's, on the model's side */
 	int64_t comm_bytes;		/* a collective's inputs, in bytes; -1 */
 	const char *coll, *dtype;	/* interned (the model's side), or NULL */
 	const char *dims, *stack;	/* interned, or NULL */
@@ -119,6 +121,7 @@ enum cat {
 	CAT_PYTHON_FUNCTION, CAT_RUNTIME, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_TRACE,
 	CAT_MEMORY,		/* not a category: a [memory] instant, whatever its cat */
 	CAT_SYNC,		/* cuda_sync: a side table only (profile_add_cuda_sync()) */
+	CAT_COUNTER,		/* not a category: one sample of a "ph":"C" event */
 };
 
 #define CAT(name, cat) { name, sizeof(name) - 1, cat }
@@ -1152,6 +1155,17 @@ static enum verdict check_memory(struct kineto *k, struct raw_event *e, uint64_t
  * still work out) about what it cannot use.  Touches only the reader's
  * state: the tokenizer, the diag and its own counts.
  */
+/* torch-tb-profiler's span of the recording: the complete Trace event
+ * "PyTorch Profiler (0)" with a usable time (event_parser.py takes the
+ * last). */
+static bool is_profiler_span(const struct raw_event *e)
+{
+	return e->is_complete && e->name_text &&
+	       text_eq(e->name_text, e->name_len, "PyTorch Profiler (0)") &&
+	       e->ts_state == TIME_OK && ts_in_bounds(e) && e->dur_state == TIME_OK &&
+	       e->dur_us >= 0 && e->dur_us <= MAX_DUR_US && e->dur_ns <= BOUND_DUR_NS;
+}
+
 static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t at)
 {
 	const char *name = e->name_text;
@@ -1177,6 +1191,12 @@ static enum verdict check_event(struct kineto *k, struct raw_event *e, uint64_t 
 			return SKIPPED;
 		if (e->dur_state == NO_TIME)
 			e->dur_us = 0, e->dur_ns = 0;
+		return TAKE;
+	}
+	if (e->has_cat && e->cat == CAT_TRACE && is_profiler_span(e)) {
+		/* Counted as not used, as ever (no pane shows it), and kept
+		 * for the range of the GPU utilization buckets. */
+		count_unused(k->unused, e);
 		return TAKE;
 	}
 	if (!e->is_complete || !e->has_cat || e->cat == CAT_UNKNOWN || e->cat == CAT_TRACE)
@@ -1508,6 +1528,17 @@ static void add_memory(struct kineto *k, const struct raw_event *e)
 		m->total_reserved = e->mem.reserved;
 }
 
+/* One sample of a counter event: the profile's side table. */
+static void add_counter(struct kineto *k, const struct raw_event *e)
+{
+	struct counter_rec r = {
+		.name = e->name, .key = e->dims, .pid = e->pid, .ts_ns = e->ts_ns,
+		.value = e->ctr_value,
+	};
+
+	profile_add_counter(k->p, &r);
+}
+
 /* The trace.py type of an event check_event() let through. */
 static enum ev_type type_of(const struct raw_event *e)
 {
@@ -1580,6 +1611,16 @@ static void take_event(struct kineto *k, struct raw_event *e)
 	e->dur = e->dur_ns;
 	if (e->cat == CAT_SYNC) {
 		add_sync(k, e);
+		return;
+	}
+	if (e->cat == CAT_COUNTER) {
+		add_counter(k, e);
+		return;
+	}
+	if (e->cat == CAT_TRACE) {
+		k->p->has_profiler_span = true;
+		k->p->profiler_start_ns = e->ts;
+		k->p->profiler_end_ns = e->ts + e->dur;
 		return;
 	}
 	if (e->cat == CAT_PYTHON_FUNCTION && !e->has_module_id) {
@@ -1669,6 +1710,7 @@ enum {
 	PART_PID = 1 << 6,		/* int64_t pid: a GPU-side range's */
 	PART_COPY = 1 << 7,		/* struct copy_args: a copy's or set's */
 	PART_SYNC = 1 << 8,		/* struct sync_args: a cuda_sync's */
+	PART_COUNTER = 1 << 9,		/* double: a counter sample's value */
 };
 
 struct msg_op {
@@ -1754,6 +1796,8 @@ static void take_block(struct kineto *k, struct block *b)
 			at = get_part(at, &e.copy, sizeof(e.copy));
 		if (m->parts & PART_SYNC)
 			at = get_part(at, &e.sync, sizeof(e.sync));
+		if (m->parts & PART_COUNTER)
+			at = get_part(at, &e.ctr_value, sizeof(e.ctr_value));
 		if (m->parts & PART_TEXTS)
 			at = get_part(at, &lens, sizeof(lens));
 		e.name = profile_intern(k->p, at, m->name_len);
@@ -1975,8 +2019,9 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 	/* Text only events that become op nodes use: shapes and stacks of
 	 * host events, names of record_param_comms. */
 	bool is_host = e->cat == CAT_OPERATOR || e->cat == CAT_ANNOTATION || e->cat == CAT_PYTHON;
+	bool is_counter = e->cat == CAT_COUNTER;
 	const struct strbuf *text[NR_TEXTS] = {
-		is_host && e->op.has_dims ? &k->dims_text : NULL,
+		is_counter ? &k->ctr_key : is_host && e->op.has_dims ? &k->dims_text : NULL,
 		is_host && e->op.has_stack ? &k->stack_text : NULL,
 		is_host && e->op.has_coll ? &k->coll_text : NULL,
 		is_host && e->op.has_dtype ? &k->dtype_text : NULL,
@@ -2008,8 +2053,10 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		parts |= PART_OP;
 	if (e->module_id)
 		parts |= PART_MODULE;
-	if (e->cat == CAT_GPU_ANNOTATION)
+	if (e->cat == CAT_GPU_ANNOTATION || is_counter)
 		parts |= PART_PID;
+	if (is_counter)
+		parts |= PART_COUNTER;
 	if (e->copy.has && (e->cat == CAT_MEMCPY || e->cat == CAT_MEMSET))
 		parts |= PART_COPY;
 	if (e->sync.has && e->cat == CAT_SYNC)
@@ -2030,6 +2077,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		size += part_room(sizeof(e->copy));
 	if (parts & PART_SYNC)
 		size += part_room(sizeof(e->sync));
+	if (parts & PART_COUNTER)
+		size += part_room(sizeof(e->ctr_value));
 	if (parts & PART_TEXTS)
 		size += part_room(sizeof(lens));
 	size = (size + 7) & ~(size_t)7;
@@ -2080,6 +2129,8 @@ static void pipe_put(struct kineto *k, const struct raw_event *e)
 		at = put_part(at, &e->copy, sizeof(e->copy));
 	if (parts & PART_SYNC)
 		at = put_part(at, &e->sync, sizeof(e->sync));
+	if (parts & PART_COUNTER)
+		at = put_part(at, &e->ctr_value, sizeof(e->ctr_value));
 	if (parts & PART_TEXTS)
 		at = put_part(at, &lens, sizeof(lens));
 	memcpy(at, e->name_text, e->name_len);
@@ -2164,6 +2215,126 @@ static int64_t comm_bytes(const struct kineto *k, const struct raw_event *e)
 	return sum;
 }
 
+/* ---------------------------------------------------------------------
+ * Counter events ("ph":"C")
+ *
+ * Each numeric arg of a counter event is a sample of the series (pid,
+ * name, key): its value from the event's ts on (model/counters.h).  The
+ * args are read as a counter's only once "ph" said so -- Kineto and the
+ * plugin write "ph" first -- so that no other event pays for them.
+ */
+enum ctr_state { CTR_OK, CTR_NOT_NUMBER, CTR_NOT_FINITE, CTR_OUT_OF_RANGE };
+
+struct ctr_arg {
+	size_t off, len;		/* the key, in k->ctr_keys */
+	double value;
+	uint8_t state;			/* enum ctr_state */
+};
+
+/* The value just read, as a counter's: a number (quoted or not, as some
+ * writers quote), finite, within BOUND_COUNTER_ABS. */
+static enum ctr_state ctr_value(const struct json *j, enum json_tok t, double *v)
+{
+	if ((t != JSON_NUMBER && t != JSON_STRING) || !num_double(j->s, j->len, v))
+		return CTR_NOT_NUMBER;
+	if (!isfinite(*v))
+		return CTR_NOT_FINITE;
+	return fabs(*v) <= BOUND_COUNTER_ABS ? CTR_OK : CTR_OUT_OF_RANGE;
+}
+
+static enum json_tok read_counter_args(struct kineto *k, struct raw_event *e)
+{
+	struct json *j = &k->j;
+	enum json_tok t;
+
+	k->nr_ctr = 0;
+	strbuf_reset(&k->ctr_keys);
+	e->ctr_read = true;
+	while ((t = json_next_key(j)) == JSON_KEY) {
+		struct ctr_arg *a;
+
+		GROW(k->ctr, k->alloc_ctr, k->nr_ctr + 1);
+		a = &k->ctr[k->nr_ctr++];
+		a->off = k->ctr_keys.len;
+		a->len = j->len;
+		strbuf_add(&k->ctr_keys, j->s, j->len);
+		t = json_next_value(j);
+		if (json_failed(t))
+			return t;
+		a->state = (uint8_t)ctr_value(j, t, &a->value);
+		t = json_skip(j, t);
+		if (json_failed(t))
+			return t;
+	}
+	return t;
+}
+
+/* Whether counter event E has a usable name and time; warns if not. */
+static bool counter_ok(struct kineto *k, const struct raw_event *e, uint64_t at)
+{
+	const char *name = e->name_text;
+
+	if (!name || e->ts_state == NO_TIME) {
+		warn_event(k, at, "counter events without a name or timestamp, skipped",
+			   "counter event without %s; skipped", name ? "'ts'" : "'name'");
+		return false;
+	}
+	if (e->ts_state == BAD_TIME) {
+		warn_event(k, at, "counter events with a time that is not a number, skipped",
+			   "counter event '%s' has 'ts' %s, not a number; skipped", name, e->bad_text);
+		return false;
+	}
+	if (!ts_in_bounds(e)) {
+		warn_event(k, at, "counter events with a time out of range, skipped",
+			   "counter event '%s' has 'ts' %g us, out of range (|ts| < %g us); skipped",
+			   name, e->ts_us, MAX_ABS_TS_US);
+		return false;
+	}
+	if (!e->ctr_read) {
+		warn_event(k, at, "counter events without args after their ph, skipped",
+			   "counter event '%s' has no 'args' after its 'ph' (a counter's args are "
+			   "read once 'ph' says it is one); skipped", name);
+		return false;
+	}
+	return true;
+}
+
+/* A counter event: one message per numeric arg; an arg that is not a
+ * finite number in range is dropped with a warning, never read as 0. */
+static void take_counter(struct kineto *k, struct raw_event *e, uint64_t at)
+{
+	if (!counter_ok(k, e, at))
+		return;
+	e->cat = CAT_COUNTER;
+	e->has_cat = true;
+	e->comm_bytes = -1;
+	for (size_t i = 0; i < k->nr_ctr; i++) {
+		const struct ctr_arg *a = &k->ctr[i];
+		const char *key = k->ctr_keys.s + a->off;
+		int klen = a->len < 40 ? (int)a->len : 40;
+
+		switch ((enum ctr_state)a->state) {
+		case CTR_OK:
+			strbuf_reset(&k->ctr_key);
+			strbuf_add(&k->ctr_key, key, a->len);
+			e->ctr_value = a->value;
+			pipe_put(k, e);
+			break;
+		case CTR_NOT_NUMBER:
+		case CTR_NOT_FINITE:
+			warn_event(k, at, "counter values that are not finite numbers, skipped",
+				   "counter event '%s' has arg '%.*s' that is not a finite number; "
+				   "skipped", e->name_text, klen, key);
+			break;
+		case CTR_OUT_OF_RANGE:
+			warn_event(k, at, "counter values out of range, skipped",
+				   "counter event '%s' has arg '%.*s' = %g, out of range (|value| <= "
+				   "1e18); skipped", e->name_text, klen, key, a->value);
+			break;
+		}
+	}
+}
+
 /* The members of an event read_event() takes. */
 enum member { M_OTHER, M_PH, M_CAT, M_NAME, M_TS, M_DUR, M_TID, M_PID, M_ARGS };
 
@@ -2227,10 +2398,16 @@ static enum json_tok read_event(struct kineto *k)
 		case M_PID:
 			/* Only a GPU-side range uses it (its device): not
 			 * read once the category says the event is another. */
-			if (!e.has_cat || e.cat == CAT_GPU_ANNOTATION)
+			if (!e.has_cat || e.cat == CAT_GPU_ANNOTATION || e.ph == 'C')
 				e.pid = read_tid(k, t);
 			break;
 		case M_ARGS:
+			if (t == JSON_OBJ_BEGIN && e.ph == 'C') {
+				t = read_counter_args(k, &e);
+				if (t != JSON_OBJ_END)
+					return t;
+				continue;
+			}
 			if (t == JSON_OBJ_BEGIN) {
 				t = read_args(k, &e);
 				if (t != JSON_OBJ_END)
@@ -2248,6 +2425,10 @@ static enum json_tok read_event(struct kineto *k)
 	if (t != JSON_OBJ_END)
 		return t;
 	e.ordinal = k->nr_events++;
+	if (e.ph == 'C') {
+		take_counter(k, &e, at);
+		return JSON_OBJ_END;
+	}
 	e.comm_bytes = comm_bytes(k, &e);
 	switch (check_event(k, &e, at)) {
 	case TAKE:

@@ -476,9 +476,11 @@ else
 	fail "badinput: summary: 300,000 warnings load"
 fi
 . "$(dirname "$0")/long-sums.sh"
+. "$(dirname "$0")/nsys.sh"
 
 . "$(dirname "$0")/bounds.sh"
 . "$(dirname "$0")/rocprof.sh"
 . "$(dirname "$0")/output.sh"
 . "$(dirname "$0")/ranks.sh"
+. "$(dirname "$0")/counters.sh"
 test_done

@@ -44,6 +44,11 @@ static const struct sample {
 	{ "tests/golden/rocprof/v1-trace.csv", "rocprof-trace", true },
 	{ "tests/golden/rocprof/v3-kernel-trace.csv", "rocprof-trace", true },
 	{ "tests/golden/rocprof/v3-hip-api-trace.csv", "rocprof-trace", true },
+	{ "tests/golden/nsys/all-table.log", "nsys-stats", true },
+	{ "tests/golden/nsys/kern.csv", "nsys-stats", true },
+	{ "tests/golden/nsys/old-2021.md", "nsys-stats", true },
+	{ "tests/golden/nsys/untitled.txt", "nsys-stats", true },
+	{ "tests/golden/nsys/names-2021.txt", "nsys-stats", true },
 };
 
 #define NR_SAMPLES (sizeof(samples) / sizeof(samples[0]))

@@ -236,10 +236,50 @@ static void t_kineto_args(void)
 	profile_release(&p);
 }
 
+/* Pre-aggregated rows: one with a copy record (an nsys stats report's)
+ * counts as its calls with the extremes it states; one without (a
+ * key_averages table's Memcpy row) stays out. */
+static void t_rows(void)
+{
+	struct profile p;
+	struct mem_bw b;
+	const struct mem_bw_kind *k;
+	struct node *n;
+
+	profile_init(&p, "t");
+	n = node_new(&p, p.root, NODE_MEMCPY, "[CUDA memcpy HtoD]", 18);
+	node_set_calls(&p, n, 4);
+	node_set_device_total(&p, n, 8 * US);
+	attr_set_int(&p, node_attr_list(n), ATTR_COPY_MIN_BYTES, 1000);
+	attr_set_int(&p, node_attr_list(n), ATTR_COPY_MAX_BYTES, 7000);
+	profile_set_copy(&p, n, -1, -1, 16000, NAN);
+	n = node_new(&p, p.root, NODE_MEMCPY, "Memcpy HtoD (Pageable -> Device)", 32);
+	node_set_calls(&p, n, 3);
+	node_set_device_total(&p, n, 5 * US);
+	profile_finish(&p);
+	mem_bw_compute(&p, NULL, &b);
+	CHECK_EQ(b.nr_kinds, 1);
+	k = kind(&b, "[CUDA memcpy HtoD]");
+	CHECK(k != NULL);
+	if (k) {
+		CHECK_EQ(k->count, 4);
+		CHECK_EQ(k->nr_sized, 4);
+		CHECK_EQ(k->bytes, 16000);
+		CHECK_EQ(k->time_ns, 8 * US);
+		CHECK_EQ(k->min_bytes, 1000);
+		CHECK_EQ(k->max_bytes, 7000);
+		CHECK(near(k->mean_bytes, 4000));
+		CHECK(near(k->gbps, 2.0));
+	}
+	mem_bw_release(&b);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "kinds, bytes, time, GB/s, unsized events", t_kinds },
 	{ "HTA's sweep and its order of ties", t_hta_sweep },
 	{ "no copy", t_none },
+	{ "pre-aggregated rows: with a copy record only", t_rows },
 	{ "capped sum", t_capped },
 	{ "200,000 copies in O(n log n)", t_many },
 	{ "kineto: bytes and bandwidth args kept", t_kineto_args },

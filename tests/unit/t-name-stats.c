@@ -114,6 +114,56 @@ static void test_counted_row(void)
 	profile_release(&p);
 }
 
+/* A row of a printed report (nsys stats) states its mean, median,
+ * deviation, share and report: the row shows those; two such rows of one
+ * name merge into a row that states none of them. */
+static void test_file_figures(void)
+{
+	struct profile p;
+	struct name_stats s;
+	struct node *n;
+	const struct name_row *r;
+
+	profile_init(&p, "t");
+	n = call(&p, "poll", NS_UNTIMED, 3000000);
+	node_set_calls(&p, n, 3);
+	node_set_minmax(&p, n, 900000, 1149999);
+	attr_set_ns(&p, node_attr_list(n), ATTR_FILE_MEAN, 1000001);
+	attr_set_ns(&p, node_attr_list(n), ATTR_FILE_MEDIAN, 950001);
+	attr_set_ns(&p, node_attr_list(n), ATTR_FILE_STDDEV, 130000);
+	attr_set_double(&p, node_attr_list(n), ATTR_FILE_SHARE_PCT, 75.0);
+	attr_set_str(&p, node_attr_list(n), ATTR_FILE_REPORT, "osrt_sum", 8);
+	n = call(&p, "ioctl", NS_UNTIMED, 100);
+	node_set_calls(&p, n, 2);
+	attr_set_ns(&p, node_attr_list(n), ATTR_FILE_MEDIAN, 50);
+	n = call(&p, "ioctl", NS_UNTIMED, 300);
+	node_set_calls(&p, n, 2);
+	attr_set_ns(&p, node_attr_list(n), ATTR_FILE_MEDIAN, 150);
+	profile_finish(&p);
+	name_stats_make(&p, NAME_STATS_API, NULL, &s);
+	r = row_of(&s, "poll");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(r->mean_ns, 1000001);
+		CHECK_EQ(r->median_ns, 950001);
+		CHECK(r->stddev_ns == 130000.0);
+		CHECK(r->file_pct == 75.0);
+		CHECK_STR(r->report, "osrt_sum");
+		CHECK_EQ(r->min_ns, 900000);
+	}
+	r = row_of(&s, "ioctl");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_EQ(r->calls, 4);
+		CHECK_EQ(r->median_ns, -1);
+		CHECK_EQ(r->mean_ns, -1);
+		CHECK(isnan(r->file_pct));
+		CHECK(r->report == NULL);
+	}
+	name_stats_release(&s);
+	profile_release(&p);
+}
+
 /* A step keeps the calls that started in it. */
 static void test_step(void)
 {
@@ -203,6 +253,7 @@ const struct test tests[] = {
 	{ "calls, total, extremes, median and spread per name", test_figures },
 	{ "an even count's median rounds half away from zero", test_median_rounds },
 	{ "a pre-aggregated row has no median or spread", test_counted_row },
+	{ "a printed report's row shows its own figures", test_file_figures },
 	{ "a step keeps the calls that started in it", test_step },
 	{ "long sums saturate, flagged", test_capped },
 	{ "annotations: host and GPU sides; HTA's rounding and last step", test_annotations },

@@ -1,0 +1,1 @@
+--print counters --format csv tests/golden/kineto/counters.json

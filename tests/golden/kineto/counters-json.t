@@ -1,0 +1,1 @@
+--print counters --format json tests/golden/kineto/counters.json

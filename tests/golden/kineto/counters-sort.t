@@ -1,0 +1,1 @@
+--print counters --sort max tests/golden/kineto/counters.json

@@ -1,0 +1,1 @@
+--print counters tests/golden/kineto/counters.json

@@ -1,0 +1,1 @@
+--print info tests/golden/nsys/kern.csv

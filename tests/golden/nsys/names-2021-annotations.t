@@ -1,0 +1,1 @@
+--print annotations tests/golden/nsys/names-2021.txt

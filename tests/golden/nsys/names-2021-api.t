@@ -1,0 +1,1 @@
+--print api tests/golden/nsys/names-2021.txt

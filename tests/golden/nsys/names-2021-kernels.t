@@ -1,0 +1,1 @@
+--print kernels tests/golden/nsys/names-2021.txt

@@ -1,0 +1,1 @@
+--print annotations tests/golden/nsys/old-2021.md

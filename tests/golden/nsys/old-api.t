@@ -1,0 +1,1 @@
+--print api tests/golden/nsys/old-2021.md

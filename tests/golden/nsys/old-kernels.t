@@ -1,0 +1,1 @@
+--print kernels tests/golden/nsys/old-2021.md

@@ -1,0 +1,1 @@
+--print annotations tests/golden/nsys/all-table.log

@@ -1,0 +1,1 @@
+--print api --format csv tests/golden/nsys/all-table.log

@@ -1,0 +1,1 @@
+--print kernels --format json tests/golden/nsys/all-table.log

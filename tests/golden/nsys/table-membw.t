@@ -1,0 +1,1 @@
+--print memory_bandwidth tests/golden/nsys/all-table.log

@@ -1,0 +1,1 @@
+--print overview tests/golden/nsys/all-table.log

@@ -1,0 +1,1 @@
+--print tree tests/golden/nsys/all-table.log

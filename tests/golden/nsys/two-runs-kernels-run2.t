@@ -1,0 +1,1 @@
+--print kernels --run 2 tests/golden/nsys/two-runs.log

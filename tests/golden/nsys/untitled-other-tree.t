@@ -1,0 +1,1 @@
+--print tree tests/golden/nsys/untitled-other.txt
