@@ -338,6 +338,20 @@ int print_pane(const struct pane_scope *shown, const struct profile *p, const st
 			       "shown as >=", pane->nr_capped, pane->nr_capped == 1 ? "" : "s",
 			       pane_print_name(pane->ops), pane->nr_capped == 1 ? "was" : "were");
 		fputc('\n', stderr);
+	} else {
+		/* A capped figure the pane type did not count (its model
+		 * function capped it: a name_stats total, a mean of one),
+		 * found in what was written, whatever the format. */
+		uint64_t n = pane_capped_cells(pane, o->limit);
+
+		if (n) {
+			escape_fprintf(stderr, "proftui: warning: %" PRIu64 " figure%s in the %s pane "
+				       "%s made of sums that passed 73 years (2305843009.214 s, or "
+				       "as many bytes) and were capped there; shown as >=", n,
+				       n == 1 ? "" : "s", pane_print_name(pane->ops),
+				       n == 1 ? "is" : "are");
+			fputc('\n', stderr);
+		}
 	}
 	if (pane->nr_rows) {
 		/* Why a column is blank, as the TUI's status line says. */

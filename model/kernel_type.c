@@ -38,8 +38,10 @@ static bool is_communication(const char *s)
 
 static bool is_memory(const char *s)
 {
+	/* MEMORY_COPY_*: rocprofv3's copies (parsers/rocprof), which no
+	 * HTA trace names so. */
 	return starts(s, "Memcpy") || starts(s, "Memset") || starts(s, "hipMemcpy") ||
-	       starts(s, "hipMemset") || starts(s, "dma");
+	       starts(s, "hipMemset") || starts(s, "dma") || starts(s, "MEMORY_COPY_");
 }
 
 /* HTA's pattern of names that are not computation. */

@@ -50,9 +50,19 @@ void profile_init(struct profile *p, const char *path)
 	init_run(p, path, NULL);
 }
 
+static void drop_family_state(struct profile *p)
+{
+	if (p->family_state && p->family_state_free)
+		p->family_state_free(p->family_state);
+	p->family_state = NULL;
+	p->family_state_free = NULL;
+}
+
 void profile_release(struct profile *p)
 {
 	struct profile *run = p->next_run;
+
+	drop_family_state(p);
 
 	while (run) {
 		struct profile *next = run->next_run;
@@ -406,6 +416,7 @@ void profile_finish(struct profile *p)
 {
 	bool device = p->has_device_time, timeline = p->has_timeline;
 
+	drop_family_state(p);
 	if (p->copy_streams_unsorted) {
 		qsort(p->copy_streams, p->nr_copy_streams, sizeof(*p->copy_streams),
 		      cmp_copy_stream);

@@ -412,6 +412,11 @@ struct profile {
 	 * fit in a node, and hints for building and walking the tree. */
 	struct node_pool *pool;
 	struct pool_books books;
+	/* What a parser keeps between the files of one family that it
+	 * joins after each (rocprof's correlation ids), freed with FREE by
+	 * profile_finish() and profile_release(); NULL: nothing. */
+	void *family_state;
+	void (*family_state_free)(void *state);
 
 	/* Several runs in one file (two tables, two tb_plugin runs): the
 	 * first run is the profile the caller owns; later runs hang here,

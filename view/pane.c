@@ -21,6 +21,32 @@ const struct pane_info pane_infos[NR_PANES] = {
 #undef X
 };
 
+uint64_t pane_capped_cells(const struct pane *pane, size_t nr)
+{
+	uint64_t n = 0;
+
+	if (!nr || nr > pane->nr_view)
+		nr = pane->nr_view;
+	for (size_t i = 0; i < nr; i++) {
+		const void *row = pane_row(pane, i);
+
+		for (size_t c = 0; c < pane->nr_cols; c++) {
+			enum col_kind kind = pane->cols[c].kind;
+			struct cell v;
+
+			if (kind == COL_NAME || kind == COL_TEXT || kind == COL_COUNT ||
+			    kind == COL_BAR)
+				continue;
+			v = pane_cell(pane, row, c);
+			if ((v.type == CELL_INT && (kind == COL_TIME || kind == COL_BYTES) &&
+			     sum_capped(v.v.i)) ||
+			    (v.type == CELL_REAL && v.capped))
+				n++;
+		}
+	}
+	return n;
+}
+
 /* The pane type's load(), and the count of the sums it capped. */
 static void load(struct pane *pane)
 {

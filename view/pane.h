@@ -458,6 +458,15 @@ static inline const void *pane_row(const struct pane *pane, size_t i)
 
 const char *pane_row_name(const struct pane *pane, const void *row);
 /*
+ * How many of the cells of the first NR rows of the view (0: all) hold
+ * a sum that reached SUM_CAP (model/bounds.h): a time or size at the cap,
+ * or a real made of one.  Whatever model function the pane's load() used,
+ * so that an export warns of every capped figure it writes (">=" in txt
+ * and md, the cap itself in csv and json), not only of the sums a pane
+ * type counted into nr_capped.  O(rows x columns), as an export is.
+ */
+uint64_t pane_capped_cells(const struct pane *pane, size_t nr);
+/*
  * Search (rows stay, the cursor moves; the filter narrows instead): the
  * view index of the first row from FROM on (DIR 1) or back (DIR -1)
  * whose name F matches, going round the view once; FROM itself counts

@@ -171,6 +171,13 @@ static int row(struct stats *st, uint64_t lineno, const struct field *f, int nr)
 		attr_set_double(p, node_attr_list(n), "percentage", pct);
 	if (!isnan(sd))
 		attr_set_double(p, node_attr_list(n), "stddev_ns", sd);
+	/* A call's StdDev as printed, to the ns, where the API calls pane
+	 * shows a printed report's (model/name_stats.c, as nsys stats'
+	 * rows).  Not for one call: its deviation (0) and median (its
+	 * time) are known exactly, and a stated figure would blank the
+	 * median the file leaves to be worked out. */
+	if (!isnan(sd) && host && calls > 1)
+		attr_set_ns(p, node_attr_list(n), ATTR_FILE_STDDEV, (int64_t)llround(sd));
 	st->nr_rows++;
 	return 0;
 }

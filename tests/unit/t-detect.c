@@ -44,6 +44,8 @@ static const struct sample {
 	{ "tests/golden/rocprof/v1-trace.csv", "rocprof-trace", true },
 	{ "tests/golden/rocprof/v3-kernel-trace.csv", "rocprof-trace", true },
 	{ "tests/golden/rocprof/v3-hip-api-trace.csv", "rocprof-trace", true },
+	{ "tests/golden/rocprof/run/app_memory_copy_trace.csv", "rocprof-trace", true },
+	{ "tests/golden/rocprof/v3-marker-nested.csv", "rocprof-trace", true },
 	{ "tests/golden/nsys/all-table.log", "nsys-stats", true },
 	{ "tests/golden/nsys/kern.csv", "nsys-stats", true },
 	{ "tests/golden/nsys/old-2021.md", "nsys-stats", true },

@@ -249,6 +249,112 @@ static void test_trace_records(void)
 	profile_release(&p);
 }
 
+#define CP_HDR "\"Kind\",\"Direction\",\"Source_Agent_Id\",\"Destination_Agent_Id\"," \
+	       "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\""
+
+/* A run's traces loaded together, in either order: each dispatch and
+ * copy under the HIP call of its Correlation_Id (of two calls of an id,
+ * the one on its thread), one without a call left under its GPU; time 0
+ * the earliest start of all the files. */
+static void test_link(void)
+{
+	static const char kt[] = "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\","
+		"\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+		"\"KERNEL_DISPATCH\",2,1,8,\"k\",5,2000,2500\n"
+		"\"KERNEL_DISPATCH\",2,1,8,\"orphan\",9,3000,3100\n";
+	static const char api[] = API_HDR "\n"
+		"\"HIP_RUNTIME_API\",\"hipLaunchKernel\",1,7,5,1500,1600\n"
+		"\"HIP_RUNTIME_API\",\"hipLaunchKernel\",1,8,5,1700,1800\n"
+		"\"HIP_RUNTIME_API\",\"hipMemcpy\",1,7,6,900,5000\n";
+	static const char cp[] = CP_HDR "\n"
+		"\"MEMORY_COPY\",\"HOST_TO_DEVICE\",0,3,6,1000,1400\n";
+
+	for (int order = 0; order < 2; order++) {
+		char dir[512], kpath[600], apath[600], cpath[600];
+		const char *paths[3];
+		struct profile p;
+		struct node *k = NULL, *orphan = NULL, *copy = NULL;
+
+		snprintf(dir, sizeof(dir), "%s", test_write("x", "", 0));
+		*strrchr(dir, '/') = '\0';
+		snprintf(kpath, sizeof(kpath), "%s/r_kernel_trace.csv", dir);
+		snprintf(apath, sizeof(apath), "%s/r_hip_api_trace.csv", dir);
+		snprintf(cpath, sizeof(cpath), "%s/r_memory_copy_trace.csv", dir);
+		test_write("r_kernel_trace.csv", kt, sizeof(kt) - 1);
+		test_write("r_hip_api_trace.csv", api, sizeof(api) - 1);
+		test_write("r_memory_copy_trace.csv", cp, sizeof(cp) - 1);
+		paths[0] = order ? apath : kpath;
+		paths[1] = order ? kpath : apath;
+		paths[2] = cpath;
+		CHECK_EQ(test_load_paths(&p, paths, 3, NULL, msg, sizeof(msg)), 0);
+		CHECK(strstr(msg, "1 kernel dispatch or copy not linked to a HIP call") != NULL);
+		for (struct node *g = node_first_child(p.root); g; g = node_next(g))
+			for (struct node *c = node_first_child(g); c; c = node_next(c)) {
+				if (!strcmp(node_name(c), "orphan"))
+					orphan = c;
+				for (struct node *d = node_first_child(c); d; d = node_next(d)) {
+					if (!strcmp(node_name(d), "k"))
+						k = d;
+					if (!strcmp(node_name(d), "MEMORY_COPY_HOST_TO_DEVICE"))
+						copy = d;
+				}
+			}
+		CHECK(k && orphan && copy);
+		if (k && orphan && copy) {
+			struct node *call = node_parent(k), *thread = call ? node_parent(call) : NULL;
+			int32_t device = -1, stream = -1;
+
+			CHECK_STR(node_name(call), "hipLaunchKernel");
+			CHECK_EQ(call->start_ns, 1700);	/* thread 8's call of id 5 */
+			CHECK(thread && !strcmp(node_name(thread), "thread 8"));
+			CHECK_STR(node_name(node_parent(orphan)), "GPU 2");
+			CHECK_STR(node_name(node_parent(copy)), "hipMemcpy");
+			CHECK_EQ(node_device_total(&p, copy), 400);
+			CHECK(profile_copy_stream(&p, copy, &device, &stream) && device == 3 &&
+			      stream == -1);
+		}
+		CHECK(p.has_time_origin && p.time_origin_ns == 900);
+		profile_release(&p);
+	}
+}
+
+/* Marker ranges nest per thread; one that outlasts the range it starts
+ * in lies beside it, under the nearest range that holds it, warned of;
+ * self time is the range less the union of its children. */
+static void test_markers_nest(void)
+{
+	static const char text[] = API_HDR "\n"
+		"\"MARKER_CORE_API\",\"outer\",1,7,1,1000,2000\n"
+		"\"MARKER_CORE_API\",\"a\",1,7,2,1100,1500\n"
+		"\"MARKER_CORE_API\",\"cross\",1,7,3,1400,1800\n"
+		"\"MARKER_CORE_API\",\"inner\",1,7,4,1150,1200\n";
+	const char *path = test_write("markers.csv", text, sizeof(text) - 1);
+	struct profile p;
+	struct node *thread, *outer, *a, *cross, *inner;
+
+	CHECK_EQ(test_load(&p, path, NULL, msg, sizeof(msg)), 0);
+	CHECK(strstr(msg, "1 marker range outlasts a range it starts in") != NULL);
+	thread = node_first_child(p.root);
+	outer = thread ? node_first_child(thread) : NULL;
+	a = outer ? node_first_child(outer) : NULL;
+	cross = a ? node_next(a) : NULL;
+	inner = a ? node_first_child(a) : NULL;
+	CHECK(outer && a && cross && inner && !node_next(outer));
+	if (outer && a && cross && inner) {
+		CHECK_STR(node_name(outer), "outer");
+		CHECK_STR(node_name(a), "a");
+		CHECK_STR(node_name(cross), "cross");
+		CHECK_STR(node_name(inner), "inner");
+		CHECK_EQ(outer->kind, NODE_ANNOTATION);
+		CHECK_EQ(node_host_total(&p, outer), 1000);
+		/* a [1100,1500) and cross [1400,1800): 700 of it covered */
+		CHECK_EQ(node_host_self(&p, outer), 300);
+		CHECK_EQ(node_host_self(&p, a), 350);
+		CHECK_EQ(node_host_self(&p, cross), 400);
+	}
+	profile_release(&p);
+}
+
 /* 200,000 rows read in linear time. */
 static void test_many_rows(void)
 {
@@ -279,5 +385,7 @@ const struct test tests[] = {
 	{ "stats_bad_values", test_stats_bad_values },
 	{ "trace_records", test_trace_records },
 	{ "many_rows", test_many_rows },
+	{ "link", test_link },
+	{ "markers_nest", test_markers_nest },
 	{ 0 },
 };

@@ -1,0 +1,1 @@
+--print kernels --format json tests/golden/rocprof/v1-trace.csv

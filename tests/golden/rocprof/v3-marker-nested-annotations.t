@@ -1,0 +1,1 @@
+--print annotations tests/golden/rocprof/v3-marker-nested.csv

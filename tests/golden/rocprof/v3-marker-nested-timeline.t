@@ -1,0 +1,1 @@
+--print timeline tests/golden/rocprof/v3-marker-nested.csv

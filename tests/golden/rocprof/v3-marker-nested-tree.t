@@ -1,0 +1,1 @@
+--print tree tests/golden/rocprof/v3-marker-nested.csv

@@ -1,0 +1,1 @@
+--print overview tests/golden/rocprof/run/app_memory_copy_trace.csv

@@ -1,0 +1,1 @@
+--print timeline tests/golden/rocprof/run/app_kernel_trace.csv tests/golden/rocprof/run/app_hip_api_trace.csv
