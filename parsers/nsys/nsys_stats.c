@@ -995,7 +995,10 @@ static bool try_header(struct nsys *ns, char *line, size_t len, uint64_t lineno)
 			 : t->report == R_NVTX	 ? "nvtx_sum"
 			 : t->report == R_MEM_TIME ? "cuda_gpu_mem_time_sum"
 			 : t->report == R_KERN	 ? "cuda_gpu_kern_sum"
-						 : "cuda_api_sum");
+						 /* cuda_api_sum and osrt_sum
+						  * have the same columns: which
+						  * one, only a title says. */
+						 : "(untitled API report)");
 	}
 	ns->pending_line = 0;
 	if ((t->report == R_MEM_SIZE) != (t->at[C_SIZE_TOTAL] >= 0) && t->report != R_OTHER) {

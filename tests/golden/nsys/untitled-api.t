@@ -1,0 +1,1 @@
+--print api tests/golden/nsys/untitled-api.txt
