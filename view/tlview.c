@@ -390,3 +390,8 @@ int64_t tlview_time_at(const struct tlview *v, int64_t x, int w)
 {
 	return time_of(v, x, w);
 }
+
+int64_t tlview_cell_at(const struct tlview *v, int64_t t, int w)
+{
+	return cell_of(v, t, w);
+}
