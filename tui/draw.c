@@ -992,8 +992,10 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
  * for PANE (its keymap section, its own hint list or the generic one
- * where it applies) into BUF. */
-static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size)
+ * where it applies) into BUF, as many whole ones as fit in WIDTH cells:
+ * the list's first ones, a cut one never. */
+static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size,
+		      int width)
 {
 	enum action acts[32];
 	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0;
@@ -1002,6 +1004,7 @@ static void make_hint(const struct keymap *km, const struct pane *pane, char *bu
 	for (size_t i = 0; i < nr && n < size; i++) {
 		char keys[128], *best, *k;
 		enum action a = acts[i];
+		size_t m;
 
 		if (!keymap_keys_of(km, KS_PANE(pane->ops->id), a, keys, sizeof(keys)))
 			continue;
@@ -1010,8 +1013,13 @@ static void make_hint(const struct keymap *km, const struct pane *pane, char *bu
 		for (k = strtok(keys, " "); k; k = strtok(NULL, " "))
 			if (strlen(k) < strlen(best))
 				best = k;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
-				      action_hint_word(a));
+		m = (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
+				     action_hint_word(a));
+		if (n && (m >= size - n || (int)u8_width(buf, n + m) > width)) {
+			buf[n] = '\0';	/* the rest would be cut */
+			break;
+		}
+		n += m;
 	}
 }
 
@@ -1076,7 +1084,7 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 	{
 		char hint[512];
 
-		make_hint(&ui->km, pane, hint, sizeof(hint));
+		make_hint(&ui->km, pane, hint, sizeof(hint), COLS - 1);
 		attron(A_DIM);
 		put_cut(ui, y, 0, hint, COLS - 1, false);
 		attroff(A_DIM);

@@ -1261,7 +1261,7 @@ static bool tl_available(const struct profile *prof, const struct pane_scope *sc
 
 static const enum action tl_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_NEXT_BLOCK, ACT_NEXT_INSTANCE,
-	ACT_INSPECT, ACT_BACK, ACT_NONE,
+	ACT_INSPECT, ACT_BACK, ACT_RANGE_MARK, ACT_RANGE_SUMMARY, ACT_NONE,
 };
 
 /* The actions handle() takes. */
