@@ -1362,6 +1362,14 @@ void draw_screen(struct ui *ui)
 	refresh();
 }
 
+void draw_bar_now(struct ui *ui)
+{
+	if (COLS < MIN_COLS || LINES < MIN_LINES)
+		return;
+	draw_bar_line(ui, ui_pane(ui), LINES - 1);
+	refresh();
+}
+
 /* ---------------------------------------------------------------------
  * The loading screen
  */

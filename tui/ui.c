@@ -1315,7 +1315,12 @@ static void jump(struct ui *ui, enum pane_id to, const char *row, const struct n
 static bool pane_action(struct ui *ui, enum action a)
 {
 	struct pane_request req;
+	const char *busy = ui->help ? NULL : pane_busy_text(ui_pane(ui), a);
 
+	if (busy) {	/* slow work ahead: say so before it starts */
+		say(ui, false, "%s", busy);
+		draw_bar_now(ui);
+	}
 	if (ui->help || !pane_handle(ui_pane(ui), a, &req))
 		return false;
 	if (req.pick_step) {

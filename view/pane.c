@@ -242,6 +242,13 @@ bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 	       pane->ops->handle(pane, act, req);
 }
 
+const char *pane_busy_text(const struct pane *pane, enum action act)
+{
+	if (!pane->ops->text || !pane->ops->text->busy || !pane_type_takes(pane->ops, act))
+		return NULL;
+	return pane->ops->text->busy(pane, act);
+}
+
 bool pane_type_takes(const struct pane_ops *ops, enum action act)
 {
 	for (const enum action *a = ops->actions; a && *a != ACT_NONE; a++)

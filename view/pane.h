@@ -253,6 +253,10 @@ struct pane_text_ops {
 	 * attributes, which it lists itself: what launched a kernel, what an
 	 * op launched, where a node sits in the tree (detail.h). */
 	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
+	/* What the bar says while ACT does slow work the first time (the
+	 * Timeline's u making every counter series), for the UI to show
+	 * before it starts; NULL, or NULL returned: nothing slow. */
+	const char *(*busy)(const struct pane *pane, enum action act);
 };
 
 /* What a pane type is, as bits of pane_ops.flags. */
@@ -496,6 +500,9 @@ const struct node *pane_row_node(const struct pane *pane, const void *row);
 bool pane_seek_node(struct pane *pane, const struct node *n);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
+/* What the bar should say before PANE carries out ACT, which is slow
+ * the first time (pane_text_ops.busy); NULL: nothing. */
+const char *pane_busy_text(const struct pane *pane, enum action act);
 /* Whether pane type OPS carries out ACT its own way (pane_ops.actions),
  * and where it is, for "NAME works WHERE" ("in the Memory pane"). */
 bool pane_type_takes(const struct pane_ops *ops, enum action act);

@@ -1274,11 +1274,21 @@ static const enum action tl_actions[] = {
 	ACT_NONE,
 };
 
+static const char *tl_busy(const struct pane *pane, enum action act)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	if (!tp || !tl_counters_is_slow(&tp->counters, act))
+		return NULL;
+	return "making the counter series (GPU utilization, queues, memory)...";
+}
+
 static const struct pane_picture_ops tl_picture = {
 	.canvas = tl_canvas, .click = tl_click, .drag = tl_drag, .reveal = tl_reveal,
 };
 static const struct pane_text_ops tl_text = {
 	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
+	.busy = tl_busy,
 };
 
 const struct pane_ops timeline_pane_ops = {

@@ -73,6 +73,11 @@ void tl_counters_init(struct tl_counters *tc, const struct profile *p)
 	}
 }
 
+bool tl_counters_is_slow(const struct tl_counters *tc, enum action act)
+{
+	return act == ACT_COUNTER_LANES && !tc->is_made;
+}
+
 void tl_counters_release(struct tl_counters *tc)
 {
 	for (size_t i = 0; tc->tree && i < tc->c.nr; i++)

@@ -43,6 +43,9 @@ struct tl_counters {
 
 void tl_counters_init(struct tl_counters *tc, const struct profile *p);
 void tl_counters_release(struct tl_counters *tc);
+/* Whether ACT is slow here: counter-lanes the first time, which makes
+ * every series (the derived ones from every kernel and memory event). */
+bool tl_counters_is_slow(const struct tl_counters *tc, enum action act);
 /* The rows the band takes on a canvas of ROWS rows (0: none shown). */
 int tl_counters_rows(struct tl_counters *tc, int rows);
 /* Paint the band's ROWS rows under the ruler of C, on V's window. */
