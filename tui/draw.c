@@ -780,6 +780,24 @@ static void fill_line(int y, attr_t a)
 	attroff(a);
 }
 
+/* Whether PANE shows figures that the Timeline's range, when set, does
+ * not narrow (the whole profile, or step): its title says so, so that
+ * its numbers are never read as the range's.  Views of a row, menus,
+ * the help and the file's Info have no such figures of their own. */
+static bool ignores_range(const struct pane *pane)
+{
+	switch (pane->ops->id) {
+	case PANE_DETAIL:
+	case PANE_HELP:
+	case PANE_COLUMNS:
+	case PANE_SORT_BY:
+	case PANE_INFO:
+		return false;
+	default:
+		return !pane->scope.has_range;
+	}
+}
+
 static void draw_title(const struct ui *ui, const struct pane *pane)
 {
 	char left[4096], right[512], path[2048], *raw = ui_path(ui);
@@ -813,8 +831,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 
 		tlview_fmt_time(ui->range_start_ns - ui->range_origin_ns, a, sizeof(a));
 		tlview_fmt_time(ui->range_end_ns - ui->range_origin_ns, b, sizeof(b));
-		n += (size_t)snprintf(right + n, sizeof(right) - n, "range %s%s%s  ", a,
-				      ui_glyph(ui, "\xe2\x80\x93", "-"), b);
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "range %s%s%s%s  ", a,
+				      ui_glyph(ui, "\xe2\x80\x93", "-"), b,
+				      ignores_range(pane) ? " ignored here" : "");
 	}
 	if (ui->first->next_run && n < sizeof(right))
 		snprintf(right + n, sizeof(right) - n, "run %zu/%zu  ", ui->run + 1,
