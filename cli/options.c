@@ -37,10 +37,10 @@
 	  "(smart case; a leading ! inverts)") \
 	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
 	X(RANGE, "range", 0, "START:END", \
-	  "with --print ops, kernels, steps, memory, counters or\n" \
-	  "range: only what started from START to before END,\n" \
-	  "times after the trace's first event (us, or with ns,\n" \
-	  "us, ms, s)") \
+	  "with --print ops, kernels, steps, memory, temporal,\n" \
+	  "kernel-types, counters or range: only what falls from\n" \
+	  "START to before END, times after the trace's first\n" \
+	  "event (us, or with ns, us, ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -495,8 +495,8 @@ int parse_args(int argc, char **argv, struct options *o)
 				   "START:END");
 	if (o->range && (!o->print || !pane_ops_find(o->print) ||
 			 !(pane_ops_find(o->print)->flags & PANE_FOLLOWS_RANGE)))
-		return usage_error("--range goes with --print ops, kernels, steps, memory, counters or "
-				   "range");
+		return usage_error("--range goes with --print ops, kernels, steps, memory, temporal, "
+				   "kernel-types, counters or range");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 
