@@ -38,9 +38,10 @@
 	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
 	X(RANGE, "range", 0, "START:END", \
 	  "with --print ops, kernels, steps, memory, temporal,\n" \
-	  "kernel-types, counters or range: only what falls from\n" \
-	  "START to before END, times after the trace's first\n" \
-	  "event (us, or with ns, us, ms, s)") \
+	  "kernel-types, api, annotations, counters or range:\n" \
+	  "only what falls from START to before END, times\n" \
+	  "after the trace's first event (us, or with ns, us,\n" \
+	  "ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -496,7 +497,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	if (o->range && (!o->print || !pane_ops_find(o->print) ||
 			 !(pane_ops_find(o->print)->flags & PANE_FOLLOWS_RANGE)))
 		return usage_error("--range goes with --print ops, kernels, steps, memory, temporal, "
-				   "kernel-types, counters or range");
+				   "kernel-types, api, annotations, counters or range");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 

@@ -22,4 +22,14 @@ struct cell name_cell_stat(const struct pane *pane, const void *row, const struc
 /* To the ns; none for one call or where the file gives only sums. */
 struct cell name_cell_stddev(const struct pane *pane, const void *row, const struct column *c);
 
+/* What the model counts of PANE's names: its step, and its range of
+ * time when it has one. */
+static inline struct name_stats_scope name_scope_of(const struct pane *pane)
+{
+	return (struct name_stats_scope){ .step = pane->scope.step,
+					  .has_range = pane->scope.has_range,
+					  .range_start_ns = pane->scope.range_start_ns,
+					  .range_end_ns = pane->scope.range_end_ns };
+}
+
 #endif
