@@ -38,11 +38,11 @@
 	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
 	X(RANGE, "range", 0, "START:END", \
 	  "with --print ops, kernels, steps, memory, temporal,\n" \
-	  "kernel-types, kernel-breakdown, api, annotations,\n" \
-	  "launches, launch-dist, idle, idle-gaps, counters or\n" \
-	  "range: only what falls from START to before END,\n" \
-	  "times after the trace's first event (us, or with ns,\n" \
-	  "us, ms, s)") \
+	  "kernel-types, kernel-breakdown, critical-path, api,\n" \
+	  "annotations, launches, launch-dist, idle, idle-gaps,\n" \
+	  "counters or range: only what falls from START to\n" \
+	  "before END, times after the trace's first event (us,\n" \
+	  "or with ns, us, ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -498,7 +498,8 @@ int parse_args(int argc, char **argv, struct options *o)
 	if (o->range && (!o->print || !pane_ops_find(o->print) ||
 			 !(pane_ops_find(o->print)->flags & PANE_FOLLOWS_RANGE)))
 		return usage_error("--range goes with --print ops, kernels, steps, memory, temporal, "
-				   "kernel-types, kernel-breakdown, api, annotations, launches, "
+				   "kernel-types, kernel-breakdown, critical-path, api, annotations, "
+				   "launches, "
 				   "launch-dist, idle, "
 				   "idle-gaps, counters or range");
 	if (o->group && o->print) {
