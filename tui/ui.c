@@ -668,8 +668,8 @@ static void set_range(struct ui *ui, bool has, int64_t start_ns, int64_t end_ns,
 		return;
 	tlview_fmt_time(start_ns - origin_ns, a, sizeof(a));
 	tlview_fmt_time(end_ns - origin_ns, b, sizeof(b));
-	say(ui, false, "range %s - %s: Operators, Kernels, Steps and Memory count what started in it",
-	    a, b);
+	say(ui, false, "range %s - %s: the panes that follow it count what falls in it; the "
+		       "others' titles say \"ignored here\"", a, b);
 }
 
 static void step_by(struct ui *ui, int dir)
