@@ -57,6 +57,8 @@ static bool visit(struct node *n, void *ctx)
 		return true;
 	if (!node_is_timed(n))
 		return true;
+	if (o->has_range && (n->start_ns < o->range_start_ns || n->start_ns >= o->range_end_ns))
+		return true;
 	dur = node_device_total(c->p, n);
 	if (dur == NS_UNTIMED || dur < 0)
 		dur = 0;
