@@ -1337,8 +1337,13 @@ static bool pane_action(struct ui *ui, enum action a)
 		sort_from_menu(ui, req.sort_col);
 	if (req.jump)
 		jump(ui, req.jump_to, req.jump_row, req.jump_node);
-	if (req.open)
+	if (req.open) {
+		int depth = ui->depth[ui->tab];
+
 		open_over(ui, req.open_pane, req.open_scope);
+		if (req.open_row && ui->depth[ui->tab] > depth)
+			pane_seek(ui_pane(ui), req.open_row);
+	}
 	if (req.open_rank)
 		show_member(ui, req.rank);
 	if (req.open_run && req.run < nr_runs(ui))

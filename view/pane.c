@@ -212,7 +212,7 @@ bool pane_seek(struct pane *pane, const char *name)
 			return true;
 		}
 	}
-	return false;
+	return pane->ops->picture && pane->ops->picture->seek && pane->ops->picture->seek(pane, name);
 }
 
 const struct node *pane_row_node(const struct pane *pane, const void *row)

@@ -149,8 +149,10 @@ struct pane_request {
 	const struct node *jump_node;	/* rather than JUMP_ROW: the row of
 					   this node (a block on the Timeline) */
 	bool open;			/* open pane OPEN_PANE over this one, */
-	enum pane_id open_pane;		/* as a drill-down does, in this scope */
+	enum pane_id open_pane;		/* as a drill-down does, in this scope, */
 	struct pane_scope open_scope;
+	const char *open_row;		/* with the cursor on the row so called
+					   (NULL: the first) */
 	/* Ranks: show this member of the set alone in every pane (-1: every
 	 * rank again). */
 	bool open_rank;
@@ -207,6 +209,10 @@ struct pane_picture_ops {
 	/* The cursor was put on a row from elsewhere (a jump, w): show it
 	 * at a scale where it can be read, not only somewhere in view. */
 	void (*reveal)(struct pane *pane);
+	/* A NAME that no row has may be the picture's own (the Timeline's
+	 * counter lanes, by series): put the cursor on it, shown; false:
+	 * none. */
+	bool (*seek)(struct pane *pane, const char *name);
 	/* A drawing above the table (the Memory curve), HEIGHT lines of
 	 * WIDTH cells at most (UTF8: may use Unicode), painted on OUT
 	 * (canvas.h; sized here); returns the lines made (0: none, the

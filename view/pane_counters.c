@@ -164,6 +164,23 @@ static const char *counters_name(const struct pane *pane, const void *row)
 	return CS(row)->name;
 }
 
+/* Enter or w on a row: its lane on the Timeline (shown, the cursor on
+ * it). */
+static bool counters_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	const void *row = pane_row(pane, pane->cursor);
+
+	if (!row)
+		return false;
+	req->jump = true;
+	req->jump_to = PANE_TIMELINE;
+	req->jump_row = CS(row)->name;
+	(void)act;
+	return true;
+}
+
+static const enum action counters_actions[] = { ACT_DRILL, ACT_TIMELINE_JUMP, ACT_NONE };
+
 static void counters_empty(const struct pane *pane, char *buf, size_t size)
 {
 	if (pane_empty_of_summary(pane))
@@ -187,5 +204,6 @@ static void counters_release_pane(struct pane *pane)
 const struct pane_ops counters_pane_ops = {
 	.id = PANE_COUNTERS, .flags = PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.load = counters_load, .row_name = counters_name, .empty_text = counters_empty,
+	.handle = counters_handle, .actions = counters_actions,
 	.needs_trace = pane_empty_of_summary, .release = counters_release_pane,
 };

@@ -57,6 +57,11 @@ void tl_counters_paint(struct tl_counters *tc, const struct tlview *v, struct ca
  * say.  False: not the lanes' to take. */
 bool tl_counters_handle(struct tl_counters *tc, enum action act, bool at_top, bool blocks_hidden,
 			const char **msg);
+/* The series of the cursor's lane, or NULL when it is on the blocks. */
+const char *tl_counters_cursor_name(const struct tl_counters *tc);
+/* Put the cursor on the lane of the series called NAME, showing it (the
+ * lanes made first, that lane on and not hidden); false: no such series. */
+bool tl_counters_seek(struct tl_counters *tc, const char *name);
 /* Whether the cursor is on a counter lane. */
 bool tl_counters_has_cursor(const struct tl_counters *tc);
 /* The status line's part: the cursor's lane's value at time T ("" when
