@@ -1011,14 +1011,17 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
  * for PANE (its keymap section, its own hint list or the generic one
- * where it applies) into BUF, as many whole ones as fit in WIDTH cells:
- * the list's first ones, a cut one never. */
+ * where it applies) into BUF; then the pane's more_hints, each only
+ * where it fits whole in WIDTH cells. */
 static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size,
 		      int width)
 {
 	enum action acts[32];
-	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0;
+	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0, nr_main = nr;
+	const enum action *more = pane->ops->text ? pane->ops->text->more_hints : NULL;
 
+	for (size_t i = 0; more && more[i] != ACT_NONE && nr < ARRAY_SIZE(acts); i++)
+		acts[nr++] = more[i];
 	buf[0] = '\0';
 	for (size_t i = 0; i < nr && n < size; i++) {
 		char keys[128], *best, *k;
@@ -1034,8 +1037,8 @@ static void make_hint(const struct keymap *km, const struct pane *pane, char *bu
 				best = k;
 		m = (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
 				     action_hint_word(a));
-		if (n && (m >= size - n || (int)u8_width(buf, n + m) > width)) {
-			buf[n] = '\0';	/* the rest would be cut */
+		if (i >= nr_main && (m >= size - n || (int)u8_width(buf, n + m) > width)) {
+			buf[n] = '\0';	/* an extra that would be cut */
 			break;
 		}
 		n += m;

@@ -251,6 +251,9 @@ struct pane_text_ops {
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
+	/* Named after HINTS, each only where the bar has room for it whole
+	 * (ACT_NONE-ended; NULL: none). */
+	const enum action *more_hints;
 	/* Where the pane is, for "NAME works WHERE" when a pane-only action
 	 * is pressed elsewhere ("on the Timeline"); NULL: "in the TITLE
 	 * pane". */

@@ -1268,8 +1268,11 @@ static bool tl_available(const struct profile *prof, const struct pane_scope *sc
 
 static const enum action tl_hints[] = {
 	ACT_HELP, ACT_FILTER, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_NEXT_BLOCK, ACT_NEXT_INSTANCE,
-	ACT_INSPECT, ACT_BACK, ACT_RANGE_MARK, ACT_RANGE_SUMMARY, ACT_NONE,
+	ACT_INSPECT, ACT_BACK, ACT_NONE,
 };
+
+/* The range's keys, where the bar has room (120 columns; not 80). */
+static const enum action tl_more_hints[] = { ACT_RANGE_MARK, ACT_RANGE_SUMMARY, ACT_NONE };
 
 /* The actions handle() takes. */
 static const enum action tl_actions[] = {
@@ -1303,7 +1306,8 @@ static const struct pane_picture_ops tl_picture = {
 	.seek = tl_seek,
 };
 static const struct pane_text_ops tl_text = {
-	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
+	.status = tl_status, .hints = tl_hints, .more_hints = tl_more_hints, .detail = tl_detail,
+	.where = "on the Timeline",
 	.busy = tl_busy,
 };
 
