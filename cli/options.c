@@ -37,10 +37,12 @@
 	  "(smart case; a leading ! inverts)") \
 	X(STEP, "step", 0, "NAME", "only what ran in step NAME (as the profile names it)") \
 	X(RANGE, "range", 0, "START:END", \
-	  "with --print ops, kernels, steps, memory or range:\n" \
-	  "only what started from START to before END, times\n" \
-	  "after the trace's first event (us, or with ns, us,\n" \
-	  "ms, s)") \
+	  "with --print ops, kernels, steps, memory, temporal,\n" \
+	  "kernel-types, kernel-breakdown, critical-path, api,\n" \
+	  "annotations, launches, launch-dist, idle, idle-gaps,\n" \
+	  "memory-bandwidth, counters or range: only what falls\n" \
+	  "from START to before END, times after the trace's\n" \
+	  "first event (us, or with ns, us, ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -495,7 +497,11 @@ int parse_args(int argc, char **argv, struct options *o)
 				   "START:END");
 	if (o->range && (!o->print || !pane_ops_find(o->print) ||
 			 !(pane_ops_find(o->print)->flags & PANE_FOLLOWS_RANGE)))
-		return usage_error("--range goes with --print ops, kernels, steps, memory or range");
+		return usage_error("--range goes with --print ops, kernels, steps, memory, temporal, "
+				   "kernel-types, kernel-breakdown, critical-path, api, annotations, "
+				   "launches, "
+				   "launch-dist, idle, "
+				   "idle-gaps, memory-bandwidth, counters or range");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 

@@ -436,6 +436,63 @@ void counters_release(struct counters *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* The first sample of S at or after T (S->nr: none). */
+static size_t first_from(const struct counter_series *s, int64_t t)
+{
+	size_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->points[mid].ts_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void counter_window(const struct counter_series *s, int64_t a, int64_t b,
+		    struct counter_window *w)
+{
+	size_t i = first_from(s, a), e = b > a ? first_from(s, b) : i, from;
+	int64_t lo, hi;
+	long double area = 0;
+
+	w->nr = e > i ? e - i : 0;
+	w->first = w->nr ? i : SIZE_MAX;
+	w->min = w->max = w->mean = NAN;
+	if (!s->nr || b <= a)
+		return;
+	/* The sample in force at A: the one at A, else the one before. */
+	from = i < s->nr && s->points[i].ts_ns == a ? i : i ? i - 1 : i;
+	for (size_t k = from; k < e || k == from; k++) {
+		double v;
+
+		if (k >= s->nr || s->points[k].ts_ns >= b)
+			break;
+		v = s->points[k].value;
+		if (isnan(w->min) || v < w->min)
+			w->min = v;
+		if (isnan(w->max) || v > w->max)
+			w->max = v;
+	}
+	lo = a > s->points[0].ts_ns ? a : s->points[0].ts_ns;
+	hi = b < s->points[s->nr - 1].ts_ns ? b : s->points[s->nr - 1].ts_ns;
+	if (hi <= lo)
+		return;
+	/* Each value held until the next sample, clipped to [LO, HI):
+	 * both within the ts bound, so no difference wraps. */
+	for (size_t k = from; k + 1 < s->nr && s->points[k].ts_ns < hi; k++) {
+		int64_t x = s->points[k].ts_ns > lo ? s->points[k].ts_ns : lo;
+		int64_t y = s->points[k + 1].ts_ns < hi ? s->points[k + 1].ts_ns : hi;
+
+		if (y > x)
+			area += (long double)s->points[k].value * (long double)(y - x);
+	}
+	w->mean = (double)(area / (long double)(hi - lo));
+}
+
 size_t counter_at(const struct counter_series *s, int64_t t)
 {
 	size_t lo = 0, hi = s->nr;

@@ -74,6 +74,23 @@ void counters_release(struct counters *c);
  * before it), or SIZE_MAX before the first.  O(log n). */
 size_t counter_at(const struct counter_series *s, int64_t t);
 
+/* A series over a range of time [A, B) (absolute). */
+struct counter_window {
+	size_t nr;			/* samples at A or after, before B */
+	size_t first;			/* the first of them (SIZE_MAX: none) */
+	double min, max;		/* of the values in force at some time
+					   in [A, B): the one at A (the last
+					   sample at or before it) and the
+					   samples after A; NaN: none */
+	double mean;			/* time-weighted over the part of the
+					   first sample to the last inside
+					   [A, B); NaN: no such part */
+};
+
+/* S over [A, B): O(log n + the samples in it). */
+void counter_window(const struct counter_series *s, int64_t a, int64_t b,
+		    struct counter_window *w);
+
 /* torch-tb-profiler's bucket size for a range of RANGE_NS: 10^k us, the
  * least with RANGE_NS / size <= 100; its number of whole buckets in
  * *NR (0: the range is shorter than a microsecond). */

@@ -51,6 +51,19 @@ void cpath_options_for_step(struct cpath_options *o, const struct step *s)
 	}
 }
 
+void cpath_options_narrow(struct cpath_options *o, int64_t start_ns, int64_t end_ns)
+{
+	if (end_ns <= start_ns) {	/* nothing starts in it */
+		o->lo_ns = 1;
+		o->hi_ns = 0;
+		return;
+	}
+	if (start_ns > o->lo_ns)
+		o->lo_ns = start_ns;
+	if (end_ns - 1 < o->hi_ns)
+		o->hi_ns = end_ns - 1;	/* the window's end is in it */
+}
+
 const struct step *cpath_default_step(const struct profile *p)
 {
 	const struct step *s = NULL;

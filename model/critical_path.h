@@ -100,6 +100,11 @@ void cpath_options_default(struct cpath_options *o);
  * trace). */
 void cpath_options_for_step(struct cpath_options *o, const struct step *s);
 
+/* Narrow O's window to the events (or launching calls) that start in
+ * [START, END) too (a range of time; with a step, the part in both; an
+ * empty window when they do not meet). */
+void cpath_options_narrow(struct cpath_options *o, int64_t start_ns, int64_t end_ns);
+
 /* The step a pane shows when none is chosen: P's longest (the first of
  * the longest), or NULL when P has no step with a span. */
 const struct step *cpath_default_step(const struct profile *p);

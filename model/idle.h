@@ -54,6 +54,9 @@ void idle_options_default(struct idle_options *o);
 /* The default, narrowed to the work that starts in step S's span (NULL,
  * or a step without one: all). */
 void idle_options_for_step(struct idle_options *o, const struct step *s);
+/* Narrow O to the work that starts in [START, END) too (a range of
+ * time; with a step, the part in both). */
+void idle_options_narrow(struct idle_options *o, int64_t start_ns, int64_t end_ns);
 
 #define IDLE_TOP_GAPS 5
 

@@ -75,6 +75,10 @@ void launch_options_default(struct launch_options *o);
 void launch_options_for_step(struct launch_options *o, const struct profile *p,
 			     const struct step *picked);
 
+/* Narrow O to the launches whose call starts in [START, END) too (a
+ * range of time; with a step, the part in both). */
+void launch_options_narrow(struct launch_options *o, int64_t start_ns, int64_t end_ns);
+
 /* Whether NAME is one of HTA's launch calls. */
 bool launch_is_hta_call(const char *name);
 

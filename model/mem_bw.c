@@ -103,7 +103,10 @@ static bool visit(struct node *n, void *ctx)
 	if (n->kind != NODE_MEMCPY && n->kind != NODE_MEMSET)
 		return true;
 	if (!node_is_timed(n))
-		return visit_row(c, n);
+		/* A printed row has no time: a range cannot hold it. */
+		return o->has_range ? true : visit_row(c, n);
+	if (o->has_range && (n->start_ns < o->range_start_ns || n->start_ns >= o->range_end_ns))
+		return true;
 	dur = node_device_total(c->p, n);
 	if (dur == NS_UNTIMED || dur < 0)
 		dur = 0;

@@ -51,6 +51,11 @@ struct mem_bw_options {
 	/* At one time in the sweep, ends before starts (else starts
 	 * first): HTA's order there is that of an unstable sort. */
 	bool ends_first;
+	/* A range of time (the Timeline's, --range): only the events that
+	 * start in [range_start_ns, range_end_ns), each with all its bytes
+	 * and time, so that its bandwidth stays its own. */
+	bool has_range;
+	int64_t range_start_ns, range_end_ns;
 };
 
 struct mem_bw_kind {

@@ -58,6 +58,10 @@ static bool collect(struct node *n, void *ctx)
 		return true;
 	if (w->scope.before_ns && !(node_is_timed(n) && before(&w->scope, n->start_ns)))
 		return true;
+	if (w->scope.has_range &&
+	    !(node_is_timed(n) && n->start_ns >= w->scope.range_start_ns &&
+	      n->start_ns < w->scope.range_end_ns))
+		return true;
 	GROW(w->v, w->alloc, w->nr + 1);
 	c = &w->v[w->nr++];
 	c->name = node_name(n);

@@ -70,6 +70,11 @@ struct name_stats_scope {
 	const struct step *step;
 	int64_t before_ns;
 	bool round_like_hta;
+	/* A range of time (the Timeline's, --range): a node counts when it
+	 * starts in [range_start_ns, range_end_ns), with all its time, as
+	 * a step counts it. */
+	bool has_range;
+	int64_t range_start_ns, range_end_ns;
 };
 
 /* The nodes of KIND in P within SCOPE (NULL: all), into OUT (released by

@@ -237,6 +237,22 @@ const char *temporal_class_name(unsigned bits)
 	return bits < NR_KTYPE_CLASSES && names[bits] ? names[bits] : "";
 }
 
+void temporal_opts_narrow(struct temporal_opts *o, int64_t start_ns, int64_t end_ns)
+{
+	if (!o->has_window) {
+		o->has_window = true;
+		o->window_start_ns = start_ns;
+		o->window_end_ns = end_ns;
+		return;
+	}
+	if (start_ns > o->window_start_ns)
+		o->window_start_ns = start_ns;
+	if (end_ns < o->window_end_ns)
+		o->window_end_ns = end_ns;
+	if (o->window_end_ns < o->window_start_ns)
+		o->window_end_ns = o->window_start_ns;	/* empty */
+}
+
 struct temporal_opts temporal_opts_for_step(const struct profile *p, const struct step *picked)
 {
 	struct temporal_opts o = TEMPORAL_OPTS_ALL;

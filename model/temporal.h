@@ -61,6 +61,11 @@ struct temporal_opts {
  * is an empty window. */
 struct temporal_opts temporal_opts_for_step(const struct profile *p, const struct step *picked);
 
+/* Narrow O's window to [START, END) too (absolute; a range of time on
+ * the Timeline): with a step's window, to the part in both (an empty
+ * window when they do not meet). */
+void temporal_opts_narrow(struct temporal_opts *o, int64_t start_ns, int64_t end_ns);
+
 /* The classes of the kernel-types table: a set of enum kernel_type bits
  * (1..7), COMPUTATION | COMMUNICATION | MEMORY. */
 #define NR_KTYPE_CLASSES 8

@@ -780,6 +780,24 @@ static void fill_line(int y, attr_t a)
 	attroff(a);
 }
 
+/* Whether PANE shows figures that the Timeline's range, when set, does
+ * not narrow (the whole profile, or step): its title says so, so that
+ * its numbers are never read as the range's.  Views of a row, menus,
+ * the help and the file's Info have no such figures of their own. */
+static bool ignores_range(const struct pane *pane)
+{
+	switch (pane->ops->id) {
+	case PANE_DETAIL:
+	case PANE_HELP:
+	case PANE_COLUMNS:
+	case PANE_SORT_BY:
+	case PANE_INFO:
+		return false;
+	default:
+		return !pane->scope.has_range;
+	}
+}
+
 static void draw_title(const struct ui *ui, const struct pane *pane)
 {
 	char left[4096], right[512], path[2048], *raw = ui_path(ui);
@@ -813,8 +831,9 @@ static void draw_title(const struct ui *ui, const struct pane *pane)
 
 		tlview_fmt_time(ui->range_start_ns - ui->range_origin_ns, a, sizeof(a));
 		tlview_fmt_time(ui->range_end_ns - ui->range_origin_ns, b, sizeof(b));
-		n += (size_t)snprintf(right + n, sizeof(right) - n, "range %s%s%s  ", a,
-				      ui_glyph(ui, "\xe2\x80\x93", "-"), b);
+		n += (size_t)snprintf(right + n, sizeof(right) - n, "range %s%s%s%s  ", a,
+				      ui_glyph(ui, "\xe2\x80\x93", "-"), b,
+				      ignores_range(pane) ? " ignored here" : "");
 	}
 	if (ui->first->next_run && n < sizeof(right))
 		snprintf(right + n, sizeof(right) - n, "run %zu/%zu  ", ui->run + 1,
@@ -992,16 +1011,22 @@ static void draw_status(const struct ui *ui, const struct pane *pane, const stru
 
 /* The keys of a few actions, as the bar's hint: "? help  / filter ...",
  * for PANE (its keymap section, its own hint list or the generic one
- * where it applies) into BUF. */
-static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size)
+ * where it applies) into BUF; then the pane's more_hints, each only
+ * where it fits whole in WIDTH cells. */
+static void make_hint(const struct keymap *km, const struct pane *pane, char *buf, size_t size,
+		      int width)
 {
 	enum action acts[32];
-	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0;
+	size_t nr = pane_hint_actions(pane, acts, ARRAY_SIZE(acts)), n = 0, nr_main = nr;
+	const enum action *more = pane->ops->text ? pane->ops->text->more_hints : NULL;
 
+	for (size_t i = 0; more && more[i] != ACT_NONE && nr < ARRAY_SIZE(acts); i++)
+		acts[nr++] = more[i];
 	buf[0] = '\0';
 	for (size_t i = 0; i < nr && n < size; i++) {
 		char keys[128], *best, *k;
 		enum action a = acts[i];
+		size_t m;
 
 		if (!keymap_keys_of(km, KS_PANE(pane->ops->id), a, keys, sizeof(keys)))
 			continue;
@@ -1010,8 +1035,13 @@ static void make_hint(const struct keymap *km, const struct pane *pane, char *bu
 		for (k = strtok(keys, " "); k; k = strtok(NULL, " "))
 			if (strlen(k) < strlen(best))
 				best = k;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
-				      action_hint_word(a));
+		m = (size_t)snprintf(buf + n, size - n, "%s%s %s", n ? "  " : " ", best,
+				     action_hint_word(a));
+		if (i >= nr_main && (m >= size - n || (int)u8_width(buf, n + m) > width)) {
+			buf[n] = '\0';	/* an extra that would be cut */
+			break;
+		}
+		n += m;
 	}
 }
 
@@ -1076,7 +1106,7 @@ static void draw_bar_line(struct ui *ui, const struct pane *pane, int y)
 	{
 		char hint[512];
 
-		make_hint(&ui->km, pane, hint, sizeof(hint));
+		make_hint(&ui->km, pane, hint, sizeof(hint), COLS - 1);
 		attron(A_DIM);
 		put_cut(ui, y, 0, hint, COLS - 1, false);
 		attroff(A_DIM);
@@ -1351,6 +1381,14 @@ void draw_screen(struct ui *ui)
 			 true);
 	draw_status(ui, pane, &L, LINES - 2);
 	draw_bar_line(ui, pane, LINES - 1);
+	refresh();
+}
+
+void draw_bar_now(struct ui *ui)
+{
+	if (COLS < MIN_COLS || LINES < MIN_LINES)
+		return;
+	draw_bar_line(ui, ui_pane(ui), LINES - 1);
 	refresh();
 }
 

@@ -668,8 +668,8 @@ static void set_range(struct ui *ui, bool has, int64_t start_ns, int64_t end_ns,
 		return;
 	tlview_fmt_time(start_ns - origin_ns, a, sizeof(a));
 	tlview_fmt_time(end_ns - origin_ns, b, sizeof(b));
-	say(ui, false, "range %s - %s: Operators, Kernels, Steps and Memory count what started in it",
-	    a, b);
+	say(ui, false, "range %s - %s: the panes that follow it count what falls in it; the "
+		       "others' titles say \"ignored here\"", a, b);
 }
 
 static void step_by(struct ui *ui, int dir)
@@ -1315,7 +1315,12 @@ static void jump(struct ui *ui, enum pane_id to, const char *row, const struct n
 static bool pane_action(struct ui *ui, enum action a)
 {
 	struct pane_request req;
+	const char *busy = ui->help ? NULL : pane_busy_text(ui_pane(ui), a);
 
+	if (busy) {	/* slow work ahead: say so before it starts */
+		say(ui, false, "%s", busy);
+		draw_bar_now(ui);
+	}
 	if (ui->help || !pane_handle(ui_pane(ui), a, &req))
 		return false;
 	if (req.pick_step) {
@@ -1332,8 +1337,13 @@ static bool pane_action(struct ui *ui, enum action a)
 		sort_from_menu(ui, req.sort_col);
 	if (req.jump)
 		jump(ui, req.jump_to, req.jump_row, req.jump_node);
-	if (req.open)
+	if (req.open) {
+		int depth = ui->depth[ui->tab];
+
 		open_over(ui, req.open_pane, req.open_scope);
+		if (req.open_row && ui->depth[ui->tab] > depth)
+			pane_seek(ui_pane(ui), req.open_row);
+	}
 	if (req.open_rank)
 		show_member(ui, req.rank);
 	if (req.open_run && req.run < nr_runs(ui))

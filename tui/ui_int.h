@@ -111,5 +111,7 @@ const char *ui_glyph(const struct ui *ui, const char *utf8, const char *ascii);
 /* draw.c: paint the whole screen from UI. */
 void draw_init_colors(struct ui *ui);
 void draw_screen(struct ui *ui);
+/* Redraw the bar line alone (the message said before slow work), now. */
+void draw_bar_now(struct ui *ui);
 
 #endif

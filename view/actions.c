@@ -47,6 +47,8 @@ static const char *const hint_words[NR_ACTIONS] = {
 	[ACT_NEXT_INSTANCE] = "next same",
 	[ACT_ZOOM_IN] = "zoom",
 	[ACT_ZOOM_OUT] = "out",
+	[ACT_RANGE_MARK] = "range",
+	[ACT_RANGE_SUMMARY] = "summary",
 };
 
 const char *action_hint_word(enum action act)

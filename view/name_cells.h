@@ -29,4 +29,14 @@ struct cell name_cell_report(const struct pane *pane, const void *row, const str
 bool name_stats_have_file_pct(const struct name_stats *s);
 bool name_stats_have_report(const struct name_stats *s);
 
+/* What the model counts of PANE's names: its step, and its range of
+ * time when it has one. */
+static inline struct name_stats_scope name_scope_of(const struct pane *pane)
+{
+	return (struct name_stats_scope){ .step = pane->scope.step,
+					  .has_range = pane->scope.has_range,
+					  .range_start_ns = pane->scope.range_start_ns,
+					  .range_end_ns = pane->scope.range_end_ns };
+}
+
 #endif

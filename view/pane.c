@@ -238,7 +238,7 @@ bool pane_seek(struct pane *pane, const char *name)
 			return true;
 		}
 	}
-	return false;
+	return pane->ops->picture && pane->ops->picture->seek && pane->ops->picture->seek(pane, name);
 }
 
 const struct node *pane_row_node(const struct pane *pane, const void *row)
@@ -266,6 +266,13 @@ bool pane_handle(struct pane *pane, enum action act, struct pane_request *req)
 	memset(req, 0, sizeof(*req));
 	return pane->ops->handle && pane_type_takes(pane->ops, act) &&
 	       pane->ops->handle(pane, act, req);
+}
+
+const char *pane_busy_text(const struct pane *pane, enum action act)
+{
+	if (!pane->ops->text || !pane->ops->text->busy || !pane_type_takes(pane->ops, act))
+		return NULL;
+	return pane->ops->text->busy(pane, act);
 }
 
 bool pane_type_takes(const struct pane_ops *ops, enum action act)

@@ -149,8 +149,10 @@ struct pane_request {
 	const struct node *jump_node;	/* rather than JUMP_ROW: the row of
 					   this node (a block on the Timeline) */
 	bool open;			/* open pane OPEN_PANE over this one, */
-	enum pane_id open_pane;		/* as a drill-down does, in this scope */
+	enum pane_id open_pane;		/* as a drill-down does, in this scope, */
 	struct pane_scope open_scope;
+	const char *open_row;		/* with the cursor on the row so called
+					   (NULL: the first) */
 	/* Ranks: show this member of the set alone in every pane (-1: every
 	 * rank again). */
 	bool open_rank;
@@ -207,6 +209,10 @@ struct pane_picture_ops {
 	/* The cursor was put on a row from elsewhere (a jump, w): show it
 	 * at a scale where it can be read, not only somewhere in view. */
 	void (*reveal)(struct pane *pane);
+	/* A NAME that no row has may be the picture's own (the Timeline's
+	 * counter lanes, by series): put the cursor on it, shown; false:
+	 * none. */
+	bool (*seek)(struct pane *pane, const char *name);
 	/* A drawing above the table (the Memory curve), HEIGHT lines of
 	 * WIDTH cells at most (UTF8: may use Unicode), painted on OUT
 	 * (canvas.h; sized here); returns the lines made (0: none, the
@@ -245,6 +251,9 @@ struct pane_text_ops {
 	/* The actions the bar's hint names for this pane, ACT_NONE-ended;
 	 * NULL: the generic hint. */
 	const enum action *hints;
+	/* Named after HINTS, each only where the bar has room for it whole
+	 * (ACT_NONE-ended; NULL: none). */
+	const enum action *more_hints;
 	/* Where the pane is, for "NAME works WHERE" when a pane-only action
 	 * is pressed elsewhere ("on the Timeline"); NULL: "in the TITLE
 	 * pane". */
@@ -253,6 +262,10 @@ struct pane_text_ops {
 	 * attributes, which it lists itself: what launched a kernel, what an
 	 * op launched, where a node sits in the tree (detail.h). */
 	void (*detail)(const struct pane *pane, const void *row, struct detail *d);
+	/* What the bar says while ACT does slow work the first time (the
+	 * Timeline's u making every counter series), for the UI to show
+	 * before it starts; NULL, or NULL returned: nothing slow. */
+	const char *(*busy)(const struct pane *pane, enum action act);
 };
 
 /* What a pane type is, as bits of pane_ops.flags. */
@@ -505,6 +518,9 @@ const struct node *pane_row_node(const struct pane *pane, const void *row);
 bool pane_seek_node(struct pane *pane, const struct node *n);
 /* Let the pane carry out ACT if it is one of its own; see pane_ops.handle. */
 bool pane_handle(struct pane *pane, enum action act, struct pane_request *req);
+/* What the bar should say before PANE carries out ACT, which is slow
+ * the first time (pane_text_ops.busy); NULL: nothing. */
+const char *pane_busy_text(const struct pane *pane, enum action act);
 /* Whether pane type OPS carries out ACT its own way (pane_ops.actions),
  * and where it is, for "NAME works WHERE" ("in the Memory pane"). */
 bool pane_type_takes(const struct pane_ops *ops, enum action act);

@@ -72,7 +72,7 @@ static const struct column col_file_pct = {
 static void anno_load(struct pane *pane)
 {
 	struct anno_priv *ap = xcalloc(1, sizeof(*ap));
-	struct name_stats_scope scope = { .step = pane->scope.step };
+	struct name_stats_scope scope = name_scope_of(pane);
 	size_t n = 0;
 
 	pane->priv = ap;
@@ -93,14 +93,14 @@ static void anno_load(struct pane *pane)
 
 static void anno_empty_text(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no annotation (record_function, NVTX) in this profile");
+	snprintf(buf, size, "no annotation (record_function, NVTX) %s",
+		 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 /* The detail view: the histogram of the row's ranges' durations. */
 static void anno_detail(const struct pane *pane, const void *row, struct detail *d)
 {
-	struct name_stats_scope scope = { .step = pane->scope.step };
+	struct name_stats_scope scope = name_scope_of(pane);
 	int64_t *v;
 	size_t n = name_stats_durations(pane->prof,
 					is_gpu(pane, row) ? NAME_STATS_GPU_ANNOTATIONS
@@ -127,7 +127,7 @@ static const char *const anno_aliases[] = { "annotations", "user-annotations", "
 static const struct pane_text_ops anno_text = { .detail = anno_detail };
 
 const struct pane_ops annotations_pane_ops = {
-	.id = PANE_ANNOTATIONS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.id = PANE_ANNOTATIONS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.aliases = anno_aliases, .available = pane_one_profile, .load = anno_load,
 	.row_name = name_row_name, .empty_text = anno_empty_text, .release = anno_release,
 	.text = &anno_text,

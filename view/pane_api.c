@@ -61,7 +61,7 @@ static const struct column col_report = {
 static void api_load(struct pane *pane)
 {
 	struct name_stats *s = xcalloc(1, sizeof(*s));
-	struct name_stats_scope scope = { .step = pane->scope.step };
+	struct name_stats_scope scope = name_scope_of(pane);
 
 	pane->priv = s;
 	name_stats_make(pane->prof, NAME_STATS_API, &scope, s);
@@ -78,8 +78,8 @@ static void api_load(struct pane *pane)
 
 static void api_empty_text(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no runtime or driver API call (cuda*, hip*, cu*) in this profile");
+	snprintf(buf, size, "no runtime or driver API call (cuda*, hip*, cu*) %s",
+		 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 static void api_release(struct pane *pane)
@@ -95,7 +95,7 @@ static void api_release(struct pane *pane)
 static const char *const api_aliases[] = { "api", "cuda-api", "api-calls", NULL };
 
 const struct pane_ops api_pane_ops = {
-	.id = PANE_API, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = api_aliases,
+	.id = PANE_API, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = api_aliases,
 	.available = pane_one_profile, .load = api_load, .row_name = name_row_name,
 	.empty_text = api_empty_text, .release = api_release,
 };

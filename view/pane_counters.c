@@ -17,7 +17,18 @@
 
 struct counters_priv {
 	struct counters c;
+	struct counter_window *win;	/* by series, with a range; else NULL */
 };
+
+/* The series' figures over the pane's range, or NULL without one. */
+static const struct counter_window *window_of(const struct pane *pane, const void *row)
+{
+	const struct counters_priv *cp = pane->priv;
+
+	if (!cp->win)
+		return NULL;
+	return &cp->win[(const struct counter_series *)row - cp->c.v];
+}
 
 #define CS(r) ((const struct counter_series *)(r))
 
@@ -44,17 +55,24 @@ static struct cell get_unit(const struct pane *pane, const void *row, const stru
 
 static struct cell get_samples(const struct pane *pane, const void *row, const struct column *c)
 {
-	(void)pane, (void)c;
-	return cell_int((int64_t)CS(row)->nr);
+	const struct counter_window *w = window_of(pane, row);
+
+	(void)c;
+	return cell_int((int64_t)(w ? w->nr : CS(row)->nr));
 }
 
 /* A double of the series, by its offset in struct counter_series. */
 static struct cell get_value(const struct pane *pane, const void *row, const struct column *c)
 {
+	const struct counter_window *w = window_of(pane, row);
 	double v;
 
-	(void)pane;
-	memcpy(&v, (const char *)row + c->arg, sizeof(v));
+	if (w)
+		v = c->arg == (int)offsetof(struct counter_series, min)   ? w->min
+		    : c->arg == (int)offsetof(struct counter_series, max) ? w->max
+									  : w->mean;
+	else
+		memcpy(&v, (const char *)row + c->arg, sizeof(v));
 	return cell_real(v);
 }
 
@@ -63,11 +81,13 @@ static struct cell get_value(const struct pane *pane, const void *row, const str
 static struct cell get_when(const struct pane *pane, const void *row, const struct column *c)
 {
 	const struct counter_series *s = CS(row);
+	const struct counter_window *w = window_of(pane, row);
+	size_t first = w ? w->first : 0, nr = w ? w->nr : s->nr;
 	int64_t t, origin;
 
-	if (!s->nr)
+	if (!nr)
 		return cell_none();
-	t = c->arg ? s->points[s->nr - 1].ts_ns : s->points[0].ts_ns;
+	t = c->arg ? s->points[first + nr - 1].ts_ns : s->points[first].ts_ns;
 	origin = pane->prof->has_time_origin ? pane->prof->time_origin_ns : s->points[0].ts_ns;
 	return cell_int(t - origin);
 }
@@ -99,16 +119,22 @@ static const struct column counters_cols[] = {
 	  .help = "how the values read: as recorded (the file's numbers), fraction (0 to 1), "
 		  "bytes, count" },
 	{ .key = "samples", .title = "Samples", .kind = COL_COUNT, .width = 8,
-	  .get = get_samples, .help = "the series' samples (a derived series: its changes)" },
+	  .get = get_samples, .help = "the series' samples (a derived series: its changes); with a "
+				     "range of time, those at its start or after, before its end" },
 	{ .key = "first", .title = "First", .kind = COL_TIME, .width = 11, .get = get_when,
-	  .arg = 0, .help = "the time of the first sample, since the recording started" },
+	  .arg = 0, .help = "the time of the first sample (with a range: the first in it), "
+			    "since the recording started" },
 	{ .key = "last", .title = "Last", .kind = COL_TIME, .width = 11, .get = get_when,
-	  .arg = 1, .help = "the time of the last sample, since the recording started" },
-	VALUE("min", "Min", min, "the least sample"),
-	VALUE("max", "Max", max, "the greatest sample"),
+	  .arg = 1, .help = "the time of the last sample (with a range: the last in it), "
+			    "since the recording started" },
+	VALUE("min", "Min", min,
+	      "the least sample; with a range of time, the least value in force at some time "
+	      "in it: the sample at or before its start, and those after it"),
+	VALUE("max", "Max", max, "the greatest sample; with a range, as Min"),
 	VALUE("mean", "TW mean", mean,
 	      "the time-weighted mean: each sample's value held until the next sample, over "
-	      "the first sample to the last (empty: they span no time)"),
+	      "the first sample to the last (empty: they span no time); with a range of time, "
+	      "over the part of that span inside the range, each value's time clipped to it"),
 };
 
 static void counters_load(struct pane *pane)
@@ -117,6 +143,12 @@ static void counters_load(struct pane *pane)
 
 	pane->priv = cp;
 	counters_compute(pane->prof, &cp->c);
+	if (pane->scope.has_range) {
+		cp->win = xcalloc(cp->c.nr ? cp->c.nr : 1, sizeof(*cp->win));
+		for (size_t i = 0; i < cp->c.nr; i++)
+			counter_window(&cp->c.v[i], pane->scope.range_start_ns,
+				       pane->scope.range_end_ns, &cp->win[i]);
+	}
 	pane->rows = xmalloc((cp->c.nr + 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < cp->c.nr; i++)
 		pane->rows[i] = &cp->c.v[i];
@@ -131,6 +163,23 @@ static const char *counters_name(const struct pane *pane, const void *row)
 	(void)pane;
 	return CS(row)->name;
 }
+
+/* Enter or w on a row: its lane on the Timeline (shown, the cursor on
+ * it). */
+static bool counters_handle(struct pane *pane, enum action act, struct pane_request *req)
+{
+	const void *row = pane_row(pane, pane->cursor);
+
+	if (!row)
+		return false;
+	req->jump = true;
+	req->jump_to = PANE_TIMELINE;
+	req->jump_row = CS(row)->name;
+	(void)act;
+	return true;
+}
+
+static const enum action counters_actions[] = { ACT_DRILL, ACT_TIMELINE_JUMP, ACT_NONE };
 
 static void counters_empty(const struct pane *pane, char *buf, size_t size)
 {
@@ -148,11 +197,13 @@ static void counters_release_pane(struct pane *pane)
 	if (!cp)
 		return;
 	counters_release(&cp->c);
+	free(cp->win);
 	free(cp);
 }
 
 const struct pane_ops counters_pane_ops = {
-	.id = PANE_COUNTERS, .flags = PANE_PRINTABLE,
+	.id = PANE_COUNTERS, .flags = PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.load = counters_load, .row_name = counters_name, .empty_text = counters_empty,
+	.handle = counters_handle, .actions = counters_actions,
 	.needs_trace = pane_empty_of_summary, .release = counters_release_pane,
 };

@@ -104,7 +104,8 @@ static const struct column cp_cols[] = {
 	  .help = "the link's place on the path, from its first; empty on the summary rows "
 		  "(the whole path, then each bound_by).  The path is the longest of the step "
 		  "chosen ([ and ]), else of the longest step, else of the whole trace when "
-		  "there is no step (proftui(1), PANES)" },
+		  "there is no step; with a range of time, of what starts in the range (and "
+		  "in the step chosen) (proftui(1), PANES)" },
 	{ .key = "start", .json_key = "start", .title = "Start", .kind = COL_TIME, .width = 11,
 	  .get = get_start,
 	  .help = "when the link begins (its first node: an event's start or end), since the "
@@ -145,8 +146,11 @@ static void cp_load(struct pane *pane)
 {
 	struct cp_priv *cp = xcalloc(1, sizeof(*cp));
 	struct cpath_options o;
-	const struct step *s = pane->scope.step ? step_of(pane->prof, pane->scope.step)
-						 : cpath_default_step(pane->prof);
+	/* The step chosen, else with a range of time none (the range is
+	 * the window), else the longest step. */
+	const struct step *s = pane->scope.step	      ? step_of(pane->prof, pane->scope.step)
+			       : pane->scope.has_range ? NULL
+						       : cpath_default_step(pane->prof);
 	size_t n = 0, cap;
 
 	pane->priv = cp;
@@ -156,6 +160,8 @@ static void cp_load(struct pane *pane)
 		o.lo_ns = 1;
 		o.hi_ns = 0;
 	}
+	if (pane->scope.has_range)
+		cpath_options_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	if (!pane_empty_of_summary(pane))
 		cpath_compute(pane->prof, &o, &cp->c);
 	cap = cp->c.nr_links + NR_CPATH_BOUNDS + 1;
@@ -211,8 +217,9 @@ static void cp_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "the critical path needs the trace: a summary holds no events");
 	else
-		snprintf(buf, size, "no host op, runtime call or launched work%s: no path",
-			 pane->scope.step ? " in this step" : "");
+		snprintf(buf, size, "no host op, runtime call or launched work%s%s: no path",
+			 pane->scope.step ? " in this step" : "",
+			 pane->scope.has_range ? " starting in the range" : "");
 }
 
 static void cp_release(struct pane *pane)
@@ -257,7 +264,7 @@ static const enum action cp_actions[] = { ACT_DRILL, ACT_NONE };
 static const char *const cp_aliases[] = { "critical-path", NULL };
 
 const struct pane_ops critical_path_pane_ops = {
-	.id = PANE_CRITICAL_PATH, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.id = PANE_CRITICAL_PATH, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.aliases = cp_aliases, .load = cp_load, .row_name = cp_name, .row_node = cp_node, .empty_text = cp_empty,
 	.handle = cp_handle, .actions = cp_actions,
 	.needs_trace = pane_empty_of_summary, .release = cp_release,

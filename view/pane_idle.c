@@ -122,6 +122,8 @@ static void idle_load(struct pane *pane)
 
 	pane->priv = ip;
 	idle_options_for_step(&o, pane->scope.step);
+	if (pane->scope.has_range)
+		idle_options_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	idle_compute(pane->prof, &o, &ip->b);
 	ip->rows = xcalloc(ip->b.nr_streams * NR_IDLE_CATEGORIES + 1, sizeof(*ip->rows));
 	pane->rows = xmalloc((ip->b.nr_streams * NR_IDLE_CATEGORIES + 1) * sizeof(*pane->rows));
@@ -161,7 +163,8 @@ static void idle_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "GPU idle needs the trace: a summary holds no kernel times");
 	else
-		snprintf(buf, size, "no kernel, copy or set on a GPU stream in this profile");
+		snprintf(buf, size, "no kernel, copy or set on a GPU stream %s",
+			 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 static void idle_release_pane(struct pane *pane)
@@ -178,7 +181,7 @@ static void idle_release_pane(struct pane *pane)
 static const enum action idle_actions[] = { ACT_DRILL, ACT_NONE };
 
 const struct pane_ops idle_pane_ops = {
-	.id = PANE_IDLE, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.id = PANE_IDLE, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.load = idle_load, .row_name = idle_name, .empty_text = idle_empty,
 	.handle = idle_handle, .actions = idle_actions,
 	.needs_trace = pane_empty_of_summary, .release = idle_release_pane,

@@ -123,6 +123,8 @@ static void gap_load(struct pane *pane)
 
 	pane->priv = gp;
 	idle_options_for_step(&o, pane->scope.step);
+	if (pane->scope.has_range)
+		idle_options_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	idle_compute(pane->prof, &o, &gp->b);
 	cap = gp->b.nr_streams * IDLE_TOP_GAPS + 1;
 	gp->rows = xcalloc(cap, sizeof(*gp->rows));
@@ -153,7 +155,8 @@ static void gap_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "GPU idle gaps need the trace: a summary holds no kernel times");
 	else
-		snprintf(buf, size, "no stream with two kernels, copies or sets: no gap");
+		snprintf(buf, size, "no stream with two kernels, copies or sets%s: no gap",
+			 pane->scope.has_range ? " starting in the range" : "");
 }
 
 static void gap_release(struct pane *pane)
@@ -170,7 +173,7 @@ static void gap_release(struct pane *pane)
 static const char *const gap_aliases[] = { "idle-gaps", NULL };
 
 const struct pane_ops idle_gaps_pane_ops = {
-	.id = PANE_IDLE_GAPS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = gap_aliases,
+	.id = PANE_IDLE_GAPS, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = gap_aliases,
 	.load = gap_load, .row_name = gap_name, .row_node = gap_node, .empty_text = gap_empty,
 	.needs_trace = pane_empty_of_summary, .release = gap_release,
 };

@@ -136,6 +136,9 @@ static void kb_load(struct pane *pane)
 		if (!q)
 			continue;
 		o.t = temporal_opts_for_step(q, pane->scope.step);
+		if (pane->scope.has_range)
+			temporal_opts_narrow(&o.t, pane->scope.range_start_ns,
+					     pane->scope.range_end_ns);
 		kbreak_compute(q, &o, &kp->b[i]);
 		pane->nr_capped += kp->b[i].nr_capped;
 		nr += kp->b[i].nr;
@@ -182,9 +185,10 @@ static void kb_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "Kernels by type needs the trace: a summary holds no kernel times");
 	else
-		snprintf(buf, size, "no timed kernel, copy or set on a GPU stream%s",
+		snprintf(buf, size, "no timed kernel, copy or set on a GPU stream%s%s",
 			 pane->priv && ((const struct kb_priv *)pane->priv)->types ? " of these types"
-										    : "");
+										    : "",
+			 pane->scope.has_range ? " in the range" : "");
 }
 
 static void kb_release(struct pane *pane)
@@ -204,7 +208,7 @@ static void kb_release(struct pane *pane)
 static const char *const kb_aliases[] = { "kernel-breakdown", NULL };
 
 const struct pane_ops kernel_breakdown_pane_ops = {
-	.id = PANE_KERNEL_BREAKDOWN, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.id = PANE_KERNEL_BREAKDOWN, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.aliases = kb_aliases, .load = kb_load, .row_name = kb_name, .empty_text = kb_empty,
 	.needs_trace = pane_empty_of_summary, .release = kb_release,
 };

@@ -74,6 +74,9 @@ static void kt_load(struct pane *pane)
 		if (!p)
 			continue;
 		o = temporal_opts_for_step(p, pane->scope.step);
+		if (pane->scope.has_range)
+			temporal_opts_narrow(&o, pane->scope.range_start_ns,
+					     pane->scope.range_end_ns);
 		temporal_compute(p, &o, &t);
 		pane->nr_capped += t.nr_capped;
 		for (unsigned c = 1; c < NR_KTYPE_CLASSES; c++)
@@ -125,8 +128,8 @@ static bool kt_handle(struct pane *pane, enum action act, struct pane_request *r
 
 static void kt_empty(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no timed GPU work of type COMPUTATION, COMMUNICATION or MEMORY");
+	snprintf(buf, size, "no timed GPU work of type COMPUTATION, COMMUNICATION or MEMORY%s",
+		 pane->scope.has_range ? " in the range" : "");
 }
 
 static void kt_release(struct pane *pane)
@@ -140,7 +143,7 @@ static const char *const kt_aliases[] = { "kernel-types", "kernel-type", NULL };
 static const enum action kt_actions[] = { ACT_DRILL, ACT_NONE };
 
 const struct pane_ops kernel_types_pane_ops = {
-	.id = PANE_KERNEL_TYPES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = kt_aliases,
+	.id = PANE_KERNEL_TYPES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = kt_aliases,
 	.load = kt_load, .row_name = kt_name, .empty_text = kt_empty, .release = kt_release,
 	.handle = kt_handle, .actions = kt_actions,
 };

@@ -92,6 +92,8 @@ static void dist_load(struct pane *pane)
 
 	pane->priv = dp;
 	launch_options_for_step(&o, pane->prof, pane->scope.step);
+	if (pane->scope.has_range)
+		launch_options_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	launch_summary_make(pane->prof, &o, &dp->sum);
 	pane->rows = xmalloc(NR_LAUNCH_FIGURES * sizeof(*pane->rows));
 	pane->nr_rows = 0;
@@ -132,7 +134,8 @@ static void dist_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "Launch distribution needs the trace: a summary holds no launch");
 	else
-		snprintf(buf, size, "no runtime call linked to a kernel, copy or set in this profile");
+		snprintf(buf, size, "no runtime call linked to a kernel, copy or set %s",
+			 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 static void dist_release(struct pane *pane)
@@ -144,7 +147,7 @@ static const enum action dist_actions[] = { ACT_DRILL, ACT_NONE };
 static const char *const dist_aliases[] = { "launch-dist", NULL };
 
 const struct pane_ops launch_dist_pane_ops = {
-	.id = PANE_LAUNCH_DIST, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = dist_aliases,
+	.id = PANE_LAUNCH_DIST, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = dist_aliases,
 	.load = dist_load, .row_name = dist_name, .empty_text = dist_empty,
 	.handle = dist_handle, .actions = dist_actions,
 	.needs_trace = pane_empty_of_summary, .release = dist_release,

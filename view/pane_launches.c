@@ -93,6 +93,8 @@ static void launches_load(struct pane *pane)
 
 	pane->priv = s;
 	launch_options_for_step(&o, pane->prof, pane->scope.step);
+	if (pane->scope.has_range)
+		launch_options_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	launch_stats_compute(pane->prof, &o, s);
 	pane->rows = xmalloc((s->nr ? s->nr : 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < s->nr; i++)
@@ -136,7 +138,8 @@ static void launches_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "Kernel launches need the trace: a summary holds no launch");
 	else
-		snprintf(buf, size, "no runtime call linked to a kernel, copy or set in this profile");
+		snprintf(buf, size, "no runtime call linked to a kernel, copy or set %s",
+			 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 static void launches_release(struct pane *pane)
@@ -152,7 +155,7 @@ static void launches_release(struct pane *pane)
 static const enum action launches_actions[] = { ACT_DRILL, ACT_NONE };
 
 const struct pane_ops launches_pane_ops = {
-	.id = PANE_LAUNCHES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE,
+	.id = PANE_LAUNCHES, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE,
 	.load = launches_load, .row_name = launches_name, .row_node = launches_node, .empty_text = launches_empty,
 	.handle = launches_handle, .actions = launches_actions,
 	.needs_trace = pane_empty_of_summary, .release = launches_release,

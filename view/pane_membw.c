@@ -101,9 +101,14 @@ static const struct column membw_cols[] = {
 static void membw_load(struct pane *pane)
 {
 	struct membw_priv *mp = xcalloc(1, sizeof(*mp));
+	struct mem_bw_options o;
 
 	pane->priv = mp;
-	mem_bw_compute(pane->prof, NULL, &mp->b);
+	mem_bw_options_default(&o);
+	o.has_range = pane->scope.has_range;
+	o.range_start_ns = pane->scope.range_start_ns;
+	o.range_end_ns = pane->scope.range_end_ns;
+	mem_bw_compute(pane->prof, &o, &mp->b);
 	mp->rows = xcalloc(mp->b.nr_kinds + 1, sizeof(*mp->rows));
 	pane->rows = xmalloc((mp->b.nr_kinds + 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < mp->b.nr_kinds; i++) {
@@ -130,7 +135,8 @@ static void membw_empty(const struct pane *pane, char *buf, size_t size)
 	if (pane_empty_of_summary(pane))
 		snprintf(buf, size, "Memory bandwidth needs the trace: a summary holds no copies");
 	else
-		snprintf(buf, size, "no memory copy or set in this profile");
+		snprintf(buf, size, "no memory copy or set %s",
+			 pane->scope.has_range ? "starts in the range" : "in this profile");
 }
 
 static void membw_release_pane(struct pane *pane)
@@ -149,7 +155,7 @@ static void membw_release_pane(struct pane *pane)
 static const char *const membw_aliases[] = { "memory-bandwidth", NULL };
 
 const struct pane_ops memory_bandwidth_pane_ops = {
-	.id = PANE_MEMORY_BANDWIDTH, .flags = PANE_PRINTABLE, .aliases = membw_aliases,
+	.id = PANE_MEMORY_BANDWIDTH, .flags = PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = membw_aliases,
 	.load = membw_load, .row_name = membw_name, .empty_text = membw_empty,
 	.needs_trace = pane_empty_of_summary, .release = membw_release_pane,
 };

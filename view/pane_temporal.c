@@ -79,6 +79,8 @@ static bool fill(struct pane *pane, const struct profile *p, long rank, struct t
 	struct temporal t;
 	struct temporal_opts o = temporal_opts_for_step(p, pane->scope.step);
 
+	if (pane->scope.has_range)
+		temporal_opts_narrow(&o, pane->scope.range_start_ns, pane->scope.range_end_ns);
 	temporal_compute(p, &o, &t);
 	pane->nr_capped += t.nr_capped;
 	if (!t.nr_events)
@@ -127,8 +129,8 @@ static const char *tb_name(const struct pane *pane, const void *row)
 
 static void tb_empty(const struct pane *pane, char *buf, size_t size)
 {
-	(void)pane;
-	snprintf(buf, size, "no timed GPU work (kernels, memcpy, memset) in this profile");
+	snprintf(buf, size, "no timed GPU work (kernels, memcpy, memset) in this %s",
+		 pane->scope.has_range ? "range" : "profile");
 }
 
 static void tb_release(struct pane *pane)
@@ -144,6 +146,6 @@ static void tb_release(struct pane *pane)
 static const char *const tb_aliases[] = { "temporal", "temporal-breakdown", NULL };
 
 const struct pane_ops temporal_pane_ops = {
-	.id = PANE_TEMPORAL, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE, .aliases = tb_aliases,
+	.id = PANE_TEMPORAL, .flags = PANE_FOLLOWS_STEP | PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = tb_aliases,
 	.load = tb_load, .row_name = tb_name, .empty_text = tb_empty, .release = tb_release,
 };

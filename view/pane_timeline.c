@@ -1053,6 +1053,13 @@ static bool tl_handle(struct pane *pane, enum action act, struct pane_request *r
 	int page = tp->view.rows_shown > 1 ? tp->view.rows_shown - 1 : 1;
 	bool at_top = !sel || tlview_place(&tp->view, sel->row) == 0;
 
+	/* Enter or i on a counter lane: its row of the Counters pane. */
+	if ((act == ACT_DRILL || act == ACT_INSPECT) && tl_counters_has_cursor(&tp->counters)) {
+		req->open = true;
+		req->open_pane = PANE_COUNTERS;
+		req->open_row = tl_counters_cursor_name(&tp->counters);
+		return true;
+	}
 	if (tl_counters_handle(&tp->counters, act, at_top, tp->nr_hidden != 0, &req->message))
 		return true;
 	switch (act) {
@@ -1264,6 +1271,9 @@ static const enum action tl_hints[] = {
 	ACT_INSPECT, ACT_BACK, ACT_NONE,
 };
 
+/* The range's keys, where the bar has room (120 columns; not 80). */
+static const enum action tl_more_hints[] = { ACT_RANGE_MARK, ACT_RANGE_SUMMARY, ACT_NONE };
+
 /* The actions handle() takes. */
 static const enum action tl_actions[] = {
 	ACT_MOVE_UP, ACT_MOVE_DOWN, ACT_PAGE_UP, ACT_PAGE_DOWN, ACT_HALF_UP, ACT_HALF_DOWN,
@@ -1271,14 +1281,34 @@ static const enum action tl_actions[] = {
 	ACT_NEXT_INSTANCE, ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_ALL, ACT_PAN_LEFT, ACT_PAN_RIGHT,
 	ACT_FOLLOW_FLOW, ACT_FLOW_BACK, ACT_PIN_LANE, ACT_HIDE_LANE, ACT_SHOW_LANES, ACT_PATH_MARKS,
 	ACT_RANGE_MARK, ACT_RANGE_VISUAL, ACT_RANGE_SUMMARY, ACT_RANGE_CLEAR, ACT_COUNTER_LANES,
-	ACT_NONE,
+	ACT_DRILL, ACT_INSPECT, ACT_NONE,
 };
+
+static const char *tl_busy(const struct pane *pane, enum action act)
+{
+	const struct tl_priv *tp = pane->priv;
+
+	if (!tp || !tl_counters_is_slow(&tp->counters, act))
+		return NULL;
+	return "making the counter series (GPU utilization, queues, memory)...";
+}
+
+/* A counter series' name (from Counters' Enter or w): its lane. */
+static bool tl_seek(struct pane *pane, const char *name)
+{
+	struct tl_priv *tp = pane->priv;
+
+	return tp && tl_counters_seek(&tp->counters, name);
+}
 
 static const struct pane_picture_ops tl_picture = {
 	.canvas = tl_canvas, .click = tl_click, .drag = tl_drag, .reveal = tl_reveal,
+	.seek = tl_seek,
 };
 static const struct pane_text_ops tl_text = {
-	.status = tl_status, .hints = tl_hints, .detail = tl_detail, .where = "on the Timeline",
+	.status = tl_status, .hints = tl_hints, .more_hints = tl_more_hints, .detail = tl_detail,
+	.where = "on the Timeline",
+	.busy = tl_busy,
 };
 
 const struct pane_ops timeline_pane_ops = {

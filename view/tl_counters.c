@@ -73,6 +73,11 @@ void tl_counters_init(struct tl_counters *tc, const struct profile *p)
 	}
 }
 
+bool tl_counters_is_slow(const struct tl_counters *tc, enum action act)
+{
+	return act == ACT_COUNTER_LANES && !tc->is_made;
+}
+
 void tl_counters_release(struct tl_counters *tc)
 {
 	for (size_t i = 0; tc->tree && i < tc->c.nr; i++)
@@ -349,6 +354,28 @@ bool tl_counters_handle(struct tl_counters *tc, enum action act, bool at_top, bo
 	default:
 		return false;
 	}
+}
+
+const char *tl_counters_cursor_name(const struct tl_counters *tc)
+{
+	return tl_counters_has_cursor(tc) ? tc->c.v[tc->order[tc->cur]].name : NULL;
+}
+
+bool tl_counters_seek(struct tl_counters *tc, const char *name)
+{
+	make(tc);
+	for (size_t i = 0; i < tc->c.nr; i++) {
+		if (strcmp(tc->c.v[i].name, name))
+			continue;
+		tc->off[i] = false;
+		tc->flags[i] &= (uint8_t)~TLV_HIDDEN;
+		make_order(tc);
+		for (size_t k = 0; k < tc->nr_order; k++)
+			if (tc->order[k] == i)
+				tc->cur = k;	/* the next paint scrolls to it */
+		return true;
+	}
+	return false;
 }
 
 bool tl_counters_has_cursor(const struct tl_counters *tc)

@@ -43,6 +43,9 @@ struct tl_counters {
 
 void tl_counters_init(struct tl_counters *tc, const struct profile *p);
 void tl_counters_release(struct tl_counters *tc);
+/* Whether ACT is slow here: counter-lanes the first time, which makes
+ * every series (the derived ones from every kernel and memory event). */
+bool tl_counters_is_slow(const struct tl_counters *tc, enum action act);
 /* The rows the band takes on a canvas of ROWS rows (0: none shown). */
 int tl_counters_rows(struct tl_counters *tc, int rows);
 /* Paint the band's ROWS rows under the ruler of C, on V's window. */
@@ -54,6 +57,11 @@ void tl_counters_paint(struct tl_counters *tc, const struct tlview *v, struct ca
  * say.  False: not the lanes' to take. */
 bool tl_counters_handle(struct tl_counters *tc, enum action act, bool at_top, bool blocks_hidden,
 			const char **msg);
+/* The series of the cursor's lane, or NULL when it is on the blocks. */
+const char *tl_counters_cursor_name(const struct tl_counters *tc);
+/* Put the cursor on the lane of the series called NAME, showing it (the
+ * lanes made first, that lane on and not hidden); false: no such series. */
+bool tl_counters_seek(struct tl_counters *tc, const char *name);
 /* Whether the cursor is on a counter lane. */
 bool tl_counters_has_cursor(const struct tl_counters *tc);
 /* The status line's part: the cursor's lane's value at time T ("" when

@@ -110,22 +110,6 @@ bool tl_range_act(struct tl_range *r, const struct timeline *tl, const struct pa
 	}
 }
 
-/* The cell of time T in a time area of W cells, as tlview.c draws it. */
-static int64_t cell_of(const struct tlview *v, int64_t t, int w)
-{
-	__int128 d = (__int128)(t - v->t0) * w;
-
-	return (int64_t)(d / (v->t1 - v->t0) - (d < 0 && d % (v->t1 - v->t0) ? 1 : 0));
-}
-
-/* The first time of cell X, as tlview.c reads it. */
-static int64_t time_of(const struct tlview *v, int64_t x, int w)
-{
-	__int128 d = (__int128)x * (v->t1 - v->t0);
-
-	return v->t0 + (int64_t)((d + w - 1) / w);
-}
-
 bool tl_range_drag(const struct tlview *v, int cols, int x0, int x1, struct pane_request *req)
 {
 	int lw = tlview_label_width(cols), w = cols - lw;
@@ -143,8 +127,8 @@ bool tl_range_drag(const struct tlview *v, int cols, int x0, int x1, struct pane
 		return false;
 	x0 = x0 < lw ? 0 : x0 - lw;
 	x1 = (x1 - lw >= w ? w - 1 : x1 - lw) + 1;	/* the last cell, whole */
-	a = time_of(v, x0, w);
-	e = time_of(v, x1, w);
+	a = tlview_time_at(v, x0, w);
+	e = tlview_time_at(v, x1, w);
 	a = a < v->lo ? v->lo : a;
 	e = e > v->hi ? v->hi : e;
 	if (e <= a)
@@ -177,8 +161,8 @@ void tl_range_paint(const struct tl_range *r, const struct pane_scope *scope,
 		return;
 	if (e <= v->t0 || a >= v->t1)
 		return;	/* out of the window */
-	xa = cell_of(v, a, w);
-	xe = e > a ? cell_of(v, e - 1, w) : xa;
+	xa = tlview_cell_at(v, a, w);
+	xe = e > a ? tlview_cell_at(v, e - 1, w) : xa;
 	if (xa < 0)
 		xa = -1;	/* starts before the window: no [ */
 	if (xe >= w)

@@ -115,12 +115,13 @@ static int64_t cell_of(const struct tlview *v, int64_t t, int w)
 	return (int64_t)(d / (v->t1 - v->t0) - (d < 0 && d % (v->t1 - v->t0) ? 1 : 0));
 }
 
-/* The first time of cell X. */
+/* The first time of cell X: the least time whose cell is X, the
+ * quotient rounded up (C's division rounds a negative one up already). */
 static int64_t time_of(const struct tlview *v, int64_t x, int w)
 {
 	__int128 d = (__int128)x * (v->t1 - v->t0);
 
-	return v->t0 + (int64_t)((d + w - 1) / w);
+	return v->t0 + (int64_t)(d / w + (d % w > 0 ? 1 : 0));
 }
 
 static void paint_ruler(const struct tlview *v, struct canvas *c, int lw, int w)
@@ -389,4 +390,9 @@ const struct tl_block *tlview_hit(const struct tlview *v, int y, int x)
 int64_t tlview_time_at(const struct tlview *v, int64_t x, int w)
 {
 	return time_of(v, x, w);
+}
+
+int64_t tlview_cell_at(const struct tlview *v, int64_t t, int w)
+{
+	return cell_of(v, t, w);
 }

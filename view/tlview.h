@@ -109,6 +109,10 @@ const struct tl_block *tlview_hit(const struct tlview *v, int y, int x);
 int tlview_label_width(int cols);
 /* The first time of cell X of a time area W cells wide. */
 int64_t tlview_time_at(const struct tlview *v, int64_t x, int w);
+/* The cell of time T in a time area W cells wide (may be out of it:
+ * negative before the window, W or more after it); the inverse of
+ * tlview_time_at(): T lies in cell tlview_cell_at(T). */
+int64_t tlview_cell_at(const struct tlview *v, int64_t t, int w);
 /* "12.5 ms": a time on the ruler, compactly, into BUF. */
 size_t tlview_fmt_time(int64_t ns, char *buf, size_t size);
 

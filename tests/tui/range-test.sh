@@ -4,7 +4,8 @@
 # sets it), a mouse drag over the time area sets one; the ruler shows it
 # in [ ], the status line and the title say it; s opens the Range pane
 # (what it holds by name, the cursor's lane or, with v, every lane); the
-# Operators pane counts only the ops that started in it; Esc clears it.
+# Operators pane counts only the ops that started in it, the Overview's
+# title says that the range does not narrow it; Esc clears it.
 # On tests/golden/kineto/range.json, whose numbers the goldens check by
 # hand.  At 80x24 and 120x40.
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +42,13 @@ for size in 80x24 120x40; do
 	tui_keys 2
 	check "$size: Operators count what started in the range" tui_wait ' 1/1 aten::mm'
 	check "$size: its title says the range" tui_line 1 'range 750 us–950 us'
+	check "$size: as one it follows" \
+		sh -c "! $T capture-pane -p -t t | sed -n 1p | grep -q 'ignored here'"
+	tui_keys 1
+	check "$size: a pane the range does not narrow says so" \
+		tui_line 1 'range 750 us–950 us ignored here'
+	tui_keys 2
+	tui_wait ' 1/1 aten::mm'
 	tui_keys 4
 	check "$size: Steps keep those that start in it: none" \
 		tui_wait 'no step starts in the range'

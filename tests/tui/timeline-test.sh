@@ -3,7 +3,8 @@
 # where they fit; j/k rows, h/l blocks, +/- zoom around the selection,
 # H/L pan, n/N (no search) and * # the same name, w the very block of a
 # Tree row (a kernel's first block from Kernels) zoomed to be read, Enter the detail, w from a row of another
-# pane, [ a step.  At 80x24 and 120x40.
+# pane, [ a step; the hint line names m and s where it has room.  At
+# 80x24 and 120x40.
 . "$(dirname "$0")/lib.sh"
 for size in 80x24 120x40; do
 	tui_start -x "${size%x*}" -y "${size#*x}" "$PROFTUI tests/tui/templates.json"
@@ -17,6 +18,8 @@ for size in 80x24 120x40; do
 	check "$size: the first block selected, the window in the status" \
 		tui_wait ' 1/20 ProfilerStep#1'
 	[ "$size" = 80x24 ] && check "$size: the timeline" tui_expect timeline-80x24
+	[ "$size" = 120x40 ] && check "$size: the hint names the range's keys where they fit" \
+		tui_line 40 ' i inspect  q back  m range  s summary'
 	tui_keys j
 	check "$size: j: the row below" tui_wait ' 8/20 autograd::engine::evaluate_function'
 	tui_keys h

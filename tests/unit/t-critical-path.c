@@ -240,6 +240,43 @@ static void t_empty(void)
 	profile_release(&p);
 }
 
+/* A range of time narrows the window to what starts in [a, b): an op
+ * that starts at b is out; with a step's window, the part in both. */
+static void t_range_window(void)
+{
+	struct profile p;
+	struct critical_path c;
+	struct cpath_options o;
+	struct node *th;
+
+	profile_init(&p, "mem");
+	th = thread(&p, "thread 1");
+	host(&p, th, NODE_OP, "A", 0, 50 * US);
+	host(&p, th, NODE_OP, "B", 100 * US, 30 * US);
+	host(&p, th, NODE_OP, "C", 200 * US, 10 * US);
+	cpath_options_default(&o);
+	cpath_options_narrow(&o, 60 * US, 200 * US);	/* B only */
+	CHECK_EQ(o.lo_ns, 60 * US);
+	CHECK_EQ(o.hi_ns, 200 * US - 1);
+	run(&p, &o, &c);
+	CHECK_EQ(c.total_ns, 30 * US);
+	cpath_release(&c);
+	cpath_options_default(&o);
+	o.lo_ns = 0;					/* a step [0, 150] us */
+	o.hi_ns = 150 * US;
+	cpath_options_narrow(&o, 90 * US, 300 * US);	/* with it: B */
+	CHECK_EQ(o.lo_ns, 90 * US);
+	CHECK_EQ(o.hi_ns, 150 * US);
+	run(&p, &o, &c);
+	CHECK_EQ(c.total_ns, 30 * US);
+	cpath_release(&c);
+	cpath_options_narrow(&o, 160 * US, 300 * US);	/* apart: nothing */
+	run(&p, &o, &c);
+	CHECK_EQ(c.nr_links, 0);
+	cpath_release(&c);
+	profile_release(&p);
+}
+
 /* Kernels launched together: [0, 100) and [50, 120) overlap (a gap of
  * -50 counts 0), [120, 130) touches: 100 + 0 + 70 + 0 + 10. */
 static void t_overlap_touch(void)
@@ -661,6 +698,7 @@ const struct test tests[] = {
 	{ "blocking sync counts 0", t_sync_wait },
 	{ "two threads", t_two_threads },
 	{ "empty window, empty profile", t_empty },
+	{ "a range of time narrows the window", t_range_window },
 	{ "overlapping and touching kernels", t_overlap_touch },
 	{ "kernel-kernel gap limit", t_kk_limit },
 	{ "nested ops' attribution", t_nested },

@@ -256,6 +256,43 @@ static void t_hta_conditions(void)
 	profile_release(&p);
 }
 
+/* A range of time keeps the work that starts in it, as a step does: the
+ * gaps between those kernels only; with a step, what starts in both. */
+static void t_range(void)
+{
+	struct profile p;
+	struct idle_breakdown b;
+	struct idle_options o;
+
+	profile_init(&p, "mem");
+	kernel(&p, NULL, 7, 0, 10 * US);		/* [0, 10) us */
+	kernel(&p, NULL, 7, 30 * US, 10 * US);		/* [30, 40) */
+	kernel(&p, NULL, 7, 45 * US, 5 * US);		/* [45, 50) */
+	kernel(&p, NULL, 7, 80 * US, 5 * US);		/* [80, 85) */
+	profile_finish(&p);
+	idle_options_default(&o);
+	idle_options_narrow(&o, 20 * US, 60 * US);	/* the ones at 30 and 45 */
+	idle_compute(&p, &o, &b);
+	CHECK_EQ(b.streams[0].nr_work, 2);
+	CHECK_EQ(b.streams[0].idle_ns[IDLE_OTHER] + b.streams[0].idle_ns[IDLE_HOST_WAIT] +
+			 b.streams[0].idle_ns[IDLE_KERNEL_WAIT],
+		 5 * US);
+	idle_release(&b);
+	o.lo_ns = 0;					/* a step [0, 50) us */
+	o.hi_ns = 50 * US;
+	idle_options_narrow(&o, 40 * US, 100 * US);	/* with it: [40, 50) */
+	CHECK_EQ(o.lo_ns, 40 * US);
+	CHECK_EQ(o.hi_ns, 50 * US);
+	idle_compute(&p, &o, &b);
+	CHECK_EQ(b.streams[0].nr_work, 1);
+	idle_release(&b);
+	idle_options_narrow(&o, 60 * US, 100 * US);	/* apart: nothing */
+	idle_compute(&p, &o, &b);
+	CHECK_EQ(b.nr_streams, 0);
+	idle_release(&b);
+	profile_release(&p);
+}
+
 /* Stream 7 of GPU 0 and stream 7 of GPU 1 are two queues (HTA: one). */
 static void t_two_gpus(void)
 {
@@ -393,6 +430,7 @@ const struct test tests[] = {
 	{ "streams in file order, copies", t_streams_and_copies },
 	{ "HTA's rounding and window as options", t_hta_conditions },
 	{ "two GPUs' stream 7", t_two_gpus },
+	{ "a range of time keeps the work that starts in it", t_range },
 	{ "cpu only", t_cpu_only },
 	{ "capped sum", t_capped },
 	{ "300k kernels", t_many },

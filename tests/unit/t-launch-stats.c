@@ -269,6 +269,23 @@ static void t_cutoffs_and_step(void)
 	launch_stats_compute(&p, &o, &s);
 	CHECK_EQ(s.nr, 2);
 	launch_stats_release(&s);
+	/* A range of time: the calls that start in it; with step 1, in
+	 * both (the call at 98 us only); apart from the step, none. */
+	launch_options_default(&o);
+	launch_options_narrow(&o, 100 * US, 400 * US);
+	launch_stats_compute(&p, &o, &s);
+	CHECK_EQ(s.nr, 1);
+	CHECK_EQ(s.rows[0].delay_ns, 6 * US);
+	launch_stats_release(&s);
+	launch_options_for_step(&o, &p, &p.steps[0]);
+	launch_options_narrow(&o, 50 * US, 200 * US);
+	launch_stats_compute(&p, &o, &s);
+	CHECK_EQ(s.nr, 1);
+	launch_stats_release(&s);
+	launch_options_narrow(&o, 200 * US, 400 * US);
+	launch_stats_compute(&p, &o, &s);
+	CHECK_EQ(s.nr, 0);
+	launch_stats_release(&s);
 	profile_release(&p);
 }
 

@@ -90,6 +90,39 @@ static void t_kinds(void)
 	profile_release(&p);
 }
 
+/* A range of time keeps the copies and sets that start in it, each whole:
+ * [5, 200) us holds the second HtoD (3 MB in 20 us: 150 GB/s)
+ * and the DtoH; the set at 200 starts at its end. */
+static void t_range(void)
+{
+	struct profile p;
+	struct mem_bw b;
+	struct mem_bw_options o;
+	const struct mem_bw_kind *k;
+
+	profile_init(&p, "mem");
+	copy(&p, NODE_MEMCPY, "Memcpy HtoD (Pageable -> Device)", 0, 10 * US, 1000000, 100);
+	copy(&p, NODE_MEMCPY, "Memcpy HtoD (Pinned -> Device)", 50 * US, 20 * US, 3000000, 150);
+	copy(&p, NODE_MEMCPY, "Memcpy DtoH (Device -> Pinned)", 100 * US, 5 * US, -1, NAN);
+	copy(&p, NODE_MEMSET, "Memset (Device)", 200 * US, 1 * US, 4000, 4);
+	profile_finish(&p);
+	mem_bw_options_default(&o);
+	o.has_range = true;
+	o.range_start_ns = 5 * US;
+	o.range_end_ns = 200 * US;
+	mem_bw_compute(&p, &o, &b);
+	CHECK_EQ(b.nr_kinds, 2);
+	k = kind(&b, "Memcpy HtoD");
+	CHECK_EQ(k->count, 1);
+	CHECK_EQ(k->bytes, 3000000);
+	CHECK_EQ(k->time_ns, 20 * US);
+	CHECK(near(k->gbps, 150));
+	CHECK(kind(&b, "Memcpy DtoH") != NULL);
+	CHECK(kind(&b, "Memset") == NULL);
+	mem_bw_release(&b);
+	profile_release(&p);
+}
+
 /*
  * HTA's sweep: copies A [0, 10) at 100 GB/s and B [5, 20) at 50, and a
  * set of 0 us at 30 (lasting 1 us) at 8: running sums 100, 150, 50, 0, 8,
@@ -283,5 +316,6 @@ const struct test tests[] = {
 	{ "capped sum", t_capped },
 	{ "200,000 copies in O(n log n)", t_many },
 	{ "kineto: bytes and bandwidth args kept", t_kineto_args },
+	{ "a range of time keeps the copies that start in it", t_range },
 	{ 0 },
 };

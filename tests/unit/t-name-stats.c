@@ -188,6 +188,40 @@ static void test_step(void)
 	profile_release(&p);
 }
 
+/* A range of time keeps the calls that start in it, each with all its
+ * time (the one at 100 ends inside it and stays out); with a step, those
+ * that start in both. */
+static void test_range(void)
+{
+	struct profile p;
+	struct name_stats s;
+	struct step *st;
+	struct name_stats_scope sc = { .has_range = true, .range_start_ns = 104,
+				       .range_end_ns = 250 };
+
+	profile_init(&p, "t");
+	call(&p, "cudaLaunchKernel", 100, 5);
+	call(&p, "cudaLaunchKernel", 200, 70);	/* ends past the range: all 70 */
+	call(&p, "cudaLaunchKernel", 104, 3);
+	call(&p, "cudaStreamSynchronize", 250, 9);	/* starts at its end: out */
+	st = profile_add_step(&p, "1", 1);
+	st->start_ns = 150;
+	st->end_ns = 300;
+	profile_finish(&p);
+	name_stats_make(&p, NAME_STATS_API, &sc, &s);
+	CHECK_EQ(s.nr, 1);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->calls, 2);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->total_ns, 73);
+	name_stats_release(&s);
+	sc.step = &p.steps[0];
+	name_stats_make(&p, NAME_STATS_API, &sc, &s);
+	CHECK_EQ(s.nr, 1);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->calls, 1);
+	CHECK_EQ(row_of(&s, "cudaLaunchKernel")->total_ns, 70);
+	name_stats_release(&s);
+	profile_release(&p);
+}
+
 /* Sums a file makes too long saturate and say so; nothing wraps. */
 static void test_capped(void)
 {
@@ -303,6 +337,7 @@ const struct test tests[] = {
 	{ "a pre-aggregated row has no median or spread", test_counted_row },
 	{ "a printed report's row shows its own figures", test_file_figures },
 	{ "a step keeps the calls that started in it", test_step },
+	{ "a range of time keeps the calls that start in it", test_range },
 	{ "long sums saturate, flagged", test_capped },
 	{ "annotations: host and GPU sides; HTA's rounding and last step", test_annotations },
 	{ 0 },

@@ -121,6 +121,8 @@ static void test_hint_words(void)
 	CHECK_STR(action_hint_word(ACT_ZOOM_OUT), "out");
 	CHECK_STR(action_hint_word(ACT_SORT_HOST_SELF), "sort");
 	CHECK_STR(action_hint_word(ACT_FILTER), "filter");
+	CHECK_STR(action_hint_word(ACT_RANGE_MARK), "range");
+	CHECK_STR(action_hint_word(ACT_RANGE_SUMMARY), "summary");
 }
 
 const struct test tests[] = {

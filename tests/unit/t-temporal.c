@@ -241,6 +241,43 @@ static void test_step_window(void)
 	CHECK_EQ(t.nr_events, 0);
 }
 
+/* A range of time narrows the window: alone, it is the window; with a
+ * step's, the part in both; apart from it, an empty window. */
+static void test_range_narrows(void)
+{
+	static const struct ev evs[] = {
+		{ "a", "kernel", "50", "100", "40" },	/* [50, 150) */
+		{ "b", "kernel", "180", "40", "170" },	/* [180, 220) */
+	};
+	struct temporal t;
+	struct temporal_opts o = TEMPORAL_OPTS_ALL;
+
+	/* [120, 200): a's 30 us, then 30 us idle, b's 20 us. */
+	temporal_opts_narrow(&o, 120000, 200000);
+	CHECK(o.has_window);
+	compute(evs, NR(evs), 0, &o, &t);
+	CHECK_EQ(t.nr_events, 2);
+	CHECK_EQ(t.kernel_ns, 80000);
+	CHECK_EQ(t.idle_ns, 30000);
+	CHECK_EQ(t.compute_ns, 50000);
+	/* A step [100, 190) and the range [120, 200): [120, 190). */
+	o = TEMPORAL_OPTS_ALL;
+	o.has_window = true;
+	o.window_start_ns = 100000;
+	o.window_end_ns = 190000;
+	temporal_opts_narrow(&o, 120000, 200000);
+	CHECK_EQ(o.window_start_ns, 120000);
+	CHECK_EQ(o.window_end_ns, 190000);
+	compute(evs, NR(evs), 0, &o, &t);
+	CHECK_EQ(t.kernel_ns, 70000);
+	CHECK_EQ(t.compute_ns, 40000);
+	/* A range apart from the step: nothing. */
+	temporal_opts_narrow(&o, 300000, 400000);
+	CHECK(o.window_end_ns <= o.window_start_ns);
+	compute(evs, NR(evs), 0, &o, &t);
+	CHECK_EQ(t.nr_events, 0);
+}
+
 /* HTA's window: only work launched before the last step's start, and
  * none that no runtime call launched. */
 static void test_window(void)
@@ -321,6 +358,7 @@ const struct test tests[] = {
 	{ "temporal: HTA's float64 rounding at epoch times", test_hta_float },
 	{ "temporal: sync events and host ops with a stream are not GPU work", test_not_gpu_work },
 	{ "temporal: a step's window clips the work", test_step_window },
+	{ "temporal: a range of time narrows the window", test_range_narrows },
 	{ "temporal: HTA's window of launches", test_window },
 	{ "temporal: a capped kernel time", test_capped },
 	{ "temporal: 200,000 kernels in bounded time", test_big },

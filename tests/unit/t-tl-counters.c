@@ -13,6 +13,7 @@
 #include "model/profile.h"
 #include "model/timeline.h"
 #include "parsers/load.h"
+#include "view/pane.h"
 #include "view/tl_counters.h"
 #include "test.h"
 
@@ -164,9 +165,38 @@ static void t_windows(void)
 	close_fixture(&f);
 }
 
+/* The first u on a trace without counter events makes every series,
+ * which takes a while on a big one: the Timeline says so before (the
+ * bar shows it while the work runs), and only then. */
+static void t_busy(void)
+{
+	const char *paths[1] = { "tests/golden/kineto/range.json" };
+	struct load_options lo = { 0 };
+	struct pane_request req;
+	struct profile p;
+	struct pane *pane;
+	struct fixture f;
+
+	profile_init(&p, paths[0]);
+	CHECK(!profile_load(&p, paths, 1, &lo));
+	pane = pane_new(pane_types[PANE_TIMELINE], &p, NULL);
+	CHECK(pane_busy_text(pane, ACT_COUNTER_LANES) != NULL);
+	CHECK(strstr(pane_busy_text(pane, ACT_COUNTER_LANES), "counter series"));
+	CHECK(!pane_busy_text(pane, ACT_ZOOM_IN));
+	CHECK(pane_handle(pane, ACT_COUNTER_LANES, &req));
+	CHECK(!pane_busy_text(pane, ACT_COUNTER_LANES));	/* made now */
+	pane_free(pane);
+	profile_release(&p);
+	/* Counter events are made at once: nothing slow left for u. */
+	CHECK(open_fixture(&f));
+	CHECK(!tl_counters_is_slow(&f.tc, ACT_COUNTER_LANES));
+	close_fixture(&f);
+}
+
 const struct test tests[] = {
 	{ "counter lanes shown, scaled, toggled", t_lanes },
 	{ "the lanes' cursor, pin, hide, value at a time", t_cursor },
 	{ "windows and canvases of any size", t_windows },
+	{ "the first u says it is making the series", t_busy },
 	{ 0 },
 };

@@ -1,0 +1,1 @@
+--print memory-bandwidth --range 300:420 tests/golden/hta/queue-membw.json

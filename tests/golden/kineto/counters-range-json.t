@@ -1,0 +1,1 @@
+--print counters --range 40us:240us --format json tests/golden/kineto/counters.json

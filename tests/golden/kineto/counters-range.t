@@ -1,0 +1,1 @@
+--print counters --range 40us:240us tests/golden/kineto/counters.json

@@ -1,0 +1,1 @@
+--print annotations --range 300:1000 tests/golden/kineto/gpu-ranges.json

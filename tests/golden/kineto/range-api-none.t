@@ -1,0 +1,1 @@
+--print api --range 0:100 tests/golden/kineto/range.json

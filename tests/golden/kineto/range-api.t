@@ -1,0 +1,1 @@
+--print api --range 300:800 tests/golden/kineto/range.json

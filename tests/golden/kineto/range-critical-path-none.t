@@ -1,0 +1,1 @@
+--print critical-path --range 0:50 tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print critical-path --range 300:800 tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print idle-gaps --range 300:800 tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print idle-gaps --range 100:800 tests/golden/kineto/range.json

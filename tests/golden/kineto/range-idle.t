@@ -1,0 +1,1 @@
+--print idle --range 100:800 tests/golden/kineto/range.json

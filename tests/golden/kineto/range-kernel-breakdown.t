@@ -1,0 +1,1 @@
+--print kernel-breakdown --range 300:800 tests/golden/kineto/range.json

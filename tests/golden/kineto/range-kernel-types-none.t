@@ -1,0 +1,1 @@
+--print kernel-types --range 0:100 tests/golden/kineto/range.json

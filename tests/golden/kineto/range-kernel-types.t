@@ -1,0 +1,1 @@
+--print kernel-types --range 300:800 tests/golden/kineto/range.json

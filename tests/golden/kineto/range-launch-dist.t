@@ -1,0 +1,1 @@
+--print launch-dist --range 300:800 tests/golden/kineto/range.json

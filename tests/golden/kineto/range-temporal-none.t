@@ -1,0 +1,1 @@
+--print temporal --range 0:100 tests/golden/kineto/range.json

@@ -1,0 +1,1 @@
+--print temporal --range 300:800 tests/golden/kineto/range.json
