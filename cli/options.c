@@ -40,9 +40,9 @@
 	  "with --print ops, kernels, steps, memory, temporal,\n" \
 	  "kernel-types, kernel-breakdown, critical-path, api,\n" \
 	  "annotations, launches, launch-dist, idle, idle-gaps,\n" \
-	  "memory-bandwidth, counters or range: only what falls\n" \
-	  "from START to before END, times after the trace's\n" \
-	  "first event (us, or with ns, us, ms, s)") \
+	  "memory-bandwidth, queue-length, counters or range:\n" \
+	  "only what falls from START to before END, times after\n" \
+	  "the trace's first event (us, or with ns, us, ms, s)") \
 	X(DRILL, "drill", 0, "NAME", \
 	  "with --print kernels: the kernels op NAME launched;\n" \
 	  "with --print ops: the ops that launched kernel NAME;\n" \
@@ -501,7 +501,7 @@ int parse_args(int argc, char **argv, struct options *o)
 				   "kernel-types, kernel-breakdown, critical-path, api, annotations, "
 				   "launches, "
 				   "launch-dist, idle, "
-				   "idle-gaps, memory-bandwidth, counters or range");
+				   "idle-gaps, memory-bandwidth, queue-length, counters or range");
 	if (o->group && o->print) {
 		const struct pane_ops *ops = pane_ops_find(o->print);
 

@@ -139,45 +139,99 @@ static int cmp_key(const void *a, const void *b)
 	return (x->stream > y->stream) - (x->stream < y->stream);
 }
 
-/* Stream S from its sorted changes W[0..N), made into lengths here. */
-static void one_stream(const struct queue_options *o, struct queue_point *w, size_t n,
-		       struct queue_stream *s, double *scratch, uint64_t *capped)
+/*
+ * The figures of S from its changes W[0..N) (lengths made), over the time
+ * [T0, T1]: the length is CARRY from T0 to the first change (or to T1),
+ * then each change's until the next one (or T1).  Without a range, CARRY
+ * is 0 and T0, T1 are the first and last change.
+ */
+static void figures(const struct queue_options *o, const struct queue_point *w, size_t n,
+		    int32_t carry, int64_t t0, int64_t t1, struct queue_stream *s, double *scratch,
+		    uint64_t *capped)
 {
-	int64_t len = 0, area = 0, timed = 0;
+	int64_t area = 0, timed = 0;
 	bool area_ok = true;
 
 	s->points = w;
 	s->nr_points = n;
-	s->nr_launches = n / 2;
-	s->first_ns = w[0].t_ns;
-	s->last_ns = w[n - 1].t_ns;
+	s->carried = carry;
+	s->first_ns = t0;
+	s->last_ns = t1;
 	s->tw_max = INT64_MIN;
+	s->blocked_ns = 0;
+	s->nr_launches = 0;
 	for (size_t i = 0; i < n; i++) {
-		len += w[i].length;
-		w[i].length = (int32_t)len;
-		scratch[i] = (double)len;
+		scratch[i] = (double)w[i].length;
+		if (w[i].length > (i ? w[i - 1].length : carry))
+			s->nr_launches++;
 	}
-	for (size_t i = 0; i + 1 < n; i++) {
+	for (size_t i = 0; i <= n; i++) {
+		int64_t from = i ? w[i - 1].t_ns : t0, to = i < n ? w[i].t_ns : t1;
+		int32_t len = i ? w[i - 1].length : carry;
 		int64_t dt, a;
 
-		if (__builtin_sub_overflow(w[i + 1].t_ns, w[i].t_ns, &dt) || dt < 0)
+		if (__builtin_sub_overflow(to, from, &dt) || dt <= 0)
 			continue;
-		if (dt == 0)
-			continue;
-		if (w[i].length > s->tw_max)
-			s->tw_max = w[i].length;
+		if (len > s->tw_max)
+			s->tw_max = len;
 		if (!sum_add(&timed, dt))
 			(*capped)++;
-		if (__builtin_mul_overflow((int64_t)w[i].length, dt, &a) || !sum_add(&area, a)) {
+		if (__builtin_mul_overflow((int64_t)len, dt, &a) || !sum_add(&area, a)) {
 			if (area_ok)
 				(*capped)++;
 			area_ok = false;
 		}
-		if (w[i].length >= o->full_length && !sum_add(&s->blocked_ns, dt))
+		if (len >= o->full_length && !sum_add(&s->blocked_ns, dt))
 			(*capped)++;
 	}
 	s->tw_mean = area_ok && timed > 0 && !sum_capped(timed) ? (double)area / (double)timed : NAN;
 	describe_values(scratch, n, &s->summary);
+}
+
+/* The first of W[0..N) at or after T. */
+static size_t first_at(const struct queue_point *w, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w[mid].t_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Stream S from its sorted changes W[0..N), made into lengths here; with
+ * a range, its figures over the range only.  Returns whether the stream
+ * is kept: without a range always, with one when the range meets the
+ * span of its changes.
+ */
+static bool one_stream(const struct queue_options *o, struct queue_point *w, size_t n,
+		       struct queue_stream *s, double *scratch, uint64_t *capped)
+{
+	int64_t len = 0;
+	size_t ia, ib;
+
+	for (size_t i = 0; i < n; i++) {
+		len += w[i].length;
+		w[i].length = (int32_t)len;
+	}
+	if (!o->has_range) {
+		figures(o, w, n, 0, w[0].t_ns, w[n - 1].t_ns, s, scratch, capped);
+		return true;
+	}
+	if (w[0].t_ns >= o->range_end_ns || w[n - 1].t_ns < o->range_start_ns)
+		return false;
+	ia = first_at(w, n, o->range_start_ns);
+	ib = first_at(w, n, o->range_end_ns);
+	figures(o, w + ia, ib - ia, ia ? w[ia - 1].length : 0,
+		w[0].t_ns > o->range_start_ns ? w[0].t_ns : o->range_start_ns,
+		w[n - 1].t_ns < o->range_end_ns ? w[n - 1].t_ns : o->range_end_ns, s, scratch, capped);
+	return true;
 }
 
 void queue_compute(const struct profile *p, const struct queue_options *o, struct queue_lengths *q)
@@ -225,15 +279,19 @@ void queue_compute(const struct profile *p, const struct queue_options *o, struc
 	q->nr_streams = c.nr_s;
 	q->points = c.v;
 	q->nr_points = c.nr;
+	q->nr_streams = 0;
 	for (size_t i = 0, k = 0; i < c.nr; k++) {
 		size_t j = i + 1;
 
 		while (j < c.nr && c.v[j].stream == c.v[i].stream)
 			j++;
-		one_stream(o, c.v + i, j - i, &q->streams[k], scratch, &q->nr_capped);
+		if (one_stream(o, c.v + i, j - i, &q->streams[k], scratch, &q->nr_capped))
+			q->streams[q->nr_streams++] = q->streams[k];
 		i = j;
 	}
 	free(scratch);
+	if (!q->nr_streams)
+		return;
 	q->first_ns = q->streams[0].first_ns;
 	q->last_ns = q->streams[0].last_ns;
 	for (size_t i = 1; i < q->nr_streams; i++) {

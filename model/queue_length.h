@@ -58,6 +58,12 @@ struct queue_options {
 	 * order of ties can make of the summary (HTA's order is that of an
 	 * unstable sort), for the comparison's tests only. */
 	bool starts_first;
+	/* A range of time (the Timeline's, --range): each stream's figures
+	 * over [range_start_ns, range_end_ns) only, with the operations
+	 * queued at its start carried in, and only the streams whose span
+	 * (first change to last) the range meets. */
+	bool has_range;
+	int64_t range_start_ns, range_end_ns;
 };
 
 /* One change of a stream's queue: the length after it. */
@@ -69,11 +75,17 @@ struct queue_point {
 
 struct queue_stream {
 	int32_t device, stream;
-	const struct queue_point *points;	/* in time order */
+	const struct queue_point *points;	/* in time order; with a range,
+						   those in it */
 	size_t nr_points;
-	uint64_t nr_launches;		/* operations counted: nr_points / 2 */
+	uint64_t nr_launches;		/* operations counted: nr_points / 2;
+					   with a range, the launches in it */
+	int32_t carried;		/* the length at first_ns before its
+					   points: 0, or with a range, what was
+					   queued before the range */
 	struct describe summary;	/* of the points' lengths */
-	int64_t first_ns, last_ns;	/* the first and last point */
+	int64_t first_ns, last_ns;	/* the first and last point; with a
+					   range, the span clipped to it */
 	double tw_mean;			/* NaN: no time between the points,
 					   or a capped sum */
 	int64_t tw_max;			/* the longest length held > 0 ns;

@@ -123,9 +123,14 @@ static const struct column queue_cols[] = {
 static void queue_load(struct pane *pane)
 {
 	struct queue_priv *qp = xcalloc(1, sizeof(*qp));
+	struct queue_options o;
 
 	pane->priv = qp;
-	queue_compute(pane->prof, NULL, &qp->q);
+	queue_options_default(&o);
+	o.has_range = pane->scope.has_range;
+	o.range_start_ns = pane->scope.range_start_ns;
+	o.range_end_ns = pane->scope.range_end_ns;
+	queue_compute(pane->prof, &o, &qp->q);
 	pane->rows = xmalloc((qp->q.nr_streams + 1) * sizeof(*pane->rows));
 	for (size_t i = 0; i < qp->q.nr_streams; i++)
 		pane->rows[i] = &qp->q.streams[i];
@@ -149,24 +154,35 @@ static size_t queue_chart(const struct pane *pane, int width, int height, bool u
 	struct chart_input in = { 0 };
 	char title[48];
 	int64_t *t, *y;
-	size_t n;
+	size_t n, k = 0;
 
-	if (!s || !s->nr_points)
+	if (!s || (!s->nr_points && !pane->scope.has_range))
 		return 0;
-	n = s->nr_points;
+	/* With a range, the length carried in starts the curve at its
+	 * clipped start. */
+	n = s->nr_points + (pane->scope.has_range ? 1 : 0);
 	t = xmalloc(n * sizeof(*t));
 	y = xmalloc(n * sizeof(*y));
-	for (size_t i = 0; i < n; i++) {
-		t[i] = s->points[i].t_ns;
-		y[i] = s->points[i].length > 0 ? s->points[i].length : 0;
+	if (pane->scope.has_range) {
+		t[k] = s->first_ns;
+		y[k++] = s->carried > 0 ? s->carried : 0;
+	}
+	for (size_t i = 0; i < s->nr_points; i++, k++) {
+		t[k] = s->points[i].t_ns;
+		y[k] = s->points[i].length > 0 ? s->points[i].length : 0;
 	}
 	snprintf(title, sizeof(title), "stream %d", (int)s->stream);
 	in.title = title;
 	in.t = t;
 	in.y1 = y;
 	in.n = n;
-	in.t0 = s->first_ns;
-	in.t1 = s->last_ns > s->first_ns ? s->last_ns : s->first_ns + 1;
+	if (pane->scope.has_range) {
+		in.t0 = pane->scope.range_start_ns;
+		in.t1 = pane->scope.range_end_ns;
+	} else {
+		in.t0 = s->first_ns;
+		in.t1 = s->last_ns > s->first_ns ? s->last_ns : s->first_ns + 1;
+	}
 	in.origin = pane->prof->has_time_origin ? pane->prof->time_origin_ns : s->first_ns;
 	in.cursor = in.t0;
 	in.y1_name = "queued";
@@ -183,7 +199,8 @@ static void queue_empty(const struct pane *pane, char *buf, size_t size)
 		snprintf(buf, size, "Queue length needs the trace: a summary holds no launches");
 	else
 		snprintf(buf, size, "no kernel, copy or set launched by a runtime call on a GPU "
-				    "stream in this profile");
+				    "stream %s",
+			 pane->scope.has_range ? "queued in the range" : "in this profile");
 }
 
 static void queue_release_pane(struct pane *pane)
@@ -201,7 +218,7 @@ static const char *const queue_aliases[] = { "queue-length", NULL };
 static const struct pane_picture_ops queue_picture = { .chart = queue_chart };
 
 const struct pane_ops queue_length_pane_ops = {
-	.id = PANE_QUEUE_LENGTH, .flags = PANE_PRINTABLE, .aliases = queue_aliases,
+	.id = PANE_QUEUE_LENGTH, .flags = PANE_PRINTABLE | PANE_FOLLOWS_RANGE, .aliases = queue_aliases,
 	.load = queue_load, .row_name = queue_name, .empty_text = queue_empty,
 	.picture = &queue_picture,
 	.needs_trace = pane_empty_of_summary, .release = queue_release_pane,

@@ -344,6 +344,91 @@ static void t_many(void)
 	profile_release(&p);
 }
 
+/*
+ * A range of time on t_series's stream (lengths 1 2 3 2 1 0 at 10 20 30
+ * 100 110 200 us).  [50, 150): the three kernels launched before it are
+ * carried in (3), and the one that starts at 200 stays queued across its
+ * end: 3 for 50 us, 2 for 10, 1 for 40: 210 / 100; describe() of the
+ * changes in it, 2 and 1; at a full length of 2, 60 us blocked of 100.
+ * [15, 105): 1 carried, then 2 3 2 at 20 30 100: 1 for 5 us, 2 for 10, 3
+ * for 70, 2 for 5: 245 / 90, two launches in it.  [300, 400) is after
+ * every change: no stream.  [0, 1000) gives the figures of no range.
+ */
+static void t_range(void)
+{
+	struct profile p;
+	struct queue_lengths q, whole;
+	struct queue_options o;
+	const struct queue_stream *s;
+	struct node *th;
+
+	profile_init(&p, "mem");
+	th = node_new(&p, p.root, NODE_THREAD, "thread 1", 8);
+	launch(&p, th, 10, 7, 100);
+	launch(&p, th, 20, 7, 110);
+	launch(&p, th, 30, 7, 200);
+	profile_finish(&p);
+	queue_options_default(&o);
+	o.has_range = true;
+	o.range_start_ns = 50 * US;
+	o.range_end_ns = 150 * US;
+	o.full_length = 2;
+	queue_compute(&p, &o, &q);
+	CHECK_EQ(q.nr_streams, 1);
+	s = &q.streams[0];
+	CHECK_EQ(s->carried, 3);
+	CHECK_EQ(s->nr_points, 2);
+	CHECK_EQ(s->nr_launches, 0);
+	CHECK_EQ(s->first_ns, 50 * US);
+	CHECK_EQ(s->last_ns, 150 * US);
+	CHECK_EQ(s->summary.count, 2);
+	CHECK(near(s->summary.mean, 1.5));
+	CHECK(near(s->summary.min, 1));
+	CHECK(near(s->summary.max, 2));
+	CHECK(near(s->tw_mean, 2.1));
+	CHECK_EQ(s->tw_max, 3);
+	CHECK_EQ(s->blocked_ns, 60 * US);
+	CHECK(near(s->blocked_share, 0.6));
+	queue_release(&q);
+
+	o.full_length = 1024;
+	o.range_start_ns = 15 * US;
+	o.range_end_ns = 105 * US;
+	queue_compute(&p, &o, &q);
+	CHECK_EQ(q.nr_streams, 1);
+	s = &q.streams[0];
+	CHECK_EQ(s->carried, 1);
+	CHECK_EQ(s->nr_points, 3);
+	CHECK_EQ(s->nr_launches, 2);
+	CHECK(near(s->summary.mean, 7.0 / 3));
+	CHECK(near(s->tw_mean, 245.0 / 90));
+	CHECK_EQ(s->tw_max, 3);
+	CHECK_EQ(s->first_ns, 15 * US);
+	CHECK_EQ(s->last_ns, 105 * US);
+	queue_release(&q);
+
+	o.range_start_ns = 300 * US;
+	o.range_end_ns = 400 * US;
+	queue_compute(&p, &o, &q);
+	CHECK_EQ(q.nr_streams, 0);
+	queue_release(&q);
+
+	o.range_start_ns = 0;
+	o.range_end_ns = 1000 * US;
+	queue_compute(&p, &o, &q);
+	queue_compute(&p, NULL, &whole);
+	CHECK_EQ(q.nr_streams, 1);
+	CHECK_EQ(q.streams[0].nr_points, whole.streams[0].nr_points);
+	CHECK_EQ(q.streams[0].nr_launches, 3);
+	CHECK_EQ(q.streams[0].first_ns, whole.streams[0].first_ns);
+	CHECK_EQ(q.streams[0].last_ns, whole.streams[0].last_ns);
+	CHECK(near(q.streams[0].tw_mean, whole.streams[0].tw_mean));
+	CHECK(near(q.streams[0].summary.std, whole.streams[0].summary.std));
+	queue_release(&whole);
+	queue_release(&q);
+	profile_release(&p);
+}
+
 const struct test tests[] = {
 	{ "series, describe, time-weighted", t_series },
 	{ "ties: launches first; starts first as an option", t_ties },
@@ -354,5 +439,6 @@ const struct test tests[] = {
 	{ "HTA's launch names, rounding, last step", t_hta_options },
 	{ "capped sum", t_capped },
 	{ "300,000 launches in O(n log n)", t_many },
+	{ "a range: carried in, clipped, empty", t_range },
 	{ 0 },
 };

@@ -1,0 +1,1 @@
+--print queue-length --range 600:700 tests/golden/hta/queue-membw.json

@@ -1,0 +1,1 @@
+--print queue-length --range 120:410 tests/golden/hta/queue-membw.json
