@@ -3,7 +3,8 @@
  * Queue length: how many operations wait on each GPU stream
  * (model/queue_length.c, Holistic Trace Analysis's queue length), one
  * row per stream with HTA's describe() of the changes and proftui's
- * time-weighted figures, over the whole trace; above the table, the
+ * time-weighted figures, over the whole trace or the range of time (the
+ * queue at its start carried in, its time clipped to it); above the table, the
  * cursor's stream's queue over time, drawn by the Memory curve's engine
  * (view/chart.c).  --print queue-length prints the table; times in the
  * JSON are microseconds, under HTA's names (p25, p50, p75 for its 25%,
@@ -83,7 +84,8 @@ static struct cell get_blocked_share(const struct pane *pane, const void *row,
 	{ .key = k, .title = t, .kind = COL_REAL, .width = 9, .get = get_stat,                \
 	  .arg = (int)offsetof(struct describe, field),                                    \
 	  .help = what " of the queue's lengths at its changes (HTA's describe(): not "    \
-		      "weighted by time)" }
+		      "weighted by time; over a range, the changes in it, counting what was "  \
+		      "queued at its start)" }
 
 static const struct column queue_cols[] = {
 	{ .key = "device", .title = "GPU", .kind = COL_COUNT, .width = 3, .get = get_device,
@@ -95,7 +97,8 @@ static const struct column queue_cols[] = {
 		  "each operation it launched), -1 at the operation's start; at one time, "
 		  "launches first" },
 	{ .key = "count", .title = "Changes", .kind = COL_COUNT, .width = 8, .get = get_count,
-	  .help = "the queue's changes: two per operation launched" },
+	  .help = "the queue's changes: two per operation launched (over a range, "
+		  "those in it)" },
 	STAT("mean", "Mean", mean, "the mean"),
 	STAT("std", "Std", std, "the standard deviation (n - 1)"),
 	STAT("min", "Min", min, "the least"),
@@ -106,7 +109,9 @@ static const struct column queue_cols[] = {
 	{ .key = "time_weighted_mean", .title = "TW mean", .kind = COL_REAL, .width = 9,
 	  .get = get_tw_mean,
 	  .help = "the mean length over time, from the stream's first change to its last, "
-		  "each length weighted by how long it held (empty: no time between them)" },
+		  "each length weighted by how long it held (empty: no time between them); "
+		  "over a range, over the range clipped to that span, what was queued at "
+		  "its start carried in" },
 	{ .key = "time_weighted_max", .title = "TW max", .kind = COL_COUNT, .width = 7,
 	  .get = get_tw_max,
 	  .help = "the greatest length held for more than 0 ns (Max may count one held for "
@@ -117,7 +122,8 @@ static const struct column queue_cols[] = {
 		  "launch waits)" },
 	{ .key = "blocked_share", .title = "Blk share", .kind = COL_REAL, .width = 9,
 	  .get = get_blocked_share,
-	  .help = "the blocked time over the span of every stream's changes, 0 to 1" },
+	  .help = "the blocked time over the span of every stream's changes (over a "
+		  "range, clipped to it), 0 to 1" },
 };
 
 static void queue_load(struct pane *pane)
