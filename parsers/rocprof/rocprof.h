@@ -33,6 +33,11 @@
  */
 int rocprof_split(char *line, size_t len, struct field *out, const char **why, size_t *at_col);
 
+/* rocprof_split() on LINE past its first SKIP bytes (a BOM), reporting a
+ * broken line as LINENO:COL: error; the fields, or -1. */
+int rocprof_fields(struct diag *d, char *line, size_t len, size_t skip, uint64_t lineno,
+		   struct field *out);
+
 /* Where the header starts in the head of a file: past a UTF-8 BOM. */
 size_t rocprof_bom(const char *s, size_t len);
 

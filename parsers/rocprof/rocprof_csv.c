@@ -71,6 +71,21 @@ int rocprof_split(char *line, size_t len, struct field *out, const char **why, s
 	}
 }
 
+int rocprof_fields(struct diag *d, char *line, size_t len, size_t skip, uint64_t lineno,
+		   struct field *out)
+{
+	const char *why;
+	size_t col;
+	int nr = rocprof_split(line + skip, len - skip, out, &why, &col);
+
+	if (nr < 0) {
+		struct pos at = { lineno, skip + col + 1 };
+
+		diag_error(d, &at, "%s", why);
+	}
+	return nr;
+}
+
 size_t rocprof_bom(const char *s, size_t len)
 {
 	return len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;

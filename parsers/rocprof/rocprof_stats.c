@@ -185,16 +185,11 @@ static int row(struct stats *st, uint64_t lineno, const struct field *f, int nr)
 static int header(struct stats *st, char *line, size_t len, uint64_t lineno)
 {
 	struct field f[ROCPROF_MAX_COLS];
-	size_t at = rocprof_bom(line, len), col;
-	const char *why;
-	int nr = rocprof_split(line + at, len - at, f, &why, &col);
+	int nr = rocprof_fields(st->d, line, len, rocprof_bom(line, len), lineno, f);
 	struct pos where = { lineno, 1 };
 
-	if (nr < 0) {
-		where.col = at + col + 1;
-		diag_error(st->d, &where, "%s", why);
+	if (nr < 0)
 		return -1;
-	}
 	for (int c = 0; c < NR_C; c++) {
 		st->col[c] = rocprof_col(f, nr, titles[c]);
 		if (c < NR_REQUIRED && st->col[c] < 0) {
@@ -216,8 +211,6 @@ static int rocprof_stats_parse(struct profile *p, struct input *in, struct diag 
 	size_t len;
 
 	while ((line = input_line(in, &len))) {
-		const char *why;
-		size_t col;
 		int nr;
 
 		if (!have_header) {
@@ -228,11 +221,8 @@ static int rocprof_stats_parse(struct profile *p, struct input *in, struct diag 
 		}
 		if (!len)
 			continue;
-		nr = rocprof_split(line, len, f, &why, &col);
+		nr = rocprof_fields(d, line, len, 0, in->lineno, f);
 		if (nr < 0) {
-			struct pos at = { in->lineno, col + 1 };
-
-			diag_error(d, &at, "%s", why);
 			return -1;
 		}
 		if (row(&st, in->lineno, f, nr))

@@ -673,16 +673,11 @@ static void link_calls(struct profile *p, struct diag *d)
 static int header(struct trace *t, char *line, size_t len, uint64_t lineno)
 {
 	struct field f[ROCPROF_MAX_COLS];
-	size_t at = rocprof_bom(line, len), col;
-	const char *why;
-	int nr = rocprof_split(line + at, len - at, f, &why, &col);
+	int nr = rocprof_fields(t->d, line, len, rocprof_bom(line, len), lineno, f);
 	struct pos where = { lineno, 1 };
 
-	if (nr < 0) {
-		where.col = at + col + 1;
-		diag_error(t->d, &where, "%s", why);
+	if (nr < 0)
 		return -1;
-	}
 	t->layout = layout_of(f, nr, t->col);
 	if (t->layout < 0) {
 		diag_error(t->d, &where, "not the header of a rocprof kernel or HIP API trace");
@@ -718,8 +713,6 @@ static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag 
 	int rc = 0;
 
 	while ((line = input_line(in, &len))) {
-		const char *why;
-		size_t col;
 		int nr;
 
 		if (!have_header) {
@@ -732,11 +725,8 @@ static int rocprof_trace_parse(struct profile *p, struct input *in, struct diag 
 		}
 		if (!len)
 			continue;
-		nr = rocprof_split(line, len, f, &why, &col);
+		nr = rocprof_fields(d, line, len, 0, in->lineno, f);
 		if (nr < 0) {
-			struct pos at = { in->lineno, col + 1 };
-
-			diag_error(d, &at, "%s", why);
 			rc = -1;
 			break;
 		}
