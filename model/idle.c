@@ -44,12 +44,7 @@ void idle_options_for_step(struct idle_options *o, const struct step *s)
 
 void idle_options_narrow(struct idle_options *o, int64_t start_ns, int64_t end_ns)
 {
-	if (start_ns > o->lo_ns)
-		o->lo_ns = start_ns;
-	if (end_ns < o->hi_ns)
-		o->hi_ns = end_ns;
-	if (o->hi_ns < o->lo_ns)
-		o->hi_ns = o->lo_ns;	/* apart: nothing */
+	window_narrow(&o->lo_ns, &o->hi_ns, start_ns, end_ns);
 }
 
 /* One piece of device work on a stream. */

@@ -63,12 +63,7 @@ void launch_options_for_step(struct launch_options *o, const struct profile *p,
 
 void launch_options_narrow(struct launch_options *o, int64_t start_ns, int64_t end_ns)
 {
-	if (start_ns > o->lo_ns)
-		o->lo_ns = start_ns;
-	if (end_ns < o->hi_ns)
-		o->hi_ns = end_ns;
-	if (o->hi_ns < o->lo_ns)
-		o->hi_ns = o->lo_ns;	/* apart: nothing */
+	window_narrow(&o->lo_ns, &o->hi_ns, start_ns, end_ns);
 }
 
 /* HTA's launch events (cuda_kernel_analysis.py), by their whole name. */

@@ -245,12 +245,7 @@ void temporal_opts_narrow(struct temporal_opts *o, int64_t start_ns, int64_t end
 		o->window_end_ns = end_ns;
 		return;
 	}
-	if (start_ns > o->window_start_ns)
-		o->window_start_ns = start_ns;
-	if (end_ns < o->window_end_ns)
-		o->window_end_ns = end_ns;
-	if (o->window_end_ns < o->window_start_ns)
-		o->window_end_ns = o->window_start_ns;	/* empty */
+	window_narrow(&o->window_start_ns, &o->window_end_ns, start_ns, end_ns);
 }
 
 struct temporal_opts temporal_opts_for_step(const struct profile *p, const struct step *picked)

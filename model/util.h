@@ -101,6 +101,18 @@ static inline int64_t div_round(__int128 a, uint64_t b)
 	return a < 0 ? -(int64_t)q : (int64_t)q;
 }
 
+/* Narrow the window [*LO, *HI] to its overlap with [START, END] (a range
+ * of time on top of a step); apart, it becomes empty at *LO. */
+static inline void window_narrow(int64_t *lo, int64_t *hi, int64_t start, int64_t end)
+{
+	if (start > *lo)
+		*lo = start;
+	if (end < *hi)
+		*hi = end;
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
 /* The first index in [LO, HI) of the ascending V whose value is at least
  * KEY, or HI. */
 static inline size_t u32_lower_bound(const uint32_t *v, size_t lo, size_t hi, uint32_t key)
